@@ -1,0 +1,77 @@
+//! `wmp`: the command-line runner. Runs a scenario file (or `-` for stdin) and prints JSON.
+//!
+//! ```text
+//! wmp run [--format native|oracle] [--trace] FILE|-
+//! wmp validate FILE|-
+//! ```
+//! Bad input gives a one-line error naming the field, and exit code 2.
+
+use std::io::Read;
+use std::process::ExitCode;
+use wmp::engine::report::report;
+use wmp::engine::scenario::{build, oracle};
+
+const USAGE: &str = "usage: wmp run [--format native|oracle] [--trace] FILE|-\n       wmp validate [--format native|oracle] FILE|-";
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1).collect()) {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("wmp: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: Vec<String>) -> Result<String, String> {
+    let mut args = args.into_iter();
+    let cmd = args.next().ok_or(USAGE)?;
+    if cmd == "--help" || cmd == "-h" {
+        return Ok(USAGE.to_string());
+    }
+    let (mut format, mut trace, mut file) = ("native".to_string(), false, None);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--format" => format = args.next().ok_or("--format needs native or oracle")?,
+            "--trace" => trace = true,
+            _ if file.is_none() => file = Some(a),
+            _ => return Err(format!("unexpected argument {a:?}\n{USAGE}")),
+        }
+    }
+    let file = file.ok_or(USAGE)?;
+    let text = read_input(&file)?;
+    let at = |e: wmp::engine::error::InputError| format!("{file}: {e}");
+    match (cmd.as_str(), format.as_str()) {
+        ("run", "native") => {
+            let sc = build::parse(&text).map_err(at)?;
+            let sim = sc.run().map_err(at)?;
+            Ok(report(&sc.name, &sim, trace).to_string())
+        }
+        ("run", "oracle") => {
+            let sc = oracle::parse(&text).map_err(at)?;
+            let sim = sc.run().map_err(at)?;
+            let mut out = oracle::report(&sc, &sim);
+            if trace {
+                out["trace"] = serde_json::to_value(sim.trace().retained().collect::<Vec<_>>()).unwrap_or_default();
+            }
+            Ok(out.to_string())
+        }
+        ("validate", "native") => build::parse(&text).map(|_| "ok".to_string()).map_err(at),
+        ("validate", "oracle") => oracle::parse(&text).map(|_| "ok".to_string()).map_err(at),
+        (_, "native" | "oracle") => Err(format!("unknown command {cmd:?}\n{USAGE}")),
+        _ => Err(format!("--format must be native or oracle, got {format:?}")),
+    }
+}
+
+fn read_input(file: &str) -> Result<String, String> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("stdin: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))
+    }
+}

@@ -1,0 +1,235 @@
+//! Commands that change a running job: the scenario's scripted `commands` and the API's calls
+//! go through the same code. Every bad argument is an [`InputError`] naming the field.
+
+use super::element::Record;
+use super::error::InputError;
+use super::operator::sink::SinkMode;
+use super::producer::{ProducerState, RecordShape};
+use super::rng::Rng;
+use super::scenario::schema::{KeysSpec, ProducerSpec, RecordSpec};
+use super::sim::Simulation;
+use super::source::generator::GeneratorKind;
+use super::trace::TraceKind;
+use serde::{Deserialize, Serialize};
+
+/// A change to the running job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Adds a partition to the topic; its split is assigned at once (Flink would discover it
+    /// at the next partition-discovery interval).
+    AddPartition,
+    /// Removes a partition: its producers stop and its split is released.
+    RemovePartition { partition: u32 },
+    /// Appends records to a partition now.
+    Produce { partition: u32, records: Vec<RecordSpec> },
+    /// Stops every producer of a partition (the split goes silent).
+    Silence { partition: u32 },
+    /// Resumes the producers of a partition.
+    Resume { partition: u32 },
+    /// Attaches a producer (generator) to partitions.
+    AttachProducer { producer: ProducerSpec },
+    /// Detaches every producer of a partition.
+    DetachProducers { partition: u32 },
+    /// Changes a parameter of the running job.
+    SetParam { param: Param },
+    /// `markIdle()` on a split's output, as if its idleness timeout had just expired.
+    MarkSplitIdle { partition: u32 },
+    /// `markActive()` on a split's output.
+    MarkSplitActive { partition: u32 },
+    /// The split finished (`releaseOutputForSplit`).
+    ReleaseSplit { partition: u32 },
+    /// End of input: the sources emit the final `Long.MAX_VALUE` watermark.
+    EndOfInput,
+}
+
+/// A parameter that can change while the job runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "name", content = "value", rename_all = "snake_case")]
+pub enum Param {
+    /// The out-of-orderness bound of a bounded generator.
+    BoundMs(i64),
+    /// The whole generator.
+    Generator(GeneratorKind),
+    /// `withIdleness`; `null` turns it off.
+    IdleTimeoutMs(Option<i64>),
+    AutoWatermarkIntervalMs(i64),
+    AllowedLatenessMs(i64),
+    LateSideOutput(bool),
+    SinkMode(SinkMode),
+    ChannelLatencyMs(i64),
+    ReadRatePerS(Option<u64>),
+    /// Clamp timestamps to processing time + this skew (`null`: no clamp).
+    MaxFutureSkewMs(Option<i64>),
+    DropHeartbeats(bool),
+}
+
+impl Simulation {
+    /// Applies a command at the current processing time.
+    pub fn apply(&mut self, cmd: Command) -> Result<(), InputError> {
+        let now = self.now.max(self.cfg.start_time);
+        let text = serde_json::to_string(&cmd).unwrap_or_default();
+        match cmd {
+            Command::AddPartition => {
+                self.add_partition();
+            }
+            Command::RemovePartition { partition } => {
+                self.check_partition(partition, "partition")?;
+                self.partitions[partition as usize].removed = true;
+                self.release(partition);
+            }
+            Command::Produce { partition, records } => {
+                self.check_partition(partition, "partition")?;
+                for (i, r) in records.iter().enumerate() {
+                    let rec = self.record_from_spec(partition, r, now).map_err(|e| e.within(&format!("records[{i}]")))?;
+                    self.append(rec);
+                }
+            }
+            Command::Silence { partition } | Command::Resume { partition } => {
+                self.check_partition(partition, "partition")?;
+                let silenced = matches!(cmd, Command::Silence { .. });
+                for p in self.producers.iter_mut().filter(|p| p.partition == partition) {
+                    p.set_silenced(silenced, now);
+                }
+            }
+            Command::AttachProducer { producer } => self.attach_producer(&producer, now).map_err(|e| e.within("producer"))?,
+            Command::DetachProducers { partition } => {
+                self.check_partition(partition, "partition")?;
+                self.producers.retain(|p| p.partition != partition);
+            }
+            Command::SetParam { param } => self.set_param(param).map_err(|e| e.within("param"))?,
+            Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => {
+                self.check_partition(partition, "partition")?;
+                let idle = matches!(cmd, Command::MarkSplitIdle { .. });
+                let (s, i) = self.live_split(partition)?;
+                let mut sig = std::mem::take(self.signals_mut());
+                sig.clear();
+                self.sources[s].set_split_idle(i, idle, now, &mut self.trace, &mut sig);
+                *self.signals_mut() = sig;
+                self.broadcast(s, now);
+            }
+            Command::ReleaseSplit { partition } => {
+                self.check_partition(partition, "partition")?;
+                self.live_split(partition)?;
+                self.release(partition);
+            }
+            Command::EndOfInput => self.end_of_input(),
+        }
+        self.trace.push(now, TraceKind::Command { text });
+        Ok(())
+    }
+
+    fn live_split(&self, partition: u32) -> Result<(usize, usize), InputError> {
+        match self.split_of(partition) {
+            Some((s, i)) if !self.sources[s as usize].splits[i].released => Ok((s as usize, i)),
+            _ => Err(InputError::new("partition", format!("partition {partition}'s split was already released"))),
+        }
+    }
+
+    fn release(&mut self, partition: u32) {
+        if let Some((s, i)) = self.split_of(partition) {
+            let now = self.now.max(self.cfg.start_time);
+            self.sources[s as usize].release_split(i, now, &mut self.trace);
+        }
+    }
+
+    fn record_from_spec(&mut self, partition: u32, r: &RecordSpec, now: i64) -> Result<Record, InputError> {
+        let ts = match (r.ts, r.ts_offset_ms) {
+            (Some(ts), None) => ts,
+            (None, Some(off)) => now.checked_add(off).ok_or_else(|| InputError::new("ts_offset_ms", "overflows"))?,
+            (None, None) => now,
+            (Some(_), Some(_)) => return Err(InputError::new("ts", "give either ts or ts_offset_ms, not both")),
+        };
+        let key = self.keys_mut().intern(r.key.as_deref().unwrap_or(""));
+        Ok(Record { event_ts: ts, append_time: now, key, value: r.value.unwrap_or(1), partition, offset: 0, heartbeat: r.heartbeat })
+    }
+
+    /// Builds one producer per selected partition; each gets its own RNG stream.
+    pub fn attach_producer(&mut self, spec: &ProducerSpec, now: i64) -> Result<(), InputError> {
+        spec.validate()?;
+        let parts = spec.partitions.resolve(self.partitions.len() as u32).map_err(|e| e.within("partitions"))?;
+        let keys = match &spec.keys {
+            KeysSpec::Count { count, prefix } => (0..*count).map(|i| self.keys.intern(&format!("{prefix}{i}"))).collect(),
+            KeysSpec::List(names) => names.iter().map(|n| self.keys.intern(n)).collect(),
+        };
+        let shape = RecordShape { keys, event_delay_ms: spec.event_delay_ms, jitter_ms: spec.jitter_ms, value: spec.value };
+        let start = now.max(self.cfg.start_time + spec.start_ms);
+        let stop = spec.stop_ms.map(|s| self.cfg.start_time + s);
+        for p in parts {
+            let label = ((self.producers.len() as u64) << 32) | p as u64;
+            let rng = Rng::derive(self.cfg.seed, label);
+            self.producers.push(ProducerState::new(spec.kind, p, start, stop, shape.clone(), rng));
+        }
+        Ok(())
+    }
+
+    fn set_param(&mut self, param: Param) -> Result<(), InputError> {
+        let mut src = self.cfg.source;
+        match param {
+            Param::BoundMs(b) => {
+                if b < 0 {
+                    return Err(InputError::new("value", "the bound must be >= 0"));
+                }
+                src.generator = match src.generator {
+                    GeneratorKind::MaxOnSilence { silence_ms, .. } => GeneratorKind::MaxOnSilence { bound_ms: b, silence_ms },
+                    _ => GeneratorKind::BoundedOutOfOrderness { bound_ms: b },
+                };
+            }
+            Param::Generator(g) => {
+                super::scenario::schema::validate_generator(&g)?;
+                src.generator = g;
+            }
+            Param::IdleTimeoutMs(t) => {
+                if t.is_some_and(|t| t <= 0) {
+                    return Err(InputError::new("value", "the idle timeout must be > 0 (withIdleness rejects 0), or null for off"));
+                }
+                src.idle_timeout_ms = t;
+            }
+            Param::AutoWatermarkIntervalMs(i) => {
+                if i < 0 {
+                    return Err(InputError::new("value", "the interval must be >= 0 (0 disables periodic watermarks)"));
+                }
+                self.cfg.auto_watermark_interval_ms = i;
+                self.next_tick = (i > 0 && self.started).then(|| {
+                    let base = self.cfg.start_time;
+                    base + ((self.now - base) / i + 1) * i
+                });
+            }
+            Param::AllowedLatenessMs(l) => {
+                if l < 0 {
+                    return Err(InputError::new("value", "allowed lateness must be >= 0"));
+                }
+                self.cfg.allowed_lateness_ms = l;
+                self.down.windows.iter_mut().for_each(|w| w.op.set_lateness(l));
+            }
+            Param::LateSideOutput(b) => {
+                self.cfg.late_side_output = b;
+                self.down.late_side_output = b;
+            }
+            Param::SinkMode(m) => {
+                self.cfg.sink = m;
+                self.down.sink.mode = m;
+            }
+            Param::ChannelLatencyMs(l) => {
+                if l < 0 {
+                    return Err(InputError::new("value", "latency must be >= 0"));
+                }
+                self.cfg.channel_latency_ms = l;
+                self.down.set_latency(l, self.cfg.source_parallelism);
+            }
+            Param::ReadRatePerS(r) => {
+                if r == Some(0) {
+                    return Err(InputError::new("value", "the read rate must be > 0, or null for unlimited"));
+                }
+                self.cfg.read_rate_per_s = r;
+            }
+            Param::MaxFutureSkewMs(s) => src.transform.max_future_skew_ms = s,
+            Param::DropHeartbeats(b) => src.transform.drop_heartbeats = b,
+        }
+        if src != self.cfg.source {
+            self.cfg.source = src;
+            self.sources.iter_mut().for_each(|s| s.reconfigure(src));
+        }
+        Ok(())
+    }
+}

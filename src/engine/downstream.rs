@@ -1,0 +1,254 @@
+//! Everything after the source: the exchange, the channels, the window subtasks (valve +
+//! operator) and the sink. Records follow the partitioner; watermarks and statuses are
+//! broadcast to every connected channel (reference §3).
+
+use super::channel::{Channel, ChannelItem};
+use super::element::Record;
+use super::job::JobConfig;
+use super::keys::{KeyId, KeyTable};
+use super::operator::sink::{Sink, WindowResult};
+use super::operator::window_operator::{ElementOutcome, WindowFiring};
+use super::partitioner::{default_max_parallelism, key_to_subtask, Exchange};
+use super::status::{Signal, WatermarkStatus};
+use super::time::{EventTime, ProcTime};
+use super::trace::{Trace, TraceKind};
+use super::window_subtask::WindowSubtask;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// A record that arrived after the watermark had passed all its windows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LateRecord {
+    pub subtask: u32,
+    pub partition: u32,
+    pub offset: u64,
+    pub ts: EventTime,
+    pub key: KeyId,
+    pub value: i64,
+    /// The window operator's watermark that made it late.
+    pub watermark: EventTime,
+    pub side_output: bool,
+    pub time: ProcTime,
+}
+
+#[derive(Clone, Debug)]
+pub struct Downstream {
+    pub windows: Vec<WindowSubtask>,
+    pub sink: Sink,
+    pub late: VecDeque<LateRecord>,
+    late_retained: usize,
+    pub late_side_output: bool,
+    exchange: Exchange,
+    latency_ms: i64,
+    /// `channels[src * window_parallelism + dst]`, used only with latency > 0.
+    channels: Vec<Channel>,
+    /// Cached keyBy target per key id.
+    key_route: Vec<u32>,
+    max_parallelism: u32,
+    fired: Vec<WindowFiring>,
+    valve_out: Vec<Signal>,
+    /// Per window subtask: every watermark its operator received, with the processing time
+    /// (the oracle's `watermarks`); capped at `HISTORY_LIMIT` entries each.
+    pub watermark_history: Vec<Vec<(ProcTime, EventTime)>>,
+}
+
+/// Watermarks remembered per window subtask for reports.
+pub const HISTORY_LIMIT: usize = 100_000;
+
+impl Downstream {
+    pub fn new(cfg: &JobConfig) -> Self {
+        let p = cfg.source_parallelism;
+        let q = cfg.window_parallelism;
+        let windows = (0..q)
+            .map(|i| {
+                let sources = match cfg.exchange {
+                    Exchange::Forward => vec![i],
+                    _ => (0..p).collect(),
+                };
+                WindowSubtask::new(i, sources, cfg, cfg.valve)
+            })
+            .collect();
+        Downstream {
+            windows,
+            sink: Sink::new(cfg.sink),
+            late: VecDeque::new(),
+            late_retained: cfg.late_records_retained,
+            late_side_output: cfg.late_side_output,
+            exchange: cfg.exchange,
+            latency_ms: cfg.channel_latency_ms,
+            channels: if cfg.channel_latency_ms > 0 { vec![Channel::default(); (p * q) as usize] } else { Vec::new() },
+            key_route: Vec::new(),
+            max_parallelism: default_max_parallelism(q),
+            fired: Vec::new(),
+            valve_out: Vec::new(),
+            watermark_history: vec![Vec::new(); q as usize],
+        }
+    }
+
+    pub fn set_latency(&mut self, latency_ms: i64, source_parallelism: u32) {
+        if latency_ms > 0 && self.channels.is_empty() {
+            self.channels = vec![Channel::default(); source_parallelism as usize * self.windows.len()];
+        }
+        self.latency_ms = latency_ms;
+    }
+
+    /// Routes a record from a source subtask (the record goes out before the generator runs).
+    #[inline]
+    pub fn send_record(&mut self, src: u32, rebalance_next: &mut u32, rec: Record, ts: EventTime, keys: &KeyTable, now: ProcTime, trace: &mut Trace) {
+        let q = self.windows.len() as u32;
+        let dst = match self.exchange {
+            Exchange::Forward => src,
+            Exchange::Rebalance => {
+                let d = *rebalance_next % q;
+                *rebalance_next = (d + 1) % q;
+                d
+            }
+            Exchange::Hash => self.route_key(rec.key, keys),
+        };
+        if self.latency_ms > 0 {
+            let ch = (src * q + dst) as usize;
+            self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(rec, ts));
+        } else {
+            self.process_record(dst, rec, ts, now, trace);
+        }
+    }
+
+    #[inline]
+    fn route_key(&mut self, key: KeyId, keys: &KeyTable) -> u32 {
+        while self.key_route.len() <= key as usize {
+            let k = self.key_route.len() as KeyId;
+            self.key_route.push(key_to_subtask(keys.name(k), self.windows.len() as u32, self.max_parallelism));
+        }
+        self.key_route[key as usize]
+    }
+
+    /// Broadcasts a source subtask's watermark or status to every channel it feeds.
+    pub fn send_signal(&mut self, src: u32, sig: Signal, now: ProcTime, trace: &mut Trace) {
+        let q = self.windows.len() as u32;
+        let targets: Vec<u32> = match self.exchange {
+            Exchange::Forward => vec![src],
+            _ => (0..q).collect(),
+        };
+        for dst in targets {
+            if self.latency_ms > 0 {
+                self.channels[(src * q + dst) as usize].send(now + self.latency_ms, ChannelItem::Signal(sig));
+            } else {
+                self.process_signal(src, dst, sig, now, trace);
+            }
+        }
+    }
+
+    pub fn next_delivery(&self) -> Option<ProcTime> {
+        self.channels.iter().filter_map(|c| c.next_delivery()).min()
+    }
+
+    pub fn in_flight_records(&self) -> u64 {
+        self.channels.iter().map(|c| c.in_flight_records()).sum()
+    }
+
+    /// Delivers what is due, channel by channel in index order.
+    pub fn deliver_due(&mut self, now: ProcTime, trace: &mut Trace) {
+        if self.channels.is_empty() {
+            return;
+        }
+        let q = self.windows.len() as u32;
+        for ch in 0..self.channels.len() {
+            let (src, dst) = (ch as u32 / q, ch as u32 % q);
+            while let Some(item) = self.channels[ch].pop_due(now) {
+                match item {
+                    ChannelItem::Record(rec, ts) => self.process_record(dst, rec, ts, now, trace),
+                    ChannelItem::Signal(sig) => self.process_signal(src, dst, sig, now, trace),
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn process_record(&mut self, dst: u32, rec: Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+        let w = &mut self.windows[dst as usize];
+        w.num_records_in += 1;
+        match w.op.process_element(rec.key, ts, rec.value, &mut self.fired) {
+            ElementOutcome::Accepted => {}
+            ElementOutcome::NoWindow => w.num_records_no_window += 1,
+            ElementOutcome::Late => {
+                let watermark = w.op.current_watermark();
+                let side_output = self.late_side_output;
+                if side_output {
+                    w.num_late_records_side_output += 1;
+                } else {
+                    w.num_late_records_dropped += 1;
+                }
+                let late = LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, value: rec.value, watermark, side_output, time: now };
+                trace.push(now, TraceKind::LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, watermark, side_output });
+                if self.late_retained > 0 {
+                    if self.late.len() == self.late_retained {
+                        self.late.pop_front();
+                    }
+                    self.late.push_back(late);
+                }
+            }
+        }
+        if !self.fired.is_empty() {
+            self.flush_fired(dst, now, trace);
+        }
+    }
+
+    fn process_signal(&mut self, src: u32, dst: u32, sig: Signal, now: ProcTime, trace: &mut Trace) {
+        let w = &mut self.windows[dst as usize];
+        let Some(ch) = w.channel_of(src) else { return };
+        self.valve_out.clear();
+        match sig {
+            Signal::Watermark(x) => w.valve.input_watermark(ch, x, &mut self.valve_out),
+            Signal::Status(s) => w.valve.input_status(ch, s, &mut self.valve_out),
+        }
+        for i in 0..self.valve_out.len() {
+            let out = self.valve_out[i];
+            let w = &mut self.windows[dst as usize];
+            match out {
+                Signal::Watermark(x) => {
+                    trace.push(now, TraceKind::OperatorWatermark { subtask: dst, watermark: x });
+                    w.last_watermark_at = Some(now);
+                    let h = &mut self.watermark_history[dst as usize];
+                    if h.len() < HISTORY_LIMIT {
+                        h.push((now, x));
+                    }
+                    w.op.advance_watermark(x, &mut self.fired);
+                    self.flush_fired(dst, now, trace);
+                    // Results precede the watermark that fired them; then it is forwarded.
+                    self.windows[dst as usize].current_output_watermark = x;
+                }
+                Signal::Status(s) => {
+                    match s {
+                        WatermarkStatus::Idle => w.idle_since = Some(now),
+                        WatermarkStatus::Active => {
+                            if let Some(t) = w.idle_since.take() {
+                                w.idle_time_ms += now - t;
+                            }
+                        }
+                    }
+                    trace.push(now, TraceKind::OperatorStatus { subtask: dst, status: s });
+                }
+            }
+        }
+    }
+
+    fn flush_fired(&mut self, dst: u32, now: ProcTime, trace: &mut Trace) {
+        for f in self.fired.drain(..) {
+            self.windows[dst as usize].num_records_out += 1;
+            trace.push(
+                now,
+                TraceKind::WindowFired {
+                    subtask: dst,
+                    key: f.key,
+                    start: f.start,
+                    end: f.end,
+                    count: f.agg.count,
+                    sum: f.agg.sum,
+                    watermark: f.watermark,
+                    firing: f.firing,
+                },
+            );
+            self.sink.write(WindowResult { subtask: dst, key: f.key, start: f.start, end: f.end, agg: f.agg, watermark: f.watermark, firing: f.firing, time: now });
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Metrics under Flink's names, per subtask, and the answer of Flink's REST endpoint
+//! `GET /jobs/:jobid/vertices/:vertexid/watermarks` (reference §11).
+
+use super::sim::Simulation;
+use super::time::{EventTime, END_OF_TIME, NO_WATERMARK};
+use serde::Serialize;
+
+/// Source subtask metrics (the source reader group).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceMetrics {
+    pub subtask: u32,
+    pub current_output_watermark: EventTime,
+    /// `(idling ? idleStart : now) − lastEmittedWatermark`; `None` before the first watermark.
+    pub watermark_lag: Option<i64>,
+    pub num_records_out: u64,
+    pub num_records_filtered: u64,
+    pub idle: bool,
+    pub idle_time_ms: i64,
+    pub splits: usize,
+}
+
+/// Window operator subtask metrics.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WindowMetrics {
+    pub subtask: u32,
+    pub current_input_watermark: EventTime,
+    pub current_output_watermark: EventTime,
+    /// Processing time minus the watermark (the "event-time lag" people alert on).
+    pub watermark_lag: Option<i64>,
+    pub num_records_in: u64,
+    pub num_records_out: u64,
+    pub num_late_records_dropped: u64,
+    pub num_late_records_side_output: u64,
+    pub idle: bool,
+    pub idle_time_ms: i64,
+    /// Keys × open windows.
+    pub window_state_size: usize,
+    pub records_in_window_state: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Metrics {
+    pub now: i64,
+    pub source: Vec<SourceMetrics>,
+    pub window: Vec<WindowMetrics>,
+}
+
+/// One entry of the REST watermarks answer; values are strings, as Flink sends them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RestWatermark {
+    pub id: String,
+    pub value: String,
+}
+
+fn lag(now: i64, w: EventTime) -> Option<i64> {
+    (w != NO_WATERMARK && w != END_OF_TIME).then(|| now.saturating_sub(w))
+}
+
+impl Simulation {
+    pub fn metrics(&self) -> Metrics {
+        let now = self.now.max(self.cfg.start_time);
+        let source = self
+            .sources
+            .iter()
+            .map(|s| {
+                let idle_extra = s.idle_since.map_or(0, |t| now - t);
+                let w = s.output.current_watermark();
+                SourceMetrics {
+                    subtask: s.index,
+                    current_output_watermark: w,
+                    watermark_lag: lag(s.idle_since.unwrap_or(now), w),
+                    num_records_out: s.num_records_out,
+                    num_records_filtered: s.num_records_filtered,
+                    idle: s.output.is_idle(),
+                    idle_time_ms: s.idle_time_ms + idle_extra,
+                    splits: s.splits.iter().filter(|sp| !sp.released).count(),
+                }
+            })
+            .collect();
+        let window = self
+            .down
+            .windows
+            .iter()
+            .map(|w| WindowMetrics {
+                subtask: w.index,
+                current_input_watermark: w.current_input_watermark(),
+                current_output_watermark: w.current_output_watermark,
+                watermark_lag: lag(now, w.current_input_watermark()),
+                num_records_in: w.num_records_in,
+                num_records_out: w.num_records_out,
+                num_late_records_dropped: w.num_late_records_dropped,
+                num_late_records_side_output: w.num_late_records_side_output,
+                idle: w.valve.output_status().is_idle(),
+                idle_time_ms: w.idle_time_ms + w.idle_since.map_or(0, |t| now - t),
+                window_state_size: w.op.state_size(),
+                records_in_window_state: w.op.records_in_state(),
+            })
+            .collect();
+        Metrics { now, source, window }
+    }
+
+    /// The REST watermarks answer for a vertex: `"source"` gives `[]` (sources register no
+    /// task-level input watermark), `"window"` one entry per subtask.
+    pub fn rest_watermarks(&self, vertex: &str) -> Option<Vec<RestWatermark>> {
+        match vertex {
+            "source" => Some(Vec::new()),
+            "window" => Some(
+                self.down
+                    .windows
+                    .iter()
+                    .map(|w| RestWatermark { id: format!("{}.currentInputWatermark", w.index), value: w.current_input_watermark().to_string() })
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! The watermark engine: a deterministic, sans-IO model of Flink's event-time machinery.
+//!
+//! Nothing here reads a clock, the environment or OS randomness, and no hash map is iterated:
+//! the same scenario gives the same trace, byte for byte, natively and in wasm.
+//! Dependency direction: `time`/`keys`/`rng` ← `source`, `valve`, `operator` ← `sim` ←
+//! `scenario`, `snapshot`, `explain`, `metrics`.
+
+pub mod channel;
+pub mod command;
+pub mod downstream;
+pub mod element;
+pub mod error;
+pub mod fingerprint;
+pub mod job;
+pub mod keys;
+pub mod metrics;
+pub mod report;
+pub mod operator;
+pub mod partition;
+pub mod partitioner;
+pub mod producer;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod source;
+pub mod status;
+pub mod time;
+pub mod trace;
+pub mod valve;
+pub mod window_subtask;

@@ -1,0 +1,184 @@
+//! Event-time window assigners: tumbling (with offset), sliding and session (reference §8.2–8.5).
+
+use crate::engine::time::EventTime;
+use serde::{Deserialize, Serialize};
+
+/// The window definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum WindowSpec {
+    Tumbling {
+        size_ms: i64,
+        #[serde(default)]
+        offset_ms: i64,
+    },
+    Sliding {
+        size_ms: i64,
+        slide_ms: i64,
+        #[serde(default)]
+        offset_ms: i64,
+    },
+    Session { gap_ms: i64 },
+}
+
+impl WindowSpec {
+    /// Flink's constructor checks; the error names the offending field.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        match *self {
+            WindowSpec::Tumbling { size_ms, offset_ms } => {
+                if size_ms <= 0 {
+                    return Err(("size_ms", "must be > 0".into()));
+                }
+                if offset_ms.unsigned_abs() >= size_ms as u64 {
+                    return Err(("offset_ms", "abs(offset) < size is required".into()));
+                }
+            }
+            WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
+                if size_ms <= 0 {
+                    return Err(("size_ms", "must be > 0".into()));
+                }
+                if slide_ms <= 0 {
+                    return Err(("slide_ms", "must be > 0".into()));
+                }
+                if offset_ms.unsigned_abs() >= slide_ms as u64 {
+                    return Err(("offset_ms", "abs(offset) < slide is required".into()));
+                }
+                if size_ms / slide_ms > 10_000_000 {
+                    return Err(("slide_ms", "size / slide must be at most 10,000,000".into()));
+                }
+            }
+            WindowSpec::Session { gap_ms } => {
+                if gap_ms <= 0 {
+                    return Err(("gap_ms", "must be > 0".into()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn is_merging(&self) -> bool {
+        matches!(self, WindowSpec::Session { .. })
+    }
+
+    /// Windows `[start, end)` for a timestamp, in Flink's order (sliding: latest start first).
+    #[inline]
+    pub fn assign(&self, ts: EventTime, out: &mut Vec<(EventTime, EventTime)>) {
+        out.clear();
+        match *self {
+            WindowSpec::Tumbling { size_ms, offset_ms } => {
+                let start = window_start_with_offset(ts, offset_ms % size_ms, size_ms);
+                out.push((start, start.saturating_add(size_ms)));
+            }
+            WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
+                let last = window_start_with_offset(ts, offset_ms, slide_ms);
+                let mut start = last;
+                while start > ts.saturating_sub(size_ms) {
+                    out.push((start, start.saturating_add(size_ms)));
+                    start = match start.checked_sub(slide_ms) {
+                        Some(s) => s,
+                        None => break,
+                    };
+                }
+            }
+            WindowSpec::Session { gap_ms } => out.push((ts, ts.saturating_add(gap_ms))),
+        }
+    }
+}
+
+/// `TimeWindow.getWindowStartWithOffset`, the fixed formula (FLINK-26334): the floor.
+#[inline]
+pub fn window_start_with_offset(ts: EventTime, offset: i64, size: i64) -> EventTime {
+    let r = (ts.wrapping_sub(offset)) % size;
+    if r < 0 {
+        ts - (r + size)
+    } else {
+        ts - r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn windows(spec: WindowSpec, ts: i64) -> Vec<(i64, i64)> {
+        let mut v = Vec::new();
+        spec.assign(ts, &mut v);
+        v
+    }
+
+    #[test]
+    fn tumbling_v_asg_1_2_8() {
+        let t = WindowSpec::Tumbling { size_ms: 5000, offset_ms: 0 };
+        assert_eq!(windows(t, 0), vec![(0, 5000)]);
+        assert_eq!(windows(t, 4999), vec![(0, 5000)]);
+        assert_eq!(windows(t, 5000), vec![(5000, 10000)]);
+        assert_eq!(windows(t, -1), vec![(-5000, 0)]);
+        assert_eq!(windows(t, -5000), vec![(-5000, 0)]);
+        assert_eq!(windows(t, -5001), vec![(-10000, -5000)]);
+        let o = WindowSpec::Tumbling { size_ms: 5000, offset_ms: 100 };
+        assert_eq!(windows(o, 100), vec![(100, 5100)]);
+        assert_eq!(windows(o, 5099), vec![(100, 5100)]);
+        assert_eq!(windows(o, 5100), vec![(5100, 10100)]);
+        assert_eq!(windows(o, 99), vec![(-4900, 100)]);
+        assert_eq!(windows(o, -4901), vec![(-9900, -4900)]);
+        let n = WindowSpec::Tumbling { size_ms: 5000, offset_ms: -100 };
+        assert_eq!(windows(n, 0), vec![(-100, 4900)]);
+        assert_eq!(windows(n, 4899), vec![(-100, 4900)]);
+        assert_eq!(windows(n, 4900), vec![(4900, 9900)]);
+        assert_eq!(windows(n, -101), vec![(-5100, -100)]);
+        let s = WindowSpec::Tumbling { size_ms: 5000, offset_ms: 1000 };
+        assert_eq!(windows(s, 1000), vec![(1000, 6000)]);
+        assert_eq!(windows(s, 5999), vec![(1000, 6000)]);
+        assert_eq!(windows(s, 6000), vec![(6000, 11000)]);
+    }
+
+    #[test]
+    fn sliding_v_asg_5_6() {
+        let s = WindowSpec::Sliding { size_ms: 5000, slide_ms: 1000, offset_ms: 0 };
+        assert_eq!(windows(s, 0), vec![(0, 5000), (-1000, 4000), (-2000, 3000), (-3000, 2000), (-4000, 1000)]);
+        assert_eq!(windows(s, 4999).last(), Some(&(0, 5000)));
+        assert_eq!(windows(s, 4999)[0], (4000, 9000));
+        assert_eq!(windows(s, 5000).last(), Some(&(1000, 6000)));
+        assert_eq!(windows(s, -1)[0], (-1000, 4000));
+        assert_eq!(windows(s, -1).last(), Some(&(-5000, 0)));
+        let o = WindowSpec::Sliding { size_ms: 5000, slide_ms: 1000, offset_ms: 100 };
+        assert_eq!(windows(o, 100).last(), Some(&(-3900, 1100)));
+        assert_eq!(windows(o, 100)[0], (100, 5100));
+        let n = WindowSpec::Sliding { size_ms: 5000, slide_ms: 1000, offset_ms: -100 };
+        assert_eq!(windows(n, 0).last(), Some(&(-4100, 900)));
+        assert_eq!(windows(n, 4900)[0], (4900, 9900));
+        let h = WindowSpec::Sliding { size_ms: 5000, slide_ms: 1000, offset_ms: 500 };
+        assert_eq!(windows(h, 100).last(), Some(&(-4500, 500)));
+        assert_eq!(windows(h, 5499).last(), Some(&(500, 5500)));
+        let irr = WindowSpec::Sliding { size_ms: 3000, slide_ms: 2000, offset_ms: 0 };
+        assert_eq!(windows(irr, 0), vec![(0, 3000), (-2000, 1000)]);
+        assert_eq!(windows(irr, 999), vec![(0, 3000), (-2000, 1000)]);
+        assert_eq!(windows(irr, 1000), vec![(0, 3000)]);
+        assert_eq!(windows(irr, 2000), vec![(2000, 5000), (0, 3000)]);
+        let gaps = WindowSpec::Sliding { size_ms: 1000, slide_ms: 3000, offset_ms: 0 };
+        assert_eq!(windows(gaps, 999), vec![(0, 1000)]);
+        assert!(windows(gaps, 1000).is_empty());
+        assert!(windows(gaps, 2999).is_empty());
+        assert_eq!(windows(gaps, 3000), vec![(3000, 4000)]);
+    }
+
+    #[test]
+    fn invalid_parameters() {
+        for spec in [
+            WindowSpec::Sliding { size_ms: -2000, slide_ms: 1000, offset_ms: 0 },
+            WindowSpec::Sliding { size_ms: 2000, slide_ms: -1000, offset_ms: 0 },
+            WindowSpec::Sliding { size_ms: 20000, slide_ms: 10000, offset_ms: 11000 },
+            WindowSpec::Sliding { size_ms: 20000, slide_ms: 10000, offset_ms: -11000 },
+            WindowSpec::Tumbling { size_ms: 1000, offset_ms: 1000 },
+            WindowSpec::Session { gap_ms: 0 },
+        ] {
+            assert!(spec.validate().is_err(), "{spec:?}");
+        }
+    }
+
+    #[test]
+    fn old_formula_would_be_wrong() {
+        assert_eq!(window_start_with_offset(-5001, 0, 5000), -10000);
+        assert_eq!(window_start_with_offset(-1, 0, 5000), -5000);
+    }
+}

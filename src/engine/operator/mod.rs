@@ -1,0 +1,8 @@
+//! Operators downstream of the source: the keyed event-time window operator and its pieces,
+//! and the sink.
+
+pub mod aggregate;
+pub mod assigner;
+pub mod session;
+pub mod sink;
+pub mod window_operator;

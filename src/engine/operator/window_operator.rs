@@ -1,0 +1,399 @@
+//! Flink's `WindowOperator` with the default `EventTimeTrigger` (accumulating), allowed
+//! lateness, late side output or `numLateRecordsDropped`, and state cleanup
+//! (reference §7, §8.7, §8.8; vectors V-WIN-*).
+//!
+//! Rules, with `W` the operator's current watermark and `L` the allowed lateness:
+//! * `cleanupTime(w) = w.maxTimestamp + L` (`Long.MAX_VALUE` on overflow: never cleaned);
+//! * a window is late iff `cleanupTime(w) <= W`; an element is late iff `ts + L <= W`;
+//! * an element added to a window whose `maxTimestamp <= W` fires it at once (late firing);
+//! * a watermark first sets `W`, then fires timers `<= W` in timestamp order.
+
+use super::aggregate::Agg;
+use super::assigner::WindowSpec;
+use super::session::{SessionIndex, Window};
+use crate::engine::fingerprint::LookupMap;
+use crate::engine::keys::KeyId;
+use crate::engine::time::{EventTime, NO_WATERMARK};
+use std::collections::BTreeSet;
+
+/// One firing of one (key, window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowFiring {
+    pub key: KeyId,
+    pub start: EventTime,
+    pub end: EventTime,
+    pub agg: Agg,
+    pub watermark: EventTime,
+    /// 0 for the first firing of this window, then 1, 2, … for late re-firings.
+    pub firing: u32,
+}
+
+/// What happened to an element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementOutcome {
+    /// Added to at least one window.
+    Accepted,
+    /// Late for all its windows: side output or dropped.
+    Late,
+    /// In no window and not late (sliding windows with gaps): silently discarded.
+    NoWindow,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct WinState {
+    agg: Agg,
+    firings: u32,
+    /// The trigger's event-time timer at `maxTimestamp` is registered and has not fired.
+    timer: bool,
+}
+
+type Timer = (EventTime, KeyId, EventTime, EventTime);
+
+#[derive(Clone, Debug)]
+pub struct WindowOperator {
+    spec: WindowSpec,
+    lateness_ms: i64,
+    watermark: EventTime,
+    state: LookupMap<(KeyId, EventTime, EventTime), WinState>,
+    timers: BTreeSet<Timer>,
+    cleanups: BTreeSet<Timer>,
+    sessions: SessionIndex,
+    scratch: Vec<Window>,
+    /// Records whose windows were cleaned up (for conservation checks on non-sliding windows).
+    pub purged_records: u64,
+    held_records: u64,
+}
+
+impl WindowOperator {
+    pub fn new(spec: WindowSpec, lateness_ms: i64) -> Self {
+        WindowOperator {
+            spec,
+            lateness_ms,
+            watermark: NO_WATERMARK,
+            state: LookupMap::default(),
+            timers: BTreeSet::new(),
+            cleanups: BTreeSet::new(),
+            sessions: SessionIndex::default(),
+            scratch: Vec::new(),
+            purged_records: 0,
+            held_records: 0,
+        }
+    }
+
+    pub fn current_watermark(&self) -> EventTime {
+        self.watermark
+    }
+
+    pub fn spec(&self) -> WindowSpec {
+        self.spec
+    }
+
+    /// Allowed lateness can change at runtime; windows registered before keep their cleanup time.
+    pub fn set_lateness(&mut self, lateness_ms: i64) {
+        self.lateness_ms = lateness_ms;
+    }
+
+    pub fn lateness_ms(&self) -> i64 {
+        self.lateness_ms
+    }
+
+    /// Number of (key, window) states: Flink's window state size.
+    pub fn state_size(&self) -> usize {
+        self.state.len()
+    }
+
+    /// Records currently held in window state.
+    pub fn records_in_state(&self) -> u64 {
+        self.held_records
+    }
+
+    /// Pending trigger timers in firing order: the windows waiting for the watermark.
+    pub fn pending_windows(&self) -> impl Iterator<Item = (KeyId, EventTime, EventTime, u64)> + '_ {
+        self.timers
+            .iter()
+            .map(|&(_, k, s, e)| (k, s, e, self.state.get(&(k, s, e)).map_or(0, |st| st.agg.count)))
+    }
+
+    fn cleanup_time(&self, max_ts: EventTime) -> EventTime {
+        max_ts.checked_add(self.lateness_ms).unwrap_or(i64::MAX)
+    }
+
+    /// `processElement`.
+    #[inline]
+    pub fn process_element(&mut self, key: KeyId, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
+        let mut windows = std::mem::take(&mut self.scratch);
+        self.spec.assign(ts, &mut windows);
+        let mut accepted = false;
+        for &w in &windows {
+            let actual = if self.spec.is_merging() { self.merge_into_sessions(key, w) } else { Some(w) };
+            let Some(w) = actual else { continue };
+            if self.cleanup_time(w.1 - 1) <= self.watermark {
+                if self.spec.is_merging() {
+                    self.retire(key, w);
+                }
+                continue;
+            }
+            accepted = true;
+            self.add_to_window(key, w, value, fired);
+        }
+        let no_window = windows.is_empty();
+        self.scratch = windows;
+        if accepted {
+            ElementOutcome::Accepted
+        } else if ts.wrapping_add(self.lateness_ms) <= self.watermark {
+            ElementOutcome::Late
+        } else {
+            debug_assert!(no_window, "a window is only skipped when the element is late");
+            ElementOutcome::NoWindow
+        }
+    }
+
+    #[inline]
+    fn add_to_window(&mut self, key: KeyId, w: Window, value: i64, fired: &mut Vec<WindowFiring>) {
+        let max_ts = w.1 - 1;
+        let wm = self.watermark;
+        let cleanup = self.cleanup_time(max_ts);
+        let lateness = self.lateness_ms;
+        let mut is_new = false;
+        let st = self.state.entry((key, w.0, w.1)).or_insert_with(|| {
+            is_new = true;
+            WinState { agg: Agg::default(), firings: 0, timer: false }
+        });
+        st.agg.add(value);
+        self.held_records += 1;
+        if max_ts <= wm {
+            fired.push(WindowFiring { key, start: w.0, end: w.1, agg: st.agg, watermark: wm, firing: st.firings });
+            st.firings += 1;
+        } else if !st.timer {
+            st.timer = true;
+            self.timers.insert((max_ts, key, w.0, w.1));
+        }
+        if is_new && lateness > 0 && cleanup != i64::MAX {
+            self.cleanups.insert((cleanup, key, w.0, w.1));
+        }
+    }
+
+    /// `MergingWindowSet.addWindow` with the operator's merge function. Returns the window the
+    /// element belongs to.
+    fn merge_into_sessions(&mut self, key: KeyId, new: Window) -> Option<Window> {
+        let overlapping = self.sessions.overlapping(key, new);
+        if overlapping.is_empty() {
+            self.sessions.replace(key, &[], new);
+            return Some(new);
+        }
+        let cover = (new.0.min(overlapping[0].0), new.1.max(overlapping[overlapping.len() - 1].1));
+        if overlapping.len() == 1 && overlapping[0] == cover {
+            return Some(cover);
+        }
+        let mut agg = Agg::default();
+        let mut had_state = false;
+        for &m in &overlapping {
+            if let Some(st) = self.state.remove(&(key, m.0, m.1)) {
+                agg.merge(&st.agg);
+                had_state = true;
+            }
+            self.timers.remove(&(m.1 - 1, key, m.0, m.1));
+            self.cleanups.remove(&(self.cleanup_time(m.1 - 1), key, m.0, m.1));
+        }
+        self.sessions.replace(key, &overlapping, cover);
+        if had_state {
+            // EventTimeTrigger.onMerge: register at the merged end if it is still ahead.
+            let timer = cover.1 - 1 > self.watermark;
+            if timer {
+                self.timers.insert((cover.1 - 1, key, cover.0, cover.1));
+            }
+            self.state.insert((key, cover.0, cover.1), WinState { agg, firings: 0, timer });
+            let cleanup = self.cleanup_time(cover.1 - 1);
+            if self.lateness_ms > 0 && cleanup != i64::MAX {
+                self.cleanups.insert((cleanup, key, cover.0, cover.1));
+            }
+        }
+        Some(cover)
+    }
+
+    fn retire(&mut self, key: KeyId, w: Window) {
+        self.sessions.remove(key, w);
+        self.remove_state(key, w);
+    }
+
+    fn remove_state(&mut self, key: KeyId, w: Window) {
+        if let Some(st) = self.state.remove(&(key, w.0, w.1)) {
+            self.purged_records += st.agg.count;
+            self.held_records -= st.agg.count;
+        }
+        self.timers.remove(&(w.1 - 1, key, w.0, w.1));
+        if self.spec.is_merging() {
+            self.sessions.remove(key, w);
+        }
+    }
+
+    /// `processWatermark`: set W, fire the due trigger timers, then clean up.
+    pub fn advance_watermark(&mut self, w: EventTime, fired: &mut Vec<WindowFiring>) {
+        debug_assert!(w > self.watermark, "the valve only forwards increasing watermarks");
+        self.watermark = w;
+        while let Some(&(t, key, s, e)) = self.timers.first() {
+            if t > w {
+                break;
+            }
+            self.timers.pop_first();
+            if let Some(st) = self.state.get_mut(&(key, s, e)) {
+                st.timer = false;
+                fired.push(WindowFiring { key, start: s, end: e, agg: st.agg, watermark: w, firing: st.firings });
+                st.firings += 1;
+                // With L = 0 the trigger timer is also the cleanup timer (fire, then clear).
+                let cleanup = self.cleanup_time(t);
+                if cleanup <= w {
+                    self.remove_state(key, (s, e));
+                } else if cleanup != i64::MAX {
+                    self.cleanups.insert((cleanup, key, s, e));
+                }
+            }
+        }
+        while let Some(&(t, key, s, e)) = self.cleanups.first() {
+            if t > w {
+                break;
+            }
+            self.cleanups.pop_first();
+            self.remove_state(key, (s, e));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sums(f: &[WindowFiring]) -> Vec<(KeyId, i64, u64)> {
+        f.iter().map(|x| (x.key, x.end - 1, x.agg.count)).collect()
+    }
+
+    #[test]
+    fn boundary_fire_and_drop() {
+        let mut op = WindowOperator::new(WindowSpec::Tumbling { size_ms: 2000, offset_ms: 0 }, 0);
+        let mut f = Vec::new();
+        assert_eq!(op.process_element(0, 500, 1, &mut f), ElementOutcome::Accepted);
+        op.advance_watermark(1998, &mut f);
+        assert!(f.is_empty());
+        op.advance_watermark(1999, &mut f);
+        assert_eq!(sums(&f), vec![(0, 1999, 1)]);
+        assert_eq!(op.process_element(0, 1998, 1, &mut f), ElementOutcome::Late);
+        assert_eq!(op.state_size(), 0);
+    }
+
+    #[test]
+    fn v_win_1_lateness_accumulating() {
+        let mut op = WindowOperator::new(WindowSpec::Tumbling { size_ms: 2000, offset_ms: 0 }, 500);
+        let mut f = Vec::new();
+        op.process_element(1, 500, 1, &mut f);
+        op.advance_watermark(1500, &mut f);
+        op.process_element(1, 1300, 1, &mut f);
+        op.advance_watermark(2300, &mut f);
+        assert_eq!(sums(&f), vec![(1, 1999, 2)]);
+        f.clear();
+        assert_eq!(op.process_element(1, 1997, 1, &mut f), ElementOutcome::Accepted);
+        assert_eq!(sums(&f), vec![(1, 1999, 3)]);
+        assert_eq!(f[0].firing, 1);
+        f.clear();
+        op.advance_watermark(6000, &mut f);
+        assert!(f.is_empty());
+        assert_eq!(op.state_size(), 0);
+        assert_eq!(op.process_element(1, 1998, 1, &mut f), ElementOutcome::Late);
+    }
+
+    #[test]
+    fn v_win_3_sliding_drop() {
+        let mut op = WindowOperator::new(WindowSpec::Sliding { size_ms: 3000, slide_ms: 1000, offset_ms: 0 }, 0);
+        let mut f = Vec::new();
+        op.process_element(2, 1000, 1, &mut f);
+        op.advance_watermark(1999, &mut f);
+        assert_eq!(sums(&f), vec![(2, 1999, 1)]);
+        f.clear();
+        op.process_element(2, 2000, 1, &mut f);
+        op.advance_watermark(3000, &mut f);
+        assert_eq!(sums(&f), vec![(2, 2999, 2)]);
+        f.clear();
+        for (k, ts) in [(1, 3001), (2, 2400), (2, 2400), (1, 3001), (2, 3900)] {
+            assert_eq!(op.process_element(k, ts, 1, &mut f), ElementOutcome::Accepted);
+        }
+        op.advance_watermark(6000, &mut f);
+        let mut got = sums(&f);
+        got.sort();
+        let mut want = vec![(2, 3999, 5), (1, 3999, 2), (2, 4999, 4), (1, 4999, 2), (2, 5999, 1), (1, 5999, 2)];
+        want.sort();
+        assert_eq!(got, want);
+        assert_eq!(op.process_element(1, 3001, 1, &mut f), ElementOutcome::Late);
+    }
+
+    #[test]
+    fn v_win_6_session_with_lateness() {
+        let mut op = WindowOperator::new(WindowSpec::Session { gap_ms: 3000 }, 10);
+        let mut f = Vec::new();
+        op.process_element(2, 1000, 1, &mut f);
+        op.advance_watermark(1999, &mut f);
+        op.process_element(2, 2000, 1, &mut f);
+        op.advance_watermark(4998, &mut f);
+        op.process_element(2, 4500, 1, &mut f);
+        op.process_element(2, 8500, 1, &mut f);
+        op.advance_watermark(7400, &mut f);
+        op.process_element(2, 7000, 1, &mut f);
+        op.advance_watermark(11501, &mut f);
+        assert_eq!(f.iter().map(|x| (x.start, x.end, x.agg.count)).collect::<Vec<_>>(), vec![(1000, 11500, 5)]);
+        f.clear();
+        op.process_element(2, 11600, 1, &mut f);
+        op.advance_watermark(14600, &mut f);
+        assert_eq!(f.iter().map(|x| (x.start, x.end, x.agg.count)).collect::<Vec<_>>(), vec![(11600, 14600, 1)]);
+        f.clear();
+        assert_eq!(op.process_element(2, 10000, 1, &mut f), ElementOutcome::Accepted);
+        assert_eq!(f.iter().map(|x| (x.start, x.end, x.agg.count)).collect::<Vec<_>>(), vec![(10000, 14600, 2)]);
+        f.clear();
+        op.process_element(2, 14500, 1, &mut f);
+        assert!(f.is_empty());
+        op.advance_watermark(20000, &mut f);
+        assert_eq!(f.iter().map(|x| (x.start, x.end, x.agg.count)).collect::<Vec<_>>(), vec![(10000, 17500, 3)]);
+    }
+
+    #[test]
+    fn v_win_4_session_zero_lateness_side_output() {
+        let mut op = WindowOperator::new(WindowSpec::Session { gap_ms: 3000 }, 0);
+        let mut f = Vec::new();
+        for (ts, wm) in [(1000, Some(1999)), (2000, Some(4998)), (4500, None), (8500, Some(7400)), (7000, Some(11501))] {
+            op.process_element(2, ts, 1, &mut f);
+            if let Some(w) = wm {
+                op.advance_watermark(w, &mut f);
+            }
+        }
+        assert_eq!(f.iter().map(|x| (x.start, x.end, x.agg.count)).collect::<Vec<_>>(), vec![(1000, 11500, 5)]);
+        f.clear();
+        op.process_element(2, 11600, 1, &mut f);
+        op.advance_watermark(14600, &mut f);
+        assert_eq!(op.process_element(2, 10000, 1, &mut f), ElementOutcome::Late);
+        assert_eq!(op.process_element(2, 10100, 1, &mut f), ElementOutcome::Late);
+        assert_eq!(op.process_element(2, 14500, 1, &mut f), ElementOutcome::Accepted);
+        f.clear();
+        op.advance_watermark(20000, &mut f);
+        assert_eq!(f.iter().map(|x| (x.start, x.end, x.agg.count)).collect::<Vec<_>>(), vec![(14500, 17500, 1)]);
+    }
+
+    #[test]
+    fn v_win_9_cleanup_overflow() {
+        let mut op = WindowOperator::new(WindowSpec::Tumbling { size_ms: 1000, offset_ms: 0 }, 2000);
+        let mut f = Vec::new();
+        op.process_element(2, i64::MAX - 1750, 1, &mut f);
+        op.advance_watermark(i64::MAX - 1500, &mut f);
+        assert!(f.is_empty());
+        assert_eq!(op.state_size(), 1);
+        op.advance_watermark(9223372036854774999, &mut f);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].end - 1, 9223372036854774999);
+        assert_eq!(op.state_size(), 1, "never cleaned: cleanup time overflowed");
+    }
+
+    #[test]
+    fn v_win_10_no_window() {
+        let mut op = WindowOperator::new(WindowSpec::Sliding { size_ms: 1000, slide_ms: 3000, offset_ms: 0 }, 0);
+        let mut f = Vec::new();
+        assert_eq!(op.process_element(0, 1500, 1, &mut f), ElementOutcome::NoWindow);
+        op.advance_watermark(2000, &mut f);
+        assert_eq!(op.process_element(0, 1500, 1, &mut f), ElementOutcome::Late);
+    }
+}

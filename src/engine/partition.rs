@@ -1,0 +1,42 @@
+//! A topic partition: an append-only log that producers write to and one split reads from.
+//! Only unread records are kept, so memory follows the backlog, not the history.
+
+use super::element::Record;
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, Default)]
+pub struct Partition {
+    unread: VecDeque<Record>,
+    next_offset: u64,
+    /// Records appended in total (`produced`).
+    pub produced: u64,
+    /// Set when the partition was removed: producers stop, the split is released.
+    pub removed: bool,
+}
+
+impl Partition {
+    /// Appends a record, assigning its offset.
+    #[inline]
+    pub fn append(&mut self, mut r: Record) {
+        r.offset = self.next_offset;
+        self.next_offset += 1;
+        self.produced += 1;
+        self.unread.push_back(r);
+    }
+
+    #[inline]
+    pub fn pop(&mut self) -> Option<Record> {
+        self.unread.pop_front()
+    }
+
+    pub fn unread(&self) -> usize {
+        self.unread.len()
+    }
+
+    /// Skips everything currently in the log (start offset "latest").
+    pub fn skip_all(&mut self) -> usize {
+        let n = self.unread.len();
+        self.unread.clear();
+        n
+    }
+}

@@ -1,0 +1,58 @@
+//! The JSON report of a run (`wmp run`): window results in emission order, late records,
+//! counters, the watermark sequence per operator subtask, metrics and the trace hash.
+
+use super::sim::Simulation;
+use serde_json::{json, Value};
+
+/// Builds the report; `with_trace` adds every retained trace event.
+pub fn report(name: &str, sim: &Simulation, with_trace: bool) -> Value {
+    let keys = sim.keys();
+    let agg = sim.config().aggregate;
+    let d = sim.downstream();
+    let windows: Vec<Value> = d
+        .sink
+        .emitted
+        .iter()
+        .map(|r| {
+            json!({
+                "subtask": r.subtask, "key": keys.name(r.key), "window_start": r.start, "window_end": r.end,
+                "value": r.agg.value(agg), "count": r.agg.count, "sum": r.agg.sum, "min": r.agg.min, "max": r.agg.max,
+                "watermark": r.watermark, "firing": r.firing, "time": r.time,
+            })
+        })
+        .collect();
+    let late: Vec<Value> = d
+        .late
+        .iter()
+        .map(|l| {
+            json!({
+                "subtask": l.subtask, "partition": l.partition, "offset": l.offset, "ts": l.ts, "key": keys.name(l.key),
+                "value": l.value, "watermark": l.watermark, "side_output": l.side_output, "time": l.time,
+            })
+        })
+        .collect();
+    let watermarks: Vec<Value> = d
+        .watermark_history
+        .iter()
+        .enumerate()
+        .map(|(i, h)| json!({"subtask": i, "watermarks": h.iter().map(|&(t, w)| json!([t, w])).collect::<Vec<_>>()}))
+        .collect();
+    let m = sim.metrics();
+    let dropped: u64 = m.window.iter().map(|w| w.num_late_records_dropped).sum();
+    let side: u64 = m.window.iter().map(|w| w.num_late_records_side_output).sum();
+    let mut out = json!({
+        "scenario": name,
+        "end_time": sim.now(),
+        "windows": windows,
+        "late": late,
+        "numLateRecordsDropped": dropped,
+        "lateRecordsSideOutput": side,
+        "watermarks": watermarks,
+        "metrics": m,
+        "trace_hash": sim.trace().hash_hex(),
+    });
+    if with_trace {
+        out["trace"] = serde_json::to_value(sim.trace().retained().collect::<Vec<_>>()).unwrap_or(Value::Null);
+    }
+    out
+}

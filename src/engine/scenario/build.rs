@@ -1,0 +1,134 @@
+//! From scenario JSON to a running simulation: parsing with field paths, validation against
+//! Flink's own constructor checks, and construction.
+
+use super::schema::{validate_generator, KafkaConnector, Scenario, StartOffset};
+use crate::engine::error::InputError;
+use crate::engine::job::JobConfig;
+use crate::engine::keys::KeyTable;
+use crate::engine::partitioner::Exchange;
+use crate::engine::sim::{ScheduledCommand, Simulation};
+use crate::engine::source::SourceSettings;
+use crate::engine::valve::ValveSwitches;
+
+/// Parses scenario JSON; errors carry the path of the offending field.
+pub fn parse(json: &str) -> Result<Scenario, InputError> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    let sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let msg = e.inner().to_string();
+        InputError::new(if path == "." { String::new() } else { path }, msg)
+    })?;
+    sc.validate()?;
+    Ok(sc)
+}
+
+fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputError> {
+    if v < lo || v > hi {
+        Err(InputError::new(path, format!("must be in {lo}..={hi}, got {v}")))
+    } else {
+        Ok(())
+    }
+}
+
+impl Scenario {
+    pub fn validate(&self) -> Result<(), InputError> {
+        range(self.topic.partitions as i64, 0, 100_000, "topic.partitions")?;
+        range(self.source.parallelism as i64, 1, 4096, "source.parallelism")?;
+        range(self.window.parallelism as i64, 1, 4096, "window.parallelism")?;
+        range(self.duration_ms, 0, 10 * 365 * 86_400_000, "duration_ms")?;
+        range(self.start_time_ms, -(1 << 53), 1 << 53, "start_time_ms")?;
+        let wm = &self.source.watermark;
+        validate_generator(&wm.generator).map_err(|e| e.within("source.watermark.generator"))?;
+        if let Some(t) = wm.idle_timeout_ms {
+            if t <= 0 {
+                return Err(InputError::new("source.watermark.idle_timeout_ms", "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off"));
+            }
+        }
+        range(wm.auto_watermark_interval_ms, 0, 86_400_000, "source.watermark.auto_watermark_interval_ms")?;
+        if self.source.read_rate_per_s == Some(0) {
+            return Err(InputError::new("source.read_rate_per_s", "must be > 0, or null for unlimited"));
+        }
+        range(self.exchange.latency_ms, 0, 86_400_000, "exchange.latency_ms")?;
+        if self.exchange.kind == Exchange::Forward && self.source.parallelism != self.window.parallelism {
+            return Err(InputError::new("exchange.type", "forward needs equal source and window parallelism"));
+        }
+        self.window.assigner.validate().map_err(|(f, m)| InputError::new(format!("window.assigner.{f}"), m))?;
+        range(self.window.allowed_lateness_ms, 0, i64::MAX, "window.allowed_lateness_ms")?;
+        for (i, p) in self.producers.iter().enumerate() {
+            p.validate().map_err(|e| e.within(&format!("producers[{i}]")))?;
+            p.partitions.resolve(self.topic.partitions).map_err(|e| e.within(&format!("producers[{i}].partitions")))?;
+        }
+        for (i, c) in self.commands.iter().enumerate() {
+            if c.at_ms < 0 {
+                return Err(InputError::new(format!("commands[{i}].at_ms"), "must be >= 0"));
+            }
+        }
+        if self.trace.capacity > 10_000_000 {
+            return Err(InputError::new("trace.capacity", "at most 10,000,000"));
+        }
+        Ok(())
+    }
+
+    pub fn job_config(&self) -> JobConfig {
+        let wm = &self.source.watermark;
+        JobConfig {
+            seed: self.seed,
+            start_time: self.start_time_ms,
+            topic: self.topic.name.clone(),
+            source_parallelism: self.source.parallelism,
+            source: SourceSettings {
+                generator: wm.generator,
+                emit: wm.emit,
+                idle_timeout_ms: wm.idle_timeout_ms,
+                assigner: self.source.timestamp_assigner,
+                transform: self.source.transform,
+                combined_all_idle_flush: self.flink.combined_all_idle_flush,
+                legacy_idle_without_splits: self.flink.kafka_connector == KafkaConnector::Legacy,
+            },
+            auto_watermark_interval_ms: wm.auto_watermark_interval_ms,
+            read_rate_per_s: self.source.read_rate_per_s,
+            start_from_earliest: self.source.start_offset == StartOffset::Earliest,
+            exchange: self.exchange.kind,
+            channel_latency_ms: self.exchange.latency_ms,
+            window_parallelism: self.window.parallelism,
+            window: self.window.assigner,
+            allowed_lateness_ms: self.window.allowed_lateness_ms,
+            late_side_output: self.window.late_side_output,
+            aggregate: self.window.aggregate,
+            sink: self.sink.mode,
+            valve: ValveSwitches {
+                unconditional_flush: self.flink.valve_unconditional_flush,
+                rederive_on_reactivate: self.flink.valve_rederive_on_reactivate,
+            },
+            trace_capacity: self.trace.capacity,
+            trace_records: self.trace.records,
+            late_records_retained: self.trace.late_records_retained,
+        }
+    }
+
+    /// A simulation at its start, producers attached and commands scheduled.
+    pub fn build(&self) -> Result<Simulation, InputError> {
+        self.validate()?;
+        let cfg = self.job_config();
+        let start = cfg.start_time;
+        let mut sim = Simulation::new(cfg, KeyTable::default(), self.topic.partitions);
+        for (i, p) in self.producers.iter().enumerate() {
+            sim.attach_producer(p, start).map_err(|e| e.within(&format!("producers[{i}]")))?;
+        }
+        for (i, c) in self.commands.iter().enumerate() {
+            sim.schedule(ScheduledCommand { at: start + c.at_ms, command: c.command.clone(), path: format!("commands[{i}]") });
+        }
+        Ok(sim)
+    }
+
+    /// Builds and runs the whole scenario: `duration_ms` of processing time, then the
+    /// end-of-input watermark if asked for.
+    pub fn run(&self) -> Result<Simulation, InputError> {
+        let mut sim = self.build()?;
+        sim.run_until(self.start_time_ms + self.duration_ms)?;
+        if self.end_of_input {
+            sim.apply(crate::engine::command::Command::EndOfInput)?;
+        }
+        Ok(sim)
+    }
+}

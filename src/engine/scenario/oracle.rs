@@ -1,0 +1,319 @@
+//! The Flink oracle's scenario format (`../shared/oracle/README.md`) and result shape, so any
+//! oracle scenario runs on this engine and compares directly with real Flink's answer.
+//!
+//! Mapping: one source subtask reading every partition (KafkaSource with parallelism 1), a
+//! forward edge into one window subtask, the bounded-out-of-orderness formula emitted per
+//! event (the oracle's `per_event` mode) or periodically, and one processing-time millisecond
+//! per scheduled action (`record_delay_ms` apart in periodic mode).
+
+use super::schema::{RecordSpec, DEFAULT_START_MS};
+use crate::engine::command::Command;
+use crate::engine::error::InputError;
+use crate::engine::job::JobConfig;
+use crate::engine::keys::KeyTable;
+use crate::engine::operator::aggregate::AggregateKind;
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::sink::SinkMode;
+use crate::engine::partitioner::Exchange;
+use crate::engine::sim::{ScheduledCommand, Simulation};
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
+use crate::engine::source::timestamp::{SourceTransform, TimestampAssigner};
+use crate::engine::source::SourceSettings;
+use crate::engine::valve::ValveSwitches;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OracleScenario {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub partitions: Vec<OraclePartition>,
+    #[serde(default)]
+    pub interleave: Option<String>,
+    #[serde(default)]
+    pub schedule: Option<Vec<Value>>,
+    #[serde(default)]
+    pub watermark: OracleWatermark,
+    pub window: WindowSpec,
+    #[serde(default)]
+    pub allowed_lateness_ms: i64,
+    #[serde(default = "yes")]
+    pub late_side_output: bool,
+    #[serde(default)]
+    pub on_partition_end: Option<String>,
+    #[serde(default = "yes")]
+    pub flush_at_end: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OraclePartition {
+    Events { events: Vec<OracleEvent> },
+    List(Vec<OracleEvent>),
+}
+
+impl OraclePartition {
+    fn events(&self) -> &[OracleEvent] {
+        match self {
+            OraclePartition::Events { events } | OraclePartition::List(events) => events,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OracleEvent {
+    pub ts: i64,
+    #[serde(default)]
+    pub key: String,
+    #[serde(default = "one")]
+    pub value: i64,
+}
+
+fn one() -> i64 {
+    1
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OracleWatermark {
+    #[serde(default)]
+    pub out_of_orderness_ms: i64,
+    #[serde(default)]
+    pub emit: Option<String>,
+    #[serde(default)]
+    pub interval_ms: Option<i64>,
+    #[serde(default)]
+    pub record_delay_ms: Option<i64>,
+    #[serde(default)]
+    pub idleness_ms: Option<i64>,
+}
+
+/// One scheduled action, as the oracle's `normalize` produces them.
+#[derive(Clone, Debug, PartialEq)]
+enum Action {
+    Event { partition: u32, idx: usize },
+    Idle(u32),
+    Active(u32),
+    Release(u32),
+    Sleep(i64),
+}
+
+/// Parses an oracle scenario with field paths in errors.
+pub fn parse(json: &str) -> Result<OracleScenario, InputError> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize(de).map_err(|e| InputError::new(e.path().to_string(), e.inner().to_string()))
+}
+
+impl OracleScenario {
+    fn per_event(&self) -> Result<bool, InputError> {
+        match self.watermark.emit.as_deref().unwrap_or("per_event") {
+            "per_event" => Ok(true),
+            "periodic" => Ok(false),
+            other => Err(InputError::new("watermark.emit", format!("must be per_event or periodic, got {other:?}"))),
+        }
+    }
+
+    /// The oracle's `normalize`: the total order of actions.
+    fn actions(&self) -> Result<Vec<Action>, InputError> {
+        let n = self.partitions.len();
+        if n == 0 {
+            return Err(InputError::new("partitions", "must be a non-empty list"));
+        }
+        let lens: Vec<usize> = self.partitions.iter().map(|p| p.events().len()).collect();
+        let schedule: Vec<Value> = match (&self.schedule, self.interleave.as_deref().unwrap_or("round_robin")) {
+            (Some(s), _) => s.clone(),
+            (None, "round_robin") => {
+                let mut v = Vec::new();
+                for round in 0..lens.iter().copied().max().unwrap_or(0) {
+                    v.extend((0..n).filter(|&p| round < lens[p]).map(|p| json!(p)));
+                }
+                v
+            }
+            (None, "sequential") => (0..n).flat_map(|p| std::iter::repeat_n(json!(p), lens[p])).collect(),
+            (None, other) => return Err(InputError::new("interleave", format!("must be round_robin or sequential, got {other:?}"))),
+        };
+        let end = self.on_partition_end.as_deref().unwrap_or("hold");
+        if !matches!(end, "hold" | "idle" | "release") {
+            return Err(InputError::new("on_partition_end", "must be hold, idle or release"));
+        }
+        let mut out = Vec::new();
+        let mut idx = vec![0usize; n];
+        let mut released = vec![false; n];
+        let part_end = |p: usize, out: &mut Vec<Action>, released: &mut Vec<bool>| {
+            if end != "hold" && !released[p] {
+                out.push(if end == "idle" { Action::Idle(p as u32) } else { Action::Release(p as u32) });
+                if end == "release" {
+                    released[p] = true;
+                }
+            }
+        };
+        for p in 0..n {
+            if lens[p] == 0 {
+                part_end(p, &mut out, &mut released);
+            }
+        }
+        for (i, s) in schedule.iter().enumerate() {
+            let path = format!("schedule[{i}]");
+            if let Some(p) = s.as_u64() {
+                let p = p as usize;
+                if p >= n || idx[p] >= lens[p] {
+                    return Err(InputError::new(path, format!("partition {p} has no more events")));
+                }
+                if released[p] {
+                    return Err(InputError::new(path, format!("event for released partition {p}")));
+                }
+                out.push(Action::Event { partition: p as u32, idx: idx[p] });
+                idx[p] += 1;
+                if idx[p] == lens[p] {
+                    part_end(p, &mut out, &mut released);
+                }
+            } else if let Some(obj) = s.as_object().filter(|o| o.len() == 1) {
+                let (k, v) = obj.iter().next().expect("one entry");
+                if k == "sleep_ms" {
+                    out.push(Action::Sleep(v.as_i64().filter(|&x| (0..=600_000).contains(&x)).ok_or_else(|| InputError::new(&path, "sleep_ms must be in 0..=600000"))?));
+                    continue;
+                }
+                let p = v.as_u64().filter(|&p| (p as usize) < n).ok_or_else(|| InputError::new(&path, "bad partition"))? as usize;
+                if released[p] {
+                    return Err(InputError::new(path, format!("partition {p} already released")));
+                }
+                out.push(match k.as_str() {
+                    "idle" => Action::Idle(p as u32),
+                    "active" => Action::Active(p as u32),
+                    "release" => {
+                        released[p] = true;
+                        Action::Release(p as u32)
+                    }
+                    _ => return Err(InputError::new(path, "use a partition index, {idle|active|release: p} or {sleep_ms: n}")),
+                });
+            } else {
+                return Err(InputError::new(path, "use a partition index, {idle|active|release: p} or {sleep_ms: n}"));
+            }
+        }
+        if let Some(p) = (0..n).find(|&p| idx[p] < lens[p]) {
+            return Err(InputError::new("schedule", format!("leaves events of partition {p} unconsumed")));
+        }
+        Ok(out)
+    }
+
+    fn job_config(&self, per_event: bool) -> Result<JobConfig, InputError> {
+        let bound = self.watermark.out_of_orderness_ms;
+        if bound < 0 {
+            return Err(InputError::new("watermark.out_of_orderness_ms", "must be >= 0"));
+        }
+        self.window.validate().map_err(|(f, m)| InputError::new(format!("window.{f}"), m))?;
+        if self.allowed_lateness_ms < 0 {
+            return Err(InputError::new("allowed_lateness_ms", "must be >= 0"));
+        }
+        let interval = self.watermark.interval_ms.unwrap_or(200);
+        Ok(JobConfig {
+            seed: 0,
+            start_time: DEFAULT_START_MS,
+            topic: "oracle".into(),
+            source_parallelism: 1,
+            source: SourceSettings {
+                generator: GeneratorKind::BoundedOutOfOrderness { bound_ms: bound },
+                emit: if per_event { EmitMode::PerEvent } else { EmitMode::Periodic },
+                idle_timeout_ms: self.watermark.idleness_ms,
+                assigner: TimestampAssigner::EventField,
+                transform: SourceTransform::default(),
+                combined_all_idle_flush: true,
+                legacy_idle_without_splits: false,
+            },
+            // Per-event mode runs no timer here: the oracle's scenarios are written so that
+            // its wall-clock timer cannot change the outcome.
+            auto_watermark_interval_ms: if per_event { 0 } else { interval },
+            read_rate_per_s: None,
+            start_from_earliest: true,
+            exchange: Exchange::Forward,
+            channel_latency_ms: 0,
+            window_parallelism: 1,
+            window: self.window,
+            allowed_lateness_ms: self.allowed_lateness_ms,
+            late_side_output: self.late_side_output,
+            aggregate: AggregateKind::Sum,
+            sink: SinkMode::Append,
+            valve: ValveSwitches::default(),
+            trace_capacity: 100_000,
+            trace_records: true,
+            late_records_retained: usize::MAX,
+        })
+    }
+
+    /// Runs the scenario and returns the engine.
+    pub fn run(&self) -> Result<Simulation, InputError> {
+        let per_event = self.per_event()?;
+        let cfg = self.job_config(per_event)?;
+        let delay = if per_event { 1 } else { self.watermark.record_delay_ms.unwrap_or(3 * self.watermark.interval_ms.unwrap_or(200)).max(1) };
+        let mut sim = Simulation::new(cfg, KeyTable::default(), self.partitions.len() as u32);
+        let mut t = DEFAULT_START_MS;
+        for a in self.actions()? {
+            let cmd = match a {
+                Action::Event { partition, idx } => {
+                    let e = &self.partitions[partition as usize].events()[idx];
+                    let r = RecordSpec { ts: Some(e.ts), ts_offset_ms: None, key: Some(e.key.clone()), value: Some(e.value), heartbeat: false };
+                    Command::Produce { partition, records: vec![r] }
+                }
+                Action::Idle(p) => Command::MarkSplitIdle { partition: p },
+                Action::Active(p) => Command::MarkSplitActive { partition: p },
+                Action::Release(p) => Command::ReleaseSplit { partition: p },
+                Action::Sleep(ms) => {
+                    t += ms;
+                    continue;
+                }
+            };
+            sim.schedule(ScheduledCommand { at: t, command: cmd, path: format!("action {t}") });
+            t += if matches!(a, Action::Event { .. }) { delay } else { 1 };
+        }
+        sim.run_until(t)?;
+        if self.flush_at_end {
+            sim.apply(Command::EndOfInput)?;
+        }
+        Ok(sim)
+    }
+}
+
+/// The oracle's output shape: `windows`, `late` or `dropped`, `watermarks`.
+pub fn report(sc: &OracleScenario, sim: &Simulation) -> Value {
+    let keys = sim.keys();
+    let mut firings: BTreeMap<(String, i64, i64), u32> = BTreeMap::new();
+    let windows: Vec<Value> = sim
+        .downstream()
+        .sink
+        .emitted
+        .iter()
+        .map(|r| {
+            let key = keys.name(r.key).to_string();
+            let n = firings.entry((key.clone(), r.start, r.end)).or_insert(0);
+            let v = json!({"key": key, "window_start": r.start, "window_end": r.end, "count": r.agg.count, "sum": r.agg.sum, "wm": r.watermark, "firing": *n});
+            *n += 1;
+            v
+        })
+        .collect();
+    let late: Vec<Value> = sim
+        .downstream()
+        .late
+        .iter()
+        .map(|l| json!({"partition": l.partition, "idx": l.offset, "ts": l.ts, "key": keys.name(l.key), "value": l.value, "wm": l.watermark}))
+        .collect();
+    let watermarks: Vec<i64> = sim.downstream().watermark_history[0].iter().map(|&(_, w)| w).collect();
+    let late_field = if sc.late_side_output { "late" } else { "dropped" };
+    json!({
+        "scenario": sc.name,
+        "engine": "watermark-playground (Flink 2.3.0 semantics)",
+        "windows": windows,
+        late_field: late,
+        "watermarks": watermarks,
+        "trace_hash": sim.trace().hash_hex(),
+    })
+}
+

@@ -1,0 +1,382 @@
+//! The JSON scenario format. Every field has a default except `topic.partitions` and `window`;
+//! unknown fields are rejected, and errors name the field path (see `docs/SCENARIO.md`).
+
+use crate::engine::command::Command;
+use crate::engine::error::InputError;
+use crate::engine::operator::aggregate::AggregateKind;
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::sink::SinkMode;
+use crate::engine::partitioner::Exchange;
+use crate::engine::producer::ProducerKind;
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
+use crate::engine::source::timestamp::{SourceTransform, TimestampAssigner};
+use serde::{Deserialize, Serialize};
+
+/// 2026-01-01T00:00:00Z: the default processing-time origin.
+pub const DEFAULT_START_MS: i64 = 1_767_225_600_000;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Processing time at job start, ms since the epoch.
+    #[serde(default = "default_start")]
+    pub start_time_ms: i64,
+    /// How long `wmp run` simulates, in processing-time ms.
+    #[serde(default = "default_duration")]
+    pub duration_ms: i64,
+    /// Emit the final `Long.MAX_VALUE` watermark at the end (a bounded input or `--drain`).
+    #[serde(default)]
+    pub end_of_input: bool,
+    pub topic: TopicSpec,
+    #[serde(default)]
+    pub source: SourceSpec,
+    #[serde(default)]
+    pub exchange: ExchangeSpec,
+    pub window: WindowOperatorSpec,
+    #[serde(default)]
+    pub sink: SinkSpec,
+    #[serde(default)]
+    pub producers: Vec<ProducerSpec>,
+    #[serde(default)]
+    pub commands: Vec<TimedCommand>,
+    #[serde(default)]
+    pub flink: FlinkSwitches,
+    #[serde(default)]
+    pub trace: TraceSpec,
+}
+
+fn default_seed() -> u64 {
+    42
+}
+fn default_start() -> i64 {
+    DEFAULT_START_MS
+}
+fn default_duration() -> i64 {
+    60_000
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    #[serde(default = "default_topic")]
+    pub name: String,
+    pub partitions: u32,
+}
+
+fn default_topic() -> String {
+    "events".into()
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SourceSpec {
+    pub parallelism: u32,
+    pub watermark: WatermarkSpec,
+    pub timestamp_assigner: TimestampAssigner,
+    pub transform: SourceTransform,
+    /// Records per second each source subtask reads; `null` = as fast as they arrive.
+    pub read_rate_per_s: Option<u64>,
+    pub start_offset: StartOffset,
+}
+
+impl Default for SourceSpec {
+    fn default() -> Self {
+        SourceSpec {
+            parallelism: 1,
+            watermark: WatermarkSpec::default(),
+            timestamp_assigner: TimestampAssigner::EventField,
+            transform: SourceTransform::default(),
+            read_rate_per_s: None,
+            start_offset: StartOffset::Earliest,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartOffset {
+    Earliest,
+    Latest,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WatermarkSpec {
+    pub generator: GeneratorKind,
+    pub emit: EmitMode,
+    /// `withIdleness(...)` in ms; `null` (the default, as in Flink) = never idle.
+    pub idle_timeout_ms: Option<i64>,
+    /// `pipeline.auto-watermark-interval` (Flink's default 200 ms; 0 disables periodic emission).
+    pub auto_watermark_interval_ms: i64,
+}
+
+impl Default for WatermarkSpec {
+    fn default() -> Self {
+        WatermarkSpec {
+            generator: GeneratorKind::BoundedOutOfOrderness { bound_ms: 0 },
+            emit: EmitMode::Periodic,
+            idle_timeout_ms: None,
+            auto_watermark_interval_ms: 200,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExchangeSpec {
+    #[serde(rename = "type")]
+    pub kind: Exchange,
+    pub latency_ms: i64,
+}
+
+impl Default for ExchangeSpec {
+    fn default() -> Self {
+        ExchangeSpec { kind: Exchange::Hash, latency_ms: 0 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WindowOperatorSpec {
+    pub assigner: WindowSpec,
+    #[serde(default = "one")]
+    pub parallelism: u32,
+    #[serde(default)]
+    pub allowed_lateness_ms: i64,
+    #[serde(default)]
+    pub late_side_output: bool,
+    #[serde(default)]
+    pub aggregate: AggregateKind,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SinkSpec {
+    pub mode: SinkMode,
+}
+
+/// A producer attached to one or more partitions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProducerSpec {
+    pub partitions: PartitionSelector,
+    #[serde(flatten)]
+    pub kind: ProducerKind,
+    #[serde(default)]
+    pub keys: KeysSpec,
+    #[serde(default)]
+    pub event_delay_ms: i64,
+    #[serde(default)]
+    pub jitter_ms: i64,
+    #[serde(default = "one_i64")]
+    pub value: i64,
+    /// Start, relative to the job start.
+    #[serde(default)]
+    pub start_ms: i64,
+    /// Stop, relative to the job start.
+    #[serde(default)]
+    pub stop_ms: Option<i64>,
+}
+
+fn one_i64() -> i64 {
+    1
+}
+
+impl ProducerSpec {
+    pub fn validate(&self) -> Result<(), InputError> {
+        let pos = |v: i64, f: &str| if v > 0 { Ok(()) } else { Err(InputError::new(f, "must be > 0")) };
+        match self.kind {
+            ProducerKind::Steady { rate_per_s } if rate_per_s > 10_000_000 => {
+                return Err(InputError::new("rate_per_s", "at most 10,000,000 records/s per partition"))
+            }
+            ProducerKind::Burst { every_ms, count } => {
+                pos(every_ms, "every_ms")?;
+                pos(count as i64, "count")?;
+            }
+            ProducerKind::Heartbeat { every_ms } => pos(every_ms, "every_ms")?,
+            ProducerKind::Backlog { count, span_ms } => {
+                if count > 20_000_000 {
+                    return Err(InputError::new("count", "at most 20,000,000 backlog records per partition"));
+                }
+                if span_ms < 0 {
+                    return Err(InputError::new("span_ms", "must be >= 0"));
+                }
+            }
+            _ => {}
+        }
+        if self.event_delay_ms < 0 {
+            return Err(InputError::new("event_delay_ms", "must be >= 0"));
+        }
+        if self.jitter_ms < 0 {
+            return Err(InputError::new("jitter_ms", "must be >= 0"));
+        }
+        if self.start_ms < 0 {
+            return Err(InputError::new("start_ms", "must be >= 0"));
+        }
+        if self.stop_ms.is_some_and(|s| s < self.start_ms) {
+            return Err(InputError::new("stop_ms", "must be >= start_ms"));
+        }
+        match &self.keys {
+            KeysSpec::Count { count, .. } if *count == 0 || *count > 10_000_000 => Err(InputError::new("keys.count", "must be in 1..=10,000,000")),
+            KeysSpec::List(l) if l.is_empty() => Err(InputError::new("keys", "needs at least one key")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Which partitions: one index, a list, `"all"`, or `{"all_except": [...]}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PartitionSelector {
+    One(u32),
+    List(Vec<u32>),
+    All(AllPartitions),
+    AllExcept { all_except: Vec<u32> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllPartitions {
+    All,
+}
+
+impl PartitionSelector {
+    pub fn resolve(&self, n: u32) -> Result<Vec<u32>, InputError> {
+        let check = |p: u32| if p < n { Ok(p) } else { Err(InputError::new("", format!("no partition {p} (the topic has {n})"))) };
+        match self {
+            PartitionSelector::One(p) => Ok(vec![check(*p)?]),
+            PartitionSelector::List(v) => v.iter().map(|&p| check(p)).collect(),
+            PartitionSelector::All(_) => Ok((0..n).collect()),
+            PartitionSelector::AllExcept { all_except } => {
+                for &p in all_except {
+                    check(p)?;
+                }
+                Ok((0..n).filter(|p| !all_except.contains(p)).collect())
+            }
+        }
+    }
+}
+
+/// The keys a producer draws from: a list of names, or `count` names `prefix0..`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum KeysSpec {
+    List(Vec<String>),
+    Count {
+        count: u32,
+        #[serde(default = "default_prefix")]
+        prefix: String,
+    },
+}
+
+fn default_prefix() -> String {
+    "key-".into()
+}
+
+impl Default for KeysSpec {
+    fn default() -> Self {
+        KeysSpec::Count { count: 1, prefix: default_prefix() }
+    }
+}
+
+/// A record given literally (the `produce` command).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordSpec {
+    /// Absolute event time (ms).
+    #[serde(default)]
+    pub ts: Option<i64>,
+    /// Event time relative to the current processing time.
+    #[serde(default)]
+    pub ts_offset_ms: Option<i64>,
+    #[serde(default)]
+    pub key: Option<String>,
+    #[serde(default)]
+    pub value: Option<i64>,
+    #[serde(default)]
+    pub heartbeat: bool,
+}
+
+/// A command at a processing time relative to the job start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimedCommand {
+    pub at_ms: i64,
+    #[serde(flatten)]
+    pub command: Command,
+}
+
+/// Switches for behaviour that changed between Flink versions (reference §13, §14).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FlinkSwitches {
+    /// ≥ 2.2 (FLINK-38454): when all splits are idle, flush their max watermark.
+    pub combined_all_idle_flush: bool,
+    /// Flink main (FLINK-40475): the valve flushes the max whichever channel went idle last.
+    pub valve_unconditional_flush: bool,
+    /// Flink main (FLINK-40475): the valve re-derives its min when a channel becomes active.
+    pub valve_rederive_on_reactivate: bool,
+    /// `flip27` (KafkaSource, default) or `legacy` (FlinkKafkaConsumer, ≤ 1.x): the legacy
+    /// consumer marked subtasks without partitions idle at once.
+    pub kafka_connector: KafkaConnector,
+}
+
+impl Default for FlinkSwitches {
+    fn default() -> Self {
+        FlinkSwitches {
+            combined_all_idle_flush: true,
+            valve_unconditional_flush: false,
+            valve_rederive_on_reactivate: false,
+            kafka_connector: KafkaConnector::Flip27,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KafkaConnector {
+    Flip27,
+    Legacy,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TraceSpec {
+    /// Events kept in the ring (older ones are dropped; the hash covers all).
+    pub capacity: usize,
+    /// Keep record-level events (reads, filtered records).
+    pub records: bool,
+    /// Late records kept for display (counters stay exact).
+    pub late_records_retained: usize,
+}
+
+impl Default for TraceSpec {
+    fn default() -> Self {
+        TraceSpec { capacity: 100_000, records: true, late_records_retained: 10_000 }
+    }
+}
+
+/// Flink's constructor checks on a generator.
+pub fn validate_generator(g: &GeneratorKind) -> Result<(), InputError> {
+    match *g {
+        GeneratorKind::BoundedOutOfOrderness { bound_ms } if bound_ms < 0 => Err(InputError::new("bound_ms", "must be >= 0 (forBoundedOutOfOrderness rejects negative bounds)")),
+        GeneratorKind::MaxOnSilence { bound_ms, silence_ms } => {
+            if bound_ms < 0 {
+                Err(InputError::new("bound_ms", "must be >= 0"))
+            } else if silence_ms <= 0 {
+                Err(InputError::new("silence_ms", "must be > 0"))
+            } else {
+                Ok(())
+            }
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,361 @@
+//! The simulation: a sans-IO, deterministic state machine over processing time.
+//!
+//! Each processed millisecond `t` runs, in this documented order:
+//! 1. commands scheduled at or before `t`, in the order given;
+//! 2. producers append the records due at `t` (producer order);
+//! 3. channels with latency deliver what is due (channel index order);
+//! 4. each source subtask (index order) reads its splits in assignment order — all available
+//!    records, or up to its read budget, one split after the other;
+//! 5. if `t` is a periodic-watermark instant (`start + k * interval`), every source subtask runs
+//!    its periodic emission (reference §2.2).
+//!
+//! Time only moves through `step`, `run_until` and `step_to_next_interesting`; nothing reads a
+//! clock. The next instant is computed, so sparse scenarios skip idle stretches in one step.
+
+use super::downstream::Downstream;
+use super::element::Record;
+use super::error::InputError;
+use super::job::JobConfig;
+use super::keys::KeyTable;
+use super::partition::Partition;
+use super::producer::ProducerState;
+use super::rng::Rng;
+use super::source::enumerator::split_owner;
+use super::source::subtask::SourceSubtask;
+use super::status::Signal;
+use super::time::ProcTime;
+use super::trace::Trace;
+use super::command::Command;
+
+/// A command waiting for its processing time.
+#[derive(Clone, Debug)]
+pub struct ScheduledCommand {
+    pub at: ProcTime,
+    pub command: Command,
+    /// Where it came from, for error messages (`commands[3]`).
+    pub path: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    pub(crate) cfg: JobConfig,
+    /// The last processing time fully processed (start − 1 before the first step).
+    pub(crate) now: ProcTime,
+    pub(crate) keys: KeyTable,
+    pub(crate) partitions: Vec<Partition>,
+    /// Per partition: (source subtask, split index), once assigned.
+    pub(crate) split_of: Vec<Option<(u32, usize)>>,
+    pub(crate) producers: Vec<ProducerState>,
+    pub(crate) sources: Vec<SourceSubtask>,
+    pub(crate) down: Downstream,
+    pub(crate) trace: Trace,
+    pub(crate) scheduled: Vec<ScheduledCommand>,
+    pub(crate) next_tick: Option<ProcTime>,
+    pub(crate) started: bool,
+    pub(crate) ended: bool,
+    signals: Vec<Signal>,
+}
+
+impl Simulation {
+    /// A job with `partitions` empty partitions, assigned to source subtasks as Kafka does.
+    pub fn new(cfg: JobConfig, keys: KeyTable, partitions: u32) -> Self {
+        let mut rng = Rng::derive(cfg.seed, 0x5EB);
+        let q = cfg.window_parallelism.max(1) as u64;
+        let sources = (0..cfg.source_parallelism).map(|i| SourceSubtask::new(i, cfg.source, rng.below(q) as u32)).collect();
+        let mut sim = Simulation {
+            trace: Trace::new(cfg.trace_capacity, cfg.trace_records),
+            down: Downstream::new(&cfg),
+            now: cfg.start_time - 1,
+            keys,
+            partitions: Vec::new(),
+            split_of: Vec::new(),
+            producers: Vec::new(),
+            sources,
+            scheduled: Vec::new(),
+            next_tick: None,
+            started: false,
+            ended: false,
+            signals: Vec::new(),
+            cfg,
+        };
+        for _ in 0..partitions {
+            sim.add_partition();
+        }
+        sim
+    }
+
+    pub fn config(&self) -> &JobConfig {
+        &self.cfg
+    }
+
+    /// The last fully processed processing time.
+    pub fn now(&self) -> ProcTime {
+        self.now
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn keys(&self) -> &KeyTable {
+        &self.keys
+    }
+
+    pub(crate) fn keys_mut(&mut self) -> &mut KeyTable {
+        &mut self.keys
+    }
+
+    pub fn downstream(&self) -> &Downstream {
+        &self.down
+    }
+
+    pub fn sources(&self) -> &[SourceSubtask] {
+        &self.sources
+    }
+
+    pub fn partitions(&self) -> &[Partition] {
+        &self.partitions
+    }
+
+    pub fn producers(&self) -> &[ProducerState] {
+        &self.producers
+    }
+
+    pub fn split_of(&self, partition: u32) -> Option<(u32, usize)> {
+        self.split_of.get(partition as usize).copied().flatten()
+    }
+
+    /// Adds a partition and assigns its split to the owning subtask at once.
+    pub fn add_partition(&mut self) -> u32 {
+        let p = self.partitions.len() as u32;
+        self.partitions.push(Partition::default());
+        let owner = split_owner(&self.cfg.topic, p, self.cfg.source_parallelism);
+        let at = self.now.max(self.cfg.start_time);
+        let i = self.sources[owner as usize].add_split(p, at, &mut self.trace);
+        self.split_of.push(Some((owner, i)));
+        p
+    }
+
+    pub fn add_producer(&mut self, p: ProducerState) {
+        self.producers.push(p);
+    }
+
+    /// Schedules a command; commands at the same instant run in the order they were scheduled.
+    pub fn schedule(&mut self, cmd: ScheduledCommand) {
+        let at = self.scheduled.partition_point(|c| c.at <= cmd.at);
+        self.scheduled.insert(at, cmd);
+    }
+
+    pub fn check_partition(&self, p: u32, path: &str) -> Result<(), InputError> {
+        if (p as usize) < self.partitions.len() {
+            Ok(())
+        } else {
+            Err(InputError::new(path, format!("no partition {p} (the topic has {})", self.partitions.len())))
+        }
+    }
+
+    /// The next instant at which anything happens, if any.
+    pub fn next_event_time(&self) -> Option<ProcTime> {
+        let from = self.now + 1;
+        let mut next: Option<ProcTime> = None;
+        let mut consider = |t: Option<ProcTime>| {
+            if let Some(t) = t {
+                let t = t.max(from);
+                next = Some(next.map_or(t, |n: ProcTime| n.min(t)));
+            }
+        };
+        if !self.started {
+            consider(Some(self.cfg.start_time));
+        }
+        consider(self.scheduled.first().map(|c| c.at));
+        for p in &self.producers {
+            if !self.partitions[p.partition as usize].removed {
+                consider(p.next_time(from));
+            }
+        }
+        consider(self.next_tick);
+        consider(self.down.next_delivery());
+        if self.has_backlog() {
+            consider(Some(from));
+        }
+        next
+    }
+
+    fn has_backlog(&self) -> bool {
+        self.split_of.iter().enumerate().any(|(p, s)| s.is_some() && self.partitions[p].unread() > 0)
+    }
+
+    /// Processes the next instant; returns it, or `None` when nothing will ever happen again.
+    pub fn step(&mut self) -> Result<Option<ProcTime>, InputError> {
+        let Some(t) = self.next_event_time() else { return Ok(None) };
+        self.process(t)?;
+        Ok(Some(t))
+    }
+
+    /// Processes every instant up to and including `t`, then sets the clock to `t`.
+    pub fn run_until(&mut self, t: ProcTime) -> Result<(), InputError> {
+        while let Some(n) = self.next_event_time() {
+            if n > t {
+                break;
+            }
+            self.process(n)?;
+        }
+        if t > self.now {
+            self.now = t;
+        }
+        Ok(())
+    }
+
+    /// Steps until something interesting happens (an operator watermark advance, a window
+    /// firing, an idle/active flip, a late record), or until `limit` processing time passes.
+    /// Returns whether something interesting happened.
+    pub fn step_to_next_interesting(&mut self, limit_ms: i64) -> Result<bool, InputError> {
+        let seen = self.trace.interesting_seen();
+        let deadline = self.now.saturating_add(limit_ms);
+        while self.trace.interesting_seen() == seen {
+            match self.next_event_time() {
+                Some(t) if t <= deadline => self.process(t)?,
+                _ => {
+                    self.now = self.now.max(deadline.min(self.now.max(self.cfg.start_time)));
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn start(&mut self, t: ProcTime) {
+        self.started = true;
+        if self.cfg.auto_watermark_interval_ms > 0 {
+            self.next_tick = Some(self.cfg.start_time + self.cfg.auto_watermark_interval_ms);
+        }
+        if !self.cfg.start_from_earliest {
+            for p in &mut self.partitions {
+                p.skip_all();
+            }
+        }
+        for s in 0..self.sources.len() {
+            self.signals.clear();
+            self.sources[s].open(t, &mut self.trace, &mut self.signals);
+            self.broadcast(s, t);
+        }
+    }
+
+    fn process(&mut self, t: ProcTime) -> Result<(), InputError> {
+        debug_assert!(t > self.now, "time only moves forward");
+        self.now = t;
+        if !self.started {
+            self.start(t);
+        }
+        while self.scheduled.first().is_some_and(|c| c.at <= t) {
+            let c = self.scheduled.remove(0);
+            self.apply(c.command).map_err(|e| e.within(&c.path))?;
+        }
+        self.produce(t);
+        self.down.deliver_due(t, &mut self.trace);
+        self.read(t);
+        if self.next_tick == Some(t) {
+            for s in 0..self.sources.len() {
+                self.signals.clear();
+                self.sources[s].periodic_tick(t, &mut self.trace, &mut self.signals);
+                self.broadcast(s, t);
+            }
+            self.next_tick = Some(t + self.cfg.auto_watermark_interval_ms);
+        }
+        Ok(())
+    }
+
+    fn produce(&mut self, t: ProcTime) {
+        let Simulation { producers, partitions, .. } = self;
+        for p in producers.iter_mut() {
+            let part = &mut partitions[p.partition as usize];
+            if !part.removed {
+                p.produce(t, |r| part.append(r));
+            }
+        }
+    }
+
+    /// Appends records directly (the `produce` command).
+    pub(crate) fn append(&mut self, r: Record) {
+        self.partitions[r.partition as usize].append(r);
+    }
+
+    fn read(&mut self, t: ProcTime) {
+        for s in 0..self.sources.len() {
+            let mut budget = self.read_budget(s);
+            for i in 0..self.sources[s].splits.len() {
+                let split = &self.sources[s].splits[i];
+                if split.released {
+                    continue;
+                }
+                let p = split.partition as usize;
+                while budget > 0 {
+                    let Some(r) = self.partitions[p].pop() else { break };
+                    budget -= 1;
+                    self.read_record(s, i, r, t);
+                }
+            }
+        }
+    }
+
+    /// Whole records subtask `s` may read this millisecond.
+    fn read_budget(&mut self, s: usize) -> u64 {
+        match self.cfg.read_rate_per_s {
+            None => u64::MAX,
+            Some(rate) => {
+                let src = &mut self.sources[s];
+                src.read_budget_milli = (src.read_budget_milli + rate).min(rate.max(1000));
+                let whole = src.read_budget_milli / 1000;
+                src.read_budget_milli -= whole * 1000;
+                whole
+            }
+        }
+    }
+
+    #[inline]
+    fn read_record(&mut self, s: usize, i: usize, r: Record, t: ProcTime) {
+        let src = &mut self.sources[s];
+        if self.trace.records_enabled() {
+            let k = super::trace::TraceKind::RecordRead { subtask: s as u32, partition: r.partition, offset: r.offset, ts: r.event_ts, key: r.key };
+            self.trace.push(t, k);
+        }
+        let Some(ts) = src.assign(&r, t) else {
+            if self.trace.records_enabled() {
+                let k = super::trace::TraceKind::RecordFiltered { subtask: s as u32, partition: r.partition, offset: r.offset };
+                self.trace.push(t, k);
+            }
+            return;
+        };
+        self.down.send_record(s as u32, &mut src.rebalance_next, r, ts, &self.keys, t, &mut self.trace);
+        self.signals.clear();
+        self.sources[s].after_record(i, ts, t, &mut self.trace, &mut self.signals);
+        if !self.signals.is_empty() {
+            self.broadcast(s, t);
+        }
+    }
+
+    /// Sends the signals a source subtask just emitted to every channel it feeds.
+    pub(crate) fn broadcast(&mut self, s: usize, t: ProcTime) {
+        let signals = std::mem::take(&mut self.signals);
+        for &sig in &signals {
+            self.down.send_signal(s as u32, sig, t, &mut self.trace);
+        }
+        self.signals = signals;
+        self.signals.clear();
+    }
+
+    pub(crate) fn signals_mut(&mut self) -> &mut Vec<Signal> {
+        &mut self.signals
+    }
+
+    /// End of input: every source subtask emits `Long.MAX_VALUE` (unless announced IDLE).
+    pub(crate) fn end_of_input(&mut self) {
+        let t = self.now;
+        self.ended = true;
+        for s in 0..self.sources.len() {
+            self.signals.clear();
+            self.sources[s].end_of_input(t, &mut self.trace, &mut self.signals);
+            self.broadcast(s, t);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! One split (= one Kafka partition) inside a source subtask: its own generator instance and
+//! idleness timer, and what the UI shows about it.
+
+use super::generator::WatermarkGenerator;
+use super::idleness::IdlenessWrapper;
+use crate::engine::time::{EventTime, ProcTime};
+
+#[derive(Clone, Debug)]
+pub struct Split {
+    pub partition: u32,
+    /// The split's slot in the subtask's multiplexer.
+    pub slot: usize,
+    pub generator: WatermarkGenerator,
+    pub idleness: IdlenessWrapper,
+    pub records_read: u64,
+    pub max_ts: Option<EventTime>,
+    pub last_record_at: Option<ProcTime>,
+    pub released: bool,
+    /// When the split was last declared idle, while it is.
+    pub idle_since: Option<ProcTime>,
+}
+
+impl Split {
+    pub fn new(partition: u32, slot: usize, generator: WatermarkGenerator, idleness: IdlenessWrapper) -> Self {
+        Split {
+            partition,
+            slot,
+            generator,
+            idleness,
+            records_read: 0,
+            max_ts: None,
+            last_record_at: None,
+            released: false,
+            idle_since: None,
+        }
+    }
+
+    /// When the idleness timer will declare this split idle if nothing arrives, if it can.
+    /// The countdown starts at the first quiet periodic probe, and idle is declared at the
+    /// first probe strictly more than the timeout after it.
+    pub fn idle_deadline(&self, interval_ms: i64) -> Option<ProcTime> {
+        let timer = self.idleness.timer()?;
+        let start = timer.countdown_started_at()?;
+        if interval_ms <= 0 {
+            return None;
+        }
+        let probes = timer.timeout_ms() / interval_ms + 1;
+        Some(start + probes * interval_ms)
+    }
+}

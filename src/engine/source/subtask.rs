@@ -1,0 +1,270 @@
+//! One source subtask (`SourceOperator` + `ProgressiveTimestampsAndWatermarks`): reads records
+//! from its splits, runs one generator per split plus one for the main output, combines the
+//! splits in the multiplexer and emits watermarks and statuses through its output.
+
+use super::generator::WatermarkGenerator;
+use super::idleness::{IdleCheck, IdlenessWrapper};
+use super::multiplexer::{MuxCall, WatermarkOutputMultiplexer};
+use super::output::{Path, SourceWatermarkOutput};
+use super::split::Split;
+use super::SourceSettings;
+use crate::engine::element::Record;
+use crate::engine::status::{Signal, WatermarkStatus};
+use crate::engine::time::{EventTime, ProcTime};
+use crate::engine::trace::{Trace, TraceKind};
+
+#[derive(Clone, Debug)]
+pub struct SourceSubtask {
+    pub index: u32,
+    pub splits: Vec<Split>,
+    mux: WatermarkOutputMultiplexer,
+    main: WatermarkGenerator,
+    main_idleness: IdlenessWrapper,
+    pub output: SourceWatermarkOutput,
+    settings: SourceSettings,
+    calls: Vec<MuxCall>,
+    pub num_records_out: u64,
+    pub num_records_filtered: u64,
+    /// When the output was last announced IDLE, while it is.
+    pub idle_since: Option<ProcTime>,
+    pub idle_time_ms: i64,
+    pub last_emitted_at: Option<ProcTime>,
+    /// Round-robin position for a rebalance exchange.
+    pub rebalance_next: u32,
+    /// Fractional read budget (milli-records) for a rate-limited reader.
+    pub read_budget_milli: u64,
+}
+
+impl SourceSubtask {
+    pub fn new(index: u32, settings: SourceSettings, rebalance_start: u32) -> Self {
+        SourceSubtask {
+            index,
+            splits: Vec::new(),
+            mux: WatermarkOutputMultiplexer::new(settings.combined_all_idle_flush),
+            main: WatermarkGenerator::new(settings.generator, settings.emit),
+            main_idleness: IdlenessWrapper::new(settings.idle_timeout_ms),
+            output: SourceWatermarkOutput::default(),
+            settings,
+            calls: Vec::new(),
+            num_records_out: 0,
+            num_records_filtered: 0,
+            idle_since: None,
+            idle_time_ms: 0,
+            last_emitted_at: None,
+            rebalance_next: rebalance_start,
+            read_budget_milli: 0,
+        }
+    }
+
+    pub fn settings(&self) -> &SourceSettings {
+        &self.settings
+    }
+
+    /// Applies changed strategy settings to every generator and timer in place.
+    pub fn reconfigure(&mut self, s: SourceSettings) {
+        self.settings = s;
+        self.main.reconfigure(s.generator, s.emit);
+        self.main_idleness.set_timeout(s.idle_timeout_ms);
+        for sp in &mut self.splits {
+            sp.generator.reconfigure(s.generator, s.emit);
+            sp.idleness.set_timeout(s.idle_timeout_ms);
+        }
+    }
+
+    /// At job start: the legacy consumer idles a subtask without partitions right away.
+    pub fn open(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        if self.settings.legacy_idle_without_splits && self.splits.is_empty() {
+            let from = signals.len();
+            self.output.force_idle(signals);
+            self.note_signals_from(from, now, trace, signals);
+        }
+    }
+
+    pub fn add_split(&mut self, partition: u32, now: ProcTime, trace: &mut Trace) -> usize {
+        let slot = self.mux.register();
+        let g = WatermarkGenerator::new(self.settings.generator, self.settings.emit);
+        self.splits.push(Split::new(partition, slot, g, IdlenessWrapper::new(self.settings.idle_timeout_ms)));
+        trace.push(now, TraceKind::SplitAdded { subtask: self.index, partition });
+        self.splits.len() - 1
+    }
+
+    /// `releaseOutputForSplit`: unregisters without recombining.
+    pub fn release_split(&mut self, i: usize, now: ProcTime, trace: &mut Trace) {
+        let sp = &mut self.splits[i];
+        if !sp.released {
+            sp.released = true;
+            self.mux.unregister(sp.slot);
+            trace.push(now, TraceKind::SplitReleased { subtask: self.index, partition: sp.partition });
+        }
+    }
+
+    pub fn split_watermark(&self, i: usize) -> Option<EventTime> {
+        self.mux.partial(self.splits[i].slot).map(|p| p.watermark)
+    }
+
+    pub fn split_idle(&self, i: usize) -> bool {
+        self.mux.partial(self.splits[i].slot).is_some_and(|p| p.idle)
+    }
+
+    pub fn combined_watermark(&self) -> EventTime {
+        self.mux.combined()
+    }
+
+    /// Whether the main output's wrapper is idle (it keeps a partition-less subtask ACTIVE
+    /// forever unless `withIdleness` is set).
+    pub fn main_output_idle(&self) -> bool {
+        self.output.wrapper_idle(Path::Main)
+    }
+
+    /// Timestamp assignment and the filter stage. `None`: the record was filtered out.
+    #[inline]
+    pub fn assign(&mut self, r: &Record, now: ProcTime) -> Option<EventTime> {
+        let ts = self.settings.assigner.assign(r);
+        let out = self.settings.transform.apply(r, ts, now);
+        if out.is_none() {
+            self.num_records_filtered += 1;
+        }
+        out
+    }
+
+    /// After the record went downstream: `onEvent` on the split's generator (reference §4.2).
+    #[inline]
+    pub fn after_record(&mut self, i: usize, ts: EventTime, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        self.num_records_out += 1;
+        let sp = &mut self.splits[i];
+        sp.records_read += 1;
+        sp.last_record_at = Some(now);
+        if sp.max_ts.is_none_or(|m| ts > m) {
+            sp.max_ts = Some(ts);
+        }
+        sp.idleness.on_event();
+        if let Some(w) = sp.generator.on_event(ts, now) {
+            let before = self.split_state(i);
+            self.calls.clear();
+            let slot = self.splits[i].slot;
+            let mut calls = std::mem::take(&mut self.calls);
+            self.mux.immediate_watermark(slot, w, &mut calls);
+            self.calls = calls;
+            self.after_split_change(i, before, now, trace);
+            self.route_calls(now, trace, signals);
+        }
+    }
+
+    /// Explicit `markIdle()` / `markActive()` on a split's output (the oracle's schedule marks).
+    pub fn set_split_idle(&mut self, i: usize, idle: bool, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        let before = self.split_state(i);
+        self.calls.clear();
+        let mut calls = std::mem::take(&mut self.calls);
+        self.mux.immediate_idle(self.splits[i].slot, idle, &mut calls);
+        self.calls = calls;
+        self.after_split_change(i, before, now, trace);
+        self.route_calls(now, trace, signals);
+    }
+
+    /// One periodic tick (reference §2.2): split generators into their deferred outputs in
+    /// registration order, then the combination, then the main output's generator.
+    pub fn periodic_tick(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        for i in 0..self.splits.len() {
+            if self.splits[i].released {
+                continue;
+            }
+            let before = self.split_state(i);
+            let sp = &mut self.splits[i];
+            match sp.idleness.on_periodic_emit(now) {
+                IdleCheck::Emit => {
+                    if let Some(w) = sp.generator.on_periodic_emit(now) {
+                        self.mux.deferred_watermark(sp.slot, w);
+                    }
+                }
+                IdleCheck::MarkIdle => self.mux.deferred_idle(sp.slot),
+                IdleCheck::StayIdle => {}
+            }
+            self.after_split_change(i, before, now, trace);
+        }
+        self.calls.clear();
+        let mut calls = std::mem::take(&mut self.calls);
+        self.mux.on_periodic_emit(&mut calls);
+        self.calls = calls;
+        self.route_calls(now, trace, signals);
+        let from = signals.len();
+        match self.main_idleness.on_periodic_emit(now) {
+            IdleCheck::Emit => {
+                if let Some(w) = self.main.on_periodic_emit(now) {
+                    self.output.emit_watermark(Path::Main, w, signals);
+                }
+            }
+            IdleCheck::MarkIdle => self.output.mark_idle(Path::Main, signals),
+            IdleCheck::StayIdle => {}
+        }
+        self.note_signals_from(from, now, trace, signals);
+    }
+
+    /// End of input: the `Long.MAX_VALUE` watermark (dropped while announced IDLE).
+    pub fn end_of_input(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        let from = signals.len();
+        if !self.output.end_of_input(signals) && self.output.current_watermark() != i64::MAX {
+            trace.push(now, TraceKind::EndOfInputDropped { subtask: self.index });
+        }
+        self.note_signals_from(from, now, trace, signals);
+    }
+
+    fn split_state(&self, i: usize) -> (Option<EventTime>, bool) {
+        (self.split_watermark(i), self.split_idle(i))
+    }
+
+    fn after_split_change(&mut self, i: usize, before: (Option<EventTime>, bool), now: ProcTime, trace: &mut Trace) {
+        let (w, idle) = self.split_state(i);
+        let subtask = self.index;
+        let sp = &mut self.splits[i];
+        let partition = sp.partition;
+        if let (Some(w), Some(b)) = (w, before.0) {
+            if w > b {
+                trace.push(now, TraceKind::SplitWatermark { subtask, partition, watermark: w });
+            }
+        }
+        if idle != before.1 {
+            if idle {
+                sp.idle_since = Some(now);
+                trace.push(now, TraceKind::SplitIdle { subtask, partition });
+            } else {
+                sp.idle_since = None;
+                trace.push(now, TraceKind::SplitActive { subtask, partition });
+            }
+        }
+    }
+
+    fn route_calls(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        let from = signals.len();
+        for c in std::mem::take(&mut self.calls) {
+            match c {
+                MuxCall::Watermark(w) => self.output.emit_watermark(Path::Splits, w, signals),
+                MuxCall::MarkIdle => self.output.mark_idle(Path::Splits, signals),
+            }
+        }
+        self.note_signals_from(from, now, trace, signals);
+    }
+
+    /// Traces what the output emitted and keeps the idle-time metric.
+    fn note_signals_from(&mut self, from: usize, now: ProcTime, trace: &mut Trace, signals: &[Signal]) {
+        let subtask = self.index;
+        for s in &signals[from.min(signals.len())..] {
+            match *s {
+                Signal::Watermark(w) => {
+                    self.last_emitted_at = Some(now);
+                    trace.push(now, TraceKind::SourceWatermark { subtask, watermark: w })
+                }
+                Signal::Status(st) => {
+                    match st {
+                        WatermarkStatus::Idle => self.idle_since = Some(now),
+                        WatermarkStatus::Active => {
+                            if let Some(s) = self.idle_since.take() {
+                                self.idle_time_ms += now - s;
+                            }
+                        }
+                    }
+                    trace.push(now, TraceKind::SourceStatus { subtask, status: st })
+                }
+            }
+        }
+    }
+}

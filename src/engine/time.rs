@@ -1,0 +1,82 @@
+//! Event time and processing time, as Flink counts them: signed 64-bit milliseconds.
+//!
+//! `Long.MIN_VALUE` is "no watermark yet" and `Long.MAX_VALUE` the end-of-input watermark;
+//! both are reproduced exactly and given human names by [`describe_watermark`].
+
+/// A point in event time (a record timestamp or a watermark), in milliseconds.
+pub type EventTime = i64;
+/// A point on the simulated processing-time clock, in milliseconds since the Unix epoch.
+pub type ProcTime = i64;
+
+/// Flink's initial watermark (`Long.MIN_VALUE`): shown as "No Watermark".
+pub const NO_WATERMARK: EventTime = i64::MIN;
+/// Flink's end-of-input watermark (`Long.MAX_VALUE`).
+pub const END_OF_TIME: EventTime = i64::MAX;
+
+/// Human text for a watermark value, the way Flink's web UI reads it.
+pub fn describe_watermark(w: EventTime) -> String {
+    match w {
+        NO_WATERMARK => "No Watermark".to_string(),
+        END_OF_TIME => "end of input (Long.MAX_VALUE)".to_string(),
+        _ => format_utc(w),
+    }
+}
+
+/// `YYYY-MM-DD HH:MM:SS.mmm` in UTC, computed without any clock or locale.
+pub fn format_utc(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}.{:03}",
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000
+    )
+}
+
+/// A duration in ms as short human text ("87 min", "1.5 s").
+pub fn format_duration(ms: i64) -> String {
+    let a = ms.unsigned_abs();
+    let sign = if ms < 0 { "-" } else { "" };
+    if a < 1000 {
+        format!("{sign}{a} ms")
+    } else if a < 120_000 {
+        format!("{sign}{:.1} s", a as f64 / 1000.0)
+    } else if a < 7_200_000 {
+        format!("{sign}{} min", a / 60_000)
+    } else if a < 172_800_000 {
+        format!("{sign}{:.1} h", a as f64 / 3_600_000.0)
+    } else {
+        format!("{sign}{} days", a / 86_400_000)
+    }
+}
+
+// Howard Hinnant's days-to-civil algorithm: proleptic Gregorian, valid for the whole i64 ms range.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_epoch_and_sentinels() {
+        assert_eq!(format_utc(0), "1970-01-01 00:00:00.000");
+        assert_eq!(format_utc(1_767_225_600_000), "2026-01-01 00:00:00.000");
+        assert_eq!(format_utc(-1), "1969-12-31 23:59:59.999");
+        assert_eq!(describe_watermark(NO_WATERMARK), "No Watermark");
+        assert!(describe_watermark(END_OF_TIME).contains("end of input"));
+    }
+}

@@ -1,0 +1,233 @@
+//! The trace: every change the engine makes, numbered and stamped with processing time.
+//!
+//! The trace is a bounded ring (the UI and the JS API pull deltas from it by sequence number)
+//! and a running FNV-1a fingerprint over *every* event ever pushed, so the hash does not depend
+//! on the ring's capacity. Record-level events can be switched off for bulk runs; the hash then
+//! covers the remaining events only.
+
+use super::fingerprint::Fnv1a;
+use super::keys::KeyId;
+use super::status::WatermarkStatus;
+use super::time::{EventTime, ProcTime};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TraceKind {
+    /// A scripted or API command was applied.
+    Command { text: String },
+    /// A source subtask read a record from a split (record-level).
+    RecordRead { subtask: u32, partition: u32, offset: u64, ts: EventTime, key: KeyId },
+    /// A record was dropped by the source's filter stage (record-level).
+    RecordFiltered { subtask: u32, partition: u32, offset: u64 },
+    /// A split's own watermark rose.
+    SplitWatermark { subtask: u32, partition: u32, watermark: EventTime },
+    /// A split was declared idle (idleness timeout or explicit `markIdle`).
+    SplitIdle { subtask: u32, partition: u32 },
+    /// A split became active again.
+    SplitActive { subtask: u32, partition: u32 },
+    /// A split was assigned to a subtask.
+    SplitAdded { subtask: u32, partition: u32 },
+    /// A split finished / was removed (its partial watermark is unregistered).
+    SplitReleased { subtask: u32, partition: u32 },
+    /// A source subtask forwarded a watermark downstream.
+    SourceWatermark { subtask: u32, watermark: EventTime },
+    /// A source subtask announced a status downstream.
+    SourceStatus { subtask: u32, status: WatermarkStatus },
+    /// The end-of-input `Long.MAX_VALUE` was dropped because the output was announced IDLE.
+    EndOfInputDropped { subtask: u32 },
+    /// A window subtask's valve output advanced (`currentInputWatermark`).
+    OperatorWatermark { subtask: u32, watermark: EventTime },
+    /// A window subtask's valve output status changed.
+    OperatorStatus { subtask: u32, status: WatermarkStatus },
+    /// A window fired.
+    WindowFired {
+        subtask: u32,
+        key: KeyId,
+        start: EventTime,
+        end: EventTime,
+        count: u64,
+        sum: i64,
+        watermark: EventTime,
+        firing: u32,
+    },
+    /// A record arrived too late for all its windows.
+    LateRecord {
+        subtask: u32,
+        partition: u32,
+        offset: u64,
+        ts: EventTime,
+        key: KeyId,
+        watermark: EventTime,
+        side_output: bool,
+    },
+}
+
+impl TraceKind {
+    /// "Interesting" changes stop `step_to_next_interesting`.
+    pub fn is_interesting(&self) -> bool {
+        matches!(
+            self,
+            TraceKind::OperatorWatermark { .. }
+                | TraceKind::WindowFired { .. }
+                | TraceKind::LateRecord { .. }
+                | TraceKind::SplitIdle { .. }
+                | TraceKind::SplitActive { .. }
+                | TraceKind::SourceStatus { .. }
+                | TraceKind::OperatorStatus { .. }
+        )
+    }
+
+    pub fn is_record_level(&self) -> bool {
+        matches!(self, TraceKind::RecordRead { .. } | TraceKind::RecordFiltered { .. })
+    }
+
+    fn fingerprint(&self, h: &mut Fnv1a) {
+        use TraceKind::*;
+        let st = |s: &WatermarkStatus| s.is_idle() as i64;
+        match self {
+            Command { text } => {
+                h.add_i64(0);
+                h.add_bytes(text.as_bytes());
+            }
+            RecordRead { subtask, partition, offset, ts, key } => {
+                for v in [1, *subtask as i64, *partition as i64, *offset as i64, *ts, *key as i64] {
+                    h.add_i64(v)
+                }
+            }
+            RecordFiltered { subtask, partition, offset } => {
+                for v in [2, *subtask as i64, *partition as i64, *offset as i64] {
+                    h.add_i64(v)
+                }
+            }
+            SplitWatermark { subtask, partition, watermark } => {
+                for v in [3, *subtask as i64, *partition as i64, *watermark] {
+                    h.add_i64(v)
+                }
+            }
+            SplitIdle { subtask, partition } => [4, *subtask as i64, *partition as i64].iter().for_each(|v| h.add_i64(*v)),
+            SplitActive { subtask, partition } => [5, *subtask as i64, *partition as i64].iter().for_each(|v| h.add_i64(*v)),
+            SplitAdded { subtask, partition } => [6, *subtask as i64, *partition as i64].iter().for_each(|v| h.add_i64(*v)),
+            SplitReleased { subtask, partition } => [7, *subtask as i64, *partition as i64].iter().for_each(|v| h.add_i64(*v)),
+            SourceWatermark { subtask, watermark } => [8, *subtask as i64, *watermark].iter().for_each(|v| h.add_i64(*v)),
+            SourceStatus { subtask, status } => [9, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
+            EndOfInputDropped { subtask } => [10, *subtask as i64].iter().for_each(|v| h.add_i64(*v)),
+            OperatorWatermark { subtask, watermark } => [11, *subtask as i64, *watermark].iter().for_each(|v| h.add_i64(*v)),
+            OperatorStatus { subtask, status } => [12, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
+            WindowFired { subtask, key, start, end, count, sum, watermark, firing } => {
+                for v in [13, *subtask as i64, *key as i64, *start, *end, *count as i64, *sum, *watermark, *firing as i64] {
+                    h.add_i64(v)
+                }
+            }
+            LateRecord { subtask, partition, offset, ts, key, watermark, side_output } => {
+                for v in [14, *subtask as i64, *partition as i64, *offset as i64, *ts, *key as i64, *watermark, *side_output as i64] {
+                    h.add_i64(v)
+                }
+            }
+        }
+    }
+}
+
+/// One trace entry.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceEvent {
+    pub seq: u64,
+    pub time: ProcTime,
+    #[serde(flatten)]
+    pub kind: TraceKind,
+}
+
+/// The bounded trace ring with its running fingerprint.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    ring: VecDeque<TraceEvent>,
+    capacity: usize,
+    record_level: bool,
+    next_seq: u64,
+    hash: Fnv1a,
+    interesting_seen: u64,
+}
+
+impl Trace {
+    pub fn new(capacity: usize, record_level: bool) -> Self {
+        Trace { ring: VecDeque::new(), capacity, record_level, next_seq: 0, hash: Fnv1a::default(), interesting_seen: 0 }
+    }
+
+    /// Whether record-level events are kept (callers skip building them otherwise).
+    #[inline]
+    pub fn records_enabled(&self) -> bool {
+        self.record_level
+    }
+
+    pub fn push(&mut self, time: ProcTime, kind: TraceKind) {
+        if kind.is_record_level() && !self.record_level {
+            return;
+        }
+        if kind.is_interesting() {
+            self.interesting_seen += 1;
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.hash.add_i64(seq as i64);
+        self.hash.add_i64(time);
+        kind.fingerprint(&mut self.hash);
+        if self.capacity == 0 {
+            return;
+        }
+        if self.ring.len() == self.capacity {
+            self.ring.pop_front();
+        }
+        self.ring.push_back(TraceEvent { seq, time, kind });
+    }
+
+    /// The fingerprint of everything pushed so far, as 16 hex digits.
+    pub fn hash_hex(&self) -> String {
+        format!("{:016x}", self.hash.value())
+    }
+
+    /// The sequence number the next event will get (a cursor for `events_since`).
+    pub fn cursor(&self) -> u64 {
+        self.next_seq
+    }
+
+    pub fn interesting_seen(&self) -> u64 {
+        self.interesting_seen
+    }
+
+    /// Retained events with `seq >= cursor`, and the number of requested events already evicted.
+    pub fn events_since(&self, cursor: u64) -> (Vec<TraceEvent>, u64) {
+        let first = self.ring.front().map_or(self.next_seq, |e| e.seq);
+        let lost = first.saturating_sub(cursor);
+        let skip = cursor.saturating_sub(first) as usize;
+        (self.ring.iter().skip(skip).cloned().collect(), lost)
+    }
+
+    pub fn retained(&self) -> impl Iterator<Item = &TraceEvent> {
+        self.ring.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ring_is_bounded_and_hash_ignores_capacity() {
+        let mut a = Trace::new(2, true);
+        let mut b = Trace::new(100, true);
+        for i in 0..5 {
+            let k = TraceKind::SourceWatermark { subtask: 0, watermark: i };
+            a.push(i, k.clone());
+            b.push(i, k);
+        }
+        assert_eq!(a.hash_hex(), b.hash_hex());
+        let (evs, lost) = a.events_since(0);
+        assert_eq!(evs.len(), 2);
+        assert_eq!(lost, 3);
+        assert_eq!(evs[0].seq, 3);
+        let (evs, lost) = a.events_since(4);
+        assert_eq!((evs.len(), lost), (1, 0));
+    }
+}
