@@ -1,0 +1,209 @@
+//! `explain`: a pure function over the state that says which split or channel holds an
+//! operator subtask's watermark, why, and which windows wait on it — the question every stuck
+//! Flink job asks.
+
+use super::sim::Simulation;
+use super::time::{describe_watermark, format_duration, format_utc, EventTime, NO_WATERMARK};
+use serde::Serialize;
+
+/// One reason, as data (the UI renders it; `text` below says it in a sentence).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reason {
+    /// Every input channel is idle: the operator is idle and its watermark does not move.
+    AllInputsIdle,
+    /// The holding source subtask owns no split and nothing marks it idle.
+    SubtaskWithoutSplit { source_subtask: u32 },
+    /// The holding split never received a record.
+    SplitNeverReceived { partition: u32, idle_timeout_ms: Option<i64> },
+    /// The holding split has been silent for a while and no idle timeout is set.
+    SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
+    /// An idle timeout is set, but sparse records (heartbeats) keep the split active.
+    KeptActiveBySparseRecords { partition: u32, idle_timeout_ms: i64, last_record_ago_ms: i64 },
+    /// The split will be declared idle soon (countdown running).
+    IdleCountdown { partition: u32, idle_at: i64 },
+    /// `auto_watermark_interval_ms` is 0: no periodic watermarks and no idleness detection.
+    PeriodicEmissionDisabled,
+    /// A channel came back from idle below the output watermark and is ignored until it catches up.
+    ChannelNotRealigned { channel: usize, source_subtask: u32 },
+    /// A split read a timestamp far ahead of processing time; records behind it become late.
+    FarFutureTimestamp { partition: u32, max_timestamp: EventTime, ahead_ms: i64 },
+    /// The watermark sits decades in the past: epoch seconds read as milliseconds?
+    SecondsReadAsMillis { watermark: EventTime },
+    /// The watermark sits far in the future: milliseconds read as seconds?
+    MillisReadAsSeconds { watermark: EventTime },
+}
+
+/// Who holds the watermark.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Culprit {
+    pub channel: usize,
+    pub source_subtask: u32,
+    pub partition: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WaitingWindow {
+    pub key: String,
+    pub start: EventTime,
+    pub end: EventTime,
+    pub count: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Explanation {
+    pub subtask: u32,
+    pub watermark: EventTime,
+    pub held_by: Option<Culprit>,
+    pub reasons: Vec<Reason>,
+    /// The earliest windows waiting for this operator's watermark (at most 5).
+    pub waiting_windows: Vec<WaitingWindow>,
+    pub waiting_total: usize,
+    pub text: String,
+}
+
+const FAR_FUTURE_MS: i64 = 3_600_000;
+const YEAR_MS: i64 = 365 * 86_400_000;
+
+impl Simulation {
+    /// Explains window subtask `subtask`; `None` if there is no such subtask.
+    pub fn explain(&self, subtask: u32) -> Option<Explanation> {
+        let w = self.down.windows.get(subtask as usize)?;
+        let now = self.now.max(self.cfg.start_time);
+        let wm = w.current_input_watermark();
+        let mut reasons = Vec::new();
+        let mut held_by = None;
+        if w.valve.output_status().is_idle() {
+            reasons.push(Reason::AllInputsIdle);
+        } else if let Some(ch) = w.valve.min_channel() {
+            let src = w.channel_sources[ch];
+            let (partition, mut why) = self.source_reasons(src, now);
+            held_by = Some(Culprit { channel: ch, source_subtask: src, partition });
+            reasons.append(&mut why);
+        }
+        for (i, c) in w.valve.channels().iter().enumerate() {
+            if !c.status.is_idle() && !c.aligned {
+                reasons.push(Reason::ChannelNotRealigned { channel: i, source_subtask: w.channel_sources[i] });
+            }
+        }
+        if self.cfg.auto_watermark_interval_ms == 0 && self.cfg.source.emit == super::source::generator::EmitMode::Periodic {
+            reasons.push(Reason::PeriodicEmissionDisabled);
+        }
+        reasons.extend(self.timestamp_reasons(wm, now));
+        let waiting: Vec<_> = w.op.pending_windows().collect();
+        let waiting_windows = waiting
+            .iter()
+            .take(5)
+            .map(|&(k, s, e, n)| WaitingWindow { key: self.keys.name(k).to_string(), start: s, end: e, count: n })
+            .collect();
+        let mut ex = Explanation { subtask, watermark: wm, held_by, reasons, waiting_windows, waiting_total: waiting.len(), text: String::new() };
+        ex.text = self.sentence(&ex, now);
+        Some(ex)
+    }
+
+    /// Why a source subtask's output is where it is, and which split holds it.
+    fn source_reasons(&self, s: u32, now: i64) -> (Option<u32>, Vec<Reason>) {
+        let src = &self.sources[s as usize];
+        let timeout = self.cfg.source.idle_timeout_ms;
+        let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released).collect();
+        if live.is_empty() {
+            return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });
+        }
+        let hold = live
+            .iter()
+            .copied()
+            .filter(|&i| !src.split_idle(i))
+            .min_by_key(|&i| src.split_watermark(i).unwrap_or(NO_WATERMARK));
+        let Some(i) = hold else { return (None, vec![]) };
+        let sp = &src.splits[i];
+        let p = sp.partition;
+        let mut why = Vec::new();
+        match (sp.last_record_at, timeout) {
+            (None, _) => why.push(Reason::SplitNeverReceived { partition: p, idle_timeout_ms: timeout }),
+            (Some(t), None) if now - t >= 1000 => why.push(Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: now - t }),
+            (Some(t), Some(to)) => {
+                let lag = src.combined_watermark().max(NO_WATERMARK + 1);
+                let others_ahead = live.iter().any(|&j| j != i && src.split_watermark(j).unwrap_or(NO_WATERMARK) > lag.saturating_add(to));
+                if others_ahead {
+                    why.push(Reason::KeptActiveBySparseRecords { partition: p, idle_timeout_ms: to, last_record_ago_ms: now - t });
+                }
+            }
+            _ => {}
+        }
+        if let Some(at) = sp.idle_deadline(self.cfg.auto_watermark_interval_ms) {
+            why.push(Reason::IdleCountdown { partition: p, idle_at: at });
+        }
+        (Some(p), why)
+    }
+
+    fn timestamp_reasons(&self, wm: EventTime, now: i64) -> Vec<Reason> {
+        let mut out = Vec::new();
+        for src in &self.sources {
+            for sp in &src.splits {
+                if let Some(m) = sp.max_ts {
+                    if m.saturating_sub(now) > FAR_FUTURE_MS && m.saturating_sub(now) < 50 * YEAR_MS {
+                        out.push(Reason::FarFutureTimestamp { partition: sp.partition, max_timestamp: m, ahead_ms: m - now });
+                    }
+                }
+            }
+        }
+        if wm != NO_WATERMARK && wm != i64::MAX {
+            if now > 20 * YEAR_MS && wm < 5 * YEAR_MS && wm > -5 * YEAR_MS {
+                out.push(Reason::SecondsReadAsMillis { watermark: wm });
+            } else if wm.saturating_sub(now) >= 50 * YEAR_MS {
+                out.push(Reason::MillisReadAsSeconds { watermark: wm });
+            }
+        }
+        out
+    }
+
+    fn sentence(&self, ex: &Explanation, now: i64) -> String {
+        let mut s = format!("Window subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
+        if let Some(c) = &ex.held_by {
+            let part = c.partition.map_or(String::new(), |p| format!(", partition {p}"));
+            s += &format!(" because of channel {} (source subtask {}{part})", c.channel, c.source_subtask);
+        }
+        let parts: Vec<String> = ex.reasons.iter().map(|r| self.reason_text(r, now)).collect();
+        if !parts.is_empty() {
+            s += ": ";
+            s += &parts.join("; ");
+        }
+        s.push('.');
+        if let Some(w) = ex.waiting_windows.first() {
+            s += &format!(
+                " {} window(s) wait, the earliest [{}, {}) for key {:?} ({} records).",
+                ex.waiting_total,
+                format_utc(w.start),
+                format_utc(w.end),
+                w.key,
+                w.count
+            );
+        }
+        s
+    }
+
+    fn reason_text(&self, r: &Reason, now: i64) -> String {
+        match r {
+            Reason::AllInputsIdle => "every input is idle, so the watermark does not move".into(),
+            Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {source_subtask} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)"),
+            Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("partition {partition} has never received a record and no idle timeout is set"),
+            Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("partition {partition} has never received a record; it goes idle after the {} idle timeout", format_duration(*t)),
+            Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {partition} has had no record for {} and no idle timeout is set", format_duration(*silent_ms)),
+            Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms } => format!(
+                "partition {partition} gets a record every so often (last {} ago), which keeps it active although the idle timeout is {}; filter such heartbeats",
+                format_duration(*last_record_ago_ms),
+                format_duration(*idle_timeout_ms)
+            ),
+            Reason::IdleCountdown { partition, idle_at } => format!("partition {partition} will be declared idle in {}", format_duration(idle_at - now)),
+            Reason::PeriodicEmissionDisabled => "auto_watermark_interval_ms is 0: no periodic watermarks, and idleness is never detected".into(),
+            Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),
+            Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => format!(
+                "partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps",
+                format_duration(*ahead_ms),
+                format_utc(*max_timestamp)
+            ),
+            Reason::SecondsReadAsMillis { watermark } => format!("the watermark is in {} — epoch seconds read as milliseconds?", &format_utc(*watermark)[..4]),
+            Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", describe_watermark(*watermark)),
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! `explain` names the culprit the seeds describe: a silent split with no idle timeout, a
+//! subtask without a split, a far-future timestamp, seconds read as milliseconds.
+
+use wmp::engine::explain::Reason;
+use wmp::engine::scenario::build::parse;
+use wmp::engine::sim::Simulation;
+
+fn sim(json: &str, run_ms: i64) -> Simulation {
+    let mut s = parse(json).expect("valid").build().expect("builds");
+    s.run_until(s.config().start_time + run_ms).unwrap();
+    s
+}
+
+fn seed_001(edit: &str) -> String {
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/seed_001_heartbeat.json")).unwrap();
+    base.replacen("\"idle_timeout_ms\": null", edit, 1)
+}
+
+#[test]
+fn heartbeat_partition_is_named_with_its_silence() {
+    let s = sim(&seed_001("\"idle_timeout_ms\": null"), 30 * 60_000);
+    for op in 0..8 {
+        let ex = s.explain(op).unwrap();
+        assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(11), "{}", ex.text);
+        assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SplitSilentNoIdleTimeout { partition: 11, silent_ms } if *silent_ms >= 29 * 60_000)), "{}", ex.text);
+        assert!(ex.waiting_total > 0);
+        assert!(ex.text.contains("partition 11") && ex.text.contains("no idle timeout"), "{}", ex.text);
+    }
+}
+
+#[test]
+fn subtask_without_split_is_named() {
+    let json = r#"{"topic": {"partitions": 2}, "source": {"parallelism": 3},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
+        "producers": [{"partitions": "all", "kind": "steady", "rate_per_s": 100}]}"#;
+    let s = sim(json, 10_000);
+    let ex = s.explain(0).unwrap();
+    assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SubtaskWithoutSplit { .. })), "{}", ex.text);
+    assert_eq!(ex.watermark, i64::MIN);
+}
+
+#[test]
+fn far_future_and_unit_mistakes_are_named() {
+    let far = r#"{"topic": {"partitions": 1},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
+        "producers": [{"partitions": 0, "kind": "steady", "rate_per_s": 10},
+                      {"partitions": 0, "kind": "outlier", "future_ms": 86400000, "start_ms": 2000}]}"#;
+    let ex = sim(far, 5_000).explain(0).unwrap();
+    assert!(ex.reasons.iter().any(|r| matches!(r, Reason::FarFutureTimestamp { partition: 0, .. })), "{}", ex.text);
+
+    let secs = r#"{"topic": {"partitions": 1}, "source": {"timestamp_assigner": "seconds_as_millis"},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
+        "producers": [{"partitions": 0, "kind": "steady", "rate_per_s": 10}]}"#;
+    let ex = sim(secs, 5_000).explain(0).unwrap();
+    assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SecondsReadAsMillis { .. })), "{}", ex.text);
+    assert!(ex.text.contains("1970"), "{}", ex.text);
+}
