@@ -63,11 +63,14 @@ impl ProducerState {
         if t < self.start {
             return 0;
         }
-        let dt = (t - self.start) as u128;
+        let dt = (t - self.start) as u64;
         match self.kind {
-            ProducerKind::Steady { rate_per_s } => (dt * rate_per_s as u128 / 1000) as u64,
-            ProducerKind::Burst { every_ms, count } => (dt / every_ms as u128 + 1) as u64 * count,
-            ProducerKind::Heartbeat { every_ms } => (dt / every_ms as u128 + 1) as u64,
+            ProducerKind::Steady { rate_per_s } => match dt.checked_mul(rate_per_s) {
+                Some(x) => x / 1000,
+                None => (dt as u128 * rate_per_s as u128 / 1000) as u64,
+            },
+            ProducerKind::Burst { every_ms, count } => (dt / every_ms as u64 + 1) * count,
+            ProducerKind::Heartbeat { every_ms } => dt / every_ms as u64 + 1,
             ProducerKind::Outlier { .. } => 1,
             ProducerKind::Backlog { count, .. } => count,
         }
@@ -84,9 +87,7 @@ impl ProducerState {
         }
         let n = self.emitted;
         let t = match self.kind {
-            ProducerKind::Steady { rate_per_s } if rate_per_s > 0 => {
-                self.start + ((n as u128 + 1) * 1000).div_ceil(rate_per_s as u128) as i64
-            }
+            ProducerKind::Steady { rate_per_s } if rate_per_s > 0 => self.start + ((n + 1) * 1000).div_ceil(rate_per_s) as i64,
             ProducerKind::Steady { .. } => return None,
             ProducerKind::Burst { every_ms, count } => self.start + (n / count.max(1)) as i64 * every_ms,
             ProducerKind::Heartbeat { every_ms } => self.start + n as i64 * every_ms,

@@ -41,6 +41,7 @@ pub enum ElementOutcome {
 
 #[derive(Clone, Copy, Debug)]
 struct WinState {
+    end: EventTime,
     agg: Agg,
     firings: u32,
     /// The trigger's event-time timer at `maxTimestamp` is registered and has not fired.
@@ -49,16 +50,28 @@ struct WinState {
 
 type Timer = (EventTime, KeyId, EventTime, EventTime);
 
+/// `(start, key)` packed in one integer: one comparison, two hash rounds.
+type StateKey = u128;
+
+#[inline]
+fn state_key(key: KeyId, start: EventTime) -> StateKey {
+    ((start as u64 as u128) << 32) | key as u128
+}
+
 #[derive(Clone, Debug)]
 pub struct WindowOperator {
     spec: WindowSpec,
     lateness_ms: i64,
     watermark: EventTime,
-    state: LookupMap<(KeyId, EventTime, EventTime), WinState>,
+    /// Keyed by (key, window start): a key's windows never share a start (fixed sizes, and
+    /// sessions of one key never overlap), so the end lives in the value.
+    state: LookupMap<StateKey, WinState>,
     timers: BTreeSet<Timer>,
     cleanups: BTreeSet<Timer>,
     sessions: SessionIndex,
     scratch: Vec<Window>,
+    /// The last tumbling window assigned: most records fall into it, which saves two divisions.
+    last_tumbling: Window,
     /// Records whose windows were cleaned up (for conservation checks on non-sliding windows).
     pub purged_records: u64,
     held_records: u64,
@@ -75,6 +88,7 @@ impl WindowOperator {
             cleanups: BTreeSet::new(),
             sessions: SessionIndex::default(),
             scratch: Vec::new(),
+            last_tumbling: (1, 0),
             purged_records: 0,
             held_records: 0,
         }
@@ -111,7 +125,7 @@ impl WindowOperator {
     pub fn pending_windows(&self) -> impl Iterator<Item = (KeyId, EventTime, EventTime, u64)> + '_ {
         self.timers
             .iter()
-            .map(|&(_, k, s, e)| (k, s, e, self.state.get(&(k, s, e)).map_or(0, |st| st.agg.count)))
+            .map(|&(_, k, s, e)| (k, s, e, self.state.get(&state_key(k, s)).map_or(0, |st| st.agg.count)))
     }
 
     fn cleanup_time(&self, max_ts: EventTime) -> EventTime {
@@ -122,7 +136,16 @@ impl WindowOperator {
     #[inline]
     pub fn process_element(&mut self, key: KeyId, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
         let mut windows = std::mem::take(&mut self.scratch);
-        self.spec.assign(ts, &mut windows);
+        let (s, e) = self.last_tumbling;
+        if s <= ts && ts < e {
+            windows.clear();
+            windows.push((s, e));
+        } else {
+            self.spec.assign(ts, &mut windows);
+            if matches!(self.spec, WindowSpec::Tumbling { .. }) {
+                self.last_tumbling = windows[0];
+            }
+        }
         let mut accepted = false;
         for &w in &windows {
             let actual = if self.spec.is_merging() { self.merge_into_sessions(key, w) } else { Some(w) };
@@ -155,10 +178,11 @@ impl WindowOperator {
         let cleanup = self.cleanup_time(max_ts);
         let lateness = self.lateness_ms;
         let mut is_new = false;
-        let st = self.state.entry((key, w.0, w.1)).or_insert_with(|| {
+        let st = self.state.entry(state_key(key, w.0)).or_insert_with(|| {
             is_new = true;
-            WinState { agg: Agg::default(), firings: 0, timer: false }
+            WinState { end: w.1, agg: Agg::default(), firings: 0, timer: false }
         });
+        debug_assert_eq!(st.end, w.1, "one window per (key, start)");
         st.agg.add(value);
         self.held_records += 1;
         if max_ts <= wm {
@@ -188,7 +212,7 @@ impl WindowOperator {
         let mut agg = Agg::default();
         let mut had_state = false;
         for &m in &overlapping {
-            if let Some(st) = self.state.remove(&(key, m.0, m.1)) {
+            if let Some(st) = self.state.remove(&state_key(key, m.0)) {
                 agg.merge(&st.agg);
                 had_state = true;
             }
@@ -202,7 +226,7 @@ impl WindowOperator {
             if timer {
                 self.timers.insert((cover.1 - 1, key, cover.0, cover.1));
             }
-            self.state.insert((key, cover.0, cover.1), WinState { agg, firings: 0, timer });
+            self.state.insert(state_key(key, cover.0), WinState { end: cover.1, agg, firings: 0, timer });
             let cleanup = self.cleanup_time(cover.1 - 1);
             if self.lateness_ms > 0 && cleanup != i64::MAX {
                 self.cleanups.insert((cleanup, key, cover.0, cover.1));
@@ -217,7 +241,7 @@ impl WindowOperator {
     }
 
     fn remove_state(&mut self, key: KeyId, w: Window) {
-        if let Some(st) = self.state.remove(&(key, w.0, w.1)) {
+        if let Some(st) = self.state.remove(&state_key(key, w.0)) {
             self.purged_records += st.agg.count;
             self.held_records -= st.agg.count;
         }
@@ -236,7 +260,7 @@ impl WindowOperator {
                 break;
             }
             self.timers.pop_first();
-            if let Some(st) = self.state.get_mut(&(key, s, e)) {
+            if let Some(st) = self.state.get_mut(&state_key(key, s)) {
                 st.timer = false;
                 fired.push(WindowFiring { key, start: s, end: e, agg: st.agg, watermark: w, firing: st.firings });
                 st.firings += 1;
