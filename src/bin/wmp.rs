@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use wmp::engine::report::report;
 use wmp::engine::scenario::{build, oracle};
 
-const USAGE: &str = "usage: wmp run [--format native|oracle] [--trace] FILE|-\n       wmp validate [--format native|oracle] FILE|-";
+const USAGE: &str = "usage: wmp run|validate [--format native|oracle] [--trace] FILE|-";
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -38,7 +38,7 @@ fn run(args: Vec<String>) -> Result<String, String> {
             "--format" => format = args.next().ok_or("--format needs native or oracle")?,
             "--trace" => trace = true,
             _ if file.is_none() => file = Some(a),
-            _ => return Err(format!("unexpected argument {a:?}\n{USAGE}")),
+            _ => return Err(format!("unexpected argument {a:?} ({USAGE})")),
         }
     }
     let file = file.ok_or(USAGE)?;
@@ -61,7 +61,7 @@ fn run(args: Vec<String>) -> Result<String, String> {
         }
         ("validate", "native") => build::parse(&text).map(|_| "ok".to_string()).map_err(at),
         ("validate", "oracle") => oracle::parse(&text).map(|_| "ok".to_string()).map_err(at),
-        (_, "native" | "oracle") => Err(format!("unknown command {cmd:?}\n{USAGE}")),
+        (_, "native" | "oracle") => Err(format!("unknown command {cmd:?} ({USAGE})")),
         _ => Err(format!("--format must be native or oracle, got {format:?}")),
     }
 }

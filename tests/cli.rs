@@ -1,0 +1,207 @@
+//! The `wmp` command-line contract, exercised on the built binary:
+//! * a golden oracle scenario runs and gives the windows real Flink 2.3.0 gave;
+//! * a native scenario runs, and its `trace_hash` is 16 hex digits and stable across runs;
+//! * every bad input (unknown field, invalid window size, `idle_timeout_ms: 0`, malformed JSON,
+//!   missing file, unknown scenario command, unknown CLI command, a bad scenario on stdin) exits with code 2 and prints exactly
+//!   one line on stderr, naming the field path where there is one, and never panics.
+//!
+//! Users script the CLI and CI greps its errors, so the exit code and the one-line error are API.
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+const WMP: &str = env!("CARGO_BIN_EXE_wmp");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn wmp(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(WMP);
+    cmd.args(args).current_dir(root()).stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn wmp");
+    if let Some(text) = stdin {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A scenario file in the temp dir, removed on drop.
+struct TempScenario(PathBuf);
+
+impl TempScenario {
+    fn new(text: &str) -> Self {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let name = format!("wmp-cli-test-{}-{}.json", std::process::id(), N.fetch_add(1, Ordering::Relaxed));
+        let path = std::env::temp_dir().join(name);
+        std::fs::write(&path, text).unwrap();
+        TempScenario(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempScenario {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// A small valid native scenario.
+fn native_scenario() -> Value {
+    json!({
+        "name": "cli-native",
+        "duration_ms": 3000,
+        "topic": {"partitions": 2},
+        "source": {"parallelism": 1, "watermark": {"generator": {"kind": "bounded_out_of_orderness", "bound_ms": 100}, "idle_timeout_ms": 500}},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 500}, "allowed_lateness_ms": 100, "late_side_output": true},
+        "producers": [{"partitions": "all", "kind": "steady", "rate_per_s": 50, "jitter_ms": 300, "keys": {"count": 3}}],
+        "commands": [{"at_ms": 1000, "command": "silence", "partition": 1}]
+    })
+}
+
+/// Asserts a failed run: exit code 2, one stderr line, no panic; returns that line.
+fn assert_input_error(out: &Output, what: &str) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!stderr.contains("panicked"), "{what}: wmp panicked:\n{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{what}: exit status {:?}, stderr:\n{stderr}", out.status);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{what}: expected exactly one stderr line, got:\n{stderr}");
+    assert!(out.stdout.is_empty(), "{what}: nothing on stdout expected, got {:?}", String::from_utf8_lossy(&out.stdout));
+    lines[0].to_string()
+}
+
+/// Runs `wmp run` on a native scenario given as a JSON value (via a temp file).
+fn run_bad_native(sc: &Value, what: &str) -> String {
+    let f = TempScenario::new(&sc.to_string());
+    assert_input_error(&wmp(&["run", f.path()], None), what)
+}
+
+#[test]
+fn oracle_scenario_matches_flink_windows() {
+    let out = wmp(&["run", "--format", "oracle", "tests/golden/oracle/scenarios/01_inorder_tumbling.json"], None);
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let windows = got["windows"].as_array().expect("windows array");
+    assert!(!windows.is_empty());
+    let expected: Value = serde_json::from_str(&std::fs::read_to_string(root().join("tests/golden/oracle/expected/01_inorder_tumbling.json")).unwrap()).unwrap();
+    assert_eq!(&got["windows"], &expected["windows"], "windows differ from real Flink's");
+}
+
+#[test]
+fn native_scenario_runs_with_stable_trace_hash() {
+    let f = TempScenario::new(&native_scenario().to_string());
+    let hashes: Vec<String> = (0..2)
+        .map(|_| {
+            let out = wmp(&["run", f.path()], None);
+            assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+            let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+            assert!(!v["windows"].as_array().unwrap().is_empty(), "3 s of 500 ms windows should fire some");
+            v["trace_hash"].as_str().expect("trace_hash string").to_string()
+        })
+        .collect();
+    assert_eq!(hashes[0].len(), 16, "{}", hashes[0]);
+    assert!(hashes[0].chars().all(|c| c.is_ascii_hexdigit()), "{}", hashes[0]);
+    assert_eq!(hashes[0], hashes[1]);
+}
+
+#[test]
+fn native_scenario_from_stdin_runs() {
+    let out = wmp(&["run", "-"], Some(&native_scenario().to_string()));
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    let from_file = {
+        let f = TempScenario::new(&native_scenario().to_string());
+        wmp(&["run", f.path()], None).stdout
+    };
+    assert_eq!(out.stdout, from_file, "stdin and file give the same report");
+}
+
+#[test]
+fn unknown_field_is_named() {
+    let mut sc = native_scenario();
+    sc["window"]["frobnicate"] = json!(1);
+    let line = run_bad_native(&sc, "unknown field");
+    assert!(line.contains("frobnicate"), "{line}");
+    assert!(line.contains("window"), "the path should name `window`: {line}");
+}
+
+#[test]
+fn negative_window_size_is_named() {
+    let mut sc = native_scenario();
+    sc["window"]["assigner"]["size_ms"] = json!(-500);
+    let line = run_bad_native(&sc, "negative size_ms");
+    assert!(line.contains("window.assigner.size_ms"), "{line}");
+}
+
+#[test]
+fn zero_idle_timeout_is_named() {
+    let mut sc = native_scenario();
+    sc["source"]["watermark"]["idle_timeout_ms"] = json!(0);
+    let line = run_bad_native(&sc, "idle_timeout_ms 0");
+    assert!(line.contains("source.watermark.idle_timeout_ms"), "{line}");
+}
+
+#[test]
+fn bad_command_argument_is_named() {
+    let mut sc = native_scenario();
+    sc["commands"] = json!([{"at_ms": 10, "command": "silence", "partition": 7}]);
+    let line = run_bad_native(&sc, "command on a missing partition");
+    assert!(line.contains("commands[0].partition"), "{line}");
+}
+
+#[test]
+fn unknown_scenario_command_is_named() {
+    let mut sc = native_scenario();
+    sc["commands"] = json!([{"at_ms": 10, "command": "silence", "partition": 0}, {"at_ms": 20, "command": "frobnicate"}]);
+    let line = run_bad_native(&sc, "unknown scenario command");
+    assert!(line.contains("commands[1]") && line.contains("frobnicate"), "{line}");
+}
+
+#[test]
+fn malformed_json_fails_cleanly() {
+    let f = TempScenario::new("{\"topic\": {\"partitions\": 1}, \"window\": ");
+    assert_input_error(&wmp(&["run", f.path()], None), "malformed JSON");
+    let f = TempScenario::new("");
+    assert_input_error(&wmp(&["run", f.path()], None), "empty file");
+}
+
+#[test]
+fn missing_file_fails_cleanly() {
+    let line = assert_input_error(&wmp(&["run", "tests/no/such/scenario.json"], None), "missing file");
+    assert!(line.contains("tests/no/such/scenario.json"), "{line}");
+}
+
+#[test]
+fn bad_scenario_on_stdin_fails_cleanly() {
+    let mut sc = native_scenario();
+    sc["window"]["assigner"]["size_ms"] = json!(-1);
+    let line = assert_input_error(&wmp(&["run", "-"], Some(&sc.to_string())), "bad stdin");
+    assert!(line.contains("window.assigner.size_ms"), "{line}");
+    assert_input_error(&wmp(&["validate", "-"], Some("not json")), "garbage stdin");
+}
+
+#[test]
+fn bad_oracle_scenario_fails_cleanly() {
+    let line = assert_input_error(&wmp(&["run", "--format", "oracle", "-"], Some(r#"{"partitions": [], "window": {"type": "tumbling", "size_ms": 0}}"#)), "oracle size 0");
+    assert!(line.contains("size_ms"), "{line}");
+}
+
+#[test]
+fn unknown_format_fails_cleanly() {
+    let f = TempScenario::new(&native_scenario().to_string());
+    assert_input_error(&wmp(&["run", "--format", "yaml", f.path()], None), "unknown format");
+}
+
+#[test]
+fn unknown_command_fails_with_one_line() {
+    let f = TempScenario::new(&native_scenario().to_string());
+    let line = assert_input_error(&wmp(&["frobnicate", f.path()], None), "unknown command");
+    assert!(line.contains("frobnicate"), "{line}");
+    assert_input_error(&wmp(&["run", f.path(), "extra"], None), "extra argument");
+    assert_input_error(&wmp(&[], None), "no arguments");
+}
