@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Runs every test suite, in order:
+#   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden tests)
+#   2. wasm:    cargo test --target wasm32-unknown-unknown --test web   (headless Chromium)
+#   3. bundle:  trunk build --release                    (dist/)
+#   4. e2e:     node --test in tests/e2e                 (dist/ on 127.0.0.1, Playwright)
+# Every step runs even if an earlier one failed (e2e only if the bundle built); the script
+# exits non-zero if any failed. Needs no stdin; works with CI=true.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+export PATH="$HOME/.cargo/bin:$PATH"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+log() { printf '\n[test %s] %s\n' "$(date '+%H:%M:%S')" "$*"; }
+
+log "scripts/setup.sh"
+bash scripts/setup.sh </dev/null
+
+declare -a SUMMARY=()
+FAILED=0
+# run_step NAME CMD...: runs CMD, records "NAME: ok|FAILED (Ns)" for the summary.
+run_step() {
+  local name="$1"; shift
+  local start rc
+  start=$(date +%s)
+  log "$name: $*"
+  set +e
+  "$@" </dev/null
+  rc=$?
+  set -e
+  local took=$(( $(date +%s) - start ))
+  if [ "$rc" -eq 0 ]; then
+    SUMMARY+=("$name: ok (${took}s)")
+  else
+    SUMMARY+=("$name: FAILED with exit code $rc (${took}s)")
+    FAILED=1
+  fi
+  return "$rc"
+}
+
+# 1. Native tests.
+run_step "native (cargo test --release)" cargo test --release --no-fail-fast || true
+
+# 2. wasm-bindgen tests in headless Chromium. wasm-bindgen-test-runner (from setup.sh, same
+# version as the wasm-bindgen crate) drives /usr/bin/chromedriver; it adds headless,
+# no-sandbox and disable-dev-shm-usage itself, and reads the other Chromium flags and the
+# binary path from webdriver.json.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+export CHROMEDRIVER=/usr/bin/chromedriver
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/webdriver.json"
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
+export WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}"
+unset NO_HEADLESS GECKODRIVER SAFARIDRIVER MSEDGEDRIVER GECKODRIVER_REMOTE CHROMEDRIVER_REMOTE
+run_step "wasm (cargo test --target wasm32-unknown-unknown --test web)" \
+  cargo test --target wasm32-unknown-unknown --test web || true
+
+# 3. The release bundle.
+BUNDLE_OK=0
+run_step "bundle (trunk build --release)" trunk build --release && BUNDLE_OK=1 || true
+
+# 4. End-to-end tests against dist/.
+E2E_PASS=0
+E2E_FAIL=0
+if [ "$BUNDLE_OK" -eq 1 ]; then
+  TAP="$(mktemp)"
+  # spec reporter for people, TAP to a file for the pass/fail counts.
+  run_e2e() {
+    (cd tests/e2e && node --test \
+      --test-reporter=spec --test-reporter-destination=stdout \
+      --test-reporter=tap --test-reporter-destination="$TAP")
+  }
+  run_step "e2e (node --test tests/e2e)" run_e2e || true
+  E2E_PASS="$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$TAP" | tail -1)"
+  E2E_FAIL="$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$TAP" | tail -1)"
+  E2E_PASS="${E2E_PASS:-0}"
+  E2E_FAIL="${E2E_FAIL:-0}"
+  rm -f "$TAP"
+  if [ "$E2E_PASS" -eq 0 ]; then
+    SUMMARY+=("e2e: no test passed (none found, or the runner crashed)")
+    FAILED=1
+  fi
+else
+  SUMMARY+=("e2e (node --test tests/e2e): SKIPPED, the bundle did not build")
+fi
+
+log "summary"
+for line in "${SUMMARY[@]}"; do printf '  %s\n' "$line"; done
+printf 'e2e: %s passed, %s failed\n' "$E2E_PASS" "$E2E_FAIL"
+if [ "$FAILED" -ne 0 ]; then
+  printf 'RESULT: FAILED\n'
+  exit 1
+fi
+printf 'RESULT: all test steps passed\n'
