@@ -161,12 +161,12 @@ fn v_idl_8_countdown_starts_at_first_quiet_probe() {
     let mut g = WatermarkGenerator::new(GeneratorKind::BoundedOutOfOrderness { bound_ms: 0 }, EmitMode::Periodic);
     let mut idle = IdlenessWrapper::new(Some(10));
     let origin = 1_000_000;
-    let mut probe = |t: i64, g: &mut WatermarkGenerator, idle: &mut IdlenessWrapper| match idle.on_periodic_emit(origin + t) {
+    let probe = |t: i64, g: &mut WatermarkGenerator, idle: &mut IdlenessWrapper| match idle.on_periodic_emit(origin + t) {
         IdleCheck::Emit => g.on_periodic_emit(origin + t).map(|w| format!("wm({w})")).unwrap_or_default(),
         IdleCheck::MarkIdle => "idle()".into(),
         IdleCheck::StayIdle => String::new(),
     };
-    let mut event = |ts: i64, g: &mut WatermarkGenerator, idle: &mut IdlenessWrapper| {
+    let event = |ts: i64, g: &mut WatermarkGenerator, idle: &mut IdlenessWrapper| {
         g.on_event(ts, 0);
         idle.on_event();
     };
