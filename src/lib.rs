@@ -5,4 +5,6 @@
 pub mod engine;
 
 #[cfg(target_arch = "wasm32")]
+pub mod api;
+#[cfg(target_arch = "wasm32")]
 pub mod web;

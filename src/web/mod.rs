@@ -24,9 +24,10 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Entry point, run once when the wasm module is instantiated (not in wasm-bindgen tests).
-#[wasm_bindgen(start)]
-pub fn start() {
+/// Mounts the playground into the page body. Called by `index.html` after `init()`; nothing
+/// runs on instantiation, so the same module loads in Node.js for the JS API.
+#[wasm_bindgen(js_name = mountPlayground)]
+pub fn mount_playground() {
     console_error_panic_hook::set_once();
     mount_to_body(App);
 }

@@ -2,5 +2,6 @@
 //! (`build`), and the Flink oracle's format (`oracle`) for differential tests.
 
 pub mod build;
+pub mod catalog;
 pub mod oracle;
 pub mod schema;
