@@ -50,12 +50,33 @@ pub struct ProducerState {
     pub silenced: bool,
     shape: RecordShape,
     emitted: u64,
+    /// When the next record is due (`i64::MAX`: never), cached so that asking is cheap.
+    next_due: ProcTime,
     rng: Rng,
 }
 
 impl ProducerState {
     pub fn new(kind: ProducerKind, partition: u32, start: ProcTime, stop: Option<ProcTime>, shape: RecordShape, rng: Rng) -> Self {
-        ProducerState { kind, partition, start, stop, silenced: false, shape, emitted: 0, rng }
+        let mut p = ProducerState { kind, partition, start, stop, silenced: false, shape, emitted: 0, next_due: i64::MAX, rng };
+        p.refresh();
+        p
+    }
+
+    fn refresh(&mut self) {
+        let n = self.emitted;
+        self.next_due = match self.kind {
+            ProducerKind::Steady { rate_per_s } if rate_per_s > 0 => self.start + ((n + 1) * 1000).div_ceil(rate_per_s) as i64,
+            ProducerKind::Steady { .. } => i64::MAX,
+            ProducerKind::Burst { every_ms, count } => self.start + (n / count.max(1)) as i64 * every_ms,
+            ProducerKind::Heartbeat { every_ms } => self.start + n as i64 * every_ms,
+            ProducerKind::Outlier { .. } | ProducerKind::Backlog { .. } => {
+                if n >= self.due_by(i64::MAX) {
+                    i64::MAX
+                } else {
+                    self.start
+                }
+            }
+        };
     }
 
     /// How many records are due by `t` since the start, in total.
@@ -82,29 +103,16 @@ impl ProducerState {
 
     /// The next processing time (≥ `now`) at which this producer appends something.
     pub fn next_time(&self, now: ProcTime) -> Option<ProcTime> {
-        if self.silenced {
+        if self.silenced || self.next_due == i64::MAX {
             return None;
         }
-        let n = self.emitted;
-        let t = match self.kind {
-            ProducerKind::Steady { rate_per_s } if rate_per_s > 0 => self.start + ((n + 1) * 1000).div_ceil(rate_per_s) as i64,
-            ProducerKind::Steady { .. } => return None,
-            ProducerKind::Burst { every_ms, count } => self.start + (n / count.max(1)) as i64 * every_ms,
-            ProducerKind::Heartbeat { every_ms } => self.start + n as i64 * every_ms,
-            ProducerKind::Outlier { .. } | ProducerKind::Backlog { .. } => {
-                if n >= self.due_by(i64::MAX) {
-                    return None;
-                }
-                self.start
-            }
-        };
-        let t = t.max(now);
+        let t = self.next_due.max(now);
         self.stop.is_none_or(|s| t < s).then_some(t)
     }
 
     /// Appends every record due at `now` through `sink`.
     pub fn produce(&mut self, now: ProcTime, mut sink: impl FnMut(Record)) {
-        if self.silenced || !self.active_at(now) {
+        if now < self.next_due || self.silenced || !self.active_at(now) {
             return;
         }
         let due = self.due_by(now);
@@ -113,6 +121,7 @@ impl ProducerState {
             self.emitted += 1;
             sink(r);
         }
+        self.refresh();
     }
 
     /// Silencing drops what would have been produced meanwhile; resuming continues from now.
@@ -121,6 +130,7 @@ impl ProducerState {
             self.emitted = self.emitted.max(self.due_by(now - 1));
         }
         self.silenced = silenced;
+        self.refresh();
     }
 
     fn make(&mut self, now: ProcTime, n: u64) -> Record {

@@ -53,6 +53,9 @@ pub struct Simulation {
     pub(crate) next_tick: Option<ProcTime>,
     pub(crate) started: bool,
     pub(crate) ended: bool,
+    /// Records may wait in a log (a rate-limited reader, or records appended by a command
+    /// after this instant's reads): only then is the backlog scanned.
+    pending_reads: bool,
     signals: Vec<Signal>,
 }
 
@@ -75,6 +78,7 @@ impl Simulation {
             next_tick: None,
             started: false,
             ended: false,
+            pending_reads: false,
             signals: Vec::new(),
             cfg,
         };
@@ -175,14 +179,16 @@ impl Simulation {
         }
         consider(self.next_tick);
         consider(self.down.next_delivery());
-        if self.has_backlog() {
+        if (self.pending_reads || self.cfg.read_rate_per_s.is_some()) && self.has_backlog() {
             consider(Some(from));
         }
         next
     }
 
     fn has_backlog(&self) -> bool {
-        self.split_of.iter().enumerate().any(|(p, s)| s.is_some() && self.partitions[p].unread() > 0)
+        self.split_of.iter().enumerate().any(|(p, s)| {
+            s.is_some_and(|(s, i)| !self.sources[s as usize].splits[i].released) && self.partitions[p].unread() > 0
+        })
     }
 
     /// Processes the next instant; returns it, or `None` when nothing will ever happen again.
@@ -278,9 +284,11 @@ impl Simulation {
     /// Appends records directly (the `produce` command).
     pub(crate) fn append(&mut self, r: Record) {
         self.partitions[r.partition as usize].append(r);
+        self.pending_reads = true;
     }
 
     fn read(&mut self, t: ProcTime) {
+        self.pending_reads = false;
         for s in 0..self.sources.len() {
             let mut budget = self.read_budget(s);
             for i in 0..self.sources[s].splits.len() {

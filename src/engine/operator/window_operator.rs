@@ -135,6 +135,12 @@ impl WindowOperator {
     /// `processElement`.
     #[inline]
     pub fn process_element(&mut self, key: KeyId, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
+        let (s, e) = self.last_tumbling;
+        if s <= ts && ts < e && self.cleanup_time(e - 1) > self.watermark {
+            // Fast path: the element falls into the open tumbling window of the previous one.
+            self.add_to_window(key, (s, e), value, fired);
+            return ElementOutcome::Accepted;
+        }
         let mut windows = std::mem::take(&mut self.scratch);
         let (s, e) = self.last_tumbling;
         if s <= ts && ts < e {
