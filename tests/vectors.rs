@@ -253,3 +253,16 @@ fn v_src_5_all_splits_released_stays_active() {
     assert_eq!(source_output(&sim), vec![(200, "WM(99)".into())]);
     assert!(!sim.sources()[0].output.is_idle());
 }
+
+#[test]
+fn step_to_next_interesting_stops_at_the_change_or_the_limit() {
+    let mut sim = scenario(
+        1,
+        r#""commands": [{"at_ms": 5000, "command": "produce", "partition": 0, "records": [{"ts": 100}]}]"#,
+    );
+    let start = sim.config().start_time;
+    assert!(!sim.step_to_next_interesting(1000).unwrap(), "nothing interesting in the first second");
+    assert_eq!(sim.now(), start - 1 + 1000);
+    assert!(sim.step_to_next_interesting(60_000).unwrap());
+    assert_eq!(sim.now(), start + 5000, "the first operator watermark follows the record's tick");
+}

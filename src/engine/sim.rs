@@ -222,7 +222,8 @@ impl Simulation {
             match self.next_event_time() {
                 Some(t) if t <= deadline => self.process(t)?,
                 _ => {
-                    self.now = self.now.max(deadline.min(self.now.max(self.cfg.start_time)));
+                    // Everything up to the deadline was processed: the clock stands there.
+                    self.now = self.now.max(deadline);
                     return Ok(false);
                 }
             }
