@@ -170,26 +170,31 @@ impl Downstream {
         match w.op.process_element(rec.key, ts, rec.value, &mut self.fired) {
             ElementOutcome::Accepted => {}
             ElementOutcome::NoWindow => w.num_records_no_window += 1,
-            ElementOutcome::Late => {
-                let watermark = w.op.current_watermark();
-                let side_output = self.late_side_output;
-                if side_output {
-                    w.num_late_records_side_output += 1;
-                } else {
-                    w.num_late_records_dropped += 1;
-                }
-                let late = LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, value: rec.value, watermark, side_output, time: now };
-                trace.push(now, TraceKind::LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, watermark, side_output });
-                if self.late_retained > 0 {
-                    if self.late.len() == self.late_retained {
-                        self.late.pop_front();
-                    }
-                    self.late.push_back(late);
-                }
-            }
+            ElementOutcome::Late => self.late_record(dst, rec, ts, now, trace),
         }
         if !self.fired.is_empty() {
             self.flush_fired(dst, now, trace);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn late_record(&mut self, dst: u32, rec: Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+        let w = &mut self.windows[dst as usize];
+        let watermark = w.op.current_watermark();
+        let side_output = self.late_side_output;
+        if side_output {
+            w.num_late_records_side_output += 1;
+        } else {
+            w.num_late_records_dropped += 1;
+        }
+        let late = LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, value: rec.value, watermark, side_output, time: now };
+        trace.push(now, TraceKind::LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, watermark, side_output });
+        if self.late_retained > 0 {
+            if self.late.len() == self.late_retained {
+                self.late.pop_front();
+            }
+            self.late.push_back(late);
         }
     }
 

@@ -179,27 +179,47 @@ impl WindowOperator {
 
     #[inline]
     fn add_to_window(&mut self, key: KeyId, w: Window, value: i64, fired: &mut Vec<WindowFiring>) {
+        self.held_records += 1;
+        let wm = self.watermark;
+        if let Some(st) = self.state.get_mut(&state_key(key, w.0)) {
+            debug_assert_eq!(st.end, w.1, "one window per (key, start)");
+            st.agg.add(value);
+            // The common case: the window is still ahead of the watermark and has its timer.
+            if w.1 - 1 > wm && st.timer {
+                return;
+            }
+        } else {
+            self.new_window_state(key, w);
+            self.state.get_mut(&state_key(key, w.0)).expect("just inserted").agg.add(value);
+        }
+        self.after_add(key, w, fired);
+    }
+
+    /// First element of a (key, window): create the state and register the cleanup timer.
+    #[cold]
+    #[inline(never)]
+    fn new_window_state(&mut self, key: KeyId, w: Window) {
+        self.state.insert(state_key(key, w.0), WinState { end: w.1, agg: Agg::default(), firings: 0, timer: false });
+        let cleanup = self.cleanup_time(w.1 - 1);
+        if self.lateness_ms > 0 && cleanup != i64::MAX {
+            self.cleanups.insert((cleanup, key, w.0, w.1));
+        }
+    }
+
+    /// `EventTimeTrigger.onElement`: fire at once if the watermark passed the window's end,
+    /// else make sure the timer at its max timestamp is registered.
+    #[cold]
+    #[inline(never)]
+    fn after_add(&mut self, key: KeyId, w: Window, fired: &mut Vec<WindowFiring>) {
         let max_ts = w.1 - 1;
         let wm = self.watermark;
-        let cleanup = self.cleanup_time(max_ts);
-        let lateness = self.lateness_ms;
-        let mut is_new = false;
-        let st = self.state.entry(state_key(key, w.0)).or_insert_with(|| {
-            is_new = true;
-            WinState { end: w.1, agg: Agg::default(), firings: 0, timer: false }
-        });
-        debug_assert_eq!(st.end, w.1, "one window per (key, start)");
-        st.agg.add(value);
-        self.held_records += 1;
+        let st = self.state.get_mut(&state_key(key, w.0)).expect("state exists");
         if max_ts <= wm {
             fired.push(WindowFiring { key, start: w.0, end: w.1, agg: st.agg, watermark: wm, firing: st.firings });
             st.firings += 1;
         } else if !st.timer {
             st.timer = true;
             self.timers.insert((max_ts, key, w.0, w.1));
-        }
-        if is_new && lateness > 0 && cleanup != i64::MAX {
-            self.cleanups.insert((cleanup, key, w.0, w.1));
         }
     }
 

@@ -1,5 +1,8 @@
 //! Preset scenarios from the seed documents, shared by the UI and the JS API. Each preset is a
 //! scenario file under `presets/` plus a short text: what to look at and what to try.
+//!
+//! Every preset's story is checked by the tests at the bottom of this file (and can be checked
+//! by hand with `wmp run presets/<file>.json`).
 
 /// One preset.
 #[derive(Clone, Copy, Debug)]
@@ -18,15 +21,89 @@ pub struct Preset {
     pub json: &'static str,
 }
 
-static PRESETS: &[Preset] = &[Preset {
-    id: "seed-001-heartbeat",
-    title: "Seed 001: one heartbeat partition freezes every window",
-    summary: "16 partitions, parallelism 8; partition 11 gets one heartbeat every 90 minutes. Windows stall, then fire in a burst.",
-    look_at: "Partition 11's split watermark holds source subtask's output, and through it every window subtask's channel.",
-    try_this: "Set the idle timeout to 60 s: windows fire every minute. Then retire the heartbeat producer with idleness off: nothing ever fires.",
-    source: "seeds/001 (Confluent Cloud clickstream, table.exec.source.idle-timeout)",
-    json: include_str!("../../../presets/seed_001_heartbeat.json"),
-}];
+static PRESETS: &[Preset] = &[
+    Preset {
+        id: "seed-001-heartbeat",
+        title: "Seed 001: one heartbeat partition freezes every window",
+        summary: "16 partitions, parallelism 8; partition 11 gets one heartbeat every 90 minutes. Windows stall, then fire in a burst when the next heartbeat arrives.",
+        look_at: "Partition 11's split watermark holds its source subtask's output, and through that channel every window subtask. The dashboard (emissions) stays empty until 01:30:00, then ninety minutes of windows land at once.",
+        try_this: "Set the idle timeout to 60 s: partition 11 goes idle and windows fire every minute. Then retire the heartbeat producer with idleness off: nothing ever fires again.",
+        source: "seeds/001 (Confluent Cloud clickstream, table.exec.source.idle-timeout); rate scaled down from 45,000/s to 600/s",
+        json: include_str!("../../../presets/seed_001_heartbeat.json"),
+    },
+    Preset {
+        id: "empty-partition",
+        title: "An empty partition: windows never fire",
+        summary: "4 partitions, 2 source subtasks; partition 3 never receives a record. Its split stays at No Watermark and holds every window subtask: records flow, nothing fires.",
+        look_at: "Partition 3 reads No Watermark; source subtask 1's output and every window subtask's channel from it are No Watermark too, so the WHY panel names partition 3.",
+        try_this: "Turn on withIdleness (30 s): partition 3 goes idle and the windows fire. Then wake partition 3 with a device that uploads 40-second-old records: they arrive behind the watermark and are dropped as late.",
+        source: "seeds/000 §3 (idle partitions), seeds/002 §1.1 (空闲分区卡住水位)",
+        json: include_str!("../../../presets/empty_partition.json"),
+    },
+    Preset {
+        id: "more-subtasks-than-partitions",
+        title: "More source subtasks than partitions",
+        summary: "2 partitions, source parallelism 4: two source subtasks own no split. A KafkaSource reader without splits never emits a watermark and, without an idle timeout, never goes idle.",
+        look_at: "Source subtasks without a partition show No Watermark; every window subtask is held by their channels although both partitions are busy.",
+        try_this: "Set source parallelism to 2 (at most the partition count), or turn on an idle timeout. The legacy FlinkKafkaConsumer marked such subtasks idle at once.",
+        source: "seeds/000 §3 (keep source parallelism at or below the partition count)",
+        json: include_str!("../../../presets/more_subtasks_than_partitions.json"),
+    },
+    Preset {
+        id: "far-future-outlier",
+        title: "One far-future timestamp makes everything late",
+        summary: "At 30 s one record on the partition carries a timestamp one day ahead. The watermark jumps a day forward, every window fires, and every record after it is late.",
+        look_at: "The watermark line leaps off the top of the timeline at 00:00:30; the late panel fills (side output) while no window fires again.",
+        try_this: "Clamp timestamps at the source (max future skew 0) and restart: the outlier is read as 'now' and nothing is late.",
+        source: "seeds/000 §2 (validate or clamp timestamps at the source)",
+        json: include_str!("../../../presets/far_future_outlier.json"),
+    },
+    Preset {
+        id: "timestamp-units",
+        title: "Seconds read as milliseconds (and the reverse)",
+        summary: "The producer writes epoch seconds; the job reads them as milliseconds. The watermark sits in January 1970 and moves 1 ms per second: nothing fires.",
+        look_at: "Every watermark reads 1970-01-21; the WHY panel suspects a unit mistake.",
+        try_this: "Switch to the reverse mistake (milliseconds read as seconds): timestamps land in the year 58,000, one window per record, and out-of-order records are late. Then fix the assigner.",
+        source: "seeds/000 §2 (units are right)",
+        json: include_str!("../../../presets/timestamp_units.json"),
+    },
+    Preset {
+        id: "bound-too-large",
+        title: "Bound too large: every result a minute late",
+        summary: "Events are at most 1 s out of order, but forBoundedOutOfOrderness is 60 s. Every 10-second window closes about 60 s after its end. Nothing is dropped.",
+        look_at: "The emissions log's delay column (firing time minus window end) reads about 60 s for every window; the watermark lines trail the processing-time diagonal by a minute.",
+        try_this: "Set the bound to 2 s: the watermark jumps forward, the waiting windows fire at once, and from then on results come about 2 s after each window ends.",
+        source: "seeds/000 §2 (too large a bound delays every result)",
+        json: include_str!("../../../presets/bound_too_large.json"),
+    },
+    Preset {
+        id: "late-data",
+        title: "Late data: dropped, re-fired, or side output",
+        summary: "Records lag up to 15 s while the bound is 2 s. By default the window operator drops late records silently; numLateRecordsDropped counts them.",
+        look_at: "The late panel's ✕ marks and numLateRecordsDropped grow while every window still fires once.",
+        try_this: "Set allowed lateness to 10 s: windows re-fire for late records (◇, firing > 0) and the append sink gets duplicates; switch the sink to upsert. Turn the late side output on to capture what is still too late (○).",
+        source: "seeds/000 §4 (allowedLateness, sideOutputLateData, upsert sinks)",
+        json: include_str!("../../../presets/late_data.json"),
+    },
+    Preset {
+        id: "heartbeat-idle-timeout",
+        title: "A heartbeat every 30 s defeats a 60 s idle timeout",
+        summary: "withIdleness(60 s) is set, but partition 1 gets a monitoring heartbeat every 30 s. The split is never idle, its watermark moves only with each heartbeat, and windows fire in bursts up to 30 s late.",
+        look_at: "Partition 1's idle countdown restarts at every heartbeat and never reaches zero; the WHY panel says sparse records keep it active.",
+        try_this: "Filter heartbeats before the watermark generator: 60 s later partition 1 goes idle and the windows fire on time.",
+        source: "seeds/002 §1.2 and §5.1 (心跳式的脏数据让 idle 判定永远进不去)",
+        json: include_str!("../../../presets/heartbeat_idle_timeout.json"),
+    },
+    Preset {
+        id: "max-on-silence",
+        title: "'Emit Long.MAX_VALUE when silent' drops the data that comes later",
+        summary: "A home-made generator emits Long.MAX_VALUE after 60 s of silence. Traffic stops at 1 min; at 2 min every window fires and the watermark is 'end of input'. When traffic resumes at 4 min, every record is late and dropped.",
+        look_at: "The window subtask's watermark reads end of input (Long.MAX_VALUE) from 00:02:00; after 00:04:00 numLateRecordsDropped climbs and no window ever fires again.",
+        try_this: "Restart with withIdleness(60 s) instead: the splits go idle, the windows wait, and nothing is lost when traffic comes back.",
+        source: "seeds/002 §1.3 (为什么不能靠发个 Long.MAX_VALUE 的 watermark 糊弄过去)",
+        json: include_str!("../../../presets/max_on_silence.json"),
+    },
+];
 
 /// All presets, in menu order.
 pub fn presets() -> &'static [Preset] {
@@ -41,12 +118,167 @@ pub fn preset(id: &str) -> Option<&'static Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::command::{Command, Param};
+    use crate::engine::sim::Simulation;
+    use crate::engine::time::{END_OF_TIME, NO_WATERMARK};
+
+    fn sim(id: &str) -> Simulation {
+        super::super::build::parse(preset(id).unwrap().json).unwrap().build().unwrap()
+    }
+    fn at(s: &Simulation, secs: i64) -> i64 {
+        s.config().start_time + secs * 1000
+    }
+    fn fired(s: &Simulation) -> usize {
+        s.downstream().sink.emitted.len()
+    }
+    fn dropped(s: &Simulation) -> u64 {
+        s.metrics().window.iter().map(|w| w.num_late_records_dropped).sum()
+    }
+    fn side(s: &Simulation) -> u64 {
+        s.metrics().window.iter().map(|w| w.num_late_records_side_output).sum()
+    }
+    fn culprit_partition(s: &Simulation) -> Option<u32> {
+        s.explain(0).and_then(|e| e.held_by).and_then(|c| c.partition)
+    }
 
     #[test]
     fn every_preset_parses_and_builds() {
+        assert_eq!(presets().len(), 9);
         for p in presets() {
             let sc = super::super::build::parse(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             sc.build().unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            assert!(preset(p.id).is_some());
         }
+    }
+
+    #[test]
+    fn seed_001_stalls_bursts_and_the_fixes_behave() {
+        let mut s = sim("seed-001-heartbeat");
+        s.run_until(at(&s, 80 * 60)).unwrap();
+        assert_eq!(fired(&s), 0, "stalls for 90 minutes");
+        assert_eq!(culprit_partition(&s), Some(11));
+        s.run_until(at(&s, 91 * 60)).unwrap();
+        assert!(fired(&s) > 1000, "burst at the second heartbeat");
+        // The fix: idle timeout 60 s.
+        let mut f = sim("seed-001-heartbeat");
+        f.run_until(at(&f, 60)).unwrap();
+        f.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(60_000)) }).unwrap();
+        f.run_until(at(&f, 10 * 60)).unwrap();
+        assert!(fired(&f) > 1000);
+        // Retire the heartbeat with idleness off: nothing ever fires.
+        let mut r = sim("seed-001-heartbeat");
+        r.run_until(at(&r, 60)).unwrap();
+        r.apply(Command::DetachProducers { partition: 11 }).unwrap();
+        r.run_until(at(&r, 3 * 3600)).unwrap();
+        assert_eq!(fired(&r), 0);
+    }
+
+    #[test]
+    fn empty_partition_holds_until_idleness_then_wakes_up_late() {
+        let mut s = sim("empty-partition");
+        s.run_until(at(&s, 60)).unwrap();
+        assert_eq!(fired(&s), 0);
+        assert_eq!(culprit_partition(&s), Some(3));
+        assert_eq!(s.snapshot().operators[0].input_watermark, NO_WATERMARK);
+        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(30_000)) }).unwrap();
+        s.run_until(at(&s, 100)).unwrap();
+        assert!(fired(&s) > 0);
+        let producer = serde_json::from_str(r#"{"partitions": 3, "kind": "steady", "rate_per_s": 5, "event_delay_ms": 40000, "keys": ["store-9"]}"#).unwrap();
+        s.apply(Command::AttachProducer { producer }).unwrap();
+        s.run_until(at(&s, 160)).unwrap();
+        assert!(dropped(&s) > 0, "the woken partition's old records are late");
+    }
+
+    #[test]
+    fn more_subtasks_than_partitions_holds_no_watermark() {
+        let mut s = sim("more-subtasks-than-partitions");
+        s.run_until(at(&s, 30)).unwrap();
+        assert_eq!(fired(&s), 0);
+        assert!(s.snapshot().operators.iter().all(|o| o.input_watermark == NO_WATERMARK));
+        let ex = s.explain(0).unwrap();
+        assert!(ex.text.contains("owns no partition"), "{}", ex.text);
+        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(5_000)) }).unwrap();
+        s.run_until(at(&s, 45)).unwrap();
+        assert!(fired(&s) > 0);
+    }
+
+    #[test]
+    fn far_future_outlier_makes_everything_late_unless_clamped() {
+        let mut s = sim("far-future-outlier");
+        s.run_until(at(&s, 29)).unwrap();
+        let before = fired(&s);
+        assert!(before > 0);
+        s.run_until(at(&s, 60)).unwrap();
+        assert!(side(&s) > 100, "records after the outlier are late");
+        let after = fired(&s);
+        s.run_until(at(&s, 90)).unwrap();
+        assert_eq!(fired(&s), after, "nothing fires after the outlier's burst");
+        let mut sc = super::super::build::parse(preset("far-future-outlier").unwrap().json).unwrap();
+        sc.source.transform.max_future_skew_ms = Some(0);
+        let mut c = sc.build().unwrap();
+        c.run_until(at(&c, 90)).unwrap();
+        assert_eq!(side(&c) + dropped(&c), 0);
+    }
+
+    #[test]
+    fn timestamp_units_put_the_watermark_in_1970() {
+        let mut s = sim("timestamp-units");
+        s.run_until(at(&s, 120)).unwrap();
+        assert_eq!(fired(&s), 0);
+        let wm = s.snapshot().operators[0].input_watermark;
+        assert!(wm > 0 && wm < 365 * 86_400_000, "{wm}");
+        let ex = s.explain(0).unwrap();
+        assert!(ex.text.contains("seconds read as milliseconds"), "{}", ex.text);
+    }
+
+    #[test]
+    fn bound_too_large_delays_every_result_by_the_bound() {
+        let mut s = sim("bound-too-large");
+        s.run_until(at(&s, 120)).unwrap();
+        let sink = &s.downstream().sink.emitted;
+        assert!(!sink.is_empty());
+        assert!(sink.iter().all(|r| r.time - r.end >= 59_000), "results arrive a minute late");
+        s.apply(Command::SetParam { param: Param::BoundMs(2000) }).unwrap();
+        s.run_until(at(&s, 200)).unwrap();
+        let last = s.downstream().sink.emitted.last().unwrap();
+        assert!(last.time - last.end < 5_000);
+        assert_eq!(dropped(&s), 0);
+    }
+
+    #[test]
+    fn late_data_is_dropped_then_refired_then_side_output() {
+        let mut s = sim("late-data");
+        s.run_until(at(&s, 60)).unwrap();
+        assert!(dropped(&s) > 100);
+        assert!(s.downstream().sink.emitted.iter().all(|r| r.firing == 0));
+        s.apply(Command::SetParam { param: Param::AllowedLatenessMs(10_000) }).unwrap();
+        s.apply(Command::SetParam { param: Param::LateSideOutput(true) }).unwrap();
+        s.run_until(at(&s, 120)).unwrap();
+        assert!(s.downstream().sink.duplicates() > 0, "late re-firings");
+        assert!(side(&s) > 0, "what is still too late goes to the side output");
+    }
+
+    #[test]
+    fn heartbeat_defeats_idle_timeout_until_filtered() {
+        let mut s = sim("heartbeat-idle-timeout");
+        s.run_until(at(&s, 120)).unwrap();
+        assert!(s.snapshot().splits.iter().all(|sp| !sp.idle));
+        assert!(s.downstream().sink.emitted.iter().any(|r| r.time - r.end > 15_000), "bursts up to 30 s late");
+        s.apply(Command::SetParam { param: Param::DropHeartbeats(true) }).unwrap();
+        s.run_until(at(&s, 200)).unwrap();
+        assert!(s.snapshot().splits[1].idle);
+        let last = s.downstream().sink.emitted.last().unwrap();
+        assert!(last.time - last.end < 5_000);
+    }
+
+    #[test]
+    fn max_on_silence_closes_windows_and_drops_later_data() {
+        let mut s = sim("max-on-silence");
+        s.run_until(at(&s, 200)).unwrap();
+        assert_eq!(s.snapshot().operators[0].input_watermark, END_OF_TIME);
+        let n = fired(&s);
+        s.run_until(at(&s, 360)).unwrap();
+        assert_eq!(fired(&s), n, "nothing fires after MAX");
+        assert!(dropped(&s) > 1000);
     }
 }
