@@ -6,6 +6,7 @@
 #   - trunk 0.21.14 (newer trunk needs a newer rustc)
 #   - Debian chromium + chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)
 #   - tests/e2e/node_modules (playwright-core, from tests/e2e/package-lock.json)
+#   - tests/node/node_modules (typescript, pinned, for the JS API's `tsc --noEmit` check)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -93,6 +94,19 @@ else
     (cd tests/e2e && npm install --no-audit --no-fund) || die "npm install in tests/e2e failed"
   fi
   done_ "tests/e2e/node_modules installed"
+fi
+
+# 6. npm packages for the JS API's Node tests (typescript for the .d.ts type check) ---------
+if [ -x tests/node/node_modules/.bin/tsc ]; then
+  log "tests/node/node_modules: present"
+else
+  begin "npm install in tests/node"
+  if [ -f tests/node/package-lock.json ]; then
+    (cd tests/node && npm ci --no-audit --no-fund) || die "npm ci in tests/node failed"
+  else
+    (cd tests/node && npm install --no-audit --no-fund) || die "npm install in tests/node failed"
+  fi
+  done_ "tests/node/node_modules installed"
 fi
 
 log "setup complete"

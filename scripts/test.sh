@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test suite, in order:
 #   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden tests)
-#   2. wasm:    cargo test --target wasm32-unknown-unknown --test web   (headless Chromium)
-#   3. bundle:  trunk build --release                    (dist/)
-#   4. e2e:     node --test in tests/e2e                 (dist/ on 127.0.0.1, Playwright)
-# Every step runs even if an earlier one failed (e2e only if the bundle built); the script
-# exits non-zero if any failed. Needs no stdin; works with CI=true.
+#   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_api
+#               (headless Chromium; web_api is the JS API)
+#   3. types:   tsc --noEmit -p tests/node               (the JS API's src/api/wmp.d.ts)
+#   4. bundle:  trunk build --release                    (dist/)
+#   5. node:    node --test in tests/node                (the JS API in Node.js on dist/, against
+#               target/release/wmp)
+#   6. e2e:     node --test in tests/e2e                 (dist/ on 127.0.0.1, Playwright)
+# Every step runs even if an earlier one failed (node and e2e only if the bundle built); the
+# script exits non-zero if any failed. Needs no stdin; works with CI=true.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -53,14 +57,42 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/webdriver.json"
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 export WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}"
 unset NO_HEADLESS GECKODRIVER SAFARIDRIVER MSEDGEDRIVER GECKODRIVER_REMOTE CHROMEDRIVER_REMOTE
-run_step "wasm (cargo test --target wasm32-unknown-unknown --test web)" \
-  cargo test --target wasm32-unknown-unknown --test web || true
+run_step "wasm (cargo test --target wasm32-unknown-unknown --test web --test web_api)" \
+  cargo test --target wasm32-unknown-unknown --test web --test web_api || true
 
-# 3. The release bundle.
+# 3. The JS API's TypeScript declarations, checked against an example using every method.
+run_step "types (tsc --noEmit -p tests/node)" tests/node/node_modules/.bin/tsc --noEmit -p tests/node || true
+
+# 4. The release bundle.
 BUNDLE_OK=0
 run_step "bundle (trunk build --release)" trunk build --release && BUNDLE_OK=1 || true
 
-# 4. End-to-end tests against dist/.
+# 5. The JS API in Node.js: the bundle in dist/ against the native runner (same trace hashes).
+NODE_PASS=0
+NODE_FAIL=0
+if [ "$BUNDLE_OK" -eq 1 ]; then
+  NODE_TAP="$(mktemp)"
+  run_node() {
+    cargo build --release --bin wmp && \
+    (cd tests/node && node --test \
+      --test-reporter=spec --test-reporter-destination=stdout \
+      --test-reporter=tap --test-reporter-destination="$NODE_TAP")
+  }
+  run_step "node (node --test tests/node)" run_node || true
+  NODE_PASS="$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$NODE_TAP" | tail -1)"
+  NODE_FAIL="$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$NODE_TAP" | tail -1)"
+  NODE_PASS="${NODE_PASS:-0}"
+  NODE_FAIL="${NODE_FAIL:-0}"
+  rm -f "$NODE_TAP"
+  if [ "$NODE_PASS" -eq 0 ]; then
+    SUMMARY+=("node: no test passed (none found, or the runner crashed)")
+    FAILED=1
+  fi
+else
+  SUMMARY+=("node (node --test tests/node): SKIPPED, the bundle did not build")
+fi
+
+# 6. End-to-end tests against dist/.
 E2E_PASS=0
 E2E_FAIL=0
 if [ "$BUNDLE_OK" -eq 1 ]; then
@@ -87,6 +119,7 @@ fi
 
 log "summary"
 for line in "${SUMMARY[@]}"; do printf '  %s\n' "$line"; done
+printf 'node: %s passed, %s failed\n' "$NODE_PASS" "$NODE_FAIL"
 printf 'e2e: %s passed, %s failed\n' "$E2E_PASS" "$E2E_FAIL"
 if [ "$FAILED" -ne 0 ]; then
   printf 'RESULT: FAILED\n'

@@ -32,3 +32,5 @@ wasm="$(cargo "${args[@]}" | WMP_MANIFEST="$ROOT/Cargo.toml" node -e '
 
 echo "[trunk-hook] wasm-bindgen --target web $wasm -> $TRUNK_STAGING_DIR" >&2
 wasm-bindgen --target web --no-typescript --out-dir "$TRUNK_STAGING_DIR" --out-name wmp "$wasm"
+# The JS API's hand-written TypeScript declarations (src/api/wmp.d.ts) go next to wmp.js.
+cp "$ROOT/src/api/wmp.d.ts" "$TRUNK_STAGING_DIR/wmp.d.ts"

@@ -2,14 +2,21 @@
 //!   cargo test --target wasm32-unknown-unknown --test web
 //! (scripts/test.sh sets CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER and CHROMEDRIVER; the
 //! Chromium flags are in webdriver.json at the repo root).
+//!
+//! Component tests mount the playground over a state `pg` they drive directly (no frame loop),
+//! then check the DOM: graph, WHY panel, tables, controls, timeline, share panel.
 #![cfg(target_arch = "wasm32")]
 
+use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use wmp::engine::command::{Command, Param};
+use wmp::web::format;
+use wmp::web::{Pg, Playground};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// A fresh, detached-from-everything-else container appended to <body>.
+/// A fresh container appended to <body>.
 fn fresh_container() -> web_sys::HtmlElement {
     let document = web_sys::window().unwrap().document().unwrap();
     let div = document.create_element("div").unwrap();
@@ -17,30 +24,270 @@ fn fresh_container() -> web_sys::HtmlElement {
     div.unchecked_into()
 }
 
-#[wasm_bindgen_test]
-fn app_renders_heading_and_description() {
+/// Lets the reactive system run its pending effects (a few macrotask turns).
+async fn settle() {
+    for _ in 0..3 {
+        leptos::task::tick().await;
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+    }
+}
+
+fn q(root: &web_sys::HtmlElement, sel: &str) -> web_sys::Element {
+    root.query_selector(sel).unwrap().unwrap_or_else(|| panic!("no element matches {sel}"))
+}
+
+fn text(root: &web_sys::HtmlElement, sel: &str) -> String {
+    q(root, sel).text_content().unwrap_or_default()
+}
+
+fn count(root: &web_sys::HtmlElement, sel: &str) -> u32 {
+    root.query_selector_all(sel).unwrap().length()
+}
+
+/// A bubbling click (works for SVG nodes too, which have no `click()`).
+fn click(root: &web_sys::HtmlElement, sel: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    q(root, sel).dispatch_event(&web_sys::Event::new_with_event_init_dict("click", &init).unwrap()).unwrap();
+}
+
+/// Types into an input (bubbling `input` event, as a user would) and optionally presses Enter.
+fn type_into(root: &web_sys::HtmlElement, sel: &str, value: &str, enter: bool) {
+    let input: web_sys::HtmlInputElement = q(root, sel).unchecked_into();
+    input.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    input.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
+    if enter {
+        let k = web_sys::KeyboardEventInit::new();
+        k.set_key("Enter");
+        k.set_bubbles(true);
+        input.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &k).unwrap()).unwrap();
+    }
+}
+
+/// Mounts the playground over `pg`; returns the container and the mount handle.
+fn mount(pg: Pg) -> (web_sys::HtmlElement, impl Drop) {
     let container = fresh_container();
-    let handle = leptos::mount::mount_to(container.clone(), wmp::web::App);
+    let handle = leptos::mount::mount_to(container.clone(), move || view! { <Playground pg=pg no_loop=true /> });
+    (container, handle)
+}
 
-    let heading = container
-        .query_selector("h1")
-        .unwrap()
-        .expect("the App renders an <h1>");
-    assert_eq!(heading.text_content().unwrap(), "Watermark Playground");
+fn at(pg: &Pg, secs: i64) -> i64 {
+    pg.start_time() + secs * 1000
+}
 
-    let text = container.text_content().unwrap();
-    assert!(
-        text.contains("StatusWatermarkValve"),
-        "description paragraph missing: {text}"
-    );
-    assert!(text.contains("wmp"), "CLI name missing: {text}");
-
+#[wasm_bindgen_test]
+async fn app_shell_renders_the_first_preset() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    settle().await;
+    assert_eq!(text(&c, ".brand .title"), "Watermark Playground");
+    assert_eq!(count(&c, "svg.graph .node.part"), 16);
+    assert_eq!(count(&c, "svg.graph .node.src"), 8);
+    assert_eq!(count(&c, "svg.graph .node.op"), 8);
+    assert_eq!(count(&c, "#splits-table tbody tr"), 16);
+    assert_eq!(text(&c, "#clock"), "00:00:00.000");
+    assert!(text(&c, ".preset-card").contains("heartbeat"));
     drop(handle);
-    assert!(
-        container.query_selector("h1").unwrap().is_none(),
-        "dropping the mount handle unmounts the App"
-    );
-    container.remove();
+    assert!(c.query_selector(".app").unwrap().is_none(), "dropping the handle unmounts");
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn step_and_next_interesting_advance_the_clock() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    settle().await;
+    // The first step processes the start instant itself; the next one moves the clock.
+    click(&c, "#btn-step");
+    click(&c, "#btn-step");
+    settle().await;
+    assert_ne!(text(&c, "#clock"), "00:00:00.000");
+    click(&c, "#btn-next");
+    settle().await;
+    assert!(pg.now() > pg.start_time());
+    click(&c, "#btn-reset");
+    settle().await;
+    assert_eq!(text(&c, "#clock"), "00:00:00.000");
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn why_panel_names_partition_11_and_the_fix_releases_the_windows() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    pg.run_until(at(&pg, 20 * 60)).unwrap();
+    pg.refresh();
+    settle().await;
+    let why = text(&c, ".why");
+    assert!(why.contains("partition 11 has had no record"), "{why}");
+    assert_eq!(q(&c, ".why [data-culprit-partition]").get_attribute("data-culprit-partition").as_deref(), Some("11"));
+    assert_eq!(count(&c, "svg.graph .node.part.holding[data-partition='11']"), 1);
+    assert_eq!(count(&c, "svg.graph-edges .edge.culprit"), 2, "partition → source and source → window edges");
+    assert!(text(&c, "#emissions-count").starts_with("0 results"));
+    // The one-click fix.
+    click(&c, ".why .btn.fix");
+    pg.run_until(at(&pg, 23 * 60)).unwrap();
+    pg.refresh();
+    settle().await;
+    assert!(text(&c, "#splits-table tr[data-partition='11']").contains("IDLE"));
+    assert!(!text(&c, "#emissions-count").starts_with("0 results"));
+    assert!(count(&c, "#emissions-table tbody tr") > 0);
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_node_explains_it() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    pg.run_until(at(&pg, 60)).unwrap();
+    pg.refresh();
+    settle().await;
+    click(&c, "svg.graph .node.part[data-partition='3']");
+    settle().await;
+    assert!(text(&c, ".why .subject").contains("Partition 3 is read by source subtask"));
+    click(&c, "svg.graph .node.op[data-operator='2']");
+    settle().await;
+    assert!(text(&c, ".why .headline").contains("Window subtask 2"));
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn silence_a_split_with_one_click_and_see_it_go_idle() {
+    let pg = Pg::new();
+    pg.load_preset("late-data").unwrap();
+    let (c, handle) = mount(pg);
+    settle().await;
+    click(&c, "#splits-table tr[data-partition='0'] button");
+    settle().await;
+    assert!(text(&c, "#splits-table tr[data-partition='0'] button").contains("resume"));
+    assert!(pg.snap.with_untracked(|s| s.splits[0].silent));
+    pg.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+    pg.run_until(at(&pg, 10)).unwrap();
+    pg.refresh();
+    settle().await;
+    assert!(text(&c, "#splits-table tr[data-partition='0']").contains("IDLE"));
+    assert_eq!(count(&c, "svg.graph .node.part.idle[data-partition='0']"), 1);
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn fields_validate_and_apply() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    settle().await;
+    type_into(&c, "#f-bound", "five", false);
+    settle().await;
+    assert!(text(&c, "#f-bound-err").contains("not a duration"));
+    assert_eq!(q(&c, "#f-bound").get_attribute("aria-invalid").as_deref(), Some("true"));
+    type_into(&c, "#f-idle", "0", true);
+    settle().await;
+    assert!(text(&c, "#f-idle-err").contains("greater than 0"));
+    assert_eq!(pg.cfg.get_untracked().source.idle_timeout_ms, None, "refused input changes nothing");
+    type_into(&c, "#f-idle", "90 s", true);
+    settle().await;
+    assert_eq!(pg.cfg.get_untracked().source.idle_timeout_ms, Some(90_000));
+    assert!(text(&c, "#java-code").contains("withIdleness(Duration.ofSeconds(90))"));
+    assert!(text(&c, "#sql-code").contains("'table.exec.source.idle-timeout' = '90 s'"));
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn add_partition_and_inject_an_event() {
+    let pg = Pg::new();
+    pg.load_preset("late-data").unwrap();
+    let (c, handle) = mount(pg);
+    settle().await;
+    click(&c, "#btn-add-partition");
+    settle().await;
+    assert_eq!(count(&c, "svg.graph .node.part"), 3);
+    let sel: web_sys::HtmlSelectElement = q(&c, "#f-inj-part").unchecked_into();
+    sel.set_value("2");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    sel.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
+    type_into(&c, "#f-inj-ts", "-1 s", false);
+    click(&c, "#btn-send");
+    pg.step_once();
+    settle().await;
+    assert_eq!(text(&c, "#splits-table tr[data-partition='2'] td:nth-child(4)").trim(), "1");
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn late_records_and_the_timeline_are_drawn() {
+    let pg = Pg::new();
+    pg.load_preset("late-data").unwrap();
+    let (c, handle) = mount(pg);
+    for s in 1..=60 {
+        pg.run_until(at(&pg, s)).unwrap();
+        pg.refresh();
+    }
+    settle().await;
+    let dropped: u64 = text(&c, "#late-dropped b").replace(',', "").parse().unwrap();
+    assert!(dropped > 0);
+    assert!(count(&c, "#late-table tbody tr") > 0);
+    assert!(text(&c, "#late-table").contains("✕ dropped"));
+    assert!(count(&c, "svg.timeline path.ln.op") >= 1);
+    assert!(count(&c, "svg.timeline .mk.dropped") > 0);
+    assert!(count(&c, "svg.timeline .mk.fire") > 0);
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn export_import_round_trip() {
+    let pg = Pg::new();
+    pg.load_preset("empty-partition").unwrap();
+    pg.run_until(at(&pg, 10)).unwrap();
+    pg.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(30_000)) }).unwrap();
+    let json = wmp::web::share::export_json(&pg);
+    assert!(json.contains("\"idle_timeout_ms\""));
+    let other = Pg::new();
+    wmp::web::share::import_json(&other, &json).unwrap();
+    assert_eq!(wmp::web::share::export_json(&other), json);
+    let err = wmp::web::share::import_json(&other, r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}"#).unwrap_err();
+    assert!(err.contains("window.assigner.size_ms"), "{err}");
+    // The replay reaches the same state as the original run.
+    pg.run_until(at(&pg, 90)).unwrap();
+    other.run_until(at(&other, 90)).unwrap();
+    let results = |p: &Pg| p.sim.with_value(|s| s.downstream().sink.emitted.iter().map(|r| (r.time, r.key, r.start, r.end, r.agg.count)).collect::<Vec<_>>());
+    assert!(!results(&pg).is_empty());
+    assert_eq!(results(&pg), results(&other));
+    let wms = |p: &Pg| p.sim.with_value(|s| s.snapshot().operators.iter().map(|o| o.input_watermark).collect::<Vec<_>>());
+    assert_eq!(wms(&pg), wms(&other));
+}
+
+#[wasm_bindgen_test]
+fn formats_and_parsers() {
+    let day = 1_767_225_600_000;
+    for ms in [0, 1, 200, 1000, 5000, 60_000, 90 * 60_000, 3_600_000, 1500] {
+        assert_eq!(format::parse_duration(&format::dur_input(ms)).unwrap(), ms);
+    }
+    assert_eq!(format::parse_duration("1.5 s").unwrap(), 1500);
+    assert_eq!(format::parse_signed_duration("-2s").unwrap(), -2000);
+    assert_eq!(format::parse_signed_duration("now - 90 min").unwrap(), -5_400_000);
+    assert!(format::parse_duration("-1 s").is_err());
+    assert!(format::parse_duration("5 parsecs").is_err());
+    assert_eq!(format::parse_opt_duration("off").unwrap(), None);
+    assert_eq!(format::parse_utc("2026-01-01 00:01:05", 0).unwrap(), day + 65_000);
+    assert_eq!(format::parse_utc("00:01:05.250", day + 5).unwrap(), day + 65_250);
+    assert!(format::parse_utc("yesterday", 0).is_err());
+    assert_eq!(format::wm_human(day + 65_250, day), "00:01:05.250");
+    assert_eq!(format::wm_human(day - 6_000, day), "23:59:54.000");
+    assert_eq!(format::wm_human(i64::MIN, day), "No Watermark");
+    assert_eq!(format::wm_raw(i64::MAX), "Long.MAX_VALUE");
+    assert_eq!(format::thousands(1_234_567), "1,234,567");
 }
 
 /// The engine in wasm gives the same traces as natively (constants pinned in tests/trace_hash.rs).

@@ -1,1 +1,31 @@
 //! The JS API (wasm32 only): a thin, typed, pull-based wrapper over the engine.
+//!
+//! One class, [`WatermarkPlayground`], drives one [`Simulation`](crate::engine::sim::Simulation).
+//! Reads are pull-based (`snapshot()`, `eventsSince(cursor)`, …); `on(event, cb)` callbacks are
+//! fed from the same deltas and run at the end of the call that produced them, after the engine
+//! has returned. Every bad argument is a JS `Error`/`RangeError`/`TypeError` naming the argument
+//! or field path; input is validated completely before the engine sees it, so no call can trap
+//! the instance. The declarations are written by hand in `wmp.d.ts` next to this file; the
+//! reference is `docs/API.md`.
+//!
+//! Files, one concept each:
+//! - `error`: the error value (kind + path + message) and how it becomes a JS error;
+//! - `convert`: JS values in (numbers, BigInt, plain objects → serde), JSON out;
+//! - `types`: the plain objects the API returns (camelCase, watermarks as `{ms, raw}`);
+//! - `validate`: command checks against the job's shape at the command's time;
+//! - `session`: the simulation plus the command log that makes `toScenario()` exact;
+//! - `events`: listeners and the deltas they are fed from;
+//! - `share`: share strings (`wmp1.` + base64url of the scenario JSON);
+//! - `playground`: the exported class, thin methods over the above.
+
+pub mod convert;
+pub mod error;
+pub mod events;
+pub mod playground;
+pub mod session;
+pub mod share;
+pub mod types;
+pub mod validate;
+
+pub use events::Subscription;
+pub use playground::WatermarkPlayground;

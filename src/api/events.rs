@@ -1,0 +1,347 @@
+//! `on(event, cb)`: listeners, and the deltas that feed them.
+//!
+//! Nothing calls into JS while the engine runs. A call that advances the job collects what
+//! happened — window emissions from the sink (complete, in emission order), late records from
+//! the late-record buffer, watermark and idle/active changes from the trace ring — and the
+//! callbacks run at the end of the call, after the engine has returned, in processing-time
+//! order (within one millisecond: trace order for watermark/idle/active, then windows, then
+//! late records; `step` last). While listeners for trace or late events exist, long runs go
+//! one instant at a time and pull the deltas before the bounded trace can drop them.
+
+use super::types::{late_record, window_emission, Watermark};
+use crate::engine::sim::Simulation;
+use crate::engine::trace::TraceKind;
+use serde::Serialize;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+
+/// The events `on()` accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    Window,
+    Late,
+    Watermark,
+    Idle,
+    Active,
+    Step,
+}
+
+impl EventKind {
+    pub const NAMES: [&'static str; 6] = ["window", "late", "watermark", "idle", "active", "step"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "window" => EventKind::Window,
+            "late" => EventKind::Late,
+            "watermark" => EventKind::Watermark,
+            "idle" => EventKind::Idle,
+            "active" => EventKind::Active,
+            "step" => EventKind::Step,
+            _ => return None,
+        })
+    }
+
+    /// Fed from the trace ring.
+    pub fn from_trace(self) -> bool {
+        matches!(self, EventKind::Watermark | EventKind::Idle | EventKind::Active)
+    }
+}
+
+/// Which kinds currently have listeners.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wants {
+    pub window: bool,
+    pub late: bool,
+    pub watermark: bool,
+    pub idle: bool,
+    pub active: bool,
+    pub step: bool,
+}
+
+impl Wants {
+    pub fn trace(&self) -> bool {
+        self.watermark || self.idle || self.active
+    }
+    /// Runs must go one instant at a time so that nothing is dropped before it is pulled.
+    pub fn needs_pull(&self) -> bool {
+        self.trace() || self.late
+    }
+    fn wants(&self, k: EventKind) -> bool {
+        match k {
+            EventKind::Window => self.window,
+            EventKind::Late => self.late,
+            EventKind::Watermark => self.watermark,
+            EventKind::Idle => self.idle,
+            EventKind::Active => self.active,
+            EventKind::Step => self.step,
+        }
+    }
+}
+
+struct Listener {
+    id: u32,
+    kind: EventKind,
+    callback: js_sys::Function,
+}
+
+/// The registered callbacks of one playground.
+#[derive(Default)]
+pub struct Listeners {
+    next_id: u32,
+    list: Vec<Listener>,
+}
+
+impl Listeners {
+    pub fn add(&mut self, kind: EventKind, callback: js_sys::Function) -> u32 {
+        self.next_id += 1;
+        self.list.push(Listener { id: self.next_id, kind, callback });
+        self.next_id
+    }
+
+    pub fn remove(&mut self, id: u32) {
+        self.list.retain(|l| l.id != id);
+    }
+
+    pub fn wants(&self) -> Wants {
+        let mut w = Wants::default();
+        for l in &self.list {
+            match l.kind {
+                EventKind::Window => w.window = true,
+                EventKind::Late => w.late = true,
+                EventKind::Watermark => w.watermark = true,
+                EventKind::Idle => w.idle = true,
+                EventKind::Active => w.active = true,
+                EventKind::Step => w.step = true,
+            }
+        }
+        w
+    }
+
+    fn callbacks(&self, kind: EventKind) -> Vec<js_sys::Function> {
+        self.list.iter().filter(|l| l.kind == kind).map(|l| l.callback.clone()).collect()
+    }
+}
+
+/// What `on()` returns: `remove()` unsubscribes (calling it again does nothing).
+#[wasm_bindgen]
+pub struct Subscription {
+    listeners: Weak<RefCell<Listeners>>,
+    id: u32,
+}
+
+impl Subscription {
+    pub fn new(listeners: &Rc<RefCell<Listeners>>, id: u32) -> Self {
+        Subscription { listeners: Rc::downgrade(listeners), id }
+    }
+}
+
+#[wasm_bindgen]
+impl Subscription {
+    /// Removes the listener; harmless if it is already gone or the playground was freed.
+    pub fn remove(&self) {
+        if let Some(l) = self.listeners.upgrade() {
+            if let Ok(mut l) = l.try_borrow_mut() {
+                l.remove(self.id);
+            }
+        }
+    }
+}
+
+/// A `watermark` event.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WatermarkEvent {
+    seq: u64,
+    time: i64,
+    level: &'static str,
+    subtask: u32,
+    partition: Option<u32>,
+    watermark: Watermark,
+}
+
+/// An `idle` or `active` event.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatusEvent {
+    seq: u64,
+    time: i64,
+    level: &'static str,
+    subtask: u32,
+    partition: Option<u32>,
+}
+
+/// A `step` event: where the clock is after the call.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepEvent {
+    pub now: i64,
+    pub elapsed_ms: i64,
+}
+
+struct Pending {
+    time: i64,
+    /// 0 trace events, 1 windows, 2 late records, 3 the step event.
+    class: u8,
+    kind: EventKind,
+    payload: Value,
+}
+
+/// The delta cursors of one playground and the events collected during the current call.
+#[derive(Default)]
+pub struct Collector {
+    trace_cursor: u64,
+    window_index: usize,
+    late_seen: u64,
+    buffer: Vec<Pending>,
+}
+
+/// Late records counted by the operators so far (the exact total).
+fn late_total(sim: &Simulation) -> u64 {
+    sim.downstream().windows.iter().map(|w| w.num_late_records_dropped + w.num_late_records_side_output).sum()
+}
+
+impl Collector {
+    /// Skips everything so far (a fresh simulation, or a listener kind that just appeared).
+    pub fn reset(&mut self, sim: &Simulation) {
+        self.trace_cursor = sim.trace().cursor();
+        self.window_index = sim.downstream().sink.emitted.len();
+        self.late_seen = late_total(sim);
+        self.buffer.clear();
+    }
+
+    /// Pulls when the trace or the late buffer could otherwise drop something before the end of
+    /// the call (called after each instant while `wants.needs_pull()`).
+    pub fn maybe_pull(&mut self, sim: &Simulation, wants: Wants) {
+        if wants.trace() {
+            let cap = sim.config().trace_capacity as u64;
+            if sim.trace().cursor() - self.trace_cursor >= (cap / 2).max(1) {
+                self.pull_trace(sim, wants);
+            }
+        }
+        if wants.late {
+            let cap = sim.config().late_records_retained as u64;
+            if late_total(sim) - self.late_seen >= (cap / 2).max(1) {
+                self.pull_late(sim);
+            }
+        }
+    }
+
+    fn pull_trace(&mut self, sim: &Simulation, wants: Wants) {
+        if !wants.trace() {
+            self.trace_cursor = sim.trace().cursor();
+            return;
+        }
+        let (events, _lost) = sim.trace().events_since(self.trace_cursor);
+        self.trace_cursor = sim.trace().cursor();
+        for e in &events {
+            let (kind, level, subtask, partition, watermark) = match e.kind {
+                TraceKind::SplitWatermark { subtask, partition, watermark } => (EventKind::Watermark, "split", subtask, Some(partition), Some(watermark)),
+                TraceKind::SourceWatermark { subtask, watermark } => (EventKind::Watermark, "source", subtask, None, Some(watermark)),
+                TraceKind::OperatorWatermark { subtask, watermark } => (EventKind::Watermark, "operator", subtask, None, Some(watermark)),
+                TraceKind::SplitIdle { subtask, partition } => (EventKind::Idle, "split", subtask, Some(partition), None),
+                TraceKind::SplitActive { subtask, partition } => (EventKind::Active, "split", subtask, Some(partition), None),
+                TraceKind::SourceStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, "source", subtask, None, None),
+                TraceKind::OperatorStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, "operator", subtask, None, None),
+                _ => continue,
+            };
+            if !wants.wants(kind) {
+                continue;
+            }
+            let payload = match watermark {
+                Some(w) => serde_json::to_value(WatermarkEvent { seq: e.seq, time: e.time, level, subtask, partition, watermark: Watermark::new(w) }),
+                None => serde_json::to_value(StatusEvent { seq: e.seq, time: e.time, level, subtask, partition }),
+            };
+            if let Ok(payload) = payload {
+                self.buffer.push(Pending { time: e.time, class: 0, kind, payload });
+            }
+        }
+    }
+
+    fn pull_late(&mut self, sim: &Simulation) {
+        let total = late_total(sim);
+        let new = total.saturating_sub(self.late_seen) as usize;
+        self.late_seen = total;
+        let late = &sim.downstream().late;
+        let keep = new.min(late.len());
+        for l in late.iter().skip(late.len() - keep) {
+            if let Ok(payload) = serde_json::to_value(late_record(l, sim.keys())) {
+                self.buffer.push(Pending { time: l.time, class: 2, kind: EventKind::Late, payload });
+            }
+        }
+    }
+
+    fn pull_windows(&mut self, sim: &Simulation, wants: Wants) {
+        let emitted = &sim.downstream().sink.emitted;
+        let from = self.window_index.min(emitted.len());
+        self.window_index = emitted.len();
+        if !wants.window {
+            return;
+        }
+        let agg = sim.config().aggregate;
+        for (i, r) in emitted.iter().enumerate().skip(from) {
+            if let Ok(payload) = serde_json::to_value(window_emission(i, r, sim.keys(), agg)) {
+                self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Window, payload });
+            }
+        }
+    }
+
+    /// Ends a call: pulls the rest, adds the `step` event and returns the batch to dispatch.
+    pub fn finish(&mut self, sim: &Simulation, wants: Wants, step: Option<StepEvent>) -> Batch {
+        self.pull_trace(sim, wants);
+        if wants.late {
+            self.pull_late(sim);
+        } else {
+            self.late_seen = late_total(sim);
+        }
+        self.pull_windows(sim, wants);
+        if let (true, Some(s)) = (wants.step, step) {
+            if let Ok(payload) = serde_json::to_value(s) {
+                self.buffer.push(Pending { time: i64::MAX, class: 3, kind: EventKind::Step, payload });
+            }
+        }
+        let mut pending = std::mem::take(&mut self.buffer);
+        pending.sort_by_key(|p| (p.time, p.class));
+        let kinds = pending.iter().map(|p| p.kind).collect();
+        let payloads = Value::Array(pending.into_iter().map(|p| p.payload).collect());
+        Batch { kinds, payloads }
+    }
+}
+
+/// Events to hand to the callbacks, in order.
+pub struct Batch {
+    kinds: Vec<EventKind>,
+    payloads: Value,
+}
+
+impl Batch {
+    /// Calls the listeners. Every event is delivered even if a callback throws; the first
+    /// exception is returned (and rethrown by the API call).
+    pub fn dispatch(self, listeners: &Rc<RefCell<Listeners>>) -> Result<(), JsValue> {
+        if self.kinds.is_empty() {
+            return Ok(());
+        }
+        let arr: js_sys::Array = match super::convert::to_js(&self.payloads) {
+            Ok(v) => v.into(),
+            Err(e) => return Err(e.into_js("on")),
+        };
+        let mut first_err = None;
+        for (i, kind) in self.kinds.iter().enumerate() {
+            let callbacks = match listeners.try_borrow() {
+                Ok(l) => l.callbacks(*kind),
+                Err(_) => continue,
+            };
+            if callbacks.is_empty() {
+                continue;
+            }
+            let payload = arr.get(i as u32);
+            for cb in callbacks {
+                if let Err(e) = cb.call1(&JsValue::UNDEFINED, &payload) {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        first_err.map_or(Ok(()), Err)
+    }
+}

@@ -1,0 +1,563 @@
+//! The exported class. Every method is thin: parse and check the arguments (errors name them),
+//! call the session, turn the answer into a plain object. Methods take `&self` and keep the
+//! session borrowed only while the engine runs, so callbacks may call back into the playground.
+
+use super::convert::{self, from_js, index_arg, int_arg, non_negative, opt_int_arg, string_arg, to_js, to_json};
+use super::error::{ApiError, ApiResult};
+use super::events::{EventKind, Listeners, StepEvent, Subscription, Wants};
+use super::session::{scenario_error, Session, STRUCTURAL_PARAMS};
+use super::share;
+use super::types::{self, EventBatch, PresetInfo};
+use crate::engine::command::{Command, Param};
+use crate::engine::scenario::schema::{ProducerSpec, RecordSpec};
+use crate::engine::scenario::{build, catalog};
+use crate::engine::time::describe_watermark;
+use serde::Deserialize;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// The engine parameters `setParam` can change while the job runs (`set_param` names).
+pub const RUNTIME_PARAMS: [&str; 11] = [
+    "bound_ms",
+    "generator",
+    "idle_timeout_ms",
+    "auto_watermark_interval_ms",
+    "allowed_lateness_ms",
+    "late_side_output",
+    "sink_mode",
+    "channel_latency_ms",
+    "read_rate_per_s",
+    "max_future_skew_ms",
+    "drop_heartbeats",
+];
+
+/// The default limit of `stepToNextInteresting()`: one hour of processing time.
+pub const DEFAULT_INTERESTING_LIMIT_MS: i64 = 3_600_000;
+/// Open windows listed per operator by `snapshot()` unless asked otherwise.
+pub const DEFAULT_OPEN_WINDOWS: usize = 10;
+
+/// A simulated Flink job (sources → keyed windows → sink), driven from JavaScript.
+#[wasm_bindgen]
+pub struct WatermarkPlayground {
+    session: RefCell<Session>,
+    listeners: Rc<RefCell<Listeners>>,
+}
+
+/// The scenario JSON text a string stands for: a preset id, a share string or JSON text.
+fn text_of_string(s: &str, arg: &str) -> ApiResult<String> {
+    if let Some(p) = catalog::preset(s.trim()) {
+        return Ok(p.json.to_string());
+    }
+    if share::is_share_string(s) {
+        return share::decode(s, arg);
+    }
+    if s.trim_start().starts_with('{') {
+        return Ok(s.to_string());
+    }
+    let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
+    Err(ApiError::range(arg, format!("{s:?} is not a preset id (one of {}), a share string ({}…) or scenario JSON", ids.join(", "), share::PREFIX)))
+}
+
+fn load_text(text: &str, arg: &str) -> ApiResult<Session> {
+    let sc = build::parse(text).map_err(|e| scenario_error(e).within(arg))?;
+    Session::new(sc).map_err(|e| e.within(arg))
+}
+
+fn load(input: &JsValue, arg: &str) -> ApiResult<Session> {
+    if let Some(s) = input.as_string() {
+        return load_text(&text_of_string(&s, arg)?, arg);
+    }
+    if input.is_object() && !js_sys::Array::is_array(input) && !input.is_function() {
+        return load_text(&convert::to_json_text(input, arg)?, arg);
+    }
+    Err(ApiError::type_(arg, format!("expected a scenario object, a preset id or a share string, got {}", convert::describe(input))))
+}
+
+/// One command or an array of them, with the path of each (`commands[2]`).
+fn commands_arg(v: &JsValue) -> ApiResult<(Vec<Command>, Vec<String>)> {
+    if js_sys::Array::is_array(v) {
+        let cmds: Vec<Command> = from_js(v, "commands")?;
+        let paths = (0..cmds.len()).map(|i| format!("commands[{i}]")).collect();
+        Ok((cmds, paths))
+    } else {
+        Ok((vec![from_js(v, "commands")?], vec!["commands".to_string()]))
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SnapshotOptions {
+    open_windows: Option<u32>,
+}
+
+impl WatermarkPlayground {
+    fn wrap(session: Session) -> Self {
+        WatermarkPlayground { session: RefCell::new(session), listeners: Rc::new(RefCell::new(Listeners::default())) }
+    }
+
+    fn busy(method: &str) -> JsValue {
+        ApiError::error("", "the playground is busy (called from inside its own call)").into_js(method)
+    }
+
+    /// Runs a call that may change the job, then hands its events to the listeners (after the
+    /// session is released). `advancing` calls also fire `step`.
+    fn change<T>(&self, method: &str, advancing: bool, f: impl FnOnce(&mut Session, Wants) -> ApiResult<T>) -> Result<T, JsValue> {
+        let wants = self.listeners.try_borrow().map(|l| l.wants()).unwrap_or_default();
+        let (result, batch) = {
+            let mut guard = self.session.try_borrow_mut().map_err(|_| Self::busy(method))?;
+            let s = &mut *guard;
+            let result = f(s, wants);
+            let step = (advancing && result.is_ok()).then(|| StepEvent { now: s.sim.now().max(s.start()), elapsed_ms: s.elapsed() });
+            let batch = s.collector.finish(&s.sim, wants, step);
+            (result, batch)
+        };
+        let dispatched = batch.dispatch(&self.listeners);
+        let value = result.map_err(|e| e.into_js(method))?;
+        dispatched?;
+        Ok(value)
+    }
+
+    /// A read-only call.
+    fn read<T>(&self, method: &str, f: impl FnOnce(&Session) -> ApiResult<T>) -> Result<T, JsValue> {
+        let s = self.session.try_borrow().map_err(|_| Self::busy(method))?;
+        f(&s).map_err(|e| e.into_js(method))
+    }
+
+    /// A command that names one partition.
+    fn partition_command(&self, method: &str, partition: JsValue, make: fn(u32) -> Command) -> Result<(), JsValue> {
+        let p = index_arg(&partition, "partition").map_err(|e| e.into_js(method))?;
+        self.change(method, true, |s, w| s.apply_now(vec![make(p)], &[String::new()], w))
+    }
+}
+
+#[wasm_bindgen]
+impl WatermarkPlayground {
+    /// From a scenario object (the engine's JSON format), a preset id, a share string or
+    /// scenario JSON text.
+    #[wasm_bindgen(constructor)]
+    pub fn new(source: JsValue) -> Result<WatermarkPlayground, JsValue> {
+        load(&source, "scenario").map(Self::wrap).map_err(|e| e.into_js("new WatermarkPlayground"))
+    }
+
+    /// From a scenario object or scenario JSON text.
+    #[wasm_bindgen(js_name = fromScenario)]
+    pub fn from_scenario(scenario: JsValue) -> Result<WatermarkPlayground, JsValue> {
+        let m = "WatermarkPlayground.fromScenario";
+        let session = if let Some(s) = scenario.as_string() {
+            load_text(&s, "scenario")
+        } else if scenario.is_object() && !js_sys::Array::is_array(&scenario) {
+            load(&scenario, "scenario")
+        } else {
+            Err(ApiError::type_("scenario", format!("expected a scenario object or JSON text, got {}", convert::describe(&scenario))))
+        };
+        session.map(Self::wrap).map_err(|e| e.into_js(m))
+    }
+
+    /// From a preset of the catalog (`WatermarkPlayground.presets()`).
+    #[wasm_bindgen(js_name = fromPreset)]
+    pub fn from_preset(id: JsValue) -> Result<WatermarkPlayground, JsValue> {
+        let m = "WatermarkPlayground.fromPreset";
+        let id = string_arg(&id, "id").map_err(|e| e.into_js(m))?;
+        let p = catalog::preset(&id).ok_or_else(|| {
+            let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
+            ApiError::range("id", format!("no preset {id:?} (one of {})", ids.join(", "))).into_js(m)
+        })?;
+        load_text(p.json, "preset").map(Self::wrap).map_err(|e| e.into_js(m))
+    }
+
+    /// From a share string (`toShareString()`).
+    #[wasm_bindgen(js_name = fromShareString)]
+    pub fn from_share_string(share: JsValue) -> Result<WatermarkPlayground, JsValue> {
+        let m = "WatermarkPlayground.fromShareString";
+        let s = string_arg(&share, "share").map_err(|e| e.into_js(m))?;
+        share::decode(&s, "share").and_then(|t| load_text(&t, "share")).map(Self::wrap).map_err(|e| e.into_js(m))
+    }
+
+    /// The preset catalog: id, title, summary, what to look at, what to try, source.
+    pub fn presets() -> Result<JsValue, JsValue> {
+        let list: Vec<PresetInfo> = catalog::presets()
+            .iter()
+            .map(|p| PresetInfo { id: p.id, title: p.title, summary: p.summary, look_at: p.look_at, try_this: p.try_this, source: p.source })
+            .collect();
+        to_js(&list).map_err(|e| e.into_js("WatermarkPlayground.presets"))
+    }
+
+    /// A preset's scenario object, to change before loading it.
+    #[wasm_bindgen(js_name = presetScenario)]
+    pub fn preset_scenario(id: JsValue) -> Result<JsValue, JsValue> {
+        let m = "WatermarkPlayground.presetScenario";
+        let id = string_arg(&id, "id").map_err(|e| e.into_js(m))?;
+        let p = catalog::preset(&id).ok_or_else(|| ApiError::range("id", format!("no preset {id:?}")).into_js(m))?;
+        let sc = build::parse(p.json).map_err(|e| scenario_error(e).into_js(m))?;
+        to_js(&sc).map_err(|e| e.into_js(m))
+    }
+
+    /// A watermark in words, as Flink's web UI shows it ("No Watermark", a UTC time, …).
+    /// Takes a `Watermark` object, its `raw` string, a number or a BigInt.
+    #[wasm_bindgen(js_name = describeWatermark)]
+    pub fn describe_watermark(watermark: JsValue) -> Result<String, JsValue> {
+        let m = "WatermarkPlayground.describeWatermark";
+        let raw = if watermark.is_object() && !watermark.is_bigint() {
+            js_sys::Reflect::get(&watermark, &JsValue::from_str("raw")).unwrap_or(JsValue::UNDEFINED)
+        } else {
+            watermark.clone()
+        };
+        let w: i64 = if let Some(s) = raw.as_string() {
+            s.trim().parse().map_err(|_| ApiError::range("watermark", format!("{s:?} is not a 64-bit integer")).into_js(m))?
+        } else if raw.is_bigint() {
+            i64::try_from(raw).map_err(|_| ApiError::range("watermark", "the BigInt does not fit in 64 bits").into_js(m))?
+        } else {
+            int_arg(&raw, "watermark").map_err(|e| e.into_js(m))?
+        };
+        Ok(describe_watermark(w))
+    }
+
+    // ---- the clock ------------------------------------------------------------------------
+
+    /// Processing time now (ms since the epoch; the start time before the first instant).
+    #[wasm_bindgen(getter)]
+    pub fn now(&self) -> Result<f64, JsValue> {
+        self.read("now", |s| Ok((s.sim.now().max(s.start())) as f64))
+    }
+
+    /// Processing time since the start (−1 before the first instant ran).
+    #[wasm_bindgen(getter, js_name = elapsedMs)]
+    pub fn elapsed_ms(&self) -> Result<f64, JsValue> {
+        self.read("elapsedMs", |s| Ok(s.elapsed() as f64))
+    }
+
+    #[wasm_bindgen(getter, js_name = startTime)]
+    pub fn start_time(&self) -> Result<f64, JsValue> {
+        self.read("startTime", |s| Ok(s.start() as f64))
+    }
+
+    /// Whether the first instant has run.
+    #[wasm_bindgen(getter)]
+    pub fn started(&self) -> Result<bool, JsValue> {
+        self.read("started", |s| Ok(s.started()))
+    }
+
+    /// Whether `runToEnd()` applied the end of input (no more commands or time then).
+    #[wasm_bindgen(getter)]
+    pub fn finished(&self) -> Result<bool, JsValue> {
+        self.read("finished", |s| Ok(s.finished()))
+    }
+
+    /// The scenario's name.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> Result<String, JsValue> {
+        self.read("name", |s| Ok(s.scenario().name.clone()))
+    }
+
+    /// The trace cursor: the sequence number the next trace event will get.
+    #[wasm_bindgen(getter)]
+    pub fn cursor(&self) -> Result<f64, JsValue> {
+        self.read("cursor", |s| Ok(s.sim.trace().cursor() as f64))
+    }
+
+    /// The 64-bit fingerprint of every trace event so far (16 hex digits), as `wmp run` prints.
+    #[wasm_bindgen(getter, js_name = traceHash)]
+    pub fn trace_hash(&self) -> Result<String, JsValue> {
+        self.read("traceHash", |s| Ok(s.sim.trace().hash_hex()))
+    }
+
+    // ---- time -----------------------------------------------------------------------------
+
+    /// Processes the next instant at which anything happens; returns its time since the start,
+    /// or `null` when nothing will ever happen again.
+    pub fn step(&self) -> Result<JsValue, JsValue> {
+        let t = self.change("step", true, |s, w| s.step(w))?;
+        Ok(t.map_or(JsValue::NULL, |t| JsValue::from_f64(t as f64)))
+    }
+
+    /// Processes every instant up to `atMs` after the start (the clock of `commands[].at_ms`).
+    #[wasm_bindgen(js_name = runUntil)]
+    pub fn run_until(&self, at_ms: JsValue) -> Result<(), JsValue> {
+        let m = "runUntil";
+        let at = int_arg(&at_ms, "atMs").map_err(|e| e.into_js(m))?;
+        self.change(m, true, |s, w| s.run_until(at, w))
+    }
+
+    /// Processes the next `ms` milliseconds.
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&self, ms: JsValue) -> Result<(), JsValue> {
+        let m = "runFor";
+        let ms = non_negative(&ms, "ms").map_err(|e| e.into_js(m))?;
+        self.change(m, true, |s, w| s.run_for(ms, w))
+    }
+
+    /// Steps until something interesting happens (an operator watermark advance, a window, a
+    /// late record, an idle/active flip) or `limitMs` passes (default one hour). Returns
+    /// whether something interesting happened.
+    #[wasm_bindgen(js_name = stepToNextInteresting)]
+    pub fn step_to_next_interesting(&self, limit_ms: JsValue) -> Result<bool, JsValue> {
+        let m = "stepToNextInteresting";
+        let limit = opt_int_arg(&limit_ms, "limitMs", DEFAULT_INTERESTING_LIMIT_MS).map_err(|e| e.into_js(m))?;
+        if limit < 1 {
+            return Err(ApiError::range("limitMs", format!("must be >= 1, got {limit}")).into_js(m));
+        }
+        self.change(m, true, |s, w| s.step_to_next_interesting(limit, w))
+    }
+
+    /// What `wmp run` does: runs to `duration_ms` after the start, then applies the end of
+    /// input if the scenario says `end_of_input: true` (the job is finished then).
+    #[wasm_bindgen(js_name = runToEnd)]
+    pub fn run_to_end(&self) -> Result<(), JsValue> {
+        self.change("runToEnd", true, |s, w| s.run_to_end(w))
+    }
+
+    // ---- commands (each runs the next instant, command first) -----------------------------
+
+    /// Adds a partition (its split is assigned at once); returns its index.
+    #[wasm_bindgen(js_name = addPartition)]
+    pub fn add_partition(&self) -> Result<u32, JsValue> {
+        self.change("addPartition", true, |s, w| {
+            s.apply_now(vec![Command::AddPartition], &[String::new()], w)?;
+            Ok(s.sim.partitions().len().saturating_sub(1) as u32)
+        })
+    }
+
+    /// Removes a partition: its producers stop and its split is released.
+    #[wasm_bindgen(js_name = removePartition)]
+    pub fn remove_partition(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("removePartition", partition, |partition| Command::RemovePartition { partition })
+    }
+
+    /// Appends one record or an array of records to a partition; returns how many.
+    pub fn produce(&self, partition: JsValue, records: JsValue) -> Result<u32, JsValue> {
+        let m = "produce";
+        let p = index_arg(&partition, "partition").map_err(|e| e.into_js(m))?;
+        let (records, paths_prefix): (Vec<RecordSpec>, &str) = if js_sys::Array::is_array(&records) {
+            (from_js(&records, "records").map_err(|e| e.into_js(m))?, "")
+        } else {
+            (vec![from_js(&records, "records").map_err(|e| e.into_js(m))?], "records")
+        };
+        let n = records.len() as u32;
+        let cmd = Command::Produce { partition: p, records };
+        // A single record's errors read `records.ts`, an array's `records[2].ts`.
+        self.change(m, true, |s, w| {
+            s.apply_now(vec![cmd], &[String::new()], w).map_err(|mut e| {
+                if !paths_prefix.is_empty() {
+                    e.path = e.path.replace("records[0]", "records");
+                }
+                e
+            })
+        })?;
+        Ok(n)
+    }
+
+    /// Attaches a producer (a generator: steady, burst, heartbeat, outlier, backlog) to
+    /// partitions; returns the partitions it writes to.
+    pub fn attach(&self, producer: JsValue) -> Result<JsValue, JsValue> {
+        let m = "attach";
+        let spec: ProducerSpec = from_js(&producer, "producer").map_err(|e| e.into_js(m))?;
+        let selector = spec.partitions.clone();
+        let parts = self.change(m, true, |s, w| {
+            s.apply_now(vec![Command::AttachProducer { producer: spec }], &[String::new()], w)?;
+            selector.resolve(s.sim.partitions().len() as u32).map_err(|e| ApiError::input(e).within("producer.partitions"))
+        })?;
+        to_js(&parts).map_err(|e| e.into_js(m))
+    }
+
+    /// Detaches every producer of a partition.
+    pub fn detach(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("detach", partition, |partition| Command::DetachProducers { partition })
+    }
+
+    /// Stops the producers of a partition (the split goes silent).
+    pub fn silence(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("silence", partition, |partition| Command::Silence { partition })
+    }
+
+    /// Resumes the producers of a partition.
+    pub fn resume(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("resume", partition, |partition| Command::Resume { partition })
+    }
+
+    /// `markIdle()` on a split's output.
+    #[wasm_bindgen(js_name = markIdle)]
+    pub fn mark_idle(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("markIdle", partition, |partition| Command::MarkSplitIdle { partition })
+    }
+
+    /// `markActive()` on a split's output.
+    #[wasm_bindgen(js_name = markActive)]
+    pub fn mark_active(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("markActive", partition, |partition| Command::MarkSplitActive { partition })
+    }
+
+    /// The split finished (`releaseOutputForSplit`).
+    #[wasm_bindgen(js_name = releaseSplit)]
+    pub fn release_split(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("releaseSplit", partition, |partition| Command::ReleaseSplit { partition })
+    }
+
+    /// The sources emit the final `Long.MAX_VALUE` watermark.
+    #[wasm_bindgen(js_name = endOfInput)]
+    pub fn end_of_input(&self) -> Result<(), JsValue> {
+        self.change("endOfInput", true, |s, w| s.apply_now(vec![Command::EndOfInput], &[String::new()], w))
+    }
+
+    /// Changes a parameter: the engine's `set_param` names while the job runs, plus
+    /// `source_parallelism`, `window_parallelism`, `window` and `aggregate` before it starts.
+    #[wasm_bindgen(js_name = setParam)]
+    pub fn set_param(&self, name: JsValue, value: JsValue) -> Result<(), JsValue> {
+        let m = "setParam";
+        let name = string_arg(&name, "name").map_err(|e| e.into_js(m))?;
+        let json = to_json(&value, "value").map_err(|e| e.into_js(m))?;
+        let Some(json) = json else {
+            return Err(ApiError::type_("value", "is required (null turns optional parameters off)").into_js(m));
+        };
+        if STRUCTURAL_PARAMS.contains(&name.as_str()) {
+            return self.change(m, false, |s, _| s.set_structure(&name, json));
+        }
+        if !RUNTIME_PARAMS.contains(&name.as_str()) {
+            let all: Vec<&str> = RUNTIME_PARAMS.iter().chain(STRUCTURAL_PARAMS.iter()).copied().collect();
+            return Err(ApiError::range("name", format!("unknown parameter {name:?} (one of {})", all.join(", "))).into_js(m));
+        }
+        let mut obj = serde_json::Map::new();
+        obj.insert("name".into(), Value::String(name));
+        obj.insert("value".into(), json);
+        // The name is known, so any error is about the value.
+        let param: Param = convert::from_json(Value::Object(obj), "")
+            .map_err(|mut e| {
+                if !e.path.starts_with("value") {
+                    e.path = "value".into();
+                }
+                e.into_js(m)
+            })?;
+        self.change(m, true, |s, w| s.set_param(param, w))
+    }
+
+    /// Applies engine commands (`{command: "silence", partition: 3}`, one or an array) together
+    /// at the next instant.
+    pub fn apply(&self, commands: JsValue) -> Result<(), JsValue> {
+        let m = "apply";
+        let (cmds, paths) = commands_arg(&commands).map_err(|e| e.into_js(m))?;
+        self.change(m, true, |s, w| s.apply_now(cmds, &paths, w))
+    }
+
+    /// Schedules engine commands at `atMs` after the start (in the future); they run when the
+    /// clock gets there, as scenario commands do.
+    pub fn schedule(&self, at_ms: JsValue, commands: JsValue) -> Result<(), JsValue> {
+        let m = "schedule";
+        let at = int_arg(&at_ms, "atMs").map_err(|e| e.into_js(m))?;
+        let (cmds, paths) = commands_arg(&commands).map_err(|e| e.into_js(m))?;
+        self.change(m, false, |s, _| s.schedule_at(s.start() + at, cmds, &paths))
+    }
+
+    // ---- reads ----------------------------------------------------------------------------
+
+    /// The job now: splits, source subtasks, operators with their channels and open windows,
+    /// metrics. `options.openWindows` caps the open windows listed per operator (default 10).
+    pub fn snapshot(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let m = "snapshot";
+        let opts: SnapshotOptions = if options.is_undefined() || options.is_null() { SnapshotOptions::default() } else { from_js(&options, "options").map_err(|e| e.into_js(m))? };
+        let open = opts.open_windows.map_or(DEFAULT_OPEN_WINDOWS, |n| n as usize);
+        self.read(m, |s| to_js(&types::snapshot(&s.sim, s.finished(), open)))
+    }
+
+    /// Trace events with `seq >= cursor` still in the bounded trace, how many were lost, and the
+    /// next cursor.
+    #[wasm_bindgen(js_name = eventsSince)]
+    pub fn events_since(&self, cursor: JsValue) -> Result<JsValue, JsValue> {
+        let m = "eventsSince";
+        let c = if cursor.is_undefined() || cursor.is_null() { 0 } else { non_negative(&cursor, "cursor").map_err(|e| e.into_js(m))? };
+        self.read(m, |s| {
+            let (events, lost) = s.sim.trace().events_since(c as u64);
+            let keys = s.sim.keys();
+            let batch = EventBatch { events: events.iter().map(|e| types::trace_event(e, keys)).collect(), lost, cursor: s.sim.trace().cursor() };
+            to_js(&batch)
+        })
+    }
+
+    /// Window results in emission order, from index `from` (default 0).
+    pub fn windows(&self, from: JsValue) -> Result<JsValue, JsValue> {
+        let m = "windows";
+        let from = if from.is_undefined() || from.is_null() { 0 } else { non_negative(&from, "from").map_err(|e| e.into_js(m))? as usize };
+        self.read(m, |s| {
+            let agg = s.sim.config().aggregate;
+            let keys = s.sim.keys();
+            let list: Vec<_> = s.sim.downstream().sink.emitted.iter().enumerate().skip(from).map(|(i, r)| types::window_emission(i, r, keys, agg)).collect();
+            to_js(&list)
+        })
+    }
+
+    /// The late records kept (the most recent `trace.late_records_retained`); the counters in
+    /// `metrics()` are exact.
+    #[wasm_bindgen(js_name = lateRecords)]
+    pub fn late_records(&self) -> Result<JsValue, JsValue> {
+        self.read("lateRecords", |s| {
+            let keys = s.sim.keys();
+            let list: Vec<_> = s.sim.downstream().late.iter().map(|l| types::late_record(l, keys)).collect();
+            to_js(&list)
+        })
+    }
+
+    /// Per-subtask metrics under Flink's names.
+    pub fn metrics(&self) -> Result<JsValue, JsValue> {
+        self.read("metrics", |s| to_js(&types::metrics(s.sim.metrics())))
+    }
+
+    /// The answer of Flink's REST `GET /jobs/:jobid/vertices/:vertexid/watermarks` for
+    /// `"source"` or `"window"`.
+    #[wasm_bindgen(js_name = restWatermarks)]
+    pub fn rest_watermarks(&self, vertex: JsValue) -> Result<JsValue, JsValue> {
+        let m = "restWatermarks";
+        let v = string_arg(&vertex, "vertex").map_err(|e| e.into_js(m))?;
+        self.read(m, |s| {
+            let list = s.sim.rest_watermarks(&v).ok_or_else(|| ApiError::range("vertex", format!("no vertex {v:?} (\"source\" or \"window\")")))?;
+            to_js(&list)
+        })
+    }
+
+    /// Why window subtask `subtask`'s watermark is where it is: who holds it, the reasons, the
+    /// windows that wait.
+    pub fn explain(&self, subtask: JsValue) -> Result<JsValue, JsValue> {
+        let m = "explain";
+        let i = index_arg(&subtask, "subtask").map_err(|e| e.into_js(m))?;
+        self.read(m, |s| {
+            let n = s.sim.downstream().windows.len();
+            let e = s.sim.explain(i).ok_or_else(|| ApiError::range("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
+            to_js(&types::explanation(e))
+        })
+    }
+
+    /// Calls `callback` for every `event` from now on: `window`, `late`, `watermark`, `idle`,
+    /// `active` or `step`. Callbacks run at the end of the call that produced the events.
+    pub fn on(&self, event: JsValue, callback: JsValue) -> Result<Subscription, JsValue> {
+        let m = "on";
+        let name = string_arg(&event, "event").map_err(|e| e.into_js(m))?;
+        let kind = EventKind::parse(&name).ok_or_else(|| ApiError::range("event", format!("unknown event {name:?} (one of {})", EventKind::NAMES.join(", "))).into_js(m))?;
+        let Some(f) = callback.dyn_ref::<js_sys::Function>() else {
+            return Err(ApiError::type_("callback", format!("expected a function, got {}", convert::describe(&callback))).into_js(m));
+        };
+        if kind.from_trace() {
+            let cap = self.read(m, |s| Ok(s.sim.config().trace_capacity))?;
+            if cap == 0 {
+                return Err(ApiError::error("event", format!("the scenario keeps no trace (trace.capacity is 0), so {name:?} events cannot be delivered")).into_js(m));
+            }
+        }
+        let mut l = self.listeners.try_borrow_mut().map_err(|_| Self::busy(m))?;
+        let id = l.add(kind, f.clone());
+        Ok(Subscription::new(&self.listeners, id))
+    }
+
+    /// The scenario that reproduces this session (the original plus every command issued, with
+    /// its `at_ms`); loading it and running to the same time gives the same trace hash.
+    #[wasm_bindgen(js_name = toScenario)]
+    pub fn to_scenario(&self) -> Result<JsValue, JsValue> {
+        self.read("toScenario", |s| to_js(&s.to_scenario()))
+    }
+
+    /// `toScenario()` as a compact, URL-safe string (`wmp1.` + base64url of the JSON).
+    #[wasm_bindgen(js_name = toShareString)]
+    pub fn to_share_string(&self) -> Result<String, JsValue> {
+        self.read("toShareString", |s| {
+            let json = serde_json::to_string(&s.to_scenario()).map_err(|e| ApiError::error("", e.to_string()))?;
+            Ok(share::encode(&json))
+        })
+    }
+}

@@ -1,0 +1,552 @@
+// Type declarations for the Watermark Playground JS API (dist/wmp.js), written by hand next to
+// the Rust code in src/api/ (the source of truth: playground.rs for methods, types.rs for the
+// objects they return). scripts/trunk-wasm-lib.sh copies this file to dist/wmp.d.ts;
+// tests/node/typecheck.ts is type-checked against it by `tsc --noEmit` in scripts/test.sh.
+// Reference with examples: docs/API.md.
+
+// ---- loading -------------------------------------------------------------------------------
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+/** Instantiates the module (in a browser: fetches wmp_bg.wasm next to wmp.js). */
+export default function init(
+  module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
+): Promise<unknown>;
+
+/** Instantiates the module synchronously from its bytes or a compiled module (Node.js). */
+export function initSync(module: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;
+
+/** Mounts the full playground UI into document.body (the served page calls it). */
+export function mountPlayground(): void;
+
+// ---- values --------------------------------------------------------------------------------
+
+/**
+ * A 64-bit watermark. `raw` is exact (a decimal string, as Flink's REST API sends it); `ms` is
+ * the same value as a number, or null for Long.MIN_VALUE ("No Watermark"), Long.MAX_VALUE (end
+ * of input) and values beyond ±2^53 − 1.
+ */
+export interface Watermark {
+  ms: number | null;
+  raw: string;
+}
+
+/** Milliseconds as a safe integer number, or a BigInt within ±(2^53 − 1). */
+export type Millis = number | bigint;
+
+/** Flink's WatermarkStatus. */
+export type WatermarkStatus = "ACTIVE" | "IDLE";
+
+// ---- the scenario format (docs/SCENARIO.md), snake_case as in scenario files -----------------
+
+export type GeneratorKind =
+  | { kind: "bounded_out_of_orderness"; bound_ms: number }
+  | { kind: "monotonous" }
+  | { kind: "no_watermarks" }
+  | { kind: "max_on_silence"; bound_ms: number; silence_ms: number };
+
+export type WindowSpec =
+  | { type: "tumbling"; size_ms: number; offset_ms?: number }
+  | { type: "sliding"; size_ms: number; slide_ms: number; offset_ms?: number }
+  | { type: "session"; gap_ms: number };
+
+export type AggregateKind = "count" | "sum" | "min" | "max";
+export type SinkMode = "append" | "upsert";
+export type Exchange = "hash" | "rebalance" | "forward";
+export type TimestampAssigner = "event_field" | "broker_time" | "seconds_as_millis" | "millis_as_seconds";
+
+/** Which partitions: one index, a list, "all", or all but some. */
+export type PartitionSelector = number | number[] | "all" | { all_except: number[] };
+
+/** The keys a producer draws from: a list of names, or `count` names `prefix0..`. */
+export type KeysSpec = string[] | { count: number; prefix?: string };
+
+export type ProducerKind =
+  | { kind: "steady"; rate_per_s: number }
+  | { kind: "burst"; every_ms: number; count: number }
+  | { kind: "heartbeat"; every_ms: number }
+  | { kind: "outlier"; future_ms: number }
+  | { kind: "backlog"; count: number; span_ms: number };
+
+/** A producer (generator) attached to partitions; times are relative to the job start. */
+export type ProducerSpec = ProducerKind & {
+  partitions: PartitionSelector;
+  keys?: KeysSpec;
+  event_delay_ms?: number;
+  jitter_ms?: number;
+  value?: number;
+  start_ms?: number;
+  stop_ms?: number | null;
+};
+
+/** A literal record for `produce`: absolute `ts`, or `ts_offset_ms` from now, or now. */
+export interface RecordSpec {
+  ts?: Millis | null;
+  ts_offset_ms?: Millis | null;
+  key?: string | null;
+  value?: Millis | null;
+  heartbeat?: boolean;
+}
+
+/** The value each parameter takes (the engine's `set_param` names). */
+export interface RuntimeParams {
+  bound_ms: number;
+  generator: GeneratorKind;
+  /** null turns idleness off. */
+  idle_timeout_ms: number | null;
+  auto_watermark_interval_ms: number;
+  allowed_lateness_ms: number;
+  late_side_output: boolean;
+  sink_mode: SinkMode;
+  channel_latency_ms: number;
+  read_rate_per_s: number | null;
+  max_future_skew_ms: number | null;
+  drop_heartbeats: boolean;
+}
+
+/** Parameters that shape the job: `setParam` takes them only before the start. */
+export interface StructuralParams {
+  source_parallelism: number;
+  window_parallelism: number;
+  window: WindowSpec;
+  aggregate: AggregateKind;
+}
+
+export type ParamName = keyof RuntimeParams | keyof StructuralParams;
+export type ParamValue<K extends ParamName> = K extends keyof RuntimeParams
+  ? RuntimeParams[K]
+  : K extends keyof StructuralParams
+    ? StructuralParams[K]
+    : never;
+
+export type Param = { [K in keyof RuntimeParams]: { name: K; value: RuntimeParams[K] } }[keyof RuntimeParams];
+
+/** An engine command (the scenario's `commands[]` without `at_ms`). */
+export type Command =
+  | { command: "add_partition" }
+  | { command: "remove_partition"; partition: number }
+  | { command: "produce"; partition: number; records: RecordSpec[] }
+  | { command: "silence"; partition: number }
+  | { command: "resume"; partition: number }
+  | { command: "attach_producer"; producer: ProducerSpec }
+  | { command: "detach_producers"; partition: number }
+  | { command: "set_param"; param: Param }
+  | { command: "mark_split_idle"; partition: number }
+  | { command: "mark_split_active"; partition: number }
+  | { command: "release_split"; partition: number }
+  | { command: "end_of_input" };
+
+export type TimedCommand = Command & { at_ms: number };
+
+/** A scenario as you may write it: everything but `topic.partitions` and `window` has a default. */
+export interface ScenarioInput {
+  name?: string;
+  description?: string;
+  seed?: number | bigint;
+  start_time_ms?: number;
+  duration_ms?: number;
+  end_of_input?: boolean;
+  topic: { name?: string; partitions: number };
+  source?: {
+    parallelism?: number;
+    watermark?: {
+      generator?: GeneratorKind;
+      emit?: "periodic" | "per_event";
+      idle_timeout_ms?: number | null;
+      auto_watermark_interval_ms?: number;
+    };
+    timestamp_assigner?: TimestampAssigner;
+    transform?: { max_future_skew_ms?: number | null; drop_heartbeats?: boolean };
+    read_rate_per_s?: number | null;
+    start_offset?: "earliest" | "latest";
+  };
+  exchange?: { type?: Exchange; latency_ms?: number };
+  window: {
+    assigner: WindowSpec;
+    parallelism?: number;
+    allowed_lateness_ms?: number;
+    late_side_output?: boolean;
+    aggregate?: AggregateKind;
+  };
+  sink?: { mode?: SinkMode };
+  producers?: ProducerSpec[];
+  commands?: TimedCommand[];
+  flink?: {
+    combined_all_idle_flush?: boolean;
+    valve_unconditional_flush?: boolean;
+    valve_rederive_on_reactivate?: boolean;
+    kafka_connector?: "flip27" | "legacy";
+  };
+  trace?: { capacity?: number; records?: boolean; late_records_retained?: number };
+}
+
+/** A scenario as the API returns it (`toScenario()`, `presetScenario()`): every field present. */
+export interface Scenario extends ScenarioInput {
+  name: string;
+  description: string;
+  seed: number;
+  start_time_ms: number;
+  duration_ms: number;
+  end_of_input: boolean;
+  producers: ProducerSpec[];
+  commands: TimedCommand[];
+}
+
+// ---- what the reads return -------------------------------------------------------------------
+
+export interface SplitView {
+  partition: number;
+  /** The source subtask that owns the split (null if unassigned). */
+  subtask: number | null;
+  produced: number;
+  read: number;
+  unread: number;
+  maxTimestamp: number | null;
+  /** The split's own watermark (its partial in the multiplexer); null if unassigned. */
+  watermark: Watermark | null;
+  idle: boolean;
+  /** When the idleness timer will declare it idle if nothing arrives (processing time). */
+  idleDeadline: number | null;
+  lastRecordAt: number | null;
+  released: boolean;
+  /** Every producer of the partition is silenced (or it has none). */
+  silent: boolean;
+}
+
+export interface SourceView {
+  subtask: number;
+  partitions: number[];
+  combinedWatermark: Watermark;
+  outputWatermark: Watermark;
+  idle: boolean;
+  mainOutputIdle: boolean;
+}
+
+export interface ChannelView {
+  channel: number;
+  sourceSubtask: number;
+  watermark: Watermark;
+  status: WatermarkStatus;
+  aligned: boolean;
+  /** This channel holds the operator's minimum. */
+  isMin: boolean;
+}
+
+export interface OpenWindow {
+  key: string;
+  start: number;
+  end: number;
+  count: number;
+}
+
+export interface OperatorView {
+  subtask: number;
+  inputWatermark: Watermark;
+  outputWatermark: Watermark;
+  idle: boolean;
+  channels: ChannelView[];
+  windowStateSize: number;
+  /** The earliest windows waiting for the watermark (at most `snapshot({ openWindows })`). */
+  openWindows: OpenWindow[];
+  openWindowCount: number;
+}
+
+export interface SourceMetrics {
+  subtask: number;
+  currentOutputWatermark: Watermark;
+  watermarkLag: number | null;
+  numRecordsOut: number;
+  numRecordsFiltered: number;
+  idle: boolean;
+  idleTimeMs: number;
+  splits: number;
+}
+
+export interface WindowMetrics {
+  subtask: number;
+  currentInputWatermark: Watermark;
+  currentOutputWatermark: Watermark;
+  watermarkLag: number | null;
+  numRecordsIn: number;
+  numRecordsOut: number;
+  numLateRecordsDropped: number;
+  numLateRecordsSideOutput: number;
+  idle: boolean;
+  idleTimeMs: number;
+  windowStateSize: number;
+  recordsInWindowState: number;
+}
+
+export interface Metrics {
+  now: number;
+  source: SourceMetrics[];
+  window: WindowMetrics[];
+}
+
+export interface Snapshot {
+  /** Processing time (ms since the epoch). */
+  now: number;
+  /** Processing time since the start (−1 before the first instant). */
+  elapsedMs: number;
+  startTime: number;
+  started: boolean;
+  finished: boolean;
+  splits: SplitView[];
+  sources: SourceView[];
+  operators: OperatorView[];
+  windowsFired: number;
+  lateRecords: number;
+  traceCursor: number;
+  traceHash: string;
+  metrics: Metrics;
+}
+
+export interface SnapshotOptions {
+  /** Open windows listed per operator (default 10). */
+  openWindows?: number;
+}
+
+/** One window result as the sink received it. */
+export interface WindowEmission {
+  /** Position in emission order (`windows(from)`). */
+  index: number;
+  subtask: number;
+  key: string;
+  start: number;
+  end: number;
+  /** The aggregate the scenario emits (`window.aggregate`). */
+  value: number;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  /** The operator's watermark when it fired. */
+  watermark: Watermark;
+  /** 0 on time, 1, 2, … for late re-firings. */
+  firing: number;
+  /** Processing time of the firing. */
+  time: number;
+}
+
+export interface LateRecord {
+  subtask: number;
+  partition: number;
+  offset: number;
+  ts: number;
+  key: string;
+  value: number;
+  /** The operator's watermark that made it late. */
+  watermark: Watermark;
+  sideOutput: boolean;
+  time: number;
+}
+
+export interface RestWatermark {
+  id: string;
+  value: string;
+}
+
+export type Reason =
+  | { kind: "all_inputs_idle" }
+  | { kind: "subtask_without_split"; sourceSubtask: number }
+  | { kind: "split_never_received"; partition: number; idleTimeoutMs: number | null }
+  | { kind: "split_silent_no_idle_timeout"; partition: number; silentMs: number }
+  | { kind: "kept_active_by_sparse_records"; partition: number; idleTimeoutMs: number; lastRecordAgoMs: number }
+  | { kind: "idle_countdown"; partition: number; idleAt: number }
+  | { kind: "periodic_emission_disabled" }
+  | { kind: "channel_not_realigned"; channel: number; sourceSubtask: number }
+  | { kind: "far_future_timestamp"; partition: number; maxTimestamp: number; aheadMs: number }
+  | { kind: "seconds_read_as_millis"; watermark: Watermark }
+  | { kind: "millis_read_as_seconds"; watermark: Watermark }
+  | { kind: "other"; text: string };
+
+export interface Explanation {
+  subtask: number;
+  watermark: Watermark;
+  heldBy: { channel: number; sourceSubtask: number; partition: number | null } | null;
+  reasons: Reason[];
+  /** The earliest windows waiting for this operator's watermark (at most 5). */
+  waitingWindows: OpenWindow[];
+  waitingTotal: number;
+  /** The explanation in one or two sentences. */
+  text: string;
+}
+
+interface TraceBase {
+  seq: number;
+  /** Processing time of the event. */
+  time: number;
+}
+
+export type TraceEvent = TraceBase &
+  (
+    | { kind: "command"; command: Command | string }
+    | { kind: "record_read"; subtask: number; partition: number; offset: number; ts: number; key: string }
+    | { kind: "record_filtered"; subtask: number; partition: number; offset: number }
+    | { kind: "split_watermark"; subtask: number; partition: number; watermark: Watermark }
+    | { kind: "split_idle" | "split_active" | "split_added" | "split_released"; subtask: number; partition: number }
+    | { kind: "source_watermark" | "operator_watermark"; subtask: number; watermark: Watermark }
+    | { kind: "source_status" | "operator_status"; subtask: number; status: WatermarkStatus }
+    | { kind: "end_of_input_dropped"; subtask: number }
+    | {
+        kind: "window_fired";
+        subtask: number;
+        key: string;
+        start: number;
+        end: number;
+        count: number;
+        sum: number;
+        watermark: Watermark;
+        firing: number;
+      }
+    | {
+        kind: "late_record";
+        subtask: number;
+        partition: number;
+        offset: number;
+        ts: number;
+        key: string;
+        watermark: Watermark;
+        sideOutput: boolean;
+      }
+    | { kind: "other"; text: string }
+  );
+
+export interface EventBatch {
+  events: TraceEvent[];
+  /** Requested events the bounded trace had already dropped. */
+  lost: number;
+  /** Pass this to the next `eventsSince`. */
+  cursor: number;
+}
+
+export interface PresetInfo {
+  id: string;
+  title: string;
+  summary: string;
+  lookAt: string;
+  tryThis: string;
+  source: string;
+}
+
+// ---- events ----------------------------------------------------------------------------------
+
+export type Level = "split" | "source" | "operator";
+
+export interface WatermarkEvent {
+  seq: number;
+  time: number;
+  level: Level;
+  subtask: number;
+  /** Set for split events. */
+  partition: number | null;
+  watermark: Watermark;
+}
+
+export interface StatusEvent {
+  seq: number;
+  time: number;
+  level: Level;
+  subtask: number;
+  partition: number | null;
+}
+
+export interface StepEvent {
+  now: number;
+  elapsedMs: number;
+}
+
+export interface EventMap {
+  window: WindowEmission;
+  late: LateRecord;
+  watermark: WatermarkEvent;
+  idle: StatusEvent;
+  active: StatusEvent;
+  step: StepEvent;
+}
+
+export type EventName = keyof EventMap;
+
+/** Returned by `on()`. */
+export class Subscription {
+  private constructor();
+  /** Removes the listener; calling it again does nothing. */
+  remove(): void;
+  free(): void;
+}
+
+// ---- the class -------------------------------------------------------------------------------
+
+/** A simulated Flink job (Kafka source → keyed event-time windows → sink), driven from JS. */
+export class WatermarkPlayground {
+  /** From a scenario object, a preset id, a share string or scenario JSON text. */
+  constructor(source: ScenarioInput | string);
+  static fromScenario(scenario: ScenarioInput | string): WatermarkPlayground;
+  static fromPreset(id: string): WatermarkPlayground;
+  static fromShareString(share: string): WatermarkPlayground;
+  static presets(): PresetInfo[];
+  static presetScenario(id: string): Scenario;
+  /** "No Watermark", "end of input (Long.MAX_VALUE)" or a UTC time. */
+  static describeWatermark(watermark: Watermark | string | Millis): string;
+
+  /** Frees the wasm memory now (otherwise the garbage collector does it). */
+  free(): void;
+
+  /** Processing time now (ms since the epoch). */
+  readonly now: number;
+  /** Processing time since the start (−1 before the first instant). */
+  readonly elapsedMs: number;
+  readonly startTime: number;
+  readonly started: boolean;
+  readonly finished: boolean;
+  readonly name: string;
+  /** The sequence number the next trace event will get. */
+  readonly cursor: number;
+  /** The fingerprint of the whole trace (16 hex digits), as `wmp run` prints it. */
+  readonly traceHash: string;
+
+  /** Processes the next instant at which anything happens; its time since the start, or null. */
+  step(): number | null;
+  /** Processes every instant up to `atMs` after the start. */
+  runUntil(atMs: Millis): void;
+  /** Processes the next `ms` milliseconds. */
+  runFor(ms: Millis): void;
+  /** Steps until something interesting happens or `limitMs` passes (default 3,600,000). */
+  stepToNextInteresting(limitMs?: Millis): boolean;
+  /** What `wmp run` does: run to `duration_ms`, then the end of input if the scenario asks. */
+  runToEnd(): void;
+
+  /** Adds a partition; returns its index. Commands run at the next millisecond. */
+  addPartition(): number;
+  removePartition(partition: number): void;
+  /** Appends records to a partition; returns how many. */
+  produce(partition: number, records: RecordSpec | RecordSpec[]): number;
+  /** Attaches a producer; returns the partitions it writes to. */
+  attach(producer: ProducerSpec): number[];
+  detach(partition: number): void;
+  silence(partition: number): void;
+  resume(partition: number): void;
+  markIdle(partition: number): void;
+  markActive(partition: number): void;
+  releaseSplit(partition: number): void;
+  endOfInput(): void;
+  setParam<K extends ParamName>(name: K, value: ParamValue<K>): void;
+  /** Applies engine commands together at the next millisecond. */
+  apply(commands: Command | Command[]): void;
+  /** Schedules engine commands at `atMs` after the start (in the future). */
+  schedule(atMs: Millis, commands: Command | Command[]): void;
+
+  snapshot(options?: SnapshotOptions): Snapshot;
+  eventsSince(cursor?: Millis): EventBatch;
+  windows(from?: number): WindowEmission[];
+  lateRecords(): LateRecord[];
+  metrics(): Metrics;
+  restWatermarks(vertex: "source" | "window"): RestWatermark[];
+  explain(subtask: number): Explanation;
+  on<E extends EventName>(event: E, callback: (event: EventMap[E]) => void): Subscription;
+
+  /** The scenario that reproduces this session (original + every command with its at_ms). */
+  toScenario(): Scenario;
+  /** `toScenario()` as a URL-safe string: "wmp1." + base64url(JSON). */
+  toShareString(): string;
+}

@@ -1,0 +1,89 @@
+//! The application shell: header, preset card, graph and WHY side by side, the timeline, the
+//! tables, and the controls drawer. Every panel has a fixed place and size, so nothing jumps
+//! while the simulation runs.
+
+use super::controls::ControlsPanel;
+use super::emissions::{EmissionsLog, LatePanel};
+use super::error_banner::Notices;
+use super::explain::ExplainPanel;
+use super::graph::JobGraph;
+use super::header::Header;
+use super::keyboard::{self, HelpOverlay};
+use super::metrics::MetricsPanel;
+use super::playback;
+use super::presets::PresetCard;
+use super::share::SharePanel;
+use super::state::Pg;
+use super::tables::{ChannelsTable, SplitsTable};
+use super::theme::ThemeState;
+use super::timeline::Timeline;
+use leptos::prelude::*;
+
+/// The playground with a fresh state (first preset, or the one in the URL).
+#[component]
+pub fn App() -> impl IntoView {
+    let pg = Pg::new();
+    super::share::load_from_location(&pg);
+    view! { <Playground pg=pg /> }
+}
+
+/// The playground over a given state (tests drive `pg` directly).
+#[component]
+pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
+    provide_context(pg);
+    provide_context(ThemeState::new());
+    let wide = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1280.0) >= 1500.0;
+    let controls_open = RwSignal::new(wide);
+    let help_open = RwSignal::new(false);
+    keyboard::install(pg, help_open, controls_open);
+    // A new selection is explained at once, also while paused.
+    Effect::new(move |prev: Option<()>| {
+        pg.selection.track();
+        if prev.is_some() {
+            pg.refresh();
+        }
+    });
+    if !no_loop {
+        playback::start_loop(pg);
+    }
+    view! {
+        <div class="app" class:with-controls=move || controls_open.get()>
+            <Header controls_open=controls_open help_open=help_open />
+            <Notices />
+            <main class="main" id="main">
+                <PresetCard />
+                <div class="row graph-row">
+                    <section class="card graph-card" aria-labelledby="graph-h">
+                        <header class="card-head">
+                            <h2 id="graph-h">"JOB GRAPH"</h2>
+                            <span class="legend small muted">
+                                <span class="lg-idle">"idle"</span>" · ❚❚ silenced · "
+                                <span class="lg-min">"━ holds the minimum"</span>" · dashed: No Watermark"
+                            </span>
+                        </header>
+                        <JobGraph />
+                    </section>
+                    <ExplainPanel />
+                </div>
+                <Timeline />
+                <SplitsTable />
+                <div class="row two">
+                    <ChannelsTable />
+                    <LatePanel />
+                </div>
+                <EmissionsLog />
+                <div class="row two">
+                    <MetricsPanel />
+                    <SharePanel />
+                </div>
+                <footer class="footer muted small">
+                    "Flink 2.3 semantics, simulated deterministically in your browser. Processing time is simulated; see the README for what the model simplifies. Press ? for shortcuts."
+                </footer>
+            </main>
+            <aside class="controls-drawer" aria-label="Controls" class:hidden=move || !controls_open.get()>
+                <ControlsPanel />
+            </aside>
+            <HelpOverlay open=help_open />
+        </div>
+    }
+}

@@ -1,0 +1,216 @@
+//! Injecting events: one record with a chosen timestamp (relative to now or absolute), and
+//! bulk generators (steady rate, out-of-order jitter, bursts, heartbeat cadence, far-future
+//! outlier) attached to a partition or to all of them.
+
+use crate::engine::command::Command;
+use crate::engine::scenario::schema::{KeysSpec, PartitionSelector, ProducerSpec, RecordSpec};
+use crate::engine::producer::ProducerKind;
+use crate::web::format::{parse_duration, parse_int, parse_signed_duration, parse_utc, wm_human};
+use crate::web::state::Pg;
+use leptos::prelude::*;
+
+fn partition_options(pg: Pg) -> impl IntoView {
+    move || {
+        pg.snap_slow.with(|s| {
+            s.splits.iter().filter(|p| !p.released).map(|p| view! { <option value=p.partition.to_string()>{format!("partition {}", p.partition)}</option> }).collect_view()
+        })
+    }
+}
+
+#[component]
+pub fn InjectControls() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let partition = RwSignal::new("0".to_string());
+    let mode = RwSignal::new("relative".to_string());
+    let ts = RwSignal::new("-2 s".to_string());
+    let key = RwSignal::new("manual".to_string());
+    let value = RwSignal::new("1".to_string());
+    let heartbeat = RwSignal::new(false);
+    let err = RwSignal::new(None::<String>);
+    let resolve = move || -> Result<i64, String> {
+        let now = pg.now();
+        if mode.get_untracked() == "relative" {
+            parse_signed_duration(&ts.get_untracked()).map(|o| now + o)
+        } else {
+            parse_utc(&ts.get_untracked(), now)
+        }
+    };
+    let preview = move || {
+        ts.track();
+        mode.track();
+        let now = pg.snap_slow.with(|s| s.now);
+        match resolve() {
+            Ok(t) => format!("event time {} ({t})", wm_human(t, now)),
+            Err(e) => e,
+        }
+    };
+    let send = move |_| {
+        let p = match parse_int(&partition.get_untracked(), 0, u32::MAX as i64) {
+            Ok(p) => p as u32,
+            Err(e) => return err.set(Some(format!("partition: {e}"))),
+        };
+        let t = match resolve() {
+            Ok(t) => t,
+            Err(e) => return err.set(Some(format!("timestamp: {e}"))),
+        };
+        let v = match parse_int(&value.get_untracked(), i64::MIN / 4, i64::MAX / 4) {
+            Ok(v) => v,
+            Err(e) => return err.set(Some(format!("value: {e}"))),
+        };
+        let k = key.get_untracked();
+        // Absolute timestamps, so that the exported scenario replays the very same record.
+        let rec = RecordSpec { ts: Some(t), ts_offset_ms: None, key: Some(if k.is_empty() { "manual".into() } else { k }), value: Some(v), heartbeat: heartbeat.get_untracked() };
+        match pg.apply(Command::Produce { partition: p, records: vec![rec] }) {
+            Ok(()) => {
+                err.set(None);
+                pg.info(format!("Sent one record to partition {p} (event time {})", wm_human(t, pg.now())));
+            }
+            Err(e) => err.set(Some(format!("{e}"))),
+        }
+    };
+    view! {
+        <section class="ctl-group" aria-labelledby="ctl-inject">
+            <h3 id="ctl-inject">"Inject an event"</h3>
+            <div class="field-row">
+                <div class="field">
+                    <label for="f-inj-part">"into"</label>
+                    <select id="f-inj-part" prop:value=move || partition.get() on:change=move |ev| partition.set(event_target_value(&ev))>
+                        {partition_options(pg)}
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="f-inj-mode">"timestamp"</label>
+                    <select id="f-inj-mode" prop:value=move || mode.get() on:change=move |ev| {
+                        let m = event_target_value(&ev);
+                        ts.set(if m == "relative" { "-2 s".into() } else { wm_human(pg.now(), pg.now() + 86_400_000) });
+                        mode.set(m);
+                    }>
+                        <option value="relative">"relative to now"</option>
+                        <option value="absolute">"absolute (UTC)"</option>
+                    </select>
+                </div>
+            </div>
+            <div class="field" class:invalid=move || err.with(|e| e.is_some())>
+                <label for="f-inj-ts">{move || if mode.get() == "relative" { "offset from now (e.g. -2 s, +1 h, now)" } else { "UTC time or epoch ms" }}</label>
+                <input id="f-inj-ts" type="text" spellcheck="false" prop:value=move || ts.get()
+                    on:input=move |ev| { ts.set(event_target_value(&ev)); err.set(resolve().err()); }
+                    on:keydown=move |ev: leptos::ev::KeyboardEvent| { if ev.key() == "Enter" { send(()) } } />
+                <small class="field-msg mono">{preview}</small>
+            </div>
+            <div class="field-row">
+                <div class="field"><label for="f-inj-key">"key"</label>
+                    <input id="f-inj-key" type="text" prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev)) /></div>
+                <div class="field"><label for="f-inj-val">"value"</label>
+                    <input id="f-inj-val" type="text" inputmode="numeric" prop:value=move || value.get()
+                        on:input=move |ev| { let t = event_target_value(&ev); err.set(parse_int(&t, i64::MIN / 4, i64::MAX / 4).err().map(|e| format!("value: {e}"))); value.set(t); } /></div>
+            </div>
+            <label class="check"><input type="checkbox" prop:checked=move || heartbeat.get() on:change=move |ev| heartbeat.set(event_target_checked(&ev)) />"mark as heartbeat"</label>
+            <div class="apply-row">
+                <button class="btn small" id="btn-send" on:click=move |_| send(())>"Send"</button>
+                <small class="field-msg" class:error=move || err.with(|e| e.is_some()) role="alert">{move || err.get().unwrap_or_default()}</small>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+pub fn GeneratorControls() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let kind = RwSignal::new("steady".to_string());
+    let target = RwSignal::new("0".to_string());
+    let rate = RwSignal::new("20".to_string());
+    let jitter = RwSignal::new("5 s".to_string());
+    let every = RwSignal::new("30 s".to_string());
+    let count = RwSignal::new("50".to_string());
+    let future = RwSignal::new("1 d".to_string());
+    let delay = RwSignal::new("0".to_string());
+    let err = RwSignal::new(None::<String>);
+    let build = move || -> Result<ProducerSpec, String> {
+        let k = kind.get_untracked();
+        let dur = |s: RwSignal<String>, what: &str| parse_duration(&s.get_untracked()).map_err(|e| format!("{what}: {e}"));
+        let kind_spec = match k.as_str() {
+            "steady" | "jitter" => ProducerKind::Steady { rate_per_s: parse_int(&rate.get_untracked(), 1, 100_000).map_err(|e| format!("rate: {e}"))? as u64 },
+            "burst" => ProducerKind::Burst { every_ms: positive(dur(every, "every")?)?, count: parse_int(&count.get_untracked(), 1, 100_000).map_err(|e| format!("count: {e}"))? as u64 },
+            "heartbeat" => ProducerKind::Heartbeat { every_ms: positive(dur(every, "every")?)? },
+            _ => ProducerKind::Outlier { future_ms: dur(future, "ahead by")? },
+        };
+        let partitions = match target.get_untracked().as_str() {
+            "all" => PartitionSelector::All(crate::engine::scenario::schema::AllPartitions::All),
+            t => PartitionSelector::One(parse_int(t, 0, u32::MAX as i64).map_err(|e| format!("partition: {e}"))? as u32),
+        };
+        let keys = if k == "heartbeat" { KeysSpec::List(vec!["heartbeat".into()]) } else { KeysSpec::Count { count: 8, prefix: "gen-".into() } };
+        Ok(ProducerSpec {
+            partitions,
+            kind: kind_spec,
+            keys,
+            event_delay_ms: dur(delay, "event delay")?,
+            jitter_ms: if k == "jitter" { dur(jitter, "jitter")? } else { 0 },
+            value: 1,
+            start_ms: 0,
+            stop_ms: None,
+        })
+    };
+    let attach = move |_| match build() {
+        Err(e) => err.set(Some(e)),
+        Ok(producer) => match pg.apply(Command::AttachProducer { producer }) {
+            Ok(()) => {
+                err.set(None);
+                pg.info("Generator attached");
+            }
+            Err(e) => err.set(Some(format!("{e}"))),
+        },
+    };
+    let shown = move |kinds: &'static [&'static str]| move || !kinds.contains(&kind.get().as_str());
+    let input = move |id: &'static str, label: &'static str, sig: RwSignal<String>, kinds: &'static [&'static str]| {
+        view! {
+            <div class="field" class:hidden=shown(kinds)>
+                <label for=id>{label}</label>
+                <input id=id type="text" prop:value=move || sig.get() on:input=move |ev| { sig.set(event_target_value(&ev)); err.set(build().err()); } />
+            </div>
+        }
+    };
+    view! {
+        <section class="ctl-group" aria-labelledby="ctl-gen">
+            <h3 id="ctl-gen">"Generators"</h3>
+            <div class="field-row">
+                <div class="field">
+                    <label for="f-gen-kind">"kind"</label>
+                    <select id="f-gen-kind" prop:value=move || kind.get() on:change=move |ev| { kind.set(event_target_value(&ev)); err.set(build().err()); }>
+                        <option value="steady">"steady rate"</option>
+                        <option value="jitter">"out-of-order (jitter)"</option>
+                        <option value="burst">"bursts"</option>
+                        <option value="heartbeat">"heartbeat cadence"</option>
+                        <option value="outlier">"far-future outlier"</option>
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="f-gen-target">"partition"</label>
+                    <select id="f-gen-target" prop:value=move || target.get() on:change=move |ev| target.set(event_target_value(&ev))>
+                        <option value="all">"all partitions"</option>
+                        {partition_options(pg)}
+                    </select>
+                </div>
+            </div>
+            <div class="field-row">
+                {input("f-gen-rate", "records/s", rate, &["steady", "jitter"])}
+                {input("f-gen-jitter", "jitter up to", jitter, &["jitter"])}
+                {input("f-gen-every", "every", every, &["burst", "heartbeat"])}
+                {input("f-gen-count", "records per burst", count, &["burst"])}
+                {input("f-gen-future", "ahead by", future, &["outlier"])}
+                {input("f-gen-delay", "event delay", delay, &["steady", "jitter", "burst"])}
+            </div>
+            <div class="apply-row">
+                <button class="btn small" id="btn-attach" on:click=attach>"Attach generator"</button>
+                <small class="field-msg" class:error=move || err.with(|e| e.is_some()) role="alert">{move || err.get().unwrap_or_default()}</small>
+            </div>
+        </section>
+    }
+}
+
+fn positive(v: i64) -> Result<i64, String> {
+    if v > 0 {
+        Ok(v)
+    } else {
+        Err("must be greater than 0".into())
+    }
+}

@@ -1,0 +1,23 @@
+//! The controls drawer: topology, watermark strategy, windows and sink, and injecting events.
+//! Live changes apply at once (as engine commands, recorded for export); structural ones
+//! (parallelism, window shape, timestamp assigner) restart the scenario, marked ↻.
+
+pub mod field;
+pub mod inject;
+pub mod params;
+pub mod topology;
+
+use leptos::prelude::*;
+
+#[component]
+pub fn ControlsPanel() -> impl IntoView {
+    view! {
+        <div class="controls" id="controls">
+            <params::StrategyControls />
+            <params::WindowControls />
+            <topology::TopologyControls />
+            <inject::InjectControls />
+            <inject::GeneratorControls />
+        </div>
+    }
+}

@@ -1,0 +1,134 @@
+//! Partitions (add / remove while running), parallelism and exchange (restart), channel
+//! latency and read rate (live).
+
+use super::field::*;
+use crate::engine::command::{Command, Param};
+use crate::engine::partitioner::Exchange;
+use crate::web::format::{dur_input, parse_duration, parse_int};
+use crate::web::state::Pg;
+use leptos::prelude::*;
+
+#[component]
+pub fn TopologyControls() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let parts = Memo::new(move |_| pg.snap_slow.with(|s| s.splits.iter().filter(|p| !p.released).map(|p| p.partition).collect::<Vec<_>>()));
+    let remove_sel = RwSignal::new(String::new());
+    let src_p = RwSignal::new(String::new());
+    let win_p = RwSignal::new(String::new());
+    let exchange = RwSignal::new(String::new());
+    let err = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let (s, w, x) = pg.cfg.with(|c| (c.source_parallelism, c.window_parallelism, c.exchange));
+        src_p.set(s.to_string());
+        win_p.set(w.to_string());
+        exchange.set(match x {
+            Exchange::Hash => "hash",
+            Exchange::Rebalance => "rebalance",
+            Exchange::Forward => "forward",
+        }.into());
+        err.set(None);
+    });
+    let add = move |_| {
+        if pg.apply_or_report(Command::AddPartition) {
+            let n = pg.snap_slow.with_untracked(|s| s.splits.len());
+            pg.info(format!("Added partition {} (no producer yet: it holds the watermark until it gets data or goes idle)", n - 1));
+        }
+    };
+    let remove = move |_| {
+        let p = remove_sel.get_untracked().parse::<u32>().ok().or_else(|| parts.get_untracked().last().copied());
+        if let Some(p) = p {
+            if pg.apply_or_report(Command::RemovePartition { partition: p }) {
+                pg.info(format!("Removed partition {p}: its split is released"));
+            }
+        }
+    };
+    let apply = move |_| {
+        let s = parse_int(&src_p.get_untracked(), 1, 256).map_err(|e| format!("source parallelism: {e}"));
+        let w = parse_int(&win_p.get_untracked(), 1, 256).map_err(|e| format!("window parallelism: {e}"));
+        let (s, w) = match (s, w) {
+            (Ok(s), Ok(w)) => (s as u32, w as u32),
+            (Err(e), _) | (_, Err(e)) => return err.set(Some(e)),
+        };
+        let x = match exchange.get_untracked().as_str() {
+            "rebalance" => Exchange::Rebalance,
+            "forward" => Exchange::Forward,
+            _ => Exchange::Hash,
+        };
+        let live_parts = pg.snap_slow.with_untracked(|sn| sn.splits.len() as u32);
+        match pg.restart_with(|sc| {
+            sc.source.parallelism = s;
+            sc.window.parallelism = w;
+            sc.exchange.kind = x;
+            // Partitions added while running become part of the topic.
+            sc.topic.partitions = sc.topic.partitions.max(live_parts);
+            sc.commands.retain(|c| !matches!(c.command, Command::AddPartition));
+        }) {
+            Ok(()) => {
+                err.set(None);
+                pg.info(format!("Parallelism: source {s}, window {w} (restarted)"));
+            }
+            Err(e) => err.set(Some(format!("{e}"))),
+        }
+    };
+    let num_input = move |id: &'static str, label: &'static str, sig: RwSignal<String>| {
+        view! {
+            <div class="field">
+                <label for=id>{label}</label>
+                <input id=id type="text" inputmode="numeric" prop:value=move || sig.get()
+                    on:input=move |ev| {
+                        let t = event_target_value(&ev);
+                        err.set(v_parallelism(&t).err().map(|e| format!("{label}: {e}")));
+                        sig.set(t);
+                    } />
+            </div>
+        }
+    };
+    view! {
+        <section class="ctl-group" aria-labelledby="ctl-topology">
+            <h3 id="ctl-topology">"Topology"</h3>
+            <div class="btn-row">
+                <button class="btn small" id="btn-add-partition" on:click=add>"+ Add partition"</button>
+                <select aria-label="Partition to remove" prop:value=move || remove_sel.get() on:change=move |ev| remove_sel.set(event_target_value(&ev))>
+                    <option value="">"last"</option>
+                    {move || parts.get().into_iter().map(|p| view! { <option value=p.to_string()>{format!("p{p}")}</option> }).collect_view()}
+                </select>
+                <button class="btn small ghost" id="btn-remove-partition" on:click=remove>"− Remove"</button>
+            </div>
+            <div class="field-row">
+                {num_input("f-src-par", "source parallelism", src_p)}
+                {num_input("f-win-par", "window parallelism", win_p)}
+                <div class="field">
+                    <label for="f-exchange">"exchange"</label>
+                    <select id="f-exchange" prop:value=move || exchange.get() on:change=move |ev| exchange.set(event_target_value(&ev))>
+                        <option value="hash">"keyBy (hash)"</option>
+                        <option value="rebalance">"rebalance"</option>
+                        <option value="forward">"forward"</option>
+                    </select>
+                </div>
+            </div>
+            <div class="apply-row">
+                <button class="btn small" id="btn-apply-parallelism" on:click=apply>"Apply ↻"</button>
+                <small class="field-msg" class:error=move || err.with(|e| e.is_some()) role="alert">{move || err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
+            </div>
+            <Field label="channel latency" id="f-latency" hint="0, or e.g. 50 ms"
+                value=Signal::derive(move || dur_input(pg.cfg.with(|c| c.channel_latency_ms)))
+                validate=v_duration
+                on_commit=Callback::new(move |t: String| pg.apply(Command::SetParam { param: Param::ChannelLatencyMs(parse_duration(&t)?) }).map_err(|e| e.message)) />
+            <Field label="read rate per source subtask (records/s)" id="f-read-rate" hint="unlimited, or e.g. 500"
+                value=Signal::derive(move || pg.cfg.with(|c| c.read_rate_per_s.map_or("unlimited".into(), |r| r.to_string())))
+                validate=v_read_rate
+                on_commit=Callback::new(move |t: String| {
+                    let v = if matches!(t.trim(), "" | "unlimited" | "off") { None } else { Some(parse_int(&t, 1, 100_000_000)? as u64) };
+                    pg.apply(Command::SetParam { param: Param::ReadRatePerS(v) }).map_err(|e| e.message)
+                }) />
+        </section>
+    }
+}
+
+fn v_read_rate(s: &str) -> Result<(), String> {
+    if matches!(s.trim(), "" | "unlimited" | "off") {
+        Ok(())
+    } else {
+        parse_int(s, 1, 100_000_000).map(|_| ())
+    }
+}

@@ -1,0 +1,125 @@
+//! The window emissions log (newest first) and the late-record panel with
+//! `numLateRecordsDropped`. Late re-firings are marked ◇, side-output records ○, dropped ✕ —
+//! shapes, not colour alone, as in the timeline.
+
+use super::format::{dur, thousands, wm_human, wm_raw};
+use super::state::{EmissionRow, LateRow, Pg, Selection};
+use crate::engine::operator::sink::SinkMode;
+use leptos::prelude::*;
+
+#[component]
+pub fn EmissionsLog() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let emission_rows = Memo::new(move |_| pg.emissions.with(|e| e.len()));
+    let agg = move || format!("{:?}", pg.cfg.with(|c| c.aggregate)).to_lowercase();
+    view! {
+        <section class="card table-card" aria-labelledby="emissions-h">
+            <header class="card-head">
+                <h2 id="emissions-h">"WINDOW EMISSIONS"</h2>
+                <span class="muted small" id="emissions-count">
+                    {move || thousands(pg.snap_slow.with(|s| s.windows_fired as u64))}" results · "
+                    {move || {
+                        let d = pg.duplicates.get();
+                        let upsert = pg.cfg.with(|c| c.sink == SinkMode::Upsert);
+                        if upsert { format!("{} late re-firings (upsert sink: no duplicates)", thousands(d)) } else { format!("{} duplicates in the append sink", thousands(d)) }
+                    }}
+                </span>
+            </header>
+            <div class="scroll tall">
+                <table class="data" id="emissions-table">
+                    <thead><tr>
+                        <th scope="col">"fired at"</th><th scope="col">"sub"</th><th scope="col">"key"</th>
+                        <th scope="col">"window"</th><th scope="col" class="num">{agg}</th>
+                        <th scope="col">"firing watermark"</th><th scope="col" class="num">"delay"</th><th scope="col">"firing"</th>
+                    </tr></thead>
+                    <tbody>
+                        // Rows are keyed by position and updated in place: at high speed the
+                        // whole list turns over every update, and re-creating rows would be slow.
+                        <For each=move || 0..emission_rows.get() key=|i| *i let:i>
+                            <EmissionRowView i=i />
+                        </For>
+                    </tbody>
+                </table>
+                <p class="empty muted" class:hidden=move || pg.emissions.with(|e| !e.is_empty())>"No window has fired yet."</p>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+pub fn LatePanel() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let late_rows = Memo::new(move |_| pg.late_rows.with(|e| e.len()));
+    view! {
+        <section class="card table-card" aria-labelledby="late-h">
+            <header class="card-head">
+                <h2 id="late-h">"LATE RECORDS"</h2>
+                <span class="small">
+                    <span class="counter" id="late-dropped">"✕ numLateRecordsDropped "<b>{move || thousands(pg.late_dropped.get())}</b></span>
+                    " · "
+                    <span class="counter" id="late-side">"○ side output "<b>{move || thousands(pg.late_side.get())}</b></span>
+                </span>
+            </header>
+            <div class="scroll tall">
+                <table class="data" id="late-table">
+                    <thead><tr>
+                        <th scope="col">"arrived"</th><th scope="col">"partition"</th><th scope="col">"key"</th>
+                        <th scope="col">"timestamp"</th><th scope="col">"watermark then"</th><th scope="col" class="num">"behind"</th><th scope="col">"outcome"</th>
+                    </tr></thead>
+                    <tbody>
+                        <For each=move || 0..late_rows.get() key=|i| *i let:i>
+                            <LateRowView i=i />
+                        </For>
+                    </tbody>
+                </table>
+                <p class="empty muted" class:hidden=move || pg.late_rows.with(|e| !e.is_empty())>
+                    "No late record yet. Records behind the watermark (beyond any allowed lateness) show up here."
+                </p>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn EmissionRowView(i: usize) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let row = Memo::new(move |_| pg.emissions.with(|e| e.get(i).cloned()));
+    let now = move || pg.snap_slow.with_untracked(|s| s.now);
+    let cell = move |f: fn(&EmissionRow, i64) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, now())).unwrap_or_default());
+    let late = Memo::new(move |_| row.with(|r| r.as_ref().is_some_and(|r| r.firing > 0)));
+    view! {
+        <tr class:late=move || late.get() on:click=move |_| {
+            if let Some(r) = row.get_untracked() {
+                pg.selection.set(Selection::Window { subtask: r.subtask, key: r.key, start: r.start, end: r.end });
+            }
+        }>
+            <td class="mono">{cell(|r, n| wm_human(r.time, n))}</td>
+            <td class="num">{cell(|r, _| r.subtask.to_string())}</td>
+            <td>{cell(|r, _| r.key.clone())}</td>
+            <td class="mono">{cell(|r, n| format!("[{}, {})", wm_human(r.start, n), wm_human(r.end, n)))}</td>
+            <td class="num">{cell(|r, _| thousands(r.value.max(0) as u64))}</td>
+            <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
+            <td class="num">{cell(|r, _| dur(r.time - r.end))}</td>
+            <td>{cell(|r, _| if r.firing > 0 { format!("◇ late #{}", r.firing) } else { "▮ on time".to_string() })}</td>
+        </tr>
+    }
+}
+
+#[component]
+fn LateRowView(i: usize) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let row = Memo::new(move |_| pg.late_rows.with(|e| e.get(i).cloned()));
+    let now = move || pg.snap_slow.with_untracked(|s| s.now);
+    let cell = move |f: fn(&LateRow, i64) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, now())).unwrap_or_default());
+    view! {
+        <tr>
+            <td class="mono">{cell(|r, n| wm_human(r.time, n))}</td>
+            <td class="num">{cell(|r, _| format!("p{}", r.partition))}</td>
+            <td>{cell(|r, _| r.key.clone())}</td>
+            <td class="mono" title=cell(|r, _| r.ts.to_string())>{cell(|r, n| wm_human(r.ts, n))}</td>
+            <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
+            <td class="num">{cell(|r, _| if r.watermark == i64::MAX { "∞".to_string() } else { dur(r.watermark - r.ts) })}</td>
+            <td>{cell(|r, _| if r.side_output { "○ side output".to_string() } else { "✕ dropped".to_string() })}</td>
+        </tr>
+    }
+}

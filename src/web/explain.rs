@@ -1,0 +1,326 @@
+//! The WHY panel: the engine's `explain` for the focused window subtask, in plain sentences,
+//! with the culprit chain (channel ← source subtask ← partition) as clickable chips, the
+//! reasons one per line, the fixes as one-click buttons, and the windows that wait.
+//! A selected split, source subtask or window gets its own short description on top.
+
+use super::actions::Action;
+use super::format::{dur, dur_input, thousands, wm_human, wm_raw};
+use super::state::{Pg, Selection};
+use crate::engine::command::Command;
+use crate::engine::explain::{Explanation, Reason};
+use crate::engine::source::generator::GeneratorKind;
+use crate::engine::source::timestamp::TimestampAssigner;
+use crate::engine::time::{END_OF_TIME, NO_WATERMARK};
+use leptos::prelude::*;
+
+/// One reason in words (the renderer's version of the engine's reason).
+pub fn reason_text(r: &Reason, now: i64) -> String {
+    match r {
+        Reason::AllInputsIdle => "Every input channel is idle, so the watermark does not move (it resumes when a channel becomes active with a higher watermark).".into(),
+        Reason::SubtaskWithoutSplit { source_subtask } => format!("Source subtask {source_subtask} owns no partition and no idle timeout is set: it holds No Watermark forever (more source subtasks than partitions)."),
+        Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("Partition {partition} has never received a record and no idle timeout is set."),
+        Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("Partition {partition} has never received a record; it goes idle after the {} idle timeout.", dur(*t)),
+        Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("Partition {partition} has had no record for {} and no idle timeout is set.", dur(*silent_ms)),
+        Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms } => format!(
+            "Partition {partition} gets a record every so often (the last {} ago), which keeps it active although the idle timeout is {}: heartbeats defeat idleness.",
+            dur(*last_record_ago_ms),
+            dur(*idle_timeout_ms)
+        ),
+        Reason::IdleCountdown { partition, idle_at } => format!("Partition {partition} will be declared idle in {} unless a record arrives.", dur((idle_at - now).max(0))),
+        Reason::PeriodicEmissionDisabled => "The auto-watermark interval is 0: no periodic watermarks, and idleness is never detected.".into(),
+        Reason::ChannelNotRealigned { channel, source_subtask } => format!("Channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up."),
+        Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => format!(
+            "Partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late. Clamp timestamps at the source.",
+            dur(*ahead_ms),
+            wm_human(*max_timestamp, now)
+        ),
+        Reason::SecondsReadAsMillis { watermark } => format!("The watermark is {} — epoch seconds read as milliseconds?", wm_human(*watermark, now)),
+        Reason::MillisReadAsSeconds { watermark } => format!("The watermark is {} — milliseconds read as seconds? Everything will be late.", wm_human(*watermark, now)),
+    }
+}
+
+fn icon(r: &Reason) -> &'static str {
+    match r {
+        Reason::AllInputsIdle => "◌",
+        Reason::IdleCountdown { .. } => "⏱",
+        Reason::KeptActiveBySparseRecords { .. } => "♥",
+        Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",
+        _ => "■",
+    }
+}
+
+/// The fixes that fit an explanation, first the least invasive.
+pub fn fixes(ex: &Explanation, pg: &Pg) -> Vec<(String, Action)> {
+    let cfg = pg.cfg.get_untracked();
+    let mut out: Vec<(String, Action)> = Vec::new();
+    let mut push = |label: String, a: Action| {
+        if !out.iter().any(|(_, b)| *b == a) {
+            out.push((label, a));
+        }
+    };
+    for r in &ex.reasons {
+        match r {
+            Reason::SplitSilentNoIdleTimeout { .. } | Reason::SplitNeverReceived { idle_timeout_ms: None, .. } => {
+                push("Set idle timeout 60 s".into(), Action::IdleTimeout(Some(60_000)));
+            }
+            Reason::SubtaskWithoutSplit { .. } => {
+                let parts = pg.snap_slow.with_untracked(|s| s.splits.iter().filter(|s| !s.released).count()) as u32;
+                if parts > 0 {
+                    push(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts));
+                }
+                push("Set idle timeout 60 s".into(), Action::IdleTimeout(Some(60_000)));
+            }
+            Reason::KeptActiveBySparseRecords { .. } => push("Filter heartbeats".into(), Action::DropHeartbeats(true)),
+            Reason::FarFutureTimestamp { .. } => push("Clamp timestamps ↻".into(), Action::ClampRestart),
+            Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => {
+                push("Read the event-time field (ms) ↻".into(), Action::Assigner(TimestampAssigner::EventField))
+            }
+            Reason::PeriodicEmissionDisabled => push("Interval 200 ms".into(), Action::AutoInterval(200)),
+            _ => {}
+        }
+    }
+    if ex.watermark == END_OF_TIME && matches!(cfg.source.generator, GeneratorKind::MaxOnSilence { .. }) {
+        push("withIdleness(60 s) instead ↻".into(), Action::IdlenessInsteadOfMax);
+    }
+    out
+}
+
+/// Observations the engine does not make but the snapshot shows: a split that holds the
+/// minimum with only sparse records (heartbeats) although an idle timeout is set.
+pub fn ui_hints(ex: &Explanation, pg: &Pg) -> Vec<(String, Option<Action>)> {
+    let mut out = Vec::new();
+    let Some(p) = ex.held_by.as_ref().and_then(|h| h.partition) else { return out };
+    let cfg = pg.cfg.get_untracked();
+    let Some(timeout) = cfg.source.idle_timeout_ms else { return out };
+    if cfg.source.transform.drop_heartbeats || ex.reasons.iter().any(|r| matches!(r, Reason::KeptActiveBySparseRecords { .. })) {
+        return out;
+    }
+    pg.snap_slow.with_untracked(|s| {
+        let Some(sp) = s.splits.get(p as usize) else { return };
+        let elapsed = s.now - s.start_time;
+        if sp.idle || sp.read < 2 || elapsed < timeout {
+            return;
+        }
+        let gap = elapsed / sp.read as i64;
+        let wm = sp.watermark.unwrap_or(NO_WATERMARK);
+        let best = s.splits.iter().filter(|o| o.partition != p && !o.idle && !o.released).filter_map(|o| o.watermark).max().unwrap_or(NO_WATERMARK);
+        if gap >= 1_000 && gap < timeout && best > wm.saturating_add(1_000) {
+            out.push((
+                format!(
+                    "Partition {p} gets a record only every ~{} — less often than anything else, but more often than the {} idle timeout. Each record resets the idle timer, so the split never goes idle while its watermark trails the others by {}. Heartbeats defeat idleness: filter them before the watermark generator.",
+                    dur(gap),
+                    dur(timeout),
+                    dur(best - wm)
+                ),
+                Some(Action::DropHeartbeats(true)),
+            ));
+        }
+    });
+    out
+}
+
+#[component]
+pub fn ExplainPanel() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let now = move || pg.snap_slow.with(|s| s.now);
+    let subject = move || {
+        let sel = pg.selection.get();
+        match sel {
+            Selection::None => view! { <SubjectNone/> }.into_any(),
+            Selection::Split(p) => view! { <SubjectSplit p=p/> }.into_any(),
+            Selection::Source(s) => view! { <SubjectSource s=s/> }.into_any(),
+            Selection::Operator(_) => ().into_any(),
+            Selection::Window { subtask, key, start, end } => view! { <SubjectWindow subtask=subtask key=key start=start end=end/> }.into_any(),
+        }
+    };
+    let body = move || {
+        pg.explanation.with(|ex| match ex {
+            None => view! { <p class="muted">"No window subtask to explain."</p> }.into_any(),
+            Some(ex) => {
+                let n = now();
+                let op = ex.subtask;
+                let chain = ex.held_by.clone().map(|h| {
+                    let part = h.partition;
+                    view! {
+                        <p class="chain" aria-label="What holds the watermark">
+                            <span class="muted">"held by "</span>
+                            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Operator(op))>{format!("channel {}", h.channel)}</button>
+                            " ← "
+                            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Source(h.source_subtask))>{format!("source subtask {}", h.source_subtask)}</button>
+                            {part.map(|p| view! { " ← " <button class="chip holding" data-culprit-partition=p on:click=move |_| pg.selection.set(Selection::Split(p))>{format!("partition {p}")}</button> })}
+                        </p>
+                    }
+                });
+                let hints = ui_hints(ex, &pg);
+                let n_items = ex.reasons.len() + hints.len();
+                let mut all_fixes = fixes(ex, &pg);
+                for (_, a) in &hints {
+                    if let Some(a) = a {
+                        if !all_fixes.iter().any(|(_, b)| b == a) {
+                            all_fixes.push(("Filter heartbeats".into(), a.clone()));
+                        }
+                    }
+                }
+                let has_fix = !all_fixes.is_empty();
+                let reasons = ex.reasons.iter().map(|r| view! { <li><span class="ico" aria-hidden="true">{icon(r)}</span>{reason_text(r, n)}</li> }).collect_view();
+                let hint_items = hints.into_iter().map(|(t, _)| view! { <li class="hint-item"><span class="ico" aria-hidden="true">"♥"</span>{t}</li> }).collect_view();
+                let fix_buttons = all_fixes.into_iter().map(|(label, a)| {
+                    let title = if a.restarts() { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
+                    view! { <button class="btn fix" title=title on:click=move |_| a.run(&pg)>{label}</button> }
+                }).collect_view();
+                let waiting = ex.waiting_windows.iter().map(|w| view! {
+                    <tr><td class="mono">{format!("[{}, {})", wm_human(w.start, n), wm_human(w.end, n))}</td><td>{w.key.clone()}</td><td class="num">{thousands(w.count)}</td></tr>
+                }).collect_view();
+                let total = ex.waiting_total;
+                view! {
+                    <div class="why-main">
+                        <p class="headline">
+                            <b>{format!("Window subtask {op}")}</b>
+                            {format!(" is at {} ", wm_human(ex.watermark, n))}
+                            <span class="raw mono">{format!("({})", wm_raw(ex.watermark))}</span>
+                            {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| format!(" · {} behind processing time", dur(n - ex.watermark)))}
+                        </p>
+                        {chain}
+                        <p class="sentence" data-testid="why-sentence">{ex.text.clone()}</p>
+                        <ul class="reasons" class:hidden=n_items < 2 && ex.reasons.len() == n_items>{reasons}{hint_items}</ul>
+                        <div class="fixes" class:hidden=!has_fix role="group" aria-label="Fixes">
+                            <span class="muted">"Try: "</span>{fix_buttons}
+                        </div>
+                        <div class="waiting" class:hidden=total == 0>
+                            <p class="muted small">{format!("{} window{} waiting for this watermark; the earliest:", thousands(total as u64), if total == 1 { "" } else { "s" })}</p>
+                            <table class="mini"><tbody>{waiting}</tbody></table>
+                        </div>
+                    </div>
+                }.into_any()
+            }
+        })
+    };
+    let ops = Memo::new(move |_| pg.snap_slow.with(|s| s.operators.len() as u32));
+    view! {
+        <section class="card why" aria-labelledby="why-h" aria-live="polite">
+            <header class="card-head">
+                <h2 id="why-h">"WHY"</h2>
+                <label class="inline small">
+                    "explain "
+                    <select aria-label="Window subtask to explain"
+                        prop:value=move || match pg.selection.get() { Selection::Operator(o) => o.to_string(), _ => "auto".to_string() }
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            pg.selection.set(v.parse().map(Selection::Operator).unwrap_or(Selection::None));
+                            pg.refresh();
+                        }>
+                        <option value="auto">"the slowest window subtask"</option>
+                        {move || (0..ops.get()).map(|o| view! { <option value=o.to_string()>{format!("window subtask {o}")}</option> }).collect_view()}
+                    </select>
+                </label>
+            </header>
+            {subject}
+            {body}
+        </section>
+    }
+}
+
+#[component]
+fn SubjectNone() -> impl IntoView {
+    view! { <p class="hint small muted">"Click a partition, subtask or window to explain it."</p> }
+}
+
+#[component]
+fn SubjectSplit(p: u32) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let idle_timeout = move || pg.cfg.with(|c| c.source.idle_timeout_ms);
+    let text = move || {
+        pg.snap_slow.with(|s| {
+            let n = s.now;
+            let Some(sp) = s.splits.get(p as usize) else { return String::new() };
+            if sp.released {
+                return format!("Partition {p} was removed; its split is released and no longer counts.");
+            }
+            let wm = sp.watermark.unwrap_or(NO_WATERMARK);
+            let last = sp.last_record_at.map_or("it has never received a record".to_string(), |t| format!("its last record arrived {} ago", dur(n - t)));
+            let idle = if sp.idle {
+                "It is IDLE: excluded from its subtask's minimum.".to_string()
+            } else {
+                match (idle_timeout(), sp.idle_deadline) {
+                    (None, _) => "It is active; no idle timeout is set, so it will never be declared idle.".to_string(),
+                    (Some(_), Some(at)) => format!("It is active; declared idle in {} unless a record arrives.", dur((at - n).max(0))),
+                    (Some(t), None) => format!("It is active (idle timeout {}).", dur_input(t)),
+                }
+            };
+            format!(
+                "Partition {p} is read by source subtask {}. Its split watermark is {} ({}); {last}. {idle}{}",
+                sp.subtask.map_or("-".into(), |t| t.to_string()),
+                wm_human(wm, n),
+                wm_raw(wm),
+                if sp.silent { " Its producers are silenced." } else { "" }
+            )
+        })
+    };
+    let silent = move || pg.snap_slow.with(|s| s.splits.get(p as usize).is_some_and(|x| x.silent));
+    view! {
+        <div class="subject">
+            <p>{text}</p>
+            <div class="row-actions">
+                <button class="btn small" on:click=move |_| {
+                    let cmd = if silent() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
+                    pg.apply_or_report(cmd);
+                }>{move || if silent() { "▶ Resume producers" } else { "❚❚ Silence producers" }}</button>
+                <button class="btn small ghost" on:click=move |_| { pg.apply_or_report(Command::Produce { partition: p, records: vec![serde_json::from_str(r#"{"key": "manual"}"#).unwrap()] }); }>"Send one record (ts = now)"</button>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn SubjectSource(s: u32) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let text = move || {
+        pg.snap_slow.with(|sn| {
+            let n = sn.now;
+            let Some(v) = sn.sources.get(s as usize) else { return String::new() };
+            let splits = if v.partitions.is_empty() { "owns no partition".to_string() } else { format!("reads partitions {}", v.partitions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")) };
+            let holder = v
+                .partitions
+                .iter()
+                .filter_map(|&p| sn.splits.get(p as usize))
+                .filter(|sp| !sp.idle)
+                .min_by_key(|sp| sp.watermark.unwrap_or(NO_WATERMARK))
+                .map(|sp| format!(" Its lowest active split is partition {}.", sp.partition))
+                .unwrap_or_default();
+            format!(
+                "Source subtask {s} {splits}. It emits {} ({}){}; the minimum over its non-idle splits is {}.{holder}",
+                wm_human(v.output_watermark, n),
+                wm_raw(v.output_watermark),
+                if v.idle { " and is IDLE" } else { "" },
+                wm_human(v.combined_watermark, n)
+            )
+        })
+    };
+    view! { <div class="subject"><p>{text}</p></div> }
+}
+
+#[component]
+fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let k = key.clone();
+    let text = move || {
+        let n = pg.snap_slow.with(|s| s.now);
+        let fired = pg.sim.with_value(|s| {
+            s.downstream().sink.emitted.iter().filter(|r| r.subtask == subtask && r.start == start && r.end == end && s.keys().name(r.key) == k).map(|r| (r.time, r.watermark, r.firing, r.agg.count)).collect::<Vec<_>>()
+        });
+        match fired.last() {
+            None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n), wm_human(end, n), wm_human(end - 1, n)),
+            Some(&(t, w, f, c)) => format!(
+                "Window [{}, {}) for key {k:?} fired {} time{} on window subtask {subtask}; the last firing at {} (watermark {}, firing #{f}, {c} records), {} after the window ended.",
+                wm_human(start, n),
+                wm_human(end, n),
+                fired.len(),
+                if fired.len() == 1 { "" } else { "s" },
+                wm_human(t, n),
+                wm_human(w, n),
+                dur(t - end)
+            ),
+        }
+    };
+    view! { <div class="subject"><p>{text}</p></div> }
+}

@@ -1,0 +1,200 @@
+//! Text for times, durations and counts, and the parsers behind every time field. Pure
+//! functions (no DOM), so the formats are the same in every view and testable natively.
+
+use crate::engine::time::{format_duration, format_utc, END_OF_TIME, NO_WATERMARK};
+
+const DAY: i64 = 86_400_000;
+
+/// A watermark as people read it: "No Watermark", "end of input", the time of day when it is on
+/// the same UTC day as `now`, otherwise the full date.
+pub fn wm_human(w: i64, now: i64) -> String {
+    match w {
+        NO_WATERMARK => "No Watermark".into(),
+        END_OF_TIME => "end of input".into(),
+        // Within half a day of now the time of day is unambiguous (and keeps columns narrow).
+        _ if (w as i128 - now as i128).abs() < (DAY / 2) as i128 => format_utc(w)[11..].to_string(),
+        _ if w.abs() < 200_000 * 365 * DAY => format_utc(w)[..19].to_string(),
+        _ => format!("{:+.2e} ms", w as f64),
+    }
+}
+
+/// The raw `long`, with Flink's names for the two sentinels.
+pub fn wm_raw(w: i64) -> String {
+    match w {
+        NO_WATERMARK => "Long.MIN_VALUE".into(),
+        END_OF_TIME => "Long.MAX_VALUE".into(),
+        _ => w.to_string(),
+    }
+}
+
+/// `HH:MM:SS.mmm` of a processing time relative to the job start (elapsed).
+pub fn elapsed(now: i64, start: i64) -> String {
+    let d = (now - start).max(0);
+    let h = d / 3_600_000;
+    format!("{:02}:{:02}:{:02}.{:03}", h, d / 60_000 % 60, d / 1000 % 60, d % 1000)
+}
+
+/// A UTC time of day (`HH:MM:SS.mmm`) or a full date when not on `ref_day`'s day.
+pub fn time_of(t: i64, reference: i64) -> String {
+    wm_human(t, reference)
+}
+
+/// A short duration ("87 min", "1.5 s").
+pub fn dur(ms: i64) -> String {
+    format_duration(ms)
+}
+
+/// A duration as the fields show it and accept it back ("5 s", "200 ms", "90 min", "1 h").
+pub fn dur_input(ms: i64) -> String {
+    if ms == 0 {
+        "0".into()
+    } else if ms % 3_600_000 == 0 {
+        format!("{} h", ms / 3_600_000)
+    } else if ms % 60_000 == 0 {
+        format!("{} min", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+pub fn opt_dur_input(ms: Option<i64>) -> String {
+    ms.map_or_else(|| "off".into(), dur_input)
+}
+
+/// Parses "5s", "5 s", "200ms", "1.5 min", "2h", "1d" or a bare number of milliseconds.
+/// Negative values are refused (use [`parse_signed_duration`] for offsets).
+pub fn parse_duration(s: &str) -> Result<i64, String> {
+    let v = parse_signed_duration(s)?;
+    if v < 0 {
+        return Err("must not be negative".into());
+    }
+    Ok(v)
+}
+
+/// `off`, `none`, `null` or an empty field mean "not set".
+pub fn parse_opt_duration(s: &str) -> Result<Option<i64>, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "" | "off" | "none" | "null" | "-" => Ok(None),
+        _ => parse_duration(s).map(Some),
+    }
+}
+
+/// A signed duration: "-2s", "+1 h", "now" (0).
+pub fn parse_signed_duration(s: &str) -> Result<i64, String> {
+    let t = s.trim().to_ascii_lowercase();
+    if t.is_empty() {
+        return Err("enter a duration, e.g. 5 s, 200 ms, 1 min".into());
+    }
+    if t == "now" || t == "0" {
+        return Ok(0);
+    }
+    let t = t.strip_prefix("now").map(str::trim).unwrap_or(&t).to_string();
+    let (sign, body) = match t.as_bytes().first() {
+        Some(b'-') => (-1.0, t[1..].trim()),
+        Some(b'+') => (1.0, t[1..].trim()),
+        _ => (1.0, t.as_str()),
+    };
+    let split = body.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_' || c == ',')).unwrap_or(body.len());
+    let (num, unit) = body.split_at(split);
+    let num: String = num.chars().filter(|c| *c != '_' && *c != ',').collect();
+    let n: f64 = num.parse().map_err(|_| format!("'{s}' is not a duration (try 5 s, 200 ms, 1 min)"))?;
+    let unit_ms = match unit.trim() {
+        "" | "ms" | "millis" => 1.0,
+        "s" | "sec" | "secs" | "second" | "seconds" => 1000.0,
+        "m" | "min" | "mins" | "minute" | "minutes" => 60_000.0,
+        "h" | "hr" | "hour" | "hours" => 3_600_000.0,
+        "d" | "day" | "days" => 86_400_000.0,
+        u => return Err(format!("unknown unit '{u}' (use ms, s, min, h, d)")),
+    };
+    let v = sign * n * unit_ms;
+    if !v.is_finite() || v.abs() > 9.0e15 {
+        return Err("too large".into());
+    }
+    if v.fract() != 0.0 {
+        return Err("must be a whole number of milliseconds".into());
+    }
+    Ok(v as i64)
+}
+
+/// A whole number within `lo..=hi`.
+pub fn parse_int(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
+    let t: String = s.trim().chars().filter(|c| *c != '_' && *c != ',').collect();
+    let v: i64 = t.parse().map_err(|_| format!("'{}' is not a whole number", s.trim()))?;
+    if v < lo || v > hi {
+        return Err(format!("must be between {lo} and {hi}"));
+    }
+    Ok(v)
+}
+
+/// An absolute event time: epoch milliseconds, or UTC `YYYY-MM-DD HH:MM[:SS[.mmm]]`, or a
+/// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day.
+pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
+    let t = s.trim();
+    if let Ok(v) = t.parse::<i64>() {
+        return Ok(v);
+    }
+    let bad = || format!("'{t}' is not a time: use 2026-01-01 00:01:05, 00:01:05 or epoch milliseconds");
+    let (date, time) = match t.split_once([' ', 'T']) {
+        Some((d, tm)) => (Some(d), tm.trim_end_matches('Z')),
+        None if t.contains(':') => (None, t),
+        None => (Some(t), "00:00"),
+    };
+    let day = match date {
+        Some(d) => {
+            let parts: Vec<&str> = d.split('-').collect();
+            if parts.len() != 3 {
+                return Err(bad());
+            }
+            let y: i64 = parts[0].parse().map_err(|_| bad())?;
+            let m: u32 = parts[1].parse().map_err(|_| bad())?;
+            let dd: u32 = parts[2].parse().map_err(|_| bad())?;
+            if !(1..=12).contains(&m) || !(1..=31).contains(&dd) {
+                return Err(bad());
+            }
+            days_from_civil(y, m, dd)
+        }
+        None => day_of.div_euclid(DAY),
+    };
+    let mut hms = time.split(':');
+    let h: i64 = hms.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
+    let mi: i64 = hms.next().unwrap_or("0").parse().map_err(|_| bad())?;
+    let sec: f64 = hms.next().unwrap_or("0").parse().map_err(|_| bad())?;
+    if hms.next().is_some() || !(0..24).contains(&h) || !(0..60).contains(&mi) || !(0.0..60.0).contains(&sec) {
+        return Err(bad());
+    }
+    Ok(day * DAY + h * 3_600_000 + mi * 60_000 + (sec * 1000.0).round() as i64)
+}
+
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m as i64 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// 12345678 → "12,345,678".
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A speed factor as the picker shows it ("0.1×", "100×", "10,000×").
+pub fn speed(x: f64) -> String {
+    if x >= 1.0 {
+        format!("{}×", thousands(x.round() as u64))
+    } else {
+        format!("{x}×")
+    }
+}

@@ -1,0 +1,66 @@
+//! The header: title, preset picker, transport (reset, step, play/pause, next interesting),
+//! speed, the processing-time clock, and the toggles for controls, help and theme.
+
+use super::format::{elapsed, speed as speed_label, wm_human};
+use super::playback::SPEEDS;
+use super::presets::PresetPicker;
+use super::state::Pg;
+use super::theme::ThemeToggle;
+use leptos::prelude::*;
+
+#[component]
+pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let clock = move || elapsed(pg.clock.get(), pg.cfg.with(|c| c.start_time));
+    let utc = move || {
+        let t = pg.clock.get();
+        format!("{} UTC", wm_human(t, t))
+    };
+    view! {
+        <header class="app-header">
+            <div class="brand">
+                <svg class="logo" viewBox="0 0 24 24" aria-hidden="true"><path d="M2 17 L8 11 L12 14 L20 5" /><path class="dash" d="M2 20 H22" /></svg>
+                <span class="title">"Watermark Playground"</span>
+            </div>
+            <PresetPicker />
+            <div class="transport" role="group" aria-label="Playback">
+                <button class="icon-btn" id="btn-reset" title="Reset to time zero (R)" aria-label="Reset" on:click=move |_| pg.reset()>"⟲"</button>
+                <button class="icon-btn" id="btn-step" title="Single step: the next engine instant (.)" aria-label="Step" on:click=move |_| pg.step_once()>"▸|"</button>
+                <button class="icon-btn primary" id="btn-play" title="Play / pause (Space)"
+                    aria-label=move || { if pg.playing.get() { "Pause" } else { "Play" } }
+                    aria-pressed=move || pg.playing.get().to_string()
+                    on:click=move |_| pg.toggle_play()>
+                    {move || if pg.playing.get() { "❚❚" } else { "▶" }}
+                </button>
+                <button class="icon-btn" id="btn-next" title="Step to the next interesting change: a watermark moves, a window fires, a record is late, a status flips (N)"
+                    aria-label="Step to next interesting change" on:click=move |_| pg.step_next_interesting()>"▸▸|"</button>
+                <label class="speed">
+                    <span class="sr-only">"Speed"</span>
+                    <select id="speed" aria-label="Speed" title="Processing time per wall-clock second (+ / −)"
+                        prop:value=move || pg.speed.get().to_string()
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { pg.speed.set(v) } }>
+                        {SPEEDS.iter().map(|&s| view! { <option value=s.to_string()>{speed_label(s)}</option> }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <div class="clock" aria-live="off">
+                <span class="mono big" id="clock" title="Processing time since the job started">{clock}</span>
+                <span class="mono small muted">{utc}</span>
+                <span class="small status-line" id="perf" data-fps=move || format!("{:.0}", pg.fps.get())>
+                    {move || match pg.catching_up.get() {
+                        Some(eff) => format!("⚠ catching up: {} of {}", speed_label((eff * 10.0).round() / 10.0), speed_label(pg.speed.get())),
+                        None if pg.playing.get() => format!("{:.0} fps", pg.fps.get()),
+                        None => "paused".to_string(),
+                    }}
+                </span>
+            </div>
+            <div class="header-tools">
+                <button class="btn" id="btn-controls" aria-expanded=move || controls_open.get().to_string()
+                    on:click=move |_| controls_open.update(|o| *o = !*o) title="Show or hide the controls (C)">"⚙ Controls"</button>
+                <a class="icon-btn" href="#share" aria-label="Share, export, import, code" title="Share, export, import, Java / SQL code">"⇪"</a>
+                <button class="icon-btn" id="btn-help" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| help_open.set(true)>"?"</button>
+                <ThemeToggle />
+            </div>
+        </header>
+    }
+}

@@ -1,0 +1,126 @@
+//! Keyboard shortcuts and the `?` overlay that lists them. Keys are ignored while typing in a
+//! field; Escape closes the overlay.
+
+use super::playback::{faster, slower};
+use super::state::Pg;
+use super::theme::ThemeState;
+use crate::engine::scenario::catalog;
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// (keys, what they do), as the overlay lists them.
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("Space", "play / pause"),
+    (".", "single step (next engine instant)"),
+    ("N", "step to the next interesting change"),
+    ("+ / −", "faster / slower"),
+    ("R", "reset to time zero"),
+    ("1 … 9", "load preset 1 … 9"),
+    ("C", "show / hide the controls"),
+    ("T", "theme: auto → light → dark"),
+    ("?", "this help"),
+    ("Esc", "close this help, clear the selection"),
+];
+
+fn typing(ev: &web_sys::KeyboardEvent) -> bool {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| {
+            let tag = el.tag_name().to_ascii_lowercase();
+            matches!(tag.as_str(), "input" | "textarea" | "select") || el.has_attribute("contenteditable")
+        })
+        .unwrap_or(false)
+}
+
+/// Installs the window-level key handler.
+pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>) {
+    let theme = expect_context::<ThemeState>();
+    let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
+        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        if e.key() == "Escape" {
+            help_open.set(false);
+            pg.selection.set(super::state::Selection::None);
+            return;
+        }
+        if typing(&e) {
+            return;
+        }
+        let handled = match e.key().as_str() {
+            " " | "k" => {
+                pg.toggle_play();
+                true
+            }
+            "." | "ArrowRight" => {
+                pg.step_once();
+                true
+            }
+            "n" | "N" => {
+                pg.step_next_interesting();
+                true
+            }
+            "+" | "=" => {
+                pg.speed.update(|s| *s = faster(*s));
+                true
+            }
+            "-" | "_" => {
+                pg.speed.update(|s| *s = slower(*s));
+                true
+            }
+            "r" | "R" => {
+                pg.reset();
+                true
+            }
+            "c" | "C" => {
+                controls_open.update(|o| *o = !*o);
+                true
+            }
+            "t" | "T" => {
+                theme.cycle();
+                true
+            }
+            "?" => {
+                help_open.update(|o| *o = !*o);
+                true
+            }
+            k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k != "0" => {
+                let i = (k.as_bytes()[0] - b'1') as usize;
+                if let Some(p) = catalog::presets().get(i) {
+                    let playing = pg.playing.get_untracked();
+                    match pg.load_preset(p.id) {
+                        Ok(()) => pg.playing.set(playing),
+                        Err(err) => pg.error(format!("{err}")),
+                    }
+                }
+                true
+            }
+            _ => false,
+        };
+        if handled {
+            e.prevent_default();
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
+#[component]
+pub fn HelpOverlay(open: RwSignal<bool>) -> impl IntoView {
+    view! {
+        <div class="overlay" class:hidden=move || !open.get() on:click=move |_| open.set(false)>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-h" on:click=|e| e.stop_propagation()>
+                <header class="card-head">
+                    <h2 id="help-h">"Keyboard shortcuts"</h2>
+                    <button class="icon-btn" aria-label="Close" on:click=move |_| open.set(false)>"×"</button>
+                </header>
+                <table class="data shortcuts">
+                    <tbody>
+                        {SHORTCUTS.iter().map(|(k, what)| view! { <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
+                    </tbody>
+                </table>
+                <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. Shapes carry meaning: ◌ idle (hatched), ❚❚ silenced, ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
+            </div>
+        </div>
+    }
+}

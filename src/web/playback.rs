@@ -1,0 +1,161 @@
+//! Play, pause, step, step to the next interesting change, speed — and the frame loop.
+//!
+//! While playing, each animation frame advances simulated processing time by
+//! `elapsed wall time × speed`, in chunks, and stops early when the frame's work budget is
+//! spent: the page never freezes, and the header says "catching up" with the speed reached.
+//! One snapshot is read per frame.
+
+use super::state::Pg;
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The speeds the picker offers (processing time per wall-clock time).
+pub const SPEEDS: &[f64] = &[0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 300.0, 1_000.0, 3_000.0, 10_000.0];
+
+/// Engine work allowed per frame, in ms of wall time.
+const FRAME_BUDGET_MS: f64 = 6.0;
+/// Longest wall-time gap one frame makes up for (a background tab must not jump hours).
+const MAX_FRAME_GAP_MS: f64 = 100.0;
+/// How far "step to next interesting" looks ahead, in processing time.
+pub const NEXT_INTERESTING_LIMIT_MS: i64 = 6 * 3_600_000;
+
+fn perf_now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// The next faster / slower speed in [`SPEEDS`].
+pub fn faster(s: f64) -> f64 {
+    SPEEDS.iter().copied().find(|&x| x > s * 1.0001).unwrap_or(*SPEEDS.last().unwrap())
+}
+pub fn slower(s: f64) -> f64 {
+    SPEEDS.iter().rev().copied().find(|&x| x < s * 0.9999).unwrap_or(SPEEDS[0])
+}
+
+impl Pg {
+    pub fn toggle_play(&self) {
+        self.playing.update(|p| *p = !*p);
+        self.catching_up.set(None);
+    }
+
+    /// One engine instant (the next processing time at which anything happens).
+    pub fn step_once(&self) {
+        self.playing.set(false);
+        match self.sim.try_update_value(|s| s.step()).expect("the simulation is alive") {
+            Ok(Some(_)) => {}
+            Ok(None) => self.info("Nothing more will happen: no producer, command or timer is pending."),
+            Err(e) => self.error(format!("{e}")),
+        }
+        self.refresh();
+    }
+
+    /// Runs until an operator watermark moves, a window fires, a record is late or a split or
+    /// subtask changes status (or six hours of processing time pass).
+    pub fn step_next_interesting(&self) {
+        self.playing.set(false);
+        match self.sim.try_update_value(|s| s.step_to_next_interesting(NEXT_INTERESTING_LIMIT_MS)).expect("alive") {
+            Ok(true) => {}
+            Ok(false) => self.info("Nothing interesting happened within 6 h of processing time."),
+            Err(e) => self.error(format!("{e}")),
+        }
+        self.refresh();
+    }
+
+    /// Advances by `wall_ms × speed` of processing time within the frame budget.
+    /// Returns the processing time actually advanced.
+    pub fn advance_frame(&self, wall_ms: f64, carry: &mut f64) -> i64 {
+        let speed = self.speed.get_untracked();
+        let want = wall_ms * speed + *carry;
+        let whole = want.floor();
+        *carry = want - whole;
+        let want = whole as i64;
+        if want <= 0 {
+            return 0;
+        }
+        let from = self.now();
+        let target = from + want;
+        let deadline = perf_now() + FRAME_BUDGET_MS;
+        // Small chunks, so that a heavy stretch stops close to the budget.
+        let chunk = (want / 8).max(1);
+        let mut reached = from;
+        while reached < target {
+            let next = (reached + chunk).min(target);
+            if let Err(e) = self.run_until(next) {
+                self.playing.set(false);
+                self.error(format!("the simulation stopped: {e}"));
+                break;
+            }
+            reached = next;
+            if perf_now() > deadline {
+                break;
+            }
+        }
+        if reached < target {
+            *carry = 0.0;
+            let effective = (reached - from) as f64 / wall_ms.max(1.0);
+            self.catching_up.set(Some(effective));
+        } else if self.catching_up.get_untracked().is_some() {
+            self.catching_up.set(None);
+        }
+        reached - from
+    }
+}
+
+/// Starts the frame loop; the returned guard stops it when dropped (or on the owner's cleanup).
+pub fn start_loop(pg: Pg) {
+    let alive = Arc::new(AtomicBool::new(true));
+    {
+        let alive = alive.clone();
+        on_cleanup(move || alive.store(false, Ordering::Relaxed));
+    }
+    type Cb = Closure<dyn FnMut(f64)>;
+    let slot: Rc<RefCell<Option<Cb>>> = Rc::new(RefCell::new(None));
+    let again = slot.clone();
+    let mut last_ts: Option<f64> = None;
+    let mut carry = 0.0f64;
+    let mut frames: Vec<f64> = Vec::with_capacity(128);
+    let mut shown = 0u64;
+    let mut engine_ms = 0.0f64;
+    let mut refresh_ms = 0.0f64;
+    let cb: Cb = Closure::new(move |ts: f64| {
+        if !alive.load(Ordering::Relaxed) {
+            again.borrow_mut().take();
+            return;
+        }
+        let dt = last_ts.map_or(0.0, |l| (ts - l).clamp(0.0, MAX_FRAME_GAP_MS));
+        last_ts = Some(ts);
+        if pg.playing.get_untracked() {
+            let t0 = perf_now();
+            pg.advance_frame(dt, &mut carry);
+            let t1 = perf_now();
+            pg.refresh_frame();
+            let t2 = perf_now();
+            engine_ms = engine_ms * 0.9 + (t1 - t0) * 0.1;
+            refresh_ms = refresh_ms * 0.9 + (t2 - t1) * 0.1;
+            pg.frame_ms.set(engine_ms + refresh_ms);
+            if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("perf")) {
+                let _ = el.set_attribute("data-engine-ms", &format!("{engine_ms:.2}"));
+                let _ = el.set_attribute("data-refresh-ms", &format!("{refresh_ms:.2}"));
+                let _ = el.set_attribute("data-gap-ms", &format!("{dt:.1}"));
+            }
+            frames.push(ts);
+            frames.retain(|&f| ts - f <= 1000.0);
+            shown += 1;
+            if shown % 15 == 0 {
+                pg.fps.set(frames.len() as f64);
+            }
+        } else {
+            carry = 0.0;
+            frames.clear();
+        }
+        if let Some(cb) = again.borrow().as_ref() {
+            let _ = web_sys::window().unwrap().request_animation_frame(cb.as_ref().unchecked_ref());
+        }
+    });
+    let _ = web_sys::window().unwrap().request_animation_frame(cb.as_ref().unchecked_ref());
+    *slot.borrow_mut() = Some(cb);
+}

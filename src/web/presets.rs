@@ -1,0 +1,129 @@
+//! The preset picker and the preset card: what to look at, what to try, and the suggested
+//! steps as one-click buttons.
+
+use super::actions::Action;
+use super::state::Pg;
+use crate::engine::operator::sink::SinkMode;
+use crate::engine::scenario::catalog;
+use crate::engine::source::timestamp::TimestampAssigner;
+use leptos::prelude::*;
+
+/// The speed each preset starts at: fast enough to see its story within a minute.
+pub fn default_speed(id: &str) -> f64 {
+    match id {
+        "seed-001-heartbeat" => 300.0,
+        "heartbeat-idle-timeout" | "max-on-silence" | "bound-too-large" => 10.0,
+        _ => 5.0,
+    }
+}
+
+/// The steps a preset suggests, in order.
+pub fn preset_actions(id: &str) -> Vec<(&'static str, Action)> {
+    match id {
+        "seed-001-heartbeat" => vec![
+            ("Fix: idle timeout 60 s", Action::IdleTimeout(Some(60_000))),
+            ("Retire the heartbeat producer", Action::DetachProducers(11)),
+            ("Idle timeout off", Action::IdleTimeout(None)),
+        ],
+        "empty-partition" => vec![
+            ("Fix: withIdleness(30 s)", Action::IdleTimeout(Some(30_000))),
+            ("Wake partition 3 with 40 s old records", Action::WakeLate { partition: 3, delay_ms: 40_000 }),
+        ],
+        "more-subtasks-than-partitions" => vec![
+            ("Fix: source parallelism 2 ↻", Action::SourceParallelism(2)),
+            ("Or: idle timeout 5 s", Action::IdleTimeout(Some(5_000))),
+            ("Legacy FlinkKafkaConsumer ↻", Action::LegacyConnector),
+        ],
+        "far-future-outlier" => vec![("Fix: clamp timestamps ↻", Action::ClampRestart)],
+        "timestamp-units" => vec![
+            ("The reverse: ms read as seconds ↻", Action::Assigner(TimestampAssigner::MillisAsSeconds)),
+            ("Fix: read the event time field ↻", Action::Assigner(TimestampAssigner::EventField)),
+        ],
+        "bound-too-large" => vec![("Fix: bound 2 s", Action::Bound(2_000))],
+        "late-data" => vec![
+            ("Allowed lateness 10 s", Action::AllowedLateness(10_000)),
+            ("Sink: upsert", Action::Sink(SinkMode::Upsert)),
+            ("Late side output on", Action::SideOutput(true)),
+        ],
+        "heartbeat-idle-timeout" => vec![("Fix: filter heartbeats", Action::DropHeartbeats(true))],
+        "max-on-silence" => vec![("Fix: withIdleness(60 s) instead ↻", Action::IdlenessInsteadOfMax)],
+        _ => vec![],
+    }
+}
+
+/// The preset `<select>` in the header.
+#[component]
+pub fn PresetPicker() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let on_change = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if id.is_empty() {
+            return;
+        }
+        let playing = pg.playing.get_untracked();
+        match pg.load_preset(&id) {
+            Ok(()) => pg.playing.set(playing),
+            Err(e) => pg.error(format!("{e}")),
+        }
+    };
+    view! {
+        <label class="preset-picker">
+            <span class="sr-only">"Preset scenario"</span>
+            <select id="preset" aria-label="Preset scenario" on:change=on_change
+                prop:value=move || pg.preset.get().unwrap_or("")>
+                <option value="" disabled=true>"Custom scenario"</option>
+                {catalog::presets().iter().enumerate().map(|(i, p)| view! {
+                    <option value=p.id>{format!("{}. {}", i + 1, p.title)}</option>
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
+/// The card under the header: the preset's story and its suggested steps.
+#[component]
+pub fn PresetCard() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let open = RwSignal::new(true);
+    view! {
+        <section class="card preset-card" aria-label="About this scenario">
+            {move || match pg.preset.get().and_then(catalog::preset) {
+                None => view! {
+                    <div class="preset-head">
+                        <h2>{move || pg.base.with_value(|b| if b.name.is_empty() { "Custom scenario".to_string() } else { b.name.clone() })}</h2>
+                        <p class="muted">{move || { pg.snap_slow.track(); pg.base.with_value(|b| b.description.clone()) }}</p>
+                    </div>
+                }.into_any(),
+                Some(p) => {
+                    let actions = preset_actions(p.id);
+                    view! {
+                        <div class="preset-head">
+                            <h2>{p.title}</h2>
+                            <button class="link" on:click=move |_| open.update(|o| *o = !*o)
+                                aria-expanded=move || open.get().to_string()>
+                                {move || if open.get() { "less" } else { "more" }}
+                            </button>
+                            <span class="muted small source">{p.source}</span>
+                        </div>
+                        <div class="preset-grid" class:collapsed=move || !open.get()>
+                            <p class="summary">{p.summary}</p>
+                            <p><b>"Look at "</b>{p.look_at}</p>
+                            <div>
+                                <p><b>"Try "</b>{p.try_this}</p>
+                                <div class="preset-actions" role="group" aria-label="Suggested steps">
+                                    {actions.into_iter().map(|(label, action)| {
+                                        let restarts = action.restarts();
+                                        let title = if restarts { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
+                                        view! {
+                                            <button class="btn small" title=title on:click=move |_| action.run(&pg)>{label}</button>
+                                        }
+                                    }).collect_view()}
+                                </div>
+                            </div>
+                        </div>
+                    }.into_any()
+                }
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,459 @@
+//! The playground's state: the running [`Simulation`], the scenario it came from with the
+//! user's actions since, and the reactive pictures of it that the views read (snapshot,
+//! explanation, emissions, late records, timeline). Every handle is `Copy`.
+//!
+//! The engine is only touched here and in `playback`; views read signals. `refresh` takes one
+//! snapshot per frame (or per action) and updates every picture from it.
+
+use super::timeline_data::TimelineData;
+use crate::engine::command::Command;
+use crate::engine::error::InputError;
+use crate::engine::explain::Explanation;
+use crate::engine::job::JobConfig;
+use crate::engine::metrics::Metrics;
+use crate::engine::scenario::build;
+use crate::engine::scenario::catalog::{self, Preset};
+use crate::engine::scenario::schema::{Scenario, TimedCommand};
+use crate::engine::sim::Simulation;
+use crate::engine::snapshot::Snapshot;
+use leptos::prelude::*;
+
+/// What the user clicked last; the WHY panel explains it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Selection {
+    None,
+    Operator(u32),
+    Source(u32),
+    Split(u32),
+    Window { subtask: u32, key: String, start: i64, end: i64 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeKind {
+    Error,
+    Info,
+}
+
+/// A message in the notice area: engine errors (never swallowed) and confirmations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub id: u64,
+    pub kind: NoticeKind,
+    pub text: String,
+}
+
+/// One window result as the emissions log shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmissionRow {
+    /// Position in the sink's emission order (stable key).
+    pub idx: usize,
+    pub time: i64,
+    pub subtask: u32,
+    pub key: String,
+    pub start: i64,
+    pub end: i64,
+    pub value: i64,
+    pub count: u64,
+    pub watermark: i64,
+    pub firing: u32,
+}
+
+/// One late record as the late panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LateRow {
+    pub idx: u64,
+    pub time: i64,
+    pub subtask: u32,
+    pub partition: u32,
+    pub key: String,
+    pub ts: i64,
+    pub watermark: i64,
+    pub side_output: bool,
+}
+
+/// Rows kept for the emissions and late tables (the counters stay exact).
+pub const TABLE_ROWS: usize = 60;
+
+#[derive(Clone, Copy)]
+pub struct Pg {
+    pub sim: StoredValue<Simulation, LocalStorage>,
+    /// The scenario the simulation was built from (preset, import, or a restart with changes).
+    pub base: StoredValue<Scenario, LocalStorage>,
+    /// The user's actions since the build, as scenario commands (exported with the scenario).
+    pub log: StoredValue<Vec<TimedCommand>, LocalStorage>,
+    pub preset: RwSignal<Option<&'static str>>,
+    /// Processing time, updated every frame (the header clock).
+    pub clock: RwSignal<i64>,
+    /// The snapshot for the job graph, published at most ~20 times per second while playing.
+    pub snap: RwSignal<Snapshot>,
+    /// The same, published at most ~4 times per second while playing (tables, WHY, logs):
+    /// text that changes faster cannot be read anyway, and the page stays smooth.
+    pub snap_slow: RwSignal<Snapshot>,
+    pub cfg: RwSignal<JobConfig>,
+    pub explanation: RwSignal<Option<Explanation>>,
+    pub metrics: RwSignal<Option<Metrics>>,
+    pub metrics_open: RwSignal<bool>,
+    pub emissions: RwSignal<Vec<EmissionRow>>,
+    pub late_rows: RwSignal<Vec<LateRow>>,
+    pub duplicates: RwSignal<u64>,
+    pub late_dropped: RwSignal<u64>,
+    pub late_side: RwSignal<u64>,
+    pub timeline: StoredValue<TimelineData, LocalStorage>,
+    /// Bumped whenever the timeline data changed (the timeline redraws at most ~15×/s).
+    pub timeline_rev: RwSignal<u64>,
+    pub selection: RwSignal<Selection>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<f64>,
+    /// While the engine cannot keep up: the speed actually reached.
+    pub catching_up: RwSignal<Option<f64>>,
+    pub fps: RwSignal<f64>,
+    pub frame_ms: RwSignal<f64>,
+    pub notices: RwSignal<Vec<Notice>>,
+    pub busy: RwSignal<bool>,
+    seen_emitted: StoredValue<usize>,
+    seen_late: StoredValue<u64>,
+    next_notice: StoredValue<u64>,
+    last_heavy: StoredValue<f64>,
+    last_fast: StoredValue<f64>,
+}
+
+/// Minimum wall time between two updates of the slow views while playing.
+const SLOW_VIEWS_MS: f64 = 250.0;
+/// Minimum wall time between two updates of the job graph while playing.
+const FAST_VIEWS_MS: f64 = 100.0;
+
+fn perf_now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+fn runnable(sc: &Scenario) -> Scenario {
+    // The UI reads snapshots and counters, not record-level trace events: keep the trace small.
+    let mut run = sc.clone();
+    run.trace.records = false;
+    run.trace.capacity = run.trace.capacity.min(2_000);
+    run
+}
+
+impl Pg {
+    /// A playground on the first preset.
+    pub fn new() -> Self {
+        let first = &catalog::presets()[0];
+        let sc = build::parse(first.json).expect("presets parse (tested in catalog.rs)");
+        let sim = runnable(&sc).build().expect("presets build");
+        let snap = sim.snapshot();
+        let cfg = sim.config().clone();
+        let start = cfg.start_time;
+        let pg = Pg {
+            sim: StoredValue::new_local(sim),
+            base: StoredValue::new_local(sc),
+            log: StoredValue::new_local(Vec::new()),
+            preset: RwSignal::new(Some(first.id)),
+            clock: RwSignal::new(snap.now),
+            snap_slow: RwSignal::new(snap.clone()),
+            snap: RwSignal::new(snap),
+            cfg: RwSignal::new(cfg),
+            explanation: RwSignal::new(None),
+            metrics: RwSignal::new(None),
+            metrics_open: RwSignal::new(false),
+            emissions: RwSignal::new(Vec::new()),
+            late_rows: RwSignal::new(Vec::new()),
+            duplicates: RwSignal::new(0),
+            late_dropped: RwSignal::new(0),
+            late_side: RwSignal::new(0),
+            timeline: StoredValue::new_local(TimelineData::new(start)),
+            timeline_rev: RwSignal::new(0),
+            selection: RwSignal::new(Selection::None),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(super::presets::default_speed(first.id)),
+            catching_up: RwSignal::new(None),
+            fps: RwSignal::new(0.0),
+            frame_ms: RwSignal::new(0.0),
+            notices: RwSignal::new(Vec::new()),
+            busy: RwSignal::new(false),
+            seen_emitted: StoredValue::new(0),
+            seen_late: StoredValue::new(0),
+            next_notice: StoredValue::new(0),
+            last_heavy: StoredValue::new(f64::NEG_INFINITY),
+            last_fast: StoredValue::new(f64::NEG_INFINITY),
+        };
+        pg.refresh();
+        pg
+    }
+
+    /// The preset currently loaded, if the scenario came from one.
+    pub fn current_preset(&self) -> Option<&'static Preset> {
+        self.preset.get_untracked().and_then(catalog::preset)
+    }
+
+    pub fn load_preset(&self, id: &str) -> Result<(), InputError> {
+        let p = catalog::preset(id).ok_or_else(|| InputError::new("preset", format!("no preset '{id}'")))?;
+        let sc = build::parse(p.json)?;
+        self.load(sc, Some(p.id))?;
+        self.speed.set(super::presets::default_speed(p.id));
+        Ok(())
+    }
+
+    /// Replaces the running job with a new scenario (from time zero).
+    pub fn load(&self, sc: Scenario, preset: Option<&'static str>) -> Result<(), InputError> {
+        let sim = runnable(&sc).build()?;
+        let start = sim.config().start_time;
+        self.sim.set_value(sim);
+        self.base.set_value(sc);
+        self.log.set_value(Vec::new());
+        self.preset.set(preset);
+        self.timeline.set_value(TimelineData::new(start));
+        self.seen_emitted.set_value(0);
+        self.seen_late.set_value(0);
+        self.emissions.set(Vec::new());
+        self.late_rows.set(Vec::new());
+        self.duplicates.set(0);
+        self.late_dropped.set(0);
+        self.late_side.set(0);
+        self.selection.set(Selection::None);
+        self.catching_up.set(None);
+        self.cfg.set(self.sim.with_value(|s| s.config().clone()));
+        self.refresh();
+        Ok(())
+    }
+
+    /// Back to time zero of the current scenario (the user's actions are forgotten).
+    pub fn reset(&self) {
+        let sc = self.base.get_value();
+        if let Err(e) = self.load(sc, self.preset.get_untracked()) {
+            self.error(format!("reset failed: {e}"));
+        }
+    }
+
+    /// The scenario with the user's actions appended as timed commands: importing it replays
+    /// this session exactly (the engine is deterministic).
+    pub fn export_scenario(&self) -> Scenario {
+        let mut sc = self.base.get_value();
+        let log = self.log.get_value();
+        sc.commands.extend(log);
+        sc.commands.sort_by_key(|c| c.at_ms);
+        let now = self.sim.with_value(|s| s.now().max(s.config().start_time));
+        let elapsed = now - sc.start_time_ms;
+        sc.duration_ms = sc.duration_ms.max(elapsed);
+        sc
+    }
+
+    /// Changes the scenario itself (parallelism, window, timestamp assigner …) and restarts
+    /// from time zero; the user's actions so far replay at their times.
+    pub fn restart_with(&self, change: impl FnOnce(&mut Scenario)) -> Result<(), InputError> {
+        let mut sc = self.export_scenario();
+        change(&mut sc);
+        sc.validate()?;
+        let playing = self.playing.get_untracked();
+        self.load(sc, self.preset.get_untracked())?;
+        self.playing.set(playing);
+        Ok(())
+    }
+
+    /// Applies a command now, records it for export, and refreshes every view.
+    pub fn apply(&self, cmd: Command) -> Result<(), InputError> {
+        let (res, at) = self.sim.try_update_value(|s| {
+            let now = s.now().max(s.config().start_time);
+            let at = now + 1 - s.config().start_time;
+            (s.apply(cmd.clone()), at)
+        }).expect("the simulation is alive");
+        res?;
+        self.log.update_value(|l| l.push(TimedCommand { at_ms: at, command: cmd }));
+        self.cfg.set(self.sim.with_value(|s| s.config().clone()));
+        self.refresh();
+        Ok(())
+    }
+
+    /// `apply`, with any error shown in the notice area.
+    pub fn apply_or_report(&self, cmd: Command) -> bool {
+        match self.apply(cmd) {
+            Ok(()) => true,
+            Err(e) => {
+                self.error(format!("{e}"));
+                false
+            }
+        }
+    }
+
+    /// Runs the engine up to processing time `t`.
+    pub fn run_until(&self, t: i64) -> Result<(), InputError> {
+        self.sim.try_update_value(|s| s.run_until(t)).expect("the simulation is alive")
+    }
+
+    pub fn now(&self) -> i64 {
+        self.sim.with_value(|s| s.now().max(s.config().start_time))
+    }
+
+    pub fn start_time(&self) -> i64 {
+        self.sim.with_value(|s| s.config().start_time)
+    }
+
+    /// The window subtask the WHY panel explains: the selected one, or the one whose
+    /// watermark is lowest (the one everybody waits for).
+    pub fn focus_operator(&self) -> u32 {
+        match self.selection.get_untracked() {
+            Selection::Operator(o) => o,
+            Selection::Window { subtask, .. } => subtask,
+            _ => self.snap.with_untracked(|s| {
+                s.operators.iter().min_by_key(|o| (o.input_watermark, o.subtask)).map_or(0, |o| o.subtask)
+            }),
+        }
+    }
+
+    /// Takes a fresh picture of the engine and updates every view's signal.
+    pub fn refresh(&self) {
+        self.refresh_views(Some(true));
+    }
+
+    /// The per-frame refresh while playing: the fast views every frame, the slow ones at most
+    /// every [`SLOW_VIEWS_MS`].
+    /// The slow views and the graph are never updated in the same frame, so that no frame
+    /// carries both costs.
+    pub fn refresh_frame(&self) {
+        self.clock.set(self.now());
+        let t = perf_now();
+        if t - self.last_heavy.get_value() >= SLOW_VIEWS_MS {
+            self.last_heavy.set_value(t);
+            self.refresh_views(Some(false));
+        } else if t - self.last_fast.get_value() >= FAST_VIEWS_MS {
+            self.last_fast.set_value(t);
+            self.refresh_views(None);
+        }
+    }
+
+    /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too).
+    fn refresh_views(&self, slow: Option<bool>) {
+        let snap = self.sim.with_value(|s| s.snapshot());
+        self.clock.set(snap.now);
+        self.timeline.update_value(|t| t.record(&snap));
+        let Some(with_graph) = slow else {
+            self.snap.set(snap);
+            return;
+        };
+        let agg = self.sim.with_value(|s| s.config().aggregate);
+        // New window results since the last refresh.
+        let seen = self.seen_emitted.get_value();
+        let (new_rows, total) = self.sim.with_value(|s| {
+            let em = &s.downstream().sink.emitted;
+            let from = seen.max(em.len().saturating_sub(TABLE_ROWS * 4));
+            let rows: Vec<EmissionRow> = em[from..]
+                .iter()
+                .enumerate()
+                .map(|(i, r)| EmissionRow {
+                    idx: from + i,
+                    time: r.time,
+                    subtask: r.subtask,
+                    key: s.keys().name(r.key).to_string(),
+                    start: r.start,
+                    end: r.end,
+                    value: r.agg.value(agg),
+                    count: r.agg.count,
+                    watermark: r.watermark,
+                    firing: r.firing,
+                })
+                .collect();
+            // Duplicates and firings are counted over everything new, not just the rows kept.
+            let fired: Vec<(i64, i64, u32, bool)> = em[seen.min(em.len())..].iter().map(|r| (r.time, r.end, r.subtask, r.firing > 0)).collect();
+            ((rows, fired), em.len())
+        });
+        let (rows, fired) = new_rows;
+        if total != seen {
+            self.seen_emitted.set_value(total);
+            let dups = fired.iter().filter(|f| f.3).count() as u64;
+            if dups > 0 {
+                self.duplicates.update(|d| *d += dups);
+            }
+            self.timeline.update_value(|t| t.add_firings(&fired));
+            self.emissions.update(|list| {
+                let skip = rows.len().saturating_sub(TABLE_ROWS);
+                for r in rows.into_iter().skip(skip) {
+                    list.insert(0, r);
+                }
+                list.truncate(TABLE_ROWS);
+            });
+        }
+        // New late records.
+        let late_total = snap.late_records;
+        let seen_late = self.seen_late.get_value();
+        if late_total != seen_late {
+            let fresh = (late_total - seen_late) as usize;
+            let rows: Vec<LateRow> = self.sim.with_value(|s| {
+                let late = &s.downstream().late;
+                let n = fresh.min(late.len());
+                late.iter()
+                    .skip(late.len() - n)
+                    .enumerate()
+                    .map(|(i, l)| LateRow {
+                        idx: late_total - n as u64 + i as u64,
+                        time: l.time,
+                        subtask: l.subtask,
+                        partition: l.partition,
+                        key: s.keys().name(l.key).to_string(),
+                        ts: l.ts,
+                        watermark: l.watermark,
+                        side_output: l.side_output,
+                    })
+                    .collect()
+            });
+            self.seen_late.set_value(late_total);
+            self.timeline.update_value(|t| t.add_late(rows.iter().map(|r| (r.time, r.ts, r.side_output))));
+            self.late_rows.update(|list| {
+                let skip = rows.len().saturating_sub(TABLE_ROWS);
+                for r in rows.into_iter().skip(skip) {
+                    list.insert(0, r);
+                }
+                list.truncate(TABLE_ROWS);
+            });
+            let (d, so) = self.sim.with_value(|s| {
+                s.downstream().windows.iter().fold((0, 0), |(d, so), w| (d + w.num_late_records_dropped, so + w.num_late_records_side_output))
+            });
+            self.late_dropped.set(d);
+            self.late_side.set(so);
+        }
+        self.timeline_rev.update(|r| *r += 1);
+        if with_graph {
+            self.snap.set(snap.clone());
+        }
+        self.snap_slow.set(snap);
+        let focus = self.focus_operator();
+        self.explanation.set(self.sim.with_value(|s| s.explain(focus)));
+        if self.metrics_open.get_untracked() {
+            self.metrics.set(Some(self.sim.with_value(|s| s.metrics())));
+        }
+    }
+
+    fn notice(&self, kind: NoticeKind, text: String) {
+        let id = self.next_notice.get_value();
+        self.next_notice.set_value(id + 1);
+        self.notices.update(|n| {
+            n.push(Notice { id, kind, text });
+            if n.len() > 4 {
+                n.remove(0);
+            }
+        });
+        if kind == NoticeKind::Info {
+            let notices = self.notices;
+            set_timeout(move || notices.update(|n| n.retain(|x| x.id != id)), std::time::Duration::from_millis(4000));
+        }
+    }
+
+    /// Shows an error (engine errors are never swallowed).
+    pub fn error(&self, text: impl Into<String>) {
+        let text = text.into();
+        web_sys::console::error_1(&text.clone().into());
+        self.notice(NoticeKind::Error, text);
+    }
+
+    pub fn info(&self, text: impl Into<String>) {
+        self.notice(NoticeKind::Info, text.into());
+    }
+
+    pub fn dismiss(&self, id: u64) {
+        self.notices.update(|n| n.retain(|x| x.id != id));
+    }
+}
+
+impl Default for Pg {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,146 @@
+//! The splits table (one row per partition) and the channels table (one row per input channel
+//! of the focused window subtask). The row holding the minimum carries the same ◀ min mark and
+//! outline as the graph.
+
+use super::format::{dur, thousands, wm_human, wm_raw};
+use super::rows::{channel_memo, split_memo, SplitLite};
+use super::state::{Pg, Selection};
+use crate::engine::command::Command;
+use leptos::prelude::*;
+
+#[component]
+pub fn SplitsTable() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let n = Memo::new(move |_| pg.snap_slow.with(|s| s.splits.len() as u32));
+    let holding = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().and_then(|e| e.held_by.as_ref()).and_then(|h| h.partition)));
+    view! {
+        <section class="card table-card" aria-labelledby="splits-h">
+            <header class="card-head">
+                <h2 id="splits-h">"SPLITS"</h2>
+                <span class="muted small">{move || {
+                    let t = pg.cfg.with(|c| c.source.idle_timeout_ms);
+                    format!("idle timeout {}", t.map_or("off (Flink's default)".to_string(), dur))
+                }}</span>
+            </header>
+            <div class="scroll">
+                <table class="data" id="splits-table">
+                    <thead><tr>
+                        <th scope="col">"partition"</th><th scope="col">"subtask"</th>
+                        <th scope="col" class="num">"produced"</th><th scope="col" class="num">"read"</th>
+                        <th scope="col">"max timestamp"</th><th scope="col">"split watermark"</th>
+                        <th scope="col">"status"</th><th scope="col">"last record"</th><th scope="col">"producers"</th>
+                    </tr></thead>
+                    <tbody>
+                        <For each=move || 0..n.get() key=|p| *p let:p>
+                            <SplitRow p=p holding=holding />
+                        </For>
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn SplitRow(p: u32, holding: Memo<Option<u32>>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = split_memo(pg.snap_slow, p);
+    let cell = move |f: fn(&SplitLite) -> String| move || d.with(|s| s.as_ref().map(f).unwrap_or_default());
+    let status = move || {
+        d.with(|s| {
+            s.as_ref().map(|s| {
+                if s.released {
+                    "released".to_string()
+                } else if s.idle {
+                    "◌ IDLE".to_string()
+                } else {
+                    match s.idle_deadline {
+                        Some(at) => format!("● active · idle in {}", dur((at - s.now).max(0))),
+                        None => "● active".to_string(),
+                    }
+                }
+            })
+        })
+    };
+    let silent = Memo::new(move |_| d.with(|s| s.as_ref().is_some_and(|s| s.silent)));
+    let released = Memo::new(move |_| d.with(|s| s.as_ref().is_some_and(|s| s.released)));
+    let idle = Memo::new(move |_| d.with(|s| s.as_ref().is_some_and(|s| s.idle)));
+    view! {
+        <tr class:holding=move || holding.get() == Some(p) class:idle=move || idle.get()
+            class:selected=move || pg.selection.with(|x| *x == Selection::Split(p))
+            class:released=move || released.get() data-partition=p
+            on:click=move |_| pg.selection.set(Selection::Split(p))>
+            <th scope="row">{format!("p{p}")}<span class="min-mark" aria-label="holds the minimum">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
+            <td class="num">{cell(|s| s.subtask.map_or("–".into(), |t| t.to_string()))}</td>
+            <td class="num">{cell(|s| thousands(s.produced))}</td>
+            <td class="num">{cell(|s| thousands(s.read))}</td>
+            <td class="mono">{cell(|s| s.max_timestamp.map_or("–".into(), |t| wm_human(t, s.now)))}</td>
+            <td class="mono">
+                {cell(|s| wm_human(s.watermark, s.now))}
+                <span class="raw">{cell(|s| wm_raw(s.watermark))}</span>
+            </td>
+            <td class="status">{status}</td>
+            <td class="mono">{cell(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
+            <td>
+                <button class="btn tiny" disabled=move || released.get()
+                    aria-label=move || format!("{} partition {p}", if silent.get() { "Resume" } else { "Silence" })
+                    on:click=move |ev| {
+                        ev.stop_propagation();
+                        let cmd = if silent.get_untracked() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
+                        pg.apply_or_report(cmd);
+                    }>
+                    {move || if silent.get() { "▶ resume" } else { "❚❚ silence" }}
+                </button>
+            </td>
+        </tr>
+    }
+}
+
+#[component]
+pub fn ChannelsTable() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let focus = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().map_or(0, |e| e.subtask)));
+    let n = Memo::new(move |_| {
+        let f = focus.get();
+        pg.snap_slow.with(|s| s.operators.get(f as usize).map_or(0, |o| o.channels.len()))
+    });
+    view! {
+        <section class="card table-card" aria-labelledby="channels-h">
+            <header class="card-head">
+                <h2 id="channels-h">{move || format!("CHANNELS · window subtask {}", focus.get())}</h2>
+                <span class="muted small">"min over active, aligned channels"</span>
+            </header>
+            <div class="scroll">
+                <table class="data" id="channels-table">
+                    <thead><tr>
+                        <th scope="col">"channel"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>
+                        <th scope="col">"status"</th><th scope="col">"aligned"</th>
+                    </tr></thead>
+                    <tbody>
+                        <For each=move || 0..n.get() key=|c| *c let:c>
+                            <ChannelRow c=c focus=focus />
+                        </For>
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn ChannelRow(c: usize, focus: Memo<u32>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = channel_memo(pg.snap_slow, focus, c);
+    let is_min = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.is_min)));
+    let idle = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.idle)));
+    view! {
+        <tr class:holding=move || is_min.get() class:idle=move || idle.get()
+            on:click=move |_| { if let Some(src) = d.with_untracked(|x| x.as_ref().map(|x| x.source_subtask)) { pg.selection.set(Selection::Source(src)) } }>
+            <th scope="row">{format!("ch{c}")}<span class="min-mark">{move || if is_min.get() { " ◀ min" } else { "" }}</span></th>
+            <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", x.source_subtask)))}</td>
+            <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark, x.now)))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark)))}</span></td>
+            <td class="status">{move || if idle.get() { "◌ IDLE" } else { "● ACTIVE" }}</td>
+            <td>{move || d.with(|x| x.as_ref().map(|x| if x.aligned { "✓" } else { "✗ not aligned" }))}</td>
+        </tr>
+    }
+}

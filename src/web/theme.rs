@@ -1,0 +1,92 @@
+//! Light and dark themes: follow the system by default, with an override that is remembered
+//! (`data-theme` on <html>; the CSS does the rest).
+
+use leptos::prelude::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    System,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    fn attr(self) -> &'static str {
+        match self {
+            Theme::System => "system",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+    fn next(self) -> Theme {
+        match self {
+            Theme::System => Theme::Light,
+            Theme::Light => Theme::Dark,
+            Theme::Dark => Theme::System,
+        }
+    }
+    fn label(self) -> &'static str {
+        match self {
+            Theme::System => "◐ auto",
+            Theme::Light => "☀ light",
+            Theme::Dark => "☾ dark",
+        }
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn apply(t: Theme) {
+    if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = el.set_attribute("data-theme", t.attr());
+    }
+    if let Some(s) = storage() {
+        let _ = s.set_item("wmp-theme", t.attr());
+    }
+}
+
+/// The theme stored from an earlier visit.
+fn stored() -> Theme {
+    match storage().and_then(|s| s.get_item("wmp-theme").ok().flatten()).as_deref() {
+        Some("light") => Theme::Light,
+        Some("dark") => Theme::Dark,
+        _ => Theme::System,
+    }
+}
+
+/// Cycles system → light → dark; also bound to the T key.
+#[derive(Clone, Copy)]
+pub struct ThemeState(pub RwSignal<Theme>);
+
+impl ThemeState {
+    pub fn new() -> Self {
+        let t = stored();
+        apply(t);
+        ThemeState(RwSignal::new(t))
+    }
+    pub fn cycle(&self) {
+        let t = self.0.get_untracked().next();
+        apply(t);
+        self.0.set(t);
+    }
+}
+
+impl Default for ThemeState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[component]
+pub fn ThemeToggle() -> impl IntoView {
+    let theme = expect_context::<ThemeState>();
+    view! {
+        <button class="btn ghost theme" id="btn-theme" title="Theme: follow the system, light or dark (T)"
+            aria-label=move || format!("Theme: {}", theme.0.get().attr())
+            on:click=move |_| theme.cycle()>
+            {move || theme.0.get().label()}
+        </button>
+    }
+}

@@ -1,0 +1,185 @@
+// Controls end to end: add a partition, inject events, silence a split and see the idle flag,
+// field validation, keyboard shortcuts, theme override, export/import round trip.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, clockMs, artifactsDir } from "./lib.mjs";
+
+let server, browser, baseUrl;
+const shots = artifactsDir("e2e");
+
+before(async () => {
+  server = await startServer();
+  baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => server.close(r));
+});
+
+async function app(fn, options = {}) {
+  const { context, page, problems } = await openPage(browser, { viewport: { width: 1600, height: 1000 }, ...options });
+  try {
+    await gotoApp(page, baseUrl);
+    await fn(page, context);
+    const real = problems.filter((p) => !p.includes("clipboard"));
+    assert.deepEqual(real, [], real.join("\n"));
+  } finally {
+    await context.close();
+  }
+}
+
+async function openControls(page) {
+  if ((await page.locator("#btn-controls").getAttribute("aria-expanded")) !== "true") await page.click("#btn-controls");
+  await page.locator("#controls").waitFor({ state: "visible" });
+}
+
+async function setField(page, id, value) {
+  await page.fill(id, value);
+  await page.press(id, "Enter");
+}
+
+test("add a partition, inject events into it, silence a split and see it go idle", async () => {
+  await app(async (page) => {
+    await choosePreset(page, "late-data");
+    await openControls(page);
+    await page.click("#btn-add-partition");
+    assert.equal(await page.locator("svg.graph .node.part").count(), 3);
+    assert.equal(await page.locator("#splits-table tbody tr").count(), 3);
+    // The new partition holds the watermark (never received a record) ...
+    await playUntil(page, 5_000, 10);
+    assert.equal(await page.locator(".why [data-culprit-partition]").first().getAttribute("data-culprit-partition"), "2");
+    // ... until it gets an event: inject one, relative to now.
+    await page.selectOption("#f-inj-part", "2");
+    await page.fill("#f-inj-ts", "-1 s");
+    await page.click("#btn-send");
+    await page.click("#btn-step");
+    await page.waitForFunction(() => document.querySelector("#splits-table tr[data-partition='2'] td:nth-child(4)")?.textContent.trim() === "1");
+    // An absolute timestamp too.
+    await page.selectOption("#f-inj-mode", "absolute");
+    await page.fill("#f-inj-ts", "2026-01-01 00:00:03");
+    await page.click("#btn-send");
+    await page.click("#btn-step");
+    await page.waitForFunction(() => document.querySelector("#splits-table tr[data-partition='2'] td:nth-child(4)")?.textContent.trim() === "2");
+    // Silence partition 0 with one click, set an idle timeout, and watch it go idle.
+    await page.click("#splits-table tr[data-partition='0'] button");
+    assert.match(await page.locator("#splits-table tr[data-partition='0'] button").textContent(), /resume/);
+    await setField(page, "#f-idle", "3 s");
+    assert.equal(await page.inputValue("#f-idle"), "3 s");
+    const now = await clockMs(page);
+    await playUntil(page, now + 6_000, 5);
+    assert.match(await page.locator("#splits-table tr[data-partition='0']").textContent(), /IDLE/);
+    assert.equal(await page.locator("svg.graph .node.part.idle[data-partition='0']").count(), 1);
+    await page.screenshot({ path: path.join(shots, "controls-idle.png") });
+  });
+});
+
+test("fields refuse bad input with a message at the field", async () => {
+  await app(async (page) => {
+    await openControls(page);
+    await page.fill("#f-bound", "five seconds");
+    assert.equal(await page.getAttribute("#f-bound", "aria-invalid"), "true");
+    assert.match(await page.locator("#f-bound-err").textContent(), /not a duration/);
+    await page.fill("#f-idle", "0");
+    assert.match(await page.locator("#f-idle-err").textContent(), /greater than 0/);
+    await page.fill("#f-src-par", "0");
+    await page.click("#btn-apply-parallelism");
+    assert.match(await page.locator(".ctl-group", { hasText: "Topology" }).textContent(), /between 1 and 256/);
+    await page.fill("#f-inj-ts", "yesterday-ish");
+    assert.match(await page.locator(".ctl-group", { hasText: "Inject an event" }).textContent(), /not a duration|unknown unit/);
+    // A valid value applies; the WHY panel follows.
+    await setField(page, "#f-bound", "2 s");
+    assert.equal(await page.getAttribute("#f-bound", "aria-invalid"), "false");
+    await page.screenshot({ path: path.join(shots, "field-validation.png") });
+  });
+});
+
+test("keyboard shortcuts and the ? overlay", async () => {
+  await app(async (page) => {
+    await page.locator("body").click({ position: { x: 5, y: 700 } });
+    await page.keyboard.press("?");
+    await page.locator(".overlay:not(.hidden)").waitFor();
+    assert.match(await page.locator(".dialog").textContent(), /play \/ pause/);
+    await page.screenshot({ path: path.join(shots, "help-overlay.png") });
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator(".overlay.hidden").count(), 1);
+    const t0 = await clockMs(page);
+    await page.keyboard.press(".");
+    await page.waitForFunction((t) => {
+      const [h, m, s] = document.querySelector("#clock").textContent.trim().split(":");
+      return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 > t;
+    }, t0);
+    await page.keyboard.press(" ");
+    assert.equal(await page.getAttribute("#btn-play", "aria-pressed"), "true");
+    await page.keyboard.press(" ");
+    assert.equal(await page.getAttribute("#btn-play", "aria-pressed"), "false");
+    const speed = await page.inputValue("#speed");
+    await page.keyboard.press("+");
+    assert.ok(Number(await page.inputValue("#speed")) > Number(speed));
+    await page.keyboard.press("2");
+    await page.waitForFunction(() => document.querySelector("#preset").value === "empty-partition");
+    await page.keyboard.press("n");
+    await page.keyboard.press("r");
+    await page.waitForFunction(() => document.querySelector("#clock").textContent.trim() === "00:00:00.000");
+    const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+    await page.keyboard.press("t");
+    assert.notEqual(await page.evaluate(() => document.documentElement.dataset.theme), theme);
+  });
+});
+
+test("theme override: dark even when the system is light", async () => {
+  await app(async (page) => {
+    while ((await page.evaluate(() => document.documentElement.dataset.theme)) !== "dark") await page.click("#btn-theme");
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.ok(bg.match(/\d+/g).slice(0, 3).map(Number).every((c) => c < 64), bg);
+    await page.screenshot({ path: path.join(shots, "theme-dark-override.png") });
+    await page.click("#btn-theme"); // back to system for the next visit
+  }, { colorScheme: "light" });
+});
+
+test("export / import round trip replays the session", async () => {
+  let exported;
+  await app(async (page) => {
+    await choosePreset(page, "empty-partition");
+    await playUntil(page, 20_000, 30);
+    await openControls(page);
+    await setField(page, "#f-idle", "30 s");
+    await playUntil(page, 60_000, 30);
+    await page.click("#tab-export");
+    exported = await page.inputValue("#export-json");
+    const sc = JSON.parse(exported);
+    assert.ok(sc.commands.some((c) => c.command === "set_param" && c.param.name === "idle_timeout_ms" && c.param.value === 30000));
+  });
+  await app(async (page) => {
+    await page.click("#tab-import");
+    await page.fill("#import-json", '{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}');
+    await page.click("#btn-import");
+    assert.match(await page.locator("#import-error").textContent(), /window\.assigner\.size_ms/);
+    await page.fill("#import-json", exported);
+    await page.click("#btn-import");
+    assert.equal(await page.locator("#import-error").textContent(), "");
+    assert.equal(await page.locator("svg.graph .node.part").count(), 4);
+    // Exporting the imported scenario gives the same JSON back.
+    await page.click("#tab-export");
+    assert.equal(await page.inputValue("#export-json"), exported);
+    // And it replays: the idle timeout switches on at its time, windows fire.
+    await playUntil(page, 60_000, 30);
+    assert.equal(await page.inputValue("#f-idle"), "30 s");
+    assert.ok(Number((await page.locator("#emissions-count").textContent()).split(" ")[0].replace(/,/g, "")) > 0);
+    await page.click("#tab-java");
+    assert.match(await page.locator("#java-code").textContent(), /withIdleness\(Duration\.ofSeconds\(30\)\)/);
+    await page.click("#tab-sql");
+    assert.match(await page.locator("#sql-code").textContent(), /'table\.exec\.source\.idle-timeout' = '30 s'/);
+    assert.match(await page.locator("#sql-code").textContent(), /WATERMARK FOR event_time AS event_time - INTERVAL '2' SECOND/);
+  });
+});
+
+test("a share link reopens the preset at its speed", async () => {
+  await app(async (page) => {
+    await page.goto(baseUrl + "#preset=late-data&speed=30", { waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor();
+    assert.equal(await page.inputValue("#preset"), "late-data");
+    assert.equal(await page.inputValue("#speed"), "30");
+  });
+});

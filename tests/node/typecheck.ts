@@ -1,0 +1,111 @@
+// Type-checked (never run) by `tsc --noEmit -p tests/node` in scripts/test.sh: an example script
+// that uses every method and every returned object of the JS API against src/api/wmp.d.ts.
+// The `@ts-expect-error` lines prove that wrong uses are rejected.
+import init, {
+  initSync,
+  WatermarkPlayground,
+  type Command,
+  type EventBatch,
+  type Explanation,
+  type LateRecord,
+  type Metrics,
+  type PresetInfo,
+  type RestWatermark,
+  type Scenario,
+  type ScenarioInput,
+  type Snapshot,
+  type StepEvent,
+  type Subscription,
+  type TraceEvent,
+  type Watermark,
+  type WindowEmission,
+} from "wmp";
+
+declare const bytes: Uint8Array;
+
+export async function example(): Promise<string> {
+  await init({ module_or_path: bytes });
+  initSync({ module: bytes });
+
+  const presets: PresetInfo[] = WatermarkPlayground.presets();
+  const scenario: Scenario = WatermarkPlayground.presetScenario(presets[0].id);
+  scenario.producers[0] = { ...scenario.producers[0], jitter_ms: 1000 };
+  const input: ScenarioInput = {
+    topic: { partitions: 2 },
+    window: { assigner: { type: "tumbling", size_ms: 10_000 }, allowed_lateness_ms: 5_000 },
+    producers: [{ partitions: "all", kind: "steady", rate_per_s: 20, keys: { count: 3, prefix: "k" } }],
+    commands: [{ at_ms: 5_000, command: "silence", partition: 1 }],
+    seed: 7n,
+  };
+  const p = new WatermarkPlayground(input);
+  const q = WatermarkPlayground.fromPreset("seed-001-heartbeat");
+  const r = WatermarkPlayground.fromScenario(JSON.stringify(input));
+  const s = WatermarkPlayground.fromShareString(p.toShareString());
+  const t = new WatermarkPlayground("seed-001-heartbeat");
+
+  const windows: WindowEmission[] = [];
+  const sub: Subscription = p.on("window", (w) => windows.push(w));
+  p.on("late", (l: LateRecord) => l.sideOutput);
+  p.on("watermark", (e) => (e.level === "split" ? e.partition : e.watermark.raw));
+  p.on("idle", (e) => e.subtask);
+  p.on("active", (e) => e.time);
+  p.on("step", (e: StepEvent) => e.elapsedMs);
+  // @ts-expect-error: no such event
+  p.on("windows", () => {});
+  // @ts-expect-error: a window event is not a step event
+  p.on("window", (e: StepEvent) => e);
+
+  const first: number | null = p.step();
+  p.runUntil(10_000);
+  p.runFor(5_000n);
+  const interesting: boolean = p.stepToNextInteresting() && p.stepToNextInteresting(60_000);
+  const np: number = p.addPartition();
+  const attached: number[] = p.attach({ partitions: np, kind: "heartbeat", every_ms: 30_000, keys: ["hb"] });
+  p.attach({ partitions: { all_except: [0] }, kind: "burst", every_ms: 1_000, count: 5 });
+  p.attach({ partitions: [0], kind: "outlier", future_ms: 86_400_000 });
+  const n: number = p.produce(0, { ts: 1767225600000, key: "a", value: 1 }) + p.produce(1, [{ ts_offset_ms: -2_000 }, { key: "b", heartbeat: true }]);
+  p.silence(0);
+  p.resume(0);
+  p.markIdle(1);
+  p.markActive(1);
+  p.detach(np);
+  p.releaseSplit(np);
+  p.removePartition(np);
+  p.setParam("idle_timeout_ms", 60_000);
+  p.setParam("idle_timeout_ms", null);
+  p.setParam("generator", { kind: "max_on_silence", bound_ms: 0, silence_ms: 60_000 });
+  p.setParam("sink_mode", "upsert");
+  q.setParam("window", { type: "session", gap_ms: 30_000 });
+  q.setParam("source_parallelism", 4);
+  // @ts-expect-error: the bound is a number
+  p.setParam("bound_ms", "5s");
+  // @ts-expect-error: no such parameter
+  p.setParam("bound", 5);
+  const cmds: Command[] = [{ command: "add_partition" }, { command: "set_param", param: { name: "late_side_output", value: true } }];
+  p.apply(cmds);
+  p.apply({ command: "end_of_input" });
+  p.schedule(120_000, { command: "resume", partition: 1 });
+  p.endOfInput();
+  r.runToEnd();
+
+  const snap: Snapshot = p.snapshot({ openWindows: 3 });
+  const wm: Watermark | null = snap.splits[0].watermark;
+  const held: string = snap.operators[0].channels.filter((c) => c.isMin && c.status === "ACTIVE").map((c) => c.watermark.raw).join();
+  const batch: EventBatch = p.eventsSince(snap.traceCursor - 10);
+  const kinds: string[] = batch.events.map((e: TraceEvent) => (e.kind === "split_watermark" ? `${e.partition}:${e.watermark.ms}` : e.kind));
+  const emitted: WindowEmission[] = p.windows(windows.length);
+  const late: LateRecord[] = p.lateRecords();
+  const m: Metrics = p.metrics();
+  const rest: RestWatermark[] = p.restWatermarks("window");
+  // @ts-expect-error: only "source" and "window"
+  p.restWatermarks("sink");
+  const ex: Explanation = p.explain(0);
+  const why: string[] = ex.reasons.map((x) => (x.kind === "split_never_received" ? `p${x.partition}` : x.kind));
+  const text = WatermarkPlayground.describeWatermark(m.window[0].currentInputWatermark) + WatermarkPlayground.describeWatermark(-1n);
+  const back: Scenario = p.toScenario();
+  const share: string = p.toShareString();
+  sub.remove();
+  for (const x of [p, q, r, s, t]) x.free();
+
+  return [first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
+}
