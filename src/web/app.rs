@@ -24,6 +24,9 @@ use leptos::prelude::*;
 pub fn App() -> impl IntoView {
     let pg = Pg::new();
     super::share::load_from_location(&pg);
+    // A pasted share link (only the #fragment changes) loads too.
+    let handle = window_event_listener(leptos::ev::hashchange, move |_| super::share::load_from_location(&pg));
+    on_cleanup(move || handle.remove());
     view! { <Playground pg=pg /> }
 }
 

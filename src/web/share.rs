@@ -133,6 +133,12 @@ pub fn SharePanel() -> impl IntoView {
         reader.set_onload(Some(onload.unchecked_ref()));
         let _ = reader.read_as_text(&file);
     };
+    // The export text is taken when the tab opens (and on every export), not every frame.
+    Effect::new(move |_| {
+        if tab.get() == "export" {
+            do_export();
+        }
+    });
     let tab_btn = move |id: &'static str, label: &'static str| {
         view! {
             <button role="tab" class="tab" id=format!("tab-{id}") aria-selected=move || (tab.get() == id).to_string()
@@ -157,7 +163,7 @@ pub fn SharePanel() -> impl IntoView {
                     <button class="btn small ghost" id="btn-copy-export" on:click=move |_| { let j = do_export(); copy_text(&pg, j, "the scenario JSON"); }>"Copy"</button>
                     <span class="muted small">"Includes your actions as timed commands: importing it replays this run."</span>
                 </div>
-                <textarea id="export-json" class="code" readonly=true rows="10" prop:value=move || { if exported.with(|e| e.is_empty()) { do_export() } else { exported.get() } }></textarea>
+                <textarea id="export-json" class="code" readonly=true rows="10" prop:value=move || exported.get()></textarea>
             </div>
             <div class="tab-body" class:hidden=move || tab.get() != "import">
                 <div class="btn-row">

@@ -410,6 +410,11 @@ impl Pg {
             self.late_side.set(so);
         }
         self.timeline_rev.update(|r| *r += 1);
+        // Scripted commands change settings while the job runs: keep the controls in step.
+        let cfg_changed = self.sim.with_value(|s| self.cfg.with_untracked(|c| c != s.config()));
+        if cfg_changed {
+            self.cfg.set(self.sim.with_value(|s| s.config().clone()));
+        }
         if with_graph {
             self.snap.set(snap.clone());
         }
