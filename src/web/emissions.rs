@@ -3,6 +3,7 @@
 //! shapes, not colour alone, as in the timeline.
 
 use super::format::{dur, thousands, wm_human, wm_raw};
+use super::measure::{gated, use_visible};
 use super::state::{EmissionRow, LateRow, Pg, Selection};
 use crate::engine::operator::sink::SinkMode;
 use leptos::prelude::*;
@@ -10,7 +11,9 @@ use leptos::prelude::*;
 #[component]
 pub fn EmissionsLog() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let emission_rows = Memo::new(move |_| pg.emissions.with(|e| e.len()));
+    let node = NodeRef::<leptos::html::Div>::new();
+    let rows = gated(pg.emissions, use_visible(node), pg.playing);
+    let emission_rows = Memo::new(move |_| rows.with(|e| e.len()));
     let agg = move || format!("{:?}", pg.cfg.with(|c| c.aggregate)).to_lowercase();
     view! {
         <section class="card table-card" aria-labelledby="emissions-h">
@@ -25,7 +28,7 @@ pub fn EmissionsLog() -> impl IntoView {
                     }}
                 </span>
             </header>
-            <div class="scroll tall">
+            <div class="scroll tall" node_ref=node>
                 <table class="data" id="emissions-table">
                     <thead><tr>
                         <th scope="col">"fired at"</th><th scope="col">"sub"</th><th scope="col">"key"</th>
@@ -36,7 +39,7 @@ pub fn EmissionsLog() -> impl IntoView {
                         // Rows are keyed by position and updated in place: at high speed the
                         // whole list turns over every update, and re-creating rows would be slow.
                         <For each=move || 0..emission_rows.get() key=|i| *i let:i>
-                            <EmissionRowView i=i />
+                            <EmissionRowView i=i rows=rows />
                         </For>
                     </tbody>
                 </table>
@@ -49,7 +52,9 @@ pub fn EmissionsLog() -> impl IntoView {
 #[component]
 pub fn LatePanel() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let late_rows = Memo::new(move |_| pg.late_rows.with(|e| e.len()));
+    let node = NodeRef::<leptos::html::Div>::new();
+    let rows = gated(pg.late_rows, use_visible(node), pg.playing);
+    let late_rows = Memo::new(move |_| rows.with(|e| e.len()));
     view! {
         <section class="card table-card" aria-labelledby="late-h">
             <header class="card-head">
@@ -60,7 +65,7 @@ pub fn LatePanel() -> impl IntoView {
                     <span class="counter" id="late-side">"○ side output "<b>{move || thousands(pg.late_side.get())}</b></span>
                 </span>
             </header>
-            <div class="scroll tall">
+            <div class="scroll tall" node_ref=node>
                 <table class="data" id="late-table">
                     <thead><tr>
                         <th scope="col">"arrived"</th><th scope="col">"partition"</th><th scope="col">"key"</th>
@@ -68,7 +73,7 @@ pub fn LatePanel() -> impl IntoView {
                     </tr></thead>
                     <tbody>
                         <For each=move || 0..late_rows.get() key=|i| *i let:i>
-                            <LateRowView i=i />
+                            <LateRowView i=i rows=rows />
                         </For>
                     </tbody>
                 </table>
@@ -81,9 +86,9 @@ pub fn LatePanel() -> impl IntoView {
 }
 
 #[component]
-fn EmissionRowView(i: usize) -> impl IntoView {
+fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let row = Memo::new(move |_| pg.emissions.with(|e| e.get(i).cloned()));
+    let row = Memo::new(move |_| rows.with(|e| e.get(i).cloned()));
     let now = move || pg.snap_slow.with_untracked(|s| s.now);
     let cell = move |f: fn(&EmissionRow, i64) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, now())).unwrap_or_default());
     let late = Memo::new(move |_| row.with(|r| r.as_ref().is_some_and(|r| r.firing > 0)));
@@ -106,9 +111,9 @@ fn EmissionRowView(i: usize) -> impl IntoView {
 }
 
 #[component]
-fn LateRowView(i: usize) -> impl IntoView {
+fn LateRowView(i: usize, rows: RwSignal<Vec<LateRow>>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let row = Memo::new(move |_| pg.late_rows.with(|e| e.get(i).cloned()));
+    let row = Memo::new(move |_| rows.with(|e| e.get(i).cloned()));
     let now = move || pg.snap_slow.with_untracked(|s| s.now);
     let cell = move |f: fn(&LateRow, i64) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, now())).unwrap_or_default());
     view! {

@@ -26,3 +26,46 @@ pub fn use_width(node: NodeRef<Div>, fallback: f64) -> RwSignal<f64> {
     on_cleanup(move || handle.remove());
     width
 }
+
+/// Whether an element is on screen (or close to it), kept up to date by an
+/// `IntersectionObserver`. Panels below the fold skip their updates while invisible.
+pub fn use_visible(node: NodeRef<Div>) -> RwSignal<bool> {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    let visible = RwSignal::new(true);
+    Effect::new(move |_| {
+        let Some(el) = node.get() else { return };
+        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            for e in entries.iter() {
+                if let Ok(entry) = e.dyn_into::<web_sys::IntersectionObserverEntry>() {
+                    visible.set(entry.is_intersecting());
+                }
+            }
+        });
+        let opts = web_sys::IntersectionObserverInit::new();
+        opts.set_root_margin("100px");
+        if let Ok(obs) = web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &opts) {
+            obs.observe(&el);
+            let obs = StoredValue::new_local(obs);
+            on_cleanup(move || {
+                obs.try_with_value(|o| o.disconnect());
+            });
+        }
+        cb.forget();
+    });
+    visible
+}
+
+/// A copy of `source` that follows it only while `visible` (or while the playground is paused,
+/// so that a paused page always shows the current state everywhere).
+pub fn gated<T: Clone + Send + Sync + 'static>(source: RwSignal<T>, visible: RwSignal<bool>, playing: RwSignal<bool>) -> RwSignal<T> {
+    let copy = RwSignal::new(source.get_untracked());
+    Effect::new(move |_| {
+        let show = visible.get() || !playing.get();
+        source.track();
+        if show {
+            copy.set(source.get_untracked());
+        }
+    });
+    copy
+}

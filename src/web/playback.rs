@@ -40,6 +40,10 @@ impl Pg {
     pub fn toggle_play(&self) {
         self.playing.update(|p| *p = !*p);
         self.catching_up.set(None);
+        if !self.playing.get_untracked() {
+            // Every view shows the state the playback stopped at.
+            self.refresh();
+        }
     }
 
     /// One engine instant (the next processing time at which anything happens).

@@ -91,7 +91,7 @@ pub fn PresetCard() -> impl IntoView {
                 None => view! {
                     <div class="preset-head">
                         <h2>{move || pg.base.with_value(|b| if b.name.is_empty() { "Custom scenario".to_string() } else { b.name.clone() })}</h2>
-                        <p class="muted">{move || { pg.snap_slow.track(); pg.base.with_value(|b| b.description.clone()) }}</p>
+                        <p class="muted">{move || { pg.preset.track(); pg.cfg.track(); pg.base.with_value(|b| b.description.clone()) }}</p>
                     </div>
                 }.into_any(),
                 Some(p) => {

@@ -135,6 +135,9 @@ pub fn SharePanel() -> impl IntoView {
     };
     // The export text is taken when the tab opens (and on every export), not every frame.
     Effect::new(move |_| {
+        // Re-taken when the scenario or a setting changes, and when the tab opens.
+        pg.preset.track();
+        pg.cfg.track();
         if tab.get() == "export" {
             do_export();
         }

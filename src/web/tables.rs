@@ -3,6 +3,7 @@
 //! outline as the graph.
 
 use super::format::{dur, thousands, wm_human, wm_raw};
+use super::measure::{gated, use_visible};
 use super::rows::{channel_memo, split_memo, SplitLite};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
@@ -11,7 +12,9 @@ use leptos::prelude::*;
 #[component]
 pub fn SplitsTable() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let n = Memo::new(move |_| pg.snap_slow.with(|s| s.splits.len() as u32));
+    let node = NodeRef::<leptos::html::Div>::new();
+    let snap = gated(pg.snap_slow, use_visible(node), pg.playing);
+    let n = Memo::new(move |_| snap.with(|s| s.splits.len() as u32));
     let holding = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().and_then(|e| e.held_by.as_ref()).and_then(|h| h.partition)));
     view! {
         <section class="card table-card" aria-labelledby="splits-h">
@@ -22,7 +25,7 @@ pub fn SplitsTable() -> impl IntoView {
                     format!("idle timeout {}", t.map_or("off (Flink's default)".to_string(), dur))
                 }}</span>
             </header>
-            <div class="scroll">
+            <div class="scroll" node_ref=node>
                 <table class="data" id="splits-table">
                     <thead><tr>
                         <th scope="col">"partition"</th><th scope="col">"subtask"</th>
@@ -32,7 +35,7 @@ pub fn SplitsTable() -> impl IntoView {
                     </tr></thead>
                     <tbody>
                         <For each=move || 0..n.get() key=|p| *p let:p>
-                            <SplitRow p=p holding=holding />
+                            <SplitRow p=p holding=holding snap=snap />
                         </For>
                     </tbody>
                 </table>
@@ -42,9 +45,9 @@ pub fn SplitsTable() -> impl IntoView {
 }
 
 #[component]
-fn SplitRow(p: u32, holding: Memo<Option<u32>>) -> impl IntoView {
+fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let d = split_memo(pg.snap_slow, p);
+    let d = split_memo(snap, p);
     let cell = move |f: fn(&SplitLite) -> String| move || d.with(|s| s.as_ref().map(f).unwrap_or_default());
     let status = move || {
         d.with(|s| {
@@ -99,10 +102,12 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>) -> impl IntoView {
 #[component]
 pub fn ChannelsTable() -> impl IntoView {
     let pg = expect_context::<Pg>();
+    let node = NodeRef::<leptos::html::Div>::new();
+    let snap = gated(pg.snap_slow, use_visible(node), pg.playing);
     let focus = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().map_or(0, |e| e.subtask)));
     let n = Memo::new(move |_| {
         let f = focus.get();
-        pg.snap_slow.with(|s| s.operators.get(f as usize).map_or(0, |o| o.channels.len()))
+        snap.with(|s| s.operators.get(f as usize).map_or(0, |o| o.channels.len()))
     });
     view! {
         <section class="card table-card" aria-labelledby="channels-h">
@@ -110,7 +115,7 @@ pub fn ChannelsTable() -> impl IntoView {
                 <h2 id="channels-h">{move || format!("CHANNELS · window subtask {}", focus.get())}</h2>
                 <span class="muted small">"min over active, aligned channels"</span>
             </header>
-            <div class="scroll">
+            <div class="scroll" node_ref=node>
                 <table class="data" id="channels-table">
                     <thead><tr>
                         <th scope="col">"channel"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>
@@ -118,7 +123,7 @@ pub fn ChannelsTable() -> impl IntoView {
                     </tr></thead>
                     <tbody>
                         <For each=move || 0..n.get() key=|c| *c let:c>
-                            <ChannelRow c=c focus=focus />
+                            <ChannelRow c=c focus=focus snap=snap />
                         </For>
                     </tbody>
                 </table>
@@ -128,9 +133,9 @@ pub fn ChannelsTable() -> impl IntoView {
 }
 
 #[component]
-fn ChannelRow(c: usize, focus: Memo<u32>) -> impl IntoView {
+fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let d = channel_memo(pg.snap_slow, focus, c);
+    let d = channel_memo(snap, focus, c);
     let is_min = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.is_min)));
     let idle = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.idle)));
     view! {

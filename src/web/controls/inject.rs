@@ -10,11 +10,9 @@ use crate::web::state::Pg;
 use leptos::prelude::*;
 
 fn partition_options(pg: Pg) -> impl IntoView {
-    move || {
-        pg.snap_slow.with(|s| {
-            s.splits.iter().filter(|p| !p.released).map(|p| view! { <option value=p.partition.to_string()>{format!("partition {}", p.partition)}</option> }).collect_view()
-        })
-    }
+    // A memo: the options are rebuilt only when the partitions change, not at every update.
+    let live = Memo::new(move |_| pg.snap_slow.with(|s| s.splits.iter().filter(|p| !p.released).map(|p| p.partition).collect::<Vec<_>>()));
+    move || live.get().into_iter().map(|p| view! { <option value=p.to_string()>{format!("partition {p}")}</option> }).collect_view()
 }
 
 #[component]
