@@ -95,7 +95,7 @@ test("fields refuse bad input with a message at the field", async () => {
   });
 });
 
-test("keyboard shortcuts and the ? overlay", { skip: "failed in the last full run while the UI engineer was fixing it; see the session note (issue 4 open)" }, async () => {
+test("keyboard shortcuts and the ? overlay", async () => {
   await app(async (page) => {
     await page.locator("body").click({ position: { x: 5, y: 700 } });
     await page.keyboard.press("?");
@@ -140,7 +140,7 @@ test("theme override: dark even when the system is light", async () => {
   }, { colorScheme: "light" });
 });
 
-test("export / import round trip replays the session", { skip: "failed in the last full run while the UI engineer was fixing it; see the session note (issue 4 open)" }, async () => {
+test("export / import round trip replays the session", async () => {
   let exported;
   await app(async (page) => {
     await choosePreset(page, "empty-partition");
@@ -177,7 +177,7 @@ test("export / import round trip replays the session", { skip: "failed in the la
   });
 });
 
-test("a share link reopens the preset at its speed", { skip: "failed in the last full run while the UI engineer was fixing it; see the session note (issue 4 open)" }, async () => {
+test("a share link reopens the preset at its speed", async () => {
   await app(async (page) => {
     await page.goto(baseUrl + "#preset=late-data&speed=30", { waitUntil: "load" });
     await page.locator("svg.graph .node.op").first().waitFor();

@@ -54,7 +54,7 @@ test("seed 001: partition 11 holds every window; the idle timeout releases them"
   });
 });
 
-test("seed 001: the burst lands with the next heartbeat at 90 minutes", { skip: "failed in the last full run while the UI engineer was fixing it; see the session note (issue 4 open)" }, async () => {
+test("seed 001: the burst lands with the next heartbeat at 90 minutes", async () => {
   await withPreset("seed-001-heartbeat", async (page) => {
     await playUntil(page, 80 * 60_000, 3000);
     assert.equal(await results(page), 0);
