@@ -68,8 +68,8 @@ pub fn LatePanel() -> impl IntoView {
             <div class="scroll tall" node_ref=node>
                 <table class="data" id="late-table">
                     <thead><tr>
-                        <th scope="col">"arrived"</th><th scope="col">"partition"</th><th scope="col">"key"</th>
-                        <th scope="col">"timestamp"</th><th scope="col">"watermark then"</th><th scope="col" class="num">"behind"</th><th scope="col">"outcome"</th>
+                        <th scope="col">"arrived"</th><th scope="col" title="partition">"part."</th><th scope="col">"key"</th>
+                        <th scope="col">"timestamp"</th><th scope="col" title="the window subtask's watermark when it arrived">"wm then"</th><th scope="col" class="num">"behind"</th><th scope="col">"outcome"</th>
                     </tr></thead>
                     <tbody>
                         <For each=move || 0..late_rows.get() key=|i| *i let:i>

@@ -46,10 +46,12 @@ try {
       requestAnimationFrame(tick);
     });
     const wall = performance.now() - t0;
-    return { fps: (frames * 1000) / wall, worst, simSpeed: (clock() - c0) / wall, status: document.querySelector("#perf").textContent };
+    const perf = document.querySelector("#perf");
+    return { fps: (frames * 1000) / wall, worst, simSpeed: (clock() - c0) / wall, status: perf.textContent, engine: perf.dataset.engineMs, refresh: perf.dataset.refreshMs };
   }, seconds * 1000);
   console.log(`64 partitions, parallelism 16, 100x, ${rate} records/s per partition (${64 * rate * 100} records per wall second):`);
   console.log(`  ${r.fps.toFixed(1)} frames/s over ${seconds} s, worst frame ${r.worst.toFixed(1)} ms, simulated speed reached ${r.simSpeed.toFixed(1)}x, status "${r.status}"`);
+  console.log(`  per frame: engine ${r.engine} ms, snapshot + views ${r.refresh} ms (the rest is the browser's layout and paint); machine load ${(await import("node:os")).loadavg()[0].toFixed(2)}`);
   if (problems.length) console.log(problems.join("\n"));
   await context.close();
 } finally {
