@@ -410,14 +410,19 @@ proptest! {
     #[test]
     fn window_operator_follows_section_8_8((spec, lateness, ops) in window_case()) {
         let mut op = WindowOperator::new(spec, lateness);
+        // The same operator fed through the hot-window slots (key = slot) must agree exactly.
+        let mut hot = WindowOperator::new(spec, lateness);
+        let mut hot_fired = Vec::new();
         let mut m = WindowModel { lateness, w: NO_WATERMARK, live: BTreeMap::new(), purged: 0 };
         let mut fired = Vec::new();
         for (i, &o) in ops.iter().enumerate() {
             fired.clear();
+            hot_fired.clear();
             match o {
                 WinOp::Element { key, dt } => {
                     let ts = if m.w == NO_WATERMARK { dt } else { m.w + dt };
                     let got = op.process_element(key, ts, 1, &mut fired);
+                    prop_assert_eq!(hot.process_element_in(key, key, ts, 1, &mut hot_fired), got, "step {}: hot slots", i);
                     let (want, want_fired) = m.element(spec, key, ts);
                     prop_assert_eq!(got, want, "step {}: element ts {} key {} at W {}", i, ts, key, m.w);
                     let got_fired: Vec<Fired> = fired.iter().map(fired_tuple).collect();
@@ -426,6 +431,7 @@ proptest! {
                 WinOp::Watermark { step } => {
                     let w = if m.w == NO_WATERMARK { step - 2000 } else { m.w + step };
                     op.advance_watermark(w, &mut fired);
+                    hot.advance_watermark(w, &mut hot_fired);
                     let ends: Vec<i64> = fired.iter().map(|f| f.end - 1).collect();
                     prop_assert!(ends.windows(2).all(|p| p[0] <= p[1]), "step {}: timers fire in timestamp order: {:?}", i, ends);
                     let mut got_fired: Vec<Fired> = fired.iter().map(fired_tuple).collect();
@@ -434,6 +440,9 @@ proptest! {
                 }
             }
             check_operator_state(&op, &m)?;
+            prop_assert_eq!(&hot_fired, &fired, "step {}: hot slots fire the same", i);
+            prop_assert_eq!(hot.pending_windows().collect::<Vec<_>>(), op.pending_windows().collect::<Vec<_>>(), "step {}: hot slots hold the same", i);
+            prop_assert_eq!(hot.records_in_state(), op.records_in_state());
         }
     }
 }

@@ -9,7 +9,8 @@ use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
 pub enum ChannelItem {
-    Record(Record, EventTime),
+    /// A record with its assigned timestamp and its key's slot in the receiving subtask.
+    Record(Record, EventTime, u32),
     Signal(Signal),
 }
 

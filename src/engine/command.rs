@@ -96,6 +96,7 @@ impl Simulation {
             Command::DetachProducers { partition } => {
                 self.check_partition(partition, "partition")?;
                 self.producers.retain(|p| p.partition != partition);
+                self.producers_of_stale = true;
             }
             Command::SetParam { param } => self.set_param(param).map_err(|e| e.within("param"))?,
             Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => {
@@ -159,6 +160,7 @@ impl Simulation {
             let label = ((self.producers.len() as u64) << 32) | p as u64;
             let rng = Rng::derive(self.cfg.seed, label);
             self.producers.push(ProducerState::new(spec.kind, p, start, stop, shape.clone(), rng));
+            self.producers_of_stale = true;
         }
         Ok(())
     }

@@ -6,6 +6,7 @@ use super::channel::{Channel, ChannelItem};
 use super::element::Record;
 use super::job::JobConfig;
 use super::keys::{KeyId, KeyTable};
+use super::operator::hot_windows::NO_SLOT;
 use super::operator::sink::{Sink, WindowResult};
 use super::operator::window_operator::{ElementOutcome, WindowFiring};
 use super::partitioner::{default_max_parallelism, key_to_subtask, Exchange};
@@ -42,8 +43,10 @@ pub struct Downstream {
     latency_ms: i64,
     /// `channels[src * window_parallelism + dst]`, used only with latency > 0.
     channels: Vec<Channel>,
-    /// Cached keyBy target per key id.
-    key_route: Vec<u32>,
+    /// Cached keyBy target per key id, with the key's dense slot in that subtask.
+    key_route: Vec<(u32, u32)>,
+    /// Slots handed out per window subtask.
+    slots_used: Vec<u32>,
     max_parallelism: u32,
     fired: Vec<WindowFiring>,
     valve_out: Vec<Signal>,
@@ -78,6 +81,7 @@ impl Downstream {
             latency_ms: cfg.channel_latency_ms,
             channels: if cfg.channel_latency_ms > 0 { vec![Channel::default(); (p * q) as usize] } else { Vec::new() },
             key_route: Vec::new(),
+            slots_used: vec![0; q as usize],
             max_parallelism: default_max_parallelism(q),
             fired: Vec::new(),
             valve_out: Vec::new(),
@@ -93,31 +97,34 @@ impl Downstream {
     }
 
     /// Routes a record from a source subtask (the record goes out before the generator runs).
-    #[inline]
-    pub fn send_record(&mut self, src: u32, rebalance_next: &mut u32, rec: Record, ts: EventTime, keys: &KeyTable, now: ProcTime, trace: &mut Trace) {
+    #[inline(always)]
+    pub fn send_record(&mut self, src: u32, rebalance_next: &mut u32, rec: &Record, ts: EventTime, keys: &KeyTable, now: ProcTime, trace: &mut Trace) {
         let q = self.windows.len() as u32;
-        let dst = match self.exchange {
-            Exchange::Forward => src,
+        let (dst, slot) = match self.exchange {
+            Exchange::Forward => (src, NO_SLOT),
             Exchange::Rebalance => {
                 let d = *rebalance_next % q;
                 *rebalance_next = (d + 1) % q;
-                d
+                (d, NO_SLOT)
             }
             Exchange::Hash => self.route_key(rec.key, keys),
         };
         if self.latency_ms > 0 {
             let ch = (src * q + dst) as usize;
-            self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(rec, ts));
+            self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(*rec, ts, slot));
         } else {
-            self.process_record(dst, rec, ts, now, trace);
+            self.process_record(dst, slot, rec, ts, now, trace);
         }
     }
 
     #[inline]
-    fn route_key(&mut self, key: KeyId, keys: &KeyTable) -> u32 {
+    fn route_key(&mut self, key: KeyId, keys: &KeyTable) -> (u32, u32) {
         while self.key_route.len() <= key as usize {
             let k = self.key_route.len() as KeyId;
-            self.key_route.push(key_to_subtask(keys.name(k), self.windows.len() as u32, self.max_parallelism));
+            let dst = key_to_subtask(keys.name(k), self.windows.len() as u32, self.max_parallelism);
+            let slot = self.slots_used[dst as usize];
+            self.slots_used[dst as usize] += 1;
+            self.key_route.push((dst, slot));
         }
         self.key_route[key as usize]
     }
@@ -156,18 +163,18 @@ impl Downstream {
             let (src, dst) = (ch as u32 / q, ch as u32 % q);
             while let Some(item) = self.channels[ch].pop_due(now) {
                 match item {
-                    ChannelItem::Record(rec, ts) => self.process_record(dst, rec, ts, now, trace),
+                    ChannelItem::Record(rec, ts, slot) => self.process_record(dst, slot, &rec, ts, now, trace),
                     ChannelItem::Signal(sig) => self.process_signal(src, dst, sig, now, trace),
                 }
             }
         }
     }
 
-    #[inline]
-    fn process_record(&mut self, dst: u32, rec: Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+    #[inline(always)]
+    fn process_record(&mut self, dst: u32, slot: u32, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
         let w = &mut self.windows[dst as usize];
         w.num_records_in += 1;
-        match w.op.process_element(rec.key, ts, rec.value, &mut self.fired) {
+        match w.op.process_element_in(rec.key, slot, ts, rec.value, &mut self.fired) {
             ElementOutcome::Accepted => {}
             ElementOutcome::NoWindow => w.num_records_no_window += 1,
             ElementOutcome::Late => self.late_record(dst, rec, ts, now, trace),
@@ -179,7 +186,7 @@ impl Downstream {
 
     #[cold]
     #[inline(never)]
-    fn late_record(&mut self, dst: u32, rec: Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+    fn late_record(&mut self, dst: u32, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
         let w = &mut self.windows[dst as usize];
         let watermark = w.op.current_watermark();
         let side_output = self.late_side_output;

@@ -20,6 +20,7 @@ pub mod operator;
 pub mod partition;
 pub mod partitioner;
 pub mod producer;
+pub mod read;
 pub mod rng;
 pub mod scenario;
 pub mod sim;

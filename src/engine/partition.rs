@@ -17,11 +17,18 @@ pub struct Partition {
 impl Partition {
     /// Appends a record, assigning its offset.
     #[inline]
-    pub fn append(&mut self, mut r: Record) {
+    pub fn append(&mut self, r: Record) {
+        let r = self.stamp(r);
+        self.unread.push_back(r);
+    }
+
+    /// Assigns the next offset to a record that is read at once instead of waiting in the log.
+    #[inline]
+    pub fn stamp(&mut self, mut r: Record) -> Record {
         r.offset = self.next_offset;
         self.next_offset += 1;
         self.produced += 1;
-        self.unread.push_back(r);
+        r
     }
 
     #[inline]

@@ -116,12 +116,31 @@ impl ProducerState {
             return;
         }
         let due = self.due_by(now);
-        while self.emitted < due {
-            let r = self.make(now, self.emitted);
-            self.emitted += 1;
-            sink(r);
+        if matches!(self.kind, ProducerKind::Steady { .. }) {
+            self.produce_steady(now, due, &mut sink);
+        } else {
+            while self.emitted < due {
+                let r = self.make(now, self.emitted);
+                self.emitted += 1;
+                sink(r);
+            }
         }
         self.refresh();
+    }
+
+    /// `make` for the bulk case, with the per-record decisions taken once: the same draws in
+    /// the same order (key, then jitter).
+    #[inline]
+    fn produce_steady(&mut self, now: ProcTime, due: u64, sink: &mut impl FnMut(Record)) {
+        let s = &self.shape;
+        let n_keys = s.keys.len() as u64;
+        let base = now - s.event_delay_ms;
+        while self.emitted < due {
+            let key = if n_keys == 1 { s.keys[0] } else { s.keys[self.rng.below(n_keys) as usize] };
+            let ts = if s.jitter_ms > 0 { base - self.rng.up_to(s.jitter_ms) } else { base };
+            self.emitted += 1;
+            sink(Record { event_ts: ts, append_time: now, key, value: s.value, partition: self.partition, offset: 0, heartbeat: false });
+        }
     }
 
     /// Silencing drops what would have been produced meanwhile; resuming continues from now.

@@ -55,8 +55,13 @@ pub struct Simulation {
     pub(crate) ended: bool,
     /// Records may wait in a log (a rate-limited reader, or records appended by a command
     /// after this instant's reads): only then is the backlog scanned.
-    pending_reads: bool,
-    signals: Vec<Signal>,
+    pub(crate) pending_reads: bool,
+    pub(crate) signals: Vec<Signal>,
+    /// Producer indices per partition, in producer order (rebuilt when producers change).
+    pub(crate) producers_of: Vec<Vec<u32>>,
+    pub(crate) producers_of_stale: bool,
+    /// Reused buffer for the records a producer writes in one instant.
+    pub(crate) batch: Vec<Record>,
 }
 
 impl Simulation {
@@ -80,6 +85,9 @@ impl Simulation {
             ended: false,
             pending_reads: false,
             signals: Vec::new(),
+            producers_of: Vec::new(),
+            producers_of_stale: true,
+            batch: Vec::new(),
             cfg,
         };
         for _ in 0..partitions {
@@ -142,6 +150,7 @@ impl Simulation {
 
     pub fn add_producer(&mut self, p: ProducerState) {
         self.producers.push(p);
+        self.producers_of_stale = true;
     }
 
     /// Schedules a command; commands at the same instant run in the order they were scheduled.
@@ -272,13 +281,16 @@ impl Simulation {
         Ok(())
     }
 
+    /// Step 2 for the partitions whose records wait in the log; the others are produced at
+    /// read time (see `read`).
     fn produce(&mut self, t: ProcTime) {
-        let Simulation { producers, partitions, .. } = self;
-        for p in producers.iter_mut() {
-            let part = &mut partitions[p.partition as usize];
-            if !part.removed {
-                p.produce(t, |r| part.append(r));
+        for j in 0..self.producers.len() {
+            let p = self.producers[j].partition as usize;
+            if self.partitions[p].removed || self.reads_directly(p) {
+                continue;
             }
+            let part = &mut self.partitions[p];
+            self.producers[j].produce(t, |r| part.append(r));
         }
     }
 
@@ -286,61 +298,6 @@ impl Simulation {
     pub(crate) fn append(&mut self, r: Record) {
         self.partitions[r.partition as usize].append(r);
         self.pending_reads = true;
-    }
-
-    fn read(&mut self, t: ProcTime) {
-        self.pending_reads = false;
-        for s in 0..self.sources.len() {
-            let mut budget = self.read_budget(s);
-            for i in 0..self.sources[s].splits.len() {
-                let split = &self.sources[s].splits[i];
-                if split.released {
-                    continue;
-                }
-                let p = split.partition as usize;
-                while budget > 0 {
-                    let Some(r) = self.partitions[p].pop() else { break };
-                    budget -= 1;
-                    self.read_record(s, i, r, t);
-                }
-            }
-        }
-    }
-
-    /// Whole records subtask `s` may read this millisecond.
-    fn read_budget(&mut self, s: usize) -> u64 {
-        match self.cfg.read_rate_per_s {
-            None => u64::MAX,
-            Some(rate) => {
-                let src = &mut self.sources[s];
-                src.read_budget_milli = (src.read_budget_milli + rate).min(rate.max(1000));
-                let whole = src.read_budget_milli / 1000;
-                src.read_budget_milli -= whole * 1000;
-                whole
-            }
-        }
-    }
-
-    #[inline]
-    fn read_record(&mut self, s: usize, i: usize, r: Record, t: ProcTime) {
-        let src = &mut self.sources[s];
-        if self.trace.records_enabled() {
-            let k = super::trace::TraceKind::RecordRead { subtask: s as u32, partition: r.partition, offset: r.offset, ts: r.event_ts, key: r.key };
-            self.trace.push(t, k);
-        }
-        let Some(ts) = src.assign(&r, t) else {
-            if self.trace.records_enabled() {
-                let k = super::trace::TraceKind::RecordFiltered { subtask: s as u32, partition: r.partition, offset: r.offset };
-                self.trace.push(t, k);
-            }
-            return;
-        };
-        self.down.send_record(s as u32, &mut src.rebalance_next, r, ts, &self.keys, t, &mut self.trace);
-        self.signals.clear();
-        self.sources[s].after_record(i, ts, t, &mut self.trace, &mut self.signals);
-        if !self.signals.is_empty() {
-            self.broadcast(s, t);
-        }
     }
 
     /// Sends the signals a source subtask just emitted to every channel it feeds.

@@ -13,11 +13,14 @@ pub struct Agg {
 
 impl Default for Agg {
     fn default() -> Self {
-        Agg { count: 0, sum: 0, min: i64::MAX, max: i64::MIN }
+        Agg::ZERO
     }
 }
 
 impl Agg {
+    /// The aggregate of no records.
+    pub const ZERO: Agg = Agg { count: 0, sum: 0, min: i64::MAX, max: i64::MIN };
+
     #[inline]
     pub fn add(&mut self, v: i64) {
         self.count += 1;

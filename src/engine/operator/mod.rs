@@ -3,6 +3,7 @@
 
 pub mod aggregate;
 pub mod assigner;
+pub mod hot_windows;
 pub mod session;
 pub mod sink;
 pub mod window_operator;

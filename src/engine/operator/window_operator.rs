@@ -10,6 +10,7 @@
 
 use super::aggregate::Agg;
 use super::assigner::WindowSpec;
+use super::hot_windows::{HotWindows, NO_SLOT};
 use super::session::{SessionIndex, Window};
 use crate::engine::fingerprint::LookupMap;
 use crate::engine::keys::KeyId;
@@ -72,6 +73,8 @@ pub struct WindowOperator {
     scratch: Vec<Window>,
     /// The last tumbling window assigned: most records fall into it, which saves two divisions.
     last_tumbling: Window,
+    /// Each key's newest tumbling window, updated without touching `state` (see `hot_windows`).
+    hot: HotWindows,
     /// Records whose windows were cleaned up (for conservation checks on non-sliding windows).
     pub purged_records: u64,
     held_records: u64,
@@ -89,6 +92,7 @@ impl WindowOperator {
             sessions: SessionIndex::default(),
             scratch: Vec::new(),
             last_tumbling: (1, 0),
+            hot: HotWindows::default(),
             purged_records: 0,
             held_records: 0,
         }
@@ -121,11 +125,14 @@ impl WindowOperator {
         self.held_records
     }
 
-    /// Pending trigger timers in firing order: the windows waiting for the watermark.
+    /// Pending trigger timers in firing order: the windows waiting for the watermark, with
+    /// the number of records in each.
     pub fn pending_windows(&self) -> impl Iterator<Item = (KeyId, EventTime, EventTime, u64)> + '_ {
-        self.timers
-            .iter()
-            .map(|&(_, k, s, e)| (k, s, e, self.state.get(&state_key(k, s)).map_or(0, |st| st.agg.count)))
+        let hot: std::collections::BTreeMap<(KeyId, EventTime), u64> = self.hot.pending().map(|(k, s, a)| ((k, s), a.count)).collect();
+        self.timers.iter().map(move |&(_, k, s, e)| {
+            let held = self.state.get(&state_key(k, s)).map_or(0, |st| st.agg.count);
+            (k, s, e, held + hot.get(&(k, s)).copied().unwrap_or(0))
+        })
     }
 
     fn cleanup_time(&self, max_ts: EventTime) -> EventTime {
@@ -133,14 +140,27 @@ impl WindowOperator {
     }
 
     /// `processElement`.
-    #[inline]
     pub fn process_element(&mut self, key: KeyId, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
+        self.process_element_in(key, NO_SLOT, ts, value, fired)
+    }
+
+    /// `processElement` for a key the exchange numbered `slot` in this subtask (`NO_SLOT`: none).
+    #[inline(always)]
+    pub fn process_element_in(&mut self, key: KeyId, slot: u32, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
         let (s, e) = self.last_tumbling;
         if s <= ts && ts < e && self.cleanup_time(e - 1) > self.watermark {
             // Fast path: the element falls into the open tumbling window of the previous one.
-            self.add_to_window(key, (s, e), value, fired);
+            if e - 1 > self.watermark && self.hot.try_add(slot, key, s, value) {
+                self.held_records += 1;
+            } else {
+                self.add_to_window(key, slot, (s, e), value, fired);
+            }
             return ElementOutcome::Accepted;
         }
+        self.process_element_slow(key, slot, ts, value, fired)
+    }
+
+    fn process_element_slow(&mut self, key: KeyId, slot: u32, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
         let mut windows = std::mem::take(&mut self.scratch);
         let (s, e) = self.last_tumbling;
         if s <= ts && ts < e {
@@ -163,7 +183,7 @@ impl WindowOperator {
                 continue;
             }
             accepted = true;
-            self.add_to_window(key, w, value, fired);
+            self.add_to_window(key, slot, w, value, fired);
         }
         let no_window = windows.is_empty();
         self.scratch = windows;
@@ -177,8 +197,8 @@ impl WindowOperator {
         }
     }
 
-    #[inline]
-    fn add_to_window(&mut self, key: KeyId, w: Window, value: i64, fired: &mut Vec<WindowFiring>) {
+    #[inline(always)]
+    fn add_to_window(&mut self, key: KeyId, slot: u32, w: Window, value: i64, fired: &mut Vec<WindowFiring>) {
         self.held_records += 1;
         let wm = self.watermark;
         if let Some(st) = self.state.get_mut(&state_key(key, w.0)) {
@@ -186,6 +206,7 @@ impl WindowOperator {
             st.agg.add(value);
             // The common case: the window is still ahead of the watermark and has its timer.
             if w.1 - 1 > wm && st.timer {
+                self.cache(key, slot, w.0);
                 return;
             }
         } else {
@@ -193,6 +214,33 @@ impl WindowOperator {
             self.state.get_mut(&state_key(key, w.0)).expect("just inserted").agg.add(value);
         }
         self.after_add(key, w, fired);
+    }
+
+    /// Lets the hot slot follow `key`'s newest tumbling window (a straggler for an older
+    /// window does not move it back).
+    #[inline]
+    fn cache(&mut self, key: KeyId, slot: u32, start: EventTime) {
+        if slot == NO_SLOT || !matches!(self.spec, WindowSpec::Tumbling { .. }) {
+            return;
+        }
+        if self.hot.cached_start(slot).is_some_and(|c| c >= start) {
+            return;
+        }
+        self.fold_slot(slot);
+        self.hot.remember(slot, key, start);
+    }
+
+    #[cold]
+    fn fold_slot(&mut self, slot: u32) {
+        if let Some((k, s, delta)) = self.hot.take(slot) {
+            self.state.get_mut(&state_key(k, s)).expect("a cached window has state").agg.merge(&delta);
+        }
+    }
+
+    /// Folds every pending hot delta into the state map.
+    fn flush_hot(&mut self) {
+        let state = &mut self.state;
+        self.hot.drain(|k, s, delta| state.get_mut(&state_key(k, s)).expect("a cached window has state").agg.merge(delta));
     }
 
     /// First element of a (key, window): create the state and register the cleanup timer.
@@ -280,6 +328,7 @@ impl WindowOperator {
     /// `processWatermark`: set W, fire the due trigger timers, then clean up.
     pub fn advance_watermark(&mut self, w: EventTime, fired: &mut Vec<WindowFiring>) {
         debug_assert!(w > self.watermark, "the valve only forwards increasing watermarks");
+        self.flush_hot();
         self.watermark = w;
         while let Some(&(t, key, s, e)) = self.timers.first() {
             if t > w {

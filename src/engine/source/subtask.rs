@@ -2,7 +2,7 @@
 //! from its splits, runs one generator per split plus one for the main output, combines the
 //! splits in the multiplexer and emits watermarks and statuses through its output.
 
-use super::generator::WatermarkGenerator;
+use super::generator::{EmitMode, WatermarkGenerator};
 use super::idleness::{IdleCheck, IdlenessWrapper};
 use super::multiplexer::{MuxCall, WatermarkOutputMultiplexer};
 use super::output::{Path, SourceWatermarkOutput};
@@ -148,6 +148,28 @@ impl SourceSubtask {
             self.after_split_change(i, before, now, trace);
             self.route_calls(now, trace, signals);
         }
+    }
+
+    /// `n` records read in one instant with a periodic generator: the same as `n` calls of
+    /// `after_record`, whose `onEvent` then only raises the max and counts activity.
+    #[inline]
+    pub fn after_records(&mut self, i: usize, n: u64, max_ts: EventTime, now: ProcTime) {
+        debug_assert!(!self.emits_per_event());
+        self.num_records_out += n;
+        let sp = &mut self.splits[i];
+        sp.records_read += n;
+        sp.last_record_at = Some(now);
+        if sp.max_ts.is_none_or(|m| max_ts > m) {
+            sp.max_ts = Some(max_ts);
+        }
+        sp.idleness.on_event();
+        let emitted = sp.generator.on_event(max_ts, now);
+        debug_assert!(emitted.is_none(), "periodic generators emit nothing on events");
+    }
+
+    /// Whether split generators emit from `onEvent` (punctuated mode).
+    pub fn emits_per_event(&self) -> bool {
+        self.settings.emit == EmitMode::PerEvent
     }
 
     /// Explicit `markIdle()` / `markActive()` on a split's output (the oracle's schedule marks).

@@ -1,0 +1,154 @@
+//! Step 4 of a processed millisecond: each source subtask (index order) reads its splits in
+//! assignment order, and each record goes downstream before the split's generator sees it.
+//!
+//! Two paths, one observable behaviour:
+//! * **log path** — with a rate-limited reader, or for a partition without a live split,
+//!   producers append to the partition log in step 2 and readers pop from it here;
+//! * **direct path** — with an unlimited reader, a live split's records produced at `t` are
+//!   handed straight to its reader here, after any backlog still in its log, in producer order.
+//!   That is exactly the order the log would give: nothing reads a log between steps 2 and 4,
+//!   and each (producer, partition) pair has its own RNG stream, so the order in which
+//!   partitions are produced is not observable. It saves a copy into and out of the log.
+//!
+//! In periodic emission mode a split generator's `onEvent` only raises its max timestamp and
+//! the idleness timer only counts activity, so one producer's records of an instant are
+//! reported to the split once, with their maximum (`SourceSubtask::after_records`).
+
+use super::element::Record;
+use super::sim::Simulation;
+use super::time::ProcTime;
+use super::trace::TraceKind;
+
+impl Simulation {
+    /// Whether partition `p`'s records skip the log (see the module docs).
+    #[inline]
+    pub(crate) fn reads_directly(&self, p: usize) -> bool {
+        self.cfg.read_rate_per_s.is_none()
+            && self.split_of[p].is_some_and(|(s, i)| !self.sources[s as usize].splits[i].released)
+    }
+
+    pub(crate) fn read(&mut self, t: ProcTime) {
+        self.pending_reads = false;
+        if self.cfg.read_rate_per_s.is_none() {
+            self.read_unlimited(t);
+            return;
+        }
+        for s in 0..self.sources.len() {
+            let mut budget = self.read_budget(s);
+            for i in 0..self.sources[s].splits.len() {
+                let split = &self.sources[s].splits[i];
+                if split.released {
+                    continue;
+                }
+                let p = split.partition as usize;
+                while budget > 0 {
+                    let Some(r) = self.partitions[p].pop() else { break };
+                    budget -= 1;
+                    self.read_record(s, i, r, t);
+                }
+            }
+        }
+    }
+
+    fn read_unlimited(&mut self, t: ProcTime) {
+        self.index_producers();
+        let mut batch = std::mem::take(&mut self.batch);
+        for s in 0..self.sources.len() {
+            for i in 0..self.sources[s].splits.len() {
+                let split = &self.sources[s].splits[i];
+                if split.released {
+                    continue;
+                }
+                let p = split.partition as usize;
+                while let Some(r) = self.partitions[p].pop() {
+                    self.read_record(s, i, r, t);
+                }
+                if self.partitions[p].removed {
+                    continue;
+                }
+                for k in 0..self.producers_of[p].len() {
+                    let j = self.producers_of[p][k] as usize;
+                    batch.clear();
+                    let part = &mut self.partitions[p];
+                    self.producers[j].produce(t, |r| batch.push(part.stamp(r)));
+                    if !batch.is_empty() {
+                        self.read_batch(s, i, &batch, t);
+                    }
+                }
+            }
+        }
+        self.batch = batch;
+    }
+
+    /// One producer's records of one instant, read by split `i` of subtask `s`: like
+    /// `read_record` each, with the split's bookkeeping done once when its generator only
+    /// emits periodically.
+    fn read_batch(&mut self, s: usize, i: usize, batch: &[Record], t: ProcTime) {
+        if self.trace.records_enabled() || self.sources[s].emits_per_event() {
+            for &r in batch {
+                self.read_record(s, i, r, t);
+            }
+            return;
+        }
+        let Simulation { sources, down, keys, trace, .. } = self;
+        let src = &mut sources[s];
+        let mut max_ts = i64::MIN;
+        let mut n = 0;
+        for r in batch {
+            let Some(ts) = src.assign(r, t) else { continue };
+            down.send_record(s as u32, &mut src.rebalance_next, r, ts, keys, t, trace);
+            n += 1;
+            max_ts = max_ts.max(ts);
+        }
+        if n > 0 {
+            src.after_records(i, n, max_ts, t);
+        }
+    }
+
+    fn index_producers(&mut self) {
+        if !self.producers_of_stale && self.producers_of.len() == self.partitions.len() {
+            return;
+        }
+        self.producers_of = vec![Vec::new(); self.partitions.len()];
+        for (j, pr) in self.producers.iter().enumerate() {
+            self.producers_of[pr.partition as usize].push(j as u32);
+        }
+        self.producers_of_stale = false;
+    }
+
+    /// Whole records subtask `s` may read this millisecond.
+    fn read_budget(&mut self, s: usize) -> u64 {
+        match self.cfg.read_rate_per_s {
+            None => u64::MAX,
+            Some(rate) => {
+                let src = &mut self.sources[s];
+                src.read_budget_milli = (src.read_budget_milli + rate).min(rate.max(1000));
+                let whole = src.read_budget_milli / 1000;
+                src.read_budget_milli -= whole * 1000;
+                whole
+            }
+        }
+    }
+
+    #[inline]
+    fn read_record(&mut self, s: usize, i: usize, r: Record, t: ProcTime) {
+        let src = &mut self.sources[s];
+        if self.trace.records_enabled() {
+            let k = TraceKind::RecordRead { subtask: s as u32, partition: r.partition, offset: r.offset, ts: r.event_ts, key: r.key };
+            self.trace.push(t, k);
+        }
+        let Some(ts) = src.assign(&r, t) else {
+            if self.trace.records_enabled() {
+                let k = TraceKind::RecordFiltered { subtask: s as u32, partition: r.partition, offset: r.offset };
+                self.trace.push(t, k);
+            }
+            return;
+        };
+        self.down.send_record(s as u32, &mut src.rebalance_next, &r, ts, &self.keys, t, &mut self.trace);
+        self.signals.clear();
+        self.sources[s].after_record(i, ts, t, &mut self.trace, &mut self.signals);
+        if !self.signals.is_empty() {
+            self.broadcast(s, t);
+        }
+    }
+}
