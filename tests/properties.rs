@@ -28,7 +28,7 @@ use wmp::engine::report::report;
 use wmp::engine::scenario::build::parse;
 use wmp::engine::sim::Simulation;
 use wmp::engine::status::{Signal, WatermarkStatus};
-use wmp::engine::time::NO_WATERMARK;
+use wmp::engine::time::{EventTime, ProcTime, NO_WATERMARK};
 use wmp::engine::valve::{InputChannelStatus, StatusWatermarkValve, ValveSwitches};
 
 fn config(cases: u32) -> ProptestConfig {
@@ -47,7 +47,7 @@ fn config(cases: u32) -> ProptestConfig {
 
 #[derive(Clone, Copy, Debug)]
 enum ValveOp {
-    Watermark(usize, i64),
+    Watermark(usize, EventTime),
     Idle(usize),
     Active(usize),
 }
@@ -57,7 +57,7 @@ enum ValveOp {
 #[derive(Clone, Copy, Debug)]
 enum GenOp {
     Delta(usize, i64),
-    Absolute(usize, i64),
+    Absolute(usize, EventTime),
     Idle(usize),
     Active(usize),
 }
@@ -67,7 +67,7 @@ impl GenOp {
         match self {
             GenOp::Delta(c, d) => {
                 let w = channels[c].watermark;
-                ValveOp::Watermark(c, if w == NO_WATERMARK { d } else { w.saturating_add(d) })
+                ValveOp::Watermark(c, if w == NO_WATERMARK { EventTime(d) } else { w.saturating_add(d) })
             }
             GenOp::Absolute(c, w) => ValveOp::Watermark(c, w),
             GenOp::Idle(c) => ValveOp::Idle(c),
@@ -80,7 +80,7 @@ fn valve_case() -> impl Strategy<Value = (usize, ValveSwitches, Vec<GenOp>)> {
     // Few channels are common, so that "all idle" (flushes, reactivation) is reached often.
     let channels = prop_oneof![1usize..=2, 1usize..=5];
     (channels, any::<bool>(), any::<bool>()).prop_flat_map(|(n, unconditional_flush, rederive_on_reactivate)| {
-        let extreme = prop_oneof![Just(NO_WATERMARK), Just(i64::MAX), -20i64..100];
+        let extreme = prop_oneof![Just(NO_WATERMARK), Just(EventTime::MAX), (-20i64..100).prop_map(EventTime)];
         let op = prop_oneof![
             6 => (0..n, -5i64..40).prop_map(|(c, d)| GenOp::Delta(c, d)),
             1 => (0..n, extreme).prop_map(|(c, w)| GenOp::Absolute(c, w)),
@@ -95,7 +95,7 @@ fn valve_case() -> impl Strategy<Value = (usize, ValveSwitches, Vec<GenOp>)> {
 /// min is recomputed by scanning (Flink keeps a heap) so that it does not share code with the valve.
 struct ValveModel {
     ch: Vec<InputChannelStatus>,
-    out: i64,
+    out: EventTime,
     idle: bool,
     sw: ValveSwitches,
 }
@@ -106,7 +106,7 @@ impl ValveModel {
         ValveModel { ch: vec![c; n], out: NO_WATERMARK, idle: false, sw }
     }
 
-    fn min_aligned(&self) -> Option<i64> {
+    fn min_aligned(&self) -> Option<EventTime> {
         self.ch.iter().filter(|c| c.aligned).map(|c| c.watermark).min()
     }
 
@@ -181,7 +181,7 @@ fn apply_to_valve(v: &mut StatusWatermarkValve, op: ValveOp, out: &mut Vec<Signa
 }
 
 /// The invariants §6.2 implies, checked on the valve's own state after one step.
-fn check_valve_step(v: &StatusWatermarkValve, sw: ValveSwitches, emitted: &[Signal], last_wm: &mut i64, last_status: &mut WatermarkStatus) -> Result<(), TestCaseError> {
+fn check_valve_step(v: &StatusWatermarkValve, sw: ValveSwitches, emitted: &[Signal], last_wm: &mut EventTime, last_status: &mut WatermarkStatus) -> Result<(), TestCaseError> {
     let ch = v.channels();
     let all_idle = ch.iter().all(|c| c.status.is_idle());
     let min_aligned = ch.iter().filter(|c| c.aligned).map(|c| c.watermark).min();
@@ -317,7 +317,7 @@ struct WindowModel {
 type Fired = (u32, i64, i64, u64, i64, u32);
 
 fn fired_tuple(f: &WindowFiring) -> Fired {
-    (f.key, f.start, f.end, f.agg.count, f.watermark, f.firing)
+    (f.key, f.start.ms(), f.end.ms(), f.agg.count, f.watermark.ms(), f.firing)
 }
 
 impl WindowModel {
@@ -395,7 +395,7 @@ impl WindowModel {
 }
 
 fn check_operator_state(op: &WindowOperator, m: &WindowModel) -> Result<(), TestCaseError> {
-    prop_assert_eq!(op.current_watermark(), m.w);
+    prop_assert_eq!(op.current_watermark().ms(), m.w);
     prop_assert_eq!(op.state_size(), m.live.len(), "window state size");
     prop_assert_eq!(op.records_in_state(), m.live.values().map(|s| s.count).sum::<u64>(), "records in state");
     prop_assert_eq!(op.purged_records, m.purged, "purged records");
@@ -413,26 +413,26 @@ proptest! {
         // The same operator fed through the hot-window slots (key = slot) must agree exactly.
         let mut hot = WindowOperator::new(spec, lateness);
         let mut hot_fired = Vec::new();
-        let mut m = WindowModel { lateness, w: NO_WATERMARK, live: BTreeMap::new(), purged: 0 };
+        let mut m = WindowModel { lateness, w: NO_WATERMARK.ms(), live: BTreeMap::new(), purged: 0 };
         let mut fired = Vec::new();
         for (i, &o) in ops.iter().enumerate() {
             fired.clear();
             hot_fired.clear();
             match o {
                 WinOp::Element { key, dt } => {
-                    let ts = if m.w == NO_WATERMARK { dt } else { m.w + dt };
-                    let got = op.process_element(key, ts, 1, &mut fired);
-                    prop_assert_eq!(hot.process_element_in(key, key, ts, 1, &mut hot_fired), got, "step {}: hot slots", i);
+                    let ts = if m.w == NO_WATERMARK.ms() { dt } else { m.w + dt };
+                    let got = op.process_element(key, EventTime(ts), 1, &mut fired);
+                    prop_assert_eq!(hot.process_element_in(key, key, EventTime(ts), 1, &mut hot_fired), got, "step {}: hot slots", i);
                     let (want, want_fired) = m.element(spec, key, ts);
                     prop_assert_eq!(got, want, "step {}: element ts {} key {} at W {}", i, ts, key, m.w);
                     let got_fired: Vec<Fired> = fired.iter().map(fired_tuple).collect();
                     prop_assert_eq!(got_fired, want_fired, "step {}: late firings for ts {}", i, ts);
                 }
                 WinOp::Watermark { step } => {
-                    let w = if m.w == NO_WATERMARK { step - 2000 } else { m.w + step };
-                    op.advance_watermark(w, &mut fired);
-                    hot.advance_watermark(w, &mut hot_fired);
-                    let ends: Vec<i64> = fired.iter().map(|f| f.end - 1).collect();
+                    let w = if m.w == NO_WATERMARK.ms() { step - 2000 } else { m.w + step };
+                    op.advance_watermark(EventTime(w), &mut fired);
+                    hot.advance_watermark(EventTime(w), &mut hot_fired);
+                    let ends: Vec<i64> = fired.iter().map(|f| (f.end - 1).ms()).collect();
                     prop_assert!(ends.windows(2).all(|p| p[0] <= p[1]), "step {}: timers fire in timestamp order: {:?}", i, ends);
                     let mut got_fired: Vec<Fired> = fired.iter().map(fired_tuple).collect();
                     got_fired.sort();
@@ -633,9 +633,9 @@ fn check_watermark_flow(sim: &Simulation, at: &str) -> Result<(), TestCaseError>
     Ok(())
 }
 
-fn start_and_end(sc: &Value) -> (i64, i64) {
+fn start_and_end(sc: &Value) -> (ProcTime, ProcTime) {
     let start = sc["start_time_ms"].as_i64().unwrap_or(wmp::engine::scenario::schema::DEFAULT_START_MS);
-    (start, start + sc["duration_ms"].as_i64().unwrap())
+    (ProcTime(start), ProcTime(start) + sc["duration_ms"].as_i64().unwrap())
 }
 
 proptest! {

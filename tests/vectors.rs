@@ -2,6 +2,7 @@
 //! (V-VAL-*), generators with idleness (V-IDL-8) and whole source subtasks (V-SRC-*).
 //! Unit-level vectors for single components live next to them (`cargo test --lib`).
 
+use wmp::engine::time::{EventTime, ProcTime};
 use wmp::engine::scenario::build::parse;
 use wmp::engine::sim::Simulation;
 use wmp::engine::source::generator::{EmitMode, GeneratorKind, WatermarkGenerator};
@@ -18,7 +19,7 @@ fn valve(channels: usize, switches: ValveSwitches, steps: &[(&str, &str)]) {
         let ch: usize = parts[0].trim_start_matches("ch").parse().unwrap();
         let mut out = Vec::new();
         match parts[1] {
-            "WM" => v.input_watermark(ch, parts[2].parse().unwrap(), &mut out),
+            "WM" => v.input_watermark(ch, EventTime(parts[2].parse().unwrap()), &mut out),
             "IDLE" => v.input_status(ch, WatermarkStatus::Idle, &mut out),
             "ACTIVE" => v.input_status(ch, WatermarkStatus::Active, &mut out),
             other => panic!("bad step {other}"),
@@ -160,14 +161,14 @@ fn v_val_18_20_21_derived() {
 fn v_idl_8_countdown_starts_at_first_quiet_probe() {
     let mut g = WatermarkGenerator::new(GeneratorKind::BoundedOutOfOrderness { bound_ms: 0 }, EmitMode::Periodic);
     let mut idle = IdlenessWrapper::new(Some(10));
-    let origin = 1_000_000;
+    let origin = ProcTime(1_000_000);
     let probe = |t: i64, g: &mut WatermarkGenerator, idle: &mut IdlenessWrapper| match idle.on_periodic_emit(origin + t) {
         IdleCheck::Emit => g.on_periodic_emit(origin + t).map(|w| format!("wm({w})")).unwrap_or_default(),
         IdleCheck::MarkIdle => "idle()".into(),
         IdleCheck::StayIdle => String::new(),
     };
     let event = |ts: i64, g: &mut WatermarkGenerator, idle: &mut IdlenessWrapper| {
-        g.on_event(ts, 0);
+        g.on_event(EventTime(ts), ProcTime(0));
         idle.on_event();
     };
     event(1, &mut g, &mut idle);

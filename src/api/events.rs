@@ -8,6 +8,7 @@
 //! late records; `step` last). While listeners for trace or late events exist, long runs go
 //! one instant at a time and pull the deltas before the bounded trace can drop them.
 
+use crate::engine::time::ProcTime;
 use super::types::{late_record, window_emission, Watermark};
 use crate::engine::sim::Simulation;
 use crate::engine::trace::TraceKind;
@@ -154,7 +155,7 @@ impl Subscription {
 #[serde(rename_all = "camelCase")]
 struct WatermarkEvent {
     seq: u64,
-    time: i64,
+    time: ProcTime,
     level: &'static str,
     subtask: u32,
     partition: Option<u32>,
@@ -166,7 +167,7 @@ struct WatermarkEvent {
 #[serde(rename_all = "camelCase")]
 struct StatusEvent {
     seq: u64,
-    time: i64,
+    time: ProcTime,
     level: &'static str,
     subtask: u32,
     partition: Option<u32>,
@@ -176,12 +177,12 @@ struct StatusEvent {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StepEvent {
-    pub now: i64,
+    pub now: ProcTime,
     pub elapsed_ms: i64,
 }
 
 struct Pending {
-    time: i64,
+    time: ProcTime,
     /// 0 trace events, 1 windows, 2 late records, 3 the step event.
     class: u8,
     kind: EventKind,
@@ -298,7 +299,7 @@ impl Collector {
         self.pull_windows(sim, wants);
         if let (true, Some(s)) = (wants.step, step) {
             if let Ok(payload) = serde_json::to_value(s) {
-                self.buffer.push(Pending { time: i64::MAX, class: 3, kind: EventKind::Step, payload });
+                self.buffer.push(Pending { time: ProcTime::MAX, class: 3, kind: EventKind::Step, payload });
             }
         }
         let mut pending = std::mem::take(&mut self.buffer);

@@ -211,7 +211,7 @@ impl WatermarkPlayground {
         } else {
             int_arg(&raw, "watermark").map_err(|e| e.into_js(m))?
         };
-        Ok(describe_watermark(w))
+        Ok(describe_watermark(crate::engine::time::EventTime(w)))
     }
 
     // ---- the clock ------------------------------------------------------------------------
@@ -219,7 +219,7 @@ impl WatermarkPlayground {
     /// Processing time now (ms since the epoch; the start time before the first instant).
     #[wasm_bindgen(getter)]
     pub fn now(&self) -> Result<f64, JsValue> {
-        self.read("now", |s| Ok((s.sim.now().max(s.start())) as f64))
+        self.read("now", |s| Ok(s.sim.now().max(s.start()).ms() as f64))
     }
 
     /// Processing time since the start (−1 before the first instant ran).
@@ -230,7 +230,7 @@ impl WatermarkPlayground {
 
     #[wasm_bindgen(getter, js_name = startTime)]
     pub fn start_time(&self) -> Result<f64, JsValue> {
-        self.read("startTime", |s| Ok(s.start() as f64))
+        self.read("startTime", |s| Ok(s.start().ms() as f64))
     }
 
     /// Whether the first instant has run.

@@ -14,6 +14,7 @@ use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
 use crate::engine::scenario::schema::{Scenario, TimedCommand};
 use crate::engine::sim::{ScheduledCommand, Simulation};
+use crate::engine::time::ProcTime;
 use serde_json::Value;
 
 /// Parameters that shape the job itself: they can change only before it starts.
@@ -70,7 +71,7 @@ impl Session {
         &self.scenario
     }
 
-    pub fn start(&self) -> i64 {
+    pub fn start(&self) -> ProcTime {
         self.sim.config().start_time
     }
 
@@ -104,7 +105,7 @@ impl Session {
     }
 
     /// Commands waiting to run (after `now`), in the engine's order, with their labels.
-    fn pending(&self) -> Vec<(i64, &Command, String)> {
+    fn pending(&self) -> Vec<(ProcTime, &Command, String)> {
         let start = self.start();
         let now = self.sim.now();
         let n = self.scenario.commands.len();
@@ -124,9 +125,9 @@ impl Session {
     /// Checks new commands (`(at, command)`, named `paths[i]`) together with everything still
     /// waiting, in run order, against the job's shape. With no new commands, checks the waiting
     /// ones and names them (`commands[3].partition`).
-    fn check(&self, new: &[(i64, Command)], paths: &[String]) -> ApiResult<()> {
+    fn check(&self, new: &[(ProcTime, Command)], paths: &[String]) -> ApiResult<()> {
         let mut shadow = Shadow::of(&self.sim);
-        let mut items: Vec<(i64, &Command, Option<usize>, String)> = self.pending().into_iter().map(|(at, c, l)| (at, c, None, l)).collect();
+        let mut items: Vec<(ProcTime, &Command, Option<usize>, String)> = self.pending().into_iter().map(|(at, c, l)| (at, c, None, l)).collect();
         for (k, (at, c)) in new.iter().enumerate() {
             items.push((*at, c, Some(k), String::new()));
         }
@@ -148,12 +149,12 @@ impl Session {
     }
 
     /// Schedules commands at absolute time `at` (> now), after checking them.
-    pub fn schedule_at(&mut self, at: i64, cmds: Vec<Command>, paths: &[String]) -> ApiResult<()> {
+    pub fn schedule_at(&mut self, at: ProcTime, cmds: Vec<Command>, paths: &[String]) -> ApiResult<()> {
         self.ensure_running()?;
         if at <= self.sim.now() {
             return Err(ApiError::range("atMs", format!("{} is not in the future (the clock is at {} ms)", at - self.start(), self.elapsed())));
         }
-        let new: Vec<(i64, Command)> = cmds.iter().map(|c| (at, c.clone())).collect();
+        let new: Vec<(ProcTime, Command)> = cmds.iter().map(|c| (at, c.clone())).collect();
         self.check(&new, paths)?;
         let start = self.start();
         let n = self.scenario.commands.len();
@@ -175,7 +176,7 @@ impl Session {
 
     /// Processes every instant up to absolute time `t`, pulling deltas as it goes if listeners
     /// need them.
-    fn run_until_abs(&mut self, t: i64, wants: Wants) -> ApiResult<()> {
+    fn run_until_abs(&mut self, t: ProcTime, wants: Wants) -> ApiResult<()> {
         if wants.needs_pull() {
             loop {
                 match self.sim.next_event_time() {

@@ -13,7 +13,7 @@ use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::sink::WindowResult;
 use crate::engine::sim::Simulation;
 use crate::engine::status::WatermarkStatus;
-use crate::engine::time::{EventTime, END_OF_TIME, NO_WATERMARK};
+use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use crate::engine::trace::{TraceEvent, TraceKind};
 use serde::Serialize;
 use serde_json::Value;
@@ -27,7 +27,7 @@ pub struct Watermark {
 
 impl Watermark {
     pub fn new(w: EventTime) -> Self {
-        let ms = (w != NO_WATERMARK && w != END_OF_TIME && w.unsigned_abs() <= MAX_SAFE as u64).then_some(w);
+        let ms = (w != NO_WATERMARK && w != END_OF_TIME && w.ms().unsigned_abs() <= MAX_SAFE as u64).then_some(w.ms());
         Watermark { ms, raw: w.to_string() }
     }
 }
@@ -44,11 +44,11 @@ pub struct SplitView {
     pub produced: u64,
     pub read: u64,
     pub unread: usize,
-    pub max_timestamp: Option<i64>,
+    pub max_timestamp: Option<EventTime>,
     pub watermark: Option<Watermark>,
     pub idle: bool,
-    pub idle_deadline: Option<i64>,
-    pub last_record_at: Option<i64>,
+    pub idle_deadline: Option<ProcTime>,
+    pub last_record_at: Option<ProcTime>,
     pub released: bool,
     pub silent: bool,
 }
@@ -79,8 +79,8 @@ pub struct ChannelView {
 #[serde(rename_all = "camelCase")]
 pub struct OpenWindow {
     pub key: String,
-    pub start: i64,
-    pub end: i64,
+    pub start: EventTime,
+    pub end: EventTime,
     pub count: u64,
 }
 
@@ -101,9 +101,9 @@ pub struct OperatorView {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotView {
-    pub now: i64,
+    pub now: ProcTime,
     pub elapsed_ms: i64,
-    pub start_time: i64,
+    pub start_time: ProcTime,
     pub started: bool,
     pub finished: bool,
     pub splits: Vec<SplitView>,
@@ -204,8 +204,8 @@ pub struct WindowEmission {
     pub index: usize,
     pub subtask: u32,
     pub key: String,
-    pub start: i64,
-    pub end: i64,
+    pub start: EventTime,
+    pub end: EventTime,
     /// The aggregate the scenario emits (`window.aggregate`).
     pub value: i64,
     pub count: u64,
@@ -216,7 +216,7 @@ pub struct WindowEmission {
     /// 0 for the on-time firing, 1, 2, … for late re-firings.
     pub firing: u32,
     /// Processing time of the firing.
-    pub time: i64,
+    pub time: ProcTime,
 }
 
 pub fn window_emission(index: usize, r: &WindowResult, keys: &KeyTable, agg: AggregateKind) -> WindowEmission {
@@ -243,12 +243,12 @@ pub struct LateRecordView {
     pub subtask: u32,
     pub partition: u32,
     pub offset: u64,
-    pub ts: i64,
+    pub ts: EventTime,
     pub key: String,
     pub value: i64,
     pub watermark: Watermark,
     pub side_output: bool,
-    pub time: i64,
+    pub time: ProcTime,
 }
 
 pub fn late_record(l: &LateRecord, keys: &KeyTable) -> LateRecordView {
@@ -299,7 +299,7 @@ pub struct WindowMetricsView {
 
 #[derive(Serialize)]
 pub struct MetricsView {
-    pub now: i64,
+    pub now: ProcTime,
     pub source: Vec<SourceMetricsView>,
     pub window: Vec<WindowMetricsView>,
 }
@@ -356,10 +356,10 @@ pub enum ReasonView {
     SplitNeverReceived { partition: u32, idle_timeout_ms: Option<i64> },
     SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
     KeptActiveBySparseRecords { partition: u32, idle_timeout_ms: i64, last_record_ago_ms: i64 },
-    IdleCountdown { partition: u32, idle_at: i64 },
+    IdleCountdown { partition: u32, idle_at: ProcTime },
     PeriodicEmissionDisabled,
     ChannelNotRealigned { channel: usize, source_subtask: u32 },
-    FarFutureTimestamp { partition: u32, max_timestamp: i64, ahead_ms: i64 },
+    FarFutureTimestamp { partition: u32, max_timestamp: EventTime, ahead_ms: i64 },
     SecondsReadAsMillis { watermark: Watermark },
     MillisReadAsSeconds { watermark: Watermark },
     /// A reason this API version does not know yet (the engine's debug text).
@@ -415,7 +415,7 @@ pub fn explanation(e: Explanation) -> ExplanationView {
 #[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
 pub enum TraceKindView {
     Command { command: Value },
-    RecordRead { subtask: u32, partition: u32, offset: u64, ts: i64, key: String },
+    RecordRead { subtask: u32, partition: u32, offset: u64, ts: EventTime, key: String },
     RecordFiltered { subtask: u32, partition: u32, offset: u64 },
     SplitWatermark { subtask: u32, partition: u32, watermark: Watermark },
     SplitIdle { subtask: u32, partition: u32 },
@@ -427,8 +427,8 @@ pub enum TraceKindView {
     EndOfInputDropped { subtask: u32 },
     OperatorWatermark { subtask: u32, watermark: Watermark },
     OperatorStatus { subtask: u32, status: WatermarkStatus },
-    WindowFired { subtask: u32, key: String, start: i64, end: i64, count: u64, sum: i64, watermark: Watermark, firing: u32 },
-    LateRecord { subtask: u32, partition: u32, offset: u64, ts: i64, key: String, watermark: Watermark, side_output: bool },
+    WindowFired { subtask: u32, key: String, start: EventTime, end: EventTime, count: u64, sum: i64, watermark: Watermark, firing: u32 },
+    LateRecord { subtask: u32, partition: u32, offset: u64, ts: EventTime, key: String, watermark: Watermark, side_output: bool },
     /// An event this API version does not know yet (the engine's debug text).
     Other { text: String },
 }
@@ -436,7 +436,7 @@ pub enum TraceKindView {
 #[derive(Serialize)]
 pub struct TraceEventView {
     pub seq: u64,
-    pub time: i64,
+    pub time: ProcTime,
     #[serde(flatten)]
     pub kind: TraceKindView,
 }

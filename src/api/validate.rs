@@ -12,6 +12,7 @@
 use super::convert::MAX_SAFE;
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
+use crate::engine::time::ProcTime;
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{validate_generator, ProducerSpec, Scenario};
 use crate::engine::sim::Simulation;
@@ -62,7 +63,7 @@ impl Shadow {
     }
 
     /// Checks `cmd` as applied at absolute processing time `at`, then records its effect.
-    pub fn check(&mut self, cmd: &Command, at: i64, strict: bool) -> Result<(), InputError> {
+    pub fn check(&mut self, cmd: &Command, at: ProcTime, strict: bool) -> Result<(), InputError> {
         match cmd {
             Command::AddPartition => {
                 if strict && self.partitions() >= MAX_PARTITIONS {

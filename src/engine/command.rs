@@ -9,6 +9,7 @@ use super::rng::Rng;
 use super::scenario::schema::{KeysSpec, ProducerSpec, RecordSpec};
 use super::sim::Simulation;
 use super::source::generator::GeneratorKind;
+use super::time::{EventTime, ProcTime};
 use super::trace::TraceKind;
 use serde::{Deserialize, Serialize};
 
@@ -134,11 +135,12 @@ impl Simulation {
         }
     }
 
-    fn record_from_spec(&mut self, partition: u32, r: &RecordSpec, now: i64) -> Result<Record, InputError> {
+    fn record_from_spec(&mut self, partition: u32, r: &RecordSpec, now: ProcTime) -> Result<Record, InputError> {
+        let now_et = EventTime::from_proc(now);
         let ts = match (r.ts, r.ts_offset_ms) {
-            (Some(ts), None) => ts,
-            (None, Some(off)) => now.checked_add(off).ok_or_else(|| InputError::new("ts_offset_ms", "overflows"))?,
-            (None, None) => now,
+            (Some(ts), None) => EventTime(ts),
+            (None, Some(off)) => now_et.checked_add(off).ok_or_else(|| InputError::new("ts_offset_ms", "overflows"))?,
+            (None, None) => now_et,
             (Some(_), Some(_)) => return Err(InputError::new("ts", "give either ts or ts_offset_ms, not both")),
         };
         let key = self.keys_mut().intern(r.key.as_deref().unwrap_or(""));
@@ -146,7 +148,7 @@ impl Simulation {
     }
 
     /// Builds one producer per selected partition; each gets its own RNG stream.
-    pub fn attach_producer(&mut self, spec: &ProducerSpec, now: i64) -> Result<(), InputError> {
+    pub fn attach_producer(&mut self, spec: &ProducerSpec, now: ProcTime) -> Result<(), InputError> {
         spec.validate()?;
         let parts = spec.partitions.resolve(self.partitions.len() as u32).map_err(|e| e.within("partitions"))?;
         let keys = match &spec.keys {

@@ -3,7 +3,7 @@
 //! Flink job asks.
 
 use super::sim::Simulation;
-use super::time::{describe_watermark, format_duration, format_utc, EventTime, NO_WATERMARK};
+use super::time::{describe_watermark, format_duration, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use serde::Serialize;
 
 /// One reason, as data (the UI renders it; `text` below says it in a sentence).
@@ -21,7 +21,7 @@ pub enum Reason {
     /// An idle timeout is set, but sparse records (heartbeats) keep the split active.
     KeptActiveBySparseRecords { partition: u32, idle_timeout_ms: i64, last_record_ago_ms: i64 },
     /// The split will be declared idle soon (countdown running).
-    IdleCountdown { partition: u32, idle_at: i64 },
+    IdleCountdown { partition: u32, idle_at: ProcTime },
     /// `auto_watermark_interval_ms` is 0: no periodic watermarks and no idleness detection.
     PeriodicEmissionDisabled,
     /// A channel came back from idle below the output watermark and is ignored until it catches up.
@@ -63,6 +63,8 @@ pub struct Explanation {
 }
 
 const FAR_FUTURE_MS: i64 = 3_600_000;
+/// Records this far apart or more are "sparse" (heartbeats, keep-alives).
+const SPARSE_GAP_MS: i64 = 1000;
 const YEAR_MS: i64 = 365 * 86_400_000;
 
 impl Simulation {
@@ -102,7 +104,7 @@ impl Simulation {
     }
 
     /// Why a source subtask's output is where it is, and which split holds it.
-    fn source_reasons(&self, s: u32, now: i64) -> (Option<u32>, Vec<Reason>) {
+    fn source_reasons(&self, s: u32, now: ProcTime) -> (Option<u32>, Vec<Reason>) {
         let src = &self.sources[s as usize];
         let timeout = self.cfg.source.idle_timeout_ms;
         let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released).collect();
@@ -124,7 +126,7 @@ impl Simulation {
             (Some(t), Some(to)) => {
                 let lag = src.combined_watermark().max(NO_WATERMARK + 1);
                 let others_ahead = live.iter().any(|&j| j != i && src.split_watermark(j).unwrap_or(NO_WATERMARK) > lag.saturating_add(to));
-                if others_ahead {
+                if others_ahead || self.sparse_but_never_idle(sp, to) {
                     why.push(Reason::KeptActiveBySparseRecords { partition: p, idle_timeout_ms: to, last_record_ago_ms: now - t });
                 }
             }
@@ -136,28 +138,41 @@ impl Simulation {
         (Some(p), why)
     }
 
-    fn timestamp_reasons(&self, wm: EventTime, now: i64) -> Vec<Reason> {
+    /// The split's records come seldom (a second or more apart) but always within the idle
+    /// timeout (plus one probe interval), so its idleness timer is reset before it fires: a
+    /// heartbeat that defeats `withIdleness`.
+    fn sparse_but_never_idle(&self, sp: &super::source::split::Split, timeout_ms: i64) -> bool {
+        let interval = self.cfg.auto_watermark_interval_ms;
+        let (Some(last), Some(prev)) = (sp.last_record_at, sp.prev_record_at) else { return false };
+        let gap = last - prev;
+        gap >= SPARSE_GAP_MS.max(2 * interval) && gap <= timeout_ms + interval
+    }
+
+    fn timestamp_reasons(&self, wm: EventTime, now: ProcTime) -> Vec<Reason> {
         let mut out = Vec::new();
+        let now_et = EventTime::from_proc(now);
         for src in &self.sources {
             for sp in &src.splits {
                 if let Some(m) = sp.max_ts {
-                    if m.saturating_sub(now) > FAR_FUTURE_MS && m.saturating_sub(now) < 50 * YEAR_MS {
-                        out.push(Reason::FarFutureTimestamp { partition: sp.partition, max_timestamp: m, ahead_ms: m - now });
+                    let ahead_ms = m.ms().saturating_sub(now_et.ms());
+                    if ahead_ms > FAR_FUTURE_MS && ahead_ms < 50 * YEAR_MS {
+                        out.push(Reason::FarFutureTimestamp { partition: sp.partition, max_timestamp: m, ahead_ms });
                     }
                 }
             }
         }
-        if wm != NO_WATERMARK && wm != i64::MAX {
-            if now > 20 * YEAR_MS && wm < 5 * YEAR_MS && wm > -5 * YEAR_MS {
+        if wm != NO_WATERMARK && wm != END_OF_TIME {
+            let w = wm.ms();
+            if now.ms() > 20 * YEAR_MS && w < 5 * YEAR_MS && w > -5 * YEAR_MS {
                 out.push(Reason::SecondsReadAsMillis { watermark: wm });
-            } else if wm.saturating_sub(now) >= 50 * YEAR_MS {
+            } else if w.saturating_sub(now_et.ms()) >= 50 * YEAR_MS {
                 out.push(Reason::MillisReadAsSeconds { watermark: wm });
             }
         }
         out
     }
 
-    fn sentence(&self, ex: &Explanation, now: i64) -> String {
+    fn sentence(&self, ex: &Explanation, now: ProcTime) -> String {
         let mut s = format!("Window subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
         if let Some(c) = &ex.held_by {
             let part = c.partition.map_or(String::new(), |p| format!(", partition {p}"));
@@ -173,8 +188,8 @@ impl Simulation {
             s += &format!(
                 " {} window(s) wait, the earliest [{}, {}) for key {:?} ({} records).",
                 ex.waiting_total,
-                format_utc(w.start),
-                format_utc(w.end),
+                format_utc(w.start.ms()),
+                format_utc(w.end.ms()),
                 w.key,
                 w.count
             );
@@ -182,7 +197,7 @@ impl Simulation {
         s
     }
 
-    fn reason_text(&self, r: &Reason, now: i64) -> String {
+    fn reason_text(&self, r: &Reason, now: ProcTime) -> String {
         match r {
             Reason::AllInputsIdle => "every input is idle, so the watermark does not move".into(),
             Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {source_subtask} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)"),
@@ -194,15 +209,15 @@ impl Simulation {
                 format_duration(*last_record_ago_ms),
                 format_duration(*idle_timeout_ms)
             ),
-            Reason::IdleCountdown { partition, idle_at } => format!("partition {partition} will be declared idle in {}", format_duration(idle_at - now)),
+            Reason::IdleCountdown { partition, idle_at } => format!("partition {partition} will be declared idle in {}", format_duration(*idle_at - now)),
             Reason::PeriodicEmissionDisabled => "auto_watermark_interval_ms is 0: no periodic watermarks, and idleness is never detected".into(),
             Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),
             Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => format!(
                 "partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps",
                 format_duration(*ahead_ms),
-                format_utc(*max_timestamp)
+                format_utc(max_timestamp.ms())
             ),
-            Reason::SecondsReadAsMillis { watermark } => format!("the watermark is in {} — epoch seconds read as milliseconds?", &format_utc(*watermark)[..4]),
+            Reason::SecondsReadAsMillis { watermark } => format!("the watermark is in {} — epoch seconds read as milliseconds?", &format_utc(watermark.ms())[..4]),
             Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", describe_watermark(*watermark)),
         }
     }

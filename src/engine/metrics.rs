@@ -2,7 +2,7 @@
 //! `GET /jobs/:jobid/vertices/:vertexid/watermarks` (reference §11).
 
 use super::sim::Simulation;
-use super::time::{EventTime, END_OF_TIME, NO_WATERMARK};
+use super::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use serde::Serialize;
 
 /// Source subtask metrics (the source reader group).
@@ -42,7 +42,7 @@ pub struct WindowMetrics {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
-    pub now: i64,
+    pub now: ProcTime,
     pub source: Vec<SourceMetrics>,
     pub window: Vec<WindowMetrics>,
 }
@@ -54,8 +54,8 @@ pub struct RestWatermark {
     pub value: String,
 }
 
-fn lag(now: i64, w: EventTime) -> Option<i64> {
-    (w != NO_WATERMARK && w != END_OF_TIME).then(|| now.saturating_sub(w))
+fn lag(now: ProcTime, w: EventTime) -> Option<i64> {
+    (w != NO_WATERMARK && w != END_OF_TIME).then(|| now.ms().saturating_sub(w.ms()))
 }
 
 impl Simulation {

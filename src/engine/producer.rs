@@ -8,7 +8,7 @@
 use super::element::Record;
 use super::keys::KeyId;
 use super::rng::Rng;
-use super::time::ProcTime;
+use super::time::{EventTime, ProcTime};
 use serde::{Deserialize, Serialize};
 
 /// What a producer emits. Times are relative to the moment the producer starts.
@@ -57,7 +57,7 @@ pub struct ProducerState {
 
 impl ProducerState {
     pub fn new(kind: ProducerKind, partition: u32, start: ProcTime, stop: Option<ProcTime>, shape: RecordShape, rng: Rng) -> Self {
-        let mut p = ProducerState { kind, partition, start, stop, silenced: false, shape, emitted: 0, next_due: i64::MAX, rng };
+        let mut p = ProducerState { kind, partition, start, stop, silenced: false, shape, emitted: 0, next_due: ProcTime::MAX, rng };
         p.refresh();
         p
     }
@@ -66,12 +66,12 @@ impl ProducerState {
         let n = self.emitted;
         self.next_due = match self.kind {
             ProducerKind::Steady { rate_per_s } if rate_per_s > 0 => self.start + ((n + 1) * 1000).div_ceil(rate_per_s) as i64,
-            ProducerKind::Steady { .. } => i64::MAX,
+            ProducerKind::Steady { .. } => ProcTime::MAX,
             ProducerKind::Burst { every_ms, count } => self.start + (n / count.max(1)) as i64 * every_ms,
             ProducerKind::Heartbeat { every_ms } => self.start + n as i64 * every_ms,
             ProducerKind::Outlier { .. } | ProducerKind::Backlog { .. } => {
-                if n >= self.due_by(i64::MAX) {
-                    i64::MAX
+                if n >= self.due_by(ProcTime::MAX) {
+                    ProcTime::MAX
                 } else {
                     self.start
                 }
@@ -103,7 +103,7 @@ impl ProducerState {
 
     /// The next processing time (≥ `now`) at which this producer appends something.
     pub fn next_time(&self, now: ProcTime) -> Option<ProcTime> {
-        if self.silenced || self.next_due == i64::MAX {
+        if self.silenced || self.next_due == ProcTime::MAX {
             return None;
         }
         let t = self.next_due.max(now);
@@ -134,7 +134,7 @@ impl ProducerState {
     fn produce_steady(&mut self, now: ProcTime, due: u64, sink: &mut impl FnMut(Record)) {
         let s = &self.shape;
         let n_keys = s.keys.len() as u64;
-        let base = now - s.event_delay_ms;
+        let base = EventTime::from_proc(now) - s.event_delay_ms;
         while self.emitted < due {
             let key = if n_keys == 1 { s.keys[0] } else { s.keys[self.rng.below(n_keys) as usize] };
             let ts = if s.jitter_ms > 0 { base - self.rng.up_to(s.jitter_ms) } else { base };
@@ -156,14 +156,15 @@ impl ProducerState {
         let s = &self.shape;
         let key = if s.keys.len() == 1 { s.keys[0] } else { s.keys[self.rng.below(s.keys.len() as u64) as usize] };
         let lag = s.event_delay_ms + if s.jitter_ms > 0 { self.rng.up_to(s.jitter_ms) } else { 0 };
+        let now_et = EventTime::from_proc(now);
         let (ts, heartbeat) = match self.kind {
-            ProducerKind::Heartbeat { .. } => (now, true),
-            ProducerKind::Outlier { future_ms } => (now.saturating_add(future_ms), false),
+            ProducerKind::Heartbeat { .. } => (now_et, true),
+            ProducerKind::Outlier { future_ms } => (now_et.saturating_add(future_ms), false),
             ProducerKind::Backlog { count, span_ms } => {
                 let step = span_ms as i128 * n as i128 / count.max(1) as i128;
-                (self.start - span_ms + step as i64, false)
+                (EventTime::from_proc(self.start) - span_ms + step as i64, false)
             }
-            _ => (now - lag, false),
+            _ => (now_et - lag, false),
         };
         Record { event_ts: ts, append_time: now, key, value: s.value, partition: self.partition, offset: 0, heartbeat }
     }
@@ -179,7 +180,7 @@ mod tests {
 
     fn collect(p: &mut ProducerState, until: ProcTime) -> Vec<Record> {
         let mut out = Vec::new();
-        let mut t = 0;
+        let mut t = ProcTime(0);
         while let Some(n) = p.next_time(t) {
             if n > until {
                 break;
@@ -192,45 +193,45 @@ mod tests {
 
     #[test]
     fn steady_rate_is_exact() {
-        let mut p = ProducerState::new(ProducerKind::Steady { rate_per_s: 2500 }, 0, 0, None, shape(), Rng::new(1));
-        let out = collect(&mut p, 999);
+        let mut p = ProducerState::new(ProducerKind::Steady { rate_per_s: 2500 }, 0, ProcTime(0), None, shape(), Rng::new(1));
+        let out = collect(&mut p, ProcTime(999));
         assert_eq!(out.len(), 2497); // due_by(999) = 999 * 2.5 = 2497
         assert!(out.windows(2).all(|w| w[0].append_time <= w[1].append_time));
     }
 
     #[test]
     fn heartbeat_stamps_processing_time() {
-        let mut p = ProducerState::new(ProducerKind::Heartbeat { every_ms: 1000 }, 3, 500, None, shape(), Rng::new(1));
-        let out = collect(&mut p, 3000);
+        let mut p = ProducerState::new(ProducerKind::Heartbeat { every_ms: 1000 }, 3, ProcTime(500), None, shape(), Rng::new(1));
+        let out = collect(&mut p, ProcTime(3000));
         let ts: Vec<_> = out.iter().map(|r| r.event_ts).collect();
-        assert_eq!(ts, vec![500, 1500, 2500]);
+        assert_eq!(ts, [500, 1500, 2500].map(EventTime));
         assert!(out.iter().all(|r| r.heartbeat && r.partition == 3));
     }
 
     #[test]
     fn silence_skips_and_resume_continues() {
-        let mut p = ProducerState::new(ProducerKind::Steady { rate_per_s: 1000 }, 0, 0, None, shape(), Rng::new(1));
+        let mut p = ProducerState::new(ProducerKind::Steady { rate_per_s: 1000 }, 0, ProcTime(0), None, shape(), Rng::new(1));
         let mut n = 0;
         for t in 0..10 {
-            p.produce(t, |_| n += 1);
+            p.produce(ProcTime(t), |_| n += 1);
         }
-        p.set_silenced(true, 10);
-        assert_eq!(p.next_time(10), None);
-        p.set_silenced(false, 100);
+        p.set_silenced(true, ProcTime(10));
+        assert_eq!(p.next_time(ProcTime(10)), None);
+        p.set_silenced(false, ProcTime(100));
         for t in 100..110 {
-            p.produce(t, |_| n += 1);
+            p.produce(ProcTime(t), |_| n += 1);
         }
         assert_eq!(n, 9 + 10);
     }
 
     #[test]
     fn backlog_and_outlier() {
-        let mut p = ProducerState::new(ProducerKind::Backlog { count: 4, span_ms: 400 }, 0, 1000, None, shape(), Rng::new(1));
-        let ts: Vec<_> = collect(&mut p, 5000).iter().map(|r| r.event_ts).collect();
-        assert_eq!(ts, vec![600, 700, 800, 900]);
-        let mut p = ProducerState::new(ProducerKind::Outlier { future_ms: 86_400_000 }, 0, 10, None, shape(), Rng::new(1));
-        let out = collect(&mut p, 5000);
+        let mut p = ProducerState::new(ProducerKind::Backlog { count: 4, span_ms: 400 }, 0, ProcTime(1000), None, shape(), Rng::new(1));
+        let ts: Vec<_> = collect(&mut p, ProcTime(5000)).iter().map(|r| r.event_ts).collect();
+        assert_eq!(ts, [600, 700, 800, 900].map(EventTime));
+        let mut p = ProducerState::new(ProducerKind::Outlier { future_ms: 86_400_000 }, 0, ProcTime(10), None, shape(), Rng::new(1));
+        let out = collect(&mut p, ProcTime(5000));
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].event_ts, 10 + 86_400_000);
+        assert_eq!(out[0].event_ts, EventTime(10 + 86_400_000));
     }
 }

@@ -16,7 +16,7 @@
 
 use super::element::Record;
 use super::sim::Simulation;
-use super::time::ProcTime;
+use super::time::{EventTime, ProcTime};
 use super::trace::TraceKind;
 
 impl Simulation {
@@ -92,7 +92,7 @@ impl Simulation {
         }
         let Simulation { sources, down, keys, trace, .. } = self;
         let src = &mut sources[s];
-        let mut max_ts = i64::MIN;
+        let mut max_ts = EventTime::MIN;
         let mut n = 0;
         for r in batch {
             let Some(ts) = src.assign(r, t) else { continue };

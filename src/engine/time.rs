@@ -3,22 +3,141 @@
 //! `Long.MIN_VALUE` is "no watermark yet" and `Long.MAX_VALUE` the end-of-input watermark;
 //! both are reproduced exactly and given human names by [`describe_watermark`].
 
-/// A point in event time (a record timestamp or a watermark), in milliseconds.
-pub type EventTime = i64;
-/// A point on the simulated processing-time clock, in milliseconds since the Unix epoch.
-pub type ProcTime = i64;
+/// Defines a millisecond point type: ordered, `Copy`, serialized as a bare number, with the
+/// arithmetic that makes sense for a point (point ± duration = point, point − point =
+/// duration). Durations stay plain `i64` milliseconds, named `_ms`.
+macro_rules! ms_point {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
+
+        impl $name {
+            /// `Long.MIN_VALUE`.
+            pub const MIN: $name = $name(i64::MIN);
+            /// `Long.MAX_VALUE`.
+            pub const MAX: $name = $name(i64::MAX);
+
+            #[inline]
+            pub const fn from_ms(ms: i64) -> Self {
+                $name(ms)
+            }
+
+            /// The raw `long` Flink stores.
+            #[inline]
+            pub const fn ms(self) -> i64 {
+                self.0
+            }
+
+            #[inline]
+            pub const fn saturating_add(self, d_ms: i64) -> Self {
+                $name(self.0.saturating_add(d_ms))
+            }
+
+            #[inline]
+            pub const fn saturating_sub(self, d_ms: i64) -> Self {
+                $name(self.0.saturating_sub(d_ms))
+            }
+
+            #[inline]
+            pub fn checked_add(self, d_ms: i64) -> Option<Self> {
+                self.0.checked_add(d_ms).map($name)
+            }
+
+            #[inline]
+            pub fn checked_sub(self, d_ms: i64) -> Option<Self> {
+                self.0.checked_sub(d_ms).map($name)
+            }
+
+            #[inline]
+            pub const fn wrapping_add(self, d_ms: i64) -> Self {
+                $name(self.0.wrapping_add(d_ms))
+            }
+
+            #[inline]
+            pub const fn wrapping_sub(self, d_ms: i64) -> Self {
+                $name(self.0.wrapping_sub(d_ms))
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+
+        impl std::ops::Add<i64> for $name {
+            type Output = $name;
+            #[inline]
+            fn add(self, d_ms: i64) -> $name {
+                $name(self.0 + d_ms)
+            }
+        }
+
+        impl std::ops::AddAssign<i64> for $name {
+            #[inline]
+            fn add_assign(&mut self, d_ms: i64) {
+                self.0 += d_ms;
+            }
+        }
+
+        impl std::ops::Sub<i64> for $name {
+            type Output = $name;
+            #[inline]
+            fn sub(self, d_ms: i64) -> $name {
+                $name(self.0 - d_ms)
+            }
+        }
+
+        /// The duration between two points, in ms.
+        impl std::ops::Sub for $name {
+            type Output = i64;
+            #[inline]
+            fn sub(self, other: $name) -> i64 {
+                self.0 - other.0
+            }
+        }
+    };
+}
+
+ms_point! {
+    /// A point in event time (a record timestamp or a watermark), in milliseconds since the
+    /// epoch, as Flink's `long` timestamps.
+    EventTime
+}
+
+ms_point! {
+    /// A point on the simulated processing-time clock, in milliseconds since the Unix epoch.
+    ProcTime
+}
+
+impl EventTime {
+    /// The event time a processing-time instant reads as (a record stamped with "now", a
+    /// broker append time taken as event time).
+    #[inline]
+    pub const fn from_proc(t: ProcTime) -> Self {
+        EventTime(t.0)
+    }
+}
 
 /// Flink's initial watermark (`Long.MIN_VALUE`): shown as "No Watermark".
-pub const NO_WATERMARK: EventTime = i64::MIN;
+pub const NO_WATERMARK: EventTime = EventTime::MIN;
 /// Flink's end-of-input watermark (`Long.MAX_VALUE`).
-pub const END_OF_TIME: EventTime = i64::MAX;
+pub const END_OF_TIME: EventTime = EventTime::MAX;
 
 /// Human text for a watermark value, the way Flink's web UI reads it.
 pub fn describe_watermark(w: EventTime) -> String {
     match w {
         NO_WATERMARK => "No Watermark".to_string(),
         END_OF_TIME => "end of input (Long.MAX_VALUE)".to_string(),
-        _ => format_utc(w),
+        _ => format_utc(w.ms()),
     }
 }
 

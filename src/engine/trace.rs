@@ -93,7 +93,7 @@ impl TraceKind {
                 h.add_bytes(text.as_bytes());
             }
             RecordRead { subtask, partition, offset, ts, key } => {
-                for v in [1, *subtask as i64, *partition as i64, *offset as i64, *ts, *key as i64] {
+                for v in [1, *subtask as i64, *partition as i64, *offset as i64, ts.ms(), *key as i64] {
                     h.add_i64(v)
                 }
             }
@@ -103,7 +103,7 @@ impl TraceKind {
                 }
             }
             SplitWatermark { subtask, partition, watermark } => {
-                for v in [3, *subtask as i64, *partition as i64, *watermark] {
+                for v in [3, *subtask as i64, *partition as i64, watermark.ms()] {
                     h.add_i64(v)
                 }
             }
@@ -111,18 +111,18 @@ impl TraceKind {
             SplitActive { subtask, partition } => [5, *subtask as i64, *partition as i64].iter().for_each(|v| h.add_i64(*v)),
             SplitAdded { subtask, partition } => [6, *subtask as i64, *partition as i64].iter().for_each(|v| h.add_i64(*v)),
             SplitReleased { subtask, partition } => [7, *subtask as i64, *partition as i64].iter().for_each(|v| h.add_i64(*v)),
-            SourceWatermark { subtask, watermark } => [8, *subtask as i64, *watermark].iter().for_each(|v| h.add_i64(*v)),
+            SourceWatermark { subtask, watermark } => [8, *subtask as i64, watermark.ms()].iter().for_each(|v| h.add_i64(*v)),
             SourceStatus { subtask, status } => [9, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
             EndOfInputDropped { subtask } => [10, *subtask as i64].iter().for_each(|v| h.add_i64(*v)),
-            OperatorWatermark { subtask, watermark } => [11, *subtask as i64, *watermark].iter().for_each(|v| h.add_i64(*v)),
+            OperatorWatermark { subtask, watermark } => [11, *subtask as i64, watermark.ms()].iter().for_each(|v| h.add_i64(*v)),
             OperatorStatus { subtask, status } => [12, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
             WindowFired { subtask, key, start, end, count, sum, watermark, firing } => {
-                for v in [13, *subtask as i64, *key as i64, *start, *end, *count as i64, *sum, *watermark, *firing as i64] {
+                for v in [13, *subtask as i64, *key as i64, start.ms(), end.ms(), *count as i64, *sum, watermark.ms(), *firing as i64] {
                     h.add_i64(v)
                 }
             }
             LateRecord { subtask, partition, offset, ts, key, watermark, side_output } => {
-                for v in [14, *subtask as i64, *partition as i64, *offset as i64, *ts, *key as i64, *watermark, *side_output as i64] {
+                for v in [14, *subtask as i64, *partition as i64, *offset as i64, ts.ms(), *key as i64, watermark.ms(), *side_output as i64] {
                     h.add_i64(v)
                 }
             }
@@ -171,7 +171,7 @@ impl Trace {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.hash.add_i64(seq as i64);
-        self.hash.add_i64(time);
+        self.hash.add_i64(time.ms());
         kind.fingerprint(&mut self.hash);
         if self.capacity == 0 {
             return;
@@ -218,9 +218,9 @@ mod tests {
         let mut a = Trace::new(2, true);
         let mut b = Trace::new(100, true);
         for i in 0..5 {
-            let k = TraceKind::SourceWatermark { subtask: 0, watermark: i };
-            a.push(i, k.clone());
-            b.push(i, k);
+            let k = TraceKind::SourceWatermark { subtask: 0, watermark: EventTime(i) };
+            a.push(ProcTime(i), k.clone());
+            b.push(ProcTime(i), k);
         }
         assert_eq!(a.hash_hex(), b.hash_hex());
         let (evs, lost) = a.events_since(0);

@@ -89,7 +89,7 @@ pub fn LatePanel() -> impl IntoView {
 fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let row = Memo::new(move |_| rows.with(|e| e.get(i).cloned()));
-    let now = move || pg.snap_slow.with_untracked(|s| s.now);
+    let now = move || pg.snap_slow.with_untracked(|s| s.now.ms());
     let cell = move |f: fn(&EmissionRow, i64) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, now())).unwrap_or_default());
     let late = Memo::new(move |_| row.with(|r| r.as_ref().is_some_and(|r| r.firing > 0)));
     view! {
@@ -114,7 +114,7 @@ fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>) -> impl IntoView 
 fn LateRowView(i: usize, rows: RwSignal<Vec<LateRow>>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let row = Memo::new(move |_| rows.with(|e| e.get(i).cloned()));
-    let now = move || pg.snap_slow.with_untracked(|s| s.now);
+    let now = move || pg.snap_slow.with_untracked(|s| s.now.ms());
     let cell = move |f: fn(&LateRow, i64) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, now())).unwrap_or_default());
     view! {
         <tr>

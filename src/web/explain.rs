@@ -26,16 +26,16 @@ pub fn reason_text(r: &Reason, now: i64) -> String {
             dur(*last_record_ago_ms),
             dur(*idle_timeout_ms)
         ),
-        Reason::IdleCountdown { partition, idle_at } => format!("Partition {partition} will be declared idle in {} unless a record arrives.", dur((idle_at - now).max(0))),
+        Reason::IdleCountdown { partition, idle_at } => format!("Partition {partition} will be declared idle in {} unless a record arrives.", dur((idle_at.ms() - now).max(0))),
         Reason::PeriodicEmissionDisabled => "The auto-watermark interval is 0: no periodic watermarks, and idleness is never detected.".into(),
         Reason::ChannelNotRealigned { channel, source_subtask } => format!("Channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up."),
         Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => format!(
             "Partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late. Clamp timestamps at the source.",
             dur(*ahead_ms),
-            wm_human(*max_timestamp, now)
+            wm_human(max_timestamp.ms(), now)
         ),
-        Reason::SecondsReadAsMillis { watermark } => format!("The watermark is {} — epoch seconds read as milliseconds?", wm_human(*watermark, now)),
-        Reason::MillisReadAsSeconds { watermark } => format!("The watermark is {} — milliseconds read as seconds? Everything will be late.", wm_human(*watermark, now)),
+        Reason::SecondsReadAsMillis { watermark } => format!("The watermark is {} — epoch seconds read as milliseconds?", wm_human(watermark.ms(), now)),
+        Reason::MillisReadAsSeconds { watermark } => format!("The watermark is {} — milliseconds read as seconds? Everything will be late.", wm_human(watermark.ms(), now)),
     }
 }
 
@@ -162,23 +162,23 @@ pub fn ExplainPanel() -> impl IntoView {
                     }
                 }
                 let has_fix = !all_fixes.is_empty();
-                let reasons = ex.reasons.iter().map(|r| view! { <li><span class="ico" aria-hidden="true">{icon(r)}</span>{reason_text(r, n)}</li> }).collect_view();
+                let reasons = ex.reasons.iter().map(|r| view! { <li><span class="ico" aria-hidden="true">{icon(r)}</span>{reason_text(r, n.ms())}</li> }).collect_view();
                 let hint_items = hints.into_iter().map(|(t, _)| view! { <li class="hint-item"><span class="ico" aria-hidden="true">"♥"</span>{t}</li> }).collect_view();
                 let fix_buttons = all_fixes.into_iter().map(|(label, a)| {
                     let title = if a.restarts() { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
                     view! { <button class="btn fix" title=title on:click=move |_| a.run(&pg)>{label}</button> }
                 }).collect_view();
                 let waiting = ex.waiting_windows.iter().map(|w| view! {
-                    <tr><td class="mono">{format!("[{}, {})", wm_human(w.start, n), wm_human(w.end, n))}</td><td>{w.key.clone()}</td><td class="num">{thousands(w.count)}</td></tr>
+                    <tr><td class="mono">{format!("[{}, {})", wm_human(w.start.ms(), n.ms()), wm_human(w.end.ms(), n.ms()))}</td><td>{w.key.clone()}</td><td class="num">{thousands(w.count)}</td></tr>
                 }).collect_view();
                 let total = ex.waiting_total;
                 view! {
                     <div class="why-main">
                         <p class="headline">
                             <b>{format!("Window subtask {op}")}</b>
-                            {format!(" is at {} ", wm_human(ex.watermark, n))}
-                            <span class="raw mono">{format!("({})", wm_raw(ex.watermark))}</span>
-                            {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| format!(" · {} behind processing time", dur(n - ex.watermark)))}
+                            {format!(" is at {} ", wm_human(ex.watermark.ms(), n.ms()))}
+                            <span class="raw mono">{format!("({})", wm_raw(ex.watermark.ms()))}</span>
+                            {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| format!(" · {} behind processing time", dur(n.ms() - ex.watermark.ms())))}
                         </p>
                         {chain}
                         <p class="sentence" data-testid="why-sentence">{ex.text.clone()}</p>
@@ -250,8 +250,8 @@ fn SubjectSplit(p: u32) -> impl IntoView {
             format!(
                 "Partition {p} is read by source subtask {}. Its split watermark is {} ({}); {last}. {idle}{}",
                 sp.subtask.map_or("-".into(), |t| t.to_string()),
-                wm_human(wm, n),
-                wm_raw(wm),
+                wm_human(wm.ms(), n.ms()),
+                wm_raw(wm.ms()),
                 if sp.silent { " Its producers are silenced." } else { "" }
             )
         })
@@ -289,10 +289,10 @@ fn SubjectSource(s: u32) -> impl IntoView {
                 .unwrap_or_default();
             format!(
                 "Source subtask {s} {splits}. It emits {} ({}){}; the minimum over its non-idle splits is {}.{holder}",
-                wm_human(v.output_watermark, n),
-                wm_raw(v.output_watermark),
+                wm_human(v.output_watermark.ms(), n.ms()),
+                wm_raw(v.output_watermark.ms()),
                 if v.idle { " and is IDLE" } else { "" },
-                wm_human(v.combined_watermark, n)
+                wm_human(v.combined_watermark.ms(), n.ms())
             )
         })
     };
@@ -306,18 +306,18 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
     let text = move || {
         let n = pg.snap_slow.with(|s| s.now);
         let fired = pg.sim.with_value(|s| {
-            s.downstream().sink.emitted.iter().filter(|r| r.subtask == subtask && r.start == start && r.end == end && s.keys().name(r.key) == k).map(|r| (r.time, r.watermark, r.firing, r.agg.count)).collect::<Vec<_>>()
+            s.downstream().sink.emitted.iter().filter(|r| r.subtask == subtask && r.start.ms() == start && r.end.ms() == end && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.firing, r.agg.count)).collect::<Vec<_>>()
         });
         match fired.last() {
-            None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n), wm_human(end, n), wm_human(end - 1, n)),
+            None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n.ms()), wm_human(end, n.ms()), wm_human(end - 1, n.ms())),
             Some(&(t, w, f, c)) => format!(
                 "Window [{}, {}) for key {k:?} fired {} time{} on window subtask {subtask}; the last firing at {} (watermark {}, firing #{f}, {c} records), {} after the window ended.",
-                wm_human(start, n),
-                wm_human(end, n),
+                wm_human(start, n.ms()),
+                wm_human(end, n.ms()),
                 fired.len(),
                 if fired.len() == 1 { "" } else { "s" },
-                wm_human(t, n),
-                wm_human(w, n),
+                wm_human(t, n.ms()),
+                wm_human(w, n.ms()),
                 dur(t - end)
             ),
         }

@@ -3,14 +3,18 @@
 
 use crate::engine::time::{format_duration, format_utc, END_OF_TIME, NO_WATERMARK};
 
+/// The two sentinels as the raw `long`s the views work in.
+pub const MIN_WM: i64 = NO_WATERMARK.ms();
+pub const MAX_WM: i64 = END_OF_TIME.ms();
+
 const DAY: i64 = 86_400_000;
 
 /// A watermark as people read it: "No Watermark", "end of input", the time of day when it is on
 /// the same UTC day as `now`, otherwise the full date.
 pub fn wm_human(w: i64, now: i64) -> String {
     match w {
-        NO_WATERMARK => "No Watermark".into(),
-        END_OF_TIME => "end of input".into(),
+        MIN_WM => "No Watermark".into(),
+        MAX_WM => "end of input".into(),
         // Within half a day of now the time of day is unambiguous (and keeps columns narrow).
         _ if (w as i128 - now as i128).abs() < (DAY / 2) as i128 => format_utc(w)[11..].to_string(),
         _ if w.abs() < 200_000 * 365 * DAY => format_utc(w)[..19].to_string(),
@@ -21,8 +25,8 @@ pub fn wm_human(w: i64, now: i64) -> String {
 /// The raw `long`, with Flink's names for the two sentinels.
 pub fn wm_raw(w: i64) -> String {
     match w {
-        NO_WATERMARK => "Long.MIN_VALUE".into(),
-        END_OF_TIME => "Long.MAX_VALUE".into(),
+        MIN_WM => "Long.MIN_VALUE".into(),
+        MAX_WM => "Long.MAX_VALUE".into(),
         _ => w.to_string(),
     }
 }

@@ -169,7 +169,7 @@ pub fn JobGraph() -> impl IntoView {
 fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bool>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = split_memo(pg.snap, p);
-    let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark == NO_WATERMARK, s.silent))));
+    let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark == NO_WATERMARK.ms(), s.silent))));
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0)));
     let class = move || {
         let mut c = String::from("node part");
@@ -235,7 +235,7 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
                 if v.idle {
                     c += " idle";
                 }
-                if v.output_watermark == NO_WATERMARK {
+                if v.output_watermark == NO_WATERMARK.ms() {
                     c += " nowm";
                 }
             }
@@ -283,7 +283,7 @@ fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView 
                 if v.idle {
                     c += " idle";
                 }
-                if v.input_watermark == NO_WATERMARK {
+                if v.input_watermark == NO_WATERMARK.ms() {
                     c += " nowm";
                 }
             }
@@ -312,7 +312,7 @@ fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView 
         d.with(|v| {
             v.as_ref().map(|v| {
                 let w = v.input_watermark;
-                let lag = if w == NO_WATERMARK || w == i64::MAX { String::new() } else { format!(" · lag {}", dur(v.now - w)) };
+                let lag = if w == NO_WATERMARK.ms() || w == i64::MAX { String::new() } else { format!(" · lag {}", dur(v.now - w)) };
                 format!("{}{lag}", wm_raw(w))
             })
         })

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 #[component]
 pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let clock = move || elapsed(pg.clock.get(), pg.cfg.with(|c| c.start_time));
+    let clock = move || elapsed(pg.clock.get(), pg.cfg.with(|c| c.start_time.ms()));
     let utc = move || {
         let t = pg.clock.get();
         format!("{} UTC", wm_human(t, t))

@@ -15,7 +15,7 @@ pub fn MetricsPanel() -> impl IntoView {
         let v = vertex.get();
         pg.sim.with_value(|s| s.rest_watermarks(&v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default()).unwrap_or_default()
     };
-    let now = move || pg.snap_slow.with(|s| s.now);
+    let now = move || pg.snap_slow.with(|s| s.now.ms());
     let lag = |l: Option<i64>| l.map_or("–".to_string(), dur);
     view! {
         <section class="card metrics-card" aria-labelledby="metrics-h">
@@ -38,8 +38,8 @@ pub fn MetricsPanel() -> impl IntoView {
                             {move || pg.metrics.with(|m| m.as_ref().map(|m| m.window.iter().map(|w| view! {
                                 <tr>
                                     <th scope="row">{w.subtask}</th>
-                                    <td class="mono" title=wm_raw(w.current_input_watermark)>{wm_human(w.current_input_watermark, now())}</td>
-                                    <td class="mono" title=wm_raw(w.current_output_watermark)>{wm_human(w.current_output_watermark, now())}</td>
+                                    <td class="mono" title=wm_raw(w.current_input_watermark.ms())>{wm_human(w.current_input_watermark.ms(), now())}</td>
+                                    <td class="mono" title=wm_raw(w.current_output_watermark.ms())>{wm_human(w.current_output_watermark.ms(), now())}</td>
                                     <td class="num">{lag(w.watermark_lag)}</td>
                                     <td class="num">{thousands(w.num_records_in)}</td>
                                     <td class="num">{thousands(w.num_records_out)}</td>
@@ -62,7 +62,7 @@ pub fn MetricsPanel() -> impl IntoView {
                             {move || pg.metrics.with(|m| m.as_ref().map(|m| m.source.iter().map(|s| view! {
                                 <tr>
                                     <th scope="row">{s.subtask}</th>
-                                    <td class="mono" title=wm_raw(s.current_output_watermark)>{wm_human(s.current_output_watermark, now())}</td>
+                                    <td class="mono" title=wm_raw(s.current_output_watermark.ms())>{wm_human(s.current_output_watermark.ms(), now())}</td>
                                     <td class="num">{lag(s.watermark_lag)}</td>
                                     <td class="num">{thousands(s.num_records_out)}</td>
                                     <td class="num">{thousands(s.num_records_filtered)}</td>

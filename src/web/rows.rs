@@ -5,7 +5,7 @@
 
 use crate::engine::snapshot::Snapshot;
 use crate::engine::status::WatermarkStatus;
-use crate::engine::time::NO_WATERMARK;
+use crate::engine::time::{EventTime, ProcTime, NO_WATERMARK};
 use leptos::prelude::*;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -56,16 +56,16 @@ pub fn split_memo(snap: RwSignal<Snapshot>, p: u32) -> Memo<Option<SplitLite>> {
     Memo::new(move |_| {
         snap.with(|s| {
             s.splits.get(p as usize).map(|sp| SplitLite {
-                now: s.now,
+                now: s.now.ms(),
                 partition: sp.partition,
                 subtask: sp.subtask,
                 produced: sp.produced,
                 read: sp.read,
-                max_timestamp: sp.max_timestamp,
-                watermark: sp.watermark.unwrap_or(NO_WATERMARK),
+                max_timestamp: sp.max_timestamp.map(EventTime::ms),
+                watermark: sp.watermark.unwrap_or(NO_WATERMARK).ms(),
                 idle: sp.idle,
-                idle_deadline: sp.idle_deadline,
-                last_record_at: sp.last_record_at,
+                idle_deadline: sp.idle_deadline.map(ProcTime::ms),
+                last_record_at: sp.last_record_at.map(ProcTime::ms),
                 released: sp.released,
                 silent: sp.silent,
             })
@@ -77,10 +77,10 @@ pub fn source_memo(snap: RwSignal<Snapshot>, i: u32) -> Memo<Option<SourceLite>>
     Memo::new(move |_| {
         snap.with(|s| {
             s.sources.get(i as usize).map(|v| SourceLite {
-                now: s.now,
+                now: s.now.ms(),
                 partitions: v.partitions.clone(),
-                combined_watermark: v.combined_watermark,
-                output_watermark: v.output_watermark,
+                combined_watermark: v.combined_watermark.ms(),
+                output_watermark: v.output_watermark.ms(),
                 idle: v.idle,
             })
         })
@@ -91,8 +91,8 @@ pub fn op_memo(snap: RwSignal<Snapshot>, o: u32) -> Memo<Option<OpLite>> {
     Memo::new(move |_| {
         snap.with(|s| {
             s.operators.get(o as usize).map(|v| OpLite {
-                now: s.now,
-                input_watermark: v.input_watermark,
+                now: s.now.ms(),
+                input_watermark: v.input_watermark.ms(),
                 idle: v.idle,
                 window_state_size: v.window_state_size,
                 min_channel: v.channels.iter().position(|c| c.is_min),
@@ -106,9 +106,9 @@ pub fn channel_memo(snap: RwSignal<Snapshot>, op: Memo<u32>, c: usize) -> Memo<O
         let o = op.get();
         snap.with(|s| {
             s.operators.get(o as usize).and_then(|v| v.channels.get(c)).map(|ch| ChannelLite {
-                now: s.now,
+                now: s.now.ms(),
                 source_subtask: ch.source_subtask,
-                watermark: ch.watermark,
+                watermark: ch.watermark.ms(),
                 idle: ch.status == WatermarkStatus::Idle,
                 aligned: ch.aligned,
                 is_min: ch.is_min,

@@ -8,6 +8,7 @@
 use super::timeline_data::TimelineData;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
+use crate::engine::time::ProcTime;
 use crate::engine::explain::Explanation;
 use crate::engine::job::JobConfig;
 use crate::engine::metrics::Metrics;
@@ -149,7 +150,7 @@ impl Pg {
             base: StoredValue::new_local(sc),
             log: StoredValue::new_local(Vec::new()),
             preset: RwSignal::new(Some(first.id)),
-            clock: RwSignal::new(snap.now),
+            clock: RwSignal::new(snap.now.ms()),
             snap_slow: RwSignal::new(snap.clone()),
             snap: RwSignal::new(snap),
             cfg: RwSignal::new(cfg),
@@ -161,7 +162,7 @@ impl Pg {
             duplicates: RwSignal::new(0),
             late_dropped: RwSignal::new(0),
             late_side: RwSignal::new(0),
-            timeline: StoredValue::new_local(TimelineData::new(start)),
+            timeline: StoredValue::new_local(TimelineData::new(start.ms())),
             timeline_rev: RwSignal::new(0),
             selection: RwSignal::new(Selection::None),
             playing: RwSignal::new(false),
@@ -203,7 +204,7 @@ impl Pg {
         self.base.set_value(sc);
         self.log.set_value(Vec::new());
         self.preset.set(preset);
-        self.timeline.set_value(TimelineData::new(start));
+        self.timeline.set_value(TimelineData::new(start.ms()));
         self.seen_emitted.set_value(0);
         self.seen_late.set_value(0);
         self.emissions.set(Vec::new());
@@ -234,7 +235,7 @@ impl Pg {
         sc.commands.extend(log);
         sc.commands.sort_by_key(|c| c.at_ms);
         let now = self.sim.with_value(|s| s.now().max(s.config().start_time));
-        let elapsed = now - sc.start_time_ms;
+        let elapsed = now.ms() - sc.start_time_ms;
         sc.duration_ms = sc.duration_ms.max(elapsed);
         sc
     }
@@ -278,15 +279,15 @@ impl Pg {
 
     /// Runs the engine up to processing time `t`.
     pub fn run_until(&self, t: i64) -> Result<(), InputError> {
-        self.sim.try_update_value(|s| s.run_until(t)).expect("the simulation is alive")
+        self.sim.try_update_value(|s| s.run_until(ProcTime(t))).expect("the simulation is alive")
     }
 
     pub fn now(&self) -> i64 {
-        self.sim.with_value(|s| s.now().max(s.config().start_time))
+        self.sim.with_value(|s| s.now().max(s.config().start_time).ms())
     }
 
     pub fn start_time(&self) -> i64 {
-        self.sim.with_value(|s| s.config().start_time)
+        self.sim.with_value(|s| s.config().start_time.ms())
     }
 
     /// The window subtask the WHY panel explains: the selected one, or the one whose
@@ -331,7 +332,7 @@ impl Pg {
     /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too).
     fn refresh_views(&self, slow: Option<bool>) {
         let snap = self.sim.with_value(|s| s.snapshot());
-        self.clock.set(snap.now);
+        self.clock.set(snap.now.ms());
         self.timeline.update_value(|t| t.record(&snap));
         let Some(with_graph) = slow else {
             self.snap.set(snap);
@@ -348,19 +349,19 @@ impl Pg {
                 .enumerate()
                 .map(|(i, r)| EmissionRow {
                     idx: from + i,
-                    time: r.time,
+                    time: r.time.ms(),
                     subtask: r.subtask,
                     key: s.keys().name(r.key).to_string(),
-                    start: r.start,
-                    end: r.end,
+                    start: r.start.ms(),
+                    end: r.end.ms(),
                     value: r.agg.value(agg),
                     count: r.agg.count,
-                    watermark: r.watermark,
+                    watermark: r.watermark.ms(),
                     firing: r.firing,
                 })
                 .collect();
             // Duplicates and firings are counted over everything new, not just the rows kept.
-            let fired: Vec<(i64, i64, u32, bool)> = em[seen.min(em.len())..].iter().map(|r| (r.time, r.end, r.subtask, r.firing > 0)).collect();
+            let fired: Vec<(i64, i64, u32, bool)> = em[seen.min(em.len())..].iter().map(|r| (r.time.ms(), r.end.ms(), r.subtask, r.firing > 0)).collect();
             ((rows, fired), em.len())
         });
         let (rows, fired) = new_rows;
@@ -392,12 +393,12 @@ impl Pg {
                     .enumerate()
                     .map(|(i, l)| LateRow {
                         idx: late_total - n as u64 + i as u64,
-                        time: l.time,
+                        time: l.time.ms(),
                         subtask: l.subtask,
                         partition: l.partition,
                         key: s.keys().name(l.key).to_string(),
-                        ts: l.ts,
-                        watermark: l.watermark,
+                        ts: l.ts.ms(),
+                        watermark: l.watermark.ms(),
                         side_output: l.side_output,
                     })
                     .collect()

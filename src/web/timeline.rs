@@ -4,13 +4,13 @@
 //! off-scale values pinned to the edges. Zoom with the buttons, drag to pan. A table gives the
 //! same picture to screen readers.
 
-use super::format::{elapsed, wm_human, wm_raw};
+use super::format::{elapsed, wm_human, wm_raw, MAX_WM, MIN_WM};
 use super::measure::use_width;
 use super::state::Pg;
 use super::timeline_data::{Series, TimelineData};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::source::generator::GeneratorKind;
-use crate::engine::time::{END_OF_TIME, NO_WATERMARK};
+use crate::engine::time::NO_WATERMARK;
 use leptos::html::Div;
 use leptos::prelude::*;
 use std::fmt::Write;
@@ -50,7 +50,7 @@ impl Scale {
     fn y(&self, e: i64) -> (f64, bool) {
         let top = TOP;
         let bottom = TOP + PLOT_H;
-        if e == NO_WATERMARK || e < self.v.y0 {
+        if e == NO_WATERMARK.ms() || e < self.v.y0 {
             return (bottom, true);
         }
         if e > self.v.y1 {
@@ -220,8 +220,8 @@ pub fn Timeline() -> impl IntoView {
                 let (y, clamped) = sc.y(wv);
                 if clamped {
                     let label = match wv {
-                        NO_WATERMARK => "▼ No Watermark".to_string(),
-                        END_OF_TIME => "▲ end of input".to_string(),
+                        MIN_WM => "▼ No Watermark".to_string(),
+                        MAX_WM => "▲ end of input".to_string(),
                         _ if y <= TOP + 1.0 => format!("▲ {}", wm_human(wv, now)),
                         _ => format!("▼ {}", wm_human(wv, now)),
                     };

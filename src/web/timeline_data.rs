@@ -47,7 +47,7 @@ impl Series {
     pub fn at(&self, t: i64) -> i64 {
         let i = self.points.partition_point(|&(pt, _)| pt <= t);
         if i == 0 {
-            NO_WATERMARK
+            NO_WATERMARK.ms()
         } else {
             self.points[i - 1].1
         }
@@ -80,7 +80,7 @@ impl TimelineData {
 
     /// Appends the current watermarks and idle flags.
     pub fn record(&mut self, snap: &Snapshot) {
-        let t = snap.now;
+        let t = snap.now.ms();
         self.last = self.last.max(t);
         if self.splits.len() < snap.splits.len() {
             self.splits.resize_with(snap.splits.len(), Series::default);
@@ -89,13 +89,13 @@ impl TimelineData {
             if sp.released {
                 continue;
             }
-            series.push(t, sp.watermark.unwrap_or(NO_WATERMARK), sp.idle);
+            series.push(t, sp.watermark.unwrap_or(NO_WATERMARK).ms(), sp.idle);
         }
         if self.operators.len() < snap.operators.len() {
             self.operators.resize_with(snap.operators.len(), Series::default);
         }
         for (series, op) in self.operators.iter_mut().zip(&snap.operators) {
-            series.push(t, op.input_watermark, op.idle);
+            series.push(t, op.input_watermark.ms(), op.idle);
         }
     }
 

@@ -88,7 +88,7 @@ impl WindowSpec {
 /// `TimeWindow.getWindowStartWithOffset`, the fixed formula (FLINK-26334): the floor.
 #[inline]
 pub fn window_start_with_offset(ts: EventTime, offset: i64, size: i64) -> EventTime {
-    let r = (ts.wrapping_sub(offset)) % size;
+    let r = ts.wrapping_sub(offset).ms() % size;
     if r < 0 {
         ts - (r + size)
     } else {
@@ -102,8 +102,8 @@ mod tests {
 
     fn windows(spec: WindowSpec, ts: i64) -> Vec<(i64, i64)> {
         let mut v = Vec::new();
-        spec.assign(ts, &mut v);
-        v
+        spec.assign(EventTime(ts), &mut v);
+        v.into_iter().map(|(s, e)| (s.ms(), e.ms())).collect()
     }
 
     #[test]
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn old_formula_would_be_wrong() {
-        assert_eq!(window_start_with_offset(-5001, 0, 5000), -10000);
-        assert_eq!(window_start_with_offset(-1, 0, 5000), -5000);
+        assert_eq!(window_start_with_offset(EventTime(-5001), 0, 5000), EventTime(-10000));
+        assert_eq!(window_start_with_offset(EventTime(-1), 0, 5000), EventTime(-5000));
     }
 }

@@ -106,20 +106,20 @@ mod tests {
     #[test]
     fn absorbs_only_the_remembered_window_and_drains_once() {
         let mut h = HotWindows::default();
-        assert!(!h.try_add(0, 7, 1000, 1), "nothing remembered yet");
-        h.remember(0, 7, 1000);
-        assert!(!h.try_add(0, 7, 2000, 1), "another window of the key");
-        assert!(!h.try_add(0, 8, 1000, 1), "another key");
-        assert!(h.try_add(0, 7, 1000, 5) && h.try_add(0, 7, 1000, 2));
-        assert_eq!(h.pending().map(|(k, s, a)| (k, s, a.count, a.sum)).collect::<Vec<_>>(), vec![(7, 1000, 2, 7)]);
+        assert!(!h.try_add(0, 7, EventTime(1000), 1), "nothing remembered yet");
+        h.remember(0, 7, EventTime(1000));
+        assert!(!h.try_add(0, 7, EventTime(2000), 1), "another window of the key");
+        assert!(!h.try_add(0, 8, EventTime(1000), 1), "another key");
+        assert!(h.try_add(0, 7, EventTime(1000), 5) && h.try_add(0, 7, EventTime(1000), 2));
+        assert_eq!(h.pending().map(|(k, s, a)| (k, s, a.count, a.sum)).collect::<Vec<_>>(), vec![(7, EventTime(1000), 2, 7)]);
         let mut seen = Vec::new();
         h.drain(|k, s, a| seen.push((k, s, a.count, a.min, a.max)));
-        assert_eq!(seen, vec![(7, 1000, 2, 2, 5)]);
+        assert_eq!(seen, vec![(7, EventTime(1000), 2, 2, 5)]);
         h.drain(|_, _, _| panic!("drained twice"));
         assert_eq!(h.take(0), None);
-        assert!(h.try_add(0, 7, 1000, 1));
-        assert_eq!(h.take(0).map(|(k, s, a)| (k, s, a.count)), Some((7, 1000, 1)));
-        h.remember(NO_SLOT, 1, 1);
-        assert!(!h.try_add(NO_SLOT, 1, 1, 1));
+        assert!(h.try_add(0, 7, EventTime(1000), 1));
+        assert_eq!(h.take(0).map(|(k, s, a)| (k, s, a.count)), Some((7, EventTime(1000), 1)));
+        h.remember(NO_SLOT, 1, EventTime(1));
+        assert!(!h.try_add(NO_SLOT, 1, EventTime(1), 1));
     }
 }

@@ -8,6 +8,7 @@ use crate::engine::keys::KeyTable;
 use crate::engine::partitioner::Exchange;
 use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::SourceSettings;
+use crate::engine::time::ProcTime;
 use crate::engine::valve::ValveSwitches;
 
 /// Parses scenario JSON; errors carry the path of the offending field.
@@ -73,7 +74,7 @@ impl Scenario {
         let wm = &self.source.watermark;
         JobConfig {
             seed: self.seed,
-            start_time: self.start_time_ms,
+            start_time: ProcTime(self.start_time_ms),
             topic: self.topic.name.clone(),
             source_parallelism: self.source.parallelism,
             source: SourceSettings {
@@ -125,7 +126,7 @@ impl Scenario {
     /// end-of-input watermark if asked for.
     pub fn run(&self) -> Result<Simulation, InputError> {
         let mut sim = self.build()?;
-        sim.run_until(self.start_time_ms + self.duration_ms)?;
+        sim.run_until(ProcTime(self.start_time_ms) + self.duration_ms)?;
         if self.end_of_input {
             sim.apply(crate::engine::command::Command::EndOfInput)?;
         }

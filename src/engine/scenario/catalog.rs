@@ -120,12 +120,12 @@ mod tests {
     use super::*;
     use crate::engine::command::{Command, Param};
     use crate::engine::sim::Simulation;
-    use crate::engine::time::{END_OF_TIME, NO_WATERMARK};
+    use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 
     fn sim(id: &str) -> Simulation {
         super::super::build::parse(preset(id).unwrap().json).unwrap().build().unwrap()
     }
-    fn at(s: &Simulation, secs: i64) -> i64 {
+    fn at(s: &Simulation, secs: i64) -> ProcTime {
         s.config().start_time + secs * 1000
     }
     fn fired(s: &Simulation) -> usize {
@@ -226,7 +226,7 @@ mod tests {
         s.run_until(at(&s, 120)).unwrap();
         assert_eq!(fired(&s), 0);
         let wm = s.snapshot().operators[0].input_watermark;
-        assert!(wm > 0 && wm < 365 * 86_400_000, "{wm}");
+        assert!(wm > EventTime(0) && wm < EventTime(365 * 86_400_000), "{wm}");
         let ex = s.explain(0).unwrap();
         assert!(ex.text.contains("seconds read as milliseconds"), "{}", ex.text);
     }
@@ -237,11 +237,11 @@ mod tests {
         s.run_until(at(&s, 120)).unwrap();
         let sink = &s.downstream().sink.emitted;
         assert!(!sink.is_empty());
-        assert!(sink.iter().all(|r| r.time - r.end >= 59_000), "results arrive a minute late");
+        assert!(sink.iter().all(|r| r.time.ms() - r.end.ms() >= 59_000), "results arrive a minute late");
         s.apply(Command::SetParam { param: Param::BoundMs(2000) }).unwrap();
         s.run_until(at(&s, 200)).unwrap();
         let last = s.downstream().sink.emitted.last().unwrap();
-        assert!(last.time - last.end < 5_000);
+        assert!(last.time.ms() - last.end.ms() < 5_000);
         assert_eq!(dropped(&s), 0);
     }
 
@@ -261,14 +261,21 @@ mod tests {
     #[test]
     fn heartbeat_defeats_idle_timeout_until_filtered() {
         let mut s = sim("heartbeat-idle-timeout");
+        // Between two heartbeats (every 30 s) the heartbeat split holds the watermark.
+        s.run_until(at(&s, 115)).unwrap();
+        let ex = s.explain(0).unwrap();
+        assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(1), "{}", ex.text);
+        let kept_active = |e: &crate::engine::explain::Explanation| e.reasons.iter().any(|r| matches!(r, crate::engine::explain::Reason::KeptActiveBySparseRecords { partition: 1, .. }));
+        assert!(kept_active(&ex), "the heartbeat split is named: {}", ex.text);
+        assert!(ex.text.contains("filter such heartbeats"), "{}", ex.text);
         s.run_until(at(&s, 120)).unwrap();
         assert!(s.snapshot().splits.iter().all(|sp| !sp.idle));
-        assert!(s.downstream().sink.emitted.iter().any(|r| r.time - r.end > 15_000), "bursts up to 30 s late");
+        assert!(s.downstream().sink.emitted.iter().any(|r| r.time.ms() - r.end.ms() > 15_000), "bursts up to 30 s late");
         s.apply(Command::SetParam { param: Param::DropHeartbeats(true) }).unwrap();
         s.run_until(at(&s, 200)).unwrap();
         assert!(s.snapshot().splits[1].idle);
         let last = s.downstream().sink.emitted.last().unwrap();
-        assert!(last.time - last.end < 5_000);
+        assert!(last.time.ms() - last.end.ms() < 5_000);
     }
 
     #[test]

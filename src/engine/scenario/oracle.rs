@@ -19,6 +19,7 @@ use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::source::timestamp::{SourceTransform, TimestampAssigner};
 use crate::engine::source::SourceSettings;
+use crate::engine::time::{EventTime, ProcTime};
 use crate::engine::valve::ValveSwitches;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -217,7 +218,7 @@ impl OracleScenario {
         let interval = self.watermark.interval_ms.unwrap_or(200);
         Ok(JobConfig {
             seed: 0,
-            start_time: DEFAULT_START_MS,
+            start_time: ProcTime(DEFAULT_START_MS),
             topic: "oracle".into(),
             source_parallelism: 1,
             source: SourceSettings {
@@ -255,7 +256,7 @@ impl OracleScenario {
         let cfg = self.job_config(per_event)?;
         let delay = if per_event { 1 } else { self.watermark.record_delay_ms.unwrap_or(3 * self.watermark.interval_ms.unwrap_or(200)).max(1) };
         let mut sim = Simulation::new(cfg, KeyTable::default(), self.partitions.len() as u32);
-        let mut t = DEFAULT_START_MS;
+        let mut t = ProcTime(DEFAULT_START_MS);
         for a in self.actions()? {
             let cmd = match a {
                 Action::Event { partition, idx } => {
@@ -285,7 +286,7 @@ impl OracleScenario {
 /// The oracle's output shape: `windows`, `late` or `dropped`, `watermarks`.
 pub fn report(sc: &OracleScenario, sim: &Simulation) -> Value {
     let keys = sim.keys();
-    let mut firings: BTreeMap<(String, i64, i64), u32> = BTreeMap::new();
+    let mut firings: BTreeMap<(String, EventTime, EventTime), u32> = BTreeMap::new();
     let windows: Vec<Value> = sim
         .downstream()
         .sink
@@ -305,7 +306,7 @@ pub fn report(sc: &OracleScenario, sim: &Simulation) -> Value {
         .iter()
         .map(|l| json!({"partition": l.partition, "idx": l.offset, "ts": l.ts, "key": keys.name(l.key), "value": l.value, "wm": l.watermark}))
         .collect();
-    let watermarks: Vec<i64> = sim.downstream().watermark_history[0].iter().map(|&(_, w)| w).collect();
+    let watermarks: Vec<EventTime> = sim.downstream().watermark_history[0].iter().map(|&(_, w)| w).collect();
     let late_field = if sc.late_side_output { "late" } else { "dropped" };
     json!({
         "scenario": sc.name,

@@ -111,51 +111,51 @@ mod tests {
     #[test]
     fn v_gen_1_2_4() {
         let mut g = bounded(10);
-        assert_eq!(g.on_periodic_emit(0), Some(NO_WATERMARK));
-        g.on_event(1337, 0);
-        assert_eq!(g.on_periodic_emit(0), Some(1326));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(NO_WATERMARK));
+        g.on_event(EventTime(1337), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(1326)));
         let mut g = bounded(10);
-        g.on_event(723456, 0);
-        assert_eq!(g.on_periodic_emit(0), Some(723445));
-        assert_eq!(g.on_periodic_emit(0), Some(723445));
+        g.on_event(EventTime(723456), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(723445)));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(723445)));
     }
 
     #[test]
     fn out_of_order_keeps_max_and_negative_ts() {
         let mut g = bounded(10);
         for ts in [12345, 12300, 12340, 12280] {
-            g.on_event(ts, 0);
+            g.on_event(EventTime(ts), ProcTime(0));
         }
-        assert_eq!(g.on_periodic_emit(0), Some(12334));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(12334)));
         let mut g = bounded(5000);
-        g.on_event(-100, 0);
-        assert_eq!(g.on_periodic_emit(0), Some(-5101));
+        g.on_event(EventTime(-100), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(-5101)));
         let mut g = bounded(5);
-        g.on_event(NO_WATERMARK, 0);
-        assert_eq!(g.on_periodic_emit(0), Some(NO_WATERMARK));
+        g.on_event(NO_WATERMARK, ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(NO_WATERMARK));
     }
 
     #[test]
     fn v_gen_5_monotonous() {
         let mut g = WatermarkGenerator::new(GeneratorKind::Monotonous, EmitMode::Periodic);
-        assert_eq!(g.on_periodic_emit(0), Some(NO_WATERMARK));
-        g.on_event(1337, 0);
-        assert_eq!(g.on_periodic_emit(0), Some(1336));
-        g.on_event(1000, 0);
-        assert_eq!(g.on_periodic_emit(0), Some(1336));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(NO_WATERMARK));
+        g.on_event(EventTime(1337), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(1336)));
+        g.on_event(EventTime(1000), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(1336)));
     }
 
     #[test]
     fn no_watermarks_and_max_on_silence() {
         let mut g = WatermarkGenerator::new(GeneratorKind::NoWatermarks, EmitMode::Periodic);
-        g.on_event(5, 0);
-        assert_eq!(g.on_periodic_emit(0), None);
+        g.on_event(EventTime(5), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), None);
         let mut g = WatermarkGenerator::new(
             GeneratorKind::MaxOnSilence { bound_ms: 0, silence_ms: 100 },
             EmitMode::Periodic,
         );
-        g.on_event(50, 0);
-        assert_eq!(g.on_periodic_emit(99), Some(49));
-        assert_eq!(g.on_periodic_emit(100), Some(END_OF_TIME));
+        g.on_event(EventTime(50), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(99)), Some(EventTime(49)));
+        assert_eq!(g.on_periodic_emit(ProcTime(100)), Some(END_OF_TIME));
     }
 }

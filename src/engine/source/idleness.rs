@@ -119,28 +119,28 @@ mod tests {
     #[test]
     fn v_idl_2_4_strict_comparison() {
         let mut t = IdlenessTimer::new(10);
-        assert!(!t.check_if_idle(1_000));
-        assert!(!t.check_if_idle(1_010));
-        assert!(t.check_if_idle(1_011));
+        assert!(!t.check_if_idle(ProcTime(1_000)));
+        assert!(!t.check_if_idle(ProcTime(1_010)));
+        assert!(t.check_if_idle(ProcTime(1_011)));
     }
 
     #[test]
     fn v_idl_5_7_repeated_and_idle_active_idle() {
         let mut t = IdlenessTimer::new(122);
-        t.check_if_idle(1000);
-        assert!(t.check_if_idle(1123));
-        assert!(t.check_if_idle(1123));
-        assert!(t.check_if_idle(1223));
+        t.check_if_idle(ProcTime(1000));
+        assert!(t.check_if_idle(ProcTime(1123)));
+        assert!(t.check_if_idle(ProcTime(1123)));
+        assert!(t.check_if_idle(ProcTime(1223)));
         t.activity();
-        assert!(!t.check_if_idle(1223));
-        assert!(!t.check_if_idle(1223));
-        assert!(t.check_if_idle(1346));
+        assert!(!t.check_if_idle(ProcTime(1223)));
+        assert!(!t.check_if_idle(ProcTime(1223)));
+        assert!(t.check_if_idle(ProcTime(1346)));
     }
 
     #[test]
     fn zero_clock_does_not_restart_countdown() {
         let mut t = IdlenessTimer::new(10);
-        assert!(!t.check_if_idle(0));
-        assert!(t.check_if_idle(11));
+        assert!(!t.check_if_idle(ProcTime(0)));
+        assert!(t.check_if_idle(ProcTime(11)));
     }
 }

@@ -162,9 +162,9 @@ mod tests {
             m.immediate_idle(a, true, o);
             assert_eq!(o, &vec![MarkIdle]);
             o.clear();
-            m.immediate_watermark(a, 0, o);
+            m.immediate_watermark(a, EventTime(0), o);
         });
-        assert_eq!(out, vec![Watermark(0)]);
+        assert_eq!(out, vec![Watermark(EventTime(0))]);
     }
 
     #[test]
@@ -172,27 +172,27 @@ mod tests {
         let mut m = WatermarkOutputMultiplexer::new(true);
         let (a, b) = (m.register(), m.register());
         let mut o = Vec::new();
-        m.immediate_watermark(a, 2, &mut o);
+        m.immediate_watermark(a, EventTime(2), &mut o);
         assert!(o.is_empty());
-        m.immediate_watermark(b, 5, &mut o);
-        assert_eq!(o, vec![Watermark(2)]);
+        m.immediate_watermark(b, EventTime(5), &mut o);
+        assert_eq!(o, vec![Watermark(EventTime(2))]);
         o.clear();
         m.immediate_idle(a, true, &mut o);
-        assert_eq!(o, vec![Watermark(5)]);
+        assert_eq!(o, vec![Watermark(EventTime(5))]);
         o.clear();
-        m.immediate_watermark(a, 3, &mut o);
+        m.immediate_watermark(a, EventTime(3), &mut o);
         assert!(o.is_empty());
     }
 
     #[test]
     fn v_mux_6_version_split() {
-        for (flush, expected) in [(true, vec![Watermark(5), MarkIdle]), (false, vec![MarkIdle])] {
+        for (flush, expected) in [(true, vec![Watermark(EventTime(5)), MarkIdle]), (false, vec![MarkIdle])] {
             let mut m = WatermarkOutputMultiplexer::new(flush);
             let (a, b) = (m.register(), m.register());
             let mut o = Vec::new();
-            m.immediate_watermark(a, 5, &mut o);
-            m.immediate_watermark(b, 2, &mut o);
-            assert_eq!(o, vec![Watermark(2)]);
+            m.immediate_watermark(a, EventTime(5), &mut o);
+            m.immediate_watermark(b, EventTime(2), &mut o);
+            assert_eq!(o, vec![Watermark(EventTime(2))]);
             o.clear();
             m.immediate_idle(a, true, &mut o);
             assert!(o.is_empty());
@@ -207,16 +207,16 @@ mod tests {
             let mut m = WatermarkOutputMultiplexer::new(flush);
             let (a, b) = (m.register(), m.register());
             let mut o = Vec::new();
-            m.deferred_watermark(a, 5);
+            m.deferred_watermark(a, EventTime(5));
             m.deferred_idle(a);
-            m.deferred_watermark(b, 2);
+            m.deferred_watermark(b, EventTime(2));
             m.deferred_idle(b);
             m.on_periodic_emit(&mut o);
-            assert_eq!(o, if flush { vec![Watermark(5), MarkIdle] } else { vec![MarkIdle] });
+            assert_eq!(o, if flush { vec![Watermark(EventTime(5)), MarkIdle] } else { vec![MarkIdle] });
             o.clear();
-            m.deferred_watermark(a, 3);
+            m.deferred_watermark(a, EventTime(3));
             m.on_periodic_emit(&mut o);
-            assert_eq!(o, if flush { vec![] } else { vec![Watermark(5)] });
+            assert_eq!(o, if flush { vec![] } else { vec![Watermark(EventTime(5))] });
         }
     }
 
@@ -224,30 +224,30 @@ mod tests {
     fn v_mux_11_14_15_17() {
         let out = run(true, |m, o| {
             let (a, b) = (m.register(), m.register());
-            m.deferred_watermark(a, 0);
-            m.deferred_watermark(b, 1);
+            m.deferred_watermark(a, EventTime(0));
+            m.deferred_watermark(b, EventTime(1));
             assert!(o.is_empty());
             m.on_periodic_emit(o);
         });
-        assert_eq!(out, vec![Watermark(0)]);
+        assert_eq!(out, vec![Watermark(EventTime(0))]);
         let out = run(true, |m, o| {
             let (a, b, c) = (m.register(), m.register(), m.register());
-            m.deferred_watermark(a, 2);
-            m.deferred_watermark(b, 5);
+            m.deferred_watermark(a, EventTime(2));
+            m.deferred_watermark(b, EventTime(5));
             m.deferred_idle(c);
             m.on_periodic_emit(o);
         });
-        assert_eq!(out, vec![Watermark(2)]);
+        assert_eq!(out, vec![Watermark(EventTime(2))]);
         let out = run(true, |m, o| {
             let (i, d) = (m.register(), m.register());
-            m.deferred_watermark(d, 5);
-            m.immediate_watermark(i, 2, o);
+            m.deferred_watermark(d, EventTime(5));
+            m.immediate_watermark(i, EventTime(2), o);
         });
-        assert_eq!(out, vec![Watermark(2)]);
+        assert_eq!(out, vec![Watermark(EventTime(2))]);
         let out = run(true, |m, o| {
             let x = m.register();
-            m.deferred_watermark(x, 5);
-            m.immediate_watermark(x, 2, o);
+            m.deferred_watermark(x, EventTime(5));
+            m.immediate_watermark(x, EventTime(2), o);
         });
         assert!(out.is_empty());
     }
@@ -257,22 +257,22 @@ mod tests {
         let mut m = WatermarkOutputMultiplexer::new(true);
         let (lower, higher) = (m.register(), m.register());
         let mut o = Vec::new();
-        m.immediate_watermark(lower, 156765, &mut o);
+        m.immediate_watermark(lower, EventTime(156765), &mut o);
         assert!(o.is_empty());
         assert!(m.unregister(lower));
         assert!(o.is_empty());
-        m.immediate_watermark(higher, 156775, &mut o);
-        assert_eq!(o, vec![Watermark(156775)]);
+        m.immediate_watermark(higher, EventTime(156775), &mut o);
+        assert_eq!(o, vec![Watermark(EventTime(156775))]);
 
         let mut m = WatermarkOutputMultiplexer::new(true);
         let h = m.register();
         let mut o = Vec::new();
-        m.immediate_watermark(h, 2, &mut o);
-        assert_eq!(o, vec![Watermark(2)]);
+        m.immediate_watermark(h, EventTime(2), &mut o);
+        assert_eq!(o, vec![Watermark(EventTime(2))]);
         m.unregister(h);
         let l = m.register();
         o.clear();
-        m.immediate_watermark(l, 1, &mut o);
+        m.immediate_watermark(l, EventTime(1), &mut o);
         assert!(o.is_empty());
         m.on_periodic_emit(&mut o);
         assert!(o.is_empty(), "V-MUX-21: stays active after all splits removed: {o:?}");

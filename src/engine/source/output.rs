@@ -128,10 +128,10 @@ mod tests {
         o.mark_idle(Path::Main, &mut out);
         assert_eq!(out, vec![Status(Idle)]);
         out.clear();
-        o.emit_watermark(Path::Splits, 7, &mut out);
-        assert_eq!(out, vec![Status(Active), Watermark(7)]);
+        o.emit_watermark(Path::Splits, EventTime(7), &mut out);
+        assert_eq!(out, vec![Status(Active), Watermark(EventTime(7))]);
         out.clear();
-        o.emit_watermark(Path::Splits, 7, &mut out);
+        o.emit_watermark(Path::Splits, EventTime(7), &mut out);
         assert!(out.is_empty());
     }
 

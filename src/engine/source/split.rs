@@ -15,6 +15,8 @@ pub struct Split {
     pub records_read: u64,
     pub max_ts: Option<EventTime>,
     pub last_record_at: Option<ProcTime>,
+    /// The instant of the record(s) before the last, for telling sparse records apart.
+    pub prev_record_at: Option<ProcTime>,
     pub released: bool,
     /// When the split was last declared idle, while it is.
     pub idle_since: Option<ProcTime>,
@@ -30,8 +32,17 @@ impl Split {
             records_read: 0,
             max_ts: None,
             last_record_at: None,
+            prev_record_at: None,
             released: false,
             idle_since: None,
+        }
+    }
+
+    #[inline]
+    pub fn note_record_at(&mut self, now: ProcTime) {
+        if self.last_record_at != Some(now) {
+            self.prev_record_at = self.last_record_at;
+            self.last_record_at = Some(now);
         }
     }
 

@@ -133,7 +133,7 @@ impl SourceSubtask {
         self.num_records_out += 1;
         let sp = &mut self.splits[i];
         sp.records_read += 1;
-        sp.last_record_at = Some(now);
+        sp.note_record_at(now);
         if sp.max_ts.is_none_or(|m| ts > m) {
             sp.max_ts = Some(ts);
         }
@@ -158,7 +158,7 @@ impl SourceSubtask {
         self.num_records_out += n;
         let sp = &mut self.splits[i];
         sp.records_read += n;
-        sp.last_record_at = Some(now);
+        sp.note_record_at(now);
         if sp.max_ts.is_none_or(|m| max_ts > m) {
             sp.max_ts = Some(max_ts);
         }
@@ -224,7 +224,7 @@ impl SourceSubtask {
     /// End of input: the `Long.MAX_VALUE` watermark (dropped while announced IDLE).
     pub fn end_of_input(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
         let from = signals.len();
-        if !self.output.end_of_input(signals) && self.output.current_watermark() != i64::MAX {
+        if !self.output.end_of_input(signals) && self.output.current_watermark() != EventTime::MAX {
             trace.push(now, TraceKind::EndOfInputDropped { subtask: self.index });
         }
         self.note_signals_from(from, now, trace, signals);

@@ -25,9 +25,9 @@ impl TimestampAssigner {
     pub fn assign(self, r: &Record) -> EventTime {
         match self {
             TimestampAssigner::EventField => r.event_ts,
-            TimestampAssigner::BrokerTime => r.append_time,
-            TimestampAssigner::SecondsAsMillis => r.event_ts.div_euclid(1000),
-            TimestampAssigner::MillisAsSeconds => r.event_ts.saturating_mul(1000),
+            TimestampAssigner::BrokerTime => EventTime::from_proc(r.append_time),
+            TimestampAssigner::SecondsAsMillis => EventTime(r.event_ts.ms().div_euclid(1000)),
+            TimestampAssigner::MillisAsSeconds => EventTime(r.event_ts.ms().saturating_mul(1000)),
         }
     }
 }
@@ -52,7 +52,7 @@ impl SourceTransform {
             return None;
         }
         Some(match self.max_future_skew_ms {
-            Some(skew) => ts.min(now.saturating_add(skew)),
+            Some(skew) => ts.min(EventTime::from_proc(now).saturating_add(skew)),
             None => ts,
         })
     }

@@ -38,7 +38,7 @@ pub fn InjectControls() -> impl IntoView {
         mode.track();
         let now = pg.snap_slow.with(|s| s.now);
         match resolve() {
-            Ok(t) => format!("event time {} ({t})", wm_human(t, now)),
+            Ok(t) => format!("event time {} ({t})", wm_human(t, now.ms())),
             Err(e) => e,
         }
     };
