@@ -23,7 +23,7 @@ fn main() {
     if std::env::args().any(|a| a == "--idle") {
         v["source"]["watermark"]["idle_timeout_ms"] = 60_000.into();
     }
-    v["trace"] = serde_json::json!({"capacity": 10000, "records": false, "late_records_retained": 1000});
+    v["trace"] = serde_json::json!({"capacity": 10000, "records": false, "late_records_retained": 1000, "window_results_retained": 10000});
     let sc = parse(&v.to_string()).expect("valid scenario");
     let rss_before = peak_rss_kib();
     let t0 = Instant::now();
@@ -34,7 +34,7 @@ fn main() {
     let state: usize = m.window.iter().map(|w| w.window_state_size).sum();
     println!("seed_001 full rate: {minutes} simulated min, {records} records in {secs:.2} s");
     println!("throughput: {:.2} M records/s (one core)", records as f64 / secs / 1e6);
-    println!("windows fired: {}, window state now: {state} (keys x open windows)", sim.downstream().sink.emitted.len());
+    println!("windows fired: {}, window state now: {state} (keys x open windows)", sim.downstream().sink.total());
     if let (Some(a), Some(b)) = (rss_before, peak_rss_kib()) {
         println!("peak RSS: {:.1} MiB (before run {:.1} MiB)", b as f64 / 1024.0, a as f64 / 1024.0);
     }

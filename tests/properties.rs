@@ -625,7 +625,7 @@ fn check_watermark_flow(sim: &Simulation, at: &str) -> Result<(), TestCaseError>
     for (i, h) in sim.downstream().watermark_history.iter().enumerate() {
         prop_assert!(h.windows(2).all(|p| p[0].0 <= p[1].0 && p[0].1 < p[1].1), "{}: subtask {} watermarks not increasing: {:?}", at, i, h);
     }
-    for r in &sim.downstream().sink.emitted {
+    for r in sim.downstream().sink.results() {
         prop_assert!(r.watermark >= r.end - 1, "{}: window [{}, {}) fired at watermark {}", at, r.start, r.end, r.watermark);
         let op_w = sim.downstream().windows[r.subtask as usize].op.current_watermark();
         prop_assert!(r.watermark <= op_w, "{}: result watermark {} ahead of the operator's {}", at, r.watermark, op_w);

@@ -261,7 +261,7 @@ async fn export_import_round_trip() {
     // The replay reaches the same state as the original run.
     pg.run_until(at(&pg, 90)).unwrap();
     other.run_until(at(&other, 90)).unwrap();
-    let results = |p: &Pg| p.sim.with_value(|s| s.downstream().sink.emitted.iter().map(|r| (r.time, r.key, r.start, r.end, r.agg.count)).collect::<Vec<_>>());
+    let results = |p: &Pg| p.sim.with_value(|s| s.downstream().sink.results().map(|r| (r.time, r.key, r.start, r.end, r.agg.count)).collect::<Vec<_>>());
     assert!(!results(&pg).is_empty());
     assert_eq!(results(&pg), results(&other));
     let wms = |p: &Pg| p.sim.with_value(|s| s.snapshot().operators.iter().map(|o| o.input_watermark).collect::<Vec<_>>());

@@ -207,7 +207,7 @@ impl Collector {
     /// Skips everything so far (a fresh simulation, or a listener kind that just appeared).
     pub fn reset(&mut self, sim: &Simulation) {
         self.trace_cursor = sim.trace().cursor();
-        self.window_index = sim.downstream().sink.emitted.len();
+        self.window_index = sim.downstream().sink.total();
         self.late_seen = late_total(sim);
         self.buffer.clear();
     }
@@ -274,14 +274,14 @@ impl Collector {
     }
 
     fn pull_windows(&mut self, sim: &Simulation, wants: Wants) {
-        let emitted = &sim.downstream().sink.emitted;
-        let from = self.window_index.min(emitted.len());
-        self.window_index = emitted.len();
+        let sink = &sim.downstream().sink;
+        let from = self.window_index.min(sink.total());
+        self.window_index = sink.total();
         if !wants.window {
             return;
         }
         let agg = sim.config().aggregate;
-        for (i, r) in emitted.iter().enumerate().skip(from) {
+        for (i, r) in sink.since(from) {
             if let Ok(payload) = serde_json::to_value(window_emission(i, r, sim.keys(), agg)) {
                 self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Window, payload });
             }

@@ -480,7 +480,7 @@ impl WatermarkPlayground {
         self.read(m, |s| {
             let agg = s.sim.config().aggregate;
             let keys = s.sim.keys();
-            let list: Vec<_> = s.sim.downstream().sink.emitted.iter().enumerate().skip(from).map(|(i, r)| types::window_emission(i, r, keys, agg)).collect();
+            let list: Vec<_> = s.sim.downstream().sink.since(from).map(|(i, r)| types::window_emission(i, r, keys, agg)).collect();
             to_js(&list)
         })
     }

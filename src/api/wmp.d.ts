@@ -177,7 +177,7 @@ export interface ScenarioInput {
     valve_rederive_on_reactivate?: boolean;
     kafka_connector?: "flip27" | "legacy";
   };
-  trace?: { capacity?: number; records?: boolean; late_records_retained?: number };
+  trace?: { capacity?: number; records?: boolean; late_records_retained?: number; window_results_retained?: number | null };
 }
 
 /** A scenario as the API returns it (`toScenario()`, `presetScenario()`): every field present. */

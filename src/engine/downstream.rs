@@ -73,7 +73,7 @@ impl Downstream {
             .collect();
         Downstream {
             windows,
-            sink: Sink::new(cfg.sink),
+            sink: Sink::new(cfg.sink, cfg.window_results_retained),
             late: VecDeque::new(),
             late_retained: cfg.late_records_retained,
             late_side_output: cfg.late_side_output,

@@ -35,4 +35,6 @@ pub struct JobConfig {
     pub trace_records: bool,
     /// How many late records are kept for display (counters are always exact).
     pub late_records_retained: usize,
+    /// Window results the sink keeps (`None`: all).
+    pub window_results_retained: Option<usize>,
 }

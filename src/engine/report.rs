@@ -11,8 +11,7 @@ pub fn report(name: &str, sim: &Simulation, with_trace: bool) -> Value {
     let d = sim.downstream();
     let windows: Vec<Value> = d
         .sink
-        .emitted
-        .iter()
+        .results()
         .map(|r| {
             json!({
                 "subtask": r.subtask, "key": keys.name(r.key), "window_start": r.start, "window_end": r.end,
@@ -51,6 +50,10 @@ pub fn report(name: &str, sim: &Simulation, with_trace: bool) -> Value {
         "metrics": m,
         "trace_hash": sim.trace().hash_hex(),
     });
+    if d.sink.evicted() > 0 {
+        // `trace.window_results_retained` bounded the list: say how many came before it.
+        out["windows_not_retained"] = json!(d.sink.evicted());
+    }
     if with_trace {
         out["trace"] = serde_json::to_value(sim.trace().retained().collect::<Vec<_>>()).unwrap_or(Value::Null);
     }

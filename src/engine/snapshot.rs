@@ -147,7 +147,7 @@ impl Simulation {
             splits,
             sources,
             operators,
-            windows_fired: self.down.sink.emitted.len(),
+            windows_fired: self.down.sink.total(),
             late_records: late,
             trace_cursor: self.trace.cursor(),
             trace_hash: self.trace.hash_hex(),

@@ -306,7 +306,7 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
     let text = move || {
         let n = pg.snap_slow.with(|s| s.now);
         let fired = pg.sim.with_value(|s| {
-            s.downstream().sink.emitted.iter().filter(|r| r.subtask == subtask && r.start.ms() == start && r.end.ms() == end && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.firing, r.agg.count)).collect::<Vec<_>>()
+            s.downstream().sink.results().filter(|r| r.subtask == subtask && r.start.ms() == start && r.end.ms() == end && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.firing, r.agg.count)).collect::<Vec<_>>()
         });
         match fired.last() {
             None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n.ms()), wm_human(end, n.ms()), wm_human(end - 1, n.ms())),

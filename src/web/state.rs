@@ -342,13 +342,12 @@ impl Pg {
         // New window results since the last refresh.
         let seen = self.seen_emitted.get_value();
         let (new_rows, total) = self.sim.with_value(|s| {
-            let em = &s.downstream().sink.emitted;
-            let from = seen.max(em.len().saturating_sub(TABLE_ROWS * 4));
-            let rows: Vec<EmissionRow> = em[from..]
-                .iter()
-                .enumerate()
+            let sink = &s.downstream().sink;
+            let from = seen.max(sink.total().saturating_sub(TABLE_ROWS * 4));
+            let rows: Vec<EmissionRow> = sink
+                .since(from)
                 .map(|(i, r)| EmissionRow {
-                    idx: from + i,
+                    idx: i,
                     time: r.time.ms(),
                     subtask: r.subtask,
                     key: s.keys().name(r.key).to_string(),
@@ -361,8 +360,8 @@ impl Pg {
                 })
                 .collect();
             // Duplicates and firings are counted over everything new, not just the rows kept.
-            let fired: Vec<(i64, i64, u32, bool)> = em[seen.min(em.len())..].iter().map(|r| (r.time.ms(), r.end.ms(), r.subtask, r.firing > 0)).collect();
-            ((rows, fired), em.len())
+            let fired: Vec<(i64, i64, u32, bool)> = sink.since(seen).map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.firing > 0)).collect();
+            ((rows, fired), sink.total())
         });
         let (rows, fired) = new_rows;
         if total != seen {

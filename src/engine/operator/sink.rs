@@ -5,7 +5,7 @@ use super::aggregate::Agg;
 use crate::engine::keys::KeyId;
 use crate::engine::time::{EventTime, ProcTime};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -32,26 +32,89 @@ pub struct WindowResult {
 #[derive(Clone, Debug, Default)]
 pub struct Sink {
     pub mode: SinkMode,
-    /// Every result in emission order (what an append sink writes).
-    pub emitted: Vec<WindowResult>,
+    /// The most recent results in emission order (what an append sink writes); all of them
+    /// unless `window_results_retained` bounds the memory of a long run.
+    results: VecDeque<WindowResult>,
+    /// Results dropped from the front: the emission index of `results[0]`.
+    evicted: usize,
+    retained: Option<usize>,
+    duplicates: usize,
     /// Latest result per (key, start, end) (what an upsert sink holds); kept in upsert mode.
     pub table: BTreeMap<(KeyId, EventTime, EventTime), WindowResult>,
 }
 
 impl Sink {
-    pub fn new(mode: SinkMode) -> Self {
-        Sink { mode, ..Default::default() }
+    pub fn new(mode: SinkMode, retained: Option<usize>) -> Self {
+        Sink { mode, retained, ..Default::default() }
     }
 
     pub fn write(&mut self, r: WindowResult) {
         if self.mode == SinkMode::Upsert {
             self.table.insert((r.key, r.start, r.end), r);
         }
-        self.emitted.push(r);
+        if r.firing > 0 {
+            self.duplicates += 1;
+        }
+        self.results.push_back(r);
+        if self.retained.is_some_and(|n| self.results.len() > n) {
+            self.results.pop_front();
+            self.evicted += 1;
+        }
     }
 
-    /// Rows an append sink wrote more than once for the same window (late re-firings).
+    /// Results written so far, retained or not (`windows_fired`).
+    pub fn total(&self) -> usize {
+        self.evicted + self.results.len()
+    }
+
+    /// Results no longer retained (the oldest ones).
+    pub fn evicted(&self) -> usize {
+        self.evicted
+    }
+
+    /// The retained results, oldest first.
+    pub fn results(&self) -> impl DoubleEndedIterator<Item = &WindowResult> + ExactSizeIterator + '_ {
+        self.results.iter()
+    }
+
+    /// Retained results with emission index `>= from`, with their index.
+    pub fn since(&self, from: usize) -> impl Iterator<Item = (usize, &WindowResult)> + '_ {
+        let skip = from.saturating_sub(self.evicted);
+        self.results.iter().enumerate().skip(skip).map(move |(i, r)| (self.evicted + i, r))
+    }
+
+    pub fn last(&self) -> Option<&WindowResult> {
+        self.results.back()
+    }
+
+    /// Rows an append sink wrote more than once for the same window (late re-firings), over
+    /// the whole run.
     pub fn duplicates(&self) -> usize {
-        self.emitted.iter().filter(|r| r.firing > 0).count()
+        self.duplicates
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(i: i64, firing: u32) -> WindowResult {
+        WindowResult { subtask: 0, key: 0, start: EventTime(i), end: EventTime(i + 1), agg: Agg::ZERO, watermark: EventTime(i), firing, time: ProcTime(i) }
+    }
+
+    #[test]
+    fn retention_keeps_the_newest_and_counts_everything() {
+        let mut s = Sink::new(SinkMode::Append, Some(2));
+        for i in 0..5 {
+            s.write(result(i, (i % 2) as u32));
+        }
+        assert_eq!((s.total(), s.evicted(), s.duplicates()), (5, 3, 2));
+        assert_eq!(s.results().map(|r| r.start.ms()).collect::<Vec<_>>(), vec![3, 4]);
+        assert_eq!(s.since(0).map(|(i, _)| i).collect::<Vec<_>>(), vec![3, 4], "evicted ones are skipped");
+        assert_eq!(s.since(4).map(|(i, r)| (i, r.start.ms())).collect::<Vec<_>>(), vec![(4, 4)]);
+        assert_eq!(s.since(9).count(), 0);
+        let mut all = Sink::new(SinkMode::Append, None);
+        (0..5).for_each(|i| all.write(result(i, 0)));
+        assert_eq!((all.total(), all.results().len()), (5, 5));
     }
 }

@@ -104,6 +104,7 @@ impl Scenario {
             trace_capacity: self.trace.capacity,
             trace_records: self.trace.records,
             late_records_retained: self.trace.late_records_retained,
+            window_results_retained: self.trace.window_results_retained,
         }
     }
 

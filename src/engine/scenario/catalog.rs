@@ -129,7 +129,7 @@ mod tests {
         s.config().start_time + secs * 1000
     }
     fn fired(s: &Simulation) -> usize {
-        s.downstream().sink.emitted.len()
+        s.downstream().sink.total()
     }
     fn dropped(s: &Simulation) -> u64 {
         s.metrics().window.iter().map(|w| w.num_late_records_dropped).sum()
@@ -235,12 +235,12 @@ mod tests {
     fn bound_too_large_delays_every_result_by_the_bound() {
         let mut s = sim("bound-too-large");
         s.run_until(at(&s, 120)).unwrap();
-        let sink = &s.downstream().sink.emitted;
+        let sink: Vec<_> = s.downstream().sink.results().collect();
         assert!(!sink.is_empty());
         assert!(sink.iter().all(|r| r.time.ms() - r.end.ms() >= 59_000), "results arrive a minute late");
         s.apply(Command::SetParam { param: Param::BoundMs(2000) }).unwrap();
         s.run_until(at(&s, 200)).unwrap();
-        let last = s.downstream().sink.emitted.last().unwrap();
+        let last = s.downstream().sink.last().unwrap();
         assert!(last.time.ms() - last.end.ms() < 5_000);
         assert_eq!(dropped(&s), 0);
     }
@@ -250,7 +250,7 @@ mod tests {
         let mut s = sim("late-data");
         s.run_until(at(&s, 60)).unwrap();
         assert!(dropped(&s) > 100);
-        assert!(s.downstream().sink.emitted.iter().all(|r| r.firing == 0));
+        assert!(s.downstream().sink.results().all(|r| r.firing == 0));
         s.apply(Command::SetParam { param: Param::AllowedLatenessMs(10_000) }).unwrap();
         s.apply(Command::SetParam { param: Param::LateSideOutput(true) }).unwrap();
         s.run_until(at(&s, 120)).unwrap();
@@ -270,11 +270,11 @@ mod tests {
         assert!(ex.text.contains("filter such heartbeats"), "{}", ex.text);
         s.run_until(at(&s, 120)).unwrap();
         assert!(s.snapshot().splits.iter().all(|sp| !sp.idle));
-        assert!(s.downstream().sink.emitted.iter().any(|r| r.time.ms() - r.end.ms() > 15_000), "bursts up to 30 s late");
+        assert!(s.downstream().sink.results().any(|r| r.time.ms() - r.end.ms() > 15_000), "bursts up to 30 s late");
         s.apply(Command::SetParam { param: Param::DropHeartbeats(true) }).unwrap();
         s.run_until(at(&s, 200)).unwrap();
         assert!(s.snapshot().splits[1].idle);
-        let last = s.downstream().sink.emitted.last().unwrap();
+        let last = s.downstream().sink.last().unwrap();
         assert!(last.time.ms() - last.end.ms() < 5_000);
     }
 

@@ -247,6 +247,7 @@ impl OracleScenario {
             trace_capacity: 100_000,
             trace_records: true,
             late_records_retained: usize::MAX,
+            window_results_retained: None,
         })
     }
 
@@ -290,8 +291,7 @@ pub fn report(sc: &OracleScenario, sim: &Simulation) -> Value {
     let windows: Vec<Value> = sim
         .downstream()
         .sink
-        .emitted
-        .iter()
+        .results()
         .map(|r| {
             let key = keys.name(r.key).to_string();
             let n = firings.entry((key.clone(), r.start, r.end)).or_insert(0);

@@ -356,11 +356,14 @@ pub struct TraceSpec {
     pub records: bool,
     /// Late records kept for display (counters stay exact).
     pub late_records_retained: usize,
+    /// Window results kept (the newest; `null`: all). Bounds the memory of long runs; the
+    /// report then lists only the retained ones and says how many came before.
+    pub window_results_retained: Option<usize>,
 }
 
 impl Default for TraceSpec {
     fn default() -> Self {
-        TraceSpec { capacity: 100_000, records: true, late_records_retained: 10_000 }
+        TraceSpec { capacity: 100_000, records: true, late_records_retained: 10_000, window_results_retained: None }
     }
 }
 
