@@ -172,7 +172,10 @@ pub fn SharePanel() -> impl IntoView {
         // Re-taken when the scenario or a setting changes, and when the tab opens.
         pg.preset.track();
         pg.cfg.track();
-        if tab.get() == "export" {
+        // And whenever the state the hash line shows changes while paused (after a step, an
+        // action, a pause), so that the JSON on screen is the one whose run gives that hash.
+        pg.hash.track();
+        if tab.get() == "export" && !pg.playing.get() {
             do_export();
         }
     });

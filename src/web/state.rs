@@ -121,6 +121,8 @@ pub struct Pg {
     last_heavy: StoredValue<f64>,
     last_fast: StoredValue<f64>,
     last_timeline: StoredValue<f64>,
+    /// When the "catching up" figure was last shown.
+    pub(crate) last_catch_up: StoredValue<f64>,
 }
 
 /// Minimum wall time between two updates of the slow views while playing.
@@ -183,6 +185,7 @@ impl Pg {
             last_heavy: StoredValue::new(f64::NEG_INFINITY),
             last_fast: StoredValue::new(f64::NEG_INFINITY),
             last_timeline: StoredValue::new(f64::NEG_INFINITY),
+            last_catch_up: StoredValue::new(f64::NEG_INFINITY),
         };
         pg.refresh();
         pg
