@@ -303,7 +303,7 @@ async fn embed_layout_renders_and_links_to_the_full_playground() {
     assert_eq!(count(&c, ".embed svg.graph.compact .node.part"), 16);
     assert_eq!(count(&c, ".embed svg.graph.compact .node.op"), 8);
     assert_eq!(q(&c, ".embed svg.graph.compact .node.part.holding").get_attribute("data-partition").as_deref(), Some("11"));
-    assert!(text(&c, ".embed-why-text").contains("partition 11"), "{}", text(&c, ".embed-why-text"));
+    assert!(text(&c, ".embed-why-text").contains("Partition 11 has had no record"), "{}", text(&c, ".embed-why-text"));
     assert!(text(&c, ".embed-title").contains("Seed 001"));
     assert_eq!(q(&c, "#open-full").get_attribute("href").as_deref(), Some("https://example.test/index.html#preset=seed-001-heartbeat&speed=300"));
     assert_eq!(count(&c, ".embed .timeline-card svg.timeline"), 1);

@@ -6,7 +6,7 @@
 //! subtasks), redrawn with the graph snapshot (~10×/s while playing); it uses the full graph's
 //! visual language (hatched = idle, dashed = No Watermark, thick orange = holds the minimum).
 
-use super::explain::fixes;
+use super::explain::{fixes, reason_text};
 use super::format::{thousands, wm_human};
 use super::header::{PlayButton, SpeedPicker};
 use super::icons::{Icon, Svg};
@@ -88,6 +88,17 @@ pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
 #[component]
 fn WhyLine() -> impl IntoView {
     let pg = expect_context::<Pg>();
+    // The line leads with the culprit: the first reason in words (the engine's whole sentence
+    // is the tooltip, and "open full" has the rest).
+    let line = move || {
+        pg.explanation.with(|e| match e {
+            None => "No window subtask to explain.".to_string(),
+            Some(e) => match e.reasons.first() {
+                Some(r) => format!("Window subtask {} is at {}: {}", e.subtask, wm_human(e.watermark, pg.snap.with(|s| s.now)), reason_text(r, pg.snap.with(|s| s.now))),
+                None => e.text.clone(),
+            },
+        })
+    };
     let text = move || pg.explanation.with(|e| e.as_ref().map_or_else(|| "No window subtask to explain.".to_string(), |e| e.text.clone()));
     let fix = move || {
         pg.explanation.with(|e| e.as_ref().and_then(|e| fixes(e, &pg).into_iter().next())).map(|(label, a)| {
@@ -97,7 +108,7 @@ fn WhyLine() -> impl IntoView {
     view! {
         <footer class="embed-why" aria-live="polite">
             <b>"WHY "</b>
-            <span class="embed-why-text" data-testid="why-sentence" title=text>{text}</span>
+            <span class="embed-why-text" data-testid="why-sentence" title=text>{line}</span>
             {fix}
         </footer>
     }
