@@ -268,6 +268,54 @@ async fn export_import_round_trip() {
     assert_eq!(wms(&pg), wms(&other));
 }
 
+/// Live actions are recorded as the JS API records them (applied at now + 1 and processed at
+/// once), and the export runs to the present: building the exported scenario and running it to
+/// the same time gives the live trace hash.
+#[wasm_bindgen_test]
+fn exported_session_reproduces_the_trace_hash() {
+    let pg = Pg::new();
+    pg.load_preset("empty-partition").unwrap();
+    pg.run_until(at(&pg, 5)).unwrap();
+    pg.apply(Command::Silence { partition: 1 }).unwrap();
+    pg.run_until(at(&pg, 12)).unwrap();
+    pg.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(20_000)) }).unwrap();
+    pg.step_once();
+    pg.apply(Command::Resume { partition: 1 }).unwrap();
+    pg.run_until(at(&pg, 30)).unwrap();
+    let live = pg.sim.with_value(|s| (s.trace().hash_hex(), s.now()));
+    let sc = pg.export_scenario();
+    assert_eq!(sc.start_time_ms + sc.duration_ms, live.1.ms());
+    let mut replay = sc.build().unwrap();
+    replay.run_until(live.1).unwrap();
+    assert_eq!(replay.trace().hash_hex(), live.0);
+}
+
+/// The embed layout: compact graph, timeline, WHY line, "open full" link to the same preset.
+#[wasm_bindgen_test]
+async fn embed_layout_renders_and_links_to_the_full_playground() {
+    let pg = Pg::new();
+    pg.load_preset("seed-001-heartbeat").unwrap();
+    pg.run_until(at(&pg, 600)).unwrap();
+    pg.refresh();
+    let c = fresh_container();
+    let _h = leptos::mount::mount_to(c.clone(), move || view! { <wmp::web::Embed pg=pg full_url=Some("https://example.test/index.html".to_string()) no_loop=true /> });
+    settle().await;
+    assert_eq!(count(&c, ".embed svg.graph.compact .node.part"), 16);
+    assert_eq!(count(&c, ".embed svg.graph.compact .node.op"), 8);
+    assert_eq!(q(&c, ".embed svg.graph.compact .node.part.holding").get_attribute("data-partition").as_deref(), Some("11"));
+    assert!(text(&c, ".embed-why-text").contains("Partition 11 has had no record"), "{}", text(&c, ".embed-why-text"));
+    assert!(text(&c, ".embed-title").contains("Seed 001"));
+    assert_eq!(q(&c, "#open-full").get_attribute("href").as_deref(), Some("https://example.test/index.html#preset=seed-001-heartbeat&speed=300"));
+    assert_eq!(count(&c, ".embed .timeline-card svg.timeline"), 1);
+    // The one-line WHY offers the fix; applying it is recorded and the link carries it.
+    click(&c, ".embed-why .btn.fix");
+    settle().await;
+    assert_eq!(pg.cfg.with_untracked(|c| c.source.idle_timeout_ms), Some(60_000));
+    click(&c, ".embed svg.graph.compact [data-operator='3']");
+    settle().await;
+    assert_eq!(pg.selection.get_untracked(), wmp::web::state::Selection::Operator(3));
+}
+
 #[wasm_bindgen_test]
 fn formats_and_parsers() {
     let day = 1_767_225_600_000;

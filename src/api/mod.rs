@@ -20,6 +20,7 @@
 
 pub mod convert;
 pub mod error;
+pub mod mount;
 pub mod events;
 pub mod playground;
 pub mod session;

@@ -46,7 +46,7 @@ pub struct WatermarkPlayground {
 }
 
 /// The scenario JSON text a string stands for: a preset id, a share string or JSON text.
-fn text_of_string(s: &str, arg: &str) -> ApiResult<String> {
+pub(crate) fn text_of_string(s: &str, arg: &str) -> ApiResult<String> {
     if let Some(p) = catalog::preset(s.trim()) {
         return Ok(p.json.to_string());
     }

@@ -19,6 +19,38 @@ export function initSync(module: { module: BufferSource | WebAssembly.Module } |
 /** Mounts the full playground UI into document.body (the served page calls it). */
 export function mountPlayground(): void;
 
+/** Options of `mount`. Unknown fields are errors. */
+export interface MountOptions {
+  /** "full" (default): the whole playground; "embed": the ~720×420 compact view. */
+  layout?: "full" | "embed";
+  /** A preset id (default: the first preset). Not together with `scenario`. */
+  preset?: string;
+  /** A scenario object, scenario JSON text, a share string (`wmp1.…`) or a preset id. */
+  scenario?: ScenarioInput | string;
+  /** Processing time per wall-clock time, > 0 and ≤ 100,000 (default: the preset's). */
+  speed?: number;
+  /** Start playing at once (default false). */
+  autoplay?: boolean;
+  /** The full playground's address for the embed's "open full ↗" link (default: this page's). */
+  fullUrl?: string;
+}
+
+/** A playground placed into a page by `mount`. */
+export class MountedPlayground {
+  private constructor();
+  /** Removes it from the page and stops its frame loop; again: no-op. */
+  unmount(): void;
+  /** Whether it is still mounted. */
+  readonly mounted: boolean;
+  free(): void;
+}
+
+/**
+ * Places the playground into `element` (the page links the playground's `style.css`). Throws a
+ * TypeError/RangeError/Error naming the bad option (`mount: options.speed: …`, `error.path`).
+ */
+export function mount(element: HTMLElement, options?: MountOptions): MountedPlayground;
+
 // ---- values --------------------------------------------------------------------------------
 
 /**

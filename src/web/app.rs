@@ -3,6 +3,7 @@
 //! while the simulation runs.
 
 use super::controls::ControlsPanel;
+use super::embed::EmbedLayout;
 use super::emissions::{EmissionsLog, LatePanel};
 use super::error_banner::Notices;
 use super::explain::ExplainPanel;
@@ -19,15 +20,43 @@ use super::theme::ThemeState;
 use super::timeline::Timeline;
 use leptos::prelude::*;
 
-/// The playground with a fresh state (first preset, or the one in the URL).
+/// The playground with a fresh state (first preset, or the one in the URL); the embed layout
+/// with `?embed=1`.
 #[component]
 pub fn App() -> impl IntoView {
     let pg = Pg::new();
+    let embed = super::share::load_from_query(&pg);
     super::share::load_from_location(&pg);
     // A pasted share link (only the #fragment changes) loads too.
     let handle = window_event_listener(leptos::ev::hashchange, move |_| super::share::load_from_location(&pg));
     on_cleanup(move || handle.remove());
-    view! { <Playground pg=pg /> }
+    if embed {
+        view! { <Embed pg=pg full_url=None /> }.into_any()
+    } else {
+        view! { <Playground pg=pg /> }.into_any()
+    }
+}
+
+/// A new selection is explained at once, also while paused.
+fn follow_selection(pg: Pg) {
+    Effect::new(move |prev: Option<()>| {
+        pg.selection.track();
+        if prev.is_some() {
+            pg.refresh();
+        }
+    });
+}
+
+/// The embed layout (~720×420) over a given state: no keyboard shortcuts (the host page owns
+/// the keyboard) and no theme override (it follows the system).
+#[component]
+pub fn Embed(pg: Pg, full_url: Option<String>, #[prop(optional)] no_loop: bool) -> impl IntoView {
+    provide_context(pg);
+    follow_selection(pg);
+    if !no_loop {
+        playback::start_loop(pg);
+    }
+    view! { <EmbedLayout full_url=full_url /> }
 }
 
 /// The playground over a given state (tests drive `pg` directly).
@@ -39,18 +68,13 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
     let controls_open = RwSignal::new(wide);
     let help_open = RwSignal::new(false);
     keyboard::install(pg, help_open, controls_open);
-    // A new selection is explained at once, also while paused.
-    Effect::new(move |prev: Option<()>| {
-        pg.selection.track();
-        if prev.is_some() {
-            pg.refresh();
-        }
-    });
+    follow_selection(pg);
     if !no_loop {
         playback::start_loop(pg);
     }
     view! {
         <div class="app" class:with-controls=move || controls_open.get()>
+            <super::embed::HatchDefs />
             <Header controls_open=controls_open help_open=help_open />
             <Notices />
             <main class="main" id="main">
@@ -60,7 +84,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                         <header class="card-head">
                             <h2 id="graph-h">"JOB GRAPH"</h2>
                             <span class="legend small muted">
-                                <span class="lg-idle">"idle"</span>" · ❚❚ silenced · "
+                                <span class="lg-idle">"idle"</span>" · "<super::icons::Svg icon=super::icons::Icon::Pause />" silenced · "
                                 <span class="lg-min">"━ holds the minimum"</span>" · dashed: No Watermark"
                             </span>
                         </header>

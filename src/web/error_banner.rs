@@ -59,7 +59,7 @@ pub fn Notices() -> impl IntoView {
                     view! {
                         <div class="notice" class:error=err role=if err { "alert" } else { "status" }>
                             <span>{if err { "⚠ " } else { "✓ " }}{n.text.clone()}</span>
-                            <button class="icon-btn small" aria-label="Dismiss" on:click=move |_| pg.dismiss(id)>"×"</button>
+                            <button class="icon-btn small" aria-label="Dismiss" on:click=move |_| pg.dismiss(id)><super::icons::Svg icon=super::icons::Icon::Close /></button>
                         </div>
                     }
                 }

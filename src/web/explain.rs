@@ -42,7 +42,7 @@ pub fn reason_text(r: &Reason, now: i64) -> String {
 fn icon(r: &Reason) -> &'static str {
     match r {
         Reason::AllInputsIdle => "◌",
-        Reason::IdleCountdown { .. } => "⏱",
+        Reason::IdleCountdown { .. } => "◔",
         Reason::KeptActiveBySparseRecords { .. } => "♥",
         Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",
         _ => "■",
@@ -131,6 +131,7 @@ pub fn ExplainPanel() -> impl IntoView {
             Selection::Source(s) => view! { <SubjectSource s=s/> }.into_any(),
             Selection::Operator(_) => ().into_any(),
             Selection::Window { subtask, key, start, end } => view! { <SubjectWindow subtask=subtask key=key start=start end=end/> }.into_any(),
+            Selection::WindowRange { start, end } => view! { <SubjectWindowRange start=start end=end/> }.into_any(),
         }
     };
     let body = move || {
@@ -264,7 +265,7 @@ fn SubjectSplit(p: u32) -> impl IntoView {
                 <button class="btn small" on:click=move |_| {
                     let cmd = if silent() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
                     pg.apply_or_report(cmd);
-                }>{move || if silent() { "▶ Resume producers" } else { "❚❚ Silence producers" }}</button>
+                }>{super::icons::dynamic(move || if silent() { super::icons::Icon::Play } else { super::icons::Icon::Pause })}{move || if silent() { " Resume producers" } else { " Silence producers" }}</button>
                 <button class="btn small ghost" on:click=move |_| { pg.apply_or_report(Command::Produce { partition: p, records: vec![serde_json::from_str(r#"{"key": "manual"}"#).unwrap()] }); }>"Send one record (ts = now)"</button>
             </div>
         </div>
@@ -323,4 +324,54 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
         }
     };
     view! { <div class="subject"><p>{text}</p></div> }
+}
+
+/// A window band picked on the timeline: the window `[start, end)` over every key.
+#[component]
+fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let text = move || {
+        let (n, slowest) = pg.snap_slow.with(|s| (s.now.ms(), s.operators.iter().map(|o| (o.input_watermark.ms(), o.subtask)).min()));
+        // (results, keys, late re-firings, first firing (time, watermark), last firing time)
+        let (results, keys, refired, first, last) = pg.sim.with_value(|s| {
+            let mut keys = std::collections::BTreeSet::new();
+            let (mut results, mut refired, mut first, mut last) = (0usize, 0usize, None, None);
+            for r in s.downstream().sink.results().filter(|r| r.start.ms() == start && r.end.ms() == end) {
+                results += 1;
+                keys.insert(r.key);
+                if r.firing > 0 {
+                    refired += 1;
+                }
+                first = first.or(Some((r.time.ms(), r.watermark.ms())));
+                last = Some(r.time.ms());
+            }
+            (results, keys.len(), refired, first, last)
+        });
+        let name = format!("Window [{}, {})", wm_human(start, n), wm_human(end, n));
+        let fires_at = wm_human(end - 1, n);
+        match (first, last) {
+            (Some((t, w)), Some(l)) => format!(
+                "{name} fired for {} key{} ({} result{}{}): first at {} (watermark {}), {} after the window ended{}.",
+                thousands(keys as u64),
+                if keys == 1 { "" } else { "s" },
+                thousands(results as u64),
+                if results == 1 { "" } else { "s" },
+                if refired > 0 { format!(", {refired} of them late re-firings") } else { String::new() },
+                wm_human(t, n),
+                wm_human(w, n),
+                dur(t - end),
+                if l > t { format!("; the last at {}", wm_human(l, n)) } else { String::new() }
+            ),
+            _ => match slowest {
+                Some((w, _)) if w >= end - 1 => format!("{name} has no results: no record fell into it (every window subtask's watermark has passed {fires_at})."),
+                Some((w, o)) => format!(
+                    "{name} has not fired: each window subtask fires it when its watermark reaches {fires_at}. The slowest, window subtask {o}, is at {} — {}; why, below.",
+                    wm_human(w, n),
+                    if w == NO_WATERMARK.ms() { "it has no watermark yet".to_string() } else { format!("{} short", dur(end - 1 - w)) }
+                ),
+                None => format!("{name} has not fired."),
+            },
+        }
+    };
+    view! { <div class="subject" data-testid="window-range" data-start=start data-end=end><p>{text}</p></div> }
 }

@@ -87,7 +87,7 @@ pub fn layout(width: f64, snap: &crate::engine::snapshot::Snapshot) -> Layout {
 }
 
 /// The chain that holds the focused window subtask: (channel's source subtask, partition).
-fn culprit(pg: &Pg) -> (Option<u32>, Option<u32>, Option<u32>) {
+pub fn culprit(pg: &Pg) -> (Option<u32>, Option<u32>, Option<u32>) {
     pg.explanation.with(|e| match e.as_ref().and_then(|e| e.held_by.as_ref().map(|h| (e.subtask, h))) {
         Some((op, h)) => (Some(op), Some(h.source_subtask), h.partition),
         None => (None, None, None),
@@ -209,11 +209,16 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
     let silent = move || state.with(|s| s.is_some_and(|s| s.3));
     view! {
         <g class=class data-partition=p>
-            <title>{format!("partition {p}: click to explain; ❚❚ / ▶ silences or resumes its producers")}</title>
+            <title>{format!("partition {p}: click to explain; the ‖ / ▶ button silences or resumes its producers")}</title>
             <g class="silence-btn" class:on=silent data-silence=p role="button"
                 aria-label=move || format!("{} partition {p}", if silent() { "Resume" } else { "Silence" })>
                 <rect x=move || geo.get().0 - 18.0 y=move || geo.get().1 - geo.get().2 / 2.0 width="15" height=move || geo.get().2 rx="3" />
-                <text x=move || geo.get().0 - 10.5 y=move || geo.get().1 + 3.5 text-anchor="middle">{move || if silent() { "▶" } else { "❚❚" }}</text>
+                // Drawn, not a glyph: ❚❚ (silence) or ▶ (resume), 7 px, centred in the button.
+                <path class="glyph" d=move || {
+                    let (x, y, _) = geo.get();
+                    let cx = x - 10.5;
+                    if silent() { format!("M{:.1},{:.1}v7l6,-3.5z", cx - 2.5, y - 3.5) } else { format!("M{:.1},{:.1}h2.2v7h-2.2zM{:.1},{:.1}h2.2v7h-2.2z", cx - 3.2, y - 3.5, cx + 1.0, y - 3.5) }
+                } />
             </g>
             <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=P_W height=move || geo.get().2 rx="4" />
             <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>{label}</text>

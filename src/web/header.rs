@@ -5,6 +5,7 @@ use super::format::{elapsed, speed as speed_label, wm_human};
 use super::playback::SPEEDS;
 use super::presets::PresetPicker;
 use super::state::Pg;
+use super::icons::{self, Icon, Svg};
 use super::theme::ThemeToggle;
 use leptos::prelude::*;
 
@@ -24,24 +25,12 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
             </div>
             <PresetPicker />
             <div class="transport" role="group" aria-label="Playback">
-                <button class="icon-btn" id="btn-reset" title="Reset to time zero (R)" aria-label="Reset" on:click=move |_| pg.reset()>"⟲"</button>
-                <button class="icon-btn" id="btn-step" title="Single step: the next engine instant (.)" aria-label="Step" on:click=move |_| pg.step_once()>"▸|"</button>
-                <button class="icon-btn primary" id="btn-play" title="Play / pause (Space)"
-                    aria-label=move || { if pg.playing.get() { "Pause" } else { "Play" } }
-                    aria-pressed=move || pg.playing.get().to_string()
-                    on:click=move |_| pg.toggle_play()>
-                    {move || if pg.playing.get() { "❚❚" } else { "▶" }}
-                </button>
+                <button class="icon-btn" id="btn-reset" title="Reset to time zero (R)" aria-label="Reset" on:click=move |_| pg.reset()><Svg icon=Icon::Reset /></button>
+                <button class="icon-btn" id="btn-step" title="Single step: the next engine instant (.)" aria-label="Step" on:click=move |_| pg.step_once()><Svg icon=Icon::Step /></button>
+                <PlayButton />
                 <button class="icon-btn" id="btn-next" title="Step to the next interesting change: a watermark moves, a window fires, a record is late, a status flips (N)"
-                    aria-label="Step to next interesting change" on:click=move |_| pg.step_next_interesting()>"▸▸|"</button>
-                <label class="speed">
-                    <span class="sr-only">"Speed"</span>
-                    <select id="speed" aria-label="Speed" title="Processing time per wall-clock second (+ / −)"
-                        prop:value=move || pg.speed.get().to_string()
-                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { pg.speed.set(v) } }>
-                        {SPEEDS.iter().map(|&s| view! { <option value=s.to_string()>{speed_label(s)}</option> }).collect_view()}
-                    </select>
-                </label>
+                    aria-label="Step to next interesting change" on:click=move |_| pg.step_next_interesting()><Svg icon=Icon::Next /></button>
+                <SpeedPicker />
             </div>
             <div class="clock" aria-live="off">
                 <span class="mono big" id="clock" title="Processing time since the job started">{clock}</span>
@@ -56,11 +45,41 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
             </div>
             <div class="header-tools">
                 <button class="btn" id="btn-controls" aria-expanded=move || controls_open.get().to_string()
-                    on:click=move |_| controls_open.update(|o| *o = !*o) title="Show or hide the controls (C)">"⚙ Controls"</button>
-                <a class="icon-btn" href="#share" aria-label="Share, export, import, code" title="Share, export, import, Java / SQL code">"⇪"</a>
+                    on:click=move |_| controls_open.update(|o| *o = !*o) title="Show or hide the controls (C)"><Svg icon=Icon::Gear />" Controls"</button>
+                <a class="icon-btn" href="#share" aria-label="Share, export, import, code" title="Share, export, import, Java / SQL code"><Svg icon=Icon::Share /></a>
                 <button class="icon-btn" id="btn-help" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| help_open.set(true)>"?"</button>
                 <ThemeToggle />
             </div>
         </header>
+    }
+}
+
+/// Play / pause (the header's and the embed layout's).
+#[component]
+pub fn PlayButton() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <button class="icon-btn primary" id="btn-play" title="Play / pause (Space)"
+            aria-label=move || { if pg.playing.get() { "Pause" } else { "Play" } }
+            aria-pressed=move || pg.playing.get().to_string()
+            on:click=move |_| pg.toggle_play()>
+            {icons::dynamic(move || if pg.playing.get() { Icon::Pause } else { Icon::Play })}
+        </button>
+    }
+}
+
+/// The speed picker (the header's and the embed layout's).
+#[component]
+pub fn SpeedPicker() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <label class="speed">
+            <span class="sr-only">"Speed"</span>
+            <select id="speed" aria-label="Speed" title="Processing time per wall-clock second (+ / −)"
+                prop:value=move || pg.speed.get().to_string()
+                on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { pg.speed.set(v) } }>
+                {SPEEDS.iter().map(|&s| view! { <option value=s.to_string()>{speed_label(s)}</option> }).collect_view()}
+            </select>
+        </label>
     }
 }

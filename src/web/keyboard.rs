@@ -112,14 +112,14 @@ pub fn HelpOverlay(open: RwSignal<bool>) -> impl IntoView {
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-h" on:click=|e| e.stop_propagation()>
                 <header class="card-head">
                     <h2 id="help-h">"Keyboard shortcuts"</h2>
-                    <button class="icon-btn" aria-label="Close" on:click=move |_| open.set(false)>"×"</button>
+                    <button class="icon-btn" aria-label="Close" on:click=move |_| open.set(false)><super::icons::Svg icon=super::icons::Icon::Close /></button>
                 </header>
                 <table class="data shortcuts">
                     <tbody>
                         {SHORTCUTS.iter().map(|(k, what)| view! { <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
                     </tbody>
                 </table>
-                <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. Shapes carry meaning: ◌ idle (hatched), ❚❚ silenced, ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
+                <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. Shapes carry meaning: ◌ idle (hatched), ‖ silenced, ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
             </div>
         </div>
     }

@@ -7,11 +7,13 @@ use leptos::prelude::*;
 
 pub fn use_width(node: NodeRef<Div>, fallback: f64) -> RwSignal<f64> {
     let width = RwSignal::new(fallback);
+    // `try_`: the delayed measurement may come after the view was unmounted (`mount()`'s
+    // `unmount()`), when the signals are gone.
     let measure = move || {
-        if let Some(el) = node.get_untracked() {
+        if let Some(el) = node.try_get_untracked().flatten() {
             let w = el.client_width() as f64;
-            if w > 0.0 && (w - width.get_untracked()).abs() >= 1.0 {
-                width.set(w);
+            if w > 0.0 && width.try_get_untracked().is_some_and(|old| (w - old).abs() >= 1.0) {
+                width.try_set(w);
             }
         }
     };

@@ -10,12 +10,14 @@ use wasm_bindgen::prelude::wasm_bindgen;
 pub mod actions;
 pub mod app;
 pub mod controls;
+pub mod embed;
 pub mod emissions;
 pub mod error_banner;
 pub mod explain;
 pub mod format;
 pub mod graph;
 pub mod header;
+pub mod icons;
 pub mod keyboard;
 pub mod measure;
 pub mod metrics;
@@ -30,7 +32,7 @@ pub mod theme;
 pub mod timeline;
 pub mod timeline_data;
 
-pub use app::{App, Playground};
+pub use app::{App, Embed, Playground};
 pub use state::Pg;
 
 /// Mounts the playground into the page body. Called by `index.html` after `init()`; nothing

@@ -100,8 +100,14 @@ impl Pg {
         }
         if reached < target {
             *carry = 0.0;
+            // Shown at most 4 times per second: a figure that changes every frame costs a
+            // layout and paint every frame and cannot be read anyway.
             let effective = (reached - from) as f64 / wall_ms.max(1.0);
-            self.catching_up.set(Some(effective));
+            let now = perf_now();
+            if self.catching_up.get_untracked().is_none() || now - self.last_catch_up.get_value() >= 250.0 {
+                self.last_catch_up.set_value(now);
+                self.catching_up.set(Some(effective));
+            }
         } else if self.catching_up.get_untracked().is_some() {
             self.catching_up.set(None);
         }

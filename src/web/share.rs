@@ -29,10 +29,20 @@ pub fn import_json(pg: &Pg, text: &str) -> Result<(), String> {
     pg.load(sc, preset).map_err(|e| format!("{e}"))
 }
 
+/// This page's address without query and fragment.
+pub fn page_base() -> String {
+    let loc = web_sys::window().map(|w| w.location());
+    loc.as_ref().map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
+}
+
 /// A link that reopens this scenario (a preset by name when nothing was changed).
 pub fn share_link(pg: &Pg) -> String {
-    let loc = web_sys::window().map(|w| w.location());
-    let base = loc.as_ref().map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default();
+    link_to(pg, &page_base())
+}
+
+/// A link to the playground at `base` that opens this scenario (with the user's actions) at
+/// the same speed.
+pub fn link_to(pg: &Pg, base: &str) -> String {
     let untouched = pg.log.with_value(|l| l.is_empty());
     let speed = pg.speed.get_untracked();
     match pg.preset.get_untracked() {
@@ -46,16 +56,30 @@ pub fn share_link(pg: &Pg) -> String {
     }
 }
 
-/// Reads `#preset=ID` or `#scenario=JSON`, plus `&speed=X&play=1`, from the address.
+/// Reads `#preset=ID`, `#scenario=JSON` or `#share=wmp1.…`, plus `&speed=X&play=1`, from the
+/// address.
 pub fn load_from_location(pg: &Pg) {
     let Some(hash) = web_sys::window().and_then(|w| w.location().hash().ok()) else { return };
-    let hash = hash.trim_start_matches('#');
-    if hash.is_empty() {
-        return;
+    apply_params(pg, hash.trim_start_matches('#'));
+}
+
+/// Reads the same parameters from the query (`?embed=1&preset=ID&speed=10&autoplay=1`);
+/// returns whether the embed layout is asked for (`embed=1`).
+pub fn load_from_query(pg: &Pg) -> bool {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else { return false };
+    apply_params(pg, search.trim_start_matches('?'))
+}
+
+/// Applies `k=v&…` parameters: `preset`, `scenario` (JSON), `share` (a `wmp1.` share string),
+/// `speed`, `play`/`autoplay`. Errors are shown as notices. Returns whether `embed=1` was given.
+fn apply_params(pg: &Pg, params: &str) -> bool {
+    if params.is_empty() {
+        return false;
     }
     let mut play = false;
+    let mut embed = false;
     let mut speed = None;
-    for part in hash.split('&') {
+    for part in params.split('&') {
         let (k, v) = part.split_once('=').unwrap_or((part, ""));
         let v: String = js_sys::decode_uri_component(v).map(String::from).unwrap_or_else(|_| v.to_string());
         match k {
@@ -69,8 +93,17 @@ pub fn load_from_location(pg: &Pg) {
                     pg.error(format!("link: the scenario in the address is not valid: {e}"));
                 }
             }
+            "share" => match crate::api::share::decode(&v, "share") {
+                Ok(json) => {
+                    if let Err(e) = import_json(pg, &json) {
+                        pg.error(format!("link: the shared scenario is not valid: {e}"));
+                    }
+                }
+                Err(e) => pg.error(format!("link: {}", e.text(""))),
+            },
             "speed" => speed = v.parse::<f64>().ok().filter(|s| *s > 0.0 && *s <= 100_000.0),
-            "play" => play = v == "1" || v == "true",
+            "play" | "autoplay" => play = v == "1" || v == "true",
+            "embed" => embed = v == "1" || v == "true" || v.is_empty(),
             _ => {}
         }
     }
@@ -80,6 +113,7 @@ pub fn load_from_location(pg: &Pg) {
     if play {
         pg.playing.set(true);
     }
+    embed
 }
 
 fn download(filename: &str, text: &str) {
@@ -138,7 +172,10 @@ pub fn SharePanel() -> impl IntoView {
         // Re-taken when the scenario or a setting changes, and when the tab opens.
         pg.preset.track();
         pg.cfg.track();
-        if tab.get() == "export" {
+        // And whenever the state the hash line shows changes while paused (after a step, an
+        // action, a pause), so that the JSON on screen is the one whose run gives that hash.
+        pg.hash.track();
+        if tab.get() == "export" && !pg.playing.get() {
             do_export();
         }
     });
@@ -166,6 +203,10 @@ pub fn SharePanel() -> impl IntoView {
                     <button class="btn small ghost" id="btn-copy-export" on:click=move |_| { let j = do_export(); copy_text(&pg, j, "the scenario JSON"); }>"Copy"</button>
                     <span class="muted small">"Includes your actions as timed commands: importing it replays this run."</span>
                 </div>
+                <p class="small muted hash-line">"Trace hash "
+                    <code id="trace-hash" data-at-ms=move || pg.hash.with(|h| (h.1 - pg.cfg.with(|c| c.start_time.ms())).to_string())>{move || pg.hash.with(|h| h.0.clone())}</code>
+                    {move || format!(" at {} — ", super::format::elapsed(pg.hash.with(|h| h.1), pg.cfg.with(|c| c.start_time.ms())))}
+                    <code>"wmp run"</code>" on the export prints the same."</p>
                 <textarea id="export-json" class="code" readonly=true rows="10" prop:value=move || exported.get()></textarea>
             </div>
             <div class="tab-body" class:hidden=move || tab.get() != "import">

@@ -15,7 +15,8 @@ use crate::engine::metrics::Metrics;
 use crate::engine::scenario::build;
 use crate::engine::scenario::catalog::{self, Preset};
 use crate::engine::scenario::schema::{Scenario, TimedCommand};
-use crate::engine::sim::Simulation;
+use crate::api::validate::Shadow;
+use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::snapshot::Snapshot;
 use leptos::prelude::*;
 
@@ -27,6 +28,8 @@ pub enum Selection {
     Source(u32),
     Split(u32),
     Window { subtask: u32, key: String, start: i64, end: i64 },
+    /// A window band on the timeline: the window `[start, end)` over every key and subtask.
+    WindowRange { start: i64, end: i64 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +111,8 @@ pub struct Pg {
     /// While the engine cannot keep up: the speed actually reached.
     pub catching_up: RwSignal<Option<f64>>,
     pub fps: RwSignal<f64>,
+    /// The engine's trace hash with the processing time it was taken at (slow views' rate).
+    pub hash: RwSignal<(String, i64)>,
     pub frame_ms: RwSignal<f64>,
     pub notices: RwSignal<Vec<Notice>>,
     pub busy: RwSignal<bool>,
@@ -117,6 +122,8 @@ pub struct Pg {
     last_heavy: StoredValue<f64>,
     last_fast: StoredValue<f64>,
     last_timeline: StoredValue<f64>,
+    /// When the "catching up" figure was last shown.
+    pub(crate) last_catch_up: StoredValue<f64>,
 }
 
 /// Minimum wall time between two updates of the slow views while playing.
@@ -169,6 +176,7 @@ impl Pg {
             speed: RwSignal::new(super::presets::default_speed(first.id)),
             catching_up: RwSignal::new(None),
             fps: RwSignal::new(0.0),
+            hash: RwSignal::new((String::new(), 0)),
             frame_ms: RwSignal::new(0.0),
             notices: RwSignal::new(Vec::new()),
             busy: RwSignal::new(false),
@@ -178,6 +186,7 @@ impl Pg {
             last_heavy: StoredValue::new(f64::NEG_INFINITY),
             last_fast: StoredValue::new(f64::NEG_INFINITY),
             last_timeline: StoredValue::new(f64::NEG_INFINITY),
+            last_catch_up: StoredValue::new(f64::NEG_INFINITY),
         };
         pg.refresh();
         pg
@@ -227,16 +236,22 @@ impl Pg {
         }
     }
 
-    /// The scenario with the user's actions appended as timed commands: importing it replays
-    /// this session exactly (the engine is deterministic).
+    /// The scenario with the user's actions appended as timed commands, run up to the present:
+    /// `wmp run` on it (or importing it and running to the same time) reproduces this session
+    /// exactly, trace hash included (the engine is deterministic). As the page runs it, the
+    /// export keeps no record-level trace events (they count in the hash) and has no end of
+    /// input (the page never applies one).
     pub fn export_scenario(&self) -> Scenario {
         let mut sc = self.base.get_value();
         let log = self.log.get_value();
         sc.commands.extend(log);
         sc.commands.sort_by_key(|c| c.at_ms);
-        let now = self.sim.with_value(|s| s.now().max(s.config().start_time));
-        let elapsed = now.ms() - sc.start_time_ms;
-        sc.duration_ms = sc.duration_ms.max(elapsed);
+        sc.trace.records = false;
+        let elapsed = self.sim.with_value(|s| s.now() - s.config().start_time);
+        if elapsed > 0 {
+            sc.duration_ms = elapsed;
+            sc.end_of_input = false;
+        }
         sc
     }
 
@@ -252,18 +267,25 @@ impl Pg {
         Ok(())
     }
 
-    /// Applies a command now, records it for export, and refreshes every view.
+    /// Applies a command at the next instant and records it for export, as the JS API does
+    /// (`src/api/session.rs`): a command issued while the clock stands at `now` is scheduled at
+    /// `now + 1` and that instant is processed at once, exactly as a scenario command with
+    /// `at_ms = now + 1 − start` would be. So the exported scenario replays this session with
+    /// the same trace hash (in the page, the JS API and `wmp run`).
     pub fn apply(&self, cmd: Command) -> Result<(), InputError> {
+        let checked = self.sim.with_value(|s| Shadow::of(s).check(&cmd, s.now() + 1, true));
+        checked?;
+        let path = format!("commands[{}]", self.base.with_value(|b| b.commands.len()) + self.log.with_value(|l| l.len()));
         let (res, at) = self.sim.try_update_value(|s| {
-            let now = s.now().max(s.config().start_time);
-            let at = now + 1 - s.config().start_time;
-            (s.apply(cmd.clone()), at)
+            let at = s.now() + 1;
+            s.schedule(ScheduledCommand { at, command: cmd.clone(), path });
+            (s.run_until(at), at - s.config().start_time)
         }).expect("the simulation is alive");
-        res?;
+        // Recorded even if it failed while applying: the engine has it scheduled either way.
         self.log.update_value(|l| l.push(TimedCommand { at_ms: at, command: cmd }));
         self.cfg.set(self.sim.with_value(|s| s.config().clone()));
         self.refresh();
-        Ok(())
+        res
     }
 
     /// `apply`, with any error shown in the notice area.
@@ -428,6 +450,7 @@ impl Pg {
         if with_graph {
             self.snap.set(snap.clone());
         }
+        self.hash.set((snap.trace_hash.clone(), snap.now.ms()));
         self.snap_slow.set(snap);
         let focus = self.focus_operator();
         self.explanation.set(self.sim.with_value(|s| s.explain(focus)));
@@ -447,7 +470,7 @@ impl Pg {
         });
         if kind == NoticeKind::Info {
             let notices = self.notices;
-            set_timeout(move || notices.update(|n| n.retain(|x| x.id != id)), std::time::Duration::from_millis(4000));
+            set_timeout(move || { notices.try_update(|n| n.retain(|x| x.id != id)); }, std::time::Duration::from_millis(4000));
         }
     }
 

@@ -92,7 +92,8 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
                         let cmd = if silent.get_untracked() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
                         pg.apply_or_report(cmd);
                     }>
-                    {move || if silent.get() { "▶ resume" } else { "❚❚ silence" }}
+                    {super::icons::dynamic(move || if silent.get() { super::icons::Icon::Play } else { super::icons::Icon::Pause })}
+                    {move || if silent.get() { " resume" } else { " silence" }}
                 </button>
             </td>
         </tr>

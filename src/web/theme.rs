@@ -27,9 +27,9 @@ impl Theme {
     }
     fn label(self) -> &'static str {
         match self {
-            Theme::System => "◐ auto",
-            Theme::Light => "☀ light",
-            Theme::Dark => "☾ dark",
+            Theme::System => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
         }
     }
 }
@@ -86,7 +86,8 @@ pub fn ThemeToggle() -> impl IntoView {
         <button class="btn ghost theme" id="btn-theme" title="Theme: follow the system, light or dark (T)"
             aria-label=move || format!("Theme: {}", theme.0.get().attr())
             on:click=move |_| theme.cycle()>
-            {move || theme.0.get().label()}
+            <super::icons::Svg icon=super::icons::Icon::Theme />
+            <span>{move || theme.0.get().label()}</span>
         </button>
     }
 }

@@ -1,12 +1,13 @@
 //! The timeline (SVG): watermarks over processing time — one thin line per split, one bold line
 //! per window subtask — against the processing-time diagonal, with window bands, firings (▮ on
 //! time, ◇ late re-firing), late records (✕ dropped, ○ side output), idle lanes (hatched) and
-//! off-scale values pinned to the edges. Zoom with the buttons, drag to pan. A table gives the
+//! off-scale values pinned to the edges. Zoom with the buttons or the mouse wheel (centred on the pointer), drag
+//! to pan, click a window band to explain that window. A table gives the
 //! same picture to screen readers.
 
 use super::format::{elapsed, wm_human, wm_raw, MAX_WM, MIN_WM};
 use super::measure::use_width;
-use super::state::Pg;
+use super::state::{Pg, Selection};
 use super::timeline_data::{Series, TimelineData};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::source::generator::GeneratorKind;
@@ -15,7 +16,9 @@ use leptos::html::Div;
 use leptos::prelude::*;
 use std::fmt::Write;
 
+/// Plot height of the full layout; the embed layout's is smaller.
 const PLOT_H: f64 = 260.0;
+const PLOT_H_COMPACT: f64 = 180.0;
 const LEFT: f64 = 92.0;
 const RIGHT: f64 = 16.0;
 const TOP: f64 = 10.0;
@@ -40,6 +43,8 @@ fn nice_step(span: i64) -> i64 {
 struct Scale {
     v: View,
     w: f64,
+    /// Plot height.
+    h: f64,
 }
 
 impl Scale {
@@ -49,7 +54,7 @@ impl Scale {
     /// (y pixel, clamped?) — off-scale values (including No Watermark) are pinned to an edge.
     fn y(&self, e: i64) -> (f64, bool) {
         let top = TOP;
-        let bottom = TOP + PLOT_H;
+        let bottom = TOP + self.h;
         if e == NO_WATERMARK.ms() || e < self.v.y0 {
             return (bottom, true);
         }
@@ -57,7 +62,7 @@ impl Scale {
             return (top, true);
         }
         let f = (e - self.v.y0) as f64 / (self.v.y1 - self.v.y0).max(1) as f64;
-        (bottom - f * PLOT_H, false)
+        (bottom - f * self.h, false)
     }
 }
 
@@ -107,13 +112,54 @@ fn series_path(s: &Series, sc: &Scale, now: i64) -> (String, bool) {
     (d, any_clamped)
 }
 
+/// The band pitch of a window assigner (size and offset), or `None` for session windows.
+fn band_of(w: &WindowSpec) -> Option<(i64, i64)> {
+    match *w {
+        WindowSpec::Tumbling { size_ms, offset_ms } => Some((size_ms, offset_ms)),
+        WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => Some((size_ms, offset_ms.rem_euclid(slide_ms))),
+        WindowSpec::Session { .. } => None,
+    }
+}
+
+/// The window whose band holds event time `e`: `[start, end)` as Flink's
+/// `TimeWindow.getWindowStartWithOffset` puts it (for sliding windows, the latest window
+/// that contains `e`).
+pub fn window_at(w: &WindowSpec, e: i64) -> Option<(i64, i64)> {
+    match *w {
+        WindowSpec::Tumbling { size_ms, offset_ms } => {
+            let start = e - (e - offset_ms).rem_euclid(size_ms);
+            Some((start, start + size_ms))
+        }
+        WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
+            let start = e - (e - offset_ms).rem_euclid(slide_ms);
+            Some((start, start + size_ms))
+        }
+        WindowSpec::Session { .. } => None,
+    }
+}
+
+/// Where a pointer at `(x, y)` (pixels from the SVG's top left) is in the view: processing
+/// time and event time, or `None` outside the plot area.
+fn point_at(v: View, w: f64, h: f64, x: f64, y: f64) -> Option<(i64, i64)> {
+    if x < LEFT || x > w - RIGHT || y < TOP || y > TOP + h {
+        return None;
+    }
+    let t = v.x0 + ((x - LEFT) / (w - LEFT - RIGHT).max(1.0) * (v.x1 - v.x0) as f64) as i64;
+    let e = v.y0 + ((TOP + h - y) / h * (v.y1 - v.y0) as f64) as i64;
+    Some((t, e))
+}
+
 /// Split lines drawn: all of them up to 16 splits; beyond that the culprit and the 15 lowest
 /// (the table below the chart lists every split).
 const MAX_SPLIT_LINES: usize = 16;
 
+/// `compact`: the embed layout's version (a lower plot, fewer idle lanes, no table, a short
+/// legend).
 #[component]
-pub fn Timeline() -> impl IntoView {
+pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
     let pg = expect_context::<Pg>();
+    let ph = if compact { PLOT_H_COMPACT } else { PLOT_H };
+    let max_lanes = if compact { 3 } else { MAX_LANES };
     let node = NodeRef::<Div>::new();
     let width = use_width(node, 900.0);
     // None = everything since the start / follow the present.
@@ -150,35 +196,38 @@ pub fn Timeline() -> impl IntoView {
         let w = width.get();
         let (focus_op, culprit) = holding.get().unwrap_or((0, None));
         let window = pg.cfg.with_untracked(|c| c.window);
+        let selected = pg.selection.with(|s| match s {
+            Selection::WindowRange { start, end } => Some((*start, *end)),
+            _ => None,
+        });
         pg.timeline.with_value(|data| {
             let v = view_of(data);
-            let sc = Scale { v, w };
+            let sc = Scale { v, w, h: ph };
             let now = data.last;
             let mut out = String::with_capacity(16_384);
             // Window bands (event time) and grid.
-            let band = match window {
-                WindowSpec::Tumbling { size_ms, .. } | WindowSpec::Sliding { size_ms, .. } => Some(size_ms),
-                WindowSpec::Session { .. } => None,
-            };
-            if let Some(size) = band {
-                let px = size as f64 / (v.y1 - v.y0).max(1) as f64 * PLOT_H;
+            if let Some((size, offset)) = band_of(&window) {
+                let px = size as f64 / (v.y1 - v.y0).max(1) as f64 * ph;
                 if px >= 5.0 {
-                    let mut k = v.y0.div_euclid(size);
-                    while k * size < v.y1 {
-                        if k % 2 == 0 {
-                            let (ya, _) = sc.y((k * size).max(v.y0));
-                            let (yb, _) = sc.y(((k + 1) * size).min(v.y1));
-                            let _ = write!(out, r#"<rect class="band" x="{LEFT}" y="{yb:.1}" width="{:.1}" height="{:.1}"/>"#, w - LEFT - RIGHT, (ya - yb).max(0.0));
+                    let mut k = (v.y0 - offset).div_euclid(size);
+                    while k * size + offset < v.y1 {
+                        let a = k * size + offset;
+                        let picked = selected == Some((a, a + size));
+                        if k % 2 == 0 || picked {
+                            let (ya, _) = sc.y(a.max(v.y0));
+                            let (yb, _) = sc.y((a + size).min(v.y1));
+                            let _ = write!(out, r#"<rect class="band{}" x="{LEFT}" y="{yb:.1}" width="{:.1}" height="{:.1}"/>"#, if picked { " picked" } else { "" }, w - LEFT - RIGHT, (ya - yb).max(0.0));
                         }
                         k += 1;
                     }
                 }
             }
-            let step = nice_step(v.x1 - v.x0);
+            // Fewer time ticks on a narrow plot (a label is ~60 px wide).
+            let step = nice_step((v.x1 - v.x0) * if w < 560.0 { 2 } else { 1 });
             let mut t = v.x0.div_euclid(step) * step + step;
             while t < v.x1 {
                 let x = sc.x(t);
-                let _ = write!(out, r#"<line class="grid" x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{}"/><text class="tick" x="{x:.1}" y="{}" text-anchor="middle">{}</text>"#, TOP + PLOT_H, TOP + PLOT_H + 14.0, &elapsed(t, data.start)[..8]);
+                let _ = write!(out, r#"<line class="grid" x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{}"/><text class="tick" x="{x:.1}" y="{}" text-anchor="middle">{}</text>"#, TOP + ph, TOP + ph + 14.0, &elapsed(t, data.start)[..8]);
                 t += step;
             }
             let ystep = nice_step(v.y1 - v.y0);
@@ -225,7 +274,7 @@ pub fn Timeline() -> impl IntoView {
                         _ if y <= TOP + 1.0 => format!("▲ {}", wm_human(wv, now)),
                         _ => format!("▼ {}", wm_human(wv, now)),
                     };
-                    let yy = if y <= TOP + 1.0 { TOP + 12.0 } else { TOP + PLOT_H - 5.0 };
+                    let yy = if y <= TOP + 1.0 { TOP + 12.0 } else { TOP + ph - 5.0 };
                     let _ = write!(out, r#"<text class="offscale" x="{:.1}" y="{yy:.1}" text-anchor="end">win {focus_op}: {label}</text>"#, w - RIGHT - 4.0);
                 }
             }
@@ -268,8 +317,8 @@ pub fn Timeline() -> impl IntoView {
             // Idle lanes under the plot.
             let mut lanes: Vec<(String, &Series)> = data.operators.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("win {i}"), s)).collect();
             lanes.extend(data.splits.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("p{i}"), s)));
-            lanes.truncate(MAX_LANES);
-            let lane_top = TOP + PLOT_H + AXIS_H;
+            lanes.truncate(max_lanes);
+            let lane_top = TOP + ph + AXIS_H;
             for (k, (name, s)) in lanes.iter().enumerate() {
                 let y = lane_top + k as f64 * LANE_H;
                 let _ = write!(out, r#"<text class="lane-label" x="{}" y="{:.1}" text-anchor="end">{name} idle</text><rect class="lane" x="{LEFT}" y="{y:.1}" width="{:.1}" height="{}"/>"#, LEFT - 6.0, y + 7.0, w - LEFT - RIGHT, LANE_H - 2.0);
@@ -284,7 +333,7 @@ pub fn Timeline() -> impl IntoView {
                 }
             }
             let height = lane_top + lanes.len() as f64 * LANE_H + 4.0;
-            (out, height)
+            (out, height, format!("{} {} {} {}", v.x0, v.x1, v.y0, v.y1))
         })
     };
     let content = Memo::new(move |_| svg_body());
@@ -307,11 +356,54 @@ pub fn Timeline() -> impl IntoView {
         }
     };
     let drag = StoredValue::new(None::<(f64, i64, f64)>);
+    // Whether the pointer moved since it went down (then the click is a pan, not a pick).
+    let moved = StoredValue::new(false);
+    // The pointer's place in the plot: processing and event time (None outside the plot).
+    let at_pointer = move |client_x: f64, client_y: f64| -> Option<(i64, i64)> {
+        let svg = node.get_untracked()?.query_selector("svg.timeline").ok()??;
+        let r = svg.get_bounding_client_rect();
+        let w = width.get_untracked();
+        pg.timeline.with_value(|d| point_at(view_of(d), w, ph, client_x - r.left(), client_y - r.top()))
+    };
+    // Wheel zoom, centred on the pointer: the processing time under it stays under it.
+    Effect::new(move |_| {
+        use wasm_bindgen::JsCast;
+        let Some(el) = node.get() else { return };
+        let cb = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::WheelEvent)>::new(move |ev: web_sys::WheelEvent| {
+            let Some((t, _)) = at_pointer(ev.client_x() as f64, ev.client_y() as f64) else { return };
+            ev.prevent_default();
+            let f = if ev.delta_y() > 0.0 { 1.25 } else if ev.delta_y() < 0.0 { 0.8 } else { return };
+            let (sp, e) = current();
+            let new_sp = ((sp as f64 * f) as i64).clamp(200, 30 * 86_400_000);
+            // Keep t at the same fraction of the span.
+            let frac = (e - t) as f64 / sp.max(1) as f64;
+            span.set(Some(new_sp));
+            end.set(Some(t + (frac * new_sp as f64) as i64));
+        });
+        let opts = web_sys::AddEventListenerOptions::new();
+        opts.set_passive(false);
+        let _ = el.add_event_listener_with_callback_and_add_event_listener_options("wheel", cb.as_ref().unchecked_ref(), &opts);
+        cb.forget();
+    });
+    // A click on a window band (anywhere in the plot) explains that window.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if moved.get_value() {
+            return;
+        }
+        let Some((_, e)) = at_pointer(ev.client_x() as f64, ev.client_y() as f64) else { return };
+        let Some((start, end)) = pg.cfg.with_untracked(|c| window_at(&c.window, e)) else { return };
+        let pick = Selection::WindowRange { start, end };
+        if pg.selection.get_untracked() == pick {
+            pg.selection.set(Selection::None);
+        } else {
+            pg.selection.set(pick);
+        }
+    };
     view! {
-        <section class="card timeline-card" aria-labelledby="timeline-h">
+        <section class="card timeline-card" class:compact=compact aria-labelledby="timeline-h">
             <header class="card-head">
                 <h2 id="timeline-h">"TIMELINE"</h2>
-                <span class="legend small">
+                <span class="legend small" class:hidden=compact>
                     <span class="lg-op">"━ window subtask"</span>
                     <span class="lg-split">"─ split"</span>
                     <span class="lg-diag">"┄ processing time"</span>
@@ -325,16 +417,18 @@ pub fn Timeline() -> impl IntoView {
                     <button class="btn tiny" class:active=move || end.get().is_none() title="Follow the present" on:click=move |_| end.set(None)>"follow"</button>
                 </div>
             </header>
-            <div class="timeline-wrap" node_ref=node
+            <div class="timeline-wrap" node_ref=node title="Drag to pan, wheel to zoom, click a window band to explain that window"
                 on:pointerdown=move |ev: leptos::ev::PointerEvent| {
                     let (_, e) = current();
                     drag.set_value(Some((ev.client_x() as f64, e, ms_per_px())));
+                    moved.set_value(false);
                 }
                 on:pointermove=move |ev: leptos::ev::PointerEvent| {
                     if let Some((x, e, mpp)) = drag.get_value() {
                         if ev.buttons() & 1 == 1 {
                             let dx = ev.client_x() as f64 - x;
                             if dx.abs() > 2.0 {
+                                moved.set_value(true);
                                 let (sp, _) = current();
                                 if span.get_untracked().is_none() { span.set(Some(sp)); }
                                 end.set(Some(e - (dx * mpp) as i64));
@@ -345,13 +439,14 @@ pub fn Timeline() -> impl IntoView {
                     }
                 }
                 on:pointerup=move |_| drag.set_value(None)
-                on:pointerleave=move |_| drag.set_value(None)>
+                on:pointerleave=move |_| drag.set_value(None)
+                on:click=on_click>
                 <svg class="timeline" role="img" aria-label="Watermarks over processing time; the table below has the same data"
-                    width=move || width.get() height=move || content.with(|c| c.1)
+                    width=move || width.get() height=move || content.with(|c| c.1) data-view=move || content.with(|c| c.2.clone())
                     inner_html=move || content.with(|c| c.0.clone())>
                 </svg>
             </div>
-            <details class="tl-table" on:toggle=move |ev| table_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+            <details class="tl-table" class:hidden=compact on:toggle=move |ev| table_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                 <summary>"Timeline as a table"</summary>
                 {move || table_open.get().then(|| view! { <TimelineTable /> })}
             </details>

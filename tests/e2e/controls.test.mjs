@@ -3,6 +3,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
+import fs from "node:fs";
+import { execFileSync } from "node:child_process";
 import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, clockMs, artifactsDir } from "./lib.mjs";
 
 let server, browser, baseUrl;
@@ -183,5 +185,47 @@ test("a share link reopens the preset at its speed", async () => {
     await page.locator("svg.graph .node.op").first().waitFor();
     assert.equal(await page.inputValue("#preset"), "late-data");
     assert.equal(await page.inputValue("#speed"), "30");
+  });
+});
+
+test("an exported session reproduces the live trace hash (JS API and wmp run)", async () => {
+  await app(async (page) => {
+    await choosePreset(page, "empty-partition");
+    await playUntil(page, 5_000, 10);
+    // Live actions while paused and while playing: silence, a set_param, an injected record.
+    await page.click("svg.graph [data-silence='1']");
+    await openControls(page);
+    await setField(page, "#f-idle", "20 s");
+    await playUntil(page, 12_000, 10);
+    await page.click("#btn-step");
+    await page.click("svg.graph [data-silence='1']");
+    await playUntil(page, 30_000, 30);
+    await page.click("#tab-export");
+    const hash = (await page.locator("#trace-hash").textContent()).trim();
+    const atMs = Number(await page.locator("#trace-hash").getAttribute("data-at-ms"));
+    assert.match(hash, /^[0-9a-f]{16}$/);
+    assert.ok(atMs >= 30_000, `hash taken at ${atMs}`);
+    const exported = await page.inputValue("#export-json");
+    const sc = JSON.parse(exported);
+    assert.equal(sc.duration_ms, atMs);
+    assert.equal(sc.commands.filter((c) => c.command === "silence" || c.command === "resume").length, 2);
+    // The JS API in the same page, from the exported JSON, run to the same time.
+    const replayed = await page.evaluate(
+      ([json, at]) => {
+        const w = window.wasmBindings.WatermarkPlayground.fromScenario(JSON.parse(json));
+        w.runUntil(at);
+        return w.traceHash;
+      },
+      [exported, atMs],
+    );
+    assert.equal(replayed, hash);
+    // `wmp run` on the file, when the native runner is built.
+    const wmp = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "..", "target", "release", "wmp");
+    if (fs.existsSync(wmp)) {
+      const file = path.join(shots, "exported-session.json");
+      fs.writeFileSync(file, exported);
+      const report = JSON.parse(execFileSync(wmp, ["run", file], { encoding: "utf8", maxBuffer: 64 << 20 }));
+      assert.equal(report.trace_hash, hash);
+    }
   });
 });

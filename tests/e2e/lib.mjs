@@ -129,3 +129,21 @@ export function artifactsDir(sub) {
   fs.mkdirSync(dir, { recursive: true });
   return dir;
 }
+
+/**
+ * For a test file: starts the dist/ server and Chromium before its tests and stops them after.
+ * Returns an object whose `baseUrl` and `browser` are set once the tests run.
+ */
+export function serveAndLaunch(hooks) {
+  const env = { server: null, browser: null, baseUrl: "" };
+  hooks.before(async () => {
+    env.server = await startServer();
+    env.baseUrl = `http://127.0.0.1:${env.server.address().port}/`;
+    env.browser = await launch();
+  });
+  hooks.after(async () => {
+    await env.browser?.close();
+    await new Promise((r) => (env.server ? env.server.close(r) : r()));
+  });
+  return env;
+}

@@ -3,6 +3,8 @@
 // The `@ts-expect-error` lines prove that wrong uses are rejected.
 import init, {
   initSync,
+  mount,
+  type MountedPlayground,
   WatermarkPlayground,
   type Command,
   type EventBatch,
@@ -22,6 +24,7 @@ import init, {
 } from "wmp";
 
 declare const bytes: Uint8Array;
+declare const host: HTMLElement;
 
 export async function example(): Promise<string> {
   await init({ module_or_path: bytes });
@@ -106,6 +109,13 @@ export async function example(): Promise<string> {
   const share: string = p.toShareString();
   sub.remove();
   for (const x of [p, q, r, s, t]) x.free();
+
+  const embed: MountedPlayground = mount(host, { layout: "embed", preset: "seed-001-heartbeat", speed: 300, autoplay: true, fullUrl: "/index.html" });
+  const full = mount(host, { scenario: back, layout: "full" });
+  // @ts-expect-error: no such layout
+  mount(host, { layout: "tiny" });
+  if (embed.mounted) embed.unmount();
+  full.unmount();
 
   return [first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
 }

@@ -100,7 +100,7 @@ pub fn TopologyControls() -> impl IntoView {
                 <div class="field">
                     <label for="f-exchange">"exchange"</label>
                     <select id="f-exchange" prop:value=move || exchange.get() on:change=move |ev| exchange.set(event_target_value(&ev))>
-                        <option value="hash">"keyBy (hash)"</option>
+                        <option value="hash">"keyBy"</option>
                         <option value="rebalance">"rebalance"</option>
                         <option value="forward">"forward"</option>
                     </select>

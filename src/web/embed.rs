@@ -1,0 +1,280 @@
+//! The embed layout (~720×420, for an iframe or `mount(element, {layout: "embed"})`): play,
+//! speed, the scenario's title and an "open full ↗" link in one row; a compact job graph next
+//! to the timeline; the WHY sentence in one line with its first fix as a button.
+//!
+//! The compact graph is one SVG written as markup (partitions → source subtasks → window
+//! subtasks), redrawn with the graph snapshot (~10×/s while playing); it uses the full graph's
+//! visual language (hatched = idle, dashed = No Watermark, thick orange = holds the minimum).
+
+use super::explain::{fixes, reason_text};
+use super::format::{thousands, wm_human};
+use super::header::{PlayButton, SpeedPicker};
+use super::icons::{Icon, Svg};
+use super::measure::use_width;
+use super::state::{Pg, Selection};
+use super::timeline::Timeline;
+use crate::engine::scenario::catalog;
+use crate::engine::snapshot::Snapshot;
+use crate::engine::time::NO_WATERMARK;
+use leptos::html::Div;
+use leptos::prelude::*;
+use std::fmt::Write;
+use wasm_bindgen::JsCast;
+
+/// The SVG pattern that hatches idle nodes and idle periods (both layouts include it).
+#[component]
+pub fn HatchDefs() -> impl IntoView {
+    view! {
+        <svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false">
+            <defs>
+                <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                    <rect class="hatch-bg" width="6" height="6"></rect>
+                    <line class="hatch-line" x1="0" y1="0" x2="0" y2="6"></line>
+                </pattern>
+            </defs>
+        </svg>
+    }
+}
+
+/// The embed layout over the `Pg` in context. `full_url`: the full playground's address for
+/// the "open full" link (default: this page's).
+#[component]
+pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let title = move || {
+        pg.cfg.track();
+        match pg.preset.get().and_then(catalog::preset) {
+            Some(p) => p.title.to_string(),
+            None => pg.base.with_value(|b| if b.name.trim().is_empty() { "Custom scenario".to_string() } else { b.name.clone() }),
+        }
+    };
+    // The link is taken when the pointer or focus comes to it: it carries the user's actions.
+    let href = RwSignal::new(String::new());
+    let base = full_url.unwrap_or_else(super::share::page_base);
+    let base = StoredValue::new(base);
+    let refresh_link = move || href.set(super::share::link_to(&pg, &base.get_value()));
+    Effect::new(move |_| {
+        pg.preset.track();
+        pg.cfg.track();
+        refresh_link();
+    });
+    let clock = move || super::format::elapsed(pg.clock.get(), pg.cfg.with(|c| c.start_time.ms()));
+    let results = move || pg.snap.with(|s| s.windows_fired as u64);
+    view! {
+        <div class="embed">
+            <HatchDefs />
+            <header class="embed-head">
+                <PlayButton />
+                <SpeedPicker />
+                <span class="embed-title" title=title>{title}</span>
+                <span class="mono small muted embed-clock" id="clock" title="Processing time since the job started">{clock}</span>
+                <span class="small muted embed-results" title="Window results emitted">{move || format!("{} results", thousands(results()))}</span>
+                <a class="btn small" id="open-full" target="_blank" rel="noopener" href=move || href.get()
+                    on:pointerenter=move |_| refresh_link() on:focus=move |_| refresh_link() on:pointerdown=move |_| refresh_link()
+                    title="Open this scenario in the full playground (new tab)">"open full "<Svg icon=Icon::External /></a>
+            </header>
+            <div class="embed-body">
+                <section class="card embed-graph" aria-label="Job graph">
+                    <CompactGraph />
+                </section>
+                <Timeline compact=true />
+            </div>
+            <WhyLine />
+        </div>
+    }
+}
+
+/// The WHY sentence in one line (the whole text on hover), and the first fix as a button.
+#[component]
+fn WhyLine() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    // The line leads with the culprit: the first reason in words (the engine's whole sentence
+    // is the tooltip, and "open full" has the rest).
+    let line = move || {
+        pg.explanation.with(|e| match e {
+            None => "No window subtask to explain.".to_string(),
+            Some(e) => match e.reasons.first() {
+                Some(r) => format!("Window subtask {} is at {}: {}", e.subtask, wm_human(e.watermark.ms(), pg.snap.with(|s| s.now.ms())), reason_text(r, pg.snap.with(|s| s.now.ms()))),
+                None => e.text.clone(),
+            },
+        })
+    };
+    let text = move || pg.explanation.with(|e| e.as_ref().map_or_else(|| "No window subtask to explain.".to_string(), |e| e.text.clone()));
+    let fix = move || {
+        pg.explanation.with(|e| e.as_ref().and_then(|e| fixes(e, &pg).into_iter().next())).map(|(label, a)| {
+            view! { <button class="btn small fix" title="Applies the fix (↻: restarts from time zero)" on:click=move |_| a.run(&pg)>{label}</button> }
+        })
+    };
+    view! {
+        <footer class="embed-why" aria-live="polite">
+            <b>"WHY "</b>
+            <span class="embed-why-text" data-testid="why-sentence" title=text>{line}</span>
+            {fix}
+        </footer>
+    }
+}
+
+/// Pixel layout of the compact graph.
+struct Cols {
+    w: f64,
+    h: f64,
+    p_x: f64,
+    p_w: f64,
+    s_x: f64,
+    s_w: f64,
+    o_x: f64,
+    o_w: f64,
+}
+
+const HEAD: f64 = 16.0;
+
+fn rows(n: usize, max_pitch: f64, h: f64) -> (f64, Vec<f64>) {
+    let pitch = ((h - HEAD - 4.0) / n.max(1) as f64).min(max_pitch);
+    let top = HEAD + ((h - HEAD - pitch * n as f64) / 2.0).max(0.0);
+    (pitch, (0..n).map(|i| top + pitch * (i as f64 + 0.5)).collect())
+}
+
+/// The compact graph as SVG markup: columns, edges (every split's, the channels when there are
+/// few, the minimum-holding ones always), nodes with their state classes.
+fn compact_svg(c: &Cols, s: &Snapshot, chain: (Option<u32>, Option<u32>, Option<u32>), selected: Option<u32>) -> String {
+    let (co, cs, cp) = chain;
+    let mut out = String::with_capacity(8 * 1024);
+    let _ = write!(
+        out,
+        r#"<g class="col-heads"><text x="{:.1}" y="11">PARTITIONS</text><text x="{:.1}" y="11">SOURCES</text><text x="{:.1}" y="11">WINDOW SUBTASKS</text></g>"#,
+        c.p_x, c.s_x, c.o_x
+    );
+    let (pp, py) = rows(s.splits.len(), 20.0, c.h);
+    let (sp, sy) = rows(s.sources.len(), 34.0, c.h);
+    let (op, oy) = rows(s.operators.len(), 40.0, c.h);
+    // Edges first.
+    for sp_ in s.splits.iter().filter(|x| !x.released) {
+        let (Some(t), Some(&y1)) = (sp_.subtask, py.get(sp_.partition as usize)) else { continue };
+        let Some(&y2) = sy.get(t as usize) else { continue };
+        let hot = cp == Some(sp_.partition) && cs == Some(t);
+        let _ = write!(out, r#"<path class="edge{}" d="M{:.1},{y1:.1}L{:.1},{y2:.1}"/>"#, if hot { " culprit" } else { " faint" }, c.p_x + c.p_w, c.s_x);
+    }
+    let few = s.sources.len() * s.operators.len() <= 64;
+    for o in &s.operators {
+        for ch in &o.channels {
+            let (Some(&y1), Some(&y2)) = (sy.get(ch.source_subtask as usize), oy.get(o.subtask as usize)) else { continue };
+            let class = if co == Some(o.subtask) && cs == Some(ch.source_subtask) {
+                "edge culprit"
+            } else if ch.is_min {
+                "edge min"
+            } else if few {
+                "edge faint"
+            } else {
+                continue;
+            };
+            let _ = write!(out, r#"<path class="{class}" d="M{:.1},{y1:.1}L{:.1},{y2:.1}"/>"#, c.s_x + c.s_w, c.o_x);
+        }
+    }
+    // Partitions: labelled pills while they fit, thin bars beyond (the culprit always labelled).
+    let ph = (pp - 3.0).max(1.5);
+    for (i, x) in s.splits.iter().enumerate() {
+        let y = py[i];
+        let mut class = String::from("node part");
+        if x.idle {
+            class += " idle";
+        }
+        if x.released {
+            class += " released";
+        } else if x.watermark.is_none_or(|w| w == NO_WATERMARK) {
+            class += " nowm";
+        }
+        if cp == Some(x.partition) {
+            class += " holding";
+        }
+        let _ = write!(out, r#"<g class="{class}" data-partition="{}"><title>partition {}{}</title><rect class="box" x="{:.1}" y="{:.1}" width="{:.1}" height="{ph:.1}" rx="3"/>"#, x.partition, x.partition, if x.silent { " (silenced)" } else { "" }, c.p_x, y - ph / 2.0, c.p_w);
+        if pp >= 11.0 {
+            let _ = write!(out, r#"<text x="{:.1}" y="{:.1}">p{}{}</text>"#, c.p_x + 4.0, y + 4.0, x.partition, if x.silent { " ‖" } else { "" });
+        } else if cp == Some(x.partition) {
+            let _ = write!(out, r#"<text class="callout" x="{:.1}" y="{:.1}">p{}</text>"#, c.p_x + c.p_w + 3.0, y + 3.5, x.partition);
+        }
+        out.push_str("</g>");
+    }
+    let sh = (sp - 4.0).max(2.0);
+    for v in &s.sources {
+        let y = sy[v.subtask as usize];
+        let mut class = String::from("node src");
+        if v.idle {
+            class += " idle";
+        }
+        if v.output_watermark == NO_WATERMARK {
+            class += " nowm";
+        }
+        if cs == Some(v.subtask) {
+            class += " holding";
+        }
+        let _ = write!(out, r#"<g class="{class}" data-source="{}"><title>source subtask {}: {}</title><rect class="box" x="{:.1}" y="{:.1}" width="{:.1}" height="{sh:.1}" rx="4"/>"#, v.subtask, v.subtask, wm_human(v.output_watermark.ms(), s.now.ms()), c.s_x, y - sh / 2.0, c.s_w);
+        if sh >= 10.0 {
+            let _ = write!(out, r#"<text x="{:.1}" y="{:.1}">src {}</text>"#, c.s_x + 5.0, y + 3.5, v.subtask);
+        }
+        out.push_str("</g>");
+    }
+    let oh = (op - 4.0).max(2.0);
+    for o in &s.operators {
+        let y = oy[o.subtask as usize];
+        let mut class = String::from("node op");
+        if o.idle {
+            class += " idle";
+        }
+        if o.input_watermark == NO_WATERMARK {
+            class += " nowm";
+        }
+        if co == Some(o.subtask) {
+            class += " focus";
+        }
+        if selected == Some(o.subtask) {
+            class += " selected";
+        }
+        let wm = wm_human(o.input_watermark.ms(), s.now.ms());
+        let _ = write!(out, r#"<g class="{class}" data-operator="{}"><title>window subtask {}: {wm}; click to explain</title><rect class="box" x="{:.1}" y="{:.1}" width="{:.1}" height="{oh:.1}" rx="4"/>"#, o.subtask, o.subtask, c.o_x, y - oh / 2.0, c.o_w);
+        if oh >= 26.0 {
+            let _ = write!(out, r#"<text class="name" x="{:.1}" y="{:.1}">win {}</text><text class="mono" x="{:.1}" y="{:.1}">{wm}</text>"#, c.o_x + 5.0, y - 2.0, o.subtask, c.o_x + 5.0, y + 10.0);
+        } else if oh >= 10.0 {
+            let _ = write!(out, r#"<text class="mono" x="{:.1}" y="{:.1}">win {} {wm}</text>"#, c.o_x + 5.0, y + 3.5, o.subtask);
+        }
+        out.push_str("</g>");
+    }
+    let _ = c.w;
+    out
+}
+
+/// Height of the compact graph's plot (the embed layout's body row).
+const GRAPH_H: f64 = 280.0;
+
+#[component]
+pub fn CompactGraph() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let node = NodeRef::<Div>::new();
+    let width = use_width(node, 280.0);
+    let chain = Memo::new(move |_| super::graph::culprit(&pg));
+    let selected = Memo::new(move |_| match pg.selection.get() {
+        Selection::Operator(o) => Some(o),
+        _ => None,
+    });
+    let markup = Memo::new(move |_| {
+        let w = width.get().max(220.0);
+        let cols = Cols { w, h: GRAPH_H, p_x: 2.0, p_w: (w * 0.2).clamp(34.0, 60.0), s_x: w * 0.32, s_w: (w * 0.2).clamp(40.0, 64.0), o_x: w * 0.6, o_w: w * 0.4 - 3.0 };
+        pg.snap.with(|s| compact_svg(&cols, s, chain.get(), selected.get()))
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let attr = |name: &str| target.closest(&format!("[{name}]")).ok().flatten().and_then(|e| e.get_attribute(name)).and_then(|v| v.parse::<u32>().ok());
+        if let Some(o) = attr("data-operator") {
+            pg.selection.set(if selected.get_untracked() == Some(o) { Selection::None } else { Selection::Operator(o) });
+        } else if let Some(p) = attr("data-partition") {
+            pg.selection.set(Selection::Split(p));
+        } else if let Some(s) = attr("data-source") {
+            pg.selection.set(Selection::Source(s));
+        }
+    };
+    view! {
+        <div class="compact-graph-wrap" node_ref=node on:click=on_click>
+            <svg class="graph compact" role="img" aria-label="Job graph: partitions, source subtasks and window subtasks; click a window subtask to explain it"
+                width=move || width.get() height=GRAPH_H inner_html=move || markup.get()></svg>
+        </div>
+    }
+}

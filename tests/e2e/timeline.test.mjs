@@ -1,0 +1,106 @@
+// Timeline interactions: wheel zoom centred on the pointer, and a click on a window band
+// explains that window in the WHY panel (and marks the band).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { serveAndLaunch, openPage, gotoApp, choosePreset, playUntil, artifactsDir } from "./lib.mjs";
+
+const env = serveAndLaunch({ before, after });
+const shots = artifactsDir("e2e");
+
+// Must match src/web/timeline.rs.
+const LEFT = 92, RIGHT = 16, TOP = 10, PLOT_H = 260;
+const view = async (page) => (await page.getAttribute("svg.timeline", "data-view")).split(" ").map(Number);
+/** The view once the timeline has stopped redrawing (after a pause the last redraw may follow). */
+async function stableView(page) {
+  let last = await view(page);
+  for (;;) {
+    await page.waitForTimeout(300);
+    const v = await view(page);
+    if (v.join() === last.join()) return v;
+    last = v;
+  }
+}
+
+async function withApp(fn) {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await choosePreset(page, "bound-too-large");
+    await playUntil(page, 150_000, 100);
+    await page.locator("svg.timeline").scrollIntoViewIfNeeded();
+    await fn(page);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+}
+
+test("mouse wheel zooms the timeline around the pointer", async () => {
+  await withApp(async (page) => {
+    const box = await page.locator("svg.timeline").boundingBox();
+    const [x0, x1] = await stableView(page);
+    const px = box.x + LEFT + (box.width - LEFT - RIGHT) * 0.25;
+    const tAt = (v) => v[0] + ((px - box.x - LEFT) / (box.width - LEFT - RIGHT)) * (v[1] - v[0]);
+    const before = tAt([x0, x1]);
+    await page.mouse.move(px, box.y + TOP + PLOT_H / 2);
+    await page.mouse.wheel(0, -100); // zoom in
+    await page.waitForFunction((old) => document.querySelector("svg.timeline").getAttribute("data-view").split(" ")[1] !== String(old), x1);
+    const zoomed = await view(page);
+    const span = zoomed[1] - zoomed[0];
+    assert.ok(Math.abs(span - (x1 - x0) * 0.8) <= 2, `span ${span} is 0.8 × ${x1 - x0}`);
+    assert.ok(Math.abs(tAt(zoomed) - before) <= 0.01 * span, `the time under the pointer stays (${tAt(zoomed)} vs ${before})`);
+    // The page did not scroll: the wheel belongs to the timeline.
+    assert.equal(Math.round((await page.locator("svg.timeline").boundingBox()).y), Math.round(box.y));
+    await page.mouse.wheel(0, 100); // and out again
+    await page.mouse.wheel(0, 100);
+    await page.waitForFunction((s) => {
+      const v = document.querySelector("svg.timeline").getAttribute("data-view").split(" ").map(Number);
+      return v[1] - v[0] > s * 1.2;
+    }, span);
+    // "fit" goes back to everything since the start.
+    await page.click(".timeline-card button:has-text('fit')");
+    const fit = await view(page);
+    assert.ok(fit[1] - fit[0] >= 150_000);
+  });
+});
+
+test("clicking a window band explains that window", async () => {
+  await withApp(async (page) => {
+    const box = await page.locator("svg.timeline").boundingBox();
+    const v = await stableView(page);
+    const size = 10_000; // the preset's tumbling windows
+    // A window that fired long ago: its band sits near the bottom of the plot.
+    const x = box.x + LEFT + 40;
+    const e = v[2] + (v[3] - v[2]) * 0.3;
+    const y = box.y + TOP + PLOT_H - ((e - v[2]) / (v[3] - v[2])) * PLOT_H;
+    await page.mouse.click(x, y);
+    const subject = page.locator(".why [data-testid='window-range']");
+    await subject.waitFor();
+    const start = Number(await subject.getAttribute("data-start"));
+    const end = Number(await subject.getAttribute("data-end"));
+    assert.equal(end - start, size);
+    assert.ok(start <= e + size * 0.05 && e - size * 0.05 < end, `clicked event time ${e} is in [${start}, ${end})`);
+    assert.match(await subject.textContent(), /^Window \[.*\) (fired for \d+ keys?|has not fired|has no results)/);
+    assert.equal(await page.locator("svg.timeline rect.band.picked").count(), 1);
+    await page.screenshot({ path: path.join(shots, "timeline-band-picked.png") });
+    // A window in the future has not fired, and says what it waits for.
+    const yTop = box.y + TOP + 4;
+    await page.mouse.click(box.x + box.width - RIGHT - 10, yTop);
+    await page.waitForFunction((s) => document.querySelector(".why [data-testid='window-range']")?.getAttribute("data-start") !== String(s), start);
+    assert.match(await page.locator(".why [data-testid='window-range']").textContent(), /has not fired: each window subtask fires it when its watermark reaches/);
+    // Clicking the picked band again clears the pick; a new click picks again.
+    await page.mouse.click(box.x + box.width - RIGHT - 10, yTop);
+    await page.locator(".why [data-testid='window-range']").waitFor({ state: "detached" });
+    assert.equal(await page.locator("svg.timeline rect.band.picked").count(), 0);
+    await page.mouse.click(box.x + box.width - RIGHT - 10, yTop);
+    await page.locator(".why [data-testid='window-range']").waitFor();
+    // A drag pans and does not pick.
+    const picked = await page.locator(".why [data-testid='window-range']").getAttribute("data-start");
+    await page.mouse.move(x + 200, y);
+    await page.mouse.down();
+    await page.mouse.move(x + 100, y, { steps: 5 });
+    await page.mouse.up();
+    assert.equal(await page.locator(".why [data-testid='window-range']").getAttribute("data-start"), picked);
+  });
+});
