@@ -26,7 +26,7 @@ function scenario() {
   sc.duration_ms = minutes * 60_000;
   sc.producers[0].rate_per_s = 3000;
   sc.producers[0].keys = { count: 1000, prefix: sc.producers[0].keys?.prefix ?? "user-" };
-  sc.trace = { capacity: 10_000, records: false, late_records_retained: 1000 };
+  sc.trace = { capacity: 10_000, records: false, late_records_retained: 1000, window_results_retained: 10_000 };
   return sc;
 }
 
