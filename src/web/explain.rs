@@ -85,40 +85,6 @@ pub fn fixes(ex: &Explanation, pg: &Pg) -> Vec<(String, Action)> {
     out
 }
 
-/// Observations the engine does not make but the snapshot shows: a split that holds the
-/// minimum with only sparse records (heartbeats) although an idle timeout is set.
-pub fn ui_hints(ex: &Explanation, pg: &Pg) -> Vec<(String, Option<Action>)> {
-    let mut out = Vec::new();
-    let Some(p) = ex.held_by.as_ref().and_then(|h| h.partition) else { return out };
-    let cfg = pg.cfg.get_untracked();
-    let Some(timeout) = cfg.source.idle_timeout_ms else { return out };
-    if cfg.source.transform.drop_heartbeats || ex.reasons.iter().any(|r| matches!(r, Reason::KeptActiveBySparseRecords { .. })) {
-        return out;
-    }
-    pg.snap_slow.with_untracked(|s| {
-        let Some(sp) = s.splits.get(p as usize) else { return };
-        let elapsed = s.now - s.start_time;
-        if sp.idle || sp.read < 2 || elapsed < timeout {
-            return;
-        }
-        let gap = elapsed / sp.read as i64;
-        let wm = sp.watermark.unwrap_or(NO_WATERMARK);
-        let best = s.splits.iter().filter(|o| o.partition != p && !o.idle && !o.released).filter_map(|o| o.watermark).max().unwrap_or(NO_WATERMARK);
-        if gap >= 1_000 && gap < timeout && best > wm.saturating_add(1_000) {
-            out.push((
-                format!(
-                    "Partition {p} gets a record only every ~{} — less often than anything else, but more often than the {} idle timeout. Each record resets the idle timer, so the split never goes idle while its watermark trails the others by {}. Heartbeats defeat idleness: filter them before the watermark generator.",
-                    dur(gap),
-                    dur(timeout),
-                    dur(best - wm)
-                ),
-                Some(Action::DropHeartbeats(true)),
-            ));
-        }
-    });
-    out
-}
-
 #[component]
 pub fn ExplainPanel() -> impl IntoView {
     let pg = expect_context::<Pg>();
@@ -152,19 +118,9 @@ pub fn ExplainPanel() -> impl IntoView {
                         </p>
                     }
                 });
-                let hints = ui_hints(ex, &pg);
-                let n_items = ex.reasons.len() + hints.len();
-                let mut all_fixes = fixes(ex, &pg);
-                for (_, a) in &hints {
-                    if let Some(a) = a {
-                        if !all_fixes.iter().any(|(_, b)| b == a) {
-                            all_fixes.push(("Filter heartbeats".into(), a.clone()));
-                        }
-                    }
-                }
+                let all_fixes = fixes(ex, &pg);
                 let has_fix = !all_fixes.is_empty();
                 let reasons = ex.reasons.iter().map(|r| view! { <li><span class="ico" aria-hidden="true">{icon(r)}</span>{reason_text(r, n.ms())}</li> }).collect_view();
-                let hint_items = hints.into_iter().map(|(t, _)| view! { <li class="hint-item"><span class="ico" aria-hidden="true">"♥"</span>{t}</li> }).collect_view();
                 let fix_buttons = all_fixes.into_iter().map(|(label, a)| {
                     let title = if a.restarts() { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
                     view! { <button class="btn fix" title=title on:click=move |_| a.run(&pg)>{label}</button> }
@@ -183,7 +139,7 @@ pub fn ExplainPanel() -> impl IntoView {
                         </p>
                         {chain}
                         <p class="sentence" data-testid="why-sentence">{ex.text.clone()}</p>
-                        <ul class="reasons" class:hidden=n_items < 2 && ex.reasons.len() == n_items>{reasons}{hint_items}</ul>
+                        <ul class="reasons" class:hidden=ex.reasons.len() < 2>{reasons}</ul>
                         <div class="fixes" class:hidden=!has_fix role="group" aria-label="Fixes">
                             <span class="muted">"Try: "</span>{fix_buttons}
                         </div>
