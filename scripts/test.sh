@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test suite, in order:
 #   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden tests)
-#   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_api
+#   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_api --test web_api_events
 #               (headless Chromium; web_api is the JS API)
 #   3. types:   tsc --noEmit -p tests/node               (the JS API's src/api/wmp.d.ts)
 #   4. bundle:  trunk build --release                    (dist/)
@@ -57,8 +57,8 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/webdriver.json"
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 export WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}"
 unset NO_HEADLESS GECKODRIVER SAFARIDRIVER MSEDGEDRIVER GECKODRIVER_REMOTE CHROMEDRIVER_REMOTE
-run_step "wasm (cargo test --target wasm32-unknown-unknown --test web --test web_api)" \
-  cargo test --target wasm32-unknown-unknown --test web --test web_api || true
+run_step "wasm (cargo test --target wasm32-unknown-unknown --test web --test web_api --test web_api_events)" \
+  cargo test --target wasm32-unknown-unknown --test web --test web_api --test web_api_events || true
 
 # 3. The JS API's TypeScript declarations, checked against an example using every method.
 run_step "types (tsc --noEmit -p tests/node)" tests/node/node_modules/.bin/tsc --noEmit -p tests/node || true

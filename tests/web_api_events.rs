@@ -1,0 +1,182 @@
+//! The JS API's listeners (`on`, delivery order, callbacks that call back or throw, no effect
+//! on the trace), the replay of a session through `toScenario`/share strings, and `free`, in
+//! headless Chromium: `cargo test --target wasm32-unknown-unknown --test web_api_events`.
+#![cfg(target_arch = "wasm32")]
+
+mod api_common;
+
+use api_common::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+use wmp::api::WatermarkPlayground as Playground;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Collects callback payloads into a JS array.
+fn collector() -> (js_sys::Array, Closure<dyn FnMut(JsValue)>) {
+    let out = js_sys::Array::new();
+    let o = out.clone();
+    let cb = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
+        o.push(&ev);
+    });
+    (out, cb)
+}
+
+#[wasm_bindgen_test]
+fn on_delivers_events_after_the_call_and_remove_stops_them() {
+    let p = Playground::new(js(LATE)).unwrap();
+    let (windows, w_cb) = collector();
+    let (late, l_cb) = collector();
+    let (wms, wm_cb) = collector();
+    let (steps, s_cb) = collector();
+    let sub_w = p.on("window".into(), w_cb.as_ref().clone()).unwrap();
+    let _sub_l = p.on("late".into(), l_cb.as_ref().clone()).unwrap();
+    let sub_wm = p.on("watermark".into(), wm_cb.as_ref().clone()).unwrap();
+    let _sub_s = p.on("step".into(), s_cb.as_ref().clone()).unwrap();
+    p.run_until(JsValue::from(30_000)).unwrap();
+    assert_eq!(windows.length(), len(&p.windows(JsValue::UNDEFINED).unwrap()), "every emission, once");
+    assert!(late.length() > 0);
+    assert!(wms.length() > 0);
+    assert_eq!(get(&wms, "0.level").as_string().unwrap(), "split");
+    assert_eq!(steps.length(), 1);
+    assert_eq!(num(&steps, "0.elapsedMs"), 30_000.0);
+    // Times never go backwards within a delivery.
+    let mut last = f64::MIN;
+    for i in 0..windows.length() {
+        let t = num(&windows.get(i), "time");
+        assert!(t >= last);
+        last = t;
+    }
+    sub_w.remove();
+    sub_w.remove();
+    sub_wm.remove();
+    let n = windows.length();
+    p.run_until(JsValue::from(60_000)).unwrap();
+    assert_eq!(windows.length(), n, "removed");
+    assert_eq!(steps.length(), 2);
+
+    // Idle/active events (the heartbeat scenario has an idle timeout).
+    let q = Playground::new(js(HEARTBEAT)).unwrap();
+    let (idle, i_cb) = collector();
+    let (active, a_cb) = collector();
+    q.on("idle".into(), i_cb.as_ref().clone()).unwrap();
+    q.on("active".into(), a_cb.as_ref().clone()).unwrap();
+    q.mark_idle(JsValue::from(0)).unwrap();
+    assert!(idle.length() >= 1);
+    assert_eq!(get(&idle, "0.level").as_string().unwrap(), "split");
+    q.mark_active(JsValue::from(0)).unwrap();
+    assert!(active.length() >= 1);
+
+    let f = js_sys::Function::new_no_args("");
+    expect_err(p.on("windows".into(), f.clone().into()), "RangeError", &["on", "event", "windows"]);
+    expect_err(p.on("window".into(), JsValue::from(1)), "TypeError", &["on", "callback", "function"]);
+    let no_trace = Playground::new(js(r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": 1000}}, "trace": {"capacity": 0}}"#)).unwrap();
+    expect_err(no_trace.on("watermark".into(), f.clone().into()), "Error", &["event", "capacity is 0"]);
+    no_trace.on("window".into(), f.into()).unwrap();
+    still_works(&p);
+}
+
+#[wasm_bindgen_test]
+fn callbacks_may_call_back_and_their_errors_surface_after_delivery() {
+    let p = small();
+    let p = std::rc::Rc::new(p);
+    let seen = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let (q, s) = (p.clone(), seen.clone());
+    // The first window triggers a command and a read from inside the callback.
+    let cb = Closure::<dyn FnMut(JsValue)>::new(move |_ev: JsValue| {
+        if s.get() == 0 {
+            q.silence(JsValue::from(0)).expect("a command from a callback");
+            q.snapshot(JsValue::UNDEFINED).expect("a read from a callback");
+        }
+        s.set(s.get() + 1);
+    });
+    p.on("window".into(), cb.as_ref().clone()).unwrap();
+    p.run_until(JsValue::from(30_000)).unwrap();
+    assert!(seen.get() > 1);
+    assert!(get(&p.snapshot(JsValue::UNDEFINED).unwrap(), "splits.0.silent").as_bool().unwrap());
+
+    let r = small();
+    let thrower = js_sys::Function::new_with_args("ev", "throw new TypeError('listener failed at ' + ev.elapsedMs)");
+    let sub = r.on("step".into(), thrower.into()).unwrap();
+    let (windows, w_cb) = collector();
+    r.on("window".into(), w_cb.as_ref().clone()).unwrap();
+    expect_err(r.run_for(JsValue::from(30_000)), "TypeError", &["listener failed at 30000"]);
+    assert_eq!(r.elapsed_ms().unwrap(), 30_000.0, "the call itself completed");
+    assert!(windows.length() > 0, "other listeners still got their events");
+    sub.remove();
+    still_works(&r);
+    drop(cb);
+}
+
+#[wasm_bindgen_test]
+fn listeners_do_not_change_the_trace() {
+    let plain = Playground::new(js(LATE)).unwrap();
+    let watched = Playground::new(js(LATE)).unwrap();
+    let (wms, cb) = collector();
+    watched.on("watermark".into(), cb.as_ref().clone()).unwrap();
+    watched.on("late".into(), cb.as_ref().clone()).unwrap();
+    for p in [&plain, &watched] {
+        p.run_until(JsValue::from(20_000)).unwrap();
+        p.step_to_next_interesting(JsValue::UNDEFINED).unwrap();
+        p.step().unwrap();
+        p.run_to_end().unwrap();
+    }
+    assert!(wms.length() > 100);
+    assert_eq!(plain.trace_hash().unwrap(), watched.trace_hash().unwrap());
+    // Nothing interesting within the limit: both stop with the clock at the limit.
+    let plain = Playground::from_preset("seed-001-heartbeat".into()).unwrap();
+    let watched = Playground::from_preset("seed-001-heartbeat".into()).unwrap();
+    watched.on("watermark".into(), cb.as_ref().clone()).unwrap();
+    for p in [&plain, &watched] {
+        p.run_until(JsValue::from(10_000)).unwrap();
+        assert!(!p.step_to_next_interesting(JsValue::from(20_000)).unwrap(), "partition 11 holds every operator");
+        assert_eq!(p.elapsed_ms().unwrap(), 30_000.0);
+    }
+    assert_eq!(plain.trace_hash().unwrap(), watched.trace_hash().unwrap());
+}
+
+#[wasm_bindgen_test]
+fn to_scenario_and_share_string_reproduce_the_session() {
+    let p = small();
+    p.run_until(JsValue::from(2500)).unwrap();
+    p.set_param("idle_timeout_ms".into(), JsValue::from(3000)).unwrap();
+    p.produce(JsValue::from(0), js(r#"[{"ts_offset_ms": -4000, "key": "old"}, {"key": "now", "value": 9}]"#)).unwrap();
+    let np = p.add_partition().unwrap();
+    p.attach(js(&format!(r#"{{"partitions": {np}, "kind": "heartbeat", "every_ms": 7000, "keys": ["hb"]}}"#))).unwrap();
+    p.run_for(JsValue::from(10_000)).unwrap();
+    p.silence(JsValue::from(1)).unwrap();
+    p.schedule(JsValue::from(30_000), js(r#"{"command": "resume", "partition": 1}"#)).unwrap();
+    p.step_to_next_interesting(JsValue::UNDEFINED).unwrap();
+    p.run_until(JsValue::from(45_000)).unwrap();
+    let at = p.elapsed_ms().unwrap();
+    let hash = p.trace_hash().unwrap();
+
+    let sc = p.to_scenario().unwrap();
+    let cmds = get(&sc, "commands");
+    assert_eq!(len(&cmds), 6);
+    assert_eq!(num(&cmds, "0.at_ms"), 2501.0, "runs the millisecond after the clock");
+    assert_eq!(get(&cmds, "0.command").as_string().unwrap(), "set_param");
+    assert_eq!(num(&cmds, "5.at_ms"), 30_000.0);
+    assert_eq!(num(&sc, "duration_ms"), 60_000.0);
+
+    let q = Playground::new(sc.clone()).unwrap();
+    q.run_until(JsValue::from(at)).unwrap();
+    assert_eq!(q.trace_hash().unwrap(), hash, "toScenario() reproduces the trace");
+    let r = Playground::from_share_string(JsValue::from_str(&p.to_share_string().unwrap())).unwrap();
+    r.run_until(JsValue::from(at)).unwrap();
+    assert_eq!(r.trace_hash().unwrap(), hash, "the share string reproduces the trace");
+    // And the engine (what `wmp run` does) agrees once the session reaches the duration.
+    p.run_to_end().unwrap();
+    let text = String::from(js_sys::JSON::stringify(&p.to_scenario().unwrap()).unwrap());
+    assert_eq!(engine_hash(&text), p.trace_hash().unwrap());
+    assert_eq!(p.to_share_string().unwrap(), p.to_share_string().unwrap(), "deterministic");
+}
+
+#[wasm_bindgen_test]
+fn free_releases_the_instance() {
+    let p = small();
+    p.run_for(JsValue::from(10)).unwrap();
+    drop(p);
+    let q = small();
+    q.run_for(JsValue::from(10)).unwrap();
+}
