@@ -7,10 +7,10 @@
 
 use super::convert::{self, describe};
 use super::error::{ApiError, ApiResult};
-use super::playground::text_of_string;
-use super::session::Session;
+use super::playground::{load_text, text_of_string};
 use crate::engine::scenario::{build, catalog};
 use crate::engine::scenario::schema::Scenario;
+use crate::web::playback::MAX_SPEED;
 use crate::web::{Embed, Playground, Pg};
 use leptos::prelude::*;
 use serde::Deserialize;
@@ -60,16 +60,15 @@ fn plan(options: &JsValue) -> ApiResult<Plan> {
                 serde_json::Value::Object(_) => v.to_string(),
                 other => return Err(ApiError::type_("options.scenario", format!("expected a scenario object or string, got {}", json_kind(&other)))),
             };
-            let sc = build::parse(&text).map_err(|e| super::session::scenario_error(e).within("options.scenario"))?;
             // The API's own checks (bounds, scripted commands), so the page cannot fail later.
-            Session::new(sc.clone()).map_err(|e| e.within("options.scenario"))?;
-            let preset = catalog::presets().iter().find(|p| build::parse(p.json).ok().as_ref() == Some(&sc)).map(|p| p.id);
+            let sc = load_text(&text, "options.scenario")?.scenario().clone();
+            let preset = catalog::preset_matching(&sc).map(|p| p.id);
             Some((sc, preset))
         }
         (None, None) => None,
     };
     if let Some(s) = o.speed {
-        if !(s.is_finite() && s > 0.0 && s <= 100_000.0) {
+        if !(s.is_finite() && s > 0.0 && s <= MAX_SPEED) {
             return Err(ApiError::range("options.speed", format!("{s} is not a speed (processing time per wall-clock time, > 0 and ≤ 100000)")));
         }
     }

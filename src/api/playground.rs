@@ -60,7 +60,7 @@ pub(crate) fn text_of_string(s: &str, arg: &str) -> ApiResult<String> {
     Err(ApiError::range(arg, format!("{s:?} is not a preset id (one of {}), a share string ({}…) or scenario JSON", ids.join(", "), share::PREFIX)))
 }
 
-fn load_text(text: &str, arg: &str) -> ApiResult<Session> {
+pub(crate) fn load_text(text: &str, arg: &str) -> ApiResult<Session> {
     let sc = build::parse(text).map_err(|e| scenario_error(e).within(arg))?;
     Session::new(sc).map_err(|e| e.within(arg))
 }

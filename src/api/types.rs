@@ -159,7 +159,7 @@ pub fn snapshot(sim: &Simulation, finished: bool, open_windows: usize) -> Snapsh
             let (open, count) = match windows.get(o.subtask as usize) {
                 Some(w) => {
                     let list = w.op.pending_windows().take(open_windows).map(|(k, st, e, n)| OpenWindow { key: keys.name(k).to_string(), start: st, end: e, count: n }).collect();
-                    (list, w.op.pending_windows().count())
+                    (list, w.op.pending_count())
                 }
                 None => (Vec::new(), 0),
             };

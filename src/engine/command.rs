@@ -122,10 +122,7 @@ impl Simulation {
     }
 
     fn live_split(&self, partition: u32) -> Result<(usize, usize), InputError> {
-        match self.split_of(partition) {
-            Some((s, i)) if !self.sources[s as usize].splits[i].released => Ok((s as usize, i)),
-            _ => Err(InputError::new("partition", format!("partition {partition}'s split was already released"))),
-        }
+        self.live_split_of(partition as usize).ok_or_else(|| InputError::new("partition", format!("partition {partition}'s split was already released")))
     }
 
     fn release(&mut self, partition: u32) {

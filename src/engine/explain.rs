@@ -92,13 +92,13 @@ impl Simulation {
             reasons.push(Reason::PeriodicEmissionDisabled);
         }
         reasons.extend(self.timestamp_reasons(wm, now));
-        let waiting: Vec<_> = w.op.pending_windows().collect();
-        let waiting_windows = waiting
-            .iter()
+        let waiting_windows = w
+            .op
+            .pending_windows()
             .take(5)
-            .map(|&(k, s, e, n)| WaitingWindow { key: self.keys.name(k).to_string(), start: s, end: e, count: n })
+            .map(|(k, s, e, n)| WaitingWindow { key: self.keys.name(k).to_string(), start: s, end: e, count: n })
             .collect();
-        let mut ex = Explanation { subtask, watermark: wm, held_by, reasons, waiting_windows, waiting_total: waiting.len(), text: String::new() };
+        let mut ex = Explanation { subtask, watermark: wm, held_by, reasons, waiting_windows, waiting_total: w.op.pending_count(), text: String::new() };
         ex.text = self.sentence(&ex, now);
         Some(ex)
     }

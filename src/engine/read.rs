@@ -23,18 +23,17 @@ impl Simulation {
     /// Whether partition `p`'s records skip the log (see the module docs).
     #[inline]
     pub(crate) fn reads_directly(&self, p: usize) -> bool {
-        self.cfg.read_rate_per_s.is_none()
-            && self.split_of[p].is_some_and(|(s, i)| !self.sources[s as usize].splits[i].released)
+        self.cfg.read_rate_per_s.is_none() && self.live_split_of(p).is_some()
     }
 
     pub(crate) fn read(&mut self, t: ProcTime) {
         self.pending_reads = false;
-        if self.cfg.read_rate_per_s.is_none() {
+        let Some(rate) = self.cfg.read_rate_per_s else {
             self.read_unlimited(t);
             return;
-        }
+        };
         for s in 0..self.sources.len() {
-            let mut budget = self.read_budget(s);
+            let mut budget = self.read_budget(s, rate);
             for i in 0..self.sources[s].splits.len() {
                 let split = &self.sources[s].splits[i];
                 if split.released {
@@ -116,18 +115,13 @@ impl Simulation {
         self.producers_of_stale = false;
     }
 
-    /// Whole records subtask `s` may read this millisecond.
-    fn read_budget(&mut self, s: usize) -> u64 {
-        match self.cfg.read_rate_per_s {
-            None => u64::MAX,
-            Some(rate) => {
-                let src = &mut self.sources[s];
-                src.read_budget_milli = (src.read_budget_milli + rate).min(rate.max(1000));
-                let whole = src.read_budget_milli / 1000;
-                src.read_budget_milli -= whole * 1000;
-                whole
-            }
-        }
+    /// Whole records subtask `s` may read this millisecond at `rate` records/s.
+    fn read_budget(&mut self, s: usize, rate: u64) -> u64 {
+        let src = &mut self.sources[s];
+        src.read_budget_milli = (src.read_budget_milli + rate).min(rate.max(1000));
+        let whole = src.read_budget_milli / 1000;
+        src.read_budget_milli -= whole * 1000;
+        whole
     }
 
     #[inline]

@@ -194,10 +194,17 @@ impl Simulation {
         next
     }
 
+    /// Partition `p`'s split as (source subtask, split index), unless it was released.
+    #[inline]
+    pub(crate) fn live_split_of(&self, p: usize) -> Option<(usize, usize)> {
+        match self.split_of[p] {
+            Some((s, i)) if !self.sources[s as usize].splits[i].released => Some((s as usize, i)),
+            _ => None,
+        }
+    }
+
     fn has_backlog(&self) -> bool {
-        self.split_of.iter().enumerate().any(|(p, s)| {
-            s.is_some_and(|(s, i)| !self.sources[s as usize].splits[i].released) && self.partitions[p].unread() > 0
-        })
+        (0..self.partitions.len()).any(|p| self.live_split_of(p).is_some() && self.partitions[p].unread() > 0)
     }
 
     /// Processes the next instant; returns it, or `None` when nothing will ever happen again.

@@ -19,11 +19,6 @@ macro_rules! ms_point {
             /// `Long.MAX_VALUE`.
             pub const MAX: $name = $name(i64::MAX);
 
-            #[inline]
-            pub const fn from_ms(ms: i64) -> Self {
-                $name(ms)
-            }
-
             /// The raw `long` Flink stores.
             #[inline]
             pub const fn ms(self) -> i64 {

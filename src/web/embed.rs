@@ -116,7 +116,6 @@ fn WhyLine() -> impl IntoView {
 
 /// Pixel layout of the compact graph.
 struct Cols {
-    w: f64,
     h: f64,
     p_x: f64,
     p_w: f64,
@@ -238,7 +237,6 @@ fn compact_svg(c: &Cols, s: &Snapshot, chain: (Option<u32>, Option<u32>, Option<
         }
         out.push_str("</g>");
     }
-    let _ = c.w;
     out
 }
 
@@ -257,7 +255,7 @@ pub fn CompactGraph() -> impl IntoView {
     });
     let markup = Memo::new(move |_| {
         let w = width.get().max(220.0);
-        let cols = Cols { w, h: GRAPH_H, p_x: 2.0, p_w: (w * 0.2).clamp(34.0, 60.0), s_x: w * 0.32, s_w: (w * 0.2).clamp(40.0, 64.0), o_x: w * 0.6, o_w: w * 0.4 - 3.0 };
+        let cols = Cols { h: GRAPH_H, p_x: 2.0, p_w: (w * 0.2).clamp(34.0, 60.0), s_x: w * 0.32, s_w: (w * 0.2).clamp(40.0, 64.0), o_x: w * 0.6, o_w: w * 0.4 - 3.0 };
         pg.snap.with(|s| compact_svg(&cols, s, chain.get(), selected.get()))
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {

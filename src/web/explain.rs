@@ -4,7 +4,7 @@
 //! A selected split, source subtask or window gets its own short description on top.
 
 use super::actions::Action;
-use super::format::{dur, dur_input, thousands, wm_human, wm_raw};
+use super::format::{dur, dur_input, thousands, wm_human, wm_raw, MIN_WM};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::explain::{Explanation, Reason};
@@ -323,7 +323,7 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
                 Some((w, o)) => format!(
                     "{name} has not fired: each window subtask fires it when its watermark reaches {fires_at}. The slowest, window subtask {o}, is at {} — {}; why, below.",
                     wm_human(w, n),
-                    if w == NO_WATERMARK.ms() { "it has no watermark yet".to_string() } else { format!("{} short", dur(end - 1 - w)) }
+                    if w == MIN_WM { "it has no watermark yet".to_string() } else { format!("{} short", dur(end - 1 - w)) }
                 ),
                 None => format!("{name} has not fired."),
             },

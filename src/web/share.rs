@@ -2,6 +2,7 @@
 //! that reopens the same run, and the current settings as Java / Flink SQL. The exported
 //! scenario carries the user's actions as timed commands, so importing it replays the session.
 
+use super::playback::MAX_SPEED;
 use super::snippets;
 use super::state::Pg;
 use crate::engine::scenario::{build, catalog};
@@ -25,7 +26,7 @@ pub fn export_json(pg: &Pg) -> String {
 /// Parses and loads scenario JSON; the error names the field.
 pub fn import_json(pg: &Pg, text: &str) -> Result<(), String> {
     let sc = build::parse(text).map_err(|e| format!("{e}"))?;
-    let preset = catalog::presets().iter().find(|p| build::parse(p.json).ok().as_ref() == Some(&sc)).map(|p| p.id);
+    let preset = catalog::preset_matching(&sc).map(|p| p.id);
     pg.load(sc, preset).map_err(|e| format!("{e}"))
 }
 
@@ -101,7 +102,7 @@ fn apply_params(pg: &Pg, params: &str) -> bool {
                 }
                 Err(e) => pg.error(format!("link: {}", e.text(""))),
             },
-            "speed" => speed = v.parse::<f64>().ok().filter(|s| *s > 0.0 && *s <= 100_000.0),
+            "speed" => speed = v.parse::<f64>().ok().filter(|s| *s > 0.0 && *s <= MAX_SPEED),
             "play" | "autoplay" => play = v == "1" || v == "true",
             "embed" => embed = v == "1" || v == "true" || v.is_empty(),
             _ => {}

@@ -388,9 +388,9 @@ impl Pg {
         let (rows, fired) = new_rows;
         if total != seen {
             self.seen_emitted.set_value(total);
-            let dups = fired.iter().filter(|f| f.3).count() as u64;
-            if dups > 0 {
-                self.duplicates.update(|d| *d += dups);
+            let dups = self.sim.with_value(|s| s.downstream().sink.duplicates() as u64);
+            if dups != self.duplicates.get_untracked() {
+                self.duplicates.set(dups);
             }
             self.timeline.update_value(|t| t.add_firings(&fired));
             self.emissions.update(|list| {

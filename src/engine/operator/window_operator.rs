@@ -135,6 +135,11 @@ impl WindowOperator {
         })
     }
 
+    /// How many windows wait for their trigger timer (`pending_windows().count()`, cheaply).
+    pub fn pending_count(&self) -> usize {
+        self.timers.len()
+    }
+
     fn cleanup_time(&self, max_ts: EventTime) -> EventTime {
         max_ts.checked_add(self.lateness_ms).unwrap_or(EventTime::MAX)
     }
@@ -148,14 +153,18 @@ impl WindowOperator {
     #[inline(always)]
     pub fn process_element_in(&mut self, key: KeyId, slot: u32, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
         let (s, e) = self.last_tumbling;
-        if s <= ts && ts < e && self.cleanup_time(e - 1) > self.watermark {
-            // Fast path: the element falls into the open tumbling window of the previous one.
+        if s <= ts && ts < e {
+            // Fast path: the element falls into the tumbling window of the previous one. Ahead
+            // of the watermark (which implies not late, lateness being >= 0) the hot slot may
+            // take it without touching the state map.
             if e - 1 > self.watermark && self.hot.try_add(slot, key, s, value) {
                 self.held_records += 1;
-            } else {
-                self.add_to_window(key, slot, (s, e), value, fired);
+                return ElementOutcome::Accepted;
             }
-            return ElementOutcome::Accepted;
+            if self.cleanup_time(e - 1) > self.watermark {
+                self.add_to_window(key, slot, (s, e), value, fired);
+                return ElementOutcome::Accepted;
+            }
         }
         self.process_element_slow(key, slot, ts, value, fired)
     }

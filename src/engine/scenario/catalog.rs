@@ -110,6 +110,11 @@ pub fn presets() -> &'static [Preset] {
     PRESETS
 }
 
+/// The preset a scenario is, unchanged, if any (so a link or an import can name it).
+pub fn preset_matching(sc: &super::schema::Scenario) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| super::build::parse(p.json).ok().as_ref() == Some(sc))
+}
+
 /// A preset by id.
 pub fn preset(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
