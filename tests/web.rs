@@ -47,6 +47,13 @@ fn count(root: &web_sys::HtmlElement, sel: &str) -> u32 {
     root.query_selector_all(sel).unwrap().length()
 }
 
+/// How many items of a kind the timeline canvas drew (its `data-marks` census).
+fn timeline_marks(root: &web_sys::HtmlElement, kind: &str) -> usize {
+    let census = q(root, "canvas.timeline").get_attribute("data-marks").unwrap_or_default();
+    let pair = census.split(' ').find_map(|kv| kv.strip_prefix(kind)?.strip_prefix('='));
+    pair.unwrap_or_else(|| panic!("no {kind} in {census:?}")).parse().unwrap()
+}
+
 /// A bubbling click (works for SVG nodes too, which have no `click()`).
 fn click(root: &web_sys::HtmlElement, sel: &str) {
     let init = web_sys::EventInit::new();
@@ -238,9 +245,15 @@ async fn late_records_and_the_timeline_are_drawn() {
     assert!(dropped > 0);
     assert!(count(&c, "#late-table tbody tr") > 0);
     assert!(text(&c, "#late-table").contains("✕ dropped"));
-    assert!(count(&c, "svg.timeline path.ln.op") >= 1);
-    assert!(count(&c, "svg.timeline .mk.dropped") > 0);
-    assert!(count(&c, "svg.timeline .mk.fire") > 0);
+    assert!(timeline_marks(&c, "operators") >= 1);
+    assert!(timeline_marks(&c, "dropped") > 0);
+    assert!(timeline_marks(&c, "fired") > 0);
+    // The canvas was painted: some pixel in the plot is not transparent.
+    let canvas: web_sys::HtmlCanvasElement = q(&c, "canvas.timeline").unchecked_into();
+    assert!(canvas.width() > 0 && canvas.height() > 0);
+    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let pixels = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
+    assert!(pixels.iter().skip(3).step_by(4).any(|&a| a > 0));
     drop(handle);
     c.remove();
 }
@@ -306,7 +319,7 @@ async fn embed_layout_renders_and_links_to_the_full_playground() {
     assert!(text(&c, ".embed-why-text").contains("Partition 11 has had no record"), "{}", text(&c, ".embed-why-text"));
     assert!(text(&c, ".embed-title").contains("Seed 001"));
     assert_eq!(q(&c, "#open-full").get_attribute("href").as_deref(), Some("https://example.test/index.html#preset=seed-001-heartbeat&speed=300"));
-    assert_eq!(count(&c, ".embed .timeline-card svg.timeline"), 1);
+    assert_eq!(count(&c, ".embed .timeline-card canvas.timeline"), 1);
     // The one-line WHY offers the fix; applying it is recorded and the link carries it.
     click(&c, ".embed-why .btn.fix");
     settle().await;

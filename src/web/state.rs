@@ -86,7 +86,8 @@ pub struct Pg {
     /// The user's actions since the build, as scenario commands (exported with the scenario).
     pub log: StoredValue<Vec<TimedCommand>, LocalStorage>,
     pub preset: RwSignal<Option<&'static str>>,
-    /// Processing time, updated every frame (the header clock).
+    /// Processing time for the header clock: set with every view refresh, and in between at
+    /// most every [`CLOCK_MS`] while playing.
     pub clock: RwSignal<i64>,
     /// The snapshot for the job graph, published at most ~20 times per second while playing.
     pub snap: RwSignal<Snapshot>,
@@ -122,6 +123,7 @@ pub struct Pg {
     last_heavy: StoredValue<f64>,
     last_fast: StoredValue<f64>,
     last_timeline: StoredValue<f64>,
+    last_clock: StoredValue<f64>,
     /// When the "catching up" figure was last shown.
     pub(crate) last_catch_up: StoredValue<f64>,
 }
@@ -130,6 +132,11 @@ pub struct Pg {
 const SLOW_VIEWS_MS: f64 = 250.0;
 /// Minimum wall time between two updates of the job graph while playing.
 const FAST_VIEWS_MS: f64 = 100.0;
+/// Minimum wall time between two clock updates while playing. A frame in which nothing on the
+/// page changes costs the browser no style, layout, paint or commit; a clock that ticked every
+/// frame made every frame pay for all of them (a sixth of the frame rate on a busy page), and
+/// its millisecond digits cannot be read at 60 Hz anyway.
+const CLOCK_MS: f64 = 50.0;
 
 fn perf_now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -186,6 +193,7 @@ impl Pg {
             last_heavy: StoredValue::new(f64::NEG_INFINITY),
             last_fast: StoredValue::new(f64::NEG_INFINITY),
             last_timeline: StoredValue::new(f64::NEG_INFINITY),
+            last_clock: StoredValue::new(f64::NEG_INFINITY),
             last_catch_up: StoredValue::new(f64::NEG_INFINITY),
         };
         pg.refresh();
@@ -329,26 +337,30 @@ impl Pg {
         self.refresh_views(Some(true));
     }
 
-    /// The per-frame refresh while playing: the fast views every frame, the slow ones at most
-    /// every [`SLOW_VIEWS_MS`].
-    /// The slow views and the graph are never updated in the same frame, so that no frame
-    /// carries both costs.
+    /// The per-frame refresh while playing: the slow views at most every [`SLOW_VIEWS_MS`], the
+    /// timeline as often but half a period later, the graph at most every [`FAST_VIEWS_MS`],
+    /// and the clock with any of them or on its own at most every [`CLOCK_MS`]. The slow views
+    /// and the graph are never updated in the same frame, so that no frame carries both costs.
     pub fn refresh_frame(&self) {
-        self.clock.set(self.now());
         let t = perf_now();
         if t - self.last_heavy.get_value() >= SLOW_VIEWS_MS {
             self.last_heavy.set_value(t);
             self.refresh_views(Some(false));
         } else if t - self.last_timeline.get_value() >= SLOW_VIEWS_MS && t - self.last_heavy.get_value() >= SLOW_VIEWS_MS / 2.0 {
-            // The timeline redraws half a period after the slow views, in a frame of its own.
             self.last_timeline.set_value(t);
             let snap = self.sim.with_value(|s| s.snapshot());
+            self.clock.set(snap.now.ms());
             self.timeline.update_value(|tl| tl.record(&snap));
             self.timeline_rev.update(|r| *r += 1);
         } else if t - self.last_fast.get_value() >= FAST_VIEWS_MS {
             self.last_fast.set_value(t);
             self.refresh_views(None);
+        } else if t - self.last_clock.get_value() >= CLOCK_MS {
+            self.clock.set(self.now());
+        } else {
+            return;
         }
+        self.last_clock.set_value(t);
     }
 
     /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too).

@@ -13,9 +13,13 @@ use leptos::prelude::*;
 pub fn SplitsTable() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
-    let snap = gated(pg.snap_slow, use_visible(node), pg.playing);
+    let visible = use_visible(node);
+    let snap = gated(pg.snap_slow, visible, pg.playing);
     let n = Memo::new(move |_| snap.with(|s| s.splits.len() as u32));
-    let holding = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().and_then(|e| e.held_by.as_ref()).and_then(|h| h.partition)));
+    // Gated too: a table just below the fold is still laid out and painted (content-visibility
+    // renders what is near the viewport), and a moving ◀ min mark relaid all its rows.
+    let explanation = gated(pg.explanation, visible, pg.playing);
+    let holding = Memo::new(move |_| explanation.with(|e| e.as_ref().and_then(|e| e.held_by.as_ref()).and_then(|h| h.partition)));
     view! {
         <section class="card table-card" aria-labelledby="splits-h">
             <header class="card-head">
@@ -104,8 +108,10 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
 pub fn ChannelsTable() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
-    let snap = gated(pg.snap_slow, use_visible(node), pg.playing);
-    let focus = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().map_or(0, |e| e.subtask)));
+    let visible = use_visible(node);
+    let snap = gated(pg.snap_slow, visible, pg.playing);
+    let explanation = gated(pg.explanation, visible, pg.playing);
+    let focus = Memo::new(move |_| explanation.with(|e| e.as_ref().map_or(0, |e| e.subtask)));
     let n = Memo::new(move |_| {
         let f = focus.get();
         snap.with(|s| s.operators.get(f as usize).map_or(0, |o| o.channels.len()))

@@ -8,9 +8,9 @@ import { serveAndLaunch, openPage, gotoApp, choosePreset, playUntil, artifactsDi
 const env = serveAndLaunch({ before, after });
 const shots = artifactsDir("e2e");
 
-// Must match src/web/timeline.rs.
+// Must match src/web/timeline_plot.rs.
 const LEFT = 92, RIGHT = 16, TOP = 10, PLOT_H = 260;
-const view = async (page) => (await page.getAttribute("svg.timeline", "data-view")).split(" ").map(Number);
+const view = async (page) => (await page.getAttribute("canvas.timeline", "data-view")).split(" ").map(Number);
 /** The view once the timeline has stopped redrawing (after a pause the last redraw may follow). */
 async function stableView(page) {
   let last = await view(page);
@@ -28,7 +28,7 @@ async function withApp(fn) {
     await gotoApp(page, env.baseUrl);
     await choosePreset(page, "bound-too-large");
     await playUntil(page, 150_000, 100);
-    await page.locator("svg.timeline").scrollIntoViewIfNeeded();
+    await page.locator("canvas.timeline").scrollIntoViewIfNeeded();
     await fn(page);
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
@@ -38,24 +38,24 @@ async function withApp(fn) {
 
 test("mouse wheel zooms the timeline around the pointer", async () => {
   await withApp(async (page) => {
-    const box = await page.locator("svg.timeline").boundingBox();
+    const box = await page.locator("canvas.timeline").boundingBox();
     const [x0, x1] = await stableView(page);
     const px = box.x + LEFT + (box.width - LEFT - RIGHT) * 0.25;
     const tAt = (v) => v[0] + ((px - box.x - LEFT) / (box.width - LEFT - RIGHT)) * (v[1] - v[0]);
     const before = tAt([x0, x1]);
     await page.mouse.move(px, box.y + TOP + PLOT_H / 2);
     await page.mouse.wheel(0, -100); // zoom in
-    await page.waitForFunction((old) => document.querySelector("svg.timeline").getAttribute("data-view").split(" ")[1] !== String(old), x1);
+    await page.waitForFunction((old) => document.querySelector("canvas.timeline").getAttribute("data-view").split(" ")[1] !== String(old), x1);
     const zoomed = await view(page);
     const span = zoomed[1] - zoomed[0];
     assert.ok(Math.abs(span - (x1 - x0) * 0.8) <= 2, `span ${span} is 0.8 × ${x1 - x0}`);
     assert.ok(Math.abs(tAt(zoomed) - before) <= 0.01 * span, `the time under the pointer stays (${tAt(zoomed)} vs ${before})`);
     // The page did not scroll: the wheel belongs to the timeline.
-    assert.equal(Math.round((await page.locator("svg.timeline").boundingBox()).y), Math.round(box.y));
+    assert.equal(Math.round((await page.locator("canvas.timeline").boundingBox()).y), Math.round(box.y));
     await page.mouse.wheel(0, 100); // and out again
     await page.mouse.wheel(0, 100);
     await page.waitForFunction((s) => {
-      const v = document.querySelector("svg.timeline").getAttribute("data-view").split(" ").map(Number);
+      const v = document.querySelector("canvas.timeline").getAttribute("data-view").split(" ").map(Number);
       return v[1] - v[0] > s * 1.2;
     }, span);
     // "fit" goes back to everything since the start.
@@ -67,7 +67,7 @@ test("mouse wheel zooms the timeline around the pointer", async () => {
 
 test("clicking a window band explains that window", async () => {
   await withApp(async (page) => {
-    const box = await page.locator("svg.timeline").boundingBox();
+    const box = await page.locator("canvas.timeline").boundingBox();
     const v = await stableView(page);
     const size = 10_000; // the preset's tumbling windows
     // A window that fired long ago: its band sits near the bottom of the plot.
@@ -82,7 +82,7 @@ test("clicking a window band explains that window", async () => {
     assert.equal(end - start, size);
     assert.ok(start <= e + size * 0.05 && e - size * 0.05 < end, `clicked event time ${e} is in [${start}, ${end})`);
     assert.match(await subject.textContent(), /^Window \[.*\) (fired for \d+ keys?|has not fired|has no results)/);
-    assert.equal(await page.locator("svg.timeline rect.band.picked").count(), 1);
+    await page.waitForFunction(() => /\bpicked=1\b/.test(document.querySelector("canvas.timeline").dataset.marks));
     await page.screenshot({ path: path.join(shots, "timeline-band-picked.png") });
     // A window in the future has not fired, and says what it waits for.
     const yTop = box.y + TOP + 4;
@@ -92,15 +92,15 @@ test("clicking a window band explains that window", async () => {
     // Clicking the picked band again clears the pick; a new click picks again.
     await page.mouse.click(box.x + box.width - RIGHT - 10, yTop);
     await page.locator(".why [data-testid='window-range']").waitFor({ state: "detached" });
-    assert.equal(await page.locator("svg.timeline rect.band.picked").count(), 0);
+    await page.waitForFunction(() => /\bpicked=0\b/.test(document.querySelector("canvas.timeline").dataset.marks));
     await page.mouse.click(box.x + box.width - RIGHT - 10, yTop);
     await page.locator(".why [data-testid='window-range']").waitFor();
     // A drag pans and does not pick.
-    const picked = await page.locator(".why [data-testid='window-range']").getAttribute("data-start");
+    const pickedStart = await page.locator(".why [data-testid='window-range']").getAttribute("data-start");
     await page.mouse.move(x + 200, y);
     await page.mouse.down();
     await page.mouse.move(x + 100, y, { steps: 5 });
     await page.mouse.up();
-    assert.equal(await page.locator(".why [data-testid='window-range']").getAttribute("data-start"), picked);
+    assert.equal(await page.locator(".why [data-testid='window-range']").getAttribute("data-start"), pickedStart);
   });
 });

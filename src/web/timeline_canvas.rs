@@ -1,0 +1,340 @@
+//! Paints a timeline `Plot` on a 2D canvas, sharp on high-DPI screens, in the page's theme
+//! colours (read from the CSS custom properties each time, so a theme switch shows on the next
+//! paint). The shapes are those of the rest of the page: ▮ fired, ◇ late re-firing, ✕ dropped,
+//! ○ side output, hatched idle spans, a dashed processing-time diagonal.
+
+use super::timeline_plot::{Item, LineKind, Plot, LEFT, LANE_H, RIGHT, TOP};
+use wasm_bindgen::JsCast;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::{CanvasPattern, CanvasRenderingContext2d as Ctx, HtmlCanvasElement};
+
+/// The theme colours and fonts the plot uses.
+struct Palette {
+    band: String,
+    accent: String,
+    accent_soft: String,
+    grid: String,
+    muted: String,
+    split: String,
+    hold: String,
+    ok: String,
+    card: String,
+    refire: String,
+    late: String,
+    side: String,
+    lane: String,
+    idle_bg: String,
+    idle_line: String,
+    mono: String,
+    sans: String,
+}
+
+impl Palette {
+    fn of(el: &HtmlCanvasElement) -> Palette {
+        let style = web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten());
+        let var = |name: &str, fallback: &str| {
+            let v = style.as_ref().and_then(|s| s.get_property_value(name).ok()).unwrap_or_default();
+            let v = v.trim();
+            if v.is_empty() { fallback.to_string() } else { v.to_string() }
+        };
+        Palette {
+            band: var("--band", "rgba(11,98,196,0.045)"),
+            accent: var("--accent", "#0b62c4"),
+            accent_soft: var("--accent-soft", "#e3eefb"),
+            grid: var("--grid", "#eceff3"),
+            muted: var("--muted", "#5b6470"),
+            split: var("--split-line", "#7d8897"),
+            hold: var("--hold", "#c2410c"),
+            ok: var("--ok", "#1a7f37"),
+            card: var("--card", "#ffffff"),
+            refire: var("--refire", "#b45309"),
+            late: var("--late", "#c62828"),
+            side: var("--side", "#7c3aed"),
+            lane: var("--border-soft", "#eceff3"),
+            idle_bg: var("--idle-bg", "#e9ecf0"),
+            idle_line: var("--idle-line", "#aeb7c2"),
+            mono: var("--mono", "monospace"),
+            sans: var("--sans", "sans-serif"),
+        }
+    }
+}
+
+/// The theme's palette and the hatch pattern built from it, for the colours in `key`.
+struct Style {
+    key: String,
+    palette: Rc<Palette>,
+    hatch: Option<CanvasPattern>,
+}
+
+thread_local! {
+    /// The style of the last paint, keyed by two of its colours: reading every custom property
+    /// and building the pattern on each paint cost more than the drawing.
+    static STYLE: RefCell<Option<Style>> = const { RefCell::new(None) };
+}
+
+/// The current theme's palette and hatch pattern (cached while the theme stays).
+fn style_of(canvas: &HtmlCanvasElement, ctx: &Ctx) -> (Rc<Palette>, Option<CanvasPattern>) {
+    let style = web_sys::window().and_then(|w| w.get_computed_style(canvas).ok().flatten());
+    let get = |n: &str| style.as_ref().and_then(|s| s.get_property_value(n).ok()).unwrap_or_default();
+    let key = format!("{}|{}", get("--accent"), get("--card"));
+    STYLE.with_borrow_mut(|cache| {
+        if let Some(c) = cache.as_ref().filter(|c| c.key == key) {
+            return (c.palette.clone(), c.hatch.clone());
+        }
+        let palette = Rc::new(Palette::of(canvas));
+        let hatch = hatch_pattern(ctx, &palette);
+        *cache = Some(Style { key, palette: palette.clone(), hatch: hatch.clone() });
+        (palette, hatch)
+    })
+}
+
+/// Sizes the canvas for `plot` (CSS pixels × device pixel ratio) and paints it, one kind of
+/// item at a time (one path per kind), in the order the SVG version layered them.
+pub fn paint(canvas: &HtmlCanvasElement, plot: &Plot) {
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    let (w, h) = ((plot.width * dpr).round() as u32, (plot.height * dpr).round() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    let style = canvas.style();
+    for (prop, px) in [("width", plot.width), ("height", plot.height)] {
+        let v = format!("{px}px");
+        if style.get_property_value(prop).ok().as_deref() != Some(v.as_str()) {
+            let _ = style.set_property(prop, &v);
+        }
+    }
+    let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<Ctx>().ok()) else { return };
+    let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, plot.width, plot.height);
+    let (p, hatch) = style_of(canvas, &ctx);
+    ctx.set_line_join("round");
+    bands(&ctx, &p, plot);
+    grid(&ctx, &p, plot);
+    for item in &plot.items {
+        match item {
+            Item::Diagonal { from, to } => {
+                ctx.set_global_alpha(0.7);
+                dashed(&ctx, &[4.0, 4.0]);
+                stroke_line(&ctx, &p.muted, 1.0, *from, *to);
+                ctx.set_global_alpha(1.0);
+                dashed(&ctx, &[]);
+            }
+            Item::Line { kind, points, .. } => line(&ctx, &p, *kind, points),
+            Item::OffScale { y, text: t } => text(&ctx, &format!("700 11.5px {}", p.sans), &p.hold, "end", t, plot.width - RIGHT - 4.0, *y),
+            _ => {}
+        }
+    }
+    ctx.set_global_alpha(1.0);
+    marks(&ctx, &p, plot);
+    lanes(&ctx, &p, hatch.as_ref(), plot);
+}
+
+/// Starts a path with every item `shape` accepts; false if there was none.
+fn path_of(ctx: &Ctx, plot: &Plot, mut shape: impl FnMut(&Ctx, &Item) -> bool) -> bool {
+    ctx.begin_path();
+    let mut any = false;
+    for it in &plot.items {
+        any |= shape(ctx, it);
+    }
+    any
+}
+
+fn bands(ctx: &Ctx, p: &Palette, plot: &Plot) {
+    let plot_w = plot.width - LEFT - RIGHT;
+    if path_of(ctx, plot, |c, it| matches!(it, Item::Band { y, h, picked: false } if { c.rect(LEFT, *y, plot_w, *h); true })) {
+        ctx.set_fill_style_str(&p.band);
+        ctx.fill();
+    }
+    for it in &plot.items {
+        if let Item::Band { y, h, picked: true } = it {
+            ctx.set_global_alpha(0.7);
+            fill_rect(ctx, &p.accent_soft, LEFT, *y, plot_w, *h);
+            ctx.set_global_alpha(1.0);
+            dashed(ctx, &[4.0, 3.0]);
+            stroke_style(ctx, &p.accent, 1.0);
+            ctx.stroke_rect(LEFT + 0.5, *y + 0.5, plot_w - 1.0, (*h - 1.0).max(0.0));
+            dashed(ctx, &[]);
+        }
+    }
+}
+
+fn grid(ctx: &Ctx, p: &Palette, plot: &Plot) {
+    let bottom = TOP + plot.plot_h;
+    let right = plot.width - RIGHT;
+    let any = path_of(ctx, plot, |c, it| match it {
+        Item::GridX { x, .. } => {
+            c.move_to(*x, TOP);
+            c.line_to(*x, bottom);
+            true
+        }
+        Item::GridY { y, .. } => {
+            c.move_to(LEFT, *y);
+            c.line_to(right, *y);
+            true
+        }
+        _ => false,
+    });
+    if any {
+        stroke_style(ctx, &p.grid, 1.0);
+        ctx.stroke();
+    }
+    ctx.set_font(&format!("10.5px {}", p.mono));
+    ctx.set_fill_style_str(&p.muted);
+    for it in &plot.items {
+        match it {
+            Item::GridX { x, label } => {
+                ctx.set_text_align("center");
+                let _ = ctx.fill_text(label, *x, bottom + 14.0);
+            }
+            Item::GridY { y, label } => {
+                ctx.set_text_align("end");
+                let _ = ctx.fill_text(label, LEFT - 6.0, y + 3.5);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Firings and late records, one path per shape.
+fn marks(ctx: &Ctx, p: &Palette, plot: &Plot) {
+    if path_of(ctx, plot, |c, it| matches!(it, Item::Fired { x, y } if { c.rect(x - 1.5, y - 4.0, 3.0, 8.0); true })) {
+        ctx.set_fill_style_str(&p.ok);
+        ctx.fill();
+    }
+    let diamond = |c: &Ctx, it: &Item| {
+        let Item::LateRefire { x, y } = *it else { return false };
+        c.move_to(x, y - 4.0);
+        c.line_to(x + 4.0, y);
+        c.line_to(x, y + 4.0);
+        c.line_to(x - 4.0, y);
+        c.close_path();
+        true
+    };
+    if path_of(ctx, plot, diamond) {
+        ctx.set_fill_style_str(&p.card);
+        ctx.fill();
+        stroke_style(ctx, &p.refire, 1.6);
+        ctx.stroke();
+    }
+    let cross = |c: &Ctx, it: &Item| {
+        let Item::Dropped { x, y } = *it else { return false };
+        c.move_to(x - 3.5, y - 3.5);
+        c.line_to(x + 3.5, y + 3.5);
+        c.move_to(x + 3.5, y - 3.5);
+        c.line_to(x - 3.5, y + 3.5);
+        true
+    };
+    if path_of(ctx, plot, cross) {
+        stroke_style(ctx, &p.late, 1.8);
+        ctx.stroke();
+    }
+    let circle = |c: &Ctx, it: &Item| {
+        let Item::SideOutput { x, y } = *it else { return false };
+        c.move_to(x + 3.5, y);
+        let _ = c.arc(x, y, 3.5, 0.0, std::f64::consts::TAU);
+        true
+    };
+    if path_of(ctx, plot, circle) {
+        stroke_style(ctx, &p.side, 1.7);
+        ctx.stroke();
+    }
+}
+
+/// Idle lanes: label, lane background, and the hatched idle spans on it.
+fn lanes(ctx: &Ctx, p: &Palette, hatch: Option<&CanvasPattern>, plot: &Plot) {
+    let plot_w = plot.width - LEFT - RIGHT;
+    let lane_h = LANE_H - 2.0;
+    if path_of(ctx, plot, |c, it| matches!(it, Item::Lane { y, .. } if { c.rect(LEFT, *y, plot_w, lane_h); true })) {
+        ctx.set_fill_style_str(&p.lane);
+        ctx.fill();
+    }
+    ctx.set_font(&format!("10px {}", p.sans));
+    ctx.set_fill_style_str(&p.muted);
+    ctx.set_text_align("end");
+    for it in &plot.items {
+        if let Item::Lane { y, label } = it {
+            let _ = ctx.fill_text(label, LEFT - 6.0, y + 7.0);
+        }
+    }
+    if path_of(ctx, plot, |c, it| matches!(it, Item::IdleSpan { x, y, w } if { c.rect(*x, *y, *w, lane_h); true })) {
+        ctx.set_fill_style_str(&p.idle_bg);
+        ctx.fill();
+        if let Some(h) = hatch {
+            ctx.set_fill_style_canvas_pattern(h);
+            ctx.fill();
+        }
+        stroke_style(ctx, &p.idle_line, 0.5);
+        ctx.stroke();
+    }
+}
+
+/// A watermark line: splits thin and faint, the culprit split thick in the "holds" colour,
+/// window subtasks bold (the focused one bolder).
+fn line(ctx: &Ctx, p: &Palette, kind: LineKind, points: &[(f64, f64)]) {
+    let (colour, width, alpha) = match kind {
+        LineKind::Split => (&p.split, 1.0, 0.55),
+        LineKind::Culprit => (&p.hold, 2.2, 1.0),
+        LineKind::Operator => (&p.accent, 2.0, 0.75),
+        LineKind::OperatorFocus => (&p.accent, 3.0, 1.0),
+    };
+    let Some((&(x0, y0), rest)) = points.split_first() else { return };
+    ctx.begin_path();
+    ctx.move_to(x0, y0);
+    for &(x, y) in rest {
+        ctx.line_to(x, y);
+    }
+    ctx.set_global_alpha(alpha);
+    stroke_style(ctx, colour, width);
+    ctx.stroke();
+}
+
+/// Diagonal stripes over the idle background, as the job graph's idle nodes have them.
+fn hatch_pattern(ctx: &Ctx, p: &Palette) -> Option<CanvasPattern> {
+    let tile = web_sys::window()?.document()?.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok()?;
+    tile.set_width(6);
+    tile.set_height(6);
+    let t = tile.get_context("2d").ok()??.dyn_into::<Ctx>().ok()?;
+    stroke_style(&t, &p.idle_line, 1.6);
+    t.begin_path();
+    for k in [-6.0, 0.0, 6.0] {
+        t.move_to(k, 6.0);
+        t.line_to(k + 6.0, 0.0);
+    }
+    t.stroke();
+    ctx.create_pattern_with_html_canvas_element(&tile, "repeat").ok()?
+}
+
+fn fill_rect(ctx: &Ctx, colour: &str, x: f64, y: f64, w: f64, h: f64) {
+    ctx.set_fill_style_str(colour);
+    ctx.fill_rect(x, y, w, h);
+}
+
+fn stroke_style(ctx: &Ctx, colour: &str, width: f64) {
+    ctx.set_stroke_style_str(colour);
+    ctx.set_line_width(width);
+}
+
+fn stroke_line(ctx: &Ctx, colour: &str, width: f64, a: (f64, f64), b: (f64, f64)) {
+    ctx.begin_path();
+    ctx.move_to(a.0, a.1);
+    ctx.line_to(b.0, b.1);
+    stroke_style(ctx, colour, width);
+    ctx.stroke();
+}
+
+fn dashed(ctx: &Ctx, pattern: &[f64]) {
+    let arr = js_sys::Array::new();
+    for &d in pattern {
+        arr.push(&d.into());
+    }
+    let _ = ctx.set_line_dash(&arr);
+}
+
+fn text(ctx: &Ctx, font: &str, colour: &str, align: &str, s: &str, x: f64, y: f64) {
+    ctx.set_font(font);
+    ctx.set_text_align(align);
+    ctx.set_fill_style_str(colour);
+    let _ = ctx.fill_text(s, x, y);
+}

@@ -1,0 +1,540 @@
+//! What the timeline shows, as a display list in CSS pixels: window bands, grid and ticks, the
+//! processing-time diagonal, one step line per split and per window subtask, firing and
+//! late-record marks, off-scale notes and idle lanes. Pure (no DOM), so the same list is painted
+//! on the canvas (`timeline_canvas`), hit-tested for hover labels and counted for tests.
+//!
+//! Why a display list and a canvas rather than SVG: rebuilding a few thousand SVG nodes 4 times
+//! a second cost a busy page (64 partitions, parallelism 16, 100×) a third of its frame rate.
+
+use super::format::{elapsed, wm_human, MAX_WM, MIN_WM};
+use super::timeline_data::{Series, TimelineData};
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::time::NO_WATERMARK;
+
+/// Plot height of the full layout; the embed layout's is smaller.
+pub const PLOT_H: f64 = 260.0;
+pub const PLOT_H_COMPACT: f64 = 180.0;
+pub const LEFT: f64 = 92.0;
+pub const RIGHT: f64 = 16.0;
+pub const TOP: f64 = 10.0;
+const AXIS_H: f64 = 22.0;
+pub const LANE_H: f64 = 9.0;
+/// Split lines drawn: all of them up to 16 splits; beyond that the culprit and the 15 lowest
+/// (the table below the chart lists every split).
+const MAX_SPLIT_LINES: usize = 16;
+
+/// The visible window: processing time `x0..x1` across, event time `y0..y1` up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    pub x0: i64,
+    pub x1: i64,
+    pub y0: i64,
+    pub y1: i64,
+}
+
+/// How a watermark line is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    Split,
+    /// The split that holds the focused window subtask's minimum.
+    Culprit,
+    Operator,
+    /// The window subtask the WHY panel talks about.
+    OperatorFocus,
+}
+
+/// One thing to paint, in CSS pixels from the plot's top left.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// A window's event-time band across the plot (every other window, and the picked one).
+    Band { y: f64, h: f64, picked: bool },
+    /// A vertical grid line with its processing-time tick label under the plot.
+    GridX { x: f64, label: String },
+    /// A horizontal grid line with its event-time label left of the plot.
+    GridY { y: f64, label: String },
+    /// Processing time as event time: a healthy watermark runs parallel to it.
+    Diagonal { from: (f64, f64), to: (f64, f64) },
+    /// A step line through `points` (consecutive points joined straight).
+    Line { kind: LineKind, label: String, points: Vec<(f64, f64)> },
+    Fired { x: f64, y: f64 },
+    LateRefire { x: f64, y: f64 },
+    Dropped { x: f64, y: f64 },
+    SideOutput { x: f64, y: f64 },
+    /// The focused window subtask's watermark is outside the view.
+    OffScale { y: f64, text: String },
+    /// An idle lane's background and label.
+    Lane { y: f64, label: String },
+    IdleSpan { x: f64, y: f64, w: f64 },
+}
+
+/// A whole picture: what to paint, the canvas height, and the view it was drawn for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plot {
+    pub items: Vec<Item>,
+    pub width: f64,
+    pub height: f64,
+    pub plot_h: f64,
+    pub view: View,
+}
+
+/// What the plot is drawn for, besides the data.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub view: View,
+    pub width: f64,
+    pub plot_h: f64,
+    pub max_lanes: usize,
+    pub window: WindowSpec,
+    /// The window subtask the explanation is about, and the partition that holds it.
+    pub focus_op: u32,
+    pub culprit: Option<u32>,
+    /// The window band picked by a click.
+    pub picked: Option<(i64, i64)>,
+}
+
+pub fn nice_step(span: i64) -> i64 {
+    const STEPS: &[i64] = &[100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000];
+    STEPS.iter().copied().find(|&s| s * 7 >= span).unwrap_or(86_400_000 * ((span / 86_400_000 / 7).max(1)))
+}
+
+/// Maps times to pixels for one frame.
+struct Scale {
+    v: View,
+    w: f64,
+    h: f64,
+}
+
+impl Scale {
+    fn x(&self, t: i64) -> f64 {
+        LEFT + (t - self.v.x0) as f64 / (self.v.x1 - self.v.x0).max(1) as f64 * (self.w - LEFT - RIGHT)
+    }
+    /// (y pixel, clamped?) — off-scale values (including No Watermark) are pinned to an edge.
+    fn y(&self, e: i64) -> (f64, bool) {
+        let bottom = TOP + self.h;
+        if e == NO_WATERMARK.ms() || e < self.v.y0 {
+            return (bottom, true);
+        }
+        if e > self.v.y1 {
+            return (TOP, true);
+        }
+        let f = (e - self.v.y0) as f64 / (self.v.y1 - self.v.y0).max(1) as f64;
+        (bottom - f * self.h, false)
+    }
+}
+
+/// The step line of a series within the view, with at most one vertex per pixel column (the
+/// last value in each column), so that long, busy series stay cheap to draw. Empty if the
+/// series has no point up to the view's end.
+fn series_points(s: &Series, sc: &Scale, now: i64) -> Vec<(f64, f64)> {
+    let start = s.points.partition_point(|&(t, _)| t < sc.v.x0).saturating_sub(1);
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    let mut col = i64::MIN;
+    let mut pending: Option<(f64, f64)> = None;
+    let emit = |out: &mut Vec<(f64, f64)>, (x, y): (f64, f64)| match out.last() {
+        None => out.push((x, y)),
+        Some(&(_, py)) if (py - y).abs() < 0.5 => {}
+        Some(&(_, py)) => out.extend([(x, py), (x, y)]),
+    };
+    for &(t, w) in &s.points[start..] {
+        if t > sc.v.x1 {
+            break;
+        }
+        let x = sc.x(t.max(sc.v.x0));
+        let c = x.floor() as i64;
+        if c != col {
+            if let Some(p) = pending.take() {
+                emit(&mut out, p);
+            }
+            col = c;
+        }
+        pending = Some((x, sc.y(w).0));
+    }
+    if let Some(p) = pending {
+        emit(&mut out, p);
+    }
+    if let Some(&(_, y)) = out.last() {
+        out.push((sc.x(now.min(sc.v.x1)), y));
+    }
+    out
+}
+
+/// The band pitch of a window assigner (size and offset), or `None` for session windows.
+fn band_of(w: &WindowSpec) -> Option<(i64, i64)> {
+    match *w {
+        WindowSpec::Tumbling { size_ms, offset_ms } => Some((size_ms, offset_ms)),
+        WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => Some((size_ms, offset_ms.rem_euclid(slide_ms))),
+        WindowSpec::Session { .. } => None,
+    }
+}
+
+/// The window whose band holds event time `e`: `[start, end)` as Flink's
+/// `TimeWindow.getWindowStartWithOffset` puts it (for sliding windows, the latest window
+/// that contains `e`).
+pub fn window_at(w: &WindowSpec, e: i64) -> Option<(i64, i64)> {
+    match *w {
+        WindowSpec::Tumbling { size_ms, offset_ms } => {
+            let start = e - (e - offset_ms).rem_euclid(size_ms);
+            Some((start, start + size_ms))
+        }
+        WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
+            let start = e - (e - offset_ms).rem_euclid(slide_ms);
+            Some((start, start + size_ms))
+        }
+        WindowSpec::Session { .. } => None,
+    }
+}
+
+/// Where a pointer at `(x, y)` (pixels from the plot's top left) is in the view: processing
+/// time and event time, or `None` outside the plot area.
+pub fn point_at(v: View, w: f64, h: f64, x: f64, y: f64) -> Option<(i64, i64)> {
+    if x < LEFT || x > w - RIGHT || y < TOP || y > TOP + h {
+        return None;
+    }
+    let t = v.x0 + ((x - LEFT) / (w - LEFT - RIGHT).max(1.0) * (v.x1 - v.x0) as f64) as i64;
+    let e = v.y0 + ((TOP + h - y) / h * (v.y1 - v.y0) as f64) as i64;
+    Some((t, e))
+}
+
+/// The whole picture for one frame.
+pub fn plot(data: &TimelineData, f: &Frame) -> Plot {
+    let sc = Scale { v: f.view, w: f.width, h: f.plot_h };
+    let mut items = Vec::with_capacity(256);
+    bands(&mut items, &sc, f);
+    grid(&mut items, &sc, data);
+    let (ya, _) = sc.y(f.view.x0);
+    let (yb, _) = sc.y(f.view.x1);
+    items.push(Item::Diagonal { from: (LEFT, ya), to: (sc.x(f.view.x1), yb) });
+    lines(&mut items, &sc, data, f);
+    off_scale(&mut items, &sc, data, f);
+    firings(&mut items, &sc, data);
+    late_records(&mut items, &sc, data);
+    let lanes = idle_lanes(&mut items, &sc, data, f.max_lanes);
+    let height = TOP + f.plot_h + AXIS_H + lanes as f64 * LANE_H + 4.0;
+    Plot { items, width: f.width, height, plot_h: f.plot_h, view: f.view }
+}
+
+/// Every other window's band (and the picked one), when windows are at least 5 px tall.
+fn bands(items: &mut Vec<Item>, sc: &Scale, f: &Frame) {
+    let Some((size, offset)) = band_of(&f.window) else { return };
+    let v = sc.v;
+    if (size as f64 / (v.y1 - v.y0).max(1) as f64 * sc.h) < 5.0 {
+        return;
+    }
+    let mut k = (v.y0 - offset).div_euclid(size);
+    while k * size + offset < v.y1 {
+        let a = k * size + offset;
+        let picked = f.picked == Some((a, a + size));
+        if k % 2 == 0 || picked {
+            let (ya, _) = sc.y(a.max(v.y0));
+            let (yb, _) = sc.y((a + size).min(v.y1));
+            items.push(Item::Band { y: yb, h: (ya - yb).max(0.0), picked });
+        }
+        k += 1;
+    }
+}
+
+fn grid(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
+    let v = sc.v;
+    // Fewer time ticks on a narrow plot (a label is ~60 px wide).
+    let step = nice_step((v.x1 - v.x0) * if sc.w < 560.0 { 2 } else { 1 });
+    let mut t = v.x0.div_euclid(step) * step + step;
+    while t < v.x1 {
+        items.push(Item::GridX { x: sc.x(t), label: elapsed(t, data.start)[..8].to_string() });
+        t += step;
+    }
+    let ystep = nice_step(v.y1 - v.y0);
+    let mut e = v.y0.div_euclid(ystep) * ystep + ystep;
+    while e < v.y1 {
+        items.push(Item::GridY { y: sc.y(e).0, label: wm_human(e, data.last) });
+        e += ystep;
+    }
+}
+
+/// Split lines thin (the culprit highlighted), window subtask lines bold.
+fn lines(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, f: &Frame) {
+    let now = data.last;
+    let mut drawn: Vec<usize> = (0..data.splits.len()).collect();
+    if drawn.len() > MAX_SPLIT_LINES {
+        drawn.sort_by_key(|&i| (f.culprit != Some(i as u32), data.splits[i].at(now)));
+        drawn.truncate(MAX_SPLIT_LINES);
+    }
+    for i in drawn {
+        let points = series_points(&data.splits[i], sc, now);
+        let kind = if f.culprit == Some(i as u32) { LineKind::Culprit } else { LineKind::Split };
+        if !points.is_empty() {
+            items.push(Item::Line { kind, label: format!("partition {i}"), points });
+        }
+    }
+    for (i, s) in data.operators.iter().enumerate() {
+        let points = series_points(s, sc, now);
+        let kind = if i as u32 == f.focus_op { LineKind::OperatorFocus } else { LineKind::Operator };
+        if !points.is_empty() {
+            items.push(Item::Line { kind, label: format!("window subtask {i}"), points });
+        }
+    }
+}
+
+/// A note at the right edge when the focused window subtask's watermark is off the scale.
+fn off_scale(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, f: &Frame) {
+    let Some(s) = data.operators.get(f.focus_op as usize) else { return };
+    let now = data.last;
+    let wv = s.at(now);
+    let (y, clamped) = sc.y(wv);
+    if !clamped {
+        return;
+    }
+    let up = y <= TOP + 1.0;
+    let label = match wv {
+        MIN_WM => "▼ No Watermark".to_string(),
+        MAX_WM => "▲ end of input".to_string(),
+        _ if up => format!("▲ {}", wm_human(wv, now)),
+        _ => format!("▼ {}", wm_human(wv, now)),
+    };
+    let y = if up { TOP + 12.0 } else { TOP + sc.h - 5.0 };
+    items.push(Item::OffScale { y, text: format!("win {}: {label}", f.focus_op) });
+}
+
+/// Firings: on time or late re-firing, one mark per pixel cell.
+fn firings(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
+    let lo = data.firings.partition_point(|f| f.0 < sc.v.x0);
+    let mut seen = std::collections::BTreeSet::new();
+    for &(t, wend, _sub, late) in &data.firings[lo..] {
+        if t > sc.v.x1 {
+            break;
+        }
+        let (x, y) = (sc.x(t), sc.y(wend).0);
+        if seen.insert((x as i64, y as i64 / 3, late)) {
+            items.push(if late { Item::LateRefire { x, y } } else { Item::Fired { x, y } });
+        }
+    }
+}
+
+/// Late records: dropped or side output, one mark per pixel cell.
+fn late_records(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
+    let lo = data.late.partition_point(|l| l.0 < sc.v.x0);
+    let mut seen = std::collections::BTreeSet::new();
+    for &(t, ts, side) in &data.late[lo..] {
+        if t > sc.v.x1 {
+            break;
+        }
+        let (x, y) = (sc.x(t), sc.y(ts).0);
+        if seen.insert((x as i64 / 2, y as i64 / 3, side)) {
+            items.push(if side { Item::SideOutput { x, y } } else { Item::Dropped { x, y } });
+        }
+    }
+}
+
+/// Idle lanes under the plot, window subtasks first; returns how many.
+fn idle_lanes(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, max_lanes: usize) -> usize {
+    let mut lanes: Vec<(String, &Series)> = data.operators.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("win {i}"), s)).collect();
+    lanes.extend(data.splits.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("p{i}"), s)));
+    lanes.truncate(max_lanes);
+    let lane_top = TOP + sc.h + AXIS_H;
+    for (k, (name, s)) in lanes.iter().enumerate() {
+        let y = lane_top + k as f64 * LANE_H;
+        items.push(Item::Lane { y, label: format!("{name} idle") });
+        for &(a, b) in &s.idle {
+            let b = b.unwrap_or(data.last);
+            if b < sc.v.x0 || a > sc.v.x1 {
+                continue;
+            }
+            let xa = sc.x(a.max(sc.v.x0));
+            let xb = sc.x(b.min(sc.v.x1));
+            items.push(Item::IdleSpan { x: xa, y, w: (xb - xa).max(1.5) });
+        }
+    }
+    lanes.len()
+}
+
+impl Plot {
+    /// How many of each kind of item, as `name=count` pairs: the canvas carries this as
+    /// `data-marks`, for tests and for anyone checking what is drawn.
+    pub fn census(&self) -> String {
+        let mut n = [0usize; 10];
+        for it in &self.items {
+            let k = match it {
+                Item::Band { picked: false, .. } => 0,
+                Item::Band { picked: true, .. } => 1,
+                Item::Line { kind: LineKind::Split | LineKind::Culprit, .. } => 2,
+                Item::Line { .. } => 3,
+                Item::Fired { .. } => 4,
+                Item::LateRefire { .. } => 5,
+                Item::Dropped { .. } => 6,
+                Item::SideOutput { .. } => 7,
+                Item::Lane { .. } => 8,
+                Item::IdleSpan { .. } => 9,
+                _ => continue,
+            };
+            n[k] += 1;
+        }
+        let names = ["bands", "picked", "splits", "operators", "fired", "refired", "dropped", "side", "lanes", "idle"];
+        names.iter().zip(n).map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+    }
+
+    /// The line nearest to `(x, y)` within 4 px, for the hover label.
+    pub fn line_near(&self, x: f64, y: f64) -> Option<&str> {
+        let mut best: Option<(f64, &str)> = None;
+        for it in &self.items {
+            let Item::Line { label, points, .. } = it else { continue };
+            let d = points.windows(2).map(|s| segment_distance((x, y), s[0], s[1])).fold(f64::INFINITY, f64::min);
+            if d <= 4.0 && best.is_none_or(|(bd, _)| d <= bd) {
+                best = Some((d, label));
+            }
+        }
+        best.map(|(_, l)| l)
+    }
+}
+
+/// Distance from `p` to the segment `a`–`b` (the lines are axis-parallel steps, so this is exact
+/// and cheap).
+fn segment_distance(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let cx = p.0.clamp(a.0.min(b.0), a.0.max(b.0));
+    let cy = p.1.clamp(a.1.min(b.1), a.1.max(b.1));
+    ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::time::NO_WATERMARK;
+
+    const MIN: i64 = i64::MIN;
+
+    fn series(points: &[(i64, i64)]) -> Series {
+        Series { points: points.to_vec(), idle: vec![] }
+    }
+
+    fn frame(data: &TimelineData) -> Frame {
+        Frame {
+            view: View { x0: data.start, x1: data.last, y0: -2_000, y1: 10_000 },
+            width: 900.0,
+            plot_h: PLOT_H,
+            max_lanes: 10,
+            window: WindowSpec::Tumbling { size_ms: 1_000, offset_ms: 0 },
+            focus_op: 0,
+            culprit: None,
+            picked: None,
+        }
+    }
+
+    fn data() -> TimelineData {
+        TimelineData {
+            start: 0,
+            last: 10_000,
+            splits: vec![series(&[(0, MIN), (1_000, 500), (2_000, 1_500)])],
+            operators: vec![series(&[(0, MIN), (2_000, 500)])],
+            firings: vec![(3_000, 1_000, 0, false), (3_000, 1_000, 1, false), (6_000, 1_000, 0, true)],
+            late: vec![(4_000, 200, false), (5_000, 300, true)],
+        }
+    }
+
+    type LineView<'a> = (&'a str, LineKind, &'a [(f64, f64)]);
+
+    fn lines(p: &Plot) -> Vec<LineView<'_>> {
+        p.items.iter().filter_map(|it| if let Item::Line { kind, label, points } = it { Some((label.as_str(), *kind, points.as_slice())) } else { None }).collect()
+    }
+
+    #[test]
+    fn a_series_is_an_axis_parallel_step_line_up_to_now() {
+        let d = data();
+        let p = plot(&d, &frame(&d));
+        let (label, kind, pts) = lines(&p)[0];
+        assert_eq!((label, kind), ("partition 0", LineKind::Split));
+        assert!(pts.windows(2).all(|s| s[0].0 == s[1].0 || s[0].1 == s[1].1), "{pts:?}");
+        assert!(pts.windows(2).all(|s| s[0].0 <= s[1].0));
+        // No Watermark sits on the bottom edge; 1500 ms is 3500/12000 of the way up.
+        assert_eq!(pts[0], (LEFT, TOP + PLOT_H));
+        let y1500 = TOP + PLOT_H - 3_500.0 / 12_000.0 * PLOT_H;
+        assert_eq!(*pts.last().unwrap(), (900.0 - RIGHT, y1500));
+    }
+
+    #[test]
+    fn a_busy_series_keeps_about_one_vertex_per_pixel_column() {
+        let mut d = data();
+        d.splits[0] = series(&(0..100_000).map(|i| (i / 10, i % 7 * 1_000)).collect::<Vec<_>>());
+        let p = plot(&d, &frame(&d));
+        let columns = 900.0 - LEFT - RIGHT;
+        assert!((lines(&p)[0].2.len() as f64) <= 2.0 * columns + 3.0);
+    }
+
+    #[test]
+    fn beyond_sixteen_splits_the_culprit_and_the_lowest_are_drawn() {
+        let mut d = data();
+        d.splits = (0..64).map(|i| series(&[(0, 1_000 + i * 10)])).collect();
+        let mut f = frame(&d);
+        f.culprit = Some(63);
+        let p = plot(&d, &f);
+        let names: Vec<&str> = lines(&p).iter().filter(|l| l.1 != LineKind::Operator && l.1 != LineKind::OperatorFocus).map(|l| l.0).collect();
+        assert_eq!(names.len(), 16);
+        assert!(names.contains(&"partition 63") && names.contains(&"partition 0") && !names.contains(&"partition 15"));
+        assert!(lines(&p).iter().any(|l| l.0 == "partition 63" && l.1 == LineKind::Culprit));
+        assert!(lines(&p).iter().any(|l| l.0 == "window subtask 0" && l.1 == LineKind::OperatorFocus));
+    }
+
+    #[test]
+    fn marks_are_one_per_pixel_cell_and_counted() {
+        let d = data();
+        let mut f = frame(&d);
+        f.picked = Some((1_000, 2_000));
+        let p = plot(&d, &f);
+        // Two subtasks fired window 1000 at the same instant: one mark.
+        assert_eq!(p.census(), "bands=6 picked=1 splits=1 operators=1 fired=1 refired=1 dropped=1 side=1 lanes=0 idle=0");
+    }
+
+    #[test]
+    fn bands_thinner_than_five_pixels_are_left_out() {
+        let d = data();
+        let mut f = frame(&d);
+        f.window = WindowSpec::Tumbling { size_ms: 100, offset_ms: 0 };
+        assert!(plot(&d, &f).census().starts_with("bands=0 picked=0"));
+    }
+
+    #[test]
+    fn an_operator_without_watermark_is_named_at_the_bottom_edge() {
+        let mut d = data();
+        d.operators = vec![series(&[(0, NO_WATERMARK.ms())])];
+        let p = plot(&d, &frame(&d));
+        assert!(p.items.iter().any(|it| matches!(it, Item::OffScale { text, .. } if text == "win 0: ▼ No Watermark")));
+    }
+
+    #[test]
+    fn idle_lanes_list_ever_idle_series_and_grow_the_canvas() {
+        let mut d = data();
+        let h0 = plot(&d, &frame(&d)).height;
+        d.splits[0].idle = vec![(1_000, Some(2_000)), (5_000, None)];
+        let p = plot(&d, &frame(&d));
+        assert_eq!(p.height, h0 + LANE_H);
+        assert!(p.items.iter().any(|it| matches!(it, Item::Lane { label, .. } if label == "p0 idle")));
+        assert!(p.census().ends_with("lanes=1 idle=2"));
+        let mut f = frame(&d);
+        f.max_lanes = 0;
+        assert_eq!(plot(&d, &f).height, h0);
+    }
+
+    #[test]
+    fn hovering_names_the_nearest_line_within_four_pixels() {
+        let d = data();
+        let p = plot(&d, &frame(&d));
+        let y1500 = TOP + PLOT_H - 3_500.0 / 12_000.0 * PLOT_H;
+        assert_eq!(p.line_near(800.0, y1500 + 3.0), Some("partition 0"));
+        assert_eq!(p.line_near(800.0, y1500 + 30.0), None);
+    }
+
+    #[test]
+    fn point_at_inverts_the_scale() {
+        let v = View { x0: 0, x1: 10_000, y0: -2_000, y1: 10_000 };
+        let sc = Scale { v, w: 900.0, h: PLOT_H };
+        let (t, e) = point_at(v, 900.0, PLOT_H, sc.x(2_500), sc.y(4_000).0).unwrap();
+        assert!((t - 2_500).abs() <= 20 && (e - 4_000).abs() <= 50, "{t} {e}");
+        assert_eq!(point_at(v, 900.0, PLOT_H, LEFT - 1.0, 50.0), None);
+    }
+
+    #[test]
+    fn window_at_follows_flink_window_starts() {
+        let tumbling = WindowSpec::Tumbling { size_ms: 10_000, offset_ms: 2_000 };
+        assert_eq!(window_at(&tumbling, 11_999), Some((2_000, 12_000)));
+        assert_eq!(window_at(&tumbling, -1), Some((-8_000, 2_000)));
+        let sliding = WindowSpec::Sliding { size_ms: 10_000, slide_ms: 5_000, offset_ms: 0 };
+        assert_eq!(window_at(&sliding, 7_000), Some((5_000, 15_000)));
+    }
+}
