@@ -91,3 +91,26 @@ pub fn ThemeToggle() -> impl IntoView {
         </button>
     }
 }
+
+/// Whether the system prefers dark colours, kept up to date: views that paint colours
+/// themselves (the timeline's canvas) repaint when it changes while the theme follows it.
+pub fn use_system_dark() -> RwSignal<bool> {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    let mql = web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+    let dark = RwSignal::new(mql.as_ref().is_some_and(|m| m.matches()));
+    if let Some(mql) = mql {
+        let m = mql.clone();
+        let cb = Closure::<dyn FnMut()>::new(move || {
+            dark.try_set(m.matches());
+        });
+        let _ = mql.add_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
+        let handle = StoredValue::new_local((mql, cb));
+        on_cleanup(move || {
+            handle.try_with_value(|(mql, cb)| {
+                let _ = mql.remove_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
+            });
+        });
+    }
+    dark
+}

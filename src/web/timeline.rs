@@ -10,7 +10,7 @@
 use super::format::{elapsed, wm_human, wm_raw};
 use super::measure::use_width;
 use super::state::{Pg, Selection};
-use super::theme::ThemeState;
+use super::theme::{use_system_dark, ThemeState};
 use super::timeline_canvas::paint;
 use super::timeline_data::{Series, TimelineData};
 use super::timeline_plot::{plot, point_at, window_at, Frame, Plot, View, LEFT, PLOT_H, PLOT_H_COMPACT, RIGHT};
@@ -76,11 +76,14 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
     };
     let content = Memo::new(move |_| picture());
     let canvas = NodeRef::<Canvas>::new();
+    // The canvas paints the theme's colours itself: repaint when they change.
     let theme = use_context::<ThemeState>();
+    let system_dark = use_system_dark();
     Effect::new(move |_| {
         if let Some(t) = theme {
             t.0.track();
         }
+        system_dark.track();
         let Some(el) = canvas.get() else { return };
         content.with(|p| paint(&el, p));
     });

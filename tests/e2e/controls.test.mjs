@@ -142,6 +142,26 @@ test("theme override: dark even when the system is light", async () => {
   }, { colorScheme: "light" });
 });
 
+test("the timeline's canvas repaints in the new colours when the theme or the system changes", async () => {
+  await app(async (page) => {
+    await page.click("#btn-step");
+    const pixels = () => page.evaluate(() => document.querySelector("canvas.timeline").toDataURL());
+    const paintedAfter = async (old) => {
+      await page.waitForFunction((o) => document.querySelector("canvas.timeline").toDataURL() !== o, old);
+      return pixels();
+    };
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "system");
+    const light = await pixels();
+    // Paused, following the system: the system turns dark.
+    await page.emulateMedia({ colorScheme: "dark" });
+    const dark = await paintedAfter(light);
+    // The override back to light.
+    while ((await page.evaluate(() => document.documentElement.dataset.theme)) !== "light") await page.click("#btn-theme");
+    await paintedAfter(dark);
+    while ((await page.evaluate(() => document.documentElement.dataset.theme)) !== "system") await page.click("#btn-theme");
+  }, { colorScheme: "light" });
+});
+
 test("export / import round trip replays the session", async () => {
   let exported;
   await app(async (page) => {
