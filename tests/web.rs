@@ -274,11 +274,30 @@ async fn export_import_round_trip() {
     // The replay reaches the same state as the original run.
     pg.run_until(at(&pg, 90)).unwrap();
     other.run_until(at(&other, 90)).unwrap();
-    let results = |p: &Pg| p.sim.with_value(|s| s.downstream().sink.results().map(|r| (r.time, r.key, r.start, r.end, r.agg.count)).collect::<Vec<_>>());
+    let results = |p: &Pg| p.with_sim(|s| s.downstream().sink.results().map(|r| (r.time, r.key, r.start, r.end, r.agg.count)).collect::<Vec<_>>());
     assert!(!results(&pg).is_empty());
     assert_eq!(results(&pg), results(&other));
-    let wms = |p: &Pg| p.sim.with_value(|s| s.snapshot().operators.iter().map(|o| o.input_watermark).collect::<Vec<_>>());
+    let wms = |p: &Pg| p.with_sim(|s| s.snapshot().operators.iter().map(|o| o.input_watermark).collect::<Vec<_>>());
     assert_eq!(wms(&pg), wms(&other));
+}
+
+/// A UI action is checked together with the scripted commands still waiting, as the JS API
+/// checks it: removing a partition that a later scripted command needs is refused up front
+/// (naming that command), and nothing is recorded.
+#[wasm_bindgen_test]
+fn an_action_that_would_break_a_scripted_command_is_refused() {
+    let pg = Pg::new();
+    let json = r#"{"topic": {"partitions": 3}, "window": {"assigner": {"type": "tumbling", "size_ms": 10000}},
+        "producers": [{"partitions": "all", "kind": "steady", "rate_per_s": 5}],
+        "commands": [{"at_ms": 60000, "command": "mark_split_idle", "partition": 2}]}"#;
+    wmp::web::share::import_json(&pg, json).unwrap();
+    pg.run_until(at(&pg, 10)).unwrap();
+    let err = pg.apply(Command::RemovePartition { partition: 2 }).unwrap_err().to_string();
+    assert!(err.contains("commands[0]"), "{err}");
+    assert!(pg.untouched());
+    assert_eq!(pg.with_sim(|s| s.partitions().len()), 3);
+    pg.apply(Command::Silence { partition: 1 }).unwrap();
+    assert!(!pg.untouched());
 }
 
 /// Live actions are recorded as the JS API records them (applied at now + 1 and processed at
@@ -295,7 +314,7 @@ fn exported_session_reproduces_the_trace_hash() {
     pg.step_once();
     pg.apply(Command::Resume { partition: 1 }).unwrap();
     pg.run_until(at(&pg, 30)).unwrap();
-    let live = pg.sim.with_value(|s| (s.trace().hash_hex(), s.now()));
+    let live = pg.with_sim(|s| (s.trace().hash_hex(), s.now()));
     let sc = pg.export_scenario();
     assert_eq!(sc.start_time_ms + sc.duration_ms, live.1.ms());
     let mut replay = sc.build().unwrap();

@@ -25,6 +25,13 @@ pub struct ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+/// For the playground UI, which shows errors as `path: message` text.
+impl From<ApiError> for InputError {
+    fn from(e: ApiError) -> Self {
+        InputError::new(e.path, e.message)
+    }
+}
+
 impl ApiError {
     pub fn new(kind: ErrorKind, path: impl Into<String>, message: impl Into<String>) -> Self {
         ApiError { kind, path: path.into(), message: message.into() }

@@ -88,6 +88,11 @@ impl Session {
         self.finished
     }
 
+    /// How many commands were issued through this session (applied or scheduled).
+    pub fn issued(&self) -> usize {
+        self.log.len()
+    }
+
     fn ensure_running(&self) -> ApiResult<()> {
         if self.finished {
             return Err(ApiError::error("", "the job has finished (runToEnd() applied the end of input); load toScenario() into a new playground to go on"));

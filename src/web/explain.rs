@@ -262,7 +262,7 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
     let k = key.clone();
     let text = move || {
         let n = pg.snap_slow.with(|s| s.now);
-        let fired = pg.sim.with_value(|s| {
+        let fired = pg.with_sim(|s| {
             s.downstream().sink.results().filter(|r| r.subtask == subtask && r.start.ms() == start && r.end.ms() == end && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.firing, r.agg.count)).collect::<Vec<_>>()
         });
         match fired.last() {
@@ -289,7 +289,7 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
     let text = move || {
         let (n, slowest) = pg.snap_slow.with(|s| (s.now.ms(), s.operators.iter().map(|o| (o.input_watermark.ms(), o.subtask)).min()));
         // (results, keys, late re-firings, first firing (time, watermark), last firing time)
-        let (results, keys, refired, first, last) = pg.sim.with_value(|s| {
+        let (results, keys, refired, first, last) = pg.with_sim(|s| {
             let mut keys = std::collections::BTreeSet::new();
             let (mut results, mut refired, mut first, mut last) = (0usize, 0usize, None, None);
             for r in s.downstream().sink.results().filter(|r| r.start.ms() == start && r.end.ms() == end) {

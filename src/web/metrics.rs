@@ -13,7 +13,7 @@ pub fn MetricsPanel() -> impl IntoView {
     let rest = move || {
         pg.snap_slow.track();
         let v = vertex.get();
-        pg.sim.with_value(|s| s.rest_watermarks(&v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default()).unwrap_or_default()
+        pg.with_sim(|s| s.rest_watermarks(&v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default()).unwrap_or_default()
     };
     let now = move || pg.snap_slow.with(|s| s.now.ms());
     let lag = |l: Option<i64>| l.map_or("–".to_string(), dur);

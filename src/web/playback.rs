@@ -52,7 +52,7 @@ impl Pg {
     /// One engine instant (the next processing time at which anything happens).
     pub fn step_once(&self) {
         self.playing.set(false);
-        match self.sim.try_update_value(|s| s.step()).expect("the simulation is alive") {
+        match self.update_sim(|s| s.step()) {
             Ok(Some(_)) => {}
             Ok(None) => self.info("Nothing more will happen: no producer, command or timer is pending."),
             Err(e) => self.error(format!("{e}")),
@@ -64,7 +64,7 @@ impl Pg {
     /// subtask changes status (or six hours of processing time pass).
     pub fn step_next_interesting(&self) {
         self.playing.set(false);
-        match self.sim.try_update_value(|s| s.step_to_next_interesting(NEXT_INTERESTING_LIMIT_MS)).expect("alive") {
+        match self.update_sim(|s| s.step_to_next_interesting(NEXT_INTERESTING_LIMIT_MS)) {
             Ok(true) => {}
             Ok(false) => self.info("Nothing interesting happened within 6 h of processing time."),
             Err(e) => self.error(format!("{e}")),

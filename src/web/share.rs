@@ -44,7 +44,7 @@ pub fn share_link(pg: &Pg) -> String {
 /// A link to the playground at `base` that opens this scenario (with the user's actions) at
 /// the same speed.
 pub fn link_to(pg: &Pg, base: &str) -> String {
-    let untouched = pg.log.with_value(|l| l.is_empty());
+    let untouched = pg.untouched();
     let speed = pg.speed.get_untracked();
     match pg.preset.get_untracked() {
         Some(id) if untouched && pg.base.with_value(|b| build::parse(catalog::preset(id).map_or("", |p| p.json)).ok().as_ref() == Some(b)) => {

@@ -1,6 +1,7 @@
-//! The playground's state: the running [`Simulation`], the scenario it came from with the
-//! user's actions since, and the reactive pictures of it that the views read (snapshot,
-//! explanation, emissions, late records, timeline). Every handle is `Copy`.
+//! The playground's state: a JS API [`Session`] (the running [`Simulation`] and the user's
+//! actions as timed commands, checked and recorded exactly as the API does), the scenario it
+//! came from, and the reactive pictures of it that the views read (snapshot, explanation,
+//! emissions, late records, timeline). Every handle is `Copy`.
 //!
 //! The engine is only touched here and in `playback`; views read signals. `refresh` takes one
 //! snapshot per frame (or per action) and updates every picture from it.
@@ -14,9 +15,10 @@ use crate::engine::job::JobConfig;
 use crate::engine::metrics::Metrics;
 use crate::engine::scenario::build;
 use crate::engine::scenario::catalog::{self, Preset};
-use crate::engine::scenario::schema::{Scenario, TimedCommand};
-use crate::api::validate::Shadow;
-use crate::engine::sim::{ScheduledCommand, Simulation};
+use crate::engine::scenario::schema::Scenario;
+use crate::api::events::Wants;
+use crate::api::session::Session;
+use crate::engine::sim::Simulation;
 use crate::engine::snapshot::Snapshot;
 use leptos::prelude::*;
 
@@ -80,11 +82,11 @@ pub const TABLE_ROWS: usize = 60;
 
 #[derive(Clone, Copy)]
 pub struct Pg {
-    pub sim: StoredValue<Simulation, LocalStorage>,
-    /// The scenario the simulation was built from (preset, import, or a restart with changes).
+    /// The simulation and the user's actions since the build (exported with the scenario).
+    session: StoredValue<Session, LocalStorage>,
+    /// The scenario the session was built from (preset, import, or a restart with changes), as
+    /// loaded: the session runs it with a smaller trace ([`runnable`]).
     pub base: StoredValue<Scenario, LocalStorage>,
-    /// The user's actions since the build, as scenario commands (exported with the scenario).
-    pub log: StoredValue<Vec<TimedCommand>, LocalStorage>,
     pub preset: RwSignal<Option<&'static str>>,
     /// Processing time for the header clock: set with every view refresh, and in between at
     /// most every [`CLOCK_MS`] while playing.
@@ -155,14 +157,13 @@ impl Pg {
     pub fn new() -> Self {
         let first = &catalog::presets()[0];
         let sc = build::parse(first.json).expect("presets parse (tested in catalog.rs)");
-        let sim = runnable(&sc).build().expect("presets build");
-        let snap = sim.snapshot();
-        let cfg = sim.config().clone();
+        let session = Session::new(runnable(&sc)).expect("presets build");
+        let snap = session.sim.snapshot();
+        let cfg = session.sim.config().clone();
         let start = cfg.start_time;
         let pg = Pg {
-            sim: StoredValue::new_local(sim),
+            session: StoredValue::new_local(session),
             base: StoredValue::new_local(sc),
-            log: StoredValue::new_local(Vec::new()),
             preset: RwSignal::new(Some(first.id)),
             clock: RwSignal::new(snap.now.ms()),
             snap_slow: RwSignal::new(snap.clone()),
@@ -215,11 +216,10 @@ impl Pg {
 
     /// Replaces the running job with a new scenario (from time zero).
     pub fn load(&self, sc: Scenario, preset: Option<&'static str>) -> Result<(), InputError> {
-        let sim = runnable(&sc).build()?;
-        let start = sim.config().start_time;
-        self.sim.set_value(sim);
+        let session = Session::new(runnable(&sc))?;
+        let start = session.start();
+        self.session.set_value(session);
         self.base.set_value(sc);
-        self.log.set_value(Vec::new());
         self.preset.set(preset);
         self.timeline.set_value(TimelineData::new(start.ms()));
         self.seen_emitted.set_value(0);
@@ -231,9 +231,24 @@ impl Pg {
         self.late_side.set(0);
         self.selection.set(Selection::None);
         self.catching_up.set(None);
-        self.cfg.set(self.sim.with_value(|s| s.config().clone()));
+        self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.refresh();
         Ok(())
+    }
+
+    /// Reads the simulation.
+    pub fn with_sim<R>(&self, f: impl FnOnce(&Simulation) -> R) -> R {
+        self.session.with_value(|s| f(&s.sim))
+    }
+
+    /// Drives the simulation (playback: run, step).
+    pub(crate) fn update_sim<R>(&self, f: impl FnOnce(&mut Simulation) -> R) -> R {
+        self.session.try_update_value(|s| f(&mut s.sim)).expect("the playground is alive")
+    }
+
+    /// Whether the user has issued no command since the scenario was loaded.
+    pub fn untouched(&self) -> bool {
+        self.session.with_value(|s| s.issued() == 0)
     }
 
     /// Back to time zero of the current scenario (the user's actions are forgotten).
@@ -250,12 +265,11 @@ impl Pg {
     /// export keeps no record-level trace events (they count in the hash) and has no end of
     /// input (the page never applies one).
     pub fn export_scenario(&self) -> Scenario {
-        let mut sc = self.base.get_value();
-        let log = self.log.get_value();
-        sc.commands.extend(log);
+        let (mut sc, elapsed) = self.session.with_value(|s| (s.to_scenario(), s.elapsed()));
         sc.commands.sort_by_key(|c| c.at_ms);
+        sc.trace = self.base.with_value(|b| b.trace.clone());
         sc.trace.records = false;
-        let elapsed = self.sim.with_value(|s| s.now() - s.config().start_time);
+        sc.duration_ms = self.base.with_value(|b| b.duration_ms);
         if elapsed > 0 {
             sc.duration_ms = elapsed;
             sc.end_of_input = false;
@@ -275,25 +289,16 @@ impl Pg {
         Ok(())
     }
 
-    /// Applies a command at the next instant and records it for export, as the JS API does
-    /// (`src/api/session.rs`): a command issued while the clock stands at `now` is scheduled at
-    /// `now + 1` and that instant is processed at once, exactly as a scenario command with
-    /// `at_ms = now + 1 − start` would be. So the exported scenario replays this session with
-    /// the same trace hash (in the page, the JS API and `wmp run`).
+    /// Applies a command at the next instant and records it for export, through the JS API's
+    /// session (`src/api/session.rs`): it is checked together with the scripted commands still
+    /// waiting, scheduled at `now + 1`, and that instant is processed at once, exactly as a
+    /// scenario command with `at_ms = now + 1 − start` would be. So the exported scenario
+    /// replays this session with the same trace hash (in the page, the JS API and `wmp run`).
     pub fn apply(&self, cmd: Command) -> Result<(), InputError> {
-        let checked = self.sim.with_value(|s| Shadow::of(s).check(&cmd, s.now() + 1, true));
-        checked?;
-        let path = format!("commands[{}]", self.base.with_value(|b| b.commands.len()) + self.log.with_value(|l| l.len()));
-        let (res, at) = self.sim.try_update_value(|s| {
-            let at = s.now() + 1;
-            s.schedule(ScheduledCommand { at, command: cmd.clone(), path });
-            (s.run_until(at), at - s.config().start_time)
-        }).expect("the simulation is alive");
-        // Recorded even if it failed while applying: the engine has it scheduled either way.
-        self.log.update_value(|l| l.push(TimedCommand { at_ms: at, command: cmd }));
-        self.cfg.set(self.sim.with_value(|s| s.config().clone()));
+        let res = self.session.try_update_value(|s| s.apply_now(vec![cmd], &[String::new()], Wants::default())).expect("the playground is alive");
+        self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.refresh();
-        res
+        res.map_err(InputError::from)
     }
 
     /// `apply`, with any error shown in the notice area.
@@ -309,15 +314,15 @@ impl Pg {
 
     /// Runs the engine up to processing time `t`.
     pub fn run_until(&self, t: i64) -> Result<(), InputError> {
-        self.sim.try_update_value(|s| s.run_until(ProcTime(t))).expect("the simulation is alive")
+        self.update_sim(|s| s.run_until(ProcTime(t)))
     }
 
     pub fn now(&self) -> i64 {
-        self.sim.with_value(|s| s.now().max(s.config().start_time).ms())
+        self.with_sim(|s| s.now().max(s.config().start_time).ms())
     }
 
     pub fn start_time(&self) -> i64 {
-        self.sim.with_value(|s| s.config().start_time.ms())
+        self.with_sim(|s| s.config().start_time.ms())
     }
 
     /// The window subtask the WHY panel explains: the selected one, or the one whose
@@ -348,7 +353,7 @@ impl Pg {
             self.refresh_views(Some(false));
         } else if t - self.last_timeline.get_value() >= SLOW_VIEWS_MS && t - self.last_heavy.get_value() >= SLOW_VIEWS_MS / 2.0 {
             self.last_timeline.set_value(t);
-            let snap = self.sim.with_value(|s| s.snapshot());
+            let snap = self.with_sim(|s| s.snapshot());
             self.clock.set(snap.now.ms());
             self.timeline.update_value(|tl| tl.record(&snap));
             self.timeline_rev.update(|r| *r += 1);
@@ -365,17 +370,17 @@ impl Pg {
 
     /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too).
     fn refresh_views(&self, slow: Option<bool>) {
-        let snap = self.sim.with_value(|s| s.snapshot());
+        let snap = self.with_sim(|s| s.snapshot());
         self.clock.set(snap.now.ms());
         self.timeline.update_value(|t| t.record(&snap));
         let Some(with_graph) = slow else {
             self.snap.set(snap);
             return;
         };
-        let agg = self.sim.with_value(|s| s.config().aggregate);
+        let agg = self.with_sim(|s| s.config().aggregate);
         // New window results since the last refresh.
         let seen = self.seen_emitted.get_value();
-        let (new_rows, total) = self.sim.with_value(|s| {
+        let (new_rows, total) = self.with_sim(|s| {
             let sink = &s.downstream().sink;
             let from = seen.max(sink.total().saturating_sub(TABLE_ROWS * 4));
             let rows: Vec<EmissionRow> = sink
@@ -400,7 +405,7 @@ impl Pg {
         let (rows, fired) = new_rows;
         if total != seen {
             self.seen_emitted.set_value(total);
-            let dups = self.sim.with_value(|s| s.downstream().sink.duplicates() as u64);
+            let dups = self.with_sim(|s| s.downstream().sink.duplicates() as u64);
             if dups != self.duplicates.get_untracked() {
                 self.duplicates.set(dups);
             }
@@ -418,7 +423,7 @@ impl Pg {
         let seen_late = self.seen_late.get_value();
         if late_total != seen_late {
             let fresh = (late_total - seen_late) as usize;
-            let rows: Vec<LateRow> = self.sim.with_value(|s| {
+            let rows: Vec<LateRow> = self.with_sim(|s| {
                 let late = &s.downstream().late;
                 let n = fresh.min(late.len());
                 late.iter()
@@ -445,7 +450,7 @@ impl Pg {
                 }
                 list.truncate(TABLE_ROWS);
             });
-            let (d, so) = self.sim.with_value(|s| {
+            let (d, so) = self.with_sim(|s| {
                 s.downstream().windows.iter().fold((0, 0), |(d, so), w| (d + w.num_late_records_dropped, so + w.num_late_records_side_output))
             });
             self.late_dropped.set(d);
@@ -455,9 +460,9 @@ impl Pg {
             self.timeline_rev.update(|r| *r += 1);
         }
         // Scripted commands change settings while the job runs: keep the controls in step.
-        let cfg_changed = self.sim.with_value(|s| self.cfg.with_untracked(|c| c != s.config()));
+        let cfg_changed = self.with_sim(|s| self.cfg.with_untracked(|c| c != s.config()));
         if cfg_changed {
-            self.cfg.set(self.sim.with_value(|s| s.config().clone()));
+            self.cfg.set(self.with_sim(|s| s.config().clone()));
         }
         if with_graph {
             self.snap.set(snap.clone());
@@ -465,9 +470,9 @@ impl Pg {
         self.hash.set((snap.trace_hash.clone(), snap.now.ms()));
         self.snap_slow.set(snap);
         let focus = self.focus_operator();
-        self.explanation.set(self.sim.with_value(|s| s.explain(focus)));
+        self.explanation.set(self.with_sim(|s| s.explain(focus)));
         if self.metrics_open.get_untracked() {
-            self.metrics.set(Some(self.sim.with_value(|s| s.metrics())));
+            self.metrics.set(Some(self.with_sim(|s| s.metrics())));
         }
     }
 
