@@ -183,7 +183,7 @@ pub fn SharePanel() -> impl IntoView {
     let tab_btn = move |id: &'static str, label: &'static str| {
         view! {
             <button role="tab" class="tab" id=format!("tab-{id}") aria-selected=move || (tab.get() == id).to_string()
-                on:click=move |_| { tab.set(id); if id == "export" { do_export(); } if id == "link" { link.set(share_link(&pg)); } }>{label}</button>
+                on:click=move |_| { tab.set(id); if id == "export" { do_export(); } else if id == "link" { link.set(share_link(&pg)); } }>{label}</button>
         }
     };
     view! {
