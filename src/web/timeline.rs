@@ -181,6 +181,7 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
                 <span class="legend small" class:hidden=compact>
                     <span class="lg-op">"━ window subtask"</span>
                     <span class="lg-split">"─ split"</span>
+                    <span class="lg-min" title="The split that holds the explained window subtask's watermark, drawn on top of it">"━ holds min"</span>
                     <span class="lg-diag">"┄ processing time"</span>
                     <span>"▮ fired"</span><span>"◇ late re-firing"</span><span>"✕ dropped"</span><span>"○ side output"</span>
                     <span class="lg-idle">"idle"</span>

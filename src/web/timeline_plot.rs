@@ -250,7 +250,8 @@ fn grid(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
     }
 }
 
-/// Split lines thin (the culprit highlighted), window subtask lines bold.
+/// Split lines thin, window subtask lines bold, and the culprit split last: it runs along the
+/// watermark it holds, and on top it shows as an orange core inside the blue line.
 fn lines(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, f: &Frame) {
     let now = data.last;
     let mut drawn: Vec<usize> = (0..data.splits.len()).collect();
@@ -258,19 +259,21 @@ fn lines(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, f: &Frame) {
         drawn.sort_by_key(|&i| (f.culprit != Some(i as u32), data.splits[i].at(now)));
         drawn.truncate(MAX_SPLIT_LINES);
     }
-    for i in drawn {
-        let points = series_points(&data.splits[i], sc, now);
-        let kind = if f.culprit == Some(i as u32) { LineKind::Culprit } else { LineKind::Split };
+    let mut line = |label: String, kind: LineKind, s: &Series| {
+        let points = series_points(s, sc, now);
         if !points.is_empty() {
-            items.push(Item::Line { kind, label: format!("partition {i}"), points });
+            items.push(Item::Line { kind, label, points });
         }
+    };
+    for &i in drawn.iter().filter(|&&i| f.culprit != Some(i as u32)) {
+        line(format!("partition {i}"), LineKind::Split, &data.splits[i]);
     }
     for (i, s) in data.operators.iter().enumerate() {
-        let points = series_points(s, sc, now);
         let kind = if i as u32 == f.focus_op { LineKind::OperatorFocus } else { LineKind::Operator };
-        if !points.is_empty() {
-            items.push(Item::Line { kind, label: format!("window subtask {i}"), points });
-        }
+        line(format!("window subtask {i}"), kind, s);
+    }
+    if let Some(c) = f.culprit.filter(|&c| drawn.contains(&(c as usize))) {
+        line(format!("partition {c}"), LineKind::Culprit, &data.splits[c as usize]);
     }
 }
 
@@ -467,7 +470,7 @@ mod tests {
         let names: Vec<&str> = lines(&p).iter().filter(|l| l.1 != LineKind::Operator && l.1 != LineKind::OperatorFocus).map(|l| l.0).collect();
         assert_eq!(names.len(), 16);
         assert!(names.contains(&"partition 63") && names.contains(&"partition 0") && !names.contains(&"partition 15"));
-        assert!(lines(&p).iter().any(|l| l.0 == "partition 63" && l.1 == LineKind::Culprit));
+        assert_eq!(lines(&p).last().map(|l| (l.0, l.1)), Some(("partition 63", LineKind::Culprit)), "the culprit is drawn on top");
         assert!(lines(&p).iter().any(|l| l.0 == "window subtask 0" && l.1 == LineKind::OperatorFocus));
     }
 
