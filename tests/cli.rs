@@ -5,6 +5,8 @@
 //!   missing file, unknown scenario command, unknown CLI command, a bad scenario on stdin) exits with code 2 and prints exactly
 //!   one line on stderr, naming the field path where there is one, and never panics.
 //!
+//! * a reader that closes the pipe early (`| head`) ends the run quietly with exit code 0.
+//!
 //! Users script the CLI and CI greps its errors, so the exit code and the one-line error are API.
 
 use serde_json::{json, Value};
@@ -108,6 +110,17 @@ fn native_scenario_runs_with_stable_trace_hash() {
     assert_eq!(hashes[0].len(), 16, "{}", hashes[0]);
     assert!(hashes[0].chars().all(|c| c.is_ascii_hexdigit()), "{}", hashes[0]);
     assert_eq!(hashes[0], hashes[1]);
+}
+
+/// `wmp run x.json | head`: a reader that goes away is not an error (no panic, exit 0).
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let f = TempScenario::new(&native_scenario().to_string());
+    let mut child = Command::new(WMP).args(["run", f.path()]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn wmp");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
 #[test]

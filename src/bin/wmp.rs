@@ -6,7 +6,7 @@
 //! ```
 //! Bad input gives a one-line error naming the field, and exit code 2.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 use wmp::engine::report::report;
 use wmp::engine::scenario::{build, oracle};
@@ -16,8 +16,15 @@ const USAGE: &str = "usage: wmp run|validate [--format native|oracle] [--trace] 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
         Ok(out) => {
-            println!("{out}");
-            ExitCode::SUCCESS
+            // `println!` panics when the reader went away (`wmp run x.json | head`); a closed
+            // pipe is the reader's choice, not an error.
+            match writeln!(std::io::stdout().lock(), "{out}") {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("wmp: cannot write the output: {e}");
+                    ExitCode::from(1)
+                }
+                _ => ExitCode::SUCCESS,
+            }
         }
         Err(msg) => {
             eprintln!("wmp: {msg}");
