@@ -3,8 +3,7 @@
 //! * a native scenario runs, and its `trace_hash` is 16 hex digits and stable across runs;
 //! * every bad input (unknown field, invalid window size, `idle_timeout_ms: 0`, malformed JSON,
 //!   missing file, unknown scenario command, unknown CLI command, a bad scenario on stdin) exits with code 2 and prints exactly
-//!   one line on stderr, naming the field path where there is one, and never panics.
-//!
+//!   one line on stderr, naming the field path where there is one, and never panics;
 //! * a reader that closes the pipe early (`| head`) ends the run quietly with exit code 0.
 //!
 //! Users script the CLI and CI greps its errors, so the exit code and the one-line error are API.
