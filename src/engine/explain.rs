@@ -178,7 +178,7 @@ impl Simulation {
             let part = c.partition.map_or(String::new(), |p| format!(", partition {p}"));
             s += &format!(" because of channel {} (source subtask {}{part})", c.channel, c.source_subtask);
         }
-        let parts: Vec<String> = ex.reasons.iter().map(|r| self.reason_text(r, now)).collect();
+        let parts: Vec<String> = ex.reasons.iter().map(|r| reason_clause(r, now, |t| format_utc(t.ms()))).collect();
         if !parts.is_empty() {
             s += ": ";
             s += &parts.join("; ");
@@ -197,28 +197,44 @@ impl Simulation {
         s
     }
 
-    fn reason_text(&self, r: &Reason, now: ProcTime) -> String {
-        match r {
-            Reason::AllInputsIdle => "every input is idle, so the watermark does not move".into(),
-            Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {source_subtask} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)"),
-            Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("partition {partition} has never received a record and no idle timeout is set"),
-            Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("partition {partition} has never received a record; it goes idle after the {} idle timeout", format_duration(*t)),
-            Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {partition} has had no record for {} and no idle timeout is set", format_duration(*silent_ms)),
-            Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms } => format!(
-                "partition {partition} gets a record every so often (last {} ago), which keeps it active although the idle timeout is {}; filter such heartbeats",
-                format_duration(*last_record_ago_ms),
-                format_duration(*idle_timeout_ms)
-            ),
-            Reason::IdleCountdown { partition, idle_at } => format!("partition {partition} will be declared idle in {}", format_duration(*idle_at - now)),
-            Reason::PeriodicEmissionDisabled => "auto_watermark_interval_ms is 0: no periodic watermarks, and idleness is never detected".into(),
-            Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),
-            Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => format!(
-                "partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps",
-                format_duration(*ahead_ms),
-                format_utc(max_timestamp.ms())
-            ),
-            Reason::SecondsReadAsMillis { watermark } => format!("the watermark is in {} — epoch seconds read as milliseconds?", &format_utc(watermark.ms())[..4]),
-            Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", describe_watermark(*watermark)),
+}
+
+/// One reason as a clause (lower case, no full stop), with event times written by `at`: the
+/// engine's sentence joins the clauses with UTC times; the playground shows each one as a
+/// sentence of its own with times relative to now. One wording for both.
+pub fn reason_clause(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String) -> String {
+    let d = format_duration;
+    match r {
+        Reason::AllInputsIdle => "every input channel is idle, so the watermark does not move (it resumes when a channel becomes active with a higher watermark)".into(),
+        Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {source_subtask} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)"),
+        Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("partition {partition} has never received a record and no idle timeout is set"),
+        Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("partition {partition} has never received a record; it goes idle after the {} idle timeout", d(*t)),
+        Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {partition} has had no record for {} and no idle timeout is set", d(*silent_ms)),
+        Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms } => format!(
+            "partition {partition} gets a record every so often (the last {} ago), which keeps it active although the idle timeout is {}: heartbeats defeat idleness; filter them",
+            d(*last_record_ago_ms),
+            d(*idle_timeout_ms)
+        ),
+        Reason::IdleCountdown { partition, idle_at } => format!("partition {partition} will be declared idle in {} unless a record arrives", d((*idle_at - now).max(0))),
+        Reason::PeriodicEmissionDisabled => "the auto-watermark interval (auto_watermark_interval_ms) is 0: no periodic watermarks, and idleness is never detected".into(),
+        Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),
+        Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => {
+            format!("partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps at the source", d(*ahead_ms), at(*max_timestamp))
         }
+        Reason::SecondsReadAsMillis { watermark } => format!("the watermark is {} — epoch seconds read as milliseconds?", at(*watermark)),
+        Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", at(*watermark)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_clause_writes_times_with_the_callers_formatter() {
+        let r = Reason::SecondsReadAsMillis { watermark: EventTime(1_767_225_600) };
+        assert_eq!(reason_clause(&r, ProcTime(0), |t| format!("<{}>", t.ms())), "the watermark is <1767225600> — epoch seconds read as milliseconds?");
+        let r = Reason::IdleCountdown { partition: 3, idle_at: ProcTime(5_000) };
+        assert_eq!(reason_clause(&r, ProcTime(8_000), |_| unreachable!()), "partition 3 will be declared idle in 0 ms unless a record arrives", "never a negative countdown");
     }
 }

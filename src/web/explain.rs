@@ -7,36 +7,18 @@ use super::actions::Action;
 use super::format::{dur, dur_input, thousands, wm_human, wm_raw, MIN_WM};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
-use crate::engine::explain::{Explanation, Reason};
+use crate::engine::explain::{reason_clause, Explanation, Reason};
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
-use crate::engine::time::{END_OF_TIME, NO_WATERMARK};
+use crate::engine::time::{ProcTime, END_OF_TIME, NO_WATERMARK};
 use leptos::prelude::*;
 
-/// One reason in words (the renderer's version of the engine's reason).
+/// One reason as a sentence of its own: the engine's wording, times relative to now.
 pub fn reason_text(r: &Reason, now: i64) -> String {
-    match r {
-        Reason::AllInputsIdle => "Every input channel is idle, so the watermark does not move (it resumes when a channel becomes active with a higher watermark).".into(),
-        Reason::SubtaskWithoutSplit { source_subtask } => format!("Source subtask {source_subtask} owns no partition and no idle timeout is set: it holds No Watermark forever (more source subtasks than partitions)."),
-        Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("Partition {partition} has never received a record and no idle timeout is set."),
-        Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("Partition {partition} has never received a record; it goes idle after the {} idle timeout.", dur(*t)),
-        Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("Partition {partition} has had no record for {} and no idle timeout is set.", dur(*silent_ms)),
-        Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms } => format!(
-            "Partition {partition} gets a record every so often (the last {} ago), which keeps it active although the idle timeout is {}: heartbeats defeat idleness.",
-            dur(*last_record_ago_ms),
-            dur(*idle_timeout_ms)
-        ),
-        Reason::IdleCountdown { partition, idle_at } => format!("Partition {partition} will be declared idle in {} unless a record arrives.", dur((idle_at.ms() - now).max(0))),
-        Reason::PeriodicEmissionDisabled => "The auto-watermark interval is 0: no periodic watermarks, and idleness is never detected.".into(),
-        Reason::ChannelNotRealigned { channel, source_subtask } => format!("Channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up."),
-        Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => format!(
-            "Partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late. Clamp timestamps at the source.",
-            dur(*ahead_ms),
-            wm_human(max_timestamp.ms(), now)
-        ),
-        Reason::SecondsReadAsMillis { watermark } => format!("The watermark is {} — epoch seconds read as milliseconds?", wm_human(watermark.ms(), now)),
-        Reason::MillisReadAsSeconds { watermark } => format!("The watermark is {} — milliseconds read as seconds? Everything will be late.", wm_human(watermark.ms(), now)),
-    }
+    let clause = reason_clause(r, ProcTime(now), |t| wm_human(t.ms(), now));
+    let mut chars = clause.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
+    format!("{first}{}.", chars.as_str())
 }
 
 fn icon(r: &Reason) -> &'static str {

@@ -272,7 +272,7 @@ mod tests {
         assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(1), "{}", ex.text);
         let kept_active = |e: &crate::engine::explain::Explanation| e.reasons.iter().any(|r| matches!(r, crate::engine::explain::Reason::KeptActiveBySparseRecords { partition: 1, .. }));
         assert!(kept_active(&ex), "the heartbeat split is named: {}", ex.text);
-        assert!(ex.text.contains("filter such heartbeats"), "{}", ex.text);
+        assert!(ex.text.contains("heartbeats defeat idleness; filter them"), "{}", ex.text);
         s.run_until(at(&s, 120)).unwrap();
         assert!(s.snapshot().splits.iter().all(|sp| !sp.idle));
         assert!(s.downstream().sink.results().any(|r| r.time.ms() - r.end.ms() > 15_000), "bursts up to 30 s late");
