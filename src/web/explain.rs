@@ -10,7 +10,7 @@ use crate::engine::command::Command;
 use crate::engine::explain::{reason_clause, Explanation, Reason};
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
-use crate::engine::time::{ProcTime, END_OF_TIME, NO_WATERMARK};
+use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use leptos::prelude::*;
 
 /// One reason as a sentence of its own: the engine's wording, times relative to now.
@@ -245,7 +245,7 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
     let text = move || {
         let n = pg.snap_slow.with(|s| s.now);
         let fired = pg.with_sim(|s| {
-            s.downstream().sink.results().filter(|r| r.subtask == subtask && r.start.ms() == start && r.end.ms() == end && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.firing, r.agg.count)).collect::<Vec<_>>()
+            s.downstream().sink.results_of(EventTime(start), EventTime(end)).filter(|r| r.subtask == subtask && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.firing, r.agg.count)).collect::<Vec<_>>()
         });
         match fired.last() {
             None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n.ms()), wm_human(end, n.ms()), wm_human(end - 1, n.ms())),
@@ -274,7 +274,7 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
         let (results, keys, refired, first, last) = pg.with_sim(|s| {
             let mut keys = std::collections::BTreeSet::new();
             let (mut results, mut refired, mut first, mut last) = (0usize, 0usize, None, None);
-            for r in s.downstream().sink.results().filter(|r| r.start.ms() == start && r.end.ms() == end) {
+            for r in s.downstream().sink.results_of(EventTime(start), EventTime(end)) {
                 results += 1;
                 keys.insert(r.key);
                 if r.firing > 0 {

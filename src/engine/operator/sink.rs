@@ -77,6 +77,12 @@ impl Sink {
         self.results.iter()
     }
 
+    /// The retained results of window `[start, end)`, over every key and subtask, in emission
+    /// order (what the UI says about a window band picked on the timeline, or one key's window).
+    pub fn results_of(&self, start: EventTime, end: EventTime) -> impl Iterator<Item = &WindowResult> + '_ {
+        self.results.iter().filter(move |r| r.start == start && r.end == end)
+    }
+
     /// Retained results with emission index `>= from`, with their index.
     pub fn since(&self, from: usize) -> impl Iterator<Item = (usize, &WindowResult)> + '_ {
         let skip = from.saturating_sub(self.evicted);
