@@ -54,6 +54,19 @@ fn timeline_marks(root: &web_sys::HtmlElement, kind: &str) -> usize {
     pair.unwrap_or_else(|| panic!("no {kind} in {census:?}")).parse().unwrap()
 }
 
+/// Whether the timeline canvas has an opaque pixel close to the colour of CSS custom property
+/// `var` (a `#rrggbb` value), or of `fallback` where the property is not set.
+fn canvas_has_colour(root: &web_sys::HtmlElement, var: &str, fallback: &str) -> bool {
+    let canvas: web_sys::HtmlCanvasElement = q(root, "canvas.timeline").unchecked_into();
+    let style = web_sys::window().unwrap().get_computed_style(&canvas).unwrap().unwrap();
+    let set = style.get_property_value(var).unwrap();
+    let hex = if set.trim().is_empty() { fallback } else { set.trim() }.trim_start_matches('#');
+    let rgb: Vec<i32> = (0..3).map(|i| i32::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect();
+    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let pixels = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
+    pixels.chunks(4).any(|px| px[3] >= 250 && (0..3).all(|i| (px[i] as i32 - rgb[i]).abs() <= 24))
+}
+
 /// A bubbling click (works for SVG nodes too, which have no `click()`).
 fn click(root: &web_sys::HtmlElement, sel: &str) {
     let init = web_sys::EventInit::new();
@@ -248,12 +261,12 @@ async fn late_records_and_the_timeline_are_drawn() {
     assert!(timeline_marks(&c, "operators") >= 1);
     assert!(timeline_marks(&c, "dropped") > 0);
     assert!(timeline_marks(&c, "fired") > 0);
-    // The canvas was painted: some pixel in the plot is not transparent.
-    let canvas: web_sys::HtmlCanvasElement = q(&c, "canvas.timeline").unchecked_into();
-    assert!(canvas.width() > 0 && canvas.height() > 0);
-    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-    let pixels = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
-    assert!(pixels.iter().skip(3).step_by(4).any(|&a| a > 0));
+    // And painted: the window subtask's line, the firing marks and the dropped marks each left
+    // pixels of their theme colour on the canvas.
+    // (No stylesheet here: the painter's fallbacks, the light theme's colours, apply.)
+    for (var, light) in [("--accent", "#0b62c4"), ("--ok", "#1a7f37"), ("--late", "#c62828")] {
+        assert!(canvas_has_colour(&c, var, light), "no {var} pixel on the timeline");
+    }
     drop(handle);
     c.remove();
 }

@@ -88,6 +88,11 @@ impl Session {
         self.finished
     }
 
+    /// The engine error that stopped the session, if any.
+    pub fn halted(&self) -> Option<&str> {
+        self.halted.as_deref()
+    }
+
     /// How many commands were issued through this session (applied or scheduled).
     pub fn issued(&self) -> usize {
         self.log.len()

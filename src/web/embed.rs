@@ -21,7 +21,8 @@ use leptos::prelude::*;
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
 
-/// The SVG pattern that hatches idle nodes and idle periods (both layouts include it).
+/// The SVG pattern that hatches idle nodes in the job graph (both layouts include it; the
+/// timeline's canvas draws its own hatching).
 #[component]
 pub fn HatchDefs() -> impl IntoView {
     view! {

@@ -295,7 +295,15 @@ impl Pg {
     /// scenario command with `at_ms = now + 1 − start` would be. So the exported scenario
     /// replays this session with the same trace hash (in the page, the JS API and `wmp run`).
     pub fn apply(&self, cmd: Command) -> Result<(), InputError> {
+        if let Some(e) = self.session.with_value(|s| s.halted().map(str::to_string)) {
+            return Err(InputError::new("", format!("the engine stopped after an error ({e}); Reset (R) starts the scenario again")));
+        }
         let res = self.session.try_update_value(|s| s.apply_now(vec![cmd], &[String::new()], Wants::default())).expect("the playground is alive");
+        if self.session.with_value(|s| s.halted().is_some()) {
+            // Input is checked before it is applied, so this is an engine bug: stop where it
+            // happened rather than play on from a state the session refuses to touch.
+            self.playing.set(false);
+        }
         self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.refresh();
         res.map_err(InputError::from)

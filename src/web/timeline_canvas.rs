@@ -7,7 +7,7 @@ use super::timeline_plot::{Item, LineKind, Plot, LEFT, LANE_H, RIGHT, TOP};
 use wasm_bindgen::JsCast;
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::{CanvasPattern, CanvasRenderingContext2d as Ctx, HtmlCanvasElement};
+use web_sys::{CanvasRenderingContext2d as Ctx, CssStyleDeclaration, HtmlCanvasElement};
 
 /// The theme colours and fonts the plot uses.
 struct Palette {
@@ -30,14 +30,20 @@ struct Palette {
     sans: String,
 }
 
+/// A custom property's value, or `fallback` when it is not set.
+fn var(style: Option<&CssStyleDeclaration>, name: &str, fallback: &str) -> String {
+    let v = style.and_then(|s| s.get_property_value(name).ok()).unwrap_or_default();
+    let v = v.trim();
+    if v.is_empty() { fallback.to_string() } else { v.to_string() }
+}
+
 impl Palette {
-    fn of(el: &HtmlCanvasElement) -> Palette {
-        let style = web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten());
-        let var = |name: &str, fallback: &str| {
-            let v = style.as_ref().and_then(|s| s.get_property_value(name).ok()).unwrap_or_default();
-            let v = v.trim();
-            if v.is_empty() { fallback.to_string() } else { v.to_string() }
-        };
+    fn key(style: Option<&CssStyleDeclaration>) -> String {
+        format!("{}|{}", var(style, "--accent", ""), var(style, "--card", ""))
+    }
+
+    fn of(style: Option<&CssStyleDeclaration>) -> Palette {
+        let var = |name: &str, fallback: &str| var(style, name, fallback);
         Palette {
             band: var("--band", "rgba(11,98,196,0.045)"),
             accent: var("--accent", "#0b62c4"),
@@ -60,32 +66,29 @@ impl Palette {
     }
 }
 
-/// The theme's palette and the hatch pattern built from it, for the colours in `key`.
+/// The theme's palette, for the colours in `key`.
 struct Style {
     key: String,
     palette: Rc<Palette>,
-    hatch: Option<CanvasPattern>,
 }
 
 thread_local! {
-    /// The style of the last paint, keyed by two of its colours: reading every custom property
-    /// and building the pattern on each paint cost more than the drawing.
+    /// The palette of the last paint, keyed by two of its colours: reading every custom
+    /// property on each paint cost more than the drawing.
     static STYLE: RefCell<Option<Style>> = const { RefCell::new(None) };
 }
 
-/// The current theme's palette and hatch pattern (cached while the theme stays).
-fn style_of(canvas: &HtmlCanvasElement, ctx: &Ctx) -> (Rc<Palette>, Option<CanvasPattern>) {
+/// The current theme's palette (cached while the theme stays).
+fn palette_of(canvas: &HtmlCanvasElement) -> Rc<Palette> {
     let style = web_sys::window().and_then(|w| w.get_computed_style(canvas).ok().flatten());
-    let get = |n: &str| style.as_ref().and_then(|s| s.get_property_value(n).ok()).unwrap_or_default();
-    let key = format!("{}|{}", get("--accent"), get("--card"));
+    let key = Palette::key(style.as_ref());
     STYLE.with_borrow_mut(|cache| {
         if let Some(c) = cache.as_ref().filter(|c| c.key == key) {
-            return (c.palette.clone(), c.hatch.clone());
+            return c.palette.clone();
         }
-        let palette = Rc::new(Palette::of(canvas));
-        let hatch = hatch_pattern(ctx, &palette);
-        *cache = Some(Style { key, palette: palette.clone(), hatch: hatch.clone() });
-        (palette, hatch)
+        let palette = Rc::new(Palette::of(style.as_ref()));
+        *cache = Some(Style { key, palette: palette.clone() });
+        palette
     })
 }
 
@@ -108,7 +111,7 @@ pub fn paint(canvas: &HtmlCanvasElement, plot: &Plot) {
     let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<Ctx>().ok()) else { return };
     let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
     ctx.clear_rect(0.0, 0.0, plot.width, plot.height);
-    let (p, hatch) = style_of(canvas, &ctx);
+    let p = palette_of(canvas);
     ctx.set_line_join("round");
     bands(&ctx, &p, plot);
     grid(&ctx, &p, plot);
@@ -128,7 +131,7 @@ pub fn paint(canvas: &HtmlCanvasElement, plot: &Plot) {
     }
     ctx.set_global_alpha(1.0);
     marks(&ctx, &p, plot);
-    lanes(&ctx, &p, hatch.as_ref(), plot);
+    lanes(&ctx, &p, plot);
 }
 
 /// Starts a path with every item `shape` accepts; false if there was none.
@@ -242,8 +245,9 @@ fn marks(ctx: &Ctx, p: &Palette, plot: &Plot) {
     }
 }
 
-/// Idle lanes: label, lane background, and the hatched idle spans on it.
-fn lanes(ctx: &Ctx, p: &Palette, hatch: Option<&CanvasPattern>, plot: &Plot) {
+/// Idle lanes: label, lane background, and the idle spans on it, hatched like the job graph's
+/// idle nodes (stripes drawn through a clip, so they stay sharp at any pixel ratio).
+fn lanes(ctx: &Ctx, p: &Palette, plot: &Plot) {
     let plot_w = plot.width - LEFT - RIGHT;
     let lane_h = LANE_H - 2.0;
     if path_of(ctx, plot, |c, it| matches!(it, Item::Lane { y, .. } if { c.rect(LEFT, *y, plot_w, lane_h); true })) {
@@ -258,16 +262,28 @@ fn lanes(ctx: &Ctx, p: &Palette, hatch: Option<&CanvasPattern>, plot: &Plot) {
             let _ = ctx.fill_text(label, LEFT - 6.0, y + 7.0);
         }
     }
-    if path_of(ctx, plot, |c, it| matches!(it, Item::IdleSpan { x, y, w } if { c.rect(*x, *y, *w, lane_h); true })) {
-        ctx.set_fill_style_str(&p.idle_bg);
-        ctx.fill();
-        if let Some(h) = hatch {
-            ctx.set_fill_style_canvas_pattern(h);
-            ctx.fill();
-        }
-        stroke_style(ctx, &p.idle_line, 0.5);
-        ctx.stroke();
+    let spans = |c: &Ctx, it: &Item| matches!(it, Item::IdleSpan { x, y, w } if { c.rect(*x, *y, *w, lane_h); true });
+    if !path_of(ctx, plot, spans) {
+        return;
     }
+    ctx.set_fill_style_str(&p.idle_bg);
+    ctx.fill();
+    ctx.save();
+    ctx.clip();
+    let (top, bottom) = (TOP + plot.plot_h, plot.height);
+    ctx.begin_path();
+    let mut x = LEFT - (bottom - top);
+    while x < plot.width {
+        ctx.move_to(x, bottom);
+        ctx.line_to(x + (bottom - top), top);
+        x += 6.0;
+    }
+    stroke_style(ctx, &p.idle_line, 1.5);
+    ctx.stroke();
+    ctx.restore();
+    path_of(ctx, plot, spans);
+    stroke_style(ctx, &p.idle_line, 0.5);
+    ctx.stroke();
 }
 
 /// A watermark line: splits thin and faint, the culprit split thick in the "holds" colour,
@@ -288,22 +304,7 @@ fn line(ctx: &Ctx, p: &Palette, kind: LineKind, points: &[(f64, f64)]) {
     ctx.set_global_alpha(alpha);
     stroke_style(ctx, colour, width);
     ctx.stroke();
-}
-
-/// Diagonal stripes over the idle background, as the job graph's idle nodes have them.
-fn hatch_pattern(ctx: &Ctx, p: &Palette) -> Option<CanvasPattern> {
-    let tile = web_sys::window()?.document()?.create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok()?;
-    tile.set_width(6);
-    tile.set_height(6);
-    let t = tile.get_context("2d").ok()??.dyn_into::<Ctx>().ok()?;
-    stroke_style(&t, &p.idle_line, 1.6);
-    t.begin_path();
-    for k in [-6.0, 0.0, 6.0] {
-        t.move_to(k, 6.0);
-        t.line_to(k + 6.0, 0.0);
-    }
-    t.stroke();
-    ctx.create_pattern_with_html_canvas_element(&tile, "repeat").ok()?
+    ctx.set_global_alpha(1.0);
 }
 
 fn fill_rect(ctx: &Ctx, colour: &str, x: f64, y: f64, w: f64, h: f64) {

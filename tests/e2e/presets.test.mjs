@@ -151,7 +151,7 @@ test("heartbeat defeats the idle timeout until heartbeats are filtered", async (
     await playUntil(page, 100_000, 30);
     assert.equal(await culprit(page), "1");
     // The engine's own reason (KeptActiveBySparseRecords), in the sentence and as a reason line.
-    assert.match(await why(page), /keeps it active although the idle timeout is 60\.0 s; filter such heartbeats/);
+    assert.match(await why(page), /keeps it active although the idle timeout is 60\.0 s: heartbeats defeat idleness; filter them/);
     assert.match(await why(page), /heartbeats defeat idleness/i);
     assert.ok(!(await page.locator("#splits-table tr[data-partition='1']").textContent()).includes("IDLE"));
     await step(page, "Fix: filter heartbeats");

@@ -5,10 +5,11 @@
 //! Slots are dense per window subtask (the hash exchange numbers the keys it routes to each
 //! subtask). A slot remembers one `(key, window start)` whose state exists and whose trigger
 //! timer is registered, and accumulates a *delta* aggregate for it. Count, sum, min and max
-//! merge exactly, so the delta is folded into the state map before anything reads it: before
-//! every watermark (the only thing that fires or purges a window ahead of it), and when the
-//! slot moves on to a newer window. Readers that cannot flush (`pending_windows`) add the
-//! pending deltas themselves.
+//! merge exactly, so the delta is folded into the state map before anything reads it: before a
+//! watermark that makes a timer due (only a firing or a cleanup reads or purges a window's
+//! state, and a cached window's trigger timer is registered at its end), and when the slot
+//! moves on to a newer window. Readers that cannot flush (`pending_windows`) add the pending
+//! deltas themselves.
 //!
 //! The cache never changes what the operator computes, only where the running sum lives for
 //! a while; the unit tests and the seed-001 trace hashes check that.
