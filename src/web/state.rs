@@ -6,7 +6,7 @@
 //! The engine is only touched here and in `playback`; views read signals. `refresh` takes one
 //! snapshot per frame (or per action) and updates every picture from it.
 
-use super::timeline_data::TimelineData;
+use super::timeline_data::{FiringMark, TimelineData};
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::time::ProcTime;
@@ -361,9 +361,7 @@ impl Pg {
             self.refresh_views(Some(false));
         } else if t - self.last_timeline.get_value() >= SLOW_VIEWS_MS && t - self.last_heavy.get_value() >= SLOW_VIEWS_MS / 2.0 {
             self.last_timeline.set_value(t);
-            let snap = self.with_sim(|s| s.snapshot());
-            self.clock.set(snap.now.ms());
-            self.timeline.update_value(|tl| tl.record(&snap));
+            self.take_snapshot();
             self.timeline_rev.update(|r| *r += 1);
         } else if t - self.last_fast.get_value() >= FAST_VIEWS_MS {
             self.last_fast.set_value(t);
@@ -376,11 +374,17 @@ impl Pg {
         self.last_clock.set_value(t);
     }
 
-    /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too).
-    fn refresh_views(&self, slow: Option<bool>) {
+    /// A snapshot of the engine, with the clock and the timeline's series brought up to it.
+    fn take_snapshot(&self) -> Snapshot {
         let snap = self.with_sim(|s| s.snapshot());
         self.clock.set(snap.now.ms());
         self.timeline.update_value(|t| t.record(&snap));
+        snap
+    }
+
+    /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too).
+    fn refresh_views(&self, slow: Option<bool>) {
+        let snap = self.take_snapshot();
         let Some(with_graph) = slow else {
             self.snap.set(snap);
             return;
@@ -407,7 +411,7 @@ impl Pg {
                 })
                 .collect();
             // Duplicates and firings are counted over everything new, not just the rows kept.
-            let fired: Vec<(i64, i64, u32, bool)> = sink.since(seen).map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.firing > 0)).collect();
+            let fired: Vec<FiringMark> = sink.since(seen).map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.firing > 0)).collect();
             ((rows, fired), sink.total())
         });
         let (rows, fired) = new_rows;

@@ -22,6 +22,11 @@ const MAX_LANES: usize = 10;
 /// The canvas's tooltip away from the lines.
 const HINT: &str = "Drag to pan, wheel to zoom, click a window band to explain that window";
 
+/// A view span zoomed by factor `f`, between 200 ms and 30 days.
+fn zoomed(span_ms: i64, f: f64) -> i64 {
+    ((span_ms as f64 * f) as i64).clamp(200, 30 * 86_400_000)
+}
+
 /// `compact`: the embed layout's version (a lower plot, fewer idle lanes, no table, a short
 /// legend).
 #[component]
@@ -87,20 +92,12 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
         let Some(el) = canvas.get() else { return };
         content.with(|p| paint(&el, p));
     });
-    let ms_per_px = move || {
-        let w = width.get_untracked();
-        pg.timeline.with_value(|d| {
-            let v = view_of(d);
-            (v.x1 - v.x0) as f64 / (w - LEFT - RIGHT).max(1.0)
-        })
-    };
-    let current = move || pg.timeline.with_value(|d| {
-        let v = view_of(d);
-        (v.x1 - v.x0, v.x1)
-    });
+    // Interactions work on the view as drawn (the plot keeps it).
+    let ms_per_px = move || content.with_untracked(|p| (p.view.x1 - p.view.x0) as f64 / (p.width - LEFT - RIGHT).max(1.0));
+    let current = move || content.with_untracked(|p| (p.view.x1 - p.view.x0, p.view.x1));
     let zoom = move |f: f64| {
         let (sp, e) = current();
-        span.set(Some(((sp as f64 * f) as i64).clamp(200, 30 * 86_400_000)));
+        span.set(Some(zoomed(sp, f)));
         if end.get_untracked().is_some() {
             end.set(Some(e));
         }
@@ -108,11 +105,15 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
     let drag = StoredValue::new(None::<(f64, i64, f64)>);
     // Whether the pointer moved since it went down (then the click is a pan, not a pick).
     let moved = StoredValue::new(false);
-    // The pointer's place in the plot: processing and event time (None outside the plot).
-    let at_pointer = move |client_x: f64, client_y: f64| -> Option<(i64, i64)> {
+    // The pointer in canvas pixels, and its place in the plot: processing and event time
+    // (None outside the plot).
+    let canvas_xy = move |client_x: f64, client_y: f64| -> Option<(f64, f64)> {
         let r = canvas.get_untracked()?.get_bounding_client_rect();
-        let w = width.get_untracked();
-        pg.timeline.with_value(|d| point_at(view_of(d), w, ph, client_x - r.left(), client_y - r.top()))
+        Some((client_x - r.left(), client_y - r.top()))
+    };
+    let at_pointer = move |client_x: f64, client_y: f64| -> Option<(i64, i64)> {
+        let (x, y) = canvas_xy(client_x, client_y)?;
+        content.with_untracked(|p| point_at(p.view, p.width, p.plot_h, x, y))
     };
     // Wheel zoom, centred on the pointer: the processing time under it stays under it.
     Effect::new(move |_| {
@@ -123,7 +124,7 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
             ev.prevent_default();
             let f = if ev.delta_y() > 0.0 { 1.25 } else if ev.delta_y() < 0.0 { 0.8 } else { return };
             let (sp, e) = current();
-            let new_sp = ((sp as f64 * f) as i64).clamp(200, 30 * 86_400_000);
+            let new_sp = zoomed(sp, f);
             // Keep t at the same fraction of the span.
             let frac = (e - t) as f64 / sp.max(1) as f64;
             span.set(Some(new_sp));
@@ -165,8 +166,7 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
             }
             Some(_) => drag.set_value(None),
             None => {
-                let Some(r) = canvas.get_untracked().map(|c| c.get_bounding_client_rect()) else { return };
-                let (x, y) = (ev.client_x() as f64 - r.left(), ev.client_y() as f64 - r.top());
+                let Some((x, y)) = canvas_xy(ev.client_x() as f64, ev.client_y() as f64) else { return };
                 let near = content.with_untracked(|p| p.line_near(x, y).map(str::to_string));
                 if near != hover.get_untracked() {
                     hover.set(near);
