@@ -166,6 +166,22 @@ fn bad_command_argument_is_named() {
     assert!(line.contains("commands[0].partition"), "{line}");
 }
 
+/// `validate` makes every check `run` makes before it runs: a command aimed at a partition that
+/// does not exist at its time is refused by both, with the same line.
+#[test]
+fn validate_checks_what_run_checks() {
+    let mut sc = native_scenario();
+    sc["commands"] = json!([{"at_ms": 10, "command": "add_partition"}, {"at_ms": 20, "command": "mark_split_idle", "partition": 2}, {"at_ms": 30, "command": "release_split", "partition": 2}, {"at_ms": 40, "command": "mark_split_idle", "partition": 2}]);
+    let f = TempScenario::new(&sc.to_string());
+    let validate = assert_input_error(&wmp(&["validate", f.path()], None), "validate");
+    let run = assert_input_error(&wmp(&["run", f.path()], None), "run");
+    assert_eq!(validate, run);
+    assert!(run.contains("commands[3].partition") && run.contains("already released"), "{run}");
+    sc["commands"].as_array_mut().unwrap().pop();
+    let f = TempScenario::new(&sc.to_string());
+    assert!(wmp(&["validate", f.path()], None).status.success(), "partition 2 exists once added, until released");
+}
+
 #[test]
 fn unknown_scenario_command_is_named() {
     let mut sc = native_scenario();

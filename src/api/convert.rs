@@ -6,14 +6,13 @@
 //! Out: a `Serialize` value goes through `serde_json` and one `JSON.parse`, which is fast for
 //! large answers and guarantees plain, JSON-compatible objects.
 
-use super::error::{join_path, ApiError, ApiResult};
+use super::error::{join_path, ApiError, ApiResult, ErrorKind};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// `Number.MAX_SAFE_INTEGER`.
-pub const MAX_SAFE: i64 = (1 << 53) - 1;
+pub use crate::engine::limits::MAX_SAFE;
 const MAX_DEPTH: u32 = 64;
 
 /// What a JS value is, in words, for error messages.
@@ -59,7 +58,7 @@ pub fn to_json(v: &JsValue, path: &str) -> ApiResult<Option<Value>> {
 
 fn walk(v: &JsValue, path: &str, depth: u32) -> ApiResult<Option<Value>> {
     if depth > MAX_DEPTH {
-        return Err(ApiError::range(path, "nested too deeply (a cycle?)"));
+        return Err(ApiError::new(path, "nested too deeply (a cycle?)"));
     }
     if v.is_undefined() {
         return Ok(None);
@@ -111,11 +110,11 @@ fn walk(v: &JsValue, path: &str, depth: u32) -> ApiResult<Option<Value>> {
 
 fn number(n: f64, path: &str) -> ApiResult<Value> {
     if !n.is_finite() {
-        return Err(ApiError::range(path, format!("{} is not a finite number", fmt_f64(n))));
+        return Err(ApiError::new(path, format!("{} is not a finite number", fmt_f64(n))));
     }
     if n.fract() == 0.0 {
         if n.abs() > MAX_SAFE as f64 {
-            return Err(ApiError::range(
+            return Err(ApiError::new(
                 path,
                 format!("{} is beyond ±2^53 − 1 (Number.MAX_SAFE_INTEGER) and not exact; pass a BigInt", fmt_f64(n)),
             ));
@@ -133,15 +132,12 @@ fn bigint(v: &JsValue, path: &str) -> ApiResult<Value> {
     if let Ok(u) = u64::try_from(v.clone()) {
         return Ok(Value::from(u));
     }
-    Err(ApiError::range(path, "the BigInt does not fit in 64 bits"))
+    Err(ApiError::new(path, "the BigInt does not fit in 64 bits"))
 }
 
 /// Deserializes an already-walked JSON value; errors name `arg` + the field path.
 pub fn from_json<T: DeserializeOwned>(json: Value, arg: &str) -> ApiResult<T> {
-    serde_path_to_error::deserialize(json).map_err(|e| {
-        let path = e.path().to_string();
-        ApiError::serde(join_path(arg, &path), e.inner().to_string())
-    })
+    crate::engine::error::from_value(json, arg)
 }
 
 /// A JS value as `T` (a scenario piece, a command, a record …).
@@ -160,20 +156,20 @@ pub fn to_json_text(v: &JsValue, arg: &str) -> ApiResult<String> {
 pub fn int_arg(v: &JsValue, name: &str) -> ApiResult<i64> {
     if let Some(n) = v.as_f64() {
         if !n.is_finite() {
-            return Err(ApiError::range(name, format!("{} is not a finite number", fmt_f64(n))));
+            return Err(ApiError::new(name, format!("{} is not a finite number", fmt_f64(n))));
         }
         if n.fract() != 0.0 {
-            return Err(ApiError::range(name, format!("{} is not an integer (milliseconds and indexes are integers)", fmt_f64(n))));
+            return Err(ApiError::new(name, format!("{} is not an integer (milliseconds and indexes are integers)", fmt_f64(n))));
         }
         if n.abs() > MAX_SAFE as f64 {
-            return Err(ApiError::range(name, format!("{} is beyond ±2^53 − 1", fmt_f64(n))));
+            return Err(ApiError::new(name, format!("{} is beyond ±2^53 − 1", fmt_f64(n))));
         }
         return Ok(n as i64);
     }
     if v.is_bigint() {
         return match i64::try_from(v.clone()) {
             Ok(i) if i.unsigned_abs() <= MAX_SAFE as u64 => Ok(i),
-            _ => Err(ApiError::range(name, "the BigInt is beyond ±2^53 − 1")),
+            _ => Err(ApiError::new(name, "the BigInt is beyond ±2^53 − 1")),
         };
     }
     Err(ApiError::type_(name, format!("expected an integer number or BigInt, got {}", describe(v))))
@@ -192,7 +188,7 @@ pub fn opt_int_arg(v: &JsValue, name: &str, default: i64) -> ApiResult<i64> {
 pub fn non_negative(v: &JsValue, name: &str) -> ApiResult<i64> {
     let n = int_arg(v, name)?;
     if n < 0 {
-        return Err(ApiError::range(name, format!("must be >= 0, got {n}")));
+        return Err(ApiError::new(name, format!("must be >= 0, got {n}")));
     }
     Ok(n)
 }
@@ -200,13 +196,13 @@ pub fn non_negative(v: &JsValue, name: &str) -> ApiResult<i64> {
 /// A partition or subtask index (range against the job is checked by the caller).
 pub fn index_arg(v: &JsValue, name: &str) -> ApiResult<u32> {
     let n = int_arg(v, name).map_err(|e| {
-        if e.kind == super::error::ErrorKind::Type {
+        if e.kind == ErrorKind::Type {
             ApiError::type_(name, format!("expected an index (a non-negative integer), got {}", describe(v)))
         } else {
             e
         }
     })?;
-    u32::try_from(n).map_err(|_| ApiError::range(name, format!("must be a non-negative integer below 2^32, got {n}")))
+    u32::try_from(n).map_err(|_| ApiError::new(name, format!("must be a non-negative integer below 2^32, got {n}")))
 }
 
 /// A string argument.
@@ -216,6 +212,6 @@ pub fn string_arg(v: &JsValue, name: &str) -> ApiResult<String> {
 
 /// Any `Serialize` value as a plain JS value (via one `JSON.parse`).
 pub fn to_js<T: Serialize + ?Sized>(v: &T) -> ApiResult<JsValue> {
-    let text = serde_json::to_string(v).map_err(|e| ApiError::error("", format!("could not serialize the answer: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| ApiError::error("", "could not parse the answer"))
+    let text = serde_json::to_string(v).map_err(|e| ApiError::invalid("", format!("could not serialize the answer: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| ApiError::invalid("", "could not parse the answer"))
 }

@@ -8,10 +8,13 @@
 //! late records; `step` last). While listeners for trace or late events exist, long runs go
 //! one instant at a time and pull the deltas before the bounded trace can drop them.
 
-use crate::engine::time::ProcTime;
 use super::types::{late_record, window_emission, Watermark};
+use crate::engine::deltas::Cursor;
+use crate::engine::observer::Observer;
 use crate::engine::sim::Simulation;
+use crate::engine::time::ProcTime;
 use crate::engine::trace::TraceKind;
+use std::ops::ControlFlow;
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -189,53 +192,54 @@ struct Pending {
     payload: Value,
 }
 
-/// The delta cursors of one playground and the events collected during the current call.
+/// Where the listeners stand in the engine's streams, and the events collected during the
+/// current call.
 #[derive(Default)]
 pub struct Collector {
-    trace_cursor: u64,
-    window_index: usize,
-    late_seen: u64,
+    cursor: Cursor,
     buffer: Vec<Pending>,
 }
 
-/// Late records counted by the operators so far (the exact total).
-fn late_total(sim: &Simulation) -> u64 {
-    sim.downstream().windows.iter().map(|w| w.num_late_records_dropped + w.num_late_records_side_output).sum()
+/// The run-loop observer of one call: pulls deltas before the bounded trace or late buffer
+/// can drop them, while listeners need them.
+pub struct Pull<'a> {
+    pub collector: &'a mut Collector,
+    pub wants: Wants,
+}
+
+impl Observer for Pull<'_> {
+    fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
+        if self.wants.needs_pull() {
+            self.collector.maybe_pull(sim, self.wants);
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 impl Collector {
     /// Skips everything so far (a fresh simulation, or a listener kind that just appeared).
     pub fn reset(&mut self, sim: &Simulation) {
-        self.trace_cursor = sim.trace().cursor();
-        self.window_index = sim.downstream().sink.total();
-        self.late_seen = late_total(sim);
+        self.cursor = Cursor::at_end(sim);
         self.buffer.clear();
     }
 
     /// Pulls when the trace or the late buffer could otherwise drop something before the end of
     /// the call (called after each instant while `wants.needs_pull()`).
-    pub fn maybe_pull(&mut self, sim: &Simulation, wants: Wants) {
-        if wants.trace() {
-            let cap = sim.config().trace_capacity as u64;
-            if sim.trace().cursor() - self.trace_cursor >= (cap / 2).max(1) {
-                self.pull_trace(sim, wants);
-            }
+    fn maybe_pull(&mut self, sim: &Simulation, wants: Wants) {
+        if wants.trace() && self.cursor.trace_waiting(sim) >= (sim.config().trace_capacity as u64 / 2).max(1) {
+            self.pull_trace(sim, wants);
         }
-        if wants.late {
-            let cap = sim.config().late_records_retained as u64;
-            if late_total(sim) - self.late_seen >= (cap / 2).max(1) {
-                self.pull_late(sim);
-            }
+        if wants.late && self.cursor.late_waiting(sim) >= (sim.config().late_records_retained as u64 / 2).max(1) {
+            self.pull_late(sim);
         }
     }
 
     fn pull_trace(&mut self, sim: &Simulation, wants: Wants) {
         if !wants.trace() {
-            self.trace_cursor = sim.trace().cursor();
+            self.cursor.trace = sim.trace().cursor();
             return;
         }
-        let (events, _lost) = sim.trace().events_since(self.trace_cursor);
-        self.trace_cursor = sim.trace().cursor();
+        let (events, _lost) = self.cursor.read_trace(sim);
         for e in &events {
             let (kind, level, subtask, partition, watermark) = match e.kind {
                 TraceKind::SplitWatermark { subtask, partition, watermark } => (EventKind::Watermark, "split", subtask, Some(partition), Some(watermark)),
@@ -261,12 +265,7 @@ impl Collector {
     }
 
     fn pull_late(&mut self, sim: &Simulation) {
-        let total = late_total(sim);
-        let new = total.saturating_sub(self.late_seen) as usize;
-        self.late_seen = total;
-        let late = &sim.downstream().late;
-        let keep = new.min(late.len());
-        for l in late.iter().skip(late.len() - keep) {
+        for (_, l) in self.cursor.read_late(sim) {
             if let Ok(payload) = serde_json::to_value(late_record(l, sim.keys())) {
                 self.buffer.push(Pending { time: l.time, class: 2, kind: EventKind::Late, payload });
             }
@@ -274,14 +273,12 @@ impl Collector {
     }
 
     fn pull_windows(&mut self, sim: &Simulation, wants: Wants) {
-        let sink = &sim.downstream().sink;
-        let from = self.window_index.min(sink.total());
-        self.window_index = sink.total();
         if !wants.window {
+            self.cursor.windows = sim.downstream().sink.total();
             return;
         }
         let agg = sim.config().aggregate;
-        for (i, r) in sink.since(from) {
+        for (i, r) in self.cursor.read_windows(sim) {
             if let Ok(payload) = serde_json::to_value(window_emission(i, r, sim.keys(), agg)) {
                 self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Window, payload });
             }
@@ -294,7 +291,7 @@ impl Collector {
         if wants.late {
             self.pull_late(sim);
         } else {
-            self.late_seen = late_total(sim);
+            self.cursor.late = sim.downstream().late_total();
         }
         self.pull_windows(sim, wants);
         if let (true, Some(s)) = (wants.step, step) {
@@ -325,7 +322,7 @@ impl Batch {
         }
         let arr: js_sys::Array = match super::convert::to_js(&self.payloads) {
             Ok(v) => v.into(),
-            Err(e) => return Err(e.into_js("on")),
+            Err(e) => return Err(super::error::IntoJs::into_js(e, "on")),
         };
         let mut first_err = None;
         for (i, kind) in self.kinds.iter().enumerate() {

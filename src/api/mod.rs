@@ -1,6 +1,7 @@
 //! The JS API (wasm32 only): a thin, typed, pull-based wrapper over the engine.
 //!
-//! One class, [`WatermarkPlayground`], drives one [`Simulation`](crate::engine::sim::Simulation).
+//! One class, [`WatermarkPlayground`], drives one engine [`Session`](crate::engine::session::Session)
+//! — the same session `wmp run` and the UI drive, with the same command checks and run loops.
 //! Reads are pull-based (`snapshot()`, `eventsSince(cursor)`, …); `on(event, cb)` callbacks are
 //! fed from the same deltas and run at the end of the call that produced them, after the engine
 //! has returned. Every bad argument is a JS `Error`/`RangeError`/`TypeError` naming the argument
@@ -9,13 +10,11 @@
 //! reference is `docs/API.md`.
 //!
 //! Files, one concept each:
-//! - `error`: the error value (kind + path + message) and how it becomes a JS error;
+//! - `error`: the engine's input error (kind + path + message) as a JS error;
 //! - `convert`: JS values in (numbers, BigInt, plain objects → serde), JSON out;
 //! - `types`: the plain objects the API returns (camelCase, watermarks as `{ms, raw}`);
-//! - `validate`: command checks against the job's shape at the command's time;
-//! - `session`: the simulation plus the command log that makes `toScenario()` exact;
-//! - `events`: listeners and the deltas they are fed from;
-//! - `share`: share strings (`wmp1.` + base64url of the scenario JSON);
+//! - `events`: listeners, fed from the engine's delta cursor by a run-loop observer;
+//! - `mount`: `mount(element, options)`, which places the UI (`src/web/`) into a page;
 //! - `playground`: the exported class, thin methods over the above.
 
 pub mod convert;
@@ -23,10 +22,7 @@ pub mod error;
 pub mod mount;
 pub mod events;
 pub mod playground;
-pub mod session;
-pub mod share;
 pub mod types;
-pub mod validate;
 
 pub use events::Subscription;
 pub use playground::WatermarkPlayground;

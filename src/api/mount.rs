@@ -6,7 +6,7 @@
 //! mounted UI runs its own frame loop until `unmount()`.
 
 use super::convert::{self, describe};
-use super::error::{ApiError, ApiResult};
+use super::error::{ApiError, ApiResult, IntoJs};
 use super::playground::{load_text, text_of_string};
 use crate::engine::scenario::{build, catalog};
 use crate::engine::scenario::schema::Scenario;
@@ -43,16 +43,16 @@ fn plan(options: &JsValue) -> ApiResult<Plan> {
     let embed = match o.layout.as_deref() {
         None | Some("full") => false,
         Some("embed") => true,
-        Some(other) => return Err(ApiError::range("options.layout", format!("{other:?} is not a layout (\"full\" or \"embed\")"))),
+        Some(other) => return Err(ApiError::new("options.layout", format!("{other:?} is not a layout (\"full\" or \"embed\")"))),
     };
     let scenario = match (o.preset, o.scenario) {
-        (Some(_), Some(_)) => return Err(ApiError::error("options.scenario", "give either preset or scenario, not both")),
+        (Some(_), Some(_)) => return Err(ApiError::invalid("options.scenario", "give either preset or scenario, not both")),
         (Some(id), None) => {
             let p = catalog::preset(&id).ok_or_else(|| {
                 let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
-                ApiError::range("options.preset", format!("no preset {id:?} (one of {})", ids.join(", ")))
+                ApiError::new("options.preset", format!("no preset {id:?} (one of {})", ids.join(", ")))
             })?;
-            Some((build::parse(p.json).map_err(ApiError::input)?, Some(p.id)))
+            Some((build::parse(p.json)?, Some(p.id)))
         }
         (None, Some(v)) => {
             let text = match v {
@@ -69,7 +69,7 @@ fn plan(options: &JsValue) -> ApiResult<Plan> {
     };
     if let Some(s) = o.speed {
         if !(s.is_finite() && s > 0.0 && s <= MAX_SPEED) {
-            return Err(ApiError::range("options.speed", format!("{s} is not a speed (processing time per wall-clock time, > 0 and ≤ 100000)")));
+            return Err(ApiError::new("options.speed", format!("{s} is not a speed (processing time per wall-clock time, > 0 and ≤ 100000)")));
         }
     }
     Ok(Plan { embed, scenario, speed: o.speed, autoplay: o.autoplay.unwrap_or(false), full_url: o.full_url })
@@ -126,8 +126,8 @@ pub fn mount(element: JsValue, options: JsValue) -> Result<MountedPlayground, Js
             if let Err(e) = pg.load(sc, preset) {
                 pg.error(format!("{e}"));
             }
-            if let Some(id) = preset {
-                pg.speed.set(crate::web::presets::default_speed(id));
+            if let Some(p) = preset.and_then(catalog::preset) {
+                pg.speed.set(p.speed);
             }
         }
         if let Some(s) = plan.speed {

@@ -3,35 +3,19 @@
 //! session borrowed only while the engine runs, so callbacks may call back into the playground.
 
 use super::convert::{self, from_js, index_arg, int_arg, non_negative, opt_int_arg, string_arg, to_js, to_json};
-use super::error::{ApiError, ApiResult};
-use super::events::{EventKind, Listeners, StepEvent, Subscription, Wants};
-use super::session::{scenario_error, Session, STRUCTURAL_PARAMS};
-use super::share;
+use super::error::{ApiError, ApiResult, IntoJs};
+use super::events::{Collector, EventKind, Listeners, Pull, StepEvent, Subscription};
 use super::types::{self, EventBatch, PresetInfo};
-use crate::engine::command::{Command, Param};
+use crate::engine::command::Command;
+use crate::engine::session::param::STRUCTURAL_PARAMS;
+use crate::engine::session::{share, Session};
 use crate::engine::scenario::schema::{ProducerSpec, RecordSpec};
 use crate::engine::scenario::{build, catalog};
 use crate::engine::time::describe_watermark;
 use serde::Deserialize;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
-/// The engine parameters `setParam` can change while the job runs (`set_param` names).
-pub const RUNTIME_PARAMS: [&str; 11] = [
-    "bound_ms",
-    "generator",
-    "idle_timeout_ms",
-    "auto_watermark_interval_ms",
-    "allowed_lateness_ms",
-    "late_side_output",
-    "sink_mode",
-    "channel_latency_ms",
-    "read_rate_per_s",
-    "max_future_skew_ms",
-    "drop_heartbeats",
-];
 
 /// The default limit of `stepToNextInteresting()`: one hour of processing time.
 pub const DEFAULT_INTERESTING_LIMIT_MS: i64 = 3_600_000;
@@ -41,8 +25,14 @@ pub const DEFAULT_OPEN_WINDOWS: usize = 10;
 /// A simulated Flink job (sources → keyed windows → sink), driven from JavaScript.
 #[wasm_bindgen]
 pub struct WatermarkPlayground {
-    session: RefCell<Session>,
+    inner: RefCell<Inner>,
     listeners: Rc<RefCell<Listeners>>,
+}
+
+/// The engine session and where the listeners stand in its streams.
+struct Inner {
+    session: Session,
+    collector: Collector,
 }
 
 /// The scenario JSON text a string stands for: a preset id, a share string or JSON text.
@@ -57,12 +47,11 @@ pub(crate) fn text_of_string(s: &str, arg: &str) -> ApiResult<String> {
         return Ok(s.to_string());
     }
     let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
-    Err(ApiError::range(arg, format!("{s:?} is not a preset id (one of {}), a share string ({}…) or scenario JSON", ids.join(", "), share::PREFIX)))
+    Err(ApiError::new(arg, format!("{s:?} is not a preset id (one of {}), a share string ({}…) or scenario JSON", ids.join(", "), share::PREFIX)))
 }
 
 pub(crate) fn load_text(text: &str, arg: &str) -> ApiResult<Session> {
-    let sc = build::parse(text).map_err(|e| scenario_error(e).within(arg))?;
-    Session::new(sc).map_err(|e| e.within(arg))
+    Session::from_json(text).map_err(|e| e.within(arg))
 }
 
 fn load(input: &JsValue, arg: &str) -> ApiResult<Session> {
@@ -94,23 +83,25 @@ struct SnapshotOptions {
 
 impl WatermarkPlayground {
     fn wrap(session: Session) -> Self {
-        WatermarkPlayground { session: RefCell::new(session), listeners: Rc::new(RefCell::new(Listeners::default())) }
+        let mut collector = Collector::default();
+        collector.reset(session.sim());
+        WatermarkPlayground { inner: RefCell::new(Inner { session, collector }), listeners: Rc::new(RefCell::new(Listeners::default())) }
     }
 
     fn busy(method: &str) -> JsValue {
-        ApiError::error("", "the playground is busy (called from inside its own call)").into_js(method)
+        ApiError::invalid("", "the playground is busy (called from inside its own call)").into_js(method)
     }
 
     /// Runs a call that may change the job, then hands its events to the listeners (after the
     /// session is released). `advancing` calls also fire `step`.
-    fn change<T>(&self, method: &str, advancing: bool, f: impl FnOnce(&mut Session, Wants) -> ApiResult<T>) -> Result<T, JsValue> {
+    fn change<T>(&self, method: &str, advancing: bool, f: impl FnOnce(&mut Session, &mut Pull) -> ApiResult<T>) -> Result<T, JsValue> {
         let wants = self.listeners.try_borrow().map(|l| l.wants()).unwrap_or_default();
         let (result, batch) = {
-            let mut guard = self.session.try_borrow_mut().map_err(|_| Self::busy(method))?;
-            let s = &mut *guard;
-            let result = f(s, wants);
-            let step = (advancing && result.is_ok()).then(|| StepEvent { now: s.sim.now().max(s.start()), elapsed_ms: s.elapsed() });
-            let batch = s.collector.finish(&s.sim, wants, step);
+            let mut guard = self.inner.try_borrow_mut().map_err(|_| Self::busy(method))?;
+            let Inner { session: s, collector } = &mut *guard;
+            let result = f(s, &mut Pull { collector, wants });
+            let step = (advancing && result.is_ok()).then(|| StepEvent { now: s.now(), elapsed_ms: s.elapsed() });
+            let batch = collector.finish(s.sim(), wants, step);
             (result, batch)
         };
         let dispatched = batch.dispatch(&self.listeners);
@@ -121,14 +112,22 @@ impl WatermarkPlayground {
 
     /// A read-only call.
     fn read<T>(&self, method: &str, f: impl FnOnce(&Session) -> ApiResult<T>) -> Result<T, JsValue> {
-        let s = self.session.try_borrow().map_err(|_| Self::busy(method))?;
-        f(&s).map_err(|e| e.into_js(method))
+        let inner = self.inner.try_borrow().map_err(|_| Self::busy(method))?;
+        f(&inner.session).map_err(|e| e.into_js(method))
     }
 
     /// A command that names one partition.
     fn partition_command(&self, method: &str, partition: JsValue, make: fn(u32) -> Command) -> Result<(), JsValue> {
         let p = index_arg(&partition, "partition").map_err(|e| e.into_js(method))?;
         self.change(method, true, |s, w| s.apply_now(vec![make(p)], &[String::new()], w))
+    }
+
+    /// After the job was rebuilt (a structural parameter): the listeners start from here.
+    fn rebuilt(&self) {
+        if let Ok(mut inner) = self.inner.try_borrow_mut() {
+            let Inner { session, collector } = &mut *inner;
+            collector.reset(session.sim());
+        }
     }
 }
 
@@ -162,7 +161,7 @@ impl WatermarkPlayground {
         let id = string_arg(&id, "id").map_err(|e| e.into_js(m))?;
         let p = catalog::preset(&id).ok_or_else(|| {
             let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
-            ApiError::range("id", format!("no preset {id:?} (one of {})", ids.join(", "))).into_js(m)
+            ApiError::new("id", format!("no preset {id:?} (one of {})", ids.join(", "))).into_js(m)
         })?;
         load_text(p.json, "preset").map(Self::wrap).map_err(|e| e.into_js(m))
     }
@@ -189,8 +188,8 @@ impl WatermarkPlayground {
     pub fn preset_scenario(id: JsValue) -> Result<JsValue, JsValue> {
         let m = "WatermarkPlayground.presetScenario";
         let id = string_arg(&id, "id").map_err(|e| e.into_js(m))?;
-        let p = catalog::preset(&id).ok_or_else(|| ApiError::range("id", format!("no preset {id:?}")).into_js(m))?;
-        let sc = build::parse(p.json).map_err(|e| scenario_error(e).into_js(m))?;
+        let p = catalog::preset(&id).ok_or_else(|| ApiError::new("id", format!("no preset {id:?}")).into_js(m))?;
+        let sc = build::parse(p.json).map_err(|e| e.into_js(m))?;
         to_js(&sc).map_err(|e| e.into_js(m))
     }
 
@@ -205,9 +204,9 @@ impl WatermarkPlayground {
             watermark.clone()
         };
         let w: i64 = if let Some(s) = raw.as_string() {
-            s.trim().parse().map_err(|_| ApiError::range("watermark", format!("{s:?} is not a 64-bit integer")).into_js(m))?
+            s.trim().parse().map_err(|_| ApiError::new("watermark", format!("{s:?} is not a 64-bit integer")).into_js(m))?
         } else if raw.is_bigint() {
-            i64::try_from(raw).map_err(|_| ApiError::range("watermark", "the BigInt does not fit in 64 bits").into_js(m))?
+            i64::try_from(raw).map_err(|_| ApiError::new("watermark", "the BigInt does not fit in 64 bits").into_js(m))?
         } else {
             int_arg(&raw, "watermark").map_err(|e| e.into_js(m))?
         };
@@ -219,7 +218,7 @@ impl WatermarkPlayground {
     /// Processing time now (ms since the epoch; the start time before the first instant).
     #[wasm_bindgen(getter)]
     pub fn now(&self) -> Result<f64, JsValue> {
-        self.read("now", |s| Ok(s.sim.now().max(s.start()).ms() as f64))
+        self.read("now", |s| Ok(s.now().ms() as f64))
     }
 
     /// Processing time since the start (−1 before the first instant ran).
@@ -254,13 +253,13 @@ impl WatermarkPlayground {
     /// The trace cursor: the sequence number the next trace event will get.
     #[wasm_bindgen(getter)]
     pub fn cursor(&self) -> Result<f64, JsValue> {
-        self.read("cursor", |s| Ok(s.sim.trace().cursor() as f64))
+        self.read("cursor", |s| Ok(s.sim().trace().cursor() as f64))
     }
 
     /// The 64-bit fingerprint of every trace event so far (16 hex digits), as `wmp run` prints.
     #[wasm_bindgen(getter, js_name = traceHash)]
     pub fn trace_hash(&self) -> Result<String, JsValue> {
-        self.read("traceHash", |s| Ok(s.sim.trace().hash_hex()))
+        self.read("traceHash", |s| Ok(s.sim().trace().hash_hex()))
     }
 
     // ---- time -----------------------------------------------------------------------------
@@ -296,7 +295,7 @@ impl WatermarkPlayground {
         let m = "stepToNextInteresting";
         let limit = opt_int_arg(&limit_ms, "limitMs", DEFAULT_INTERESTING_LIMIT_MS).map_err(|e| e.into_js(m))?;
         if limit < 1 {
-            return Err(ApiError::range("limitMs", format!("must be >= 1, got {limit}")).into_js(m));
+            return Err(ApiError::new("limitMs", format!("must be >= 1, got {limit}")).into_js(m));
         }
         self.change(m, true, |s, w| s.step_to_next_interesting(limit, w))
     }
@@ -315,7 +314,7 @@ impl WatermarkPlayground {
     pub fn add_partition(&self) -> Result<u32, JsValue> {
         self.change("addPartition", true, |s, w| {
             s.apply_now(vec![Command::AddPartition], &[String::new()], w)?;
-            Ok(s.sim.partitions().len().saturating_sub(1) as u32)
+            Ok(s.sim().partitions().len().saturating_sub(1) as u32)
         })
     }
 
@@ -356,7 +355,7 @@ impl WatermarkPlayground {
         let selector = spec.partitions.clone();
         let parts = self.change(m, true, |s, w| {
             s.apply_now(vec![Command::AttachProducer { producer: spec }], &[String::new()], w)?;
-            selector.resolve(s.sim.partitions().len() as u32).map_err(|e| ApiError::input(e).within("producer.partitions"))
+            selector.resolve(s.sim().partitions().len() as u32).map_err(|e| e.within("producer.partitions"))
         })?;
         to_js(&parts).map_err(|e| e.into_js(m))
     }
@@ -410,25 +409,12 @@ impl WatermarkPlayground {
         let Some(json) = json else {
             return Err(ApiError::type_("value", "is required (null turns optional parameters off)").into_js(m));
         };
-        if STRUCTURAL_PARAMS.contains(&name.as_str()) {
-            return self.change(m, false, |s, _| s.set_structure(&name, json));
+        let structural = STRUCTURAL_PARAMS.contains(&name.as_str());
+        self.change(m, !structural, |s, w| s.set_param_json(&name, json, w))?;
+        if structural {
+            self.rebuilt();
         }
-        if !RUNTIME_PARAMS.contains(&name.as_str()) {
-            let all: Vec<&str> = RUNTIME_PARAMS.iter().chain(STRUCTURAL_PARAMS.iter()).copied().collect();
-            return Err(ApiError::range("name", format!("unknown parameter {name:?} (one of {})", all.join(", "))).into_js(m));
-        }
-        let mut obj = serde_json::Map::new();
-        obj.insert("name".into(), Value::String(name));
-        obj.insert("value".into(), json);
-        // The name is known, so any error is about the value.
-        let param: Param = convert::from_json(Value::Object(obj), "")
-            .map_err(|mut e| {
-                if !e.path.starts_with("value") {
-                    e.path = "value".into();
-                }
-                e.into_js(m)
-            })?;
-        self.change(m, true, |s, w| s.set_param(param, w))
+        Ok(())
     }
 
     /// Applies engine commands (`{command: "silence", partition: 3}`, one or an array) together
@@ -456,7 +442,7 @@ impl WatermarkPlayground {
         let m = "snapshot";
         let opts: SnapshotOptions = if options.is_undefined() || options.is_null() { SnapshotOptions::default() } else { from_js(&options, "options").map_err(|e| e.into_js(m))? };
         let open = opts.open_windows.map_or(DEFAULT_OPEN_WINDOWS, |n| n as usize);
-        self.read(m, |s| to_js(&types::snapshot(&s.sim, s.finished(), open)))
+        self.read(m, |s| to_js(&types::snapshot(&s.sim(), s.finished(), open)))
     }
 
     /// Trace events with `seq >= cursor` still in the bounded trace, how many were lost, and the
@@ -466,9 +452,9 @@ impl WatermarkPlayground {
         let m = "eventsSince";
         let c = if cursor.is_undefined() || cursor.is_null() { 0 } else { non_negative(&cursor, "cursor").map_err(|e| e.into_js(m))? };
         self.read(m, |s| {
-            let (events, lost) = s.sim.trace().events_since(c as u64);
-            let keys = s.sim.keys();
-            let batch = EventBatch { events: events.iter().map(|e| types::trace_event(e, keys)).collect(), lost, cursor: s.sim.trace().cursor() };
+            let (events, lost) = s.sim().trace().events_since(c as u64);
+            let keys = s.sim().keys();
+            let batch = EventBatch { events: events.iter().map(|e| types::trace_event(e, keys)).collect(), lost, cursor: s.sim().trace().cursor() };
             to_js(&batch)
         })
     }
@@ -478,9 +464,9 @@ impl WatermarkPlayground {
         let m = "windows";
         let from = if from.is_undefined() || from.is_null() { 0 } else { non_negative(&from, "from").map_err(|e| e.into_js(m))? as usize };
         self.read(m, |s| {
-            let agg = s.sim.config().aggregate;
-            let keys = s.sim.keys();
-            let list: Vec<_> = s.sim.downstream().sink.since(from).map(|(i, r)| types::window_emission(i, r, keys, agg)).collect();
+            let agg = s.sim().config().aggregate;
+            let keys = s.sim().keys();
+            let list: Vec<_> = s.sim().downstream().sink.since(from).map(|(i, r)| types::window_emission(i, r, keys, agg)).collect();
             to_js(&list)
         })
     }
@@ -490,15 +476,15 @@ impl WatermarkPlayground {
     #[wasm_bindgen(js_name = lateRecords)]
     pub fn late_records(&self) -> Result<JsValue, JsValue> {
         self.read("lateRecords", |s| {
-            let keys = s.sim.keys();
-            let list: Vec<_> = s.sim.downstream().late.iter().map(|l| types::late_record(l, keys)).collect();
+            let keys = s.sim().keys();
+            let list: Vec<_> = s.sim().downstream().late.iter().map(|l| types::late_record(l, keys)).collect();
             to_js(&list)
         })
     }
 
     /// Per-subtask metrics under Flink's names.
     pub fn metrics(&self) -> Result<JsValue, JsValue> {
-        self.read("metrics", |s| to_js(&types::metrics(s.sim.metrics())))
+        self.read("metrics", |s| to_js(&types::metrics(s.sim().metrics())))
     }
 
     /// The answer of Flink's REST `GET /jobs/:jobid/vertices/:vertexid/watermarks` for
@@ -508,7 +494,7 @@ impl WatermarkPlayground {
         let m = "restWatermarks";
         let v = string_arg(&vertex, "vertex").map_err(|e| e.into_js(m))?;
         self.read(m, |s| {
-            let list = s.sim.rest_watermarks(&v).ok_or_else(|| ApiError::range("vertex", format!("no vertex {v:?} (\"source\" or \"window\")")))?;
+            let list = s.sim().rest_watermarks(&v).ok_or_else(|| ApiError::new("vertex", format!("no vertex {v:?} (\"source\" or \"window\")")))?;
             to_js(&list)
         })
     }
@@ -519,8 +505,8 @@ impl WatermarkPlayground {
         let m = "explain";
         let i = index_arg(&subtask, "subtask").map_err(|e| e.into_js(m))?;
         self.read(m, |s| {
-            let n = s.sim.downstream().windows.len();
-            let e = s.sim.explain(i).ok_or_else(|| ApiError::range("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
+            let n = s.sim().downstream().windows.len();
+            let e = s.sim().explain(i).ok_or_else(|| ApiError::new("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
             to_js(&types::explanation(e))
         })
     }
@@ -530,14 +516,14 @@ impl WatermarkPlayground {
     pub fn on(&self, event: JsValue, callback: JsValue) -> Result<Subscription, JsValue> {
         let m = "on";
         let name = string_arg(&event, "event").map_err(|e| e.into_js(m))?;
-        let kind = EventKind::parse(&name).ok_or_else(|| ApiError::range("event", format!("unknown event {name:?} (one of {})", EventKind::NAMES.join(", "))).into_js(m))?;
+        let kind = EventKind::parse(&name).ok_or_else(|| ApiError::new("event", format!("unknown event {name:?} (one of {})", EventKind::NAMES.join(", "))).into_js(m))?;
         let Some(f) = callback.dyn_ref::<js_sys::Function>() else {
             return Err(ApiError::type_("callback", format!("expected a function, got {}", convert::describe(&callback))).into_js(m));
         };
         if kind.from_trace() {
-            let cap = self.read(m, |s| Ok(s.sim.config().trace_capacity))?;
+            let cap = self.read(m, |s| Ok(s.sim().config().trace_capacity))?;
             if cap == 0 {
-                return Err(ApiError::error("event", format!("the scenario keeps no trace (trace.capacity is 0), so {name:?} events cannot be delivered")).into_js(m));
+                return Err(ApiError::invalid("event", format!("the scenario keeps no trace (trace.capacity is 0), so {name:?} events cannot be delivered")).into_js(m));
             }
         }
         let mut l = self.listeners.try_borrow_mut().map_err(|_| Self::busy(m))?;
@@ -555,9 +541,6 @@ impl WatermarkPlayground {
     /// `toScenario()` as a compact, URL-safe string (`wmp1.` + base64url of the JSON).
     #[wasm_bindgen(js_name = toShareString)]
     pub fn to_share_string(&self) -> Result<String, JsValue> {
-        self.read("toShareString", |s| {
-            let json = serde_json::to_string(&s.to_scenario()).map_err(|e| ApiError::error("", e.to_string()))?;
-            Ok(share::encode(&json))
-        })
+        self.read("toShareString", |s| Ok(s.to_share_string()))
     }
 }

@@ -9,7 +9,8 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use wmp::engine::report::report;
-use wmp::engine::scenario::{build, oracle};
+use wmp::engine::scenario::oracle;
+use wmp::engine::session::Session;
 
 const USAGE: &str = "usage: wmp run|validate [--format native|oracle] [--trace] FILE|-";
 
@@ -53,9 +54,9 @@ fn run(args: Vec<String>) -> Result<String, String> {
     let at = |e: wmp::engine::error::InputError| format!("{file}: {e}");
     match (cmd.as_str(), format.as_str()) {
         ("run", "native") => {
-            let sc = build::parse(&text).map_err(at)?;
-            let sim = sc.run().map_err(at)?;
-            Ok(report(&sc.name, &sim, trace).to_string())
+            let mut session = Session::from_json(&text).map_err(at)?;
+            session.run_to_end(&mut ()).map_err(at)?;
+            Ok(report(&session.scenario().name, session.sim(), trace).to_string())
         }
         ("run", "oracle") => {
             let sc = oracle::parse(&text).map_err(at)?;
@@ -66,7 +67,8 @@ fn run(args: Vec<String>) -> Result<String, String> {
             }
             Ok(out.to_string())
         }
-        ("validate", "native") => build::parse(&text).map(|_| "ok".to_string()).map_err(at),
+        // The same checks `run` makes before it runs (the scenario and every scripted command).
+        ("validate", "native") => Session::from_json(&text).map(|_| "ok".to_string()).map_err(at),
         ("validate", "oracle") => oracle::parse(&text).map(|_| "ok".to_string()).map_err(at),
         (_, "native" | "oracle") => Err(format!("unknown command {cmd:?} ({USAGE})")),
         _ => Err(format!("--format must be native or oracle, got {format:?}")),

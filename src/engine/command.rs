@@ -1,5 +1,6 @@
 //! Commands that change a running job: the scenario's scripted `commands` and the API's calls
-//! go through the same code. Every bad argument is an [`InputError`] naming the field.
+//! go through the same code. Every bad argument is an [`InputError`] naming the field; the rules
+//! are the ones in `session::check`, which the session runs before a command is scheduled.
 
 use super::element::Record;
 use super::error::InputError;
@@ -7,6 +8,7 @@ use super::operator::sink::SinkMode;
 use super::producer::{ProducerState, RecordShape};
 use super::rng::Rng;
 use super::scenario::schema::{KeysSpec, ProducerSpec, RecordSpec};
+use super::session::check;
 use super::sim::Simulation;
 use super::source::generator::GeneratorKind;
 use super::time::{EventTime, ProcTime};
@@ -75,19 +77,19 @@ impl Simulation {
                 self.add_partition();
             }
             Command::RemovePartition { partition } => {
-                self.check_partition(partition, "partition")?;
+                self.check_partition(partition)?;
                 self.partitions[partition as usize].removed = true;
                 self.release(partition);
             }
             Command::Produce { partition, records } => {
-                self.check_partition(partition, "partition")?;
+                self.check_partition(partition)?;
                 for (i, r) in records.iter().enumerate() {
                     let rec = self.record_from_spec(partition, r, now).map_err(|e| e.within(&format!("records[{i}]")))?;
                     self.append(rec);
                 }
             }
             Command::Silence { partition } | Command::Resume { partition } => {
-                self.check_partition(partition, "partition")?;
+                self.check_partition(partition)?;
                 let silenced = matches!(cmd, Command::Silence { .. });
                 for p in self.producers.iter_mut().filter(|p| p.partition == partition) {
                     p.set_silenced(silenced, now);
@@ -95,13 +97,13 @@ impl Simulation {
             }
             Command::AttachProducer { producer } => self.attach_producer(&producer, now).map_err(|e| e.within("producer"))?,
             Command::DetachProducers { partition } => {
-                self.check_partition(partition, "partition")?;
+                self.check_partition(partition)?;
                 self.producers.retain(|p| p.partition != partition);
                 self.producers_of_stale = true;
             }
             Command::SetParam { param } => self.set_param(param).map_err(|e| e.within("param"))?,
             Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => {
-                self.check_partition(partition, "partition")?;
+                self.check_partition(partition)?;
                 let idle = matches!(cmd, Command::MarkSplitIdle { .. });
                 let (s, i) = self.live_split(partition)?;
                 let mut sig = std::mem::take(self.signals_mut());
@@ -111,7 +113,7 @@ impl Simulation {
                 self.broadcast(s, now);
             }
             Command::ReleaseSplit { partition } => {
-                self.check_partition(partition, "partition")?;
+                self.check_partition(partition)?;
                 self.live_split(partition)?;
                 self.release(partition);
             }
@@ -122,7 +124,7 @@ impl Simulation {
     }
 
     fn live_split(&self, partition: u32) -> Result<(usize, usize), InputError> {
-        self.live_split_of(partition as usize).ok_or_else(|| InputError::new("partition", format!("partition {partition}'s split was already released")))
+        self.live_split_of(partition as usize).ok_or_else(|| check::released(partition, "partition"))
     }
 
     fn release(&mut self, partition: u32) {
@@ -133,12 +135,12 @@ impl Simulation {
     }
 
     fn record_from_spec(&mut self, partition: u32, r: &RecordSpec, now: ProcTime) -> Result<Record, InputError> {
+        check::record(r, now, false)?;
         let now_et = EventTime::from_proc(now);
         let ts = match (r.ts, r.ts_offset_ms) {
-            (Some(ts), None) => EventTime(ts),
-            (None, Some(off)) => now_et.checked_add(off).ok_or_else(|| InputError::new("ts_offset_ms", "overflows"))?,
+            (Some(ts), _) => EventTime(ts),
+            (None, Some(off)) => now_et + off,
             (None, None) => now_et,
-            (Some(_), Some(_)) => return Err(InputError::new("ts", "give either ts or ts_offset_ms, not both")),
         };
         let key = self.keys_mut().intern(r.key.as_deref().unwrap_or(""));
         Ok(Record { event_ts: ts, append_time: now, key, value: r.value.unwrap_or(1), partition, offset: 0, heartbeat: r.heartbeat })
@@ -146,8 +148,7 @@ impl Simulation {
 
     /// Builds one producer per selected partition; each gets its own RNG stream.
     pub fn attach_producer(&mut self, spec: &ProducerSpec, now: ProcTime) -> Result<(), InputError> {
-        spec.validate()?;
-        let parts = spec.partitions.resolve(self.partitions.len() as u32).map_err(|e| e.within("partitions"))?;
+        let parts = check::producer(spec, self.partitions.len() as u32)?;
         let keys = match &spec.keys {
             KeysSpec::Count { count, prefix } => (0..*count).map(|i| self.keys.intern(&format!("{prefix}{i}"))).collect(),
             KeysSpec::List(names) => names.iter().map(|n| self.keys.intern(n)).collect(),
@@ -165,31 +166,18 @@ impl Simulation {
     }
 
     fn set_param(&mut self, param: Param) -> Result<(), InputError> {
+        check::param(&param)?;
         let mut src = self.cfg.source;
         match param {
             Param::BoundMs(b) => {
-                if b < 0 {
-                    return Err(InputError::new("value", "the bound must be >= 0"));
-                }
                 src.generator = match src.generator {
                     GeneratorKind::MaxOnSilence { silence_ms, .. } => GeneratorKind::MaxOnSilence { bound_ms: b, silence_ms },
                     _ => GeneratorKind::BoundedOutOfOrderness { bound_ms: b },
                 };
             }
-            Param::Generator(g) => {
-                super::scenario::schema::validate_generator(&g)?;
-                src.generator = g;
-            }
-            Param::IdleTimeoutMs(t) => {
-                if t.is_some_and(|t| t <= 0) {
-                    return Err(InputError::new("value", "the idle timeout must be > 0 (withIdleness rejects 0), or null for off"));
-                }
-                src.idle_timeout_ms = t;
-            }
+            Param::Generator(g) => src.generator = g,
+            Param::IdleTimeoutMs(t) => src.idle_timeout_ms = t,
             Param::AutoWatermarkIntervalMs(i) => {
-                if i < 0 {
-                    return Err(InputError::new("value", "the interval must be >= 0 (0 disables periodic watermarks)"));
-                }
                 self.cfg.auto_watermark_interval_ms = i;
                 self.next_tick = (i > 0 && self.started).then(|| {
                     let base = self.cfg.start_time;
@@ -197,9 +185,6 @@ impl Simulation {
                 });
             }
             Param::AllowedLatenessMs(l) => {
-                if l < 0 {
-                    return Err(InputError::new("value", "allowed lateness must be >= 0"));
-                }
                 self.cfg.allowed_lateness_ms = l;
                 self.down.windows.iter_mut().for_each(|w| w.op.set_lateness(l));
             }
@@ -212,18 +197,10 @@ impl Simulation {
                 self.down.sink.mode = m;
             }
             Param::ChannelLatencyMs(l) => {
-                if l < 0 {
-                    return Err(InputError::new("value", "latency must be >= 0"));
-                }
                 self.cfg.channel_latency_ms = l;
                 self.down.set_latency(l, self.cfg.source_parallelism);
             }
-            Param::ReadRatePerS(r) => {
-                if r == Some(0) {
-                    return Err(InputError::new("value", "the read rate must be > 0, or null for unlimited"));
-                }
-                self.cfg.read_rate_per_s = r;
-            }
+            Param::ReadRatePerS(r) => self.cfg.read_rate_per_s = r,
             Param::MaxFutureSkewMs(s) => src.transform.max_future_skew_ms = s,
             Param::DropHeartbeats(b) => src.transform.drop_heartbeats = b,
         }

@@ -89,6 +89,17 @@ impl Downstream {
         }
     }
 
+    /// Late records counted by the window subtasks: (`numLateRecordsDropped`, side output).
+    pub fn late_counts(&self) -> (u64, u64) {
+        self.windows.iter().fold((0, 0), |(d, so), w| (d + w.num_late_records_dropped, so + w.num_late_records_side_output))
+    }
+
+    /// Every late record so far, dropped or side output (exact; the buffer keeps the newest).
+    pub fn late_total(&self) -> u64 {
+        let (d, so) = self.late_counts();
+        d + so
+    }
+
     pub fn set_latency(&mut self, latency_ms: i64, source_parallelism: u32) {
         if latency_ms > 0 && self.channels.is_empty() {
             self.channels = vec![Channel::default(); source_parallelism as usize * self.windows.len()];

@@ -1,24 +1,89 @@
-//! Typed errors for scenario and command input. Each names the field path that is wrong.
+//! Typed errors for scenario, command and API input. Each names the field path that is wrong
+//! and has a kind, which the JS edge turns into the matching JS error class.
 
 use std::fmt;
 
+/// What is wrong with an input, in the three classes JavaScript distinguishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A malformed document, an unknown or missing field, or a state that forbids the call
+    /// (JS `Error`).
+    Invalid,
+    /// A value outside what Flink or the engine accepts (JS `RangeError`).
+    Range,
+    /// A value of the wrong type (JS `TypeError`).
+    Type,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputError {
+    pub kind: ErrorKind,
     /// Where the bad value is, e.g. `window.size_ms` or `commands[3].partition`.
     pub path: String,
     pub message: String,
 }
 
 impl InputError {
+    /// A value out of range: most checks are of this kind.
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        InputError { path: path.into(), message: message.into() }
+        Self::of(ErrorKind::Range, path, message)
     }
 
-    /// The same error, one level deeper in a document (`prefix.path`).
-    pub fn within(self, prefix: &str) -> Self {
-        let path = if self.path.is_empty() { prefix.to_string() } else { format!("{prefix}.{}", self.path) };
-        InputError { path, message: self.message }
+    /// A malformed input or a call the current state forbids.
+    pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::Invalid, path, message)
     }
+
+    /// A value of the wrong type.
+    pub fn type_(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::of(ErrorKind::Type, path, message)
+    }
+
+    pub fn of(kind: ErrorKind, path: impl Into<String>, message: impl Into<String>) -> Self {
+        InputError { kind, path: path.into(), message: message.into() }
+    }
+
+    /// A deserialization error. serde reports its cause only as text, so this is the one place
+    /// that reads it: wrong types are `Type`, bad values and lengths `Range`, the rest (syntax,
+    /// unknown or missing fields and variants) `Invalid`.
+    pub fn from_serde(path: impl Into<String>, message: impl Into<String>) -> Self {
+        let message = message.into();
+        let kind = if message.starts_with("invalid type") {
+            ErrorKind::Type
+        } else if message.starts_with("invalid value") || message.starts_with("invalid length") {
+            ErrorKind::Range
+        } else {
+            ErrorKind::Invalid
+        };
+        Self::of(kind, path, message)
+    }
+
+    /// The same error, one level deeper in a document (`prefix.path`, `prefix[0].path`).
+    pub fn within(mut self, prefix: &str) -> Self {
+        self.path = join_path(prefix, &self.path);
+        self
+    }
+}
+
+/// Joins a prefix and a sub-path: `a` + `b.c` = `a.b.c`, `a` + `[0].b` = `a[0].b`, `a` + `` = `a`.
+pub fn join_path(prefix: &str, path: &str) -> String {
+    if prefix.is_empty() {
+        path.to_string()
+    } else if path.is_empty() || path == "." {
+        prefix.to_string()
+    } else if path.starts_with('[') {
+        format!("{prefix}{path}")
+    } else {
+        format!("{prefix}.{path}")
+    }
+}
+
+/// Deserializes a JSON value; errors name `path` + the field path inside it.
+pub fn from_value<T: serde::de::DeserializeOwned>(json: serde_json::Value, path: &str) -> Result<T, InputError> {
+    serde_path_to_error::deserialize(json).map_err(|e| {
+        let inner = e.path().to_string();
+        InputError::from_serde(join_path(path, &inner), e.inner().to_string())
+    })
 }
 
 impl fmt::Display for InputError {

@@ -3,9 +3,11 @@
 //! Nothing here reads a clock, the environment or OS randomness, and no hash map is iterated:
 //! the same scenario gives the same trace, byte for byte, natively and in wasm.
 //! Dependency direction: `time`/`keys`/`rng` ← `source`, `valve`, `operator` ← `sim` ←
-//! `scenario`, `snapshot`, `explain`, `metrics`.
+//! `scenario`, `snapshot`, `explain`, `metrics`, `deltas` ← `session`, the one way the CLI, the
+//! JS API (`src/api/`) and the UI (`src/web/`) drive a simulation. The engine names neither edge.
 
 pub mod channel;
+pub mod deltas;
 pub mod command;
 pub mod downstream;
 pub mod element;
@@ -14,7 +16,9 @@ pub mod explain;
 pub mod fingerprint;
 pub mod job;
 pub mod keys;
+pub mod limits;
 pub mod metrics;
+pub mod observer;
 pub mod report;
 pub mod operator;
 pub mod partition;
@@ -23,6 +27,7 @@ pub mod producer;
 pub mod read;
 pub mod rng;
 pub mod scenario;
+pub mod session;
 pub mod sim;
 pub mod snapshot;
 pub mod source;

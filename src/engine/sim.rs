@@ -26,6 +26,7 @@ use super::status::Signal;
 use super::time::ProcTime;
 use super::trace::Trace;
 use super::command::Command;
+use super::observer::Observer;
 
 /// A command waiting for its processing time.
 #[derive(Clone, Debug)]
@@ -153,18 +154,19 @@ impl Simulation {
         self.producers_of_stale = true;
     }
 
+    /// Commands waiting for their time, in the order they will run.
+    pub fn scheduled(&self) -> &[ScheduledCommand] {
+        &self.scheduled
+    }
+
     /// Schedules a command; commands at the same instant run in the order they were scheduled.
     pub fn schedule(&mut self, cmd: ScheduledCommand) {
         let at = self.scheduled.partition_point(|c| c.at <= cmd.at);
         self.scheduled.insert(at, cmd);
     }
 
-    pub fn check_partition(&self, p: u32, path: &str) -> Result<(), InputError> {
-        if (p as usize) < self.partitions.len() {
-            Ok(())
-        } else {
-            Err(InputError::new(path, format!("no partition {p} (the topic has {})", self.partitions.len())))
-        }
+    pub fn check_partition(&self, p: u32) -> Result<(), InputError> {
+        super::session::check::partition_exists(p, self.partitions.len() as u32, "partition")
     }
 
     /// The next instant at which anything happens, if any.
@@ -216,27 +218,47 @@ impl Simulation {
 
     /// Processes every instant up to and including `t`, then sets the clock to `t`.
     pub fn run_until(&mut self, t: ProcTime) -> Result<(), InputError> {
+        self.run_until_with(t, &mut ()).map(|_| ())
+    }
+
+    /// `run_until`, with `obs` called after every instant. Returns whether the clock reached
+    /// `t` (false: the observer stopped the run at an earlier instant).
+    pub fn run_until_with(&mut self, t: ProcTime, obs: &mut impl Observer) -> Result<bool, InputError> {
         while let Some(n) = self.next_event_time() {
             if n > t {
                 break;
             }
             self.process(n)?;
+            if obs.after_instant(self).is_break() {
+                return Ok(false);
+            }
         }
         if t > self.now {
             self.now = t;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Steps until something interesting happens (an operator watermark advance, a window
     /// firing, an idle/active flip, a late record), or until `limit` processing time passes.
     /// Returns whether something interesting happened.
     pub fn step_to_next_interesting(&mut self, limit_ms: i64) -> Result<bool, InputError> {
+        self.step_to_next_interesting_with(limit_ms, &mut ())
+    }
+
+    /// `step_to_next_interesting`, with `obs` called after every instant (a `Break` ends the
+    /// search there, as if nothing interesting had happened).
+    pub fn step_to_next_interesting_with(&mut self, limit_ms: i64, obs: &mut impl Observer) -> Result<bool, InputError> {
         let seen = self.trace.interesting_seen();
         let deadline = self.now.saturating_add(limit_ms);
         while self.trace.interesting_seen() == seen {
             match self.next_event_time() {
-                Some(t) if t <= deadline => self.process(t)?,
+                Some(t) if t <= deadline => {
+                    self.process(t)?;
+                    if obs.after_instant(self).is_break() {
+                        return Ok(false);
+                    }
+                }
                 _ => {
                     // Everything up to the deadline was processed: the clock stands there.
                     self.now = self.now.max(deadline);

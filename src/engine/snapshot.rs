@@ -140,7 +140,7 @@ impl Simulation {
                 }
             })
             .collect();
-        let late = self.down.windows.iter().map(|w| w.num_late_records_dropped + w.num_late_records_side_output).sum();
+        let late = self.down.late_total();
         Snapshot {
             now: self.now.max(self.cfg.start_time),
             start_time: self.cfg.start_time,

@@ -127,13 +127,40 @@ pub const NO_WATERMARK: EventTime = EventTime::MIN;
 /// Flink's end-of-input watermark (`Long.MAX_VALUE`).
 pub const END_OF_TIME: EventTime = EventTime::MAX;
 
+/// How a watermark is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WatermarkStyle {
+    /// As Flink's web UI reads it: "No Watermark", "end of input (Long.MAX_VALUE)" or the full
+    /// UTC time to the millisecond.
+    Utc,
+    /// Compact, next to a clock at `now`: the time of day within half a day of it, otherwise
+    /// the date to the second (or a power of ten for the absurd); the sentinels by name.
+    Near(ProcTime),
+    /// The raw `long`, with Java's names for the two sentinels.
+    Raw,
+}
+
+/// A watermark (or any event time) as text, in one of the [`WatermarkStyle`]s.
+pub fn format_watermark(w: EventTime, style: WatermarkStyle) -> String {
+    const DAY: i128 = 86_400_000;
+    match (style, w) {
+        (WatermarkStyle::Raw, NO_WATERMARK) => "Long.MIN_VALUE".into(),
+        (WatermarkStyle::Raw, END_OF_TIME) => "Long.MAX_VALUE".into(),
+        (WatermarkStyle::Raw, _) => w.to_string(),
+        (_, NO_WATERMARK) => "No Watermark".into(),
+        (WatermarkStyle::Utc, END_OF_TIME) => "end of input (Long.MAX_VALUE)".into(),
+        (WatermarkStyle::Near(_), END_OF_TIME) => "end of input".into(),
+        (WatermarkStyle::Utc, _) => format_utc(w.ms()),
+        // Within half a day of now the time of day is unambiguous (and keeps columns narrow).
+        (WatermarkStyle::Near(now), _) if (w.ms() as i128 - now.ms() as i128).abs() < DAY / 2 => format_utc(w.ms())[11..].to_string(),
+        (WatermarkStyle::Near(_), _) if (w.ms() as i128).abs() < 200_000 * 365 * DAY => format_utc(w.ms())[..19].to_string(),
+        (WatermarkStyle::Near(_), _) => format!("{:+.2e} ms", w.ms() as f64),
+    }
+}
+
 /// Human text for a watermark value, the way Flink's web UI reads it.
 pub fn describe_watermark(w: EventTime) -> String {
-    match w {
-        NO_WATERMARK => "No Watermark".to_string(),
-        END_OF_TIME => "end of input (Long.MAX_VALUE)".to_string(),
-        _ => format_utc(w.ms()),
-    }
+    format_watermark(w, WatermarkStyle::Utc)
 }
 
 /// `YYYY-MM-DD HH:MM:SS.mmm` in UTC, computed without any clock or locale.
@@ -167,6 +194,26 @@ pub fn format_duration(ms: i64) -> String {
     }
 }
 
+/// A duration as the fields show it and accept it back ("5 s", "200 ms", "90 min", "1 h").
+pub fn format_duration_exact(ms: i64) -> String {
+    if ms == 0 {
+        "0".into()
+    } else if ms % 3_600_000 == 0 {
+        format!("{} h", ms / 3_600_000)
+    } else if ms % 60_000 == 0 {
+        format!("{} min", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+/// [`format_duration_exact`], or "off" for a setting that is not set.
+pub fn format_opt_duration_exact(ms: Option<i64>) -> String {
+    ms.map_or_else(|| "off".into(), format_duration_exact)
+}
+
 // Howard Hinnant's days-to-civil algorithm: proleptic Gregorian, valid for the whole i64 ms range.
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
@@ -192,5 +239,14 @@ mod tests {
         assert_eq!(format_utc(-1), "1969-12-31 23:59:59.999");
         assert_eq!(describe_watermark(NO_WATERMARK), "No Watermark");
         assert!(describe_watermark(END_OF_TIME).contains("end of input"));
+        let day = ProcTime(1_767_225_600_000);
+        assert_eq!(format_watermark(EventTime(day.ms() + 65_250), WatermarkStyle::Near(day)), "00:01:05.250");
+        assert_eq!(format_watermark(EventTime(day.ms() - 6_000), WatermarkStyle::Near(day)), "23:59:54.000");
+        assert_eq!(format_watermark(EventTime(5), WatermarkStyle::Near(day)), "1970-01-01 00:00:00");
+        assert_eq!(format_watermark(END_OF_TIME, WatermarkStyle::Near(day)), "end of input");
+        assert_eq!(format_watermark(NO_WATERMARK, WatermarkStyle::Raw), "Long.MIN_VALUE");
+        assert_eq!(format_watermark(EventTime(-3), WatermarkStyle::Raw), "-3");
+        assert_eq!(format_duration_exact(5_400_000), "90 min");
+        assert_eq!(format_opt_duration_exact(None), "off");
     }
 }

@@ -11,6 +11,7 @@ use super::format::{thousands, wm_human};
 use super::header::{PlayButton, SpeedPicker};
 use super::icons::{Icon, Svg};
 use super::measure::use_width;
+use super::actions::RunAction;
 use super::state::{Pg, Selection};
 use super::timeline::Timeline;
 use crate::engine::scenario::catalog;

@@ -3,7 +3,7 @@
 //! reasons one per line, the fixes as one-click buttons, and the windows that wait.
 //! A selected split, source subtask or window gets its own short description on top.
 
-use super::actions::Action;
+use super::actions::{Action, RunAction};
 use super::format::{dur, dur_input, thousands, wm_human, wm_raw, MIN_WM};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;

@@ -1,7 +1,7 @@
 //! Text for times, durations and counts, and the parsers behind every time field. Pure
 //! functions (no DOM), so the formats are the same in every view and testable natively.
 
-use crate::engine::time::{format_duration, format_utc, END_OF_TIME, NO_WATERMARK};
+use crate::engine::time::{format_duration, format_watermark, EventTime, ProcTime, WatermarkStyle, END_OF_TIME, NO_WATERMARK};
 
 /// The two sentinels as the raw `long`s the views work in.
 pub const MIN_WM: i64 = NO_WATERMARK.ms();
@@ -9,26 +9,14 @@ pub const MAX_WM: i64 = END_OF_TIME.ms();
 
 const DAY: i64 = 86_400_000;
 
-/// A watermark as people read it: "No Watermark", "end of input", the time of day when it is on
-/// the same UTC day as `now`, otherwise the full date.
+/// A watermark as people read it next to a clock at `now` (see [`WatermarkStyle::Near`]).
 pub fn wm_human(w: i64, now: i64) -> String {
-    match w {
-        MIN_WM => "No Watermark".into(),
-        MAX_WM => "end of input".into(),
-        // Within half a day of now the time of day is unambiguous (and keeps columns narrow).
-        _ if (w as i128 - now as i128).abs() < (DAY / 2) as i128 => format_utc(w)[11..].to_string(),
-        _ if w.abs() < 200_000 * 365 * DAY => format_utc(w)[..19].to_string(),
-        _ => format!("{:+.2e} ms", w as f64),
-    }
+    format_watermark(EventTime(w), WatermarkStyle::Near(ProcTime(now)))
 }
 
 /// The raw `long`, with Flink's names for the two sentinels.
 pub fn wm_raw(w: i64) -> String {
-    match w {
-        MIN_WM => "Long.MIN_VALUE".into(),
-        MAX_WM => "Long.MAX_VALUE".into(),
-        _ => w.to_string(),
-    }
+    format_watermark(EventTime(w), WatermarkStyle::Raw)
 }
 
 /// `HH:MM:SS.mmm` of a processing time relative to the job start (elapsed).
@@ -48,24 +36,7 @@ pub fn dur(ms: i64) -> String {
     format_duration(ms)
 }
 
-/// A duration as the fields show it and accept it back ("5 s", "200 ms", "90 min", "1 h").
-pub fn dur_input(ms: i64) -> String {
-    if ms == 0 {
-        "0".into()
-    } else if ms % 3_600_000 == 0 {
-        format!("{} h", ms / 3_600_000)
-    } else if ms % 60_000 == 0 {
-        format!("{} min", ms / 60_000)
-    } else if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{ms} ms")
-    }
-}
-
-pub fn opt_dur_input(ms: Option<i64>) -> String {
-    ms.map_or_else(|| "off".into(), dur_input)
-}
+pub use crate::engine::time::{format_duration_exact as dur_input, format_opt_duration_exact as opt_dur_input};
 
 /// Parses "5s", "5 s", "200ms", "1.5 min", "2h", "1d" or a bare number of milliseconds.
 /// Negative values are refused (use [`parse_signed_duration`] for offsets).

@@ -1,11 +1,15 @@
 //! Play, pause, step, step to the next interesting change, speed — and the frame loop.
 //!
 //! While playing, each animation frame advances simulated processing time by
-//! `elapsed wall time × speed`, in chunks, and stops early when the frame's work budget is
-//! spent: the page never freezes, and the header says "catching up" with the speed reached.
-//! One snapshot is read per frame.
+//! `elapsed wall time × speed` through the session's run loop, whose observer stops it when the
+//! frame's work budget is spent: the page never freezes, and the header says "catching up" with
+//! the speed reached. One snapshot is read per frame.
 
 use super::state::Pg;
+use crate::engine::observer::Observer;
+use crate::engine::sim::Simulation;
+use crate::engine::time::ProcTime;
+use std::ops::ControlFlow;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -52,7 +56,7 @@ impl Pg {
     /// One engine instant (the next processing time at which anything happens).
     pub fn step_once(&self) {
         self.playing.set(false);
-        match self.update_sim(|s| s.step()) {
+        match self.halted_error().and_then(|()| self.update_session(|s| s.step(&mut ()))) {
             Ok(Some(_)) => {}
             Ok(None) => self.info("Nothing more will happen: no producer, command or timer is pending."),
             Err(e) => self.error(format!("{e}")),
@@ -64,7 +68,7 @@ impl Pg {
     /// subtask changes status (or six hours of processing time pass).
     pub fn step_next_interesting(&self) {
         self.playing.set(false);
-        match self.update_sim(|s| s.step_to_next_interesting(NEXT_INTERESTING_LIMIT_MS)) {
+        match self.halted_error().and_then(|()| self.update_session(|s| s.step_to_next_interesting(NEXT_INTERESTING_LIMIT_MS, &mut ()))) {
             Ok(true) => {}
             Ok(false) => self.info("Nothing interesting happened within 6 h of processing time."),
             Err(e) => self.error(format!("{e}")),
@@ -85,22 +89,13 @@ impl Pg {
         }
         let from = self.now();
         let target = from + want;
-        let deadline = perf_now() + FRAME_BUDGET_MS;
-        // Small chunks, so that a heavy stretch stops close to the budget.
-        let chunk = (want / 8).max(1);
-        let mut reached = from;
-        while reached < target {
-            let next = (reached + chunk).min(target);
-            if let Err(e) = self.run_until(next) {
-                self.playing.set(false);
-                self.error(format!("the simulation stopped: {e}"));
-                break;
-            }
-            reached = next;
-            if perf_now() > deadline {
-                break;
-            }
+        let mut budget = FrameBudget { deadline: perf_now() + FRAME_BUDGET_MS, instants: 0 };
+        if let Err(e) = self.update_session(|s| s.run_until_abs(ProcTime(target), &mut budget)) {
+            self.playing.set(false);
+            self.stop_if_halted();
+            self.error(format!("the simulation stopped: {e}"));
         }
+        let reached = self.now();
         if reached < target {
             *carry = 0.0;
             // Shown at most 4 times per second: a figure that changes every frame costs a
@@ -115,6 +110,24 @@ impl Pg {
             self.catching_up.set(None);
         }
         reached - from
+    }
+}
+
+/// Stops a run when the frame's work budget is spent, so the page never freezes. The clock is
+/// read every few instants only: each reading is a call into the browser.
+struct FrameBudget {
+    deadline: f64,
+    instants: u32,
+}
+
+impl Observer for FrameBudget {
+    fn after_instant(&mut self, _: &Simulation) -> ControlFlow<()> {
+        self.instants += 1;
+        if self.instants % 16 == 0 && perf_now() > self.deadline {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 }
 

@@ -1,55 +1,10 @@
-//! The preset picker and the preset card: what to look at, what to try, and the suggested
-//! steps as one-click buttons.
+//! The preset picker and the preset card: what to look at, what to try, and the preset's
+//! suggested steps (`Preset::steps`, in the engine's catalog) as one-click buttons.
 
-use super::actions::Action;
+use super::actions::RunAction;
 use super::state::Pg;
-use crate::engine::operator::sink::SinkMode;
 use crate::engine::scenario::catalog;
-use crate::engine::source::timestamp::TimestampAssigner;
 use leptos::prelude::*;
-
-/// The speed each preset starts at: fast enough to see its story within a minute.
-pub fn default_speed(id: &str) -> f64 {
-    match id {
-        "seed-001-heartbeat" => 300.0,
-        "heartbeat-idle-timeout" | "max-on-silence" | "bound-too-large" => 10.0,
-        _ => 5.0,
-    }
-}
-
-/// The steps a preset suggests, in order.
-pub fn preset_actions(id: &str) -> Vec<(&'static str, Action)> {
-    match id {
-        "seed-001-heartbeat" => vec![
-            ("Fix: idle timeout 60 s", Action::IdleTimeout(Some(60_000))),
-            ("Retire the heartbeat producer", Action::DetachProducers(11)),
-            ("Idle timeout off", Action::IdleTimeout(None)),
-        ],
-        "empty-partition" => vec![
-            ("Fix: withIdleness(30 s)", Action::IdleTimeout(Some(30_000))),
-            ("Wake partition 3 with 40 s old records", Action::WakeLate { partition: 3, delay_ms: 40_000 }),
-        ],
-        "more-subtasks-than-partitions" => vec![
-            ("Fix: source parallelism 2 ↻", Action::SourceParallelism(2)),
-            ("Or: idle timeout 5 s", Action::IdleTimeout(Some(5_000))),
-            ("Legacy FlinkKafkaConsumer ↻", Action::LegacyConnector),
-        ],
-        "far-future-outlier" => vec![("Fix: clamp timestamps ↻", Action::ClampRestart)],
-        "timestamp-units" => vec![
-            ("The reverse: ms read as seconds ↻", Action::Assigner(TimestampAssigner::MillisAsSeconds)),
-            ("Fix: read the event time field ↻", Action::Assigner(TimestampAssigner::EventField)),
-        ],
-        "bound-too-large" => vec![("Fix: bound 2 s", Action::Bound(2_000))],
-        "late-data" => vec![
-            ("Allowed lateness 10 s", Action::AllowedLateness(10_000)),
-            ("Sink: upsert", Action::Sink(SinkMode::Upsert)),
-            ("Late side output on", Action::SideOutput(true)),
-        ],
-        "heartbeat-idle-timeout" => vec![("Fix: filter heartbeats", Action::DropHeartbeats(true))],
-        "max-on-silence" => vec![("Fix: withIdleness(60 s) instead ↻", Action::IdlenessInsteadOfMax)],
-        _ => vec![],
-    }
-}
 
 /// The preset `<select>` in the header.
 #[component]
@@ -95,7 +50,7 @@ pub fn PresetCard() -> impl IntoView {
                     </div>
                 }.into_any(),
                 Some(p) => {
-                    let actions = preset_actions(p.id);
+                    let actions = p.steps;
                     view! {
                         <div class="preset-head">
                             <h2>{p.title}</h2>
@@ -111,7 +66,7 @@ pub fn PresetCard() -> impl IntoView {
                             <div>
                                 <p><b>"Try "</b>{p.try_this}</p>
                                 <div class="preset-actions" role="group" aria-label="Suggested steps">
-                                    {actions.into_iter().map(|(label, action)| {
+                                    {actions.iter().map(|&crate::engine::session::action::Step { label, action }| {
                                         let restarts = action.restarts();
                                         let title = if restarts { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
                                         view! {

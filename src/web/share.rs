@@ -94,13 +94,13 @@ fn apply_params(pg: &Pg, params: &str) -> bool {
                     pg.error(format!("link: the scenario in the address is not valid: {e}"));
                 }
             }
-            "share" => match crate::api::share::decode(&v, "share") {
+            "share" => match crate::engine::session::share::decode(&v, "share") {
                 Ok(json) => {
                     if let Err(e) = import_json(pg, &json) {
                         pg.error(format!("link: the shared scenario is not valid: {e}"));
                     }
                 }
-                Err(e) => pg.error(format!("link: {}", e.text(""))),
+                Err(e) => pg.error(format!("link: {e}")),
             },
             "speed" => speed = v.parse::<f64>().ok().filter(|s| *s > 0.0 && *s <= MAX_SPEED),
             "play" | "autoplay" => play = v == "1" || v == "true",

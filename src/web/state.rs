@@ -1,7 +1,7 @@
-//! The playground's state: a JS API [`Session`] (the running [`Simulation`] and the user's
-//! actions as timed commands, checked and recorded exactly as the API does), the scenario it
-//! came from, and the reactive pictures of it that the views read (snapshot, explanation,
-//! emissions, late records, timeline). Every handle is `Copy`.
+//! The playground's state: the engine's [`Session`] (the running [`Simulation`] and the user's
+//! actions as timed commands, checked and recorded exactly as the JS API and `wmp run` do), the
+//! scenario it came from, and the reactive pictures of it that the views read (snapshot,
+//! explanation, emissions, late records, timeline). Every handle is `Copy`.
 //!
 //! The engine is only touched here and in `playback`; views read signals. `refresh` takes one
 //! snapshot per frame (or per action) and updates every picture from it.
@@ -9,15 +9,14 @@
 use super::timeline_data::{FiringMark, TimelineData};
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
-use crate::engine::time::ProcTime;
 use crate::engine::explain::Explanation;
 use crate::engine::job::JobConfig;
 use crate::engine::metrics::Metrics;
 use crate::engine::scenario::build;
 use crate::engine::scenario::catalog::{self, Preset};
 use crate::engine::scenario::schema::Scenario;
-use crate::api::events::Wants;
-use crate::api::session::Session;
+use crate::engine::deltas::Cursor;
+use crate::engine::session::Session;
 use crate::engine::sim::Simulation;
 use crate::engine::snapshot::Snapshot;
 use leptos::prelude::*;
@@ -119,8 +118,8 @@ pub struct Pg {
     pub frame_ms: RwSignal<f64>,
     pub notices: RwSignal<Vec<Notice>>,
     pub busy: RwSignal<bool>,
-    seen_emitted: StoredValue<usize>,
-    seen_late: StoredValue<u64>,
+    /// Where the emissions and late tables stand in the engine's streams.
+    seen: StoredValue<Cursor>,
     next_notice: StoredValue<u64>,
     last_heavy: StoredValue<f64>,
     last_fast: StoredValue<f64>,
@@ -158,8 +157,8 @@ impl Pg {
         let first = &catalog::presets()[0];
         let sc = build::parse(first.json).expect("presets parse (tested in catalog.rs)");
         let session = Session::new(runnable(&sc)).expect("presets build");
-        let snap = session.sim.snapshot();
-        let cfg = session.sim.config().clone();
+        let snap = session.sim().snapshot();
+        let cfg = session.sim().config().clone();
         let start = cfg.start_time;
         let pg = Pg {
             session: StoredValue::new_local(session),
@@ -181,15 +180,14 @@ impl Pg {
             timeline_rev: RwSignal::new(0),
             selection: RwSignal::new(Selection::None),
             playing: RwSignal::new(false),
-            speed: RwSignal::new(super::presets::default_speed(first.id)),
+            speed: RwSignal::new(first.speed),
             catching_up: RwSignal::new(None),
             fps: RwSignal::new(0.0),
             hash: RwSignal::new((String::new(), 0)),
             frame_ms: RwSignal::new(0.0),
             notices: RwSignal::new(Vec::new()),
             busy: RwSignal::new(false),
-            seen_emitted: StoredValue::new(0),
-            seen_late: StoredValue::new(0),
+            seen: StoredValue::new(Cursor::default()),
             next_notice: StoredValue::new(0),
             last_heavy: StoredValue::new(f64::NEG_INFINITY),
             last_fast: StoredValue::new(f64::NEG_INFINITY),
@@ -210,7 +208,7 @@ impl Pg {
         let p = catalog::preset(id).ok_or_else(|| InputError::new("preset", format!("no preset '{id}'")))?;
         let sc = build::parse(p.json)?;
         self.load(sc, Some(p.id))?;
-        self.speed.set(super::presets::default_speed(p.id));
+        self.speed.set(p.speed);
         Ok(())
     }
 
@@ -222,8 +220,7 @@ impl Pg {
         self.base.set_value(sc);
         self.preset.set(preset);
         self.timeline.set_value(TimelineData::new(start.ms()));
-        self.seen_emitted.set_value(0);
-        self.seen_late.set_value(0);
+        self.seen.set_value(Cursor::default());
         self.emissions.set(Vec::new());
         self.late_rows.set(Vec::new());
         self.duplicates.set(0);
@@ -238,12 +235,12 @@ impl Pg {
 
     /// Reads the simulation.
     pub fn with_sim<R>(&self, f: impl FnOnce(&Simulation) -> R) -> R {
-        self.session.with_value(|s| f(&s.sim))
+        self.session.with_value(|s| f(s.sim()))
     }
 
-    /// Drives the simulation (playback: run, step).
-    pub(crate) fn update_sim<R>(&self, f: impl FnOnce(&mut Simulation) -> R) -> R {
-        self.session.try_update_value(|s| f(&mut s.sim)).expect("the playground is alive")
+    /// Drives the session (playback: run, step).
+    pub(crate) fn update_session<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+        self.session.try_update_value(f).expect("the playground is alive")
     }
 
     /// Whether the user has issued no command since the scenario was loaded.
@@ -265,15 +262,9 @@ impl Pg {
     /// export keeps no record-level trace events (they count in the hash) and has no end of
     /// input (the page never applies one).
     pub fn export_scenario(&self) -> Scenario {
-        let (mut sc, elapsed) = self.session.with_value(|s| (s.to_scenario(), s.elapsed()));
-        sc.commands.sort_by_key(|c| c.at_ms);
+        let mut sc = self.session.with_value(Session::to_scenario_now);
         sc.trace = self.base.with_value(|b| b.trace.clone());
         sc.trace.records = false;
-        sc.duration_ms = self.base.with_value(|b| b.duration_ms);
-        if elapsed > 0 {
-            sc.duration_ms = elapsed;
-            sc.end_of_input = false;
-        }
         sc
     }
 
@@ -289,24 +280,34 @@ impl Pg {
         Ok(())
     }
 
-    /// Applies a command at the next instant and records it for export, through the JS API's
-    /// session (`src/api/session.rs`): it is checked together with the scripted commands still
-    /// waiting, scheduled at `now + 1`, and that instant is processed at once, exactly as a
-    /// scenario command with `at_ms = now + 1 − start` would be. So the exported scenario
-    /// replays this session with the same trace hash (in the page, the JS API and `wmp run`).
+    /// Applies a command at the next instant and records it for export, through the engine's
+    /// session: it is checked together with the scripted commands still waiting, scheduled at
+    /// `now + 1`, and that instant is processed at once, exactly as a scenario command with
+    /// `at_ms = now + 1 − start` would be. So the exported scenario replays this session with
+    /// the same trace hash (in the page, the JS API and `wmp run`).
     pub fn apply(&self, cmd: Command) -> Result<(), InputError> {
-        if let Some(e) = self.session.with_value(|s| s.halted().map(str::to_string)) {
-            return Err(InputError::new("", format!("the engine stopped after an error ({e}); Reset (R) starts the scenario again")));
-        }
-        let res = self.session.try_update_value(|s| s.apply_now(vec![cmd], &[String::new()], Wants::default())).expect("the playground is alive");
-        if self.session.with_value(|s| s.halted().is_some()) {
-            // Input is checked before it is applied, so this is an engine bug: stop where it
-            // happened rather than play on from a state the session refuses to touch.
-            self.playing.set(false);
-        }
+        self.halted_error()?;
+        let res = self.update_session(|s| s.apply(cmd));
+        self.stop_if_halted();
         self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.refresh();
-        res.map_err(InputError::from)
+        res
+    }
+
+    /// The page's wording for a halted session: the API's says "start again from the scenario".
+    pub(crate) fn halted_error(&self) -> Result<(), InputError> {
+        match self.session.with_value(|s| s.halted().map(str::to_string)) {
+            Some(e) => Err(InputError::invalid("", format!("the engine stopped after an error ({e}); Reset (R) starts the scenario again"))),
+            None => Ok(()),
+        }
+    }
+
+    /// Input is checked before it is applied, so a halted session is an engine bug: stop where
+    /// it happened rather than play on from a state the session refuses to touch.
+    pub(crate) fn stop_if_halted(&self) {
+        if self.session.with_value(|s| s.halted().is_some()) {
+            self.playing.set(false);
+        }
     }
 
     /// `apply`, with any error shown in the notice area.
@@ -320,9 +321,10 @@ impl Pg {
         }
     }
 
-    /// Runs the engine up to processing time `t`.
+    /// Runs the engine up to processing time `t` (ms since the epoch).
     pub fn run_until(&self, t: i64) -> Result<(), InputError> {
-        self.update_sim(|s| s.run_until(ProcTime(t)))
+        self.halted_error()?;
+        self.update_session(|s| s.run_until_abs(crate::engine::time::ProcTime(t), &mut ())).map(|_| ())
     }
 
     pub fn now(&self) -> i64 {
@@ -389,85 +391,8 @@ impl Pg {
             self.snap.set(snap);
             return;
         };
-        let agg = self.with_sim(|s| s.config().aggregate);
-        // New window results since the last refresh.
-        let seen = self.seen_emitted.get_value();
-        let (new_rows, total) = self.with_sim(|s| {
-            let sink = &s.downstream().sink;
-            let from = seen.max(sink.total().saturating_sub(TABLE_ROWS * 4));
-            let rows: Vec<EmissionRow> = sink
-                .since(from)
-                .map(|(i, r)| EmissionRow {
-                    idx: i,
-                    time: r.time.ms(),
-                    subtask: r.subtask,
-                    key: s.keys().name(r.key).to_string(),
-                    start: r.start.ms(),
-                    end: r.end.ms(),
-                    value: r.agg.value(agg),
-                    count: r.agg.count,
-                    watermark: r.watermark.ms(),
-                    firing: r.firing,
-                })
-                .collect();
-            // Duplicates and firings are counted over everything new, not just the rows kept.
-            let fired: Vec<FiringMark> = sink.since(seen).map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.firing > 0)).collect();
-            ((rows, fired), sink.total())
-        });
-        let (rows, fired) = new_rows;
-        if total != seen {
-            self.seen_emitted.set_value(total);
-            let dups = self.with_sim(|s| s.downstream().sink.duplicates() as u64);
-            if dups != self.duplicates.get_untracked() {
-                self.duplicates.set(dups);
-            }
-            self.timeline.update_value(|t| t.add_firings(&fired));
-            self.emissions.update(|list| {
-                let skip = rows.len().saturating_sub(TABLE_ROWS);
-                for r in rows.into_iter().skip(skip) {
-                    list.insert(0, r);
-                }
-                list.truncate(TABLE_ROWS);
-            });
-        }
-        // New late records.
-        let late_total = snap.late_records;
-        let seen_late = self.seen_late.get_value();
-        if late_total != seen_late {
-            let fresh = (late_total - seen_late) as usize;
-            let rows: Vec<LateRow> = self.with_sim(|s| {
-                let late = &s.downstream().late;
-                let n = fresh.min(late.len());
-                late.iter()
-                    .skip(late.len() - n)
-                    .enumerate()
-                    .map(|(i, l)| LateRow {
-                        idx: late_total - n as u64 + i as u64,
-                        time: l.time.ms(),
-                        subtask: l.subtask,
-                        partition: l.partition,
-                        key: s.keys().name(l.key).to_string(),
-                        ts: l.ts.ms(),
-                        watermark: l.watermark.ms(),
-                        side_output: l.side_output,
-                    })
-                    .collect()
-            });
-            self.seen_late.set_value(late_total);
-            self.timeline.update_value(|t| t.add_late(rows.iter().map(|r| (r.time, r.ts, r.side_output))));
-            self.late_rows.update(|list| {
-                let skip = rows.len().saturating_sub(TABLE_ROWS);
-                for r in rows.into_iter().skip(skip) {
-                    list.insert(0, r);
-                }
-                list.truncate(TABLE_ROWS);
-            });
-            let (d, so) = self.with_sim(|s| {
-                s.downstream().windows.iter().fold((0, 0), |(d, so), w| (d + w.num_late_records_dropped, so + w.num_late_records_side_output))
-            });
-            self.late_dropped.set(d);
-            self.late_side.set(so);
-        }
+        self.read_new_windows();
+        self.read_new_late();
         if with_graph {
             self.timeline_rev.update(|r| *r += 1);
         }
@@ -486,6 +411,72 @@ impl Pg {
         if self.metrics_open.get_untracked() {
             self.metrics.set(Some(self.with_sim(|s| s.metrics())));
         }
+    }
+
+    /// New window results since the last look: the newest rows for the log, every firing for
+    /// the timeline, the duplicate count.
+    fn read_new_windows(&self) {
+        let mut cursor = self.seen.get_value();
+        let (rows, fired) = self.with_sim(|s| {
+            let agg = s.config().aggregate;
+            let new: Vec<_> = cursor.read_windows(s).collect();
+            let fired: Vec<FiringMark> = new.iter().map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.firing > 0)).collect();
+            let rows: Vec<EmissionRow> = new[new.len().saturating_sub(TABLE_ROWS)..]
+                .iter()
+                .map(|&(i, r)| EmissionRow {
+                    idx: i,
+                    time: r.time.ms(),
+                    subtask: r.subtask,
+                    key: s.keys().name(r.key).to_string(),
+                    start: r.start.ms(),
+                    end: r.end.ms(),
+                    value: r.agg.value(agg),
+                    count: r.agg.count,
+                    watermark: r.watermark.ms(),
+                    firing: r.firing,
+                })
+                .collect();
+            (rows, fired)
+        });
+        if cursor == self.seen.get_value() {
+            return;
+        }
+        self.seen.set_value(cursor);
+        let dups = self.with_sim(|s| s.downstream().sink.duplicates() as u64);
+        if dups != self.duplicates.get_untracked() {
+            self.duplicates.set(dups);
+        }
+        self.timeline.update_value(|t| t.add_firings(&fired));
+        self.emissions.update(|list| prepend(list, rows));
+    }
+
+    /// New late records since the last look: rows for the panel and the timeline, the counters.
+    fn read_new_late(&self) {
+        let mut cursor = self.seen.get_value();
+        let rows: Vec<LateRow> = self.with_sim(|s| {
+            cursor
+                .read_late(s)
+                .map(|(idx, l)| LateRow {
+                    idx,
+                    time: l.time.ms(),
+                    subtask: l.subtask,
+                    partition: l.partition,
+                    key: s.keys().name(l.key).to_string(),
+                    ts: l.ts.ms(),
+                    watermark: l.watermark.ms(),
+                    side_output: l.side_output,
+                })
+                .collect()
+        });
+        if cursor == self.seen.get_value() {
+            return;
+        }
+        self.seen.set_value(cursor);
+        self.timeline.update_value(|t| t.add_late(rows.iter().map(|r| (r.time, r.ts, r.side_output))));
+        self.late_rows.update(|list| prepend(list, rows));
+        let (d, so) = self.with_sim(|s| s.downstream().late_counts());
+        self.late_dropped.set(d);
+        self.late_side.set(so);
     }
 
     fn notice(&self, kind: NoticeKind, text: String) {
@@ -517,6 +508,15 @@ impl Pg {
     pub fn dismiss(&self, id: u64) {
         self.notices.update(|n| n.retain(|x| x.id != id));
     }
+}
+
+/// Puts `rows` (oldest first) on top of a newest-first table of at most [`TABLE_ROWS`].
+fn prepend<T>(list: &mut Vec<T>, rows: Vec<T>) {
+    let skip = rows.len().saturating_sub(TABLE_ROWS);
+    for r in rows.into_iter().skip(skip) {
+        list.insert(0, r);
+    }
+    list.truncate(TABLE_ROWS);
 }
 
 impl Default for Pg {

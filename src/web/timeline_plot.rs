@@ -287,12 +287,13 @@ fn off_scale(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, f: &Frame) 
         return;
     }
     let up = y <= TOP + 1.0;
-    let label = match wv {
-        MIN_WM => "▼ No Watermark".to_string(),
-        MAX_WM => "▲ end of input".to_string(),
-        _ if up => format!("▲ {}", wm_human(wv, now)),
-        _ => format!("▼ {}", wm_human(wv, now)),
+    let arrow = match wv {
+        MIN_WM => "▼",
+        MAX_WM => "▲",
+        _ if up => "▲",
+        _ => "▼",
     };
+    let label = format!("{arrow} {}", wm_human(wv, now));
     let y = if up { TOP + 12.0 } else { TOP + sc.h - 5.0 };
     items.push(Item::OffScale { y, text: format!("win {}: {label}", f.focus_op) });
 }

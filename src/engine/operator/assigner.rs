@@ -43,7 +43,7 @@ impl WindowSpec {
                 if offset_ms.unsigned_abs() >= slide_ms as u64 {
                     return Err(("offset_ms", "abs(offset) < slide is required".into()));
                 }
-                if size_ms / slide_ms > 10_000_000 {
+                if size_ms / slide_ms > crate::engine::limits::MAX_WINDOWS_PER_RECORD {
                     return Err(("slide_ms", "size / slide must be at most 10,000,000".into()));
                 }
             }

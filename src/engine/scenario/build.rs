@@ -5,6 +5,8 @@ use super::schema::{validate_generator, KafkaConnector, Scenario, StartOffset};
 use crate::engine::error::InputError;
 use crate::engine::job::JobConfig;
 use crate::engine::keys::KeyTable;
+use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARALLELISM, MAX_PARTITIONS, MAX_SAFE, MAX_TRACE_CAPACITY};
+use crate::engine::session::{check, Session};
 use crate::engine::partitioner::Exchange;
 use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::SourceSettings;
@@ -17,7 +19,7 @@ pub fn parse(json: &str) -> Result<Scenario, InputError> {
     let sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let msg = e.inner().to_string();
-        InputError::new(if path == "." { String::new() } else { path }, msg)
+        InputError::from_serde(if path == "." { String::new() } else { path }, msg)
     })?;
     sc.validate()?;
     Ok(sc)
@@ -33,11 +35,11 @@ fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputError> {
 
 impl Scenario {
     pub fn validate(&self) -> Result<(), InputError> {
-        range(self.topic.partitions as i64, 0, 100_000, "topic.partitions")?;
-        range(self.source.parallelism as i64, 1, 4096, "source.parallelism")?;
-        range(self.window.parallelism as i64, 1, 4096, "window.parallelism")?;
-        range(self.duration_ms, 0, 10 * 365 * 86_400_000, "duration_ms")?;
-        range(self.start_time_ms, -(1 << 53), 1 << 53, "start_time_ms")?;
+        range(self.topic.partitions as i64, 0, MAX_PARTITIONS as i64, "topic.partitions")?;
+        range(self.source.parallelism as i64, 1, MAX_PARALLELISM as i64, "source.parallelism")?;
+        range(self.window.parallelism as i64, 1, MAX_PARALLELISM as i64, "window.parallelism")?;
+        range(self.duration_ms, 0, MAX_DURATION_MS, "duration_ms")?;
+        range(self.start_time_ms, -MAX_SAFE, MAX_SAFE, "start_time_ms")?;
         let wm = &self.source.watermark;
         validate_generator(&wm.generator).map_err(|e| e.within("source.watermark.generator"))?;
         if let Some(t) = wm.idle_timeout_ms {
@@ -45,28 +47,28 @@ impl Scenario {
                 return Err(InputError::new("source.watermark.idle_timeout_ms", "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off"));
             }
         }
-        range(wm.auto_watermark_interval_ms, 0, 86_400_000, "source.watermark.auto_watermark_interval_ms")?;
+        range(wm.auto_watermark_interval_ms, 0, MAX_INTERVAL_MS, "source.watermark.auto_watermark_interval_ms")?;
         if self.source.read_rate_per_s == Some(0) {
             return Err(InputError::new("source.read_rate_per_s", "must be > 0, or null for unlimited"));
         }
-        range(self.exchange.latency_ms, 0, 86_400_000, "exchange.latency_ms")?;
+        range(self.exchange.latency_ms, 0, MAX_INTERVAL_MS, "exchange.latency_ms")?;
         if self.exchange.kind == Exchange::Forward && self.source.parallelism != self.window.parallelism {
             return Err(InputError::new("exchange.type", "forward needs equal source and window parallelism"));
         }
         self.window.assigner.validate().map_err(|(f, m)| InputError::new(format!("window.assigner.{f}"), m))?;
         range(self.window.allowed_lateness_ms, 0, i64::MAX, "window.allowed_lateness_ms")?;
         for (i, p) in self.producers.iter().enumerate() {
-            p.validate().map_err(|e| e.within(&format!("producers[{i}]")))?;
-            p.partitions.resolve(self.topic.partitions).map_err(|e| e.within(&format!("producers[{i}].partitions")))?;
+            check::producer(p, self.topic.partitions).map_err(|e| e.within(&format!("producers[{i}]")))?;
         }
         for (i, c) in self.commands.iter().enumerate() {
             if c.at_ms < 0 {
                 return Err(InputError::new(format!("commands[{i}].at_ms"), "must be >= 0"));
             }
         }
-        if self.trace.capacity > 10_000_000 {
+        if self.trace.capacity > MAX_TRACE_CAPACITY {
             return Err(InputError::new("trace.capacity", "at most 10,000,000"));
         }
+        check::scenario_bounds(self)?;
         Ok(())
     }
 
@@ -123,14 +125,11 @@ impl Scenario {
         Ok(sim)
     }
 
-    /// Builds and runs the whole scenario: `duration_ms` of processing time, then the
-    /// end-of-input watermark if asked for.
+    /// Runs the whole scenario as `wmp run` does, through a [`Session`]: every command checked,
+    /// `duration_ms` of processing time, then the end-of-input watermark if asked for.
     pub fn run(&self) -> Result<Simulation, InputError> {
-        let mut sim = self.build()?;
-        sim.run_until(ProcTime(self.start_time_ms) + self.duration_ms)?;
-        if self.end_of_input {
-            sim.apply(crate::engine::command::Command::EndOfInput)?;
-        }
-        Ok(sim)
+        let mut session = Session::new(self.clone())?;
+        session.run_to_end(&mut ())?;
+        Ok(session.into_sim())
     }
 }

@@ -4,6 +4,10 @@
 //! Every preset's story is checked by the tests at the bottom of this file (and can be checked
 //! by hand with `wmp run presets/<file>.json`).
 
+use crate::engine::operator::sink::SinkMode;
+use crate::engine::session::action::{Action, Step};
+use crate::engine::source::timestamp::TimestampAssigner;
+
 /// One preset.
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
@@ -19,6 +23,10 @@ pub struct Preset {
     pub source: &'static str,
     /// The scenario JSON.
     pub json: &'static str,
+    /// The playback speed it starts at: fast enough to see its story within a minute.
+    pub speed: f64,
+    /// The steps it suggests, in order (the fix first).
+    pub steps: &'static [Step],
 }
 
 static PRESETS: &[Preset] = &[
@@ -29,6 +37,12 @@ static PRESETS: &[Preset] = &[
         look_at: "Partition 11's split watermark holds its source subtask's output, and through that channel every window subtask. The dashboard (emissions) stays empty until 01:30:00, then ninety minutes of windows land at once.",
         try_this: "Set the idle timeout to 60 s: partition 11 goes idle and windows fire every minute. Then retire the heartbeat producer with idleness off: nothing ever fires again.",
         source: "seeds/001 (Confluent Cloud clickstream, table.exec.source.idle-timeout); rate scaled down from 45,000/s to 600/s",
+        speed: 300.0,
+        steps: &[
+            Step { label: "Fix: idle timeout 60 s", action: Action::IdleTimeout(Some(60_000)) },
+            Step { label: "Retire the heartbeat producer", action: Action::DetachProducers(11) },
+            Step { label: "Idle timeout off", action: Action::IdleTimeout(None) },
+        ],
         json: include_str!("../../../presets/seed_001_heartbeat.json"),
     },
     Preset {
@@ -38,6 +52,11 @@ static PRESETS: &[Preset] = &[
         look_at: "Partition 3 reads No Watermark; source subtask 1's output and every window subtask's channel from it are No Watermark too, so the WHY panel names partition 3.",
         try_this: "Turn on withIdleness (30 s): partition 3 goes idle and the windows fire. Then wake partition 3 with a device that uploads 40-second-old records: they arrive behind the watermark and are dropped as late.",
         source: "seeds/000 §3 (idle partitions), seeds/002 §1.1 (空闲分区卡住水位)",
+        speed: 5.0,
+        steps: &[
+            Step { label: "Fix: withIdleness(30 s)", action: Action::IdleTimeout(Some(30_000)) },
+            Step { label: "Wake partition 3 with 40 s old records", action: Action::WakeLate { partition: 3, delay_ms: 40_000 } },
+        ],
         json: include_str!("../../../presets/empty_partition.json"),
     },
     Preset {
@@ -47,6 +66,12 @@ static PRESETS: &[Preset] = &[
         look_at: "Source subtasks without a partition show No Watermark; every window subtask is held by their channels although both partitions are busy.",
         try_this: "Set source parallelism to 2 (at most the partition count), or turn on an idle timeout. The legacy FlinkKafkaConsumer marked such subtasks idle at once.",
         source: "seeds/000 §3 (keep source parallelism at or below the partition count)",
+        speed: 5.0,
+        steps: &[
+            Step { label: "Fix: source parallelism 2 ↻", action: Action::SourceParallelism(2) },
+            Step { label: "Or: idle timeout 5 s", action: Action::IdleTimeout(Some(5_000)) },
+            Step { label: "Legacy FlinkKafkaConsumer ↻", action: Action::LegacyConnector },
+        ],
         json: include_str!("../../../presets/more_subtasks_than_partitions.json"),
     },
     Preset {
@@ -56,6 +81,10 @@ static PRESETS: &[Preset] = &[
         look_at: "The watermark line leaps off the top of the timeline at 00:00:30; the late panel fills (side output) while no window fires again.",
         try_this: "Clamp timestamps at the source (max future skew 0) and restart: the outlier is read as 'now' and nothing is late.",
         source: "seeds/000 §2 (validate or clamp timestamps at the source)",
+        speed: 5.0,
+        steps: &[
+            Step { label: "Fix: clamp timestamps ↻", action: Action::ClampRestart },
+        ],
         json: include_str!("../../../presets/far_future_outlier.json"),
     },
     Preset {
@@ -65,6 +94,11 @@ static PRESETS: &[Preset] = &[
         look_at: "Every watermark reads 1970-01-21; the WHY panel suspects a unit mistake.",
         try_this: "Switch to the reverse mistake (milliseconds read as seconds): timestamps land in the year 58,000, one window per record, and out-of-order records are late. Then fix the assigner.",
         source: "seeds/000 §2 (units are right)",
+        speed: 5.0,
+        steps: &[
+            Step { label: "The reverse: ms read as seconds ↻", action: Action::Assigner(TimestampAssigner::MillisAsSeconds) },
+            Step { label: "Fix: read the event time field ↻", action: Action::Assigner(TimestampAssigner::EventField) },
+        ],
         json: include_str!("../../../presets/timestamp_units.json"),
     },
     Preset {
@@ -74,6 +108,10 @@ static PRESETS: &[Preset] = &[
         look_at: "The emissions log's delay column (firing time minus window end) reads about 60 s for every window; the watermark lines trail the processing-time diagonal by a minute.",
         try_this: "Set the bound to 2 s: the watermark jumps forward, the waiting windows fire at once, and from then on results come about 2 s after each window ends.",
         source: "seeds/000 §2 (too large a bound delays every result)",
+        speed: 10.0,
+        steps: &[
+            Step { label: "Fix: bound 2 s", action: Action::Bound(2_000) },
+        ],
         json: include_str!("../../../presets/bound_too_large.json"),
     },
     Preset {
@@ -83,6 +121,12 @@ static PRESETS: &[Preset] = &[
         look_at: "The late panel's ✕ marks and numLateRecordsDropped grow while every window still fires once.",
         try_this: "Set allowed lateness to 10 s: windows re-fire for late records (◇, firing > 0) and the append sink gets duplicates; switch the sink to upsert. Turn the late side output on to capture what is still too late (○).",
         source: "seeds/000 §4 (allowedLateness, sideOutputLateData, upsert sinks)",
+        speed: 5.0,
+        steps: &[
+            Step { label: "Allowed lateness 10 s", action: Action::AllowedLateness(10_000) },
+            Step { label: "Sink: upsert", action: Action::Sink(SinkMode::Upsert) },
+            Step { label: "Late side output on", action: Action::SideOutput(true) },
+        ],
         json: include_str!("../../../presets/late_data.json"),
     },
     Preset {
@@ -92,6 +136,10 @@ static PRESETS: &[Preset] = &[
         look_at: "Partition 1's idle countdown restarts at every heartbeat and never reaches zero; the WHY panel says sparse records keep it active.",
         try_this: "Filter heartbeats before the watermark generator: 60 s later partition 1 goes idle and the windows fire on time.",
         source: "seeds/002 §1.2 and §5.1 (心跳式的脏数据让 idle 判定永远进不去)",
+        speed: 10.0,
+        steps: &[
+            Step { label: "Fix: filter heartbeats", action: Action::DropHeartbeats(true) },
+        ],
         json: include_str!("../../../presets/heartbeat_idle_timeout.json"),
     },
     Preset {
@@ -101,6 +149,10 @@ static PRESETS: &[Preset] = &[
         look_at: "The window subtask's watermark reads end of input (Long.MAX_VALUE) from 00:02:00; after 00:04:00 numLateRecordsDropped climbs and no window ever fires again.",
         try_this: "Restart with withIdleness(60 s) instead: the splits go idle, the windows wait, and nothing is lost when traffic comes back.",
         source: "seeds/002 §1.3 (为什么不能靠发个 Long.MAX_VALUE 的 watermark 糊弄过去)",
+        speed: 10.0,
+        steps: &[
+            Step { label: "Fix: withIdleness(60 s) instead ↻", action: Action::IdlenessInsteadOfMax },
+        ],
         json: include_str!("../../../presets/max_on_silence.json"),
     },
 ];

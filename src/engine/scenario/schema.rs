@@ -3,6 +3,7 @@
 
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
+use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_KEYS, MAX_RATE_PER_S};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::sink::SinkMode;
@@ -195,7 +196,7 @@ impl ProducerSpec {
     pub fn validate(&self) -> Result<(), InputError> {
         let pos = |v: i64, f: &str| if v > 0 { Ok(()) } else { Err(InputError::new(f, "must be > 0")) };
         match self.kind {
-            ProducerKind::Steady { rate_per_s } if rate_per_s > 10_000_000 => {
+            ProducerKind::Steady { rate_per_s } if rate_per_s > MAX_RATE_PER_S => {
                 return Err(InputError::new("rate_per_s", "at most 10,000,000 records/s per partition"))
             }
             ProducerKind::Burst { every_ms, count } => {
@@ -204,7 +205,7 @@ impl ProducerSpec {
             }
             ProducerKind::Heartbeat { every_ms } => pos(every_ms, "every_ms")?,
             ProducerKind::Backlog { count, span_ms } => {
-                if count > 20_000_000 {
+                if count > MAX_BACKLOG_COUNT {
                     return Err(InputError::new("count", "at most 20,000,000 backlog records per partition"));
                 }
                 if span_ms < 0 {
@@ -226,7 +227,7 @@ impl ProducerSpec {
             return Err(InputError::new("stop_ms", "must be >= start_ms"));
         }
         match &self.keys {
-            KeysSpec::Count { count, .. } if *count == 0 || *count > 10_000_000 => Err(InputError::new("keys.count", "must be in 1..=10,000,000")),
+            KeysSpec::Count { count, .. } if *count == 0 || *count > MAX_KEYS => Err(InputError::new("keys.count", "must be in 1..=10,000,000")),
             KeysSpec::List(l) if l.is_empty() => Err(InputError::new("keys", "needs at least one key")),
             _ => Ok(()),
         }

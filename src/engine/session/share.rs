@@ -2,7 +2,7 @@
 //! (RFC 4648 §5). Deterministic: the same scenario always gives the same string, and it is
 //! safe in a URL fragment or query without escaping.
 
-use super::error::{ApiError, ApiResult};
+use crate::engine::error::InputError;
 
 pub const PREFIX: &str = "wmp1.";
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -40,26 +40,26 @@ pub fn is_share_string(s: &str) -> bool {
 }
 
 /// Decodes a share string back to the scenario JSON text.
-pub fn decode(s: &str, arg: &str) -> ApiResult<String> {
+pub fn decode(s: &str, arg: &str) -> Result<String, InputError> {
     let s = s.trim();
     let body = s
         .strip_prefix(PREFIX)
-        .ok_or_else(|| ApiError::range(arg, format!("a share string starts with {PREFIX:?}")))?;
+        .ok_or_else(|| InputError::new(arg, format!("a share string starts with {PREFIX:?}")))?;
     let body = body.trim_end_matches('=').as_bytes();
     if body.len() % 4 == 1 {
-        return Err(ApiError::range(arg, "truncated share string (bad length)"));
+        return Err(InputError::new(arg, "truncated share string (bad length)"));
     }
     let mut out = Vec::with_capacity(body.len() / 4 * 3 + 2);
     for chunk in body.chunks(4) {
         let mut n = 0u32;
         for (i, &c) in chunk.iter().enumerate() {
             let v = value(c).ok_or_else(|| {
-                ApiError::range(arg, format!("invalid character {:?} in the share string", c as char))
+                InputError::new(arg, format!("invalid character {:?} in the share string", c as char))
             })?;
             n |= v << (18 - 6 * i);
         }
         let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
         out.extend_from_slice(&bytes[..chunk.len() - 1]);
     }
-    String::from_utf8(out).map_err(|_| ApiError::range(arg, "the share string does not decode to UTF-8 text"))
+    String::from_utf8(out).map_err(|_| InputError::new(arg, "the share string does not decode to UTF-8 text"))
 }

@@ -1,0 +1,28 @@
+//! Every limit on input, named once. The scenario checks, the command checks, the JS API and
+//! the UI's fields read these constants; `docs/SCENARIO.md` lists them for users.
+//!
+//! They keep the engine's arithmetic in range and a run's work and memory bounded; none of
+//! them is a Flink limit unless its doc says so.
+
+/// `Number.MAX_SAFE_INTEGER`: times and values that cross into JavaScript stay exact within it.
+pub const MAX_SAFE: i64 = (1 << 53) - 1;
+/// Partitions a topic may have.
+pub const MAX_PARTITIONS: u32 = 100_000;
+/// Source or window parallelism.
+pub const MAX_PARALLELISM: u32 = 4096;
+/// Intervals and latencies: one day.
+pub const MAX_INTERVAL_MS: i64 = 86_400_000;
+/// How long a scenario may run: ten years of processing time.
+pub const MAX_DURATION_MS: i64 = 10 * 365 * 86_400_000;
+/// Records per second one steady producer writes to one partition.
+pub const MAX_RATE_PER_S: u64 = 10_000_000;
+/// Records in one burst.
+pub const MAX_BURST_COUNT: u64 = 10_000_000;
+/// Records one backlog producer writes to one partition.
+pub const MAX_BACKLOG_COUNT: u64 = 20_000_000;
+/// Keys one producer draws from (`keys.count`).
+pub const MAX_KEYS: u32 = 10_000_000;
+/// Trace events kept in the ring.
+pub const MAX_TRACE_CAPACITY: usize = 10_000_000;
+/// Windows one record may be assigned to (sliding `size_ms / slide_ms`).
+pub const MAX_WINDOWS_PER_RECORD: i64 = 10_000_000;

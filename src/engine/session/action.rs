@@ -1,0 +1,145 @@
+//! One-click steps: the fixes a diagnosis offers and the steps each preset suggests, as data.
+//!
+//! A step either changes the running job (a command at the next instant, as any user action)
+//! or changes the scenario and restarts it from time zero with the user's actions replayed
+//! (what a real job needs for a new timestamp assigner, parallelism or connector).
+
+use crate::engine::command::{Command, Param};
+use crate::engine::operator::sink::SinkMode;
+use crate::engine::producer::ProducerKind;
+use crate::engine::scenario::schema::{KafkaConnector, KeysSpec, PartitionSelector, ProducerSpec, Scenario};
+use crate::engine::source::generator::GeneratorKind;
+use crate::engine::source::timestamp::TimestampAssigner;
+use crate::engine::time::{format_duration_exact, format_opt_duration_exact};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Action {
+    IdleTimeout(Option<i64>),
+    Bound(i64),
+    AllowedLateness(i64),
+    SideOutput(bool),
+    Sink(SinkMode),
+    DropHeartbeats(bool),
+    /// Clamp future timestamps; restarts so that the outlier is clamped too.
+    ClampRestart,
+    AutoInterval(i64),
+    DetachProducers(u32),
+    /// Attach a producer whose records are `delay_ms` old.
+    WakeLate { partition: u32, delay_ms: i64 },
+    /// Restart with another timestamp assigner.
+    Assigner(TimestampAssigner),
+    /// Restart with this source parallelism.
+    SourceParallelism(u32),
+    /// Restart with the legacy FlinkKafkaConsumer.
+    LegacyConnector,
+    /// Restart with a bounded generator and withIdleness instead of "MAX on silence".
+    IdlenessInsteadOfMax,
+}
+
+/// A labelled step, as a preset card or the WHY panel shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    pub label: &'static str,
+    pub action: Action,
+}
+
+impl Action {
+    /// Whether the action restarts the job from time zero.
+    pub fn restarts(&self) -> bool {
+        self.command().is_none()
+    }
+
+    /// The command that applies it to the running job, unless it needs a restart.
+    pub fn command(&self) -> Option<Command> {
+        let set = |param| Some(Command::SetParam { param });
+        match *self {
+            Action::IdleTimeout(t) => set(Param::IdleTimeoutMs(t)),
+            Action::Bound(b) => set(Param::BoundMs(b)),
+            Action::AllowedLateness(l) => set(Param::AllowedLatenessMs(l)),
+            Action::SideOutput(b) => set(Param::LateSideOutput(b)),
+            Action::Sink(m) => set(Param::SinkMode(m)),
+            Action::DropHeartbeats(b) => set(Param::DropHeartbeats(b)),
+            Action::AutoInterval(i) => set(Param::AutoWatermarkIntervalMs(i)),
+            Action::DetachProducers(partition) => Some(Command::DetachProducers { partition }),
+            Action::WakeLate { partition, delay_ms } => Some(Command::AttachProducer { producer: late_device(partition, delay_ms) }),
+            Action::ClampRestart | Action::Assigner(_) | Action::SourceParallelism(_) | Action::LegacyConnector | Action::IdlenessInsteadOfMax => None,
+        }
+    }
+
+    /// The change to the scenario for an action that restarts (nothing for the others).
+    pub fn change(&self, sc: &mut Scenario) {
+        match *self {
+            Action::ClampRestart => sc.source.transform.max_future_skew_ms = Some(0),
+            Action::Assigner(a) => sc.source.timestamp_assigner = a,
+            Action::SourceParallelism(p) => sc.source.parallelism = p,
+            Action::LegacyConnector => sc.flink.kafka_connector = KafkaConnector::Legacy,
+            Action::IdlenessInsteadOfMax => {
+                let bound = match sc.source.watermark.generator {
+                    GeneratorKind::MaxOnSilence { bound_ms, .. } | GeneratorKind::BoundedOutOfOrderness { bound_ms } => bound_ms,
+                    _ => 0,
+                };
+                sc.source.watermark.generator = GeneratorKind::BoundedOutOfOrderness { bound_ms: bound };
+                sc.source.watermark.idle_timeout_ms = Some(60_000);
+            }
+            _ => {}
+        }
+    }
+
+    /// What the action did, as the confirmation says it.
+    pub fn describe(&self) -> String {
+        let d = format_duration_exact;
+        let on = |b: bool| if b { "on" } else { "off" };
+        match *self {
+            Action::IdleTimeout(t) => format!("idle timeout {}", format_opt_duration_exact(t)),
+            Action::Bound(b) => format!("out-of-orderness bound {}", d(b)),
+            Action::AllowedLateness(l) => format!("allowed lateness {}", d(l)),
+            Action::SideOutput(b) => format!("late side output {}", on(b)),
+            Action::Sink(m) => format!("sink {}", if m == SinkMode::Upsert { "upsert" } else { "append" }),
+            Action::DropHeartbeats(b) => format!("heartbeat filter {}", on(b)),
+            Action::ClampRestart => "timestamps clamped to processing time (restarted)".into(),
+            Action::AutoInterval(i) => format!("auto-watermark interval {}", d(i)),
+            Action::DetachProducers(p) => format!("producers of partition {p} retired"),
+            Action::WakeLate { partition, delay_ms } => format!("partition {partition} woken with {}-old records", d(delay_ms)),
+            Action::Assigner(a) => format!("timestamp assigner {} (restarted)", assigner_label(a)),
+            Action::SourceParallelism(p) => format!("source parallelism {p} (restarted)"),
+            Action::LegacyConnector => "legacy FlinkKafkaConsumer (restarted)".into(),
+            Action::IdlenessInsteadOfMax => "bounded generator with withIdleness(60 s) (restarted)".into(),
+        }
+    }
+}
+
+/// A device that uploads records `delay_ms` old, five a second, to one partition.
+fn late_device(partition: u32, delay_ms: i64) -> ProducerSpec {
+    ProducerSpec {
+        partitions: PartitionSelector::One(partition),
+        kind: ProducerKind::Steady { rate_per_s: 5 },
+        keys: KeysSpec::List(vec!["late-device".into()]),
+        event_delay_ms: delay_ms,
+        jitter_ms: 0,
+        value: 1,
+        start_ms: 0,
+        stop_ms: None,
+    }
+}
+
+/// A timestamp assigner as people name it.
+pub fn assigner_label(a: TimestampAssigner) -> &'static str {
+    match a {
+        TimestampAssigner::EventField => "event time field (ms)",
+        TimestampAssigner::BrokerTime => "Kafka record time",
+        TimestampAssigner::SecondsAsMillis => "seconds read as ms (mistake)",
+        TimestampAssigner::MillisAsSeconds => "ms read as seconds (mistake)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_late_device_is_the_producer_the_ui_used_to_write_as_json() {
+        let json = r#"{"partitions": 3, "kind": "steady", "rate_per_s": 5, "event_delay_ms": 40000, "keys": ["late-device"]}"#;
+        let old: ProducerSpec = serde_json::from_str(json).unwrap();
+        assert_eq!(late_device(3, 40_000), old);
+    }
+}

@@ -1,0 +1,177 @@
+//! The one check of every command, and the bounds a scenario must keep.
+//!
+//! A scheduled command that fails would stop the simulation in the middle of an instant, so the
+//! session checks every command before the engine sees it: against a [`Shadow`] of the job's
+//! shape (partition count, released splits) at the command's own time — the live job plus
+//! every command still waiting before it. The engine applies a command with the same rules
+//! (`Simulation::apply` calls the functions below), so a message never depends on who checked.
+//!
+//! Commands from API calls and UI actions are checked a little more strictly (`strict`): no
+//! records for a partition nothing reads any more, timestamps within ±(2^53 − 1), at most
+//! [`MAX_PARTITIONS`] partitions.
+
+use crate::engine::command::{Command, Param};
+use crate::engine::error::InputError;
+use crate::engine::limits::{MAX_BURST_COUNT, MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
+use crate::engine::producer::ProducerKind;
+use crate::engine::scenario::schema::{validate_generator, ProducerSpec, RecordSpec, Scenario};
+use crate::engine::sim::Simulation;
+use crate::engine::time::ProcTime;
+
+/// `partition` must exist in a topic of `count` partitions.
+pub fn partition_exists(partition: u32, count: u32, path: &str) -> Result<(), InputError> {
+    if partition < count {
+        Ok(())
+    } else {
+        Err(InputError::new(path, format!("no partition {partition} (the topic has {count})")))
+    }
+}
+
+/// A command that needs a live split named one whose split was released.
+pub fn released(partition: u32, path: &str) -> InputError {
+    InputError::new(path, format!("partition {partition}'s split was already released"))
+}
+
+/// A literal record as the `produce` command gives it, applied at processing time `at`.
+pub fn record(r: &RecordSpec, at: ProcTime, strict: bool) -> Result<(), InputError> {
+    if r.ts.is_some() && r.ts_offset_ms.is_some() {
+        return Err(InputError::new("ts", "give either ts or ts_offset_ms, not both"));
+    }
+    if r.ts_offset_ms.is_some_and(|off| at.checked_add(off).is_none()) {
+        return Err(InputError::new("ts_offset_ms", "overflows"));
+    }
+    if strict {
+        for (name, v) in [("ts", r.ts), ("ts_offset_ms", r.ts_offset_ms), ("value", r.value)] {
+            if let Some(v) = v {
+                safe(v, name)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A parameter change, as Flink's own constructors and the engine's arithmetic allow it.
+pub fn param(param: &Param) -> Result<(), InputError> {
+    let bad = |m: &str| Err(InputError::new("value", m));
+    match *param {
+        Param::BoundMs(b) if b < 0 => bad("the bound must be >= 0"),
+        Param::Generator(ref g) => validate_generator(g).map_err(|e| e.within("value")),
+        Param::IdleTimeoutMs(Some(t)) if t <= 0 => bad("the idle timeout must be > 0 (withIdleness rejects 0), or null for off"),
+        Param::AutoWatermarkIntervalMs(i) if !(0..=MAX_INTERVAL_MS).contains(&i) => {
+            bad(&format!("the interval must be in 0..={MAX_INTERVAL_MS} (0 disables periodic watermarks)"))
+        }
+        Param::AllowedLatenessMs(l) if l < 0 => bad("allowed lateness must be >= 0"),
+        Param::ChannelLatencyMs(l) if !(0..=MAX_INTERVAL_MS).contains(&l) => bad(&format!("latency must be in 0..={MAX_INTERVAL_MS}")),
+        Param::ReadRatePerS(Some(0)) => bad("the read rate must be > 0, or null for unlimited"),
+        _ => Ok(()),
+    }
+}
+
+fn safe(v: i64, field: &str) -> Result<(), InputError> {
+    if v.unsigned_abs() > MAX_SAFE as u64 {
+        Err(InputError::new(field, "must be within ±2^53 − 1"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Bounds a producer must keep so that the engine's time arithmetic cannot overflow (beyond
+/// [`ProducerSpec::validate`], which says what a producer means).
+fn producer_bounds(p: &ProducerSpec) -> Result<(), InputError> {
+    safe(p.start_ms, "start_ms")?;
+    if let Some(stop) = p.stop_ms {
+        safe(stop, "stop_ms")?;
+    }
+    safe(p.event_delay_ms, "event_delay_ms")?;
+    safe(p.jitter_ms, "jitter_ms")?;
+    match p.kind {
+        ProducerKind::Burst { count, .. } if count > MAX_BURST_COUNT => Err(InputError::new("count", "at most 10,000,000 records per burst")),
+        ProducerKind::Backlog { span_ms, .. } => safe(span_ms, "span_ms"),
+        _ => Ok(()),
+    }
+}
+
+/// A producer for a topic of `partitions` partitions: what it means, the bounds, and the
+/// partitions it writes to.
+pub fn producer(p: &ProducerSpec, partitions: u32) -> Result<Vec<u32>, InputError> {
+    p.validate()?;
+    producer_bounds(p)?;
+    p.partitions.resolve(partitions).map_err(|e| e.within("partitions"))
+}
+
+/// Command times within ±(2^53 − 1) (producers are checked as they are attached).
+pub fn scenario_bounds(sc: &Scenario) -> Result<(), InputError> {
+    for (i, c) in sc.commands.iter().enumerate() {
+        safe(c.at_ms, "at_ms").map_err(|e| e.within(&format!("commands[{i}]")))?;
+    }
+    Ok(())
+}
+
+/// The job's shape as far as commands care.
+#[derive(Clone, Debug)]
+pub struct Shadow {
+    /// Per partition: its split is released (or the partition was removed).
+    released: Vec<bool>,
+}
+
+impl Shadow {
+    /// The shape of a live simulation.
+    pub fn of(sim: &Simulation) -> Self {
+        let released = (0..sim.partitions().len()).map(|p| sim.partitions()[p].removed || sim.live_split_of(p).is_none()).collect();
+        Shadow { released }
+    }
+
+    pub fn partitions(&self) -> u32 {
+        self.released.len() as u32
+    }
+
+    fn exists(&self, p: u32) -> Result<(), InputError> {
+        partition_exists(p, self.partitions(), "partition")
+    }
+
+    fn live(&self, p: u32) -> Result<(), InputError> {
+        self.exists(p)?;
+        if self.released[p as usize] {
+            return Err(released(p, "partition"));
+        }
+        Ok(())
+    }
+
+    /// Checks `cmd` as applied at absolute processing time `at`, then records its effect.
+    pub fn check(&mut self, cmd: &Command, at: ProcTime, strict: bool) -> Result<(), InputError> {
+        match cmd {
+            Command::AddPartition => {
+                if strict && self.partitions() >= MAX_PARTITIONS {
+                    return Err(InputError::new("", format!("a topic has at most {MAX_PARTITIONS} partitions here")));
+                }
+                self.released.push(false);
+            }
+            Command::RemovePartition { partition } | Command::ReleaseSplit { partition } => {
+                if matches!(cmd, Command::ReleaseSplit { .. }) {
+                    self.live(*partition)?;
+                } else {
+                    self.exists(*partition)?;
+                }
+                self.released[*partition as usize] = true;
+            }
+            Command::Produce { partition, records } => {
+                if strict {
+                    self.live(*partition).map_err(|e| InputError::new(e.path, format!("{} (nothing would read the records)", e.message)))?;
+                } else {
+                    self.exists(*partition)?;
+                }
+                for (i, r) in records.iter().enumerate() {
+                    record(r, at, strict).map_err(|e| e.within(&format!("records[{i}]")))?;
+                }
+            }
+            Command::Silence { partition } | Command::Resume { partition } | Command::DetachProducers { partition } => self.exists(*partition)?,
+            Command::AttachProducer { producer: p } => {
+                producer(p, self.partitions()).map_err(|e| e.within("producer"))?;
+            }
+            Command::SetParam { param: p } => param(p).map_err(|e| e.within("param"))?,
+            Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => self.live(*partition)?,
+            Command::EndOfInput => {}
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,295 @@
+//! A session: a simulation, the scenario it came from, and every command issued since — the
+//! one way the CLI, the JS API and the UI drive the engine.
+//!
+//! Commands issued while the clock stands at `now` are not applied in the middle of an instant:
+//! they are scheduled at `now + 1` and that instant is processed at once, exactly as a scenario
+//! command with `at_ms = now + 1 − start` would be (commands first, then producers, channels,
+//! reads and the periodic emission). So [`Session::to_scenario`] — the original scenario plus
+//! the issued commands — replays the session to the same trace hash, in the page, the JS API
+//! and `wmp run` alike. Every command is checked first ([`check`]), together with the
+//! commands still waiting, so a scheduled command can never fail later; should the engine fail
+//! all the same (a bug), the session halts and refuses to go on from a state it cannot trust.
+//!
+//! Files: `check` (the one check of each command), `share` (share strings), `param`
+//! (parameters by name, as the API and the UI's fields set them), `action` (one-click steps).
+
+pub mod action;
+pub mod check;
+pub mod param;
+pub mod share;
+
+use super::command::Command;
+use super::error::InputError;
+use super::observer::Observer;
+use super::scenario::schema::{Scenario, TimedCommand};
+use super::sim::{ScheduledCommand, Simulation};
+use super::time::ProcTime;
+use check::Shadow;
+
+pub struct Session {
+    sim: Simulation,
+    /// The scenario as loaded (with structural changes made before the start).
+    scenario: Scenario,
+    /// Commands issued through the session (applied or scheduled), in issue order.
+    log: Vec<TimedCommand>,
+    /// `run_to_end` applied the end of input.
+    finished: bool,
+    /// The engine returned an error while running (a bug: input is checked first).
+    halted: Option<String>,
+}
+
+/// The simulation of `scenario` with `log` scheduled after the scenario's own commands.
+fn build(scenario: &Scenario, log: &[TimedCommand]) -> Result<Simulation, InputError> {
+    let mut sim = scenario.build()?;
+    let start = sim.config().start_time;
+    let n = scenario.commands.len();
+    for (j, c) in log.iter().enumerate() {
+        sim.schedule(ScheduledCommand { at: start + c.at_ms, command: c.command.clone(), path: format!("commands[{}]", n + j) });
+    }
+    Ok(sim)
+}
+
+impl Session {
+    /// A session at the scenario's start; its scripted commands are checked up front.
+    pub fn new(scenario: Scenario) -> Result<Self, InputError> {
+        let sim = build(&scenario, &[])?;
+        let s = Session { sim, scenario, log: Vec::new(), finished: false, halted: None };
+        s.check(&[], &[])?;
+        Ok(s)
+    }
+
+    /// Parses scenario JSON text and starts a session on it.
+    pub fn from_json(text: &str) -> Result<Self, InputError> {
+        Session::new(super::scenario::build::parse(text)?)
+    }
+
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// The simulation, for a caller that is done with the session (`wmp run`'s report).
+    pub fn into_sim(self) -> Simulation {
+        self.sim
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn start(&self) -> ProcTime {
+        self.sim.config().start_time
+    }
+
+    /// Processing time now: the start time before the first instant.
+    pub fn now(&self) -> ProcTime {
+        self.sim.now().max(self.start())
+    }
+
+    /// Processing time since the start of the last processed instant (−1 before the start).
+    pub fn elapsed(&self) -> i64 {
+        self.sim.now() - self.start()
+    }
+
+    pub fn started(&self) -> bool {
+        self.sim.now() >= self.start()
+    }
+
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The engine error that stopped the session, if any.
+    pub fn halted(&self) -> Option<&str> {
+        self.halted.as_deref()
+    }
+
+    /// How many commands were issued through this session (applied or scheduled).
+    pub fn issued(&self) -> usize {
+        self.log.len()
+    }
+
+    fn ensure_running(&self) -> Result<(), InputError> {
+        if self.finished {
+            return Err(InputError::invalid("", "the job has finished (runToEnd() applied the end of input); load toScenario() into a new playground to go on"));
+        }
+        if let Some(m) = &self.halted {
+            return Err(InputError::invalid("", format!("the simulation stopped after an engine error ({m}); start again from the scenario")));
+        }
+        Ok(())
+    }
+
+    /// Runs an engine call; an error halts the session for good.
+    fn guard<T>(&mut self, f: impl FnOnce(&mut Simulation) -> Result<T, InputError>) -> Result<T, InputError> {
+        f(&mut self.sim).map_err(|e| {
+            let text = e.to_string();
+            self.halted = Some(text.clone());
+            InputError::invalid("", format!("the engine stopped: {text}"))
+        })
+    }
+
+    /// Checks new commands (`(at, command)`, named `paths[i]`) together with everything still
+    /// waiting, in run order, against the job's shape. With no new commands, checks the waiting
+    /// ones and names them (`commands[3].partition`).
+    fn check(&self, new: &[(ProcTime, Command)], paths: &[String]) -> Result<(), InputError> {
+        let mut shadow = Shadow::of(&self.sim);
+        let mut items: Vec<(ProcTime, &Command, Option<usize>, &str)> = self.sim.scheduled().iter().map(|c| (c.at, &c.command, None, c.path.as_str())).collect();
+        for (k, (at, c)) in new.iter().enumerate() {
+            items.push((*at, c, Some(k), ""));
+        }
+        // Stable: same-instant commands keep their order, new ones after the waiting ones.
+        items.sort_by_key(|c| c.0);
+        let start = self.start();
+        for (at, cmd, new_index, label) in items {
+            if let Err(e) = shadow.check(cmd, at, new_index.is_some()) {
+                return Err(match new_index {
+                    Some(k) => e.within(paths.get(k).map_or("", |p| p.as_str())),
+                    None if new.is_empty() => e.within(label),
+                    None => InputError::invalid(
+                        paths.first().cloned().unwrap_or_default(),
+                        format!("this would make the scheduled {label} (at {} ms) fail: {e}", at - start),
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Schedules commands at absolute time `at` (> now), after checking them.
+    pub fn schedule_at(&mut self, at: ProcTime, cmds: Vec<Command>, paths: &[String]) -> Result<(), InputError> {
+        self.ensure_running()?;
+        if at <= self.sim.now() {
+            return Err(InputError::new("atMs", format!("{} is not in the future (the clock is at {} ms)", at - self.start(), self.elapsed())));
+        }
+        let new: Vec<(ProcTime, Command)> = cmds.iter().map(|c| (at, c.clone())).collect();
+        self.check(&new, paths)?;
+        let start = self.start();
+        let n = self.scenario.commands.len();
+        for c in cmds {
+            let path = format!("commands[{}]", n + self.log.len());
+            self.sim.schedule(ScheduledCommand { at, command: c.clone(), path });
+            self.log.push(TimedCommand { at_ms: at - start, command: c });
+        }
+        Ok(())
+    }
+
+    /// Applies commands at the next instant (`now + 1`) and processes that instant.
+    pub fn apply_now(&mut self, cmds: Vec<Command>, paths: &[String], obs: &mut impl Observer) -> Result<(), InputError> {
+        self.ensure_running()?;
+        let at = self.sim.now() + 1;
+        self.schedule_at(at, cmds, paths)?;
+        self.run_until_abs(at, obs).map(|_| ())
+    }
+
+    /// `apply_now` for one command, with its errors named from the command itself.
+    pub fn apply(&mut self, cmd: Command) -> Result<(), InputError> {
+        self.apply_now(vec![cmd], &[String::new()], &mut ())
+    }
+
+    /// Processes every instant up to absolute time `t`; false if the observer stopped earlier.
+    pub fn run_until_abs(&mut self, t: ProcTime, obs: &mut impl Observer) -> Result<bool, InputError> {
+        self.ensure_running()?;
+        self.guard(|sim| sim.run_until_with(t, obs))
+    }
+
+    /// `at_ms` is relative to the start, like a scenario command's `at_ms`.
+    pub fn run_until(&mut self, at_ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
+        self.ensure_running()?;
+        if at_ms < self.elapsed() {
+            return Err(InputError::new("atMs", format!("{at_ms} is in the past (the clock is at {} ms)", self.elapsed())));
+        }
+        self.run_until_abs(self.start() + at_ms, obs).map(|_| ())
+    }
+
+    /// Processes the next `ms` of processing time (before the start the clock counts as 0, so
+    /// `run_for(60_000)` ends at 60 s like `run_until(60_000)`).
+    pub fn run_for(&mut self, ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
+        let from = self.now();
+        self.run_until_abs(from.saturating_add(ms), obs).map(|_| ())
+    }
+
+    /// One instant; its time relative to the start, or `None` when nothing will ever happen.
+    pub fn step(&mut self, obs: &mut impl Observer) -> Result<Option<i64>, InputError> {
+        self.ensure_running()?;
+        let start = self.start();
+        let t = self.guard(|sim| sim.step())?;
+        if t.is_some() {
+            let _ = obs.after_instant(&self.sim);
+        }
+        Ok(t.map(|t| t - start))
+    }
+
+    /// Steps until an interesting change (operator watermark, window, late record, idle/active
+    /// flip) or until `limit_ms` of processing time has passed.
+    pub fn step_to_next_interesting(&mut self, limit_ms: i64, obs: &mut impl Observer) -> Result<bool, InputError> {
+        self.ensure_running()?;
+        self.guard(|sim| sim.step_to_next_interesting_with(limit_ms, obs))
+    }
+
+    /// What `wmp run` does: run to `start + duration_ms`, then the end of input if the scenario
+    /// asks for it (after which the job is finished).
+    pub fn run_to_end(&mut self, obs: &mut impl Observer) -> Result<(), InputError> {
+        let end = self.start().saturating_add(self.scenario.duration_ms);
+        self.run_until_abs(end.max(self.sim.now()), obs)?;
+        if self.scenario.end_of_input {
+            self.guard(|sim| sim.apply(Command::EndOfInput))?;
+            self.finished = true;
+        }
+        Ok(())
+    }
+
+    /// Replaces the scenario before the job starts (parallelism, window, aggregate: the job's
+    /// shape); the commands issued so far stay scheduled.
+    pub fn restructure(&mut self, change: impl FnOnce(&mut Scenario) -> Result<(), InputError>) -> Result<(), InputError> {
+        self.ensure_running()?;
+        let mut sc = self.scenario.clone();
+        change(&mut sc)?;
+        sc.validate()?;
+        let sim = build(&sc, &self.log)?;
+        let next = Session { sim, scenario: sc, log: std::mem::take(&mut self.log), finished: false, halted: None };
+        if let Err(e) = next.check(&[], &[]) {
+            self.log = next.log;
+            return Err(e);
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// The scenario that reproduces this session: the original plus every issued command, run
+    /// for at least as long as the session has run (exactly as long, with the end of input,
+    /// once finished).
+    pub fn to_scenario(&self) -> Scenario {
+        let mut sc = self.with_log();
+        if self.finished {
+            sc.duration_ms = self.elapsed();
+            sc.end_of_input = true;
+        } else {
+            sc.duration_ms = sc.duration_ms.max(self.elapsed());
+        }
+        sc
+    }
+
+    /// The scenario that reproduces this session up to now and stops there: `wmp run` on it
+    /// ends in the state the session is in (the page's export; it never applies the end of
+    /// input).
+    pub fn to_scenario_now(&self) -> Scenario {
+        let mut sc = self.with_log();
+        if self.elapsed() > 0 {
+            sc.duration_ms = self.elapsed();
+            sc.end_of_input = false;
+        }
+        sc
+    }
+
+    fn with_log(&self) -> Scenario {
+        let mut sc = self.scenario.clone();
+        sc.commands.extend(self.log.iter().cloned());
+        // Stable, so same-instant commands keep their order: the replay is unchanged.
+        sc.commands.sort_by_key(|c| c.at_ms);
+        sc
+    }
+
+    /// `to_scenario()` as a share string.
+    pub fn to_share_string(&self) -> String {
+        share::encode(&serde_json::to_string(&self.to_scenario()).unwrap_or_default())
+    }
+}
