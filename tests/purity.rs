@@ -10,6 +10,11 @@
 //! * iterate a `LookupMap` (heuristic: names declared with type `LookupMap<` in a file may not be
 //!   followed by `.iter(`, `.keys(`, `.values(`, `.drain(`, … nor appear as `in name`/`in &name`).
 //!
+//! Layering (`layering_*` below): the engine names neither the JS edge nor the UI (no
+//! `crate::api`, `crate::web`, `super::super::web`, `wmp::api`, `use crate::{api, …}`), and
+//! `src/web/` does not name `crate::api`: only `src/api/` is the JS edge, and it may mount the
+//! UI, not the other way round.
+//!
 //! Comments, string literals and char literals are blanked before scanning, so prose such as
 //! "synchronously" or "instant" never counts; matches are on identifier boundaries.
 
@@ -270,6 +275,169 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
+}
+
+/// Path roots after which a module of this crate is named: `crate::m`, `super::…::m`, and
+/// `wmp::m` (the crate's own name, as the binaries and tests spell it).
+const PATH_ROOTS: &[&str] = &["crate", "super", "wmp"];
+
+/// The top-level modules of this crate that a path starting at `at` (just past a root such as
+/// `crate`) names: `::api::x` gives `api`, `::super::web` gives `web`, `::{engine, api::y}`
+/// gives `engine` and `api`. `code` is blanked source.
+fn named_modules(code: &str, at: usize) -> Vec<String> {
+    let rest = &code[at..];
+    let mut i = 0;
+    let skip_ws = |i: &mut usize| {
+        while rest[*i..].starts_with(char::is_whitespace) {
+            *i += rest[*i..].chars().next().map_or(1, char::len_utf8);
+        }
+    };
+    let ident = |i: &mut usize| -> String {
+        let s: String = rest[*i..].chars().take_while(|&ch| is_ident_char(ch)).collect();
+        *i += s.len();
+        s
+    };
+    loop {
+        skip_ws(&mut i);
+        if !rest[i..].starts_with("::") {
+            return Vec::new();
+        }
+        i += 2;
+        skip_ws(&mut i);
+        if rest[i..].starts_with('{') {
+            // A use group: the first segment of each top-level item (nested groups skipped).
+            let mut names = Vec::new();
+            let mut depth = 0;
+            let mut item_start = true;
+            for (k, ch) in rest[i..].char_indices() {
+                match ch {
+                    '{' => {
+                        depth += 1;
+                        item_start = depth == 1;
+                    }
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    ',' if depth == 1 => item_start = true,
+                    ch if item_start && depth == 1 && is_ident_char(ch) => {
+                        let mut j = i + k;
+                        let name = ident(&mut j);
+                        if name == "super" || name == "self" {
+                            names.extend(named_modules(code, at + j));
+                        } else {
+                            names.push(name);
+                        }
+                        item_start = false;
+                    }
+                    _ => {}
+                }
+            }
+            return names;
+        }
+        let seg = ident(&mut i);
+        if seg != "super" {
+            return if seg.is_empty() { Vec::new() } else { vec![seg] };
+        }
+    }
+}
+
+/// Every place where blanked `src` names one of `modules` of this crate by path; `file` is the
+/// path shown in violations and `why` the rule.
+fn scan_layering(file: &str, src: &str, modules: &[&str], why: &str) -> Vec<Violation> {
+    let code = blank_non_code(src);
+    let lines: Vec<&str> = src.lines().collect();
+    let mut out = Vec::new();
+    for root in PATH_ROOTS {
+        for at in find_ident(&code, root, true) {
+            // `super` after `::` is part of a path already scanned from its root.
+            if code[..at].trim_end().ends_with("::") && *root != "crate" && *root != "wmp" {
+                continue;
+            }
+            for m in named_modules(&code, at + root.len()) {
+                if modules.contains(&m.as_str()) {
+                    let line = code[..at].matches('\n').count();
+                    out.push(Violation {
+                        file: file.to_string(),
+                        line: line + 1,
+                        what: format!("{why}: names `{m}`"),
+                        text: lines.get(line).unwrap_or(&"").to_string(),
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by_key(|v| v.line);
+    out
+}
+
+/// Layering violations in every Rust file under `dir` (relative to the crate root).
+fn layering_violations(dir: &str, modules: &[&str], why: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join(dir), &mut files);
+    assert!(files.len() > 5, "expected the sources of {dir}, found {files:?}");
+    let mut list = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let shown = f.strip_prefix(root).unwrap_or(f).display().to_string();
+        list.extend(scan_layering(&shown, &text, modules, why).iter().map(|v| v.to_string()));
+    }
+    list
+}
+
+#[test]
+fn layering_engine_names_neither_api_nor_web() {
+    let list = layering_violations("src/engine", &["api", "web"], "the engine is below the JS edge and the UI");
+    assert!(list.is_empty(), "layering violations:\n{}", list.join("\n"));
+}
+
+#[test]
+fn layering_web_does_not_name_api() {
+    let list = layering_violations("src/web", &["api"], "the UI is below the JS edge (src/api mounts it)");
+    assert!(list.is_empty(), "layering violations:\n{}", list.join("\n"));
+}
+
+#[test]
+fn layering_scanner_flags_synthetic_bad_lines() {
+    let bad = r#"
+use crate::api::session::Session;
+use crate::{engine::scenario, web};
+use super::super::api;
+fn f() {
+    let s = crate::api::share::decode(&v, "share");
+    wmp::web::mount();
+    use crate::{
+        engine,
+        api::events::Wants,
+    };
+}
+"#;
+    let found = scan_layering("src/engine/bad.rs", bad, &["api", "web"], "rule");
+    let lines: Vec<usize> = found.iter().map(|v| v.line).collect();
+    assert_eq!(lines, vec![2, 3, 4, 6, 7, 8], "got {found:#?}");
+    assert!(found.iter().all(|v| v.file == "src/engine/bad.rs" && v.what.starts_with("rule: names `")));
+    assert!(found[0].to_string().contains("use crate::api::session::Session;"));
+}
+
+#[test]
+fn layering_scanner_ignores_comments_strings_and_allowed_paths() {
+    let ok = r#"
+//! Mounted by crate::api::mount; see `crate::web::app`.
+/* use crate::api; */
+use crate::engine::scenario::{build, api_version};
+use super::snippets;
+use super::super::engine::api_like;
+fn f() {
+    let s = "crate::api::share";
+    let api = crate::engine::api_name(); // a local named api is fine
+    self::api::x();
+}
+"#;
+    let found = scan_layering("src/web/ok.rs", ok, &["api"], "rule");
+    assert!(found.is_empty(), "false positives: {found:#?}");
 }
 
 #[test]

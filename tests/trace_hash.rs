@@ -1,11 +1,11 @@
-//! Pinned trace hashes. `tests/web.rs` checks the same constants in wasm (headless Chromium),
-//! so a scenario gives the same trace natively and in the browser. When an intended engine
-//! change alters a trace, update both files together.
+//! Pinned trace hashes, checked natively. The constants live in `tests/pinned/hashes.rs`, which
+//! `tests/web.rs` includes too and checks in wasm (headless Chromium), so a scenario gives the
+//! same trace natively and in the browser.
 
-/// `tests/scenarios/late_data_allowed_lateness.json` (seeded jitter, lateness, side output).
-pub const LATE_DATA_HASH: &str = "7a49dde43eac7d3d";
-/// `tests/golden/oracle/scenarios/06_session_merge_lateness.json` through the oracle runner.
-pub const ORACLE_06_HASH: &str = "a4cd1703637a93e0";
+#[path = "pinned/hashes.rs"]
+mod pinned;
+
+use pinned::{LATE_DATA_HASH, ORACLE_06_HASH};
 
 #[test]
 fn native_trace_hashes_are_pinned() {

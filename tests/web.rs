@@ -14,6 +14,9 @@ use wmp::engine::command::{Command, Param};
 use wmp::web::format;
 use wmp::web::{Pg, Playground};
 
+#[path = "pinned/hashes.rs"]
+mod pinned;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// A fresh container appended to <body>.
@@ -383,14 +386,15 @@ fn formats_and_parsers() {
     assert_eq!(format::thousands(1_234_567), "1,234,567");
 }
 
-/// The engine in wasm gives the same traces as natively (constants pinned in tests/trace_hash.rs).
+/// The engine in wasm gives the same traces as natively (the constants pinned in
+/// tests/pinned/hashes.rs, which tests/trace_hash.rs checks natively).
 #[wasm_bindgen_test]
 fn engine_trace_hashes_match_native() {
     let late = include_str!("scenarios/late_data_allowed_lateness.json");
     let sim = wmp::engine::scenario::build::parse(late).unwrap().run().unwrap();
-    assert_eq!(sim.trace().hash_hex(), "7a49dde43eac7d3d");
+    assert_eq!(sim.trace().hash_hex(), pinned::LATE_DATA_HASH);
     let o = wmp::engine::scenario::oracle::parse(include_str!("golden/oracle/scenarios/06_session_merge_lateness.json")).unwrap();
-    assert_eq!(o.run().unwrap().trace().hash_hex(), "a4cd1703637a93e0");
+    assert_eq!(o.run().unwrap().trace().hash_hex(), pinned::ORACLE_06_HASH);
 }
 
 /// Bad input is an error value in wasm too, never a trap.

@@ -1,12 +1,14 @@
 //! The JS API's listeners (`on`, delivery order, callbacks that call back or throw, no effect
-//! on the trace), the replay of a session through `toScenario`/share strings, and `free`, in
-//! headless Chromium: `cargo test --target wasm32-unknown-unknown --test web_api_events`.
+//! on the trace), the replay of a session through `toScenario`/share strings (deterministic,
+//! distinct per session, decoding to the scenario), and `free` (a freed instance throws, its
+//! subscriptions stay harmless), in headless Chromium: `cargo test --target wasm32-unknown-unknown --test web_api_events`.
 #![cfg(target_arch = "wasm32")]
 
 mod api_common;
 
 use api_common::*;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use wmp::api::WatermarkPlayground as Playground;
 
@@ -135,8 +137,10 @@ fn listeners_do_not_change_the_trace() {
     assert_eq!(plain.trace_hash().unwrap(), watched.trace_hash().unwrap());
 }
 
-#[wasm_bindgen_test]
-fn to_scenario_and_share_string_reproduce_the_session() {
+/// A scripted session over `SMALL`: a parameter change, produced records, a new partition with
+/// a heartbeat, a silenced and a scheduled resumed partition, up to 45 s. Each call scripts a
+/// new, independent session the same way.
+fn scripted_session() -> Playground {
     let p = small();
     p.run_until(JsValue::from(2500)).unwrap();
     p.set_param("idle_timeout_ms".into(), JsValue::from(3000)).unwrap();
@@ -148,6 +152,12 @@ fn to_scenario_and_share_string_reproduce_the_session() {
     p.schedule(JsValue::from(30_000), js(r#"{"command": "resume", "partition": 1}"#)).unwrap();
     p.step_to_next_interesting(JsValue::UNDEFINED).unwrap();
     p.run_until(JsValue::from(45_000)).unwrap();
+    p
+}
+
+#[wasm_bindgen_test]
+fn to_scenario_and_share_string_reproduce_the_session() {
+    let p = scripted_session();
     let at = p.elapsed_ms().unwrap();
     let hash = p.trace_hash().unwrap();
 
@@ -169,14 +179,58 @@ fn to_scenario_and_share_string_reproduce_the_session() {
     p.run_to_end().unwrap();
     let text = String::from(js_sys::JSON::stringify(&p.to_scenario().unwrap()).unwrap());
     assert_eq!(engine_hash(&text), p.trace_hash().unwrap());
-    assert_eq!(p.to_share_string().unwrap(), p.to_share_string().unwrap(), "deterministic");
+}
+
+#[wasm_bindgen_test]
+fn share_strings_are_deterministic_distinct_and_decode_to_the_scenario() {
+    let p = scripted_session();
+    let share = p.to_share_string().unwrap();
+    // The same session, scripted again as a separate instance, gives the same string.
+    assert_eq!(scripted_session().to_share_string().unwrap(), share, "same session, same string");
+    // A different session (same scenario, no commands; or one more command) gives another.
+    assert_ne!(small().to_share_string().unwrap(), share, "a session without the commands");
+    let more = scripted_session();
+    more.silence(JsValue::from(0)).unwrap();
+    assert_ne!(more.to_share_string().unwrap(), share, "a session with one more command");
+    // The string is the encoding of toScenario(), and decode(encode(x)) == x.
+    let json = wmp::api::share::decode(&share, "share").unwrap();
+    let parsed = js_sys::JSON::parse(&json).unwrap();
+    let scenario = js_sys::JSON::stringify(&p.to_scenario().unwrap()).unwrap();
+    assert_eq!(js_sys::JSON::stringify(&parsed).unwrap(), scenario, "the string holds toScenario()");
+    assert_eq!(wmp::api::share::encode(&json), share, "encode(decode(s)) == s");
+    for x in ["", "{}", "a", "ab", "abc", "abcd", "é and \u{1F600}", json.as_str()] {
+        let s = wmp::api::share::encode(x);
+        assert_eq!(wmp::api::share::decode(&s, "share").unwrap(), x, "decode(encode({x:?}))");
+    }
+    assert_ne!(wmp::api::share::encode("ab"), wmp::api::share::encode("ac"));
+}
+
+/// Calls method (or getter function) `name` of a JS object the way JS code does.
+fn call_js(obj: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    let f = js_sys::Reflect::get(obj, &JsValue::from_str(name)).unwrap();
+    let f: &js_sys::Function = f.dyn_ref().unwrap_or_else(|| panic!("{name} is not a method"));
+    f.apply(obj, &args.iter().collect::<js_sys::Array>())
 }
 
 #[wasm_bindgen_test]
 fn free_releases_the_instance() {
     let p = small();
-    p.run_for(JsValue::from(10)).unwrap();
-    drop(p);
+    let (windows, cb) = collector();
+    let sub = p.on("window".into(), cb.as_ref().clone()).unwrap();
+    // The instance as JS holds it: a wrapper whose free() releases the Rust value.
+    let obj = JsValue::from(p);
+    call_js(&obj, "runFor", &[JsValue::from(30_000)]).expect("usable before free()");
+    assert!(windows.length() > 0);
+    call_js(&obj, "free", &[]).expect("free()");
+    let e = call_js(&obj, "runFor", &[JsValue::from(10)]).expect_err("a freed instance cannot run");
+    let msg = String::from(e.dyn_ref::<js_sys::Error>().expect("an Error").message());
+    assert!(msg.contains("null pointer passed to rust"), "{msg}");
+    // The listener list went with the instance: removing a subscription is a no-op, no throw.
+    sub.remove();
+    let sub = JsValue::from(sub);
+    call_js(&sub, "remove", &[]).expect("remove() after free() does not throw");
+    call_js(&sub, "remove", &[]).expect("twice");
+    // A new instance is independent of the freed one.
     let q = small();
     q.run_for(JsValue::from(10)).unwrap();
 }

@@ -135,26 +135,51 @@ fn rows(n: usize, max_pitch: f64, h: f64) -> (f64, Vec<f64>) {
     (pitch, (0..n).map(|i| top + pitch * (i as f64 + 0.5)).collect())
 }
 
+/// Which nodes of the chain that holds the explained window subtask's watermark are marked:
+/// (window subtask, source subtask, partition).
+type Chain = (Option<u32>, Option<u32>, Option<u32>);
+
+/// The rows of each column: (pitch, centre of each row).
+struct Rows {
+    parts: (f64, Vec<f64>),
+    sources: (f64, Vec<f64>),
+    ops: (f64, Vec<f64>),
+}
+
 /// The compact graph as SVG markup: columns, edges (every split's, the channels when there are
 /// few, the minimum-holding ones always), nodes with their state classes.
-fn compact_svg(c: &Cols, s: &Snapshot, chain: (Option<u32>, Option<u32>, Option<u32>), selected: Option<u32>) -> String {
-    let (co, cs, cp) = chain;
+fn compact_svg(c: &Cols, s: &Snapshot, chain: Chain, selected: Option<u32>) -> String {
     let mut out = String::with_capacity(8 * 1024);
     let _ = write!(
         out,
         r#"<g class="col-heads"><text x="{:.1}" y="11">PARTITIONS</text><text x="{:.1}" y="11">SOURCES</text><text x="{:.1}" y="11">WINDOW SUBTASKS</text></g>"#,
         c.p_x, c.s_x, c.o_x
     );
-    let (pp, py) = rows(s.splits.len(), 20.0, c.h);
-    let (sp, sy) = rows(s.sources.len(), 34.0, c.h);
-    let (op, oy) = rows(s.operators.len(), 40.0, c.h);
+    let r = Rows { parts: rows(s.splits.len(), 20.0, c.h), sources: rows(s.sources.len(), 34.0, c.h), ops: rows(s.operators.len(), 40.0, c.h) };
     // Edges first.
+    split_edges(&mut out, c, s, &r, chain);
+    channel_edges(&mut out, c, s, &r, chain);
+    partition_nodes(&mut out, c, s, &r.parts, chain);
+    source_nodes(&mut out, c, s, &r.sources, chain);
+    operator_nodes(&mut out, c, s, &r.ops, chain, selected);
+    out
+}
+
+/// Partition → source subtask edges of the assigned splits (the minimum-holding one hot).
+fn split_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (_, cs, cp): Chain) {
+    let (py, sy) = (&r.parts.1, &r.sources.1);
     for sp_ in s.splits.iter().filter(|x| !x.released) {
         let (Some(t), Some(&y1)) = (sp_.subtask, py.get(sp_.partition as usize)) else { continue };
         let Some(&y2) = sy.get(t as usize) else { continue };
         let hot = cp == Some(sp_.partition) && cs == Some(t);
         let _ = write!(out, r#"<path class="edge{}" d="M{:.1},{y1:.1}L{:.1},{y2:.1}"/>"#, if hot { " culprit" } else { " faint" }, c.p_x + c.p_w, c.s_x);
     }
+}
+
+/// Source → window subtask channels: the culprit and minimum ones always, the others when
+/// there are few.
+fn channel_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (co, cs, _): Chain) {
+    let (sy, oy) = (&r.sources.1, &r.ops.1);
     let few = s.sources.len() * s.operators.len() <= 64;
     for o in &s.operators {
         for ch in &o.channels {
@@ -171,7 +196,11 @@ fn compact_svg(c: &Cols, s: &Snapshot, chain: (Option<u32>, Option<u32>, Option<
             let _ = write!(out, r#"<path class="{class}" d="M{:.1},{y1:.1}L{:.1},{y2:.1}"/>"#, c.s_x + c.s_w, c.o_x);
         }
     }
-    // Partitions: labelled pills while they fit, thin bars beyond (the culprit always labelled).
+}
+
+/// Partitions: labelled pills while they fit, thin bars beyond (the culprit always labelled).
+fn partition_nodes(out: &mut String, c: &Cols, s: &Snapshot, (pp, py): &(f64, Vec<f64>), (_, _, cp): Chain) {
+    let pp = *pp;
     let ph = (pp - 3.0).max(1.5);
     for (i, x) in s.splits.iter().enumerate() {
         let y = py[i];
@@ -195,6 +224,10 @@ fn compact_svg(c: &Cols, s: &Snapshot, chain: (Option<u32>, Option<u32>, Option<
         }
         out.push_str("</g>");
     }
+}
+
+/// Source subtasks, labelled while they fit.
+fn source_nodes(out: &mut String, c: &Cols, s: &Snapshot, (sp, sy): &(f64, Vec<f64>), (_, cs, _): Chain) {
     let sh = (sp - 4.0).max(2.0);
     for v in &s.sources {
         let y = sy[v.subtask as usize];
@@ -214,6 +247,10 @@ fn compact_svg(c: &Cols, s: &Snapshot, chain: (Option<u32>, Option<u32>, Option<
         }
         out.push_str("</g>");
     }
+}
+
+/// Window subtasks with their input watermark (on two lines, one, or none as they fit).
+fn operator_nodes(out: &mut String, c: &Cols, s: &Snapshot, (op, oy): &(f64, Vec<f64>), (co, _, _): Chain, selected: Option<u32>) {
     let oh = (op - 4.0).max(2.0);
     for o in &s.operators {
         let y = oy[o.subtask as usize];
@@ -239,7 +276,6 @@ fn compact_svg(c: &Cols, s: &Snapshot, chain: (Option<u32>, Option<u32>, Option<
         }
         out.push_str("</g>");
     }
-    out
 }
 
 /// Height of the compact graph's plot (the embed layout's body row).

@@ -132,42 +132,69 @@ fn download(filename: &str, text: &str) {
     }
 }
 
+/// The open tab, the export text on screen and the link on screen.
+#[derive(Clone, Copy)]
+struct ShareTabs {
+    tab: RwSignal<&'static str>,
+    exported: RwSignal<String>,
+    link: RwSignal<String>,
+}
+
+impl ShareTabs {
+    /// Takes the export text now (it is shown and returned).
+    fn export(self, pg: Pg) -> String {
+        let j = export_json(&pg);
+        self.exported.set(j.clone());
+        j
+    }
+
+    /// Whether tab `id` is hidden.
+    fn hidden(self, id: &'static str) -> impl Fn() -> bool + Copy {
+        move || self.tab.get() != id
+    }
+}
+
 #[component]
 pub fn SharePanel() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let tab = RwSignal::new("export");
-    let exported = RwSignal::new(String::new());
-    let import_text = RwSignal::new(String::new());
-    let import_err = RwSignal::new(None::<String>);
-    let link = RwSignal::new(String::new());
-    let java = move || pg.cfg.with(snippets::java);
-    let sql = move || pg.cfg.with(snippets::sql);
-    let do_export = move || {
-        let j = export_json(&pg);
-        exported.set(j.clone());
-        j
-    };
-    let do_import = move |text: String| match import_json(&pg, &text) {
-        Ok(()) => {
-            import_err.set(None);
-            pg.info("Scenario imported");
-        }
-        Err(e) => import_err.set(Some(e)),
-    };
-    let on_file = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-        let Ok(reader) = web_sys::FileReader::new() else { return };
-        let r2 = reader.clone();
-        let onload = Closure::once_into_js(move |_: web_sys::Event| {
-            if let Some(text) = r2.result().ok().and_then(|v| v.as_string()) {
-                import_text.set(text.clone());
-                do_import(text);
-            }
-        });
-        reader.set_onload(Some(onload.unchecked_ref()));
-        let _ = reader.read_as_text(&file);
-    };
+    let t = ShareTabs { tab: RwSignal::new("export"), exported: RwSignal::new(String::new()), link: RwSignal::new(String::new()) };
+    let java = Signal::derive(move || pg.cfg.with(snippets::java));
+    let sql = Signal::derive(move || pg.cfg.with(snippets::sql));
+    view! {
+        <section class="card share-card" id="share" aria-labelledby="share-h">
+            <header class="card-head">
+                <h2 id="share-h">"SHARE · EXPORT · CODE"</h2>
+                <div role="tablist" class="tabs">
+                    <TabButton t=t id="export" label="Export" />
+                    <TabButton t=t id="import" label="Import" />
+                    <TabButton t=t id="link" label="Link" />
+                    <TabButton t=t id="java" label="Java" />
+                    <TabButton t=t id="sql" label="SQL" />
+                </div>
+            </header>
+            <ExportTab t=t />
+            <ImportTab t=t />
+            <LinkTab t=t />
+            <CodeTab t=t id="java" button="Copy Java" what="the Java WatermarkStrategy" note="WatermarkStrategy and window for the current settings" code=java />
+            <CodeTab t=t id="sql" button="Copy SQL" what="the Flink SQL" note="WATERMARK clause, idle-timeout option and window TVF" code=sql />
+        </section>
+    }
+}
+
+/// A tab; opening Export takes the export text, opening Link makes the link.
+#[component]
+fn TabButton(t: ShareTabs, id: &'static str, label: &'static str) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <button role="tab" class="tab" id=format!("tab-{id}") aria-selected=move || (t.tab.get() == id).to_string()
+            on:click=move |_| { t.tab.set(id); if id == "export" { t.export(pg); } else if id == "link" { t.link.set(share_link(&pg)); } }>{label}</button>
+    }
+}
+
+/// Download or copy the scenario JSON, with the trace hash its run gives.
+#[component]
+fn ExportTab(t: ShareTabs) -> impl IntoView {
+    let pg = expect_context::<Pg>();
     // The export text is taken when the tab opens (and on every export), not every frame.
     Effect::new(move |_| {
         // Re-taken when the scenario or a setting changes, and when the tab opens.
@@ -176,66 +203,106 @@ pub fn SharePanel() -> impl IntoView {
         // And whenever the state the hash line shows changes while paused (after a step, an
         // action, a pause), so that the JSON on screen is the one whose run gives that hash.
         pg.hash.track();
-        if tab.get() == "export" && !pg.playing.get() {
-            do_export();
+        if t.tab.get() == "export" && !pg.playing.get() {
+            t.export(pg);
         }
     });
-    let tab_btn = move |id: &'static str, label: &'static str| {
-        view! {
-            <button role="tab" class="tab" id=format!("tab-{id}") aria-selected=move || (tab.get() == id).to_string()
-                on:click=move |_| { tab.set(id); if id == "export" { do_export(); } else if id == "link" { link.set(share_link(&pg)); } }>{label}</button>
+    view! {
+        <div class="tab-body" class:hidden=t.hidden("export")>
+            <div class="btn-row">
+                <button class="btn small" id="btn-export" on:click=move |_| { let j = t.export(pg); download("watermark-scenario.json", &j); }>"Download JSON"</button>
+                <button class="btn small ghost" id="btn-copy-export" on:click=move |_| { let j = t.export(pg); copy_text(&pg, j, "the scenario JSON"); }>"Copy"</button>
+                <span class="muted small">"Includes your actions as timed commands: importing it replays this run."</span>
+            </div>
+            <HashLine />
+            <textarea id="export-json" class="code" readonly=true rows="10" prop:value=move || t.exported.get()></textarea>
+        </div>
+    }
+}
+
+/// The trace hash of the run so far, and when it was taken.
+#[component]
+fn HashLine() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <p class="small muted hash-line">"Trace hash "
+            <code id="trace-hash" data-at-ms=move || pg.hash.with(|h| (h.1 - pg.cfg.with(|c| c.start_time.ms())).to_string())>{move || pg.hash.with(|h| h.0.clone())}</code>
+            {move || format!(" at {} — ", super::format::elapsed(pg.hash.with(|h| h.1), pg.cfg.with(|c| c.start_time.ms())))}
+            <code>"wmp run"</code>" on the export prints the same."</p>
+    }
+}
+
+/// Import scenario JSON from a file or pasted text; the error names the field.
+#[component]
+fn ImportTab(t: ShareTabs) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let import_text = RwSignal::new(String::new());
+    let import_err = RwSignal::new(None::<String>);
+    let do_import = move |text: String| match import_json(&pg, &text) {
+        Ok(()) => {
+            import_err.set(None);
+            pg.info("Scenario imported");
         }
+        Err(e) => import_err.set(Some(e)),
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        read_file_then(ev, move |text| {
+            import_text.set(text.clone());
+            do_import(text);
+        })
     };
     view! {
-        <section class="card share-card" id="share" aria-labelledby="share-h">
-            <header class="card-head">
-                <h2 id="share-h">"SHARE · EXPORT · CODE"</h2>
-                <div role="tablist" class="tabs">
-                    {tab_btn("export", "Export")}
-                    {tab_btn("import", "Import")}
-                    {tab_btn("link", "Link")}
-                    {tab_btn("java", "Java")}
-                    {tab_btn("sql", "SQL")}
-                </div>
-            </header>
-            <div class="tab-body" class:hidden=move || tab.get() != "export">
-                <div class="btn-row">
-                    <button class="btn small" id="btn-export" on:click=move |_| { let j = do_export(); download("watermark-scenario.json", &j); }>"Download JSON"</button>
-                    <button class="btn small ghost" id="btn-copy-export" on:click=move |_| { let j = do_export(); copy_text(&pg, j, "the scenario JSON"); }>"Copy"</button>
-                    <span class="muted small">"Includes your actions as timed commands: importing it replays this run."</span>
-                </div>
-                <p class="small muted hash-line">"Trace hash "
-                    <code id="trace-hash" data-at-ms=move || pg.hash.with(|h| (h.1 - pg.cfg.with(|c| c.start_time.ms())).to_string())>{move || pg.hash.with(|h| h.0.clone())}</code>
-                    {move || format!(" at {} — ", super::format::elapsed(pg.hash.with(|h| h.1), pg.cfg.with(|c| c.start_time.ms())))}
-                    <code>"wmp run"</code>" on the export prints the same."</p>
-                <textarea id="export-json" class="code" readonly=true rows="10" prop:value=move || exported.get()></textarea>
+        <div class="tab-body" class:hidden=t.hidden("import")>
+            <div class="btn-row">
+                <label class="btn small ghost file-btn">"Choose file…"<input type="file" accept=".json,application/json" on:change=on_file /></label>
+                <button class="btn small" id="btn-import" on:click=move |_| do_import(import_text.get_untracked())>"Import pasted JSON"</button>
             </div>
-            <div class="tab-body" class:hidden=move || tab.get() != "import">
-                <div class="btn-row">
-                    <label class="btn small ghost file-btn">"Choose file…"<input type="file" accept=".json,application/json" on:change=on_file /></label>
-                    <button class="btn small" id="btn-import" on:click=move |_| do_import(import_text.get_untracked())>"Import pasted JSON"</button>
-                </div>
-                <textarea id="import-json" class="code" rows="10" placeholder="Paste a scenario JSON here (see docs/SCENARIO.md)"
-                    prop:value=move || import_text.get() on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
-                <small class="field-msg error" role="alert" id="import-error">{move || import_err.get().unwrap_or_default()}</small>
+            <textarea id="import-json" class="code" rows="10" placeholder="Paste a scenario JSON here (see docs/SCENARIO.md)"
+                prop:value=move || import_text.get() on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
+            <small class="field-msg error" role="alert" id="import-error">{move || import_err.get().unwrap_or_default()}</small>
+        </div>
+    }
+}
+
+/// Reads the file chosen in the `<input type="file">` of `ev` as text and hands it to `then`.
+fn read_file_then(ev: leptos::ev::Event, then: impl FnOnce(String) + 'static) {
+    let input: web_sys::HtmlInputElement = event_target(&ev);
+    let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+    let Ok(reader) = web_sys::FileReader::new() else { return };
+    let r2 = reader.clone();
+    let onload = Closure::once_into_js(move |_: web_sys::Event| {
+        if let Some(text) = r2.result().ok().and_then(|v| v.as_string()) {
+            then(text);
+        }
+    });
+    reader.set_onload(Some(onload.unchecked_ref()));
+    let _ = reader.read_as_text(&file);
+}
+
+/// The link that reopens this scenario (with the user's actions) at the same speed.
+#[component]
+fn LinkTab(t: ShareTabs) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <div class="tab-body" class:hidden=t.hidden("link")>
+            <div class="btn-row">
+                <button class="btn small" id="btn-copy-link" on:click=move |_| { let l = share_link(&pg); t.link.set(l.clone()); copy_text(&pg, l, "the link"); }>"Copy link"</button>
+                <span class="muted small">"Opens this scenario (with your actions) at the same speed."</span>
             </div>
-            <div class="tab-body" class:hidden=move || tab.get() != "link">
-                <div class="btn-row">
-                    <button class="btn small" id="btn-copy-link" on:click=move |_| { let l = share_link(&pg); link.set(l.clone()); copy_text(&pg, l, "the link"); }>"Copy link"</button>
-                    <span class="muted small">"Opens this scenario (with your actions) at the same speed."</span>
-                </div>
-                <input type="text" class="code" readonly=true prop:value=move || link.get() aria-label="Share link" />
-            </div>
-            <div class="tab-body" class:hidden=move || tab.get() != "java">
-                <div class="btn-row"><button class="btn small" id="btn-copy-java" on:click=move |_| copy_text(&pg, java(), "the Java WatermarkStrategy")>"Copy Java"</button>
-                    <span class="muted small">"WatermarkStrategy and window for the current settings"</span></div>
-                <pre class="code" id="java-code">{java}</pre>
-            </div>
-            <div class="tab-body" class:hidden=move || tab.get() != "sql">
-                <div class="btn-row"><button class="btn small" id="btn-copy-sql" on:click=move |_| copy_text(&pg, sql(), "the Flink SQL")>"Copy SQL"</button>
-                    <span class="muted small">"WATERMARK clause, idle-timeout option and window TVF"</span></div>
-                <pre class="code" id="sql-code">{sql}</pre>
-            </div>
-        </section>
+            <input type="text" class="code" readonly=true prop:value=move || t.link.get() aria-label="Share link" />
+        </div>
+    }
+}
+
+/// The current settings as code (`id`: java or sql), with a copy button.
+#[component]
+fn CodeTab(t: ShareTabs, id: &'static str, button: &'static str, what: &'static str, note: &'static str, code: Signal<String>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <div class="tab-body" class:hidden=t.hidden(id)>
+            <div class="btn-row"><button class="btn small" id=format!("btn-copy-{id}") on:click=move |_| copy_text(&pg, code.get_untracked(), what)>{button}</button>
+                <span class="muted small">{note}</span></div>
+            <pre class="code" id=format!("{id}-code")>{code}</pre>
+        </div>
     }
 }

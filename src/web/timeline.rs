@@ -27,20 +27,93 @@ fn zoomed(span_ms: i64, f: f64) -> i64 {
     ((span_ms as f64 * f) as i64).clamp(200, 30 * 86_400_000)
 }
 
-/// `compact`: the embed layout's version (a lower plot, fewer idle lanes, no table, a short
-/// legend).
-#[component]
-pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
-    let pg = expect_context::<Pg>();
-    let ph = if compact { PLOT_H_COMPACT } else { PLOT_H };
-    let max_lanes = if compact { 3 } else { MAX_LANES };
-    let node = NodeRef::<Div>::new();
-    let width = use_width(node, 900.0);
-    // None = everything since the start / follow the present.
-    let span = RwSignal::new(None::<i64>);
-    let end = RwSignal::new(None::<i64>);
-    let table_open = RwSignal::new(false);
-    // Redraw at most ~15 times per second while playing.
+/// What part of time the plot shows: `span` and `end` of processing time, None = everything
+/// since the start / follow the present.
+#[derive(Clone, Copy)]
+struct Viewport {
+    span: RwSignal<Option<i64>>,
+    end: RwSignal<Option<i64>>,
+}
+
+/// The plot as drawn and the canvas it is drawn on. Interactions work on the view as drawn
+/// (the plot keeps it).
+#[derive(Clone, Copy)]
+struct Drawn {
+    content: Memo<Plot>,
+    canvas: NodeRef<Canvas>,
+}
+
+impl Viewport {
+    /// The view of `data`: the chosen span (or everything) ending at the chosen end (or now);
+    /// event time from a quarter span (at least 1.3 × the out-of-orderness bound) below.
+    fn view_of(self, pg: Pg, data: &TimelineData) -> View {
+        let now = data.last;
+        let x1 = self.end.get().unwrap_or(now);
+        let sp = self.span.get().unwrap_or((now - data.start).max(10_000));
+        let x0 = x1 - sp;
+        let bound = pg.cfg.with_untracked(|c| match c.source.generator {
+            GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => bound_ms,
+            _ => 0,
+        });
+        let lo = ((sp as f64 * 0.25) as i64).max((bound as f64 * 1.3) as i64).min(sp * 3);
+        View { x0, x1, y0: x0 - lo, y1: x1 + sp / 20 }
+    }
+
+    /// Zooms by factor `f` around the end (a followed present stays followed).
+    fn zoom(self, drawn: Drawn, f: f64) {
+        let (sp, e) = drawn.current();
+        self.span.set(Some(zoomed(sp, f)));
+        if self.end.get_untracked().is_some() {
+            self.end.set(Some(e));
+        }
+    }
+
+    /// Zooms by factor `f` centred on processing time `t`: it stays at the same fraction of the
+    /// span.
+    fn zoom_at(self, drawn: Drawn, t: i64, f: f64) {
+        let (sp, e) = drawn.current();
+        let new_sp = zoomed(sp, f);
+        let frac = (e - t) as f64 / sp.max(1) as f64;
+        self.span.set(Some(new_sp));
+        self.end.set(Some(t + (frac * new_sp as f64) as i64));
+    }
+
+    /// Pans so that the view ends at `end`, fixing the span as drawn.
+    fn pan_to(self, drawn: Drawn, end: i64) {
+        let (sp, _) = drawn.current();
+        if self.span.get_untracked().is_none() {
+            self.span.set(Some(sp));
+        }
+        self.end.set(Some(end));
+    }
+}
+
+impl Drawn {
+    fn ms_per_px(self) -> f64 {
+        self.content.with_untracked(|p| (p.view.x1 - p.view.x0) as f64 / (p.width - LEFT - RIGHT).max(1.0))
+    }
+
+    /// The drawn span and end of processing time.
+    fn current(self) -> (i64, i64) {
+        self.content.with_untracked(|p| (p.view.x1 - p.view.x0, p.view.x1))
+    }
+
+    /// The pointer in canvas pixels.
+    fn canvas_xy(self, client_x: f64, client_y: f64) -> Option<(f64, f64)> {
+        let r = self.canvas.get_untracked()?.get_bounding_client_rect();
+        Some((client_x - r.left(), client_y - r.top()))
+    }
+
+    /// The pointer's place in the plot: processing and event time (None outside the plot).
+    fn at_pointer(self, client_x: f64, client_y: f64) -> Option<(i64, i64)> {
+        let (x, y) = self.canvas_xy(client_x, client_y)?;
+        self.content.with_untracked(|p| point_at(p.view, p.width, p.plot_h, x, y))
+    }
+}
+
+/// A revision of the timeline data that changes at most ~15 times per second while playing
+/// (every change while paused).
+fn use_draw_tick(pg: Pg) -> RwSignal<u64> {
     let draw = RwSignal::new(0u64);
     let last_draw = StoredValue::new(0.0f64);
     Effect::new(move |_| {
@@ -51,21 +124,17 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
             draw.set(rev);
         }
     });
-    let view_of = move |data: &TimelineData| -> View {
-        let now = data.last;
-        let x1 = end.get().unwrap_or(now);
-        let sp = span.get().unwrap_or((now - data.start).max(10_000));
-        let x0 = x1 - sp;
-        let bound = pg.cfg.with_untracked(|c| match c.source.generator {
-            GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => bound_ms,
-            _ => 0,
-        });
-        let lo = ((sp as f64 * 0.25) as i64).max((bound as f64 * 1.3) as i64).min(sp * 3);
-        View { x0, x1, y0: x0 - lo, y1: x1 + sp / 20 }
-    };
-    let holding = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().map(|e| (e.subtask, e.held_by.as_ref().and_then(|h| h.partition)))));
+    draw
+}
 
-    let picture = move || -> Plot {
+/// What the timeline draws: the plot of the data in the viewport, with the explained window
+/// subtask and the split holding it in focus and the picked window range marked.
+fn use_plot(pg: Pg, vp: Viewport, width: RwSignal<f64>, compact: bool) -> Memo<Plot> {
+    let ph = if compact { PLOT_H_COMPACT } else { PLOT_H };
+    let max_lanes = if compact { 3 } else { MAX_LANES };
+    let draw = use_draw_tick(pg);
+    let holding = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().map(|e| (e.subtask, e.held_by.as_ref().and_then(|h| h.partition)))));
+    Memo::new(move |_| {
         draw.track();
         let (focus_op, culprit) = holding.get().unwrap_or((0, None));
         let picked = pg.selection.with(|s| match s {
@@ -75,13 +144,15 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
         let window = pg.cfg.with_untracked(|c| c.window);
         let width = width.get();
         pg.timeline.with_value(|data| {
-            let frame = Frame { view: view_of(data), width, plot_h: ph, max_lanes, window, focus_op, culprit, picked };
+            let frame = Frame { view: vp.view_of(pg, data), width, plot_h: ph, max_lanes, window, focus_op, culprit, picked };
             plot(data, &frame)
         })
-    };
-    let content = Memo::new(move |_| picture());
-    let canvas = NodeRef::<Canvas>::new();
-    // The canvas paints the theme's colours itself: repaint when they change.
+    })
+}
+
+/// Paints the plot whenever it changes, and when the theme's colours do (the canvas paints
+/// them itself).
+fn use_paint(drawn: Drawn) {
     let theme = use_context::<ThemeState>();
     let system_dark = use_system_dark();
     Effect::new(move |_| {
@@ -89,131 +160,156 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
             t.0.track();
         }
         system_dark.track();
-        let Some(el) = canvas.get() else { return };
-        content.with(|p| paint(&el, p));
+        let Some(el) = drawn.canvas.get() else { return };
+        drawn.content.with(|p| paint(&el, p));
     });
-    // Interactions work on the view as drawn (the plot keeps it).
-    let ms_per_px = move || content.with_untracked(|p| (p.view.x1 - p.view.x0) as f64 / (p.width - LEFT - RIGHT).max(1.0));
-    let current = move || content.with_untracked(|p| (p.view.x1 - p.view.x0, p.view.x1));
-    let zoom = move |f: f64| {
-        let (sp, e) = current();
-        span.set(Some(zoomed(sp, f)));
-        if end.get_untracked().is_some() {
-            end.set(Some(e));
-        }
-    };
-    let drag = StoredValue::new(None::<(f64, i64, f64)>);
-    // Whether the pointer moved since it went down (then the click is a pan, not a pick).
-    let moved = StoredValue::new(false);
-    // The pointer in canvas pixels, and its place in the plot: processing and event time
-    // (None outside the plot).
-    let canvas_xy = move |client_x: f64, client_y: f64| -> Option<(f64, f64)> {
-        let r = canvas.get_untracked()?.get_bounding_client_rect();
-        Some((client_x - r.left(), client_y - r.top()))
-    };
-    let at_pointer = move |client_x: f64, client_y: f64| -> Option<(i64, i64)> {
-        let (x, y) = canvas_xy(client_x, client_y)?;
-        content.with_untracked(|p| point_at(p.view, p.width, p.plot_h, x, y))
-    };
-    // Wheel zoom, centred on the pointer: the processing time under it stays under it.
+}
+
+/// Wheel zoom over `node`, centred on the pointer: the processing time under it stays under it.
+fn use_wheel_zoom(node: NodeRef<Div>, vp: Viewport, drawn: Drawn) {
     Effect::new(move |_| {
         use wasm_bindgen::JsCast;
         let Some(el) = node.get() else { return };
         let cb = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::WheelEvent)>::new(move |ev: web_sys::WheelEvent| {
-            let Some((t, _)) = at_pointer(ev.client_x() as f64, ev.client_y() as f64) else { return };
+            let Some((t, _)) = drawn.at_pointer(ev.client_x() as f64, ev.client_y() as f64) else { return };
             ev.prevent_default();
             let f = if ev.delta_y() > 0.0 { 1.25 } else if ev.delta_y() < 0.0 { 0.8 } else { return };
-            let (sp, e) = current();
-            let new_sp = zoomed(sp, f);
-            // Keep t at the same fraction of the span.
-            let frac = (e - t) as f64 / sp.max(1) as f64;
-            span.set(Some(new_sp));
-            end.set(Some(t + (frac * new_sp as f64) as i64));
+            vp.zoom_at(drawn, t, f);
         });
         let opts = web_sys::AddEventListenerOptions::new();
         opts.set_passive(false);
         let _ = el.add_event_listener_with_callback_and_add_event_listener_options("wheel", cb.as_ref().unchecked_ref(), &opts);
         cb.forget();
     });
-    // A click on a window band (anywhere in the plot) explains that window.
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if moved.get_value() {
-            return;
-        }
-        let Some((_, e)) = at_pointer(ev.client_x() as f64, ev.client_y() as f64) else { return };
-        let Some((start, end)) = pg.cfg.with_untracked(|c| window_at(&c.window, e)) else { return };
-        let pick = Selection::WindowRange { start, end };
-        if pg.selection.get_untracked() == pick {
-            pg.selection.set(Selection::None);
-        } else {
-            pg.selection.set(pick);
-        }
-    };
-    // Dragging pans; otherwise the pointer names the line under it.
-    let hover = RwSignal::new(None::<String>);
-    let on_move = move |ev: leptos::ev::PointerEvent| {
-        match drag.get_value() {
-            Some((x, e, mpp)) if ev.buttons() & 1 == 1 => {
-                let dx = ev.client_x() as f64 - x;
-                if dx.abs() > 2.0 {
-                    moved.set_value(true);
-                    let (sp, _) = current();
-                    if span.get_untracked().is_none() {
-                        span.set(Some(sp));
-                    }
-                    end.set(Some(e - (dx * mpp) as i64));
-                }
-            }
-            Some(_) => drag.set_value(None),
-            None => {
-                let Some((x, y)) = canvas_xy(ev.client_x() as f64, ev.client_y() as f64) else { return };
-                let near = content.with_untracked(|p| p.line_near(x, y).map(str::to_string));
-                if near != hover.get_untracked() {
-                    hover.set(near);
-                }
-            }
-        }
-    };
+}
+
+/// `compact`: the embed layout's version (a lower plot, fewer idle lanes, no table, a short
+/// legend).
+#[component]
+pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let node = NodeRef::<Div>::new();
+    let width = use_width(node, 900.0);
+    let vp = Viewport { span: RwSignal::new(None), end: RwSignal::new(None) };
+    let drawn = Drawn { content: use_plot(pg, vp, width, compact), canvas: NodeRef::new() };
+    use_paint(drawn);
+    use_wheel_zoom(node, vp, drawn);
     view! {
         <section class="card timeline-card" class:compact=compact aria-labelledby="timeline-h">
             <header class="card-head">
                 <h2 id="timeline-h">"TIMELINE"</h2>
-                <span class="legend small" class:hidden=compact>
-                    <span class="lg-op">"━ window subtask"</span>
-                    <span class="lg-split">"─ split"</span>
-                    <span class="lg-min" title="The split that holds the explained window subtask's watermark, drawn on top of it">"━ holds min"</span>
-                    <span class="lg-diag">"┄ processing time"</span>
-                    <span>"▮ fired"</span><span>"◇ late re-firing"</span><span>"✕ dropped"</span><span>"○ side output"</span>
-                    <span class="lg-idle">"idle"</span>
-                </span>
-                <div class="zoom" role="group" aria-label="Zoom">
-                    <button class="icon-btn small" aria-label="Zoom in" title="Zoom in" on:click=move |_| zoom(0.5)>"+"</button>
-                    <button class="icon-btn small" aria-label="Zoom out" title="Zoom out" on:click=move |_| zoom(2.0)>"−"</button>
-                    <button class="btn tiny" title="Show everything since the start" on:click=move |_| { span.set(None); end.set(None); }>"fit"</button>
-                    <button class="btn tiny" class:active=move || end.get().is_none() title="Follow the present" on:click=move |_| end.set(None)>"follow"</button>
-                </div>
+                <TimelineLegend compact=compact />
+                <ZoomButtons vp=vp drawn=drawn />
             </header>
-            <div class="timeline-wrap" node_ref=node
-                on:pointerdown=move |ev: leptos::ev::PointerEvent| {
-                    let (_, e) = current();
-                    drag.set_value(Some((ev.client_x() as f64, e, ms_per_px())));
-                    moved.set_value(false);
-                }
-                on:pointermove=on_move
-                on:pointerup=move |_| drag.set_value(None)
-                on:pointerleave=move |_| drag.set_value(None)
-                on:click=on_click>
-                <canvas class="timeline" node_ref=canvas role="img" aria-label="Watermarks over processing time; the table below has the same data"
-                        title=move || hover.get().unwrap_or_else(|| HINT.to_string())
-                    data-view=move || content.with(|p| format!("{} {} {} {}", p.view.x0, p.view.x1, p.view.y0, p.view.y1))
-                    data-marks=move || content.with(|p| p.census())>
-                </canvas>
-            </div>
-            <details class="tl-table" class:hidden=compact on:toggle=move |ev| table_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-                <summary>"Timeline as a table"</summary>
-                {move || table_open.get().then(|| view! { <TimelineTable /> })}
-            </details>
+            <TimelinePlot node=node vp=vp drawn=drawn />
+            <TimelineTableDetails compact=compact />
         </section>
+    }
+}
+
+/// What the lines and marks mean (hidden in the compact layout).
+#[component]
+fn TimelineLegend(compact: bool) -> impl IntoView {
+    view! {
+        <span class="legend small" class:hidden=compact>
+            <span class="lg-op">"━ window subtask"</span>
+            <span class="lg-split">"─ split"</span>
+            <span class="lg-min" title="The split that holds the explained window subtask's watermark, drawn on top of it">"━ holds min"</span>
+            <span class="lg-diag">"┄ processing time"</span>
+            <span>"▮ fired"</span><span>"◇ late re-firing"</span><span>"✕ dropped"</span><span>"○ side output"</span>
+            <span class="lg-idle">"idle"</span>
+        </span>
+    }
+}
+
+/// Zoom in and out, fit everything, follow the present.
+#[component]
+fn ZoomButtons(vp: Viewport, drawn: Drawn) -> impl IntoView {
+    view! {
+        <div class="zoom" role="group" aria-label="Zoom">
+            <button class="icon-btn small" aria-label="Zoom in" title="Zoom in" on:click=move |_| vp.zoom(drawn, 0.5)>"+"</button>
+            <button class="icon-btn small" aria-label="Zoom out" title="Zoom out" on:click=move |_| vp.zoom(drawn, 2.0)>"−"</button>
+            <button class="btn tiny" title="Show everything since the start" on:click=move |_| { vp.span.set(None); vp.end.set(None); }>"fit"</button>
+            <button class="btn tiny" class:active=move || vp.end.get().is_none() title="Follow the present" on:click=move |_| vp.end.set(None)>"follow"</button>
+        </div>
+    }
+}
+
+/// The canvas and its pointer: dragging pans, a click on a window band (anywhere in the plot)
+/// explains that window, otherwise the pointer names the line under it.
+#[component]
+fn TimelinePlot(node: NodeRef<Div>, vp: Viewport, drawn: Drawn) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    // Where a drag started: client x, the view's end and ms per pixel then.
+    let drag = StoredValue::new(None::<(f64, i64, f64)>);
+    // Whether the pointer moved since it went down (then the click is a pan, not a pick).
+    let moved = StoredValue::new(false);
+    let hover = RwSignal::new(None::<String>);
+    let on_down = move |ev: leptos::ev::PointerEvent| {
+        let (_, e) = drawn.current();
+        drag.set_value(Some((ev.client_x() as f64, e, drawn.ms_per_px())));
+        moved.set_value(false);
+    };
+    let on_move = move |ev: leptos::ev::PointerEvent| match drag.get_value() {
+        Some((x, e, mpp)) if ev.buttons() & 1 == 1 => {
+            let dx = ev.client_x() as f64 - x;
+            if dx.abs() > 2.0 {
+                moved.set_value(true);
+                vp.pan_to(drawn, e - (dx * mpp) as i64);
+            }
+        }
+        Some(_) => drag.set_value(None),
+        None => {
+            let Some((x, y)) = drawn.canvas_xy(ev.client_x() as f64, ev.client_y() as f64) else { return };
+            let near = drawn.content.with_untracked(|p| p.line_near(x, y).map(str::to_string));
+            if near != hover.get_untracked() {
+                hover.set(near);
+            }
+        }
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if !moved.get_value() {
+            pick_window_at(pg, drawn, ev.client_x() as f64, ev.client_y() as f64);
+        }
+    };
+    view! {
+        <div class="timeline-wrap" node_ref=node
+            on:pointerdown=on_down
+            on:pointermove=on_move
+            on:pointerup=move |_| drag.set_value(None)
+            on:pointerleave=move |_| drag.set_value(None)
+            on:click=on_click>
+            <canvas class="timeline" node_ref=drawn.canvas role="img" aria-label="Watermarks over processing time; the table below has the same data"
+                    title=move || hover.get().unwrap_or_else(|| HINT.to_string())
+                data-view=move || drawn.content.with(|p| format!("{} {} {} {}", p.view.x0, p.view.x1, p.view.y0, p.view.y1))
+                data-marks=move || drawn.content.with(|p| p.census())>
+            </canvas>
+        </div>
+    }
+}
+
+/// Selects the window under the pointer for the WHY panel (or clears it if already selected).
+fn pick_window_at(pg: Pg, drawn: Drawn, client_x: f64, client_y: f64) {
+    let Some((_, e)) = drawn.at_pointer(client_x, client_y) else { return };
+    let Some((start, end)) = pg.cfg.with_untracked(|c| window_at(&c.window, e)) else { return };
+    let pick = Selection::WindowRange { start, end };
+    if pg.selection.get_untracked() == pick {
+        pg.selection.set(Selection::None);
+    } else {
+        pg.selection.set(pick);
+    }
+}
+
+/// The table under the timeline (closed by default, hidden in the compact layout), built only
+/// while open.
+#[component]
+fn TimelineTableDetails(compact: bool) -> impl IntoView {
+    let table_open = RwSignal::new(false);
+    view! {
+        <details class="tl-table" class:hidden=compact on:toggle=move |ev| table_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+            <summary>"Timeline as a table"</summary>
+            {move || table_open.get().then(|| view! { <TimelineTable /> })}
+        </details>
     }
 }
 

@@ -15,99 +15,145 @@ fn partition_options(pg: Pg) -> impl IntoView {
     move || live.get().into_iter().map(|p| view! { <option value=p.to_string()>{format!("partition {p}")}</option> }).collect_view()
 }
 
-#[component]
-pub fn InjectControls() -> impl IntoView {
-    let pg = expect_context::<Pg>();
-    let partition = RwSignal::new("0".to_string());
-    let mode = RwSignal::new("relative".to_string());
-    let ts = RwSignal::new("-2 s".to_string());
-    let key = RwSignal::new("manual".to_string());
-    let value = RwSignal::new("1".to_string());
-    let heartbeat = RwSignal::new(false);
-    let err = RwSignal::new(None::<String>);
-    let resolve = move || -> Result<i64, String> {
+/// The drafted record (partition, timestamp mode and text, key, value, heartbeat flag) and the
+/// message under it.
+#[derive(Clone, Copy)]
+struct RecordDraft {
+    partition: RwSignal<String>,
+    mode: RwSignal<String>,
+    ts: RwSignal<String>,
+    key: RwSignal<String>,
+    value: RwSignal<String>,
+    heartbeat: RwSignal<bool>,
+    err: RwSignal<Option<String>>,
+}
+
+impl RecordDraft {
+    fn new() -> Self {
+        let s = |v: &str| RwSignal::new(v.to_string());
+        RecordDraft { partition: s("0"), mode: s("relative"), ts: s("-2 s"), key: s("manual"), value: s("1"), heartbeat: RwSignal::new(false), err: RwSignal::new(None) }
+    }
+
+    /// The drafted event time: an offset from now, or a UTC time / epoch ms.
+    fn resolve(self, pg: Pg) -> Result<i64, String> {
         let now = pg.now();
-        if mode.get_untracked() == "relative" {
-            parse_signed_duration(&ts.get_untracked()).map(|o| now + o)
+        if self.mode.get_untracked() == "relative" {
+            parse_signed_duration(&self.ts.get_untracked()).map(|o| now + o)
         } else {
-            parse_utc(&ts.get_untracked(), now)
+            parse_utc(&self.ts.get_untracked(), now)
         }
-    };
-    let preview = move || {
-        ts.track();
-        mode.track();
+    }
+
+    /// The event time the draft resolves to, as shown under the field (or what is wrong).
+    fn preview(self, pg: Pg) -> String {
+        self.ts.track();
+        self.mode.track();
         let now = pg.snap_slow.with(|s| s.now);
-        match resolve() {
+        match self.resolve(pg) {
             Ok(t) => format!("event time {} ({t})", wm_human(t, now.ms())),
             Err(e) => e,
         }
-    };
-    let send = move |_| {
-        let p = match parse_int(&partition.get_untracked(), 0, u32::MAX as i64) {
+    }
+
+    /// Sends the drafted record, or says what is wrong.
+    fn send(self, pg: Pg) {
+        let p = match parse_int(&self.partition.get_untracked(), 0, u32::MAX as i64) {
             Ok(p) => p as u32,
-            Err(e) => return err.set(Some(format!("partition: {e}"))),
+            Err(e) => return self.err.set(Some(format!("partition: {e}"))),
         };
-        let t = match resolve() {
+        let t = match self.resolve(pg) {
             Ok(t) => t,
-            Err(e) => return err.set(Some(format!("timestamp: {e}"))),
+            Err(e) => return self.err.set(Some(format!("timestamp: {e}"))),
         };
-        let v = match parse_int(&value.get_untracked(), i64::MIN / 4, i64::MAX / 4) {
+        let v = match parse_int(&self.value.get_untracked(), i64::MIN / 4, i64::MAX / 4) {
             Ok(v) => v,
-            Err(e) => return err.set(Some(format!("value: {e}"))),
+            Err(e) => return self.err.set(Some(format!("value: {e}"))),
         };
-        let k = key.get_untracked();
+        let k = self.key.get_untracked();
         // Absolute timestamps, so that the exported scenario replays the very same record.
-        let rec = RecordSpec { ts: Some(t), ts_offset_ms: None, key: Some(if k.is_empty() { "manual".into() } else { k }), value: Some(v), heartbeat: heartbeat.get_untracked() };
+        let rec = RecordSpec { ts: Some(t), ts_offset_ms: None, key: Some(if k.is_empty() { "manual".into() } else { k }), value: Some(v), heartbeat: self.heartbeat.get_untracked() };
         match pg.apply(Command::Produce { partition: p, records: vec![rec] }) {
             Ok(()) => {
-                err.set(None);
+                self.err.set(None);
                 pg.info(format!("Sent one record to partition {p} (event time {})", wm_human(t, pg.now())));
             }
-            Err(e) => err.set(Some(format!("{e}"))),
+            Err(e) => self.err.set(Some(format!("{e}"))),
         }
-    };
+    }
+}
+
+#[component]
+pub fn InjectControls() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = RecordDraft::new();
     view! {
         <section class="ctl-group" aria-labelledby="ctl-inject">
             <h3 id="ctl-inject">"Inject an event"</h3>
-            <div class="field-row">
-                <div class="field">
-                    <label for="f-inj-part">"into"</label>
-                    <select id="f-inj-part" prop:value=move || partition.get() on:change=move |ev| partition.set(event_target_value(&ev))>
-                        {partition_options(pg)}
-                    </select>
-                </div>
-                <div class="field">
-                    <label for="f-inj-mode">"timestamp"</label>
-                    <select id="f-inj-mode" prop:value=move || mode.get() on:change=move |ev| {
-                        let m = event_target_value(&ev);
-                        ts.set(if m == "relative" { "-2 s".into() } else { wm_human(pg.now(), pg.now() + 86_400_000) });
-                        mode.set(m);
-                    }>
-                        <option value="relative">"relative to now"</option>
-                        <option value="absolute">"absolute (UTC)"</option>
-                    </select>
-                </div>
-            </div>
-            <div class="field" class:invalid=move || err.with(|e| e.is_some())>
-                <label for="f-inj-ts">{move || if mode.get() == "relative" { "offset from now (e.g. -2 s, +1 h, now)" } else { "UTC time or epoch ms" }}</label>
-                <input id="f-inj-ts" type="text" spellcheck="false" prop:value=move || ts.get()
-                    on:input=move |ev| { ts.set(event_target_value(&ev)); err.set(resolve().err()); }
-                    on:keydown=move |ev: leptos::ev::KeyboardEvent| { if ev.key() == "Enter" { send(()) } } />
-                <small class="field-msg mono">{preview}</small>
-            </div>
-            <div class="field-row">
-                <div class="field"><label for="f-inj-key">"key"</label>
-                    <input id="f-inj-key" type="text" prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev)) /></div>
-                <div class="field"><label for="f-inj-val">"value"</label>
-                    <input id="f-inj-val" type="text" inputmode="numeric" prop:value=move || value.get()
-                        on:input=move |ev| { let t = event_target_value(&ev); err.set(parse_int(&t, i64::MIN / 4, i64::MAX / 4).err().map(|e| format!("value: {e}"))); value.set(t); } /></div>
-            </div>
-            <label class="check"><input type="checkbox" prop:checked=move || heartbeat.get() on:change=move |ev| heartbeat.set(event_target_checked(&ev)) />"mark as heartbeat"</label>
+            <RecordTarget d=d />
+            <RecordTimestamp d=d />
+            <RecordKeyValue d=d />
+            <label class="check"><input type="checkbox" prop:checked=move || d.heartbeat.get() on:change=move |ev| d.heartbeat.set(event_target_checked(&ev)) />"mark as heartbeat"</label>
             <div class="apply-row">
-                <button class="btn small" id="btn-send" on:click=move |_| send(())>"Send"</button>
-                <small class="field-msg" class:error=move || err.with(|e| e.is_some()) role="alert">{move || err.get().unwrap_or_default()}</small>
+                <button class="btn small" id="btn-send" on:click=move |_| d.send(pg)>"Send"</button>
+                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role="alert">{move || d.err.get().unwrap_or_default()}</small>
             </div>
         </section>
+    }
+}
+
+/// The partition to send to, and how the timestamp is given (switching resets its text).
+#[component]
+fn RecordTarget(d: RecordDraft) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <div class="field-row">
+            <div class="field">
+                <label for="f-inj-part">"into"</label>
+                <select id="f-inj-part" prop:value=move || d.partition.get() on:change=move |ev| d.partition.set(event_target_value(&ev))>
+                    {partition_options(pg)}
+                </select>
+            </div>
+            <div class="field">
+                <label for="f-inj-mode">"timestamp"</label>
+                <select id="f-inj-mode" prop:value=move || d.mode.get() on:change=move |ev| {
+                    let m = event_target_value(&ev);
+                    d.ts.set(if m == "relative" { "-2 s".into() } else { wm_human(pg.now(), pg.now() + 86_400_000) });
+                    d.mode.set(m);
+                }>
+                    <option value="relative">"relative to now"</option>
+                    <option value="absolute">"absolute (UTC)"</option>
+                </select>
+            </div>
+        </div>
+    }
+}
+
+/// The timestamp (checked as typed; Enter sends) and the event time it resolves to.
+#[component]
+fn RecordTimestamp(d: RecordDraft) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <div class="field" class:invalid=move || d.err.with(|e| e.is_some())>
+            <label for="f-inj-ts">{move || if d.mode.get() == "relative" { "offset from now (e.g. -2 s, +1 h, now)" } else { "UTC time or epoch ms" }}</label>
+            <input id="f-inj-ts" type="text" spellcheck="false" prop:value=move || d.ts.get()
+                on:input=move |ev| { d.ts.set(event_target_value(&ev)); d.err.set(d.resolve(pg).err()); }
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| { if ev.key() == "Enter" { d.send(pg) } } />
+            <small class="field-msg mono">{move || d.preview(pg)}</small>
+        </div>
+    }
+}
+
+/// The record's key and value (the value checked as typed).
+#[component]
+fn RecordKeyValue(d: RecordDraft) -> impl IntoView {
+    view! {
+        <div class="field-row">
+            <div class="field"><label for="f-inj-key">"key"</label>
+                <input id="f-inj-key" type="text" prop:value=move || d.key.get() on:input=move |ev| d.key.set(event_target_value(&ev)) /></div>
+            <div class="field"><label for="f-inj-val">"value"</label>
+                <input id="f-inj-val" type="text" inputmode="numeric" prop:value=move || d.value.get()
+                    on:input=move |ev| { let t = event_target_value(&ev); d.err.set(parse_int(&t, i64::MIN / 4, i64::MAX / 4).err().map(|e| format!("value: {e}"))); d.value.set(t); } /></div>
+        </div>
     }
 }
 

@@ -11,23 +11,32 @@ use leptos::prelude::*;
 #[component]
 pub fn TopologyControls() -> impl IntoView {
     let pg = expect_context::<Pg>();
+    view! {
+        <section class="ctl-group" aria-labelledby="ctl-topology">
+            <h3 id="ctl-topology">"Topology"</h3>
+            <PartitionButtons />
+            <ParallelismControls />
+            <Field label="channel latency" id="f-latency" hint="0, or e.g. 50 ms"
+                value=Signal::derive(move || dur_input(pg.cfg.with(|c| c.channel_latency_ms)))
+                validate=v_duration
+                on_commit=Callback::new(move |t: String| pg.apply(Command::SetParam { param: Param::ChannelLatencyMs(parse_duration(&t)?) }).map_err(|e| e.message)) />
+            <Field label="read rate per source subtask (records/s)" id="f-read-rate" hint="unlimited, or e.g. 500"
+                value=Signal::derive(move || pg.cfg.with(|c| c.read_rate_per_s.map_or("unlimited".into(), |r| r.to_string())))
+                validate=v_read_rate
+                on_commit=Callback::new(move |t: String| {
+                    let v = if matches!(t.trim(), "" | "unlimited" | "off") { None } else { Some(parse_int(&t, 1, 100_000_000)? as u64) };
+                    pg.apply(Command::SetParam { param: Param::ReadRatePerS(v) }).map_err(|e| e.message)
+                }) />
+        </section>
+    }
+}
+
+/// Add a partition, or remove the chosen one (the last by default), while running.
+#[component]
+fn PartitionButtons() -> impl IntoView {
+    let pg = expect_context::<Pg>();
     let parts = Memo::new(move |_| pg.snap_slow.with(|s| s.splits.iter().filter(|p| !p.released).map(|p| p.partition).collect::<Vec<_>>()));
     let remove_sel = RwSignal::new(String::new());
-    let src_p = RwSignal::new(String::new());
-    let win_p = RwSignal::new(String::new());
-    let exchange = RwSignal::new(String::new());
-    let err = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        let (s, w, x) = pg.cfg.with(|c| (c.source_parallelism, c.window_parallelism, c.exchange));
-        src_p.set(s.to_string());
-        win_p.set(w.to_string());
-        exchange.set(match x {
-            Exchange::Hash => "hash",
-            Exchange::Rebalance => "rebalance",
-            Exchange::Forward => "forward",
-        }.into());
-        err.set(None);
-    });
     let add = move |_| {
         if pg.apply_or_report(Command::AddPartition) {
             let n = pg.snap_slow.with_untracked(|s| s.splits.len());
@@ -42,14 +51,55 @@ pub fn TopologyControls() -> impl IntoView {
             }
         }
     };
-    let apply = move |_| {
-        let s = parse_int(&src_p.get_untracked(), 1, 256).map_err(|e| format!("source parallelism: {e}"));
-        let w = parse_int(&win_p.get_untracked(), 1, 256).map_err(|e| format!("window parallelism: {e}"));
+    view! {
+        <div class="btn-row">
+            <button class="btn small" id="btn-add-partition" on:click=add>"+ Add partition"</button>
+            <select aria-label="Partition to remove" prop:value=move || remove_sel.get() on:change=move |ev| remove_sel.set(event_target_value(&ev))>
+                <option value="">"last"</option>
+                {move || parts.get().into_iter().map(|p| view! { <option value=p.to_string()>{format!("p{p}")}</option> }).collect_view()}
+            </select>
+            <button class="btn small ghost" id="btn-remove-partition" on:click=remove>"− Remove"</button>
+        </div>
+    }
+}
+
+/// Drafts for the restart-only parallelism and exchange, and the message under them.
+#[derive(Clone, Copy)]
+struct TopologyDraft {
+    src_p: RwSignal<String>,
+    win_p: RwSignal<String>,
+    exchange: RwSignal<String>,
+    err: RwSignal<Option<String>>,
+}
+
+impl TopologyDraft {
+    fn new() -> Self {
+        let s = || RwSignal::new(String::new());
+        TopologyDraft { src_p: s(), win_p: s(), exchange: s(), err: RwSignal::new(None) }
+    }
+
+    /// Resets the drafts to the running job.
+    fn load(self, source_parallelism: u32, window_parallelism: u32, x: Exchange) {
+        self.src_p.set(source_parallelism.to_string());
+        self.win_p.set(window_parallelism.to_string());
+        self.exchange.set(match x {
+            Exchange::Hash => "hash",
+            Exchange::Rebalance => "rebalance",
+            Exchange::Forward => "forward",
+        }.into());
+        self.err.set(None);
+    }
+
+    /// Restarts the job with the drafted parallelism and exchange (keeping partitions added
+    /// while running), or says what is wrong.
+    fn apply(self, pg: Pg) {
+        let s = parse_int(&self.src_p.get_untracked(), 1, 256).map_err(|e| format!("source parallelism: {e}"));
+        let w = parse_int(&self.win_p.get_untracked(), 1, 256).map_err(|e| format!("window parallelism: {e}"));
         let (s, w) = match (s, w) {
             (Ok(s), Ok(w)) => (s as u32, w as u32),
-            (Err(e), _) | (_, Err(e)) => return err.set(Some(e)),
+            (Err(e), _) | (_, Err(e)) => return self.err.set(Some(e)),
         };
-        let x = match exchange.get_untracked().as_str() {
+        let x = match self.exchange.get_untracked().as_str() {
             "rebalance" => Exchange::Rebalance,
             "forward" => Exchange::Forward,
             _ => Exchange::Hash,
@@ -64,64 +114,57 @@ pub fn TopologyControls() -> impl IntoView {
             sc.commands.retain(|c| !matches!(c.command, Command::AddPartition));
         }) {
             Ok(()) => {
-                err.set(None);
+                self.err.set(None);
                 pg.info(format!("Parallelism: source {s}, window {w} (restarted)"));
             }
-            Err(e) => err.set(Some(format!("{e}"))),
+            Err(e) => self.err.set(Some(format!("{e}"))),
         }
-    };
-    let num_input = move |id: &'static str, label: &'static str, sig: RwSignal<String>| {
-        view! {
-            <div class="field">
-                <label for=id>{label}</label>
-                <input id=id type="text" inputmode="numeric" prop:value=move || sig.get()
-                    on:input=move |ev| {
-                        let t = event_target_value(&ev);
-                        err.set(v_parallelism(&t).err().map(|e| format!("{label}: {e}")));
-                        sig.set(t);
-                    } />
-            </div>
-        }
-    };
+    }
+}
+
+/// Source and window parallelism and the exchange, applied with a restart.
+#[component]
+fn ParallelismControls() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = TopologyDraft::new();
+    Effect::new(move |_| {
+        let (s, w, x) = pg.cfg.with(|c| (c.source_parallelism, c.window_parallelism, c.exchange));
+        d.load(s, w, x);
+    });
+    let exchange = d.exchange;
     view! {
-        <section class="ctl-group" aria-labelledby="ctl-topology">
-            <h3 id="ctl-topology">"Topology"</h3>
-            <div class="btn-row">
-                <button class="btn small" id="btn-add-partition" on:click=add>"+ Add partition"</button>
-                <select aria-label="Partition to remove" prop:value=move || remove_sel.get() on:change=move |ev| remove_sel.set(event_target_value(&ev))>
-                    <option value="">"last"</option>
-                    {move || parts.get().into_iter().map(|p| view! { <option value=p.to_string()>{format!("p{p}")}</option> }).collect_view()}
+        <div class="field-row">
+            <NumDraft id="f-src-par" label="source parallelism" sig=d.src_p err=d.err />
+            <NumDraft id="f-win-par" label="window parallelism" sig=d.win_p err=d.err />
+            <div class="field">
+                <label for="f-exchange">"exchange"</label>
+                <select id="f-exchange" prop:value=move || exchange.get() on:change=move |ev| exchange.set(event_target_value(&ev))>
+                    <option value="hash">"keyBy"</option>
+                    <option value="rebalance">"rebalance"</option>
+                    <option value="forward">"forward"</option>
                 </select>
-                <button class="btn small ghost" id="btn-remove-partition" on:click=remove>"− Remove"</button>
             </div>
-            <div class="field-row">
-                {num_input("f-src-par", "source parallelism", src_p)}
-                {num_input("f-win-par", "window parallelism", win_p)}
-                <div class="field">
-                    <label for="f-exchange">"exchange"</label>
-                    <select id="f-exchange" prop:value=move || exchange.get() on:change=move |ev| exchange.set(event_target_value(&ev))>
-                        <option value="hash">"keyBy"</option>
-                        <option value="rebalance">"rebalance"</option>
-                        <option value="forward">"forward"</option>
-                    </select>
-                </div>
-            </div>
-            <div class="apply-row">
-                <button class="btn small" id="btn-apply-parallelism" on:click=apply>"Apply ↻"</button>
-                <small class="field-msg" class:error=move || err.with(|e| e.is_some()) role="alert">{move || err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
-            </div>
-            <Field label="channel latency" id="f-latency" hint="0, or e.g. 50 ms"
-                value=Signal::derive(move || dur_input(pg.cfg.with(|c| c.channel_latency_ms)))
-                validate=v_duration
-                on_commit=Callback::new(move |t: String| pg.apply(Command::SetParam { param: Param::ChannelLatencyMs(parse_duration(&t)?) }).map_err(|e| e.message)) />
-            <Field label="read rate per source subtask (records/s)" id="f-read-rate" hint="unlimited, or e.g. 500"
-                value=Signal::derive(move || pg.cfg.with(|c| c.read_rate_per_s.map_or("unlimited".into(), |r| r.to_string())))
-                validate=v_read_rate
-                on_commit=Callback::new(move |t: String| {
-                    let v = if matches!(t.trim(), "" | "unlimited" | "off") { None } else { Some(parse_int(&t, 1, 100_000_000)? as u64) };
-                    pg.apply(Command::SetParam { param: Param::ReadRatePerS(v) }).map_err(|e| e.message)
-                }) />
-        </section>
+        </div>
+        <div class="apply-row">
+            <button class="btn small" id="btn-apply-parallelism" on:click=move |_| d.apply(pg)>"Apply ↻"</button>
+            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role="alert">{move || d.err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
+        </div>
+    }
+}
+
+/// A drafted parallelism, checked as typed (the message goes to `err`).
+#[component]
+fn NumDraft(id: &'static str, label: &'static str, sig: RwSignal<String>, err: RwSignal<Option<String>>) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <input id=id type="text" inputmode="numeric" prop:value=move || sig.get()
+                on:input=move |ev| {
+                    let t = event_target_value(&ev);
+                    err.set(v_parallelism(&t).err().map(|e| format!("{label}: {e}")));
+                    sig.set(t);
+                } />
+        </div>
     }
 }
 
