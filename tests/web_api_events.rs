@@ -193,16 +193,16 @@ fn share_strings_are_deterministic_distinct_and_decode_to_the_scenario() {
     more.silence(JsValue::from(0)).unwrap();
     assert_ne!(more.to_share_string().unwrap(), share, "a session with one more command");
     // The string is the encoding of toScenario(), and decode(encode(x)) == x.
-    let json = wmp::api::share::decode(&share, "share").unwrap();
+    let json = wmp::engine::session::share::decode(&share, "share").unwrap();
     let parsed = js_sys::JSON::parse(&json).unwrap();
     let scenario = js_sys::JSON::stringify(&p.to_scenario().unwrap()).unwrap();
     assert_eq!(js_sys::JSON::stringify(&parsed).unwrap(), scenario, "the string holds toScenario()");
-    assert_eq!(wmp::api::share::encode(&json), share, "encode(decode(s)) == s");
+    assert_eq!(wmp::engine::session::share::encode(&json), share, "encode(decode(s)) == s");
     for x in ["", "{}", "a", "ab", "abc", "abcd", "é and \u{1F600}", json.as_str()] {
-        let s = wmp::api::share::encode(x);
-        assert_eq!(wmp::api::share::decode(&s, "share").unwrap(), x, "decode(encode({x:?}))");
+        let s = wmp::engine::session::share::encode(x);
+        assert_eq!(wmp::engine::session::share::decode(&s, "share").unwrap(), x, "decode(encode({x:?}))");
     }
-    assert_ne!(wmp::api::share::encode("ab"), wmp::api::share::encode("ac"));
+    assert_ne!(wmp::engine::session::share::encode("ab"), wmp::engine::session::share::encode("ac"));
 }
 
 /// Calls method (or getter function) `name` of a JS object the way JS code does.
