@@ -9,7 +9,8 @@
 //! one instant at a time and pull the deltas before the bounded trace can drop them.
 
 use crate::engine::time::ProcTime;
-use super::types::{late_record, window_emission, Watermark};
+use crate::engine::view::results::{LateRecordView, WindowEmission};
+use crate::engine::view::Watermark;
 use crate::engine::sim::Simulation;
 use crate::engine::trace::TraceKind;
 use serde::Serialize;
@@ -245,7 +246,14 @@ impl Collector {
                 TraceKind::SplitActive { subtask, partition } => (EventKind::Active, "split", subtask, Some(partition), None),
                 TraceKind::SourceStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, "source", subtask, None, None),
                 TraceKind::OperatorStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, "operator", subtask, None, None),
-                _ => continue,
+                TraceKind::Command { .. }
+                | TraceKind::RecordRead { .. }
+                | TraceKind::RecordFiltered { .. }
+                | TraceKind::SplitAdded { .. }
+                | TraceKind::SplitReleased { .. }
+                | TraceKind::EndOfInputDropped { .. }
+                | TraceKind::WindowFired { .. }
+                | TraceKind::LateRecord { .. } => continue,
             };
             if !wants.wants(kind) {
                 continue;
@@ -267,7 +275,7 @@ impl Collector {
         let late = &sim.downstream().late;
         let keep = new.min(late.len());
         for l in late.iter().skip(late.len() - keep) {
-            if let Ok(payload) = serde_json::to_value(late_record(l, sim.keys())) {
+            if let Ok(payload) = serde_json::to_value(LateRecordView::new(l, sim.keys())) {
                 self.buffer.push(Pending { time: l.time, class: 2, kind: EventKind::Late, payload });
             }
         }
@@ -282,7 +290,7 @@ impl Collector {
         }
         let agg = sim.config().aggregate;
         for (i, r) in sink.since(from) {
-            if let Ok(payload) = serde_json::to_value(window_emission(i, r, sim.keys(), agg)) {
+            if let Ok(payload) = serde_json::to_value(WindowEmission::new(i, r, sim.keys(), agg)) {
                 self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Window, payload });
             }
         }

@@ -5,13 +5,14 @@
 //! fed from the same deltas and run at the end of the call that produced them, after the engine
 //! has returned. Every bad argument is a JS `Error`/`RangeError`/`TypeError` naming the argument
 //! or field path; input is validated completely before the engine sees it, so no call can trap
-//! the instance. The declarations are written by hand in `wmp.d.ts` next to this file; the
-//! reference is `docs/API.md`.
+//! the instance. The objects the reads return are the engine's own view structs, which
+//! serialize to the JS shapes (`crate::engine::view`); their TypeScript declarations are
+//! generated into `types.gen.d.ts` next to this file, and the hand-written `wmp.d.ts` declares
+//! the rest (the class, scenario input, events) and re-exports them. Reference: `docs/API.md`.
 //!
 //! Files, one concept each:
 //! - `error`: the error value (kind + path + message) and how it becomes a JS error;
 //! - `convert`: JS values in (numbers, BigInt, plain objects → serde), JSON out;
-//! - `types`: the plain objects the API returns (camelCase, watermarks as `{ms, raw}`);
 //! - `validate`: command checks against the job's shape at the command's time;
 //! - `session`: the simulation plus the command log that makes `toScenario()` exact;
 //! - `events`: listeners and the deltas they are fed from;
@@ -25,7 +26,6 @@ pub mod events;
 pub mod playground;
 pub mod session;
 pub mod share;
-pub mod types;
 pub mod validate;
 
 pub use events::Subscription;

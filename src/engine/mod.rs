@@ -3,7 +3,8 @@
 //! Nothing here reads a clock, the environment or OS randomness, and no hash map is iterated:
 //! the same scenario gives the same trace, byte for byte, natively and in wasm.
 //! Dependency direction: `time`/`keys`/`rng` ← `source`, `valve`, `operator` ← `sim` ←
-//! `scenario`, `snapshot`, `explain`, `metrics`.
+//! `scenario`, `snapshot`, `explain`, `metrics`. The views serialize straight to the JS API's
+//! shapes; `view` owns what those shapes share (see its module doc).
 
 pub mod channel;
 pub mod command;
@@ -30,4 +31,5 @@ pub mod status;
 pub mod time;
 pub mod trace;
 pub mod valve;
+pub mod view;
 pub mod window_subtask;

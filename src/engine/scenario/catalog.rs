@@ -4,8 +4,11 @@
 //! Every preset's story is checked by the tests at the bottom of this file (and can be checked
 //! by hand with `wmp run presets/<file>.json`).
 
-/// One preset.
-#[derive(Clone, Copy, Debug)]
+/// One preset of the catalog; the JS API lists them without their scenario.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "PresetInfo"))]
+#[serde(rename_all = "camelCase")]
 pub struct Preset {
     pub id: &'static str,
     pub title: &'static str,
@@ -17,7 +20,8 @@ pub struct Preset {
     pub try_this: &'static str,
     /// The Flink documentation, issue or seed it mirrors.
     pub source: &'static str,
-    /// The scenario JSON.
+    /// The scenario JSON (`presetScenario(id)` gives it as an object).
+    #[serde(skip)]
     pub json: &'static str,
 }
 
