@@ -10,6 +10,8 @@
 //! - `results`: window emissions and late records with key names (`windows()`, `lateRecords()`,
 //!   the `window` and `late` events);
 //! - `events`: the trace delta `eventsSince(cursor)` returns;
+//! - `typescript` (tests only): renders every view's TypeScript declaration into
+//!   `src/api/types.gen.d.ts` and fails when the committed file differs.
 //!
 //! The TypeScript derives are `#[cfg_attr(test, derive(ts_rs::TS))]`: ts-rs is a dev-dependency,
 //! so neither the native nor the wasm build of the crate links it.
@@ -20,5 +22,7 @@ pub mod watermark;
 
 #[cfg(test)]
 mod shapes;
+#[cfg(test)]
+mod typescript;
 
 pub use watermark::Watermark;

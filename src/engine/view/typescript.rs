@@ -1,0 +1,81 @@
+//! The TypeScript declarations of every view, generated from the Rust types (ts-rs) into
+//! `src/api/types.gen.d.ts`, which ships as `dist/types.gen.d.ts` next to the hand-written
+//! `wmp.d.ts` (the class, the scenario input types, the loading functions) that re-exports it.
+//!
+//! The test fails when the committed file differs from what the types say, and writes the new
+//! text next to it, so a field added to a view cannot leave the declarations behind.
+
+use crate::engine::explain::{Culprit, Explanation, Reason};
+use crate::engine::metrics::{Metrics, RestWatermark, SourceMetrics, WindowMetrics};
+use crate::engine::scenario::catalog::Preset;
+use crate::engine::snapshot::{ChannelView, OpenWindow, OperatorView, Snapshot, SourceView, SplitView};
+use crate::engine::status::WatermarkStatus;
+use crate::engine::trace::{TraceEvent, TraceKind};
+use crate::engine::view::events::EventBatch;
+use crate::engine::view::results::{LateRecordView, WindowEmission};
+use crate::engine::view::Watermark;
+use ts_rs::{Config, TS};
+
+const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/api/types.gen.d.ts");
+
+const HEADER: &str = "\
+// GENERATED from the engine's view types (src/engine/view/typescript.rs): do not edit.
+// `cargo test --lib engine::view::typescript` checks it; wmp.d.ts re-exports it.
+// Every number is a JS number (64-bit integers are serialized as numbers); watermarks are
+// `Watermark` objects because a number cannot hold every 64-bit value.
+
+import type { Command } from \"./wmp\";
+";
+
+fn decl<T: TS + ?Sized>(cfg: &Config, out: &mut String) {
+    out.push('\n');
+    if let Some(docs) = T::docs() {
+        out.push_str(&docs);
+    }
+    out.push_str("export ");
+    out.push_str(&T::decl(cfg));
+    out.push('\n');
+}
+
+/// The declarations, in the order a reader meets them.
+pub fn declarations() -> String {
+    // serde_json writes u64/i64/usize as JSON numbers, and so does the API.
+    let cfg = Config::new().with_large_int("number");
+    let mut out = String::from(HEADER);
+    let c = &cfg;
+    let o = &mut out;
+    decl::<Watermark>(c, o);
+    decl::<WatermarkStatus>(c, o);
+    decl::<SplitView>(c, o);
+    decl::<SourceView>(c, o);
+    decl::<ChannelView>(c, o);
+    decl::<OpenWindow>(c, o);
+    decl::<OperatorView>(c, o);
+    decl::<SourceMetrics>(c, o);
+    decl::<WindowMetrics>(c, o);
+    decl::<Metrics>(c, o);
+    decl::<Snapshot>(c, o);
+    decl::<WindowEmission>(c, o);
+    decl::<LateRecordView>(c, o);
+    decl::<RestWatermark>(c, o);
+    decl::<Reason>(c, o);
+    decl::<Culprit>(c, o);
+    decl::<Explanation>(c, o);
+    decl::<TraceKind<String>>(c, o);
+    decl::<TraceEvent<String>>(c, o);
+    decl::<EventBatch>(c, o);
+    decl::<Preset>(c, o);
+    out
+}
+
+#[test]
+fn the_committed_declarations_match_the_view_types() {
+    let want = declarations();
+    let have = std::fs::read_to_string(FILE).unwrap_or_default();
+    let new = format!("{FILE}.new");
+    if have != want {
+        std::fs::write(&new, &want).expect("write types.gen.d.ts.new");
+        panic!("{FILE} is out of date with the view types; the new text is in {new}: review it, then `mv {new} {FILE}`");
+    }
+    let _ = std::fs::remove_file(new);
+}
