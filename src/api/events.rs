@@ -9,11 +9,10 @@
 //! one instant at a time and pull the deltas before the bounded trace can drop them.
 
 use crate::engine::time::ProcTime;
+use crate::engine::view::notify::{Level, StatusEvent, WatermarkEvent};
 use crate::engine::view::results::{LateRecordView, WindowEmission};
-use crate::engine::view::Watermark;
 use crate::engine::sim::Simulation;
 use crate::engine::trace::TraceKind;
-use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -151,36 +150,7 @@ impl Subscription {
     }
 }
 
-/// A `watermark` event.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WatermarkEvent {
-    seq: u64,
-    time: ProcTime,
-    level: &'static str,
-    subtask: u32,
-    partition: Option<u32>,
-    watermark: Watermark,
-}
-
-/// An `idle` or `active` event.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct StatusEvent {
-    seq: u64,
-    time: ProcTime,
-    level: &'static str,
-    subtask: u32,
-    partition: Option<u32>,
-}
-
-/// A `step` event: where the clock is after the call.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StepEvent {
-    pub now: ProcTime,
-    pub elapsed_ms: i64,
-}
+pub use crate::engine::view::notify::StepEvent;
 
 struct Pending {
     time: ProcTime,
@@ -239,13 +209,13 @@ impl Collector {
         self.trace_cursor = sim.trace().cursor();
         for e in &events {
             let (kind, level, subtask, partition, watermark) = match e.kind {
-                TraceKind::SplitWatermark { subtask, partition, watermark } => (EventKind::Watermark, "split", subtask, Some(partition), Some(watermark)),
-                TraceKind::SourceWatermark { subtask, watermark } => (EventKind::Watermark, "source", subtask, None, Some(watermark)),
-                TraceKind::OperatorWatermark { subtask, watermark } => (EventKind::Watermark, "operator", subtask, None, Some(watermark)),
-                TraceKind::SplitIdle { subtask, partition } => (EventKind::Idle, "split", subtask, Some(partition), None),
-                TraceKind::SplitActive { subtask, partition } => (EventKind::Active, "split", subtask, Some(partition), None),
-                TraceKind::SourceStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, "source", subtask, None, None),
-                TraceKind::OperatorStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, "operator", subtask, None, None),
+                TraceKind::SplitWatermark { subtask, partition, watermark } => (EventKind::Watermark, Level::Split, subtask, Some(partition), Some(watermark)),
+                TraceKind::SourceWatermark { subtask, watermark } => (EventKind::Watermark, Level::Source, subtask, None, Some(watermark)),
+                TraceKind::OperatorWatermark { subtask, watermark } => (EventKind::Watermark, Level::Operator, subtask, None, Some(watermark)),
+                TraceKind::SplitIdle { subtask, partition } => (EventKind::Idle, Level::Split, subtask, Some(partition), None),
+                TraceKind::SplitActive { subtask, partition } => (EventKind::Active, Level::Split, subtask, Some(partition), None),
+                TraceKind::SourceStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Source, subtask, None, None),
+                TraceKind::OperatorStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Operator, subtask, None, None),
                 TraceKind::Command { .. }
                 | TraceKind::RecordRead { .. }
                 | TraceKind::RecordFiltered { .. }
@@ -259,7 +229,7 @@ impl Collector {
                 continue;
             }
             let payload = match watermark {
-                Some(w) => serde_json::to_value(WatermarkEvent { seq: e.seq, time: e.time, level, subtask, partition, watermark: Watermark::new(w) }),
+                Some(w) => serde_json::to_value(WatermarkEvent { seq: e.seq, time: e.time, level, subtask, partition, watermark: w }),
                 None => serde_json::to_value(StatusEvent { seq: e.seq, time: e.time, level, subtask, partition }),
             };
             if let Ok(payload) = payload {

@@ -210,3 +210,31 @@ tryThis: string,
  * The Flink documentation, issue or seed it mirrors.
  */
 source: string, };
+
+/**
+ * Where a watermark or a status changed.
+ */
+export type Level = "split" | "source" | "operator";
+
+/**
+ * A `watermark` event.
+ */
+export type WatermarkEvent = { seq: number, time: number, level: Level, subtask: number, 
+/**
+ * Set for split events.
+ */
+partition: number | null, watermark: Watermark, };
+
+/**
+ * An `idle` or `active` event.
+ */
+export type StatusEvent = { seq: number, time: number, level: Level, subtask: number, 
+/**
+ * Set for split events.
+ */
+partition: number | null, };
+
+/**
+ * A `step` event: where the clock is after the call.
+ */
+export type StepEvent = { now: number, elapsedMs: number, };

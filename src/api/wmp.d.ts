@@ -2,7 +2,7 @@
 // return (snapshot, metrics, explanation, window results, late records, trace events, …) are
 // declared in ./types.gen.d.ts, generated from the engine's view types (src/engine/view/
 // typescript.rs) and re-exported below; this file is written by hand for the rest: the class
-// (src/api/playground.rs), the scenario input types, the events of `on()` and the loading
+// (src/api/playground.rs), the scenario input types, the map of `on()` events and the loading
 // functions. scripts/trunk-wasm-lib.sh copies both files to dist/; tests/node/typecheck.ts is
 // type-checked against them by `tsc --noEmit` in scripts/test.sh. Reference: docs/API.md.
 
@@ -14,7 +14,10 @@ import type {
   PresetInfo,
   RestWatermark,
   Snapshot,
+  StatusEvent,
+  StepEvent,
   Watermark,
+  WatermarkEvent,
   WindowEmission,
 } from "./types.gen";
 
@@ -234,32 +237,7 @@ export interface SnapshotOptions {
   openWindows?: number;
 }
 
-// ---- events ----------------------------------------------------------------------------------
-
-export type Level = "split" | "source" | "operator";
-
-export interface WatermarkEvent {
-  seq: number;
-  time: number;
-  level: Level;
-  subtask: number;
-  /** Set for split events. */
-  partition: number | null;
-  watermark: Watermark;
-}
-
-export interface StatusEvent {
-  seq: number;
-  time: number;
-  level: Level;
-  subtask: number;
-  partition: number | null;
-}
-
-export interface StepEvent {
-  now: number;
-  elapsedMs: number;
-}
+// ---- events (the payloads: ./types.gen.d.ts) -------------------------------------------------
 
 export interface EventMap {
   window: WindowEmission;

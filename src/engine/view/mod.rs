@@ -10,6 +10,7 @@
 //! - `results`: window emissions and late records with key names (`windows()`, `lateRecords()`,
 //!   the `window` and `late` events);
 //! - `events`: the trace delta `eventsSince(cursor)` returns;
+//! - `notify`: what `on(event, cb)` hands to its callbacks;
 //! - `typescript` (tests only): renders every view's TypeScript declaration into
 //!   `src/api/types.gen.d.ts` and fails when the committed file differs.
 //!
@@ -17,6 +18,7 @@
 //! so neither the native nor the wasm build of the crate links it.
 
 pub mod events;
+pub mod notify;
 pub mod results;
 pub mod watermark;
 

@@ -88,3 +88,14 @@ fn explanations_metrics_and_presets_are_camel_case() {
     let p = json(&catalog::presets()[0]);
     assert_eq!(keys(&p), sorted(&["id", "title", "summary", "lookAt", "tryThis", "source"]), "without its scenario");
 }
+
+#[test]
+fn listener_payloads_name_their_level() {
+    use super::notify::{Level, StatusEvent, StepEvent, WatermarkEvent};
+    use crate::engine::time::{EventTime, ProcTime};
+    let w = json(&WatermarkEvent { seq: 1, time: ProcTime(5), level: Level::Split, subtask: 0, partition: Some(3), watermark: EventTime(7) });
+    assert_eq!(w, json!({"seq": 1, "time": 5, "level": "split", "subtask": 0, "partition": 3, "watermark": {"ms": 7, "raw": "7"}}));
+    let s = json(&StatusEvent { seq: 2, time: ProcTime(5), level: Level::Operator, subtask: 1, partition: None });
+    assert_eq!(s, json!({"seq": 2, "time": 5, "level": "operator", "subtask": 1, "partition": null}));
+    assert_eq!(json(&StepEvent { now: ProcTime(9), elapsed_ms: -1 }), json!({"now": 9, "elapsedMs": -1}));
+}

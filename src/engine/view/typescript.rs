@@ -12,6 +12,7 @@ use crate::engine::snapshot::{ChannelView, OpenWindow, OperatorView, Snapshot, S
 use crate::engine::status::WatermarkStatus;
 use crate::engine::trace::{TraceEvent, TraceKind};
 use crate::engine::view::events::EventBatch;
+use crate::engine::view::notify::{Level, StatusEvent, StepEvent, WatermarkEvent};
 use crate::engine::view::results::{LateRecordView, WindowEmission};
 use crate::engine::view::Watermark;
 use ts_rs::{Config, TS};
@@ -65,6 +66,10 @@ pub fn declarations() -> String {
     decl::<TraceEvent<String>>(c, o);
     decl::<EventBatch>(c, o);
     decl::<Preset>(c, o);
+    decl::<Level>(c, o);
+    decl::<WatermarkEvent>(c, o);
+    decl::<StatusEvent>(c, o);
+    decl::<StepEvent>(c, o);
     out
 }
 
