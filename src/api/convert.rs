@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// `Number.MAX_SAFE_INTEGER`.
-pub const MAX_SAFE: i64 = (1 << 53) - 1;
+/// `Number.MAX_SAFE_INTEGER` (the engine's, which also decides when a watermark has no `ms`).
+pub const MAX_SAFE: i64 = crate::engine::view::watermark::MAX_SAFE_INTEGER;
 const MAX_DEPTH: u32 = 64;
 
 /// What a JS value is, in words, for error messages.
