@@ -33,9 +33,98 @@ fn decl<T: TS + ?Sized>(cfg: &Config, out: &mut String) {
     if let Some(docs) = T::docs() {
         out.push_str(&docs);
     }
-    out.push_str("export ");
-    out.push_str(&T::decl(cfg));
+    out.push_str(&layout(&format!("export {}", T::decl(cfg))));
     out.push('\n');
+}
+
+/// ts-rs writes each declaration on one line, with the fields' doc comments in the middle of
+/// it. A long one gets one field of the declared object per line and one member of a declared
+/// union per line, so the file reads like the hand-written declarations it replaced and a
+/// change shows up in a diff as the field it is.
+fn layout(decl: &str) -> String {
+    if decl.len() <= 100 && !decl.contains('\n') {
+        return decl.to_string();
+    }
+    let mut out = String::new();
+    let (mut braces, mut parens, mut in_str, mut in_doc, mut object) = (0usize, 0usize, false, false, false);
+    let mut chars = decl.chars().peekable();
+    let skip_spaces = |chars: &mut std::iter::Peekable<std::str::Chars>| {
+        while chars.peek() == Some(&' ') {
+            chars.next();
+        }
+    };
+    while let Some(c) = chars.next() {
+        if in_str {
+            in_str = c != '"';
+            out.push(c);
+            continue;
+        }
+        if in_doc {
+            in_doc = !(c == '/' && out.ends_with('*'));
+            match c {
+                '\n' if object && braces == 1 => out.push_str("\n  "),
+                _ => out.push(c),
+            }
+            continue;
+        }
+        match c {
+            '/' if chars.peek() == Some(&'*') => {
+                in_doc = true;
+                out.push(c);
+            }
+            '"' => {
+                in_str = true;
+                out.push(c);
+            }
+            // The declared object (`type X = {`): its fields go one per line.
+            '{' if braces == 0 && out.ends_with("= ") => {
+                braces += 1;
+                object = true;
+                out.push('{');
+                skip_spaces(&mut chars);
+                if chars.peek() != Some(&'\n') {
+                    out.push_str("\n  ");
+                }
+            }
+            '{' => {
+                braces += 1;
+                out.push(c);
+            }
+            '}' => {
+                braces -= 1;
+                object &= braces > 0;
+                out.push(c);
+            }
+            '(' => {
+                parens += 1;
+                out.push(c);
+            }
+            ')' => {
+                parens -= 1;
+                out.push(c);
+            }
+            ',' if object && braces == 1 => {
+                out.push(',');
+                skip_spaces(&mut chars);
+                match chars.peek() {
+                    Some('\n') => {}
+                    Some('}') => out.push('\n'),
+                    _ => out.push_str("\n  "),
+                }
+            }
+            '\n' if object && braces == 1 => out.push_str("\n  "),
+            // A member of the declared union (also inside `A & (B | C)`).
+            ' ' if braces == 0 && parens <= 1 && chars.peek() == Some(&'|') => out.push_str("\n  "),
+            // A union of objects (`type X = { "kind": … } | …`): its first member on a line of
+            // its own too, lined up with the others.
+            '=' if braces == 0 && parens == 0 && decl.contains(" = { \"") && decl.contains("} | {") => {
+                out.push_str("=\n    ");
+                skip_spaces(&mut chars);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The declarations, in the order a reader meets them.
