@@ -8,7 +8,8 @@
 //! the instance. The objects the reads return are the engine's own view structs, which
 //! serialize to the JS shapes (`crate::engine::view`); their TypeScript declarations are
 //! generated into `types.gen.d.ts` next to this file, and the hand-written `wmp.d.ts` declares
-//! the rest (the class, scenario input, events) and re-exports them. Reference: `docs/API.md`.
+//! the rest (the class, the scenario input types, the map of `on()` events) and re-exports
+//! them. Reference: `docs/API.md`.
 //!
 //! Files, one concept each:
 //! - `error`: the error value (kind + path + message) and how it becomes a JS error;

@@ -11,6 +11,7 @@
 //!   the `window` and `late` events);
 //! - `events`: the trace delta `eventsSince(cursor)` returns;
 //! - `notify`: what `on(event, cb)` hands to its callbacks;
+//! - `shapes` (tests only): pins the field names the API documents, natively;
 //! - `typescript` (tests only): renders every view's TypeScript declaration into
 //!   `src/api/types.gen.d.ts` and fails when the committed file differs.
 //!
