@@ -218,8 +218,8 @@ export type LateRecord = {
 export type RestWatermark = { id: string, value: string, };
 
 /**
- * One reason, as data (the UI renders it; `text` below says it in a sentence); `kind` names
- * it in snake_case.
+ * One reason, as data (the UI renders it; the explanation's `text` says it in a sentence);
+ * `kind` names it in snake_case.
  */
 export type Reason =
     { "kind": "all_inputs_idle" }

@@ -8,8 +8,8 @@ use super::view::watermark::as_watermark;
 use super::time::{describe_watermark, format_duration, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use serde::Serialize;
 
-/// One reason, as data (the UI renders it; `text` below says it in a sentence); `kind` names
-/// it in snake_case.
+/// One reason, as data (the UI renders it; the explanation's `text` says it in a sentence);
+/// `kind` names it in snake_case.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
