@@ -3,7 +3,7 @@
 #   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden tests)
 #   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_api --test web_api_events
 #               (headless Chromium; web_api is the JS API)
-#   3. types:   tsc --noEmit -p tests/node               (the JS API's src/api/wmp.d.ts)
+#   3. types:   tsc --noEmit -p tests/node               (the JS API's src/api/wmp.d.ts + types.gen.d.ts)
 #   4. bundle:  trunk build --release                    (dist/)
 #   5. node:    node --test in tests/node                (the JS API in Node.js on dist/, against
 #               target/release/wmp)

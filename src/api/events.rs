@@ -8,14 +8,14 @@
 //! late records; `step` last). While listeners for trace or late events exist, long runs go
 //! one instant at a time and pull the deltas before the bounded trace can drop them.
 
-use super::types::{late_record, window_emission, Watermark};
 use crate::engine::deltas::Cursor;
 use crate::engine::observer::Observer;
+use crate::engine::view::notify::{Level, StatusEvent, WatermarkEvent};
+use crate::engine::view::results::{LateRecordView, WindowEmission};
 use crate::engine::sim::Simulation;
 use crate::engine::time::ProcTime;
 use crate::engine::trace::TraceKind;
 use std::ops::ControlFlow;
-use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -153,36 +153,7 @@ impl Subscription {
     }
 }
 
-/// A `watermark` event.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WatermarkEvent {
-    seq: u64,
-    time: ProcTime,
-    level: &'static str,
-    subtask: u32,
-    partition: Option<u32>,
-    watermark: Watermark,
-}
-
-/// An `idle` or `active` event.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct StatusEvent {
-    seq: u64,
-    time: ProcTime,
-    level: &'static str,
-    subtask: u32,
-    partition: Option<u32>,
-}
-
-/// A `step` event: where the clock is after the call.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StepEvent {
-    pub now: ProcTime,
-    pub elapsed_ms: i64,
-}
+pub use crate::engine::view::notify::StepEvent;
 
 struct Pending {
     time: ProcTime,
@@ -242,20 +213,27 @@ impl Collector {
         let (events, _lost) = self.cursor.read_trace(sim);
         for e in &events {
             let (kind, level, subtask, partition, watermark) = match e.kind {
-                TraceKind::SplitWatermark { subtask, partition, watermark } => (EventKind::Watermark, "split", subtask, Some(partition), Some(watermark)),
-                TraceKind::SourceWatermark { subtask, watermark } => (EventKind::Watermark, "source", subtask, None, Some(watermark)),
-                TraceKind::OperatorWatermark { subtask, watermark } => (EventKind::Watermark, "operator", subtask, None, Some(watermark)),
-                TraceKind::SplitIdle { subtask, partition } => (EventKind::Idle, "split", subtask, Some(partition), None),
-                TraceKind::SplitActive { subtask, partition } => (EventKind::Active, "split", subtask, Some(partition), None),
-                TraceKind::SourceStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, "source", subtask, None, None),
-                TraceKind::OperatorStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, "operator", subtask, None, None),
-                _ => continue,
+                TraceKind::SplitWatermark { subtask, partition, watermark } => (EventKind::Watermark, Level::Split, subtask, Some(partition), Some(watermark)),
+                TraceKind::SourceWatermark { subtask, watermark } => (EventKind::Watermark, Level::Source, subtask, None, Some(watermark)),
+                TraceKind::OperatorWatermark { subtask, watermark } => (EventKind::Watermark, Level::Operator, subtask, None, Some(watermark)),
+                TraceKind::SplitIdle { subtask, partition } => (EventKind::Idle, Level::Split, subtask, Some(partition), None),
+                TraceKind::SplitActive { subtask, partition } => (EventKind::Active, Level::Split, subtask, Some(partition), None),
+                TraceKind::SourceStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Source, subtask, None, None),
+                TraceKind::OperatorStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Operator, subtask, None, None),
+                TraceKind::Command { .. }
+                | TraceKind::RecordRead { .. }
+                | TraceKind::RecordFiltered { .. }
+                | TraceKind::SplitAdded { .. }
+                | TraceKind::SplitReleased { .. }
+                | TraceKind::EndOfInputDropped { .. }
+                | TraceKind::WindowFired { .. }
+                | TraceKind::LateRecord { .. } => continue,
             };
             if !wants.wants(kind) {
                 continue;
             }
             let payload = match watermark {
-                Some(w) => serde_json::to_value(WatermarkEvent { seq: e.seq, time: e.time, level, subtask, partition, watermark: Watermark::new(w) }),
+                Some(w) => serde_json::to_value(WatermarkEvent { seq: e.seq, time: e.time, level, subtask, partition, watermark: w }),
                 None => serde_json::to_value(StatusEvent { seq: e.seq, time: e.time, level, subtask, partition }),
             };
             if let Ok(payload) = payload {
@@ -266,7 +244,7 @@ impl Collector {
 
     fn pull_late(&mut self, sim: &Simulation) {
         for (_, l) in self.cursor.read_late(sim) {
-            if let Ok(payload) = serde_json::to_value(late_record(l, sim.keys())) {
+            if let Ok(payload) = serde_json::to_value(LateRecordView::new(l, sim.keys())) {
                 self.buffer.push(Pending { time: l.time, class: 2, kind: EventKind::Late, payload });
             }
         }
@@ -279,7 +257,7 @@ impl Collector {
         }
         let agg = sim.config().aggregate;
         for (i, r) in self.cursor.read_windows(sim) {
-            if let Ok(payload) = serde_json::to_value(window_emission(i, r, sim.keys(), agg)) {
+            if let Ok(payload) = serde_json::to_value(WindowEmission::new(i, r, sim.keys(), agg)) {
                 self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Window, payload });
             }
         }

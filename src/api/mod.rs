@@ -6,13 +6,15 @@
 //! fed from the same deltas and run at the end of the call that produced them, after the engine
 //! has returned. Every bad argument is a JS `Error`/`RangeError`/`TypeError` naming the argument
 //! or field path; input is validated completely before the engine sees it, so no call can trap
-//! the instance. The declarations are written by hand in `wmp.d.ts` next to this file; the
-//! reference is `docs/API.md`.
+//! the instance. The objects the reads return are the engine's own view structs, which
+//! serialize to the JS shapes (`crate::engine::view`); their TypeScript declarations are
+//! generated into `types.gen.d.ts` next to this file, and the hand-written `wmp.d.ts` declares
+//! the rest (the class, the scenario input types, the map of `on()` events) and re-exports
+//! them. Reference: `docs/API.md`.
 //!
 //! Files, one concept each:
 //! - `error`: the engine's input error (kind + path + message) as a JS error;
 //! - `convert`: JS values in (numbers, BigInt, plain objects → serde), JSON out;
-//! - `types`: the plain objects the API returns (camelCase, watermarks as `{ms, raw}`);
 //! - `events`: listeners, fed from the engine's delta cursor by a run-loop observer;
 //! - `mount`: `mount(element, options)`, which places the UI (`src/web/`) into a page;
 //! - `playground`: the exported class, thin methods over the above.
@@ -22,7 +24,6 @@ pub mod error;
 pub mod mount;
 pub mod events;
 pub mod playground;
-pub mod types;
 
 pub use events::Subscription;
 pub use playground::WatermarkPlayground;

@@ -5,13 +5,14 @@
 use super::convert::{self, from_js, index_arg, int_arg, non_negative, opt_int_arg, string_arg, to_js, to_json};
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::events::{Collector, EventKind, Listeners, Pull, StepEvent, Subscription};
-use super::types::{self, EventBatch, PresetInfo};
 use crate::engine::command::Command;
 use crate::engine::session::param::STRUCTURAL_PARAMS;
 use crate::engine::session::{share, Session};
 use crate::engine::scenario::schema::{ProducerSpec, RecordSpec};
 use crate::engine::scenario::{build, catalog};
+use crate::engine::snapshot::SnapshotOptions as ViewOptions;
 use crate::engine::time::describe_watermark;
+use crate::engine::view::results::{LateRecordView, WindowEmission};
 use serde::Deserialize;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -176,11 +177,7 @@ impl WatermarkPlayground {
 
     /// The preset catalog: id, title, summary, what to look at, what to try, source.
     pub fn presets() -> Result<JsValue, JsValue> {
-        let list: Vec<PresetInfo> = catalog::presets()
-            .iter()
-            .map(|p| PresetInfo { id: p.id, title: p.title, summary: p.summary, look_at: p.look_at, try_this: p.try_this, source: p.source })
-            .collect();
-        to_js(&list).map_err(|e| e.into_js("WatermarkPlayground.presets"))
+        to_js(catalog::presets()).map_err(|e| e.into_js("WatermarkPlayground.presets"))
     }
 
     /// A preset's scenario object, to change before loading it.
@@ -442,7 +439,7 @@ impl WatermarkPlayground {
         let m = "snapshot";
         let opts: SnapshotOptions = if options.is_undefined() || options.is_null() { SnapshotOptions::default() } else { from_js(&options, "options").map_err(|e| e.into_js(m))? };
         let open = opts.open_windows.map_or(DEFAULT_OPEN_WINDOWS, |n| n as usize);
-        self.read(m, |s| to_js(&types::snapshot(&s.sim(), s.finished(), open)))
+        self.read(m, |s| to_js(&s.sim().snapshot_with(ViewOptions { open_windows: open, metrics: true, finished: s.finished() })))
     }
 
     /// Trace events with `seq >= cursor` still in the bounded trace, how many were lost, and the
@@ -451,12 +448,7 @@ impl WatermarkPlayground {
     pub fn events_since(&self, cursor: JsValue) -> Result<JsValue, JsValue> {
         let m = "eventsSince";
         let c = if cursor.is_undefined() || cursor.is_null() { 0 } else { non_negative(&cursor, "cursor").map_err(|e| e.into_js(m))? };
-        self.read(m, |s| {
-            let (events, lost) = s.sim().trace().events_since(c as u64);
-            let keys = s.sim().keys();
-            let batch = EventBatch { events: events.iter().map(|e| types::trace_event(e, keys)).collect(), lost, cursor: s.sim().trace().cursor() };
-            to_js(&batch)
-        })
+        self.read(m, |s| to_js(&s.sim().event_batch(c as u64)))
     }
 
     /// Window results in emission order, from index `from` (default 0).
@@ -466,7 +458,7 @@ impl WatermarkPlayground {
         self.read(m, |s| {
             let agg = s.sim().config().aggregate;
             let keys = s.sim().keys();
-            let list: Vec<_> = s.sim().downstream().sink.since(from).map(|(i, r)| types::window_emission(i, r, keys, agg)).collect();
+            let list: Vec<_> = s.sim().downstream().sink.since(from).map(|(i, r)| WindowEmission::new(i, r, keys, agg)).collect();
             to_js(&list)
         })
     }
@@ -477,14 +469,14 @@ impl WatermarkPlayground {
     pub fn late_records(&self) -> Result<JsValue, JsValue> {
         self.read("lateRecords", |s| {
             let keys = s.sim().keys();
-            let list: Vec<_> = s.sim().downstream().late.iter().map(|l| types::late_record(l, keys)).collect();
+            let list: Vec<_> = s.sim().downstream().late.iter().map(|l| LateRecordView::new(l, keys)).collect();
             to_js(&list)
         })
     }
 
     /// Per-subtask metrics under Flink's names.
     pub fn metrics(&self) -> Result<JsValue, JsValue> {
-        self.read("metrics", |s| to_js(&types::metrics(s.sim().metrics())))
+        self.read("metrics", |s| to_js(&s.sim().metrics()))
     }
 
     /// The answer of Flink's REST `GET /jobs/:jobid/vertices/:vertexid/watermarks` for
@@ -507,7 +499,7 @@ impl WatermarkPlayground {
         self.read(m, |s| {
             let n = s.sim().downstream().windows.len();
             let e = s.sim().explain(i).ok_or_else(|| ApiError::new("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
-            to_js(&types::explanation(e))
+            to_js(&e)
         })
     }
 

@@ -1,8 +1,27 @@
-// Type declarations for the Watermark Playground JS API (dist/wmp.js), written by hand next to
-// the Rust code in src/api/ (the source of truth: playground.rs for methods, types.rs for the
-// objects they return). scripts/trunk-wasm-lib.sh copies this file to dist/wmp.d.ts;
-// tests/node/typecheck.ts is type-checked against it by `tsc --noEmit` in scripts/test.sh.
-// Reference with examples: docs/API.md.
+// Type declarations for the Watermark Playground JS API (dist/wmp.js). The objects the reads
+// return (snapshot, metrics, explanation, window results, late records, trace events, …) are
+// declared in ./types.gen.d.ts, generated from the engine's view types (src/engine/view/
+// typescript.rs) and re-exported below; this file is written by hand for the rest: the class
+// (src/api/playground.rs), the scenario input types, the map of `on()` events and the loading
+// functions. scripts/trunk-wasm-lib.sh copies both files to dist/; tests/node/typecheck.ts is
+// type-checked against them by `tsc --noEmit` in scripts/test.sh. Reference: docs/API.md.
+
+import type {
+  EventBatch,
+  Explanation,
+  LateRecord,
+  Metrics,
+  PresetInfo,
+  RestWatermark,
+  Snapshot,
+  StatusEvent,
+  StepEvent,
+  Watermark,
+  WatermarkEvent,
+  WindowEmission,
+} from "./types.gen";
+
+export type * from "./types.gen";
 
 // ---- loading -------------------------------------------------------------------------------
 
@@ -53,21 +72,8 @@ export function mount(element: HTMLElement, options?: MountOptions): MountedPlay
 
 // ---- values --------------------------------------------------------------------------------
 
-/**
- * A 64-bit watermark. `raw` is exact (a decimal string, as Flink's REST API sends it); `ms` is
- * the same value as a number, or null for Long.MIN_VALUE ("No Watermark"), Long.MAX_VALUE (end
- * of input) and values beyond ±2^53 − 1.
- */
-export interface Watermark {
-  ms: number | null;
-  raw: string;
-}
-
 /** Milliseconds as a safe integer number, or a BigInt within ±(2^53 − 1). */
 export type Millis = number | bigint;
-
-/** Flink's WatermarkStatus. */
-export type WatermarkStatus = "ACTIVE" | "IDLE";
 
 // ---- the scenario format (docs/SCENARIO.md), snake_case as in scenario files -----------------
 
@@ -224,269 +230,14 @@ export interface Scenario extends ScenarioInput {
   commands: TimedCommand[];
 }
 
-// ---- what the reads return -------------------------------------------------------------------
-
-export interface SplitView {
-  partition: number;
-  /** The source subtask that owns the split (null if unassigned). */
-  subtask: number | null;
-  produced: number;
-  read: number;
-  unread: number;
-  maxTimestamp: number | null;
-  /** The split's own watermark (its partial in the multiplexer); null if unassigned. */
-  watermark: Watermark | null;
-  idle: boolean;
-  /** When the idleness timer will declare it idle if nothing arrives (processing time). */
-  idleDeadline: number | null;
-  lastRecordAt: number | null;
-  released: boolean;
-  /** Every producer of the partition is silenced (or it has none). */
-  silent: boolean;
-}
-
-export interface SourceView {
-  subtask: number;
-  partitions: number[];
-  combinedWatermark: Watermark;
-  outputWatermark: Watermark;
-  idle: boolean;
-  mainOutputIdle: boolean;
-}
-
-export interface ChannelView {
-  channel: number;
-  sourceSubtask: number;
-  watermark: Watermark;
-  status: WatermarkStatus;
-  aligned: boolean;
-  /** This channel holds the operator's minimum. */
-  isMin: boolean;
-}
-
-export interface OpenWindow {
-  key: string;
-  start: number;
-  end: number;
-  count: number;
-}
-
-export interface OperatorView {
-  subtask: number;
-  inputWatermark: Watermark;
-  outputWatermark: Watermark;
-  idle: boolean;
-  channels: ChannelView[];
-  windowStateSize: number;
-  /** The earliest windows waiting for the watermark (at most `snapshot({ openWindows })`). */
-  openWindows: OpenWindow[];
-  openWindowCount: number;
-}
-
-export interface SourceMetrics {
-  subtask: number;
-  currentOutputWatermark: Watermark;
-  watermarkLag: number | null;
-  numRecordsOut: number;
-  numRecordsFiltered: number;
-  idle: boolean;
-  idleTimeMs: number;
-  splits: number;
-}
-
-export interface WindowMetrics {
-  subtask: number;
-  currentInputWatermark: Watermark;
-  currentOutputWatermark: Watermark;
-  watermarkLag: number | null;
-  numRecordsIn: number;
-  numRecordsOut: number;
-  numLateRecordsDropped: number;
-  numLateRecordsSideOutput: number;
-  idle: boolean;
-  idleTimeMs: number;
-  windowStateSize: number;
-  recordsInWindowState: number;
-}
-
-export interface Metrics {
-  now: number;
-  source: SourceMetrics[];
-  window: WindowMetrics[];
-}
-
-export interface Snapshot {
-  /** Processing time (ms since the epoch). */
-  now: number;
-  /** Processing time since the start (−1 before the first instant). */
-  elapsedMs: number;
-  startTime: number;
-  started: boolean;
-  finished: boolean;
-  splits: SplitView[];
-  sources: SourceView[];
-  operators: OperatorView[];
-  windowsFired: number;
-  lateRecords: number;
-  traceCursor: number;
-  traceHash: string;
-  metrics: Metrics;
-}
+// ---- what the reads return (the objects themselves: ./types.gen.d.ts) -----------------------
 
 export interface SnapshotOptions {
   /** Open windows listed per operator (default 10). */
   openWindows?: number;
 }
 
-/** One window result as the sink received it. */
-export interface WindowEmission {
-  /** Position in emission order (`windows(from)`). */
-  index: number;
-  subtask: number;
-  key: string;
-  start: number;
-  end: number;
-  /** The aggregate the scenario emits (`window.aggregate`). */
-  value: number;
-  count: number;
-  sum: number;
-  min: number;
-  max: number;
-  /** The operator's watermark when it fired. */
-  watermark: Watermark;
-  /** 0 on time, 1, 2, … for late re-firings. */
-  firing: number;
-  /** Processing time of the firing. */
-  time: number;
-}
-
-export interface LateRecord {
-  subtask: number;
-  partition: number;
-  offset: number;
-  ts: number;
-  key: string;
-  value: number;
-  /** The operator's watermark that made it late. */
-  watermark: Watermark;
-  sideOutput: boolean;
-  time: number;
-}
-
-export interface RestWatermark {
-  id: string;
-  value: string;
-}
-
-export type Reason =
-  | { kind: "all_inputs_idle" }
-  | { kind: "subtask_without_split"; sourceSubtask: number }
-  | { kind: "split_never_received"; partition: number; idleTimeoutMs: number | null }
-  | { kind: "split_silent_no_idle_timeout"; partition: number; silentMs: number }
-  | { kind: "kept_active_by_sparse_records"; partition: number; idleTimeoutMs: number; lastRecordAgoMs: number }
-  | { kind: "idle_countdown"; partition: number; idleAt: number }
-  | { kind: "periodic_emission_disabled" }
-  | { kind: "channel_not_realigned"; channel: number; sourceSubtask: number }
-  | { kind: "far_future_timestamp"; partition: number; maxTimestamp: number; aheadMs: number }
-  | { kind: "seconds_read_as_millis"; watermark: Watermark }
-  | { kind: "millis_read_as_seconds"; watermark: Watermark }
-  | { kind: "other"; text: string };
-
-export interface Explanation {
-  subtask: number;
-  watermark: Watermark;
-  heldBy: { channel: number; sourceSubtask: number; partition: number | null } | null;
-  reasons: Reason[];
-  /** The earliest windows waiting for this operator's watermark (at most 5). */
-  waitingWindows: OpenWindow[];
-  waitingTotal: number;
-  /** The explanation in one or two sentences. */
-  text: string;
-}
-
-interface TraceBase {
-  seq: number;
-  /** Processing time of the event. */
-  time: number;
-}
-
-export type TraceEvent = TraceBase &
-  (
-    | { kind: "command"; command: Command | string }
-    | { kind: "record_read"; subtask: number; partition: number; offset: number; ts: number; key: string }
-    | { kind: "record_filtered"; subtask: number; partition: number; offset: number }
-    | { kind: "split_watermark"; subtask: number; partition: number; watermark: Watermark }
-    | { kind: "split_idle" | "split_active" | "split_added" | "split_released"; subtask: number; partition: number }
-    | { kind: "source_watermark" | "operator_watermark"; subtask: number; watermark: Watermark }
-    | { kind: "source_status" | "operator_status"; subtask: number; status: WatermarkStatus }
-    | { kind: "end_of_input_dropped"; subtask: number }
-    | {
-        kind: "window_fired";
-        subtask: number;
-        key: string;
-        start: number;
-        end: number;
-        count: number;
-        sum: number;
-        watermark: Watermark;
-        firing: number;
-      }
-    | {
-        kind: "late_record";
-        subtask: number;
-        partition: number;
-        offset: number;
-        ts: number;
-        key: string;
-        watermark: Watermark;
-        sideOutput: boolean;
-      }
-    | { kind: "other"; text: string }
-  );
-
-export interface EventBatch {
-  events: TraceEvent[];
-  /** Requested events the bounded trace had already dropped. */
-  lost: number;
-  /** Pass this to the next `eventsSince`. */
-  cursor: number;
-}
-
-export interface PresetInfo {
-  id: string;
-  title: string;
-  summary: string;
-  lookAt: string;
-  tryThis: string;
-  source: string;
-}
-
-// ---- events ----------------------------------------------------------------------------------
-
-export type Level = "split" | "source" | "operator";
-
-export interface WatermarkEvent {
-  seq: number;
-  time: number;
-  level: Level;
-  subtask: number;
-  /** Set for split events. */
-  partition: number | null;
-  watermark: Watermark;
-}
-
-export interface StatusEvent {
-  seq: number;
-  time: number;
-  level: Level;
-  subtask: number;
-  partition: number | null;
-}
-
-export interface StepEvent {
-  now: number;
-  elapsedMs: number;
-}
+// ---- events (the payloads: ./types.gen.d.ts) -------------------------------------------------
 
 export interface EventMap {
   window: WindowEmission;

@@ -63,7 +63,7 @@ fn run(args: Vec<String>) -> Result<String, String> {
             let sim = sc.run().map_err(at)?;
             let mut out = oracle::report(&sc, &sim);
             if trace {
-                out["trace"] = serde_json::to_value(sim.trace().retained().collect::<Vec<_>>()).unwrap_or_default();
+                out["trace"] = wmp::engine::report::trace(&sim);
             }
             Ok(out.to_string())
         }

@@ -1,14 +1,18 @@
 //! `explain`: a pure function over the state that says which split or channel holds an
 //! operator subtask's watermark, why, and which windows wait on it — the question every stuck
-//! Flink job asks.
+//! Flink job asks. The explanation serializes to the JS API's shape (`explain()`).
 
 use super::sim::Simulation;
+use super::snapshot::OpenWindow;
+use super::view::watermark::as_watermark;
 use super::time::{describe_watermark, format_duration, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use serde::Serialize;
 
-/// One reason, as data (the UI renders it; `text` below says it in a sentence).
+/// One reason, as data (the UI renders it; the explanation's `text` says it in a sentence);
+/// `kind` names it in snake_case.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
 pub enum Reason {
     /// Every input channel is idle: the operator is idle and its watermark does not move.
     AllInputsIdle,
@@ -29,13 +33,23 @@ pub enum Reason {
     /// A split read a timestamp far ahead of processing time; records behind it become late.
     FarFutureTimestamp { partition: u32, max_timestamp: EventTime, ahead_ms: i64 },
     /// The watermark sits decades in the past: epoch seconds read as milliseconds?
-    SecondsReadAsMillis { watermark: EventTime },
+    SecondsReadAsMillis {
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        watermark: EventTime,
+    },
     /// The watermark sits far in the future: milliseconds read as seconds?
-    MillisReadAsSeconds { watermark: EventTime },
+    MillisReadAsSeconds {
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        watermark: EventTime,
+    },
 }
 
 /// Who holds the watermark.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Culprit {
     pub channel: usize,
     pub source_subtask: u32,
@@ -43,22 +57,19 @@ pub struct Culprit {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct WaitingWindow {
-    pub key: String,
-    pub start: EventTime,
-    pub end: EventTime,
-    pub count: u64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Explanation {
     pub subtask: u32,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub watermark: EventTime,
     pub held_by: Option<Culprit>,
     pub reasons: Vec<Reason>,
     /// The earliest windows waiting for this operator's watermark (at most 5).
-    pub waiting_windows: Vec<WaitingWindow>,
+    pub waiting_windows: Vec<OpenWindow>,
     pub waiting_total: usize,
+    /// The explanation in one or two sentences.
     pub text: String,
 }
 
@@ -96,7 +107,7 @@ impl Simulation {
             .op
             .pending_windows()
             .take(5)
-            .map(|(k, s, e, n)| WaitingWindow { key: self.keys.name(k).to_string(), start: s, end: e, count: n })
+            .map(|(k, s, e, n)| OpenWindow { key: self.keys.name(k).to_string(), start: s, end: e, count: n })
             .collect();
         let mut ex = Explanation { subtask, watermark: wm, held_by, reasons, waiting_windows, waiting_total: w.op.pending_count(), text: String::new() };
         ex.text = self.sentence(&ex, now);

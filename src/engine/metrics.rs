@@ -1,17 +1,22 @@
 //! Metrics under Flink's names, per subtask, and the answer of Flink's REST endpoint
-//! `GET /jobs/:jobid/vertices/:vertexid/watermarks` (reference §11).
+//! `GET /jobs/:jobid/vertices/:vertexid/watermarks` (reference §11). Both serialize to the JS
+//! API's shapes (watermarks as `{ ms, raw }`); `wmp run`'s report writes its own, older form.
 
 use super::sim::Simulation;
 use super::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
+use super::view::watermark::as_watermark;
 use serde::Serialize;
 
 /// Source subtask metrics (the source reader group).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SourceMetrics {
     pub subtask: u32,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub current_output_watermark: EventTime,
-    /// `(idling ? idleStart : now) − lastEmittedWatermark`; `None` before the first watermark.
+    /// `(idling ? idleStart : now) − lastEmittedWatermark`; null before the first watermark.
     pub watermark_lag: Option<i64>,
     pub num_records_out: u64,
     pub num_records_filtered: u64,
@@ -22,10 +27,15 @@ pub struct SourceMetrics {
 
 /// Window operator subtask metrics.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WindowMetrics {
     pub subtask: u32,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub current_input_watermark: EventTime,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub current_output_watermark: EventTime,
     /// Processing time minus the watermark (the "event-time lag" people alert on).
     pub watermark_lag: Option<i64>,
@@ -41,6 +51,7 @@ pub struct WindowMetrics {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Metrics {
     pub now: ProcTime,
     pub source: Vec<SourceMetrics>,
@@ -49,6 +60,7 @@ pub struct Metrics {
 
 /// One entry of the REST watermarks answer; values are strings, as Flink sends them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RestWatermark {
     pub id: String,
     pub value: String,

@@ -5,6 +5,7 @@
 //! Dependency direction: `time`/`keys`/`rng` ← `source`, `valve`, `operator` ← `sim` ←
 //! `scenario`, `snapshot`, `explain`, `metrics`, `deltas` ← `session`, the one way the CLI, the
 //! JS API (`src/api/`) and the UI (`src/web/`) drive a simulation. The engine names neither edge.
+//! The views serialize straight to the JS API's shapes; `view` owns what those shapes share.
 
 pub mod channel;
 pub mod deltas;
@@ -35,4 +36,5 @@ pub mod status;
 pub mod time;
 pub mod trace;
 pub mod valve;
+pub mod view;
 pub mod window_subtask;

@@ -2,6 +2,7 @@
 //! counters, the watermark sequence per operator subtask, metrics and the trace hash.
 
 use super::sim::Simulation;
+use super::trace::{TraceEvent, TraceKind};
 use serde_json::{json, Value};
 
 /// Builds the report; `with_trace` adds every retained trace event.
@@ -47,7 +48,7 @@ pub fn report(name: &str, sim: &Simulation, with_trace: bool) -> Value {
         "numLateRecordsDropped": dropped,
         "lateRecordsSideOutput": side,
         "watermarks": watermarks,
-        "metrics": m,
+        "metrics": raw_watermarks(serde_json::to_value(&m).unwrap_or(Value::Null)),
         "trace_hash": sim.trace().hash_hex(),
     });
     if d.sink.evicted() > 0 {
@@ -55,7 +56,42 @@ pub fn report(name: &str, sim: &Simulation, with_trace: bool) -> Value {
         out["windows_not_retained"] = json!(d.sink.evicted());
     }
     if with_trace {
-        out["trace"] = serde_json::to_value(sim.trace().retained().collect::<Vec<_>>()).unwrap_or(Value::Null);
+        out["trace"] = trace(sim);
     }
     out
+}
+
+/// The report predates the JS API's `{ ms, raw }` watermarks and keeps printing each one as its
+/// bare 64-bit number, so reports and golden files stay comparable across versions.
+fn raw_watermarks(v: Value) -> Value {
+    match v {
+        Value::Object(o) if o.len() == 2 && o.contains_key("ms") => match o.get("raw").and_then(Value::as_str).and_then(|r| r.parse::<i64>().ok()) {
+            Some(raw) => json!(raw),
+            None => Value::Object(o),
+        },
+        Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, raw_watermarks(v))).collect()),
+        Value::Array(a) => Value::Array(a.into_iter().map(raw_watermarks).collect()),
+        other => other,
+    }
+}
+
+/// Every retained trace event, as `--trace` prints it (both formats of `wmp run`).
+pub fn trace(sim: &Simulation) -> Value {
+    Value::Array(sim.trace().retained().map(legacy_trace_event).collect())
+}
+
+/// A trace event as the report has always printed it: key ids, bare watermarks, the command's
+/// text and snake_case fields (the event itself serializes to the JS API's shape).
+fn legacy_trace_event(e: &TraceEvent) -> Value {
+    let mut v = raw_watermarks(serde_json::to_value(e).unwrap_or(Value::Null));
+    if let Value::Object(o) = &mut v {
+        if let TraceKind::Command { text } = &e.kind {
+            o.remove("command");
+            o.insert("text".into(), json!(text));
+        }
+        if let Some(side) = o.remove("sideOutput") {
+            o.insert("side_output".into(), side);
+        }
+    }
+    v
 }

@@ -1,23 +1,36 @@
-//! A plain, serializable picture of the whole job at the current instant, for the UI and the
-//! JS API: splits, source subtasks, operator subtasks with their input channels.
+//! A plain, serializable picture of the whole job at the current instant: splits, source
+//! subtasks, operator subtasks with their input channels. The UI reads these structs every
+//! frame; the JS API's `snapshot()` serializes them as they are (camelCase, watermarks as
+//! `{ ms, raw }`, see `view::watermark`), so a field added here reaches both, and its
+//! declaration reaches `types.gen.d.ts`.
+//!
+//! The per-frame picture is cheap: the open-window lists (they walk the window state) and the
+//! metrics are only computed when [`SnapshotOptions`] asks for them.
 
+use super::metrics::Metrics;
 use super::sim::Simulation;
 use super::status::WatermarkStatus;
 use super::time::{EventTime, ProcTime};
+use super::view::watermark::{as_opt_watermark, as_watermark};
 use serde::Serialize;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct SplitView {
     pub partition: u32,
+    /// The source subtask that owns the split (null if unassigned).
     pub subtask: Option<u32>,
     pub produced: u64,
     pub read: u64,
     pub unread: usize,
     pub max_timestamp: Option<EventTime>,
-    /// The split's own watermark (its partial in the multiplexer).
+    /// The split's own watermark (its partial in the multiplexer); null if unassigned.
+    #[serde(serialize_with = "as_opt_watermark")]
+    #[cfg_attr(test, ts(as = "Option<super::view::Watermark>"))]
     pub watermark: Option<EventTime>,
     pub idle: bool,
-    /// When the idleness timer will declare it idle if nothing arrives.
+    /// When the idleness timer will declare it idle if nothing arrives (processing time).
     pub idle_deadline: Option<ProcTime>,
     pub last_record_at: Option<ProcTime>,
     pub released: bool,
@@ -25,20 +38,30 @@ pub struct SplitView {
     pub silent: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct SourceView {
     pub subtask: u32,
     pub partitions: Vec<u32>,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub combined_watermark: EventTime,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub output_watermark: EventTime,
     pub idle: bool,
     pub main_output_idle: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct ChannelView {
     pub channel: usize,
     pub source_subtask: u32,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub watermark: EventTime,
     pub status: WatermarkStatus,
     pub aligned: bool,
@@ -46,20 +69,48 @@ pub struct ChannelView {
     pub is_min: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// A window waiting for the watermark: its key, bounds and the records it holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct OpenWindow {
+    pub key: String,
+    pub start: EventTime,
+    pub end: EventTime,
+    pub count: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct OperatorView {
     pub subtask: u32,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub input_watermark: EventTime,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub output_watermark: EventTime,
     pub idle: bool,
     pub channels: Vec<ChannelView>,
     pub window_state_size: usize,
+    /// The earliest windows waiting for the watermark (at most `snapshot({ openWindows })`).
+    pub open_windows: Vec<OpenWindow>,
+    pub open_window_count: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct Snapshot {
+    /// Processing time (ms since the epoch).
     pub now: ProcTime,
+    /// Processing time since the start (−1 before the first instant).
+    pub elapsed_ms: i64,
     pub start_time: ProcTime,
+    /// Whether the first instant has run.
+    pub started: bool,
+    /// Whether `runToEnd()` applied the end of input (no more commands or time then).
+    pub finished: bool,
     pub splits: Vec<SplitView>,
     pub sources: Vec<SourceView>,
     pub operators: Vec<OperatorView>,
@@ -67,10 +118,33 @@ pub struct Snapshot {
     pub late_records: u64,
     pub trace_cursor: u64,
     pub trace_hash: String,
+    /// Per-subtask metrics (the playground's per-frame picture leaves them out, the JS API's
+    /// `snapshot()` always has them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(as = "Metrics"))]
+    pub metrics: Option<Metrics>,
+}
+
+/// What a snapshot computes beyond the cheap per-frame picture.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SnapshotOptions {
+    /// Open windows listed per operator, earliest first (0: none, and the window state is not
+    /// walked).
+    pub open_windows: usize,
+    /// Include the metrics.
+    pub metrics: bool,
+    /// Whether the session applied the end of input (`runToEnd()`); the session knows it, the
+    /// simulation does not.
+    pub finished: bool,
 }
 
 impl Simulation {
+    /// The per-frame picture: no open-window lists, no metrics.
     pub fn snapshot(&self) -> Snapshot {
+        self.snapshot_with(SnapshotOptions::default())
+    }
+
+    pub fn snapshot_with(&self, opts: SnapshotOptions) -> Snapshot {
         let interval = self.cfg.auto_watermark_interval_ms;
         let splits = (0..self.partitions.len() as u32)
             .map(|p| {
@@ -137,13 +211,22 @@ impl Simulation {
                         .map(|(i, c)| ChannelView { channel: i, source_subtask: w.channel_sources[i], watermark: c.watermark, status: c.status, aligned: c.aligned, is_min: min == Some(i) })
                         .collect(),
                     window_state_size: w.op.state_size(),
+                    open_windows: if opts.open_windows == 0 {
+                        Vec::new()
+                    } else {
+                        w.op.pending_windows().take(opts.open_windows).map(|(k, start, end, count)| OpenWindow { key: self.keys.name(k).to_string(), start, end, count }).collect()
+                    },
+                    open_window_count: w.op.pending_count(),
                 }
             })
             .collect();
         let late = self.down.late_total();
         Snapshot {
             now: self.now.max(self.cfg.start_time),
+            elapsed_ms: self.now - self.cfg.start_time,
             start_time: self.cfg.start_time,
+            started: self.now >= self.cfg.start_time,
+            finished: opts.finished,
             splits,
             sources,
             operators,
@@ -151,6 +234,7 @@ impl Simulation {
             late_records: late,
             trace_cursor: self.trace.cursor(),
             trace_hash: self.trace.hash_hex(),
+            metrics: opts.metrics.then(|| self.metrics()),
         }
     }
 }

@@ -6,6 +6,7 @@ use serde::Serialize;
 /// Flink's `WatermarkStatus`: an IDLE stream will not advance the watermark (it may still
 /// carry records, FLIP-180).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum WatermarkStatus {
     Active,

@@ -99,6 +99,20 @@ macro_rules! ms_point {
                 self.0 - other.0
             }
         }
+
+        /// A bare `number` in the JS API's declarations (serialized transparently), not a
+        /// named alias: the declarations read as they always did.
+        #[cfg(test)]
+        impl ts_rs::TS for $name {
+            type WithoutGenerics = Self;
+            type OptionInnerType = Self;
+            fn name(_: &ts_rs::Config) -> String {
+                "number".into()
+            }
+            fn inline(_: &ts_rs::Config) -> String {
+                "number".into()
+            }
+        }
     };
 }
 

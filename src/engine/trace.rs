@@ -4,26 +4,45 @@
 //! and a running FNV-1a fingerprint over *every* event ever pushed, so the hash does not depend
 //! on the ring's capacity. Record-level events can be switched off for bulk runs; the hash then
 //! covers the remaining events only.
+//!
+//! An event serializes to the JS API's shape (`eventsSince`): camelCase fields, watermarks as
+//! `{ ms, raw }`, a command as its JSON object. The kind is generic over the key so that one
+//! type carries both the engine's key ids and, for the API, the key names
+//! ([`TraceEvent::with_key_names`]).
 
 use super::fingerprint::Fnv1a;
-use super::keys::KeyId;
+use super::keys::{KeyId, KeyTable};
 use super::status::WatermarkStatus;
 use super::time::{EventTime, ProcTime};
-use serde::Serialize;
+use super::view::watermark::as_watermark;
+use serde::{Serialize, Serializer};
 use std::collections::VecDeque;
 
-/// What happened.
+/// What happened; `kind` is the snake_case name.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum TraceKind {
-    /// A scripted or API command was applied.
-    Command { text: String },
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(concrete(K = String)))]
+#[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
+pub enum TraceKind<K = KeyId> {
+    /// A scripted or API command was applied: the command as JSON (its text if that is not
+    /// JSON).
+    Command {
+        #[serde(rename = "command", serialize_with = "command_json")]
+        #[cfg_attr(test, ts(type = "Command | string"))]
+        text: String,
+    },
     /// A source subtask read a record from a split (record-level).
-    RecordRead { subtask: u32, partition: u32, offset: u64, ts: EventTime, key: KeyId },
+    RecordRead { subtask: u32, partition: u32, offset: u64, ts: EventTime, key: K },
     /// A record was dropped by the source's filter stage (record-level).
     RecordFiltered { subtask: u32, partition: u32, offset: u64 },
     /// A split's own watermark rose.
-    SplitWatermark { subtask: u32, partition: u32, watermark: EventTime },
+    SplitWatermark {
+        subtask: u32,
+        partition: u32,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        watermark: EventTime,
+    },
     /// A split was declared idle (idleness timeout or explicit `markIdle`).
     SplitIdle { subtask: u32, partition: u32 },
     /// A split became active again.
@@ -33,23 +52,35 @@ pub enum TraceKind {
     /// A split finished / was removed (its partial watermark is unregistered).
     SplitReleased { subtask: u32, partition: u32 },
     /// A source subtask forwarded a watermark downstream.
-    SourceWatermark { subtask: u32, watermark: EventTime },
+    SourceWatermark {
+        subtask: u32,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        watermark: EventTime,
+    },
     /// A source subtask announced a status downstream.
     SourceStatus { subtask: u32, status: WatermarkStatus },
     /// The end-of-input `Long.MAX_VALUE` was dropped because the output was announced IDLE.
     EndOfInputDropped { subtask: u32 },
     /// A window subtask's valve output advanced (`currentInputWatermark`).
-    OperatorWatermark { subtask: u32, watermark: EventTime },
+    OperatorWatermark {
+        subtask: u32,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        watermark: EventTime,
+    },
     /// A window subtask's valve output status changed.
     OperatorStatus { subtask: u32, status: WatermarkStatus },
     /// A window fired.
     WindowFired {
         subtask: u32,
-        key: KeyId,
+        key: K,
         start: EventTime,
         end: EventTime,
         count: u64,
         sum: i64,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
         watermark: EventTime,
         firing: u32,
     },
@@ -59,10 +90,53 @@ pub enum TraceKind {
         partition: u32,
         offset: u64,
         ts: EventTime,
-        key: KeyId,
+        key: K,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
         watermark: EventTime,
         side_output: bool,
     },
+}
+
+fn command_json<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => v.serialize(s),
+        Err(_) => s.serialize_str(text),
+    }
+}
+
+impl<K> TraceKind<K> {
+    /// The same event with each key id replaced by `f(key)`.
+    pub fn map_key<L>(&self, f: impl Fn(&K) -> L) -> TraceKind<L> {
+        use TraceKind::*;
+        match self {
+            Command { text } => Command { text: text.clone() },
+            RecordRead { subtask, partition, offset, ts, key } => RecordRead { subtask: *subtask, partition: *partition, offset: *offset, ts: *ts, key: f(key) },
+            &RecordFiltered { subtask, partition, offset } => RecordFiltered { subtask, partition, offset },
+            &SplitWatermark { subtask, partition, watermark } => SplitWatermark { subtask, partition, watermark },
+            &SplitIdle { subtask, partition } => SplitIdle { subtask, partition },
+            &SplitActive { subtask, partition } => SplitActive { subtask, partition },
+            &SplitAdded { subtask, partition } => SplitAdded { subtask, partition },
+            &SplitReleased { subtask, partition } => SplitReleased { subtask, partition },
+            &SourceWatermark { subtask, watermark } => SourceWatermark { subtask, watermark },
+            &SourceStatus { subtask, status } => SourceStatus { subtask, status },
+            &EndOfInputDropped { subtask } => EndOfInputDropped { subtask },
+            &OperatorWatermark { subtask, watermark } => OperatorWatermark { subtask, watermark },
+            &OperatorStatus { subtask, status } => OperatorStatus { subtask, status },
+            WindowFired { subtask, key, start, end, count, sum, watermark, firing } => {
+                WindowFired { subtask: *subtask, key: f(key), start: *start, end: *end, count: *count, sum: *sum, watermark: *watermark, firing: *firing }
+            }
+            LateRecord { subtask, partition, offset, ts, key, watermark, side_output } => LateRecord {
+                subtask: *subtask,
+                partition: *partition,
+                offset: *offset,
+                ts: *ts,
+                key: f(key),
+                watermark: *watermark,
+                side_output: *side_output,
+            },
+        }
+    }
 }
 
 impl TraceKind {
@@ -132,11 +206,21 @@ impl TraceKind {
 
 /// One trace entry.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TraceEvent {
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(concrete(K = String)))]
+pub struct TraceEvent<K = KeyId> {
     pub seq: u64,
+    /// Processing time of the event.
     pub time: ProcTime,
     #[serde(flatten)]
-    pub kind: TraceKind,
+    pub kind: TraceKind<K>,
+}
+
+impl TraceEvent {
+    /// The event as the JS API shows it: keys by name.
+    pub fn with_key_names(&self, keys: &KeyTable) -> TraceEvent<String> {
+        TraceEvent { seq: self.seq, time: self.time, kind: self.kind.map_key(|&k| keys.name(k).to_string()) }
+    }
 }
 
 /// The bounded trace ring with its running fingerprint.
@@ -218,7 +302,7 @@ mod tests {
         let mut a = Trace::new(2, true);
         let mut b = Trace::new(100, true);
         for i in 0..5 {
-            let k = TraceKind::SourceWatermark { subtask: 0, watermark: EventTime(i) };
+            let k: TraceKind = TraceKind::SourceWatermark { subtask: 0, watermark: EventTime(i) };
             a.push(ProcTime(i), k.clone());
             b.push(ProcTime(i), k);
         }

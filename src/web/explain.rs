@@ -27,7 +27,11 @@ fn icon(r: &Reason) -> &'static str {
         Reason::IdleCountdown { .. } => "◔",
         Reason::KeptActiveBySparseRecords { .. } => "♥",
         Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",
-        _ => "■",
+        Reason::SubtaskWithoutSplit { .. }
+        | Reason::SplitNeverReceived { .. }
+        | Reason::SplitSilentNoIdleTimeout { .. }
+        | Reason::PeriodicEmissionDisabled
+        | Reason::ChannelNotRealigned { .. } => "■",
     }
 }
 
@@ -58,7 +62,8 @@ pub fn fixes(ex: &Explanation, pg: &Pg) -> Vec<(String, Action)> {
                 push("Read the event-time field (ms) ↻".into(), Action::Assigner(TimestampAssigner::EventField))
             }
             Reason::PeriodicEmissionDisabled => push("Interval 200 ms".into(), Action::AutoInterval(200)),
-            _ => {}
+            // No fix to offer: each resolves itself (an idle timeout runs out, a channel catches up).
+            Reason::AllInputsIdle | Reason::SplitNeverReceived { idle_timeout_ms: Some(_), .. } | Reason::IdleCountdown { .. } | Reason::ChannelNotRealigned { .. } => {}
         }
     }
     if ex.watermark == END_OF_TIME && matches!(cfg.source.generator, GeneratorKind::MaxOnSilence { .. }) {

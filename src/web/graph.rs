@@ -169,7 +169,7 @@ pub fn JobGraph() -> impl IntoView {
 fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bool>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = split_memo(pg.snap, p);
-    let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark == NO_WATERMARK.ms(), s.silent))));
+    let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0)));
     let class = move || {
         let mut c = String::from("node part");
@@ -202,7 +202,7 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
         }
         d.with(|s| match s {
             Some(s) if s.released => format!("p{p}  released"),
-            Some(s) => format!("p{p}{} {}", if s.idle { " idle" } else { "" }, wm_human(s.watermark, s.now)),
+            Some(s) => format!("p{p}{} {}", if s.idle { " idle" } else { "" }, wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())),
             None => String::new(),
         })
     };
@@ -240,7 +240,7 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
                 if v.idle {
                     c += " idle";
                 }
-                if v.output_watermark == NO_WATERMARK.ms() {
+                if v.output_watermark == NO_WATERMARK {
                     c += " nowm";
                 }
             }
@@ -261,8 +261,8 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
             })
         })
     };
-    let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.output_watermark, v.now)));
-    let line3 = move || d.with(|v| v.as_ref().map(|v| wm_raw(v.output_watermark)));
+    let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.output_watermark.ms(), v.now.ms())));
+    let line3 = move || d.with(|v| v.as_ref().map(|v| wm_raw(v.output_watermark.ms())));
     view! {
         <g class=class data-source=s>
             <title>{format!("source subtask {s}: its output watermark is the minimum over its non-idle splits; click to explain")}</title>
@@ -288,7 +288,7 @@ fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView 
                 if v.idle {
                     c += " idle";
                 }
-                if v.input_watermark == NO_WATERMARK.ms() {
+                if v.input_watermark == NO_WATERMARK {
                     c += " nowm";
                 }
             }
@@ -312,12 +312,12 @@ fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView 
             })
         })
     };
-    let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.input_watermark, v.now)));
+    let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.input_watermark.ms(), v.now.ms())));
     let line3 = move || {
         d.with(|v| {
             v.as_ref().map(|v| {
-                let w = v.input_watermark;
-                let lag = if w == NO_WATERMARK.ms() || w == i64::MAX { String::new() } else { format!(" · lag {}", dur(v.now - w)) };
+                let w = v.input_watermark.ms();
+                let lag = if w == NO_WATERMARK.ms() || w == i64::MAX { String::new() } else { format!(" · lag {}", dur(v.now.ms() - w)) };
                 format!("{}{lag}", wm_raw(w))
             })
         })

@@ -4,9 +4,11 @@
 
 use super::format::{dur, thousands, wm_human, wm_raw};
 use super::measure::{gated, use_visible};
-use super::rows::{channel_memo, split_memo, SplitLite};
+use super::rows::{channel_memo, split_memo, Row};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
+use crate::engine::snapshot::SplitView;
+use crate::engine::time::NO_WATERMARK;
 use leptos::prelude::*;
 
 #[component]
@@ -52,7 +54,7 @@ pub fn SplitsTable() -> impl IntoView {
 fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = split_memo(snap, p);
-    let cell = move |f: fn(&SplitLite) -> String| move || d.with(|s| s.as_ref().map(f).unwrap_or_default());
+    let cell = move |f: fn(&Row<SplitView>) -> String| move || d.with(|s| s.as_ref().map(f).unwrap_or_default());
     let status = move || {
         d.with(|s| {
             s.as_ref().map(|s| {
@@ -81,10 +83,10 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             <td class="num">{cell(|s| s.subtask.map_or("–".into(), |t| t.to_string()))}</td>
             <td class="num">{cell(|s| thousands(s.produced))}</td>
             <td class="num">{cell(|s| thousands(s.read))}</td>
-            <td class="mono">{cell(|s| s.max_timestamp.map_or("–".into(), |t| wm_human(t, s.now)))}</td>
+            <td class="mono">{cell(|s| s.max_timestamp.map_or("–".into(), |t| wm_human(t.ms(), s.now.ms())))}</td>
             <td class="mono">
-                {cell(|s| wm_human(s.watermark, s.now))}
-                <span class="raw">{cell(|s| wm_raw(s.watermark))}</span>
+                {cell(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms()))}
+                <span class="raw">{cell(|s| wm_raw(s.watermark.unwrap_or(NO_WATERMARK).ms()))}</span>
             </td>
             <td class="status">{status}</td>
             <td class="mono">{cell(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
@@ -144,13 +146,13 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
     let pg = expect_context::<Pg>();
     let d = channel_memo(snap, focus, c);
     let is_min = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.is_min)));
-    let idle = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.idle)));
+    let idle = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.status.is_idle())));
     view! {
         <tr class:holding=move || is_min.get() class:idle=move || idle.get()
             on:click=move |_| { if let Some(src) = d.with_untracked(|x| x.as_ref().map(|x| x.source_subtask)) { pg.selection.set(Selection::Source(src)) } }>
             <th scope="row">{format!("ch{c}")}<span class="min-mark">{move || if is_min.get() { " ◀ min" } else { "" }}</span></th>
             <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", x.source_subtask)))}</td>
-            <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark, x.now)))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark)))}</span></td>
+            <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark.ms(), x.now.ms())))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark.ms())))}</span></td>
             <td class="status">{move || if idle.get() { "◌ IDLE" } else { "● ACTIVE" }}</td>
             <td>{move || d.with(|x| x.as_ref().map(|x| if x.aligned { "✓" } else { "✗ not aligned" }))}</td>
         </tr>

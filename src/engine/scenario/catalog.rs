@@ -8,8 +8,11 @@ use crate::engine::operator::sink::SinkMode;
 use crate::engine::session::action::{Action, Step};
 use crate::engine::source::timestamp::TimestampAssigner;
 
-/// One preset.
-#[derive(Clone, Copy, Debug)]
+/// One preset of the catalog; the JS API lists them without their scenario.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "PresetInfo"))]
+#[serde(rename_all = "camelCase")]
 pub struct Preset {
     pub id: &'static str,
     pub title: &'static str,
@@ -21,11 +24,16 @@ pub struct Preset {
     pub try_this: &'static str,
     /// The Flink documentation, issue or seed it mirrors.
     pub source: &'static str,
-    /// The scenario JSON.
+    /// The scenario JSON (`presetScenario(id)` gives it as an object).
+    #[serde(skip)]
     pub json: &'static str,
     /// The playback speed it starts at: fast enough to see its story within a minute.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
     pub speed: f64,
     /// The steps it suggests, in order (the fix first).
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
     pub steps: &'static [Step],
 }
 
