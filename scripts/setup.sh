@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever this project's build and tests need and is missing on the machine.
 # Idempotent and non-interactive: every step checks first and is skipped when already done.
-#   - rust target wasm32-unknown-unknown
+#   - rust target wasm32-unknown-unknown, rust components rustfmt and clippy
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock
 #   - trunk 0.21.14 (newer trunk needs a newer rustc)
 #   - Debian chromium + chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)
@@ -34,6 +34,17 @@ else
   rustup target add wasm32-unknown-unknown || die "rustup target add wasm32-unknown-unknown failed"
   done_ "rust target wasm32-unknown-unknown installed"
 fi
+
+# 1b. rustfmt and clippy (scripts/test.sh checks the format and the lints) ------------------
+for comp in rustfmt clippy; do
+  if rustup component list --installed 2>/dev/null | grep -q "^$comp"; then
+    log "rust component $comp: present"
+  else
+    begin "rustup component add $comp"
+    rustup component add "$comp" || die "rustup component add $comp failed"
+    done_ "rust component $comp installed"
+  fi
+done
 
 # 2. wasm-bindgen-cli, same version as the wasm-bindgen crate in Cargo.lock ----------------
 [ -f Cargo.lock ] || die "Cargo.lock missing; run 'cargo generate-lockfile' first"

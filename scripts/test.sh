@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test suite, in order:
+#   0. lint:    cargo fmt --check; cargo clippy -D warnings, natively (--all-targets) and for
+#               wasm32 (the library and the browser tests)
 #   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden tests)
 #   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_api --test web_api_events
 #               (headless Chromium; web_api is the JS API)
@@ -43,6 +45,12 @@ run_step() {
   fi
   return "$rc"
 }
+
+# 0. Format and lints: the tree stays formatted and clippy-clean, natively and for wasm32.
+run_step "fmt (cargo fmt --check)" cargo fmt --check || true
+run_step "clippy native (cargo clippy --all-targets -D warnings)" cargo clippy --all-targets -- -D warnings || true
+run_step "clippy wasm32 (cargo clippy --target wasm32-unknown-unknown -D warnings)" \
+  cargo clippy --target wasm32-unknown-unknown --lib --test web --test web_api --test web_api_events -- -D warnings || true
 
 # 1. Native tests.
 run_step "native (cargo test --release)" cargo test --release --no-fail-fast || true

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 pub fn EmissionsLog() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
-    let rows = gated(pg.emissions, use_visible(node), pg.playing);
+    let rows = gated(pg.logs.emissions, use_visible(node), pg.playing);
     let emission_rows = Memo::new(move |_| rows.with(|e| e.len()));
     let agg = move || format!("{:?}", pg.cfg.with(|c| c.aggregate)).to_lowercase();
     view! {
@@ -22,7 +22,7 @@ pub fn EmissionsLog() -> impl IntoView {
                 <span class="muted small" id="emissions-count">
                     {move || thousands(pg.snap_slow.with(|s| s.windows_fired as u64))}" results · "
                     {move || {
-                        let d = pg.duplicates.get();
+                        let d = pg.logs.duplicates.get();
                         let upsert = pg.cfg.with(|c| c.sink == SinkMode::Upsert);
                         if upsert { format!("{} late re-firings (upsert sink: no duplicates)", thousands(d)) } else { format!("{} duplicates in the append sink", thousands(d)) }
                     }}
@@ -43,7 +43,7 @@ pub fn EmissionsLog() -> impl IntoView {
                         </For>
                     </tbody>
                 </table>
-                <p class="empty muted" class:hidden=move || pg.emissions.with(|e| !e.is_empty())>"No window has fired yet."</p>
+                <p class="empty muted" class:hidden=move || pg.logs.emissions.with(|e| !e.is_empty())>"No window has fired yet."</p>
             </div>
         </section>
     }
@@ -53,16 +53,16 @@ pub fn EmissionsLog() -> impl IntoView {
 pub fn LatePanel() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
-    let rows = gated(pg.late_rows, use_visible(node), pg.playing);
+    let rows = gated(pg.logs.late_rows, use_visible(node), pg.playing);
     let late_rows = Memo::new(move |_| rows.with(|e| e.len()));
     view! {
         <section class="card table-card" aria-labelledby="late-h">
             <header class="card-head">
                 <h2 id="late-h">"LATE RECORDS"</h2>
                 <span class="small">
-                    <span class="counter" id="late-dropped">"✕ numLateRecordsDropped "<b>{move || thousands(pg.late_dropped.get())}</b></span>
+                    <span class="counter" id="late-dropped">"✕ numLateRecordsDropped "<b>{move || thousands(pg.logs.late_dropped.get())}</b></span>
                     " · "
-                    <span class="counter" id="late-side">"○ side output "<b>{move || thousands(pg.late_side.get())}</b></span>
+                    <span class="counter" id="late-side">"○ side output "<b>{move || thousands(pg.logs.late_side.get())}</b></span>
                 </span>
             </header>
             <div class="scroll tall" node_ref=node>
@@ -77,7 +77,7 @@ pub fn LatePanel() -> impl IntoView {
                         </For>
                     </tbody>
                 </table>
-                <p class="empty muted" class:hidden=move || pg.late_rows.with(|e| !e.is_empty())>
+                <p class="empty muted" class:hidden=move || pg.logs.late_rows.with(|e| !e.is_empty())>
                     "No late record yet. Records behind the watermark (beyond any allowed lateness) show up here."
                 </p>
             </div>

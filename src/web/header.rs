@@ -35,10 +35,10 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
             <div class="clock" aria-live="off">
                 <span class="mono big" id="clock" title="Processing time since the job started">{clock}</span>
                 <span class="mono small muted">{utc}</span>
-                <span class="small status-line" id="perf" data-fps=move || format!("{:.0}", pg.fps.get())>
-                    {move || match pg.catching_up.get() {
+                <span class="small status-line" id="perf" data-fps=move || format!("{:.0}", pg.perf.fps.get())>
+                    {move || match pg.perf.catching_up.get() {
                         Some(eff) => format!("⚠ catching up: {} of {}", speed_label((eff * 10.0).round() / 10.0), speed_label(pg.speed.get())),
-                        None if pg.playing.get() => format!("{:.0} fps", pg.fps.get()),
+                        None if pg.playing.get() => format!("{:.0} fps", pg.perf.fps.get()),
                         None => "paused".to_string(),
                     }}
                 </span>

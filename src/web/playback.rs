@@ -46,7 +46,7 @@ pub fn slower(s: f64) -> f64 {
 impl Pg {
     pub fn toggle_play(&self) {
         self.playing.update(|p| *p = !*p);
-        self.catching_up.set(None);
+        self.perf.catching_up.set(None);
         if !self.playing.get_untracked() {
             // Every view shows the state the playback stopped at.
             self.refresh();
@@ -102,12 +102,12 @@ impl Pg {
             // layout and paint every frame and cannot be read anyway.
             let effective = (reached - from) as f64 / wall_ms.max(1.0);
             let now = perf_now();
-            if self.catching_up.get_untracked().is_none() || now - self.last_catch_up.get_value() >= 250.0 {
-                self.last_catch_up.set_value(now);
-                self.catching_up.set(Some(effective));
+            if self.perf.catching_up.get_untracked().is_none() || now - self.pacing.with_value(|p| p.catch_up) >= 250.0 {
+                self.pacing.update_value(|p| p.catch_up = now);
+                self.perf.catching_up.set(Some(effective));
             }
-        } else if self.catching_up.get_untracked().is_some() {
-            self.catching_up.set(None);
+        } else if self.perf.catching_up.get_untracked().is_some() {
+            self.perf.catching_up.set(None);
         }
         reached - from
     }
@@ -166,8 +166,8 @@ pub fn start_loop(pg: Pg) {
             frames.retain(|&f| ts - f <= 1000.0);
             shown += 1;
             if shown % 15 == 0 {
-                pg.fps.set(frames.len() as f64);
-                pg.frame_ms.set(engine_ms + refresh_ms);
+                pg.perf.fps.set(frames.len() as f64);
+                pg.perf.frame_ms.set(engine_ms + refresh_ms);
                 // For the bench script and for the curious: where a frame's time goes.
                 if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("perf")) {
                     let _ = el.set_attribute("data-engine-ms", &format!("{engine_ms:.2}"));

@@ -99,34 +99,58 @@ pub struct Pg {
     pub explanation: RwSignal<Option<Explanation>>,
     pub metrics: RwSignal<Option<Metrics>>,
     pub metrics_open: RwSignal<bool>,
-    pub emissions: RwSignal<Vec<EmissionRow>>,
-    pub late_rows: RwSignal<Vec<LateRow>>,
-    pub duplicates: RwSignal<u64>,
-    pub late_dropped: RwSignal<u64>,
-    pub late_side: RwSignal<u64>,
+    pub logs: Logs,
     pub timeline: StoredValue<TimelineData, LocalStorage>,
     /// Bumped whenever the timeline data changed (the timeline redraws at most ~15×/s).
     pub timeline_rev: RwSignal<u64>,
     pub selection: RwSignal<Selection>,
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<f64>,
+    pub perf: Perf,
+    /// The engine's trace hash with the processing time it was taken at (slow views' rate).
+    pub hash: RwSignal<(String, i64)>,
+    pub notices: RwSignal<Vec<Notice>>,
+    next_notice: StoredValue<u64>,
+    /// Where the emissions and late tables stand in the engine's streams.
+    seen: StoredValue<Cursor>,
+    pub(crate) pacing: StoredValue<Pacing>,
+}
+
+/// The emissions log and the late-record panel: the newest rows, and the exact counters.
+#[derive(Clone, Copy)]
+pub struct Logs {
+    pub emissions: RwSignal<Vec<EmissionRow>>,
+    pub late_rows: RwSignal<Vec<LateRow>>,
+    pub duplicates: RwSignal<u64>,
+    pub late_dropped: RwSignal<u64>,
+    pub late_side: RwSignal<u64>,
+}
+
+/// How playback keeps up, for the header.
+#[derive(Clone, Copy)]
+pub struct Perf {
     /// While the engine cannot keep up: the speed actually reached.
     pub catching_up: RwSignal<Option<f64>>,
     pub fps: RwSignal<f64>,
-    /// The engine's trace hash with the processing time it was taken at (slow views' rate).
-    pub hash: RwSignal<(String, i64)>,
     pub frame_ms: RwSignal<f64>,
-    pub notices: RwSignal<Vec<Notice>>,
-    pub busy: RwSignal<bool>,
-    /// Where the emissions and late tables stand in the engine's streams.
-    seen: StoredValue<Cursor>,
-    next_notice: StoredValue<u64>,
-    last_heavy: StoredValue<f64>,
-    last_fast: StoredValue<f64>,
-    last_timeline: StoredValue<f64>,
-    last_clock: StoredValue<f64>,
+}
+
+/// When (wall time, ms) each kind of view was last refreshed while playing.
+#[derive(Clone, Copy)]
+pub(crate) struct Pacing {
+    heavy: f64,
+    fast: f64,
+    timeline: f64,
+    clock: f64,
     /// When the "catching up" figure was last shown.
-    pub(crate) last_catch_up: StoredValue<f64>,
+    pub(crate) catch_up: f64,
+}
+
+impl Default for Pacing {
+    fn default() -> Self {
+        let never = f64::NEG_INFINITY;
+        Pacing { heavy: never, fast: never, timeline: never, clock: never, catch_up: never }
+    }
 }
 
 /// Minimum wall time between two updates of the slow views while playing.
@@ -171,29 +195,24 @@ impl Pg {
             explanation: RwSignal::new(None),
             metrics: RwSignal::new(None),
             metrics_open: RwSignal::new(false),
-            emissions: RwSignal::new(Vec::new()),
-            late_rows: RwSignal::new(Vec::new()),
-            duplicates: RwSignal::new(0),
-            late_dropped: RwSignal::new(0),
-            late_side: RwSignal::new(0),
+            logs: Logs {
+                emissions: RwSignal::new(Vec::new()),
+                late_rows: RwSignal::new(Vec::new()),
+                duplicates: RwSignal::new(0),
+                late_dropped: RwSignal::new(0),
+                late_side: RwSignal::new(0),
+            },
             timeline: StoredValue::new_local(TimelineData::new(start.ms())),
             timeline_rev: RwSignal::new(0),
             selection: RwSignal::new(Selection::None),
             playing: RwSignal::new(false),
             speed: RwSignal::new(first.speed),
-            catching_up: RwSignal::new(None),
-            fps: RwSignal::new(0.0),
+            perf: Perf { catching_up: RwSignal::new(None), fps: RwSignal::new(0.0), frame_ms: RwSignal::new(0.0) },
             hash: RwSignal::new((String::new(), 0)),
-            frame_ms: RwSignal::new(0.0),
             notices: RwSignal::new(Vec::new()),
-            busy: RwSignal::new(false),
-            seen: StoredValue::new(Cursor::default()),
             next_notice: StoredValue::new(0),
-            last_heavy: StoredValue::new(f64::NEG_INFINITY),
-            last_fast: StoredValue::new(f64::NEG_INFINITY),
-            last_timeline: StoredValue::new(f64::NEG_INFINITY),
-            last_clock: StoredValue::new(f64::NEG_INFINITY),
-            last_catch_up: StoredValue::new(f64::NEG_INFINITY),
+            seen: StoredValue::new(Cursor::default()),
+            pacing: StoredValue::new(Pacing::default()),
         };
         pg.refresh();
         pg
@@ -221,13 +240,13 @@ impl Pg {
         self.preset.set(preset);
         self.timeline.set_value(TimelineData::new(start.ms()));
         self.seen.set_value(Cursor::default());
-        self.emissions.set(Vec::new());
-        self.late_rows.set(Vec::new());
-        self.duplicates.set(0);
-        self.late_dropped.set(0);
-        self.late_side.set(0);
+        self.logs.emissions.set(Vec::new());
+        self.logs.late_rows.set(Vec::new());
+        self.logs.duplicates.set(0);
+        self.logs.late_dropped.set(0);
+        self.logs.late_side.set(0);
         self.selection.set(Selection::None);
-        self.catching_up.set(None);
+        self.perf.catching_up.set(None);
         self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.refresh();
         Ok(())
@@ -358,22 +377,24 @@ impl Pg {
     /// and the graph are never updated in the same frame, so that no frame carries both costs.
     pub fn refresh_frame(&self) {
         let t = perf_now();
-        if t - self.last_heavy.get_value() >= SLOW_VIEWS_MS {
-            self.last_heavy.set_value(t);
+        let mut at = self.pacing.get_value();
+        if t - at.heavy >= SLOW_VIEWS_MS {
+            at.heavy = t;
             self.refresh_views(Some(false));
-        } else if t - self.last_timeline.get_value() >= SLOW_VIEWS_MS && t - self.last_heavy.get_value() >= SLOW_VIEWS_MS / 2.0 {
-            self.last_timeline.set_value(t);
+        } else if t - at.timeline >= SLOW_VIEWS_MS && t - at.heavy >= SLOW_VIEWS_MS / 2.0 {
+            at.timeline = t;
             self.take_snapshot();
             self.timeline_rev.update(|r| *r += 1);
-        } else if t - self.last_fast.get_value() >= FAST_VIEWS_MS {
-            self.last_fast.set_value(t);
+        } else if t - at.fast >= FAST_VIEWS_MS {
+            at.fast = t;
             self.refresh_views(None);
-        } else if t - self.last_clock.get_value() >= CLOCK_MS {
+        } else if t - at.clock >= CLOCK_MS {
             self.clock.set(self.now());
         } else {
             return;
         }
-        self.last_clock.set_value(t);
+        at.clock = t;
+        self.pacing.set_value(at);
     }
 
     /// A snapshot of the engine, with the clock and the timeline's series brought up to it.
@@ -443,11 +464,11 @@ impl Pg {
         }
         self.seen.set_value(cursor);
         let dups = self.with_sim(|s| s.downstream().sink.duplicates() as u64);
-        if dups != self.duplicates.get_untracked() {
-            self.duplicates.set(dups);
+        if dups != self.logs.duplicates.get_untracked() {
+            self.logs.duplicates.set(dups);
         }
         self.timeline.update_value(|t| t.add_firings(&fired));
-        self.emissions.update(|list| prepend(list, rows));
+        self.logs.emissions.update(|list| prepend(list, rows));
     }
 
     /// New late records since the last look: rows for the panel and the timeline, the counters.
@@ -473,10 +494,10 @@ impl Pg {
         }
         self.seen.set_value(cursor);
         self.timeline.update_value(|t| t.add_late(rows.iter().map(|r| (r.time, r.ts, r.side_output))));
-        self.late_rows.update(|list| prepend(list, rows));
+        self.logs.late_rows.update(|list| prepend(list, rows));
         let (d, so) = self.with_sim(|s| s.downstream().late_counts());
-        self.late_dropped.set(d);
-        self.late_side.set(so);
+        self.logs.late_dropped.set(d);
+        self.logs.late_side.set(so);
     }
 
     fn notice(&self, kind: NoticeKind, text: String) {
