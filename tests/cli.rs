@@ -215,7 +215,7 @@ fn bad_scenario_on_stdin_fails_cleanly() {
 
 #[test]
 fn bad_oracle_scenario_fails_cleanly() {
-    let line = assert_input_error(&wmp(&["run", "--format", "oracle", "-"], Some(r#"{"partitions": [], "window": {"type": "tumbling", "size_ms": 0}}"#)), "oracle size 0");
+    let line = assert_input_error(&wmp(&["run", "--format", "oracle", "-"], Some(r#"{"partitions": [[]], "window": {"type": "tumbling", "size_ms": 0}}"#)), "oracle size 0");
     assert!(line.contains("size_ms"), "{line}");
 }
 

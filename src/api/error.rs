@@ -7,13 +7,12 @@ use wasm_bindgen::JsValue;
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// `method: path: message`.
+/// `method: path: message`, on one line.
 pub fn text(e: &ApiError, method: &str) -> String {
-    match (method.is_empty(), e.path.is_empty()) {
-        (true, true) => e.message.clone(),
-        (true, false) => format!("{}: {}", e.path, e.message),
-        (false, true) => format!("{method}: {}", e.message),
-        (false, false) => format!("{method}: {}: {}", e.path, e.message),
+    if method.is_empty() {
+        e.to_string()
+    } else {
+        format!("{method}: {e}")
     }
 }
 

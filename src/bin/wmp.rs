@@ -9,6 +9,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use wmp::engine::report::report;
+use wmp::engine::limits::MAX_INPUT_BYTES;
 use wmp::engine::scenario::oracle;
 use wmp::engine::session::Session;
 
@@ -75,12 +76,18 @@ fn run(args: Vec<String>) -> Result<String, String> {
     }
 }
 
+/// The input text, at most [`MAX_INPUT_BYTES`] of it (`wmp run /dev/zero` must not fill memory).
 fn read_input(file: &str) -> Result<String, String> {
-    if file == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("stdin: {e}"))?;
-        Ok(s)
+    let name = if file == "-" { "stdin" } else { file };
+    let reader: Box<dyn Read> = if file == "-" {
+        Box::new(std::io::stdin())
     } else {
-        std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))
+        Box::new(std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?)
+    };
+    let mut bytes = Vec::new();
+    reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("{name}: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!("{name}: larger than {} MiB; a scenario is far smaller", MAX_INPUT_BYTES >> 20));
     }
+    String::from_utf8(bytes).map_err(|e| format!("{name}: not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))
 }

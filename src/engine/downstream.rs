@@ -53,10 +53,15 @@ pub struct Downstream {
     /// Per window subtask: every watermark its operator received, with the processing time
     /// (the oracle's `watermarks`); capped at `HISTORY_LIMIT` entries each.
     pub watermark_history: Vec<Vec<(ProcTime, EventTime)>>,
+    /// Why the job failed, if it did (the simulation stops at the end of that instant).
+    pub failure: Option<String>,
 }
 
 /// Watermarks remembered per window subtask for reports.
 pub const HISTORY_LIMIT: usize = 100_000;
+
+/// What Flink's window assigners throw for a record without a timestamp.
+pub const NO_TIMESTAMP: &str = "the job failed: Record has Long.MIN_VALUE timestamp (= no timestamp marker). Is the time characteristic set to 'ProcessingTime', or did you forget to call 'DataStream.assignTimestampsAndWatermarks(...)'?";
 
 impl Downstream {
     pub fn new(cfg: &JobConfig) -> Self {
@@ -86,6 +91,7 @@ impl Downstream {
             fired: Vec::new(),
             valve_out: Vec::new(),
             watermark_history: vec![Vec::new(); q as usize],
+            failure: None,
         }
     }
 
@@ -189,10 +195,19 @@ impl Downstream {
             ElementOutcome::Accepted => {}
             ElementOutcome::NoWindow => w.num_records_no_window += 1,
             ElementOutcome::Late => self.late_record(dst, rec, ts, now, trace),
+            ElementOutcome::NoTimestamp => self.fail(NO_TIMESTAMP),
         }
         if !self.fired.is_empty() {
             self.flush_fired(dst, now, trace);
         }
+    }
+
+    /// The job fails (a user-code exception in Flink); the simulation stops at the end of the
+    /// instant with this message.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, message: &str) {
+        self.failure.get_or_insert_with(|| message.to_string());
     }
 
     #[cold]

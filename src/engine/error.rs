@@ -47,7 +47,7 @@ impl InputError {
     /// that reads it: wrong types are `Type`, bad values and lengths `Range`, the rest (syntax,
     /// unknown or missing fields and variants) `Invalid`.
     pub fn from_serde(path: impl Into<String>, message: impl Into<String>) -> Self {
-        let message = message.into();
+        let message = one_line(&message.into());
         let kind = if message.starts_with("invalid type") {
             ErrorKind::Type
         } else if message.starts_with("invalid value") || message.starts_with("invalid length") {
@@ -63,6 +63,39 @@ impl InputError {
         self.path = join_path(prefix, &self.path);
         self
     }
+}
+
+/// Longest run of an echoed value kept in a message (serde quotes what it could not read).
+const ECHO_MAX: usize = 80;
+
+/// A message as one short line: control characters escaped, and every quoted value (`"…"` or
+/// serde's `` `…` ``) cut to [`ECHO_MAX`] characters — an input can make an error echo a 100 MB
+/// string or a newline.
+pub fn one_line(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(400));
+    let (mut quoted, mut run) = (false, 0usize);
+    for c in message.chars() {
+        if c == '"' || c == '`' {
+            quoted = !quoted;
+            run = 0;
+        } else if quoted {
+            run += 1;
+            if run > ECHO_MAX {
+                if run == ECHO_MAX + 1 {
+                    out.push('…');
+                }
+                continue;
+            }
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Joins a prefix and a sub-path: `a` + `b.c` = `a.b.c`, `a` + `[0].b` = `a[0].b`, `a` + `` = `a`.
@@ -86,12 +119,27 @@ pub fn from_value<T: serde::de::DeserializeOwned>(json: serde_json::Value, path:
     })
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_short_line() {
+        let long = format!("invalid type: string \"{}\nx\", expected u32", "a".repeat(10_000));
+        let m = one_line(&long);
+        assert!(!m.contains('\n') && m.len() < 200, "{m}");
+        assert!(m.ends_with("…\", expected u32"), "{m}");
+        assert_eq!(one_line("unknown field `windw`"), "unknown field `windw`");
+        assert_eq!(one_line("a\tb"), "a\\tb");
+    }
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
-            write!(f, "{}", self.message)
+            write!(f, "{}", one_line(&self.message))
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            write!(f, "{}: {}", one_line(&self.path), one_line(&self.message))
         }
     }
 }

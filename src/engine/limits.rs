@@ -26,3 +26,5 @@ pub const MAX_KEYS: u32 = 10_000_000;
 pub const MAX_TRACE_CAPACITY: usize = 10_000_000;
 /// Windows one record may be assigned to (sliding `size_ms / slide_ms`).
 pub const MAX_WINDOWS_PER_RECORD: i64 = 10_000_000;
+/// Bytes of scenario text read from a file or stdin.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;

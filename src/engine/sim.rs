@@ -26,6 +26,7 @@ use super::status::Signal;
 use super::time::ProcTime;
 use super::trace::Trace;
 use super::command::Command;
+use std::collections::BTreeMap;
 use super::observer::Observer;
 
 /// A command waiting for its processing time.
@@ -50,7 +51,11 @@ pub struct Simulation {
     pub(crate) sources: Vec<SourceSubtask>,
     pub(crate) down: Downstream,
     pub(crate) trace: Trace,
-    pub(crate) scheduled: Vec<ScheduledCommand>,
+    /// Commands waiting for their time, keyed by (time, order scheduled): a queue that stays
+    /// cheap with many commands and keeps same-instant commands in the order given.
+    pub(crate) scheduled: BTreeMap<(ProcTime, u64), ScheduledCommand>,
+    /// How many commands were ever scheduled (the second half of the queue's key).
+    pub(crate) scheduled_count: u64,
     pub(crate) next_tick: Option<ProcTime>,
     pub(crate) started: bool,
     pub(crate) ended: bool,
@@ -80,7 +85,8 @@ impl Simulation {
             split_of: Vec::new(),
             producers: Vec::new(),
             sources,
-            scheduled: Vec::new(),
+            scheduled: BTreeMap::new(),
+            scheduled_count: 0,
             next_tick: None,
             started: false,
             ended: false,
@@ -155,14 +161,14 @@ impl Simulation {
     }
 
     /// Commands waiting for their time, in the order they will run.
-    pub fn scheduled(&self) -> &[ScheduledCommand] {
-        &self.scheduled
+    pub fn scheduled(&self) -> impl Iterator<Item = &ScheduledCommand> {
+        self.scheduled.values()
     }
 
     /// Schedules a command; commands at the same instant run in the order they were scheduled.
     pub fn schedule(&mut self, cmd: ScheduledCommand) {
-        let at = self.scheduled.partition_point(|c| c.at <= cmd.at);
-        self.scheduled.insert(at, cmd);
+        self.scheduled.insert((cmd.at, self.scheduled_count), cmd);
+        self.scheduled_count += 1;
     }
 
     pub fn check_partition(&self, p: u32) -> Result<(), InputError> {
@@ -182,7 +188,7 @@ impl Simulation {
         if !self.started {
             consider(Some(self.cfg.start_time));
         }
-        consider(self.scheduled.first().map(|c| c.at));
+        consider(self.scheduled.keys().next().map(|k| k.0));
         for p in &self.producers {
             if !self.partitions[p.partition as usize].removed {
                 consider(p.next_time(from));
@@ -292,13 +298,16 @@ impl Simulation {
         if !self.started {
             self.start(t);
         }
-        while self.scheduled.first().is_some_and(|c| c.at <= t) {
-            let c = self.scheduled.remove(0);
+        while let Some(entry) = self.scheduled.first_entry().filter(|e| e.key().0 <= t) {
+            let c = entry.remove();
             self.apply(c.command).map_err(|e| e.within(&c.path))?;
         }
         self.produce(t);
         self.down.deliver_due(t, &mut self.trace);
         self.read(t);
+        if let Some(failure) = &self.down.failure {
+            return Err(InputError::invalid("", failure.clone()));
+        }
         if self.next_tick == Some(t) {
             for s in 0..self.sources.len() {
                 self.signals.clear();

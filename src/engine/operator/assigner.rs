@@ -70,9 +70,13 @@ impl WindowSpec {
                 out.push((start, start.saturating_add(size_ms)));
             }
             WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
-                let last = window_start_with_offset(ts, offset_ms, slide_ms);
-                let mut start = last;
-                while start > ts.saturating_sub(size_ms) {
+                let mut start = window_start_with_offset(ts, offset_ms, slide_ms);
+                // At most size / slide windows, as Flink's loop gives: near Long.MIN_VALUE a
+                // start that wrapped must not make it count down through the whole i64 range.
+                for _ in 0..(size_ms - 1) / slide_ms + 1 {
+                    if start <= ts.saturating_sub(size_ms) {
+                        break;
+                    }
                     out.push((start, start.saturating_add(size_ms)));
                     start = match start.checked_sub(slide_ms) {
                         Some(s) => s,
@@ -87,12 +91,13 @@ impl WindowSpec {
 
 /// `TimeWindow.getWindowStartWithOffset`, the fixed formula (FLINK-26334): the floor.
 #[inline]
+/// Java's `long` arithmetic: within a window of `Long.MIN_VALUE` the start wraps, as in Flink.
 pub fn window_start_with_offset(ts: EventTime, offset: i64, size: i64) -> EventTime {
     let r = ts.wrapping_sub(offset).ms() % size;
     if r < 0 {
-        ts - (r + size)
+        ts.wrapping_sub(r + size)
     } else {
-        ts - r
+        ts.wrapping_sub(r)
     }
 }
 
@@ -174,6 +179,16 @@ mod tests {
         ] {
             assert!(spec.validate().is_err(), "{spec:?}");
         }
+    }
+
+    #[test]
+    fn a_timestamp_near_long_min_value_gets_at_most_size_over_slide_windows() {
+        let s = WindowSpec::Sliding { size_ms: 2000, slide_ms: 1000, offset_ms: 0 };
+        for ts in [i64::MIN, i64::MIN + 5, i64::MIN + 999, i64::MIN + 1000, i64::MIN + 2500] {
+            assert!(windows(s, ts).len() <= 2, "{ts}");
+        }
+        let t = WindowSpec::Tumbling { size_ms: 5000, offset_ms: 0 };
+        assert_eq!(windows(t, i64::MIN + 3).len(), 1);
     }
 
     #[test]

@@ -38,6 +38,9 @@ pub enum ElementOutcome {
     Late,
     /// In no window and not late (sliding windows with gaps): silently discarded.
     NoWindow,
+    /// `Long.MIN_VALUE`, Flink's "no timestamp" marker: the window assigner throws and the job
+    /// fails ("Record has Long.MIN_VALUE timestamp").
+    NoTimestamp,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -170,6 +173,9 @@ impl WindowOperator {
     }
 
     fn process_element_slow(&mut self, key: KeyId, slot: u32, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
+        if ts == EventTime::MIN {
+            return ElementOutcome::NoTimestamp;
+        }
         let mut windows = std::mem::take(&mut self.scratch);
         let (s, e) = self.last_tumbling;
         if s <= ts && ts < e {

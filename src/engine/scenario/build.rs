@@ -15,14 +15,25 @@ use crate::engine::valve::ValveSwitches;
 
 /// Parses scenario JSON; errors carry the path of the offending field.
 pub fn parse(json: &str) -> Result<Scenario, InputError> {
+    let sc: Scenario = parse_document(json)?;
+    sc.validate()?;
+    Ok(sc)
+}
+
+/// One JSON document and nothing after it, into `T`; errors name the field path. A leading
+/// byte-order mark gets a hint instead of serde's "expected value at line 1 column 1".
+pub fn parse_document<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, InputError> {
+    if json.starts_with('\u{feff}') {
+        return Err(InputError::invalid("", "the text starts with a UTF-8 byte-order mark (BOM): save it as UTF-8 without a BOM"));
+    }
     let de = &mut serde_json::Deserializer::from_str(json);
-    let sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+    let doc: T = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let path = e.path().to_string();
         let msg = e.inner().to_string();
         InputError::from_serde(if path == "." { String::new() } else { path }, msg)
     })?;
-    sc.validate()?;
-    Ok(sc)
+    de.end().map_err(|e| InputError::invalid("", format!("unexpected data after the JSON document ({e})")))?;
+    Ok(doc)
 }
 
 fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputError> {

@@ -11,6 +11,7 @@ use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::job::JobConfig;
 use crate::engine::keys::KeyTable;
+use crate::engine::limits::{MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::sink::SinkMode;
@@ -108,13 +109,44 @@ enum Action {
     Sleep(i64),
 }
 
-/// Parses an oracle scenario with field paths in errors.
+/// Parses an oracle scenario with field paths in errors, and makes every check `run` makes
+/// (so `wmp validate --format oracle` accepts exactly what runs).
 pub fn parse(json: &str) -> Result<OracleScenario, InputError> {
-    let de = &mut serde_json::Deserializer::from_str(json);
-    serde_path_to_error::deserialize(de).map_err(|e| InputError::new(e.path().to_string(), e.inner().to_string()))
+    let sc: OracleScenario = super::build::parse_document(json)?;
+    sc.validate()?;
+    Ok(sc)
+}
+
+/// A value within `lo..=hi`, or an error naming `path`.
+fn within(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputError> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(InputError::new(path, format!("must be in {lo}..={hi}, got {v}")))
+    }
 }
 
 impl OracleScenario {
+    /// The native format's ranges for the same settings, and the schedule's consistency.
+    pub fn validate(&self) -> Result<(), InputError> {
+        let wm = &self.watermark;
+        within(self.partitions.len() as i64, 1, MAX_PARTITIONS as i64, "partitions")?;
+        within(wm.out_of_orderness_ms, 0, MAX_SAFE, "watermark.out_of_orderness_ms")?;
+        if let Some(i) = wm.interval_ms {
+            within(i, 0, MAX_INTERVAL_MS, "watermark.interval_ms")?;
+        }
+        if let Some(d) = wm.record_delay_ms {
+            within(d, 0, MAX_INTERVAL_MS, "watermark.record_delay_ms")?;
+        }
+        if let Some(t) = wm.idleness_ms {
+            within(t, 1, MAX_SAFE, "watermark.idleness_ms")?;
+        }
+        within(self.allowed_lateness_ms, 0, MAX_SAFE, "allowed_lateness_ms")?;
+        let per_event = self.per_event()?;
+        self.job_config(per_event)?;
+        self.actions().map(|_| ())
+    }
+
     fn per_event(&self) -> Result<bool, InputError> {
         match self.watermark.emit.as_deref().unwrap_or("per_event") {
             "per_event" => Ok(true),

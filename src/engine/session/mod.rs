@@ -132,7 +132,7 @@ impl Session {
     /// ones and names them (`commands[3].partition`).
     fn check(&self, new: &[(ProcTime, Command)], paths: &[String]) -> Result<(), InputError> {
         let mut shadow = Shadow::of(&self.sim);
-        let mut items: Vec<(ProcTime, &Command, Option<usize>, &str)> = self.sim.scheduled().iter().map(|c| (c.at, &c.command, None, c.path.as_str())).collect();
+        let mut items: Vec<(ProcTime, &Command, Option<usize>, &str)> = self.sim.scheduled().map(|c| (c.at, &c.command, None, c.path.as_str())).collect();
         for (k, (at, c)) in new.iter().enumerate() {
             items.push((*at, c, Some(k), ""));
         }
