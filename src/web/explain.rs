@@ -7,7 +7,7 @@ use super::actions::{Action, RunAction};
 use super::format::{dur, dur_input, thousands, wm_human, wm_raw, MIN_WM};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
-use crate::engine::explain::{reason_clause, Explanation, Reason};
+use crate::engine::explain::{reason_clause, Culprit, Explanation, Reason};
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
@@ -74,9 +74,45 @@ pub fn fixes(ex: &Explanation, pg: &Pg) -> Vec<(String, Action)> {
 
 #[component]
 pub fn ExplainPanel() -> impl IntoView {
+    view! {
+        <section class="card why" aria-labelledby="why-h" aria-live="polite">
+            <header class="card-head">
+                <h2 id="why-h">"WHY"</h2>
+                <ExplainTarget />
+            </header>
+            <ExplainSubject />
+            <ExplainBody />
+        </section>
+    }
+}
+
+/// Which window subtask to explain: the slowest (no selection), or one chosen by hand.
+#[component]
+fn ExplainTarget() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let now = move || pg.snap_slow.with(|s| s.now);
-    let subject = move || {
+    let ops = Memo::new(move |_| pg.snap_slow.with(|s| s.operators.len() as u32));
+    view! {
+        <label class="inline small">
+            "explain "
+            <select aria-label="Window subtask to explain"
+                prop:value=move || match pg.selection.get() { Selection::Operator(o) => o.to_string(), _ => "auto".to_string() }
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    pg.selection.set(v.parse().map(Selection::Operator).unwrap_or(Selection::None));
+                    pg.refresh();
+                }>
+                <option value="auto">"the slowest window subtask"</option>
+                {move || (0..ops.get()).map(|o| view! { <option value=o.to_string()>{format!("window subtask {o}")}</option> }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
+/// The short description of what is selected, above the explanation.
+#[component]
+fn ExplainSubject() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    move || {
         let sel = pg.selection.get();
         match sel {
             Selection::None => view! { <SubjectNone/> }.into_any(),
@@ -86,81 +122,87 @@ pub fn ExplainPanel() -> impl IntoView {
             Selection::Window { subtask, key, start, end } => view! { <SubjectWindow subtask=subtask key=key start=start end=end/> }.into_any(),
             Selection::WindowRange { start, end } => view! { <SubjectWindowRange start=start end=end/> }.into_any(),
         }
-    };
-    let body = move || {
+    }
+}
+
+/// The explanation of the focused window subtask, rebuilt whenever the engine's changes.
+#[component]
+fn ExplainBody() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    move || {
         pg.explanation.with(|ex| match ex {
             None => view! { <p class="muted">"No window subtask to explain."</p> }.into_any(),
-            Some(ex) => {
-                let n = now();
-                let op = ex.subtask;
-                let chain = ex.held_by.clone().map(|h| {
-                    let part = h.partition;
-                    view! {
-                        <p class="chain" aria-label="What holds the watermark">
-                            <span class="muted">"held by "</span>
-                            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Operator(op))>{format!("channel {}", h.channel)}</button>
-                            " ← "
-                            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Source(h.source_subtask))>{format!("source subtask {}", h.source_subtask)}</button>
-                            {part.map(|p| view! { " ← " <button class="chip holding" data-culprit-partition=p on:click=move |_| pg.selection.set(Selection::Split(p))>{format!("partition {p}")}</button> })}
-                        </p>
-                    }
-                });
-                let all_fixes = fixes(ex, &pg);
-                let has_fix = !all_fixes.is_empty();
-                let reasons = ex.reasons.iter().map(|r| view! { <li><span class="ico" aria-hidden="true">{icon(r)}</span>{reason_text(r, n.ms())}</li> }).collect_view();
-                let fix_buttons = all_fixes.into_iter().map(|(label, a)| {
-                    let title = if a.restarts() { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
-                    view! { <button class="btn fix" title=title on:click=move |_| a.run(&pg)>{label}</button> }
-                }).collect_view();
-                let waiting = ex.waiting_windows.iter().map(|w| view! {
-                    <tr><td class="mono">{format!("[{}, {})", wm_human(w.start.ms(), n.ms()), wm_human(w.end.ms(), n.ms()))}</td><td>{w.key.clone()}</td><td class="num">{thousands(w.count)}</td></tr>
-                }).collect_view();
-                let total = ex.waiting_total;
-                view! {
-                    <div class="why-main">
-                        <p class="headline">
-                            <b>{format!("Window subtask {op}")}</b>
-                            {format!(" is at {} ", wm_human(ex.watermark.ms(), n.ms()))}
-                            <span class="raw mono">{format!("({})", wm_raw(ex.watermark.ms()))}</span>
-                            {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| format!(" · {} behind processing time", dur(n.ms() - ex.watermark.ms())))}
-                        </p>
-                        {chain}
-                        <p class="sentence" data-testid="why-sentence">{ex.text.clone()}</p>
-                        <ul class="reasons" class:hidden=ex.reasons.len() < 2>{reasons}</ul>
-                        <div class="fixes" class:hidden=!has_fix role="group" aria-label="Fixes">
-                            <span class="muted">"Try: "</span>{fix_buttons}
-                        </div>
-                        <div class="waiting" class:hidden=total == 0>
-                            <p class="muted small">{format!("{} window{} waiting for this watermark; the earliest:", thousands(total as u64), if total == 1 { "" } else { "s" })}</p>
-                            <table class="mini"><tbody>{waiting}</tbody></table>
-                        </div>
-                    </div>
-                }.into_any()
-            }
+            Some(ex) => why_main(ex, pg).into_any(),
         })
-    };
-    let ops = Memo::new(move |_| pg.snap_slow.with(|s| s.operators.len() as u32));
+    }
+}
+
+/// One explanation: where the watermark is, who holds it, why, the fixes and what waits.
+fn why_main(ex: &Explanation, pg: Pg) -> impl IntoView {
+    let n = pg.snap_slow.with(|s| s.now);
+    let op = ex.subtask;
+    let chain = ex.held_by.clone().map(|h| view! { <HeldChain op=op h=h /> });
+    let reasons = ex.reasons.iter().map(|r| view! { <li><span class="ico" aria-hidden="true">{icon(r)}</span>{reason_text(r, n.ms())}</li> }).collect_view();
     view! {
-        <section class="card why" aria-labelledby="why-h" aria-live="polite">
-            <header class="card-head">
-                <h2 id="why-h">"WHY"</h2>
-                <label class="inline small">
-                    "explain "
-                    <select aria-label="Window subtask to explain"
-                        prop:value=move || match pg.selection.get() { Selection::Operator(o) => o.to_string(), _ => "auto".to_string() }
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            pg.selection.set(v.parse().map(Selection::Operator).unwrap_or(Selection::None));
-                            pg.refresh();
-                        }>
-                        <option value="auto">"the slowest window subtask"</option>
-                        {move || (0..ops.get()).map(|o| view! { <option value=o.to_string()>{format!("window subtask {o}")}</option> }).collect_view()}
-                    </select>
-                </label>
-            </header>
-            {subject}
-            {body}
-        </section>
+        <div class="why-main">
+            <p class="headline">
+                <b>{format!("Window subtask {op}")}</b>
+                {format!(" is at {} ", wm_human(ex.watermark.ms(), n.ms()))}
+                <span class="raw mono">{format!("({})", wm_raw(ex.watermark.ms()))}</span>
+                {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| format!(" · {} behind processing time", dur(n.ms() - ex.watermark.ms())))}
+            </p>
+            {chain}
+            <p class="sentence" data-testid="why-sentence">{ex.text.clone()}</p>
+            <ul class="reasons" class:hidden=ex.reasons.len() < 2>{reasons}</ul>
+            <FixButtons fixes=fixes(ex, &pg) />
+            {waiting_windows(ex, n.ms())}
+        </div>
+    }
+}
+
+/// The culprit chain as chips that select each link: channel ← source subtask ← partition.
+#[component]
+fn HeldChain(op: u32, h: Culprit) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let part = h.partition;
+    view! {
+        <p class="chain" aria-label="What holds the watermark">
+            <span class="muted">"held by "</span>
+            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Operator(op))>{format!("channel {}", h.channel)}</button>
+            " ← "
+            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Source(h.source_subtask))>{format!("source subtask {}", h.source_subtask)}</button>
+            {part.map(|p| view! { " ← " <button class="chip holding" data-culprit-partition=p on:click=move |_| pg.selection.set(Selection::Split(p))>{format!("partition {p}")}</button> })}
+        </p>
+    }
+}
+
+/// The one-click fixes (hidden when there is none); the title says whether one restarts.
+#[component]
+fn FixButtons(fixes: Vec<(String, Action)>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let has_fix = !fixes.is_empty();
+    let buttons = fixes.into_iter().map(|(label, a)| {
+        let title = if a.restarts() { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
+        view! { <button class="btn fix" title=title on:click=move |_| a.run(&pg)>{label}</button> }
+    }).collect_view();
+    view! {
+        <div class="fixes" class:hidden=!has_fix role="group" aria-label="Fixes">
+            <span class="muted">"Try: "</span>{buttons}
+        </div>
+    }
+}
+
+/// The earliest windows waiting for this watermark, and how many wait in all.
+fn waiting_windows(ex: &Explanation, now: i64) -> impl IntoView {
+    let total = ex.waiting_total;
+    let rows = ex.waiting_windows.iter().map(|w| view! {
+        <tr><td class="mono">{format!("[{}, {})", wm_human(w.start.ms(), now), wm_human(w.end.ms(), now))}</td><td>{w.key.clone()}</td><td class="num">{thousands(w.count)}</td></tr>
+    }).collect_view();
+    view! {
+        <div class="waiting" class:hidden=total == 0>
+            <p class="muted small">{format!("{} window{} waiting for this watermark; the earliest:", thousands(total as u64), if total == 1 { "" } else { "s" })}</p>
+            <table class="mini"><tbody>{rows}</tbody></table>
+        </div>
     }
 }
 

@@ -104,64 +104,96 @@ pub fn JobGraph() -> impl IntoView {
         pg.snap.with(|s| layout(w, s))
     });
     let chain = Memo::new(move |_| culprit(&pg));
+    let size_w = move || lay.with(|l| l.width);
+    let size_h = move || lay.with(|l| l.height);
+    view! {
+        <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev)>
+            <div class="graph-layers" style:height=move || format!("{}px", size_h()) style:width=move || format!("{}px", size_w())>
+                <GraphEdges lay=lay chain=chain />
+                <svg class="graph" role="img" aria-label="Job graph: partitions, source subtasks, window subtasks and sink; click a node to explain it"
+                    width=size_w height=size_h>
+                    <ColumnHeads lay=lay />
+                    <GraphNodes lay=lay chain=chain />
+                </svg>
+            </div>
+        </div>
+    }
+}
+
+/// The one delegated click handler: a node's `data-*` attribute says what was clicked (the
+/// silence toggle of a partition first, as it sits inside the partition's node).
+fn on_graph_click(pg: Pg, ev: leptos::ev::MouseEvent) {
+    let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    let attr = |sel: &str, name: &str| target.closest(sel).ok().flatten().and_then(|e| e.get_attribute(name)).and_then(|v| v.parse::<u32>().ok());
+    if let Some(p) = attr("[data-silence]", "data-silence") {
+        let silent = pg.snap.with_untracked(|s| s.splits.get(p as usize).is_some_and(|x| x.silent));
+        let cmd = if silent { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
+        pg.apply_or_report(cmd);
+    } else if let Some(p) = attr("[data-partition]", "data-partition") {
+        pg.selection.set(Selection::Split(p));
+    } else if let Some(s) = attr("[data-source]", "data-source") {
+        pg.selection.set(Selection::Source(s));
+    } else if let Some(o) = attr("[data-operator]", "data-operator") {
+        pg.selection.set(Selection::Operator(o));
+    }
+}
+
+/// The two edge layers under the nodes.
+#[component]
+fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
     let mins = Memo::new(move |_| {
         pg.snap.with(|s| {
             s.operators.iter().flat_map(|o| o.channels.iter().filter(|c| c.is_min).map(move |c| (c.source_subtask, o.subtask))).collect::<Vec<_>>()
         })
     });
-    // Three layers, each repainted only when it changes: the plain edges (topology), the
-    // edges that hold a minimum (a few paths), and the nodes (text updated in place).
+    // Each layer is repainted only when it changes: the plain edges (topology) and the edges
+    // that hold a minimum (a few paths); the nodes above update their text in place.
     let edges = Memo::new(move |_| lay.with(edges_svg));
     let marked = Memo::new(move |_| lay.with(|l| marked_edges_svg(l, chain.get(), &mins.get())));
+    let size_w = move || lay.with(|l| l.width);
+    let size_h = move || lay.with(|l| l.height);
+    view! {
+        <svg class="graph-edges" aria-hidden="true" width=size_w height=size_h inner_html=move || edges.get()></svg>
+        <svg class="graph-edges marked" aria-hidden="true" width=size_w height=size_h inner_html=move || marked.get()></svg>
+    }
+}
+
+#[component]
+fn ColumnHeads(lay: Memo<Layout>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <g class="col-heads">
+            <text x=move || lay.with(|l| l.p_x) y="14">"PARTITIONS (splits)"</text>
+            <text x=move || lay.with(|l| l.s_x) y="14">"SOURCE SUBTASKS"</text>
+            <text x=move || lay.with(|l| l.o_x) y="14">{move || format!("WINDOW SUBTASKS · {}", exchange_label(&pg))}</text>
+            <text x=move || lay.with(|l| l.k_x) y="14">"SINK"</text>
+        </g>
+    }
+}
+
+/// One node per partition, source subtask and window subtask, and the sink; a node is added
+/// or removed only when its count changes.
+#[component]
+fn GraphNodes(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
     let n_parts = Memo::new(move |_| pg.snap.with(|s| s.splits.len() as u32));
     let n_srcs = Memo::new(move |_| pg.snap.with(|s| s.sources.len() as u32));
     let n_ops = Memo::new(move |_| pg.snap.with(|s| s.operators.len() as u32));
     // Large topologies: partition pills show name and state; their watermarks are in the
     // splits table (and the tooltip), so that 64 pills do not re-layout at every update.
     let compact = Memo::new(move |_| n_parts.get() > 24);
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-        let attr = |sel: &str, name: &str| target.closest(sel).ok().flatten().and_then(|e| e.get_attribute(name)).and_then(|v| v.parse::<u32>().ok());
-        if let Some(p) = attr("[data-silence]", "data-silence") {
-            let silent = pg.snap.with_untracked(|s| s.splits.get(p as usize).is_some_and(|x| x.silent));
-            let cmd = if silent { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
-            pg.apply_or_report(cmd);
-        } else if let Some(p) = attr("[data-partition]", "data-partition") {
-            pg.selection.set(Selection::Split(p));
-        } else if let Some(s) = attr("[data-source]", "data-source") {
-            pg.selection.set(Selection::Source(s));
-        } else if let Some(o) = attr("[data-operator]", "data-operator") {
-            pg.selection.set(Selection::Operator(o));
-        }
-    };
-    let size_w = move || lay.with(|l| l.width);
-    let size_h = move || lay.with(|l| l.height);
     view! {
-        <div class="graph-wrap" node_ref=node on:click=on_click>
-            <div class="graph-layers" style:height=move || format!("{}px", size_h()) style:width=move || format!("{}px", size_w())>
-                <svg class="graph-edges" aria-hidden="true" width=size_w height=size_h inner_html=move || edges.get()></svg>
-                <svg class="graph-edges marked" aria-hidden="true" width=size_w height=size_h inner_html=move || marked.get()></svg>
-                <svg class="graph" role="img" aria-label="Job graph: partitions, source subtasks, window subtasks and sink; click a node to explain it"
-                    width=size_w height=size_h>
-                    <g class="col-heads">
-                        <text x=move || lay.with(|l| l.p_x) y="14">"PARTITIONS (splits)"</text>
-                        <text x=move || lay.with(|l| l.s_x) y="14">"SOURCE SUBTASKS"</text>
-                        <text x=move || lay.with(|l| l.o_x) y="14">{move || format!("WINDOW SUBTASKS · {}", exchange_label(&pg))}</text>
-                        <text x=move || lay.with(|l| l.k_x) y="14">"SINK"</text>
-                    </g>
-                    <For each=move || 0..n_parts.get() key=|p| *p let:p>
-                        <PartitionNode p=p lay=lay chain=chain compact=compact />
-                    </For>
-                    <For each=move || 0..n_srcs.get() key=|s| *s let:s>
-                        <SourceNode s=s lay=lay chain=chain />
-                    </For>
-                    <For each=move || 0..n_ops.get() key=|o| *o let:o>
-                        <OperatorNode o=o lay=lay chain=chain />
-                    </For>
-                    <SinkNode lay=lay />
-                </svg>
-            </div>
-        </div>
+        <For each=move || 0..n_parts.get() key=|p| *p let:p>
+            <PartitionNode p=p lay=lay chain=chain compact=compact />
+        </For>
+        <For each=move || 0..n_srcs.get() key=|s| *s let:s>
+            <SourceNode s=s lay=lay chain=chain />
+        </For>
+        <For each=move || 0..n_ops.get() key=|o| *o let:o>
+            <OperatorNode o=o lay=lay chain=chain />
+        </For>
+        <SinkNode lay=lay />
     }
 }
 

@@ -33,72 +33,63 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
         .unwrap_or(false)
 }
 
+/// What the shortcuts act on.
+#[derive(Clone, Copy)]
+struct Keys {
+    pg: Pg,
+    help_open: RwSignal<bool>,
+    controls_open: RwSignal<bool>,
+    theme: ThemeState,
+}
+
+impl Keys {
+    /// Acts on one key (typing and modifiers already ruled out); returns whether it was a
+    /// shortcut, so that the browser's own action is prevented only then.
+    fn press(self, key: &str) -> bool {
+        let pg = self.pg;
+        match key {
+            " " | "k" => pg.toggle_play(),
+            "." | "ArrowRight" => pg.step_once(),
+            "n" | "N" => pg.step_next_interesting(),
+            "+" | "=" => pg.speed.update(|s| *s = faster(*s)),
+            "-" | "_" => pg.speed.update(|s| *s = slower(*s)),
+            "r" | "R" => pg.reset(),
+            "c" | "C" => self.controls_open.update(|o| *o = !*o),
+            "t" | "T" => self.theme.cycle(),
+            "?" => self.help_open.update(|o| *o = !*o),
+            k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k != "0" => self.load_preset((k.as_bytes()[0] - b'1') as usize),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Loads preset `i` (0-based) and keeps playing if it was playing.
+    fn load_preset(self, i: usize) {
+        let pg = self.pg;
+        if let Some(p) = catalog::presets().get(i) {
+            let playing = pg.playing.get_untracked();
+            match pg.load_preset(p.id) {
+                Ok(()) => pg.playing.set(playing),
+                Err(err) => pg.error(format!("{err}")),
+            }
+        }
+    }
+}
+
 /// Installs the window-level key handler.
 pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>) {
-    let theme = expect_context::<ThemeState>();
+    let keys = Keys { pg, help_open, controls_open, theme: expect_context::<ThemeState>() };
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
         if e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
+        // Escape works even in a field: it closes the help and clears the selection.
         if e.key() == "Escape" {
             help_open.set(false);
             pg.selection.set(super::state::Selection::None);
             return;
         }
-        if typing(&e) {
-            return;
-        }
-        let handled = match e.key().as_str() {
-            " " | "k" => {
-                pg.toggle_play();
-                true
-            }
-            "." | "ArrowRight" => {
-                pg.step_once();
-                true
-            }
-            "n" | "N" => {
-                pg.step_next_interesting();
-                true
-            }
-            "+" | "=" => {
-                pg.speed.update(|s| *s = faster(*s));
-                true
-            }
-            "-" | "_" => {
-                pg.speed.update(|s| *s = slower(*s));
-                true
-            }
-            "r" | "R" => {
-                pg.reset();
-                true
-            }
-            "c" | "C" => {
-                controls_open.update(|o| *o = !*o);
-                true
-            }
-            "t" | "T" => {
-                theme.cycle();
-                true
-            }
-            "?" => {
-                help_open.update(|o| *o = !*o);
-                true
-            }
-            k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k != "0" => {
-                let i = (k.as_bytes()[0] - b'1') as usize;
-                if let Some(p) = catalog::presets().get(i) {
-                    let playing = pg.playing.get_untracked();
-                    match pg.load_preset(p.id) {
-                        Ok(()) => pg.playing.set(playing),
-                        Err(err) => pg.error(format!("{err}")),
-                    }
-                }
-                true
-            }
-            _ => false,
-        };
-        if handled {
+        if !typing(&e) && keys.press(&e.key()) {
             e.prevent_default();
         }
     });

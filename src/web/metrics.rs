@@ -9,14 +9,6 @@ use leptos::prelude::*;
 #[component]
 pub fn MetricsPanel() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let vertex = RwSignal::new("window".to_string());
-    let rest = move || {
-        pg.snap_slow.track();
-        let v = vertex.get();
-        pg.with_sim(|s| s.rest_watermarks(&v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default()).unwrap_or_default()
-    };
-    let now = move || pg.snap_slow.with(|s| s.now.ms());
-    let lag = |l: Option<i64>| l.map_or("–".to_string(), dur);
     view! {
         <section class="card metrics-card" aria-labelledby="metrics-h">
             <details on:toggle=move |ev| {
@@ -26,67 +18,107 @@ pub fn MetricsPanel() -> impl IntoView {
             }>
                 <summary><h2 id="metrics-h">"METRICS & REST"</h2><span class="muted small">" Flink's metric names, per subtask"</span></summary>
                 <div class="scroll">
-                    <table class="data" id="metrics-window">
-                        <caption>"Window operator subtasks"</caption>
-                        <thead><tr>
-                            <th scope="col">"subtask"</th><th scope="col">"currentInputWatermark"</th><th scope="col">"currentOutputWatermark"</th>
-                            <th scope="col" class="num">"watermarkLag"</th><th scope="col" class="num">"numRecordsIn"</th><th scope="col" class="num">"numRecordsOut"</th>
-                            <th scope="col" class="num">"numLateRecordsDropped"</th><th scope="col" class="num">"late side output"</th>
-                            <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"window state"</th>
-                        </tr></thead>
-                        <tbody>
-                            {move || pg.metrics.with(|m| m.as_ref().map(|m| m.window.iter().map(|w| view! {
-                                <tr>
-                                    <th scope="row">{w.subtask}</th>
-                                    <td class="mono" title=wm_raw(w.current_input_watermark.ms())>{wm_human(w.current_input_watermark.ms(), now())}</td>
-                                    <td class="mono" title=wm_raw(w.current_output_watermark.ms())>{wm_human(w.current_output_watermark.ms(), now())}</td>
-                                    <td class="num">{lag(w.watermark_lag)}</td>
-                                    <td class="num">{thousands(w.num_records_in)}</td>
-                                    <td class="num">{thousands(w.num_records_out)}</td>
-                                    <td class="num">{thousands(w.num_late_records_dropped)}</td>
-                                    <td class="num">{thousands(w.num_late_records_side_output)}</td>
-                                    <td class="num">{dur(w.idle_time_ms)}</td>
-                                    <td class="num">{thousands(w.window_state_size as u64)}</td>
-                                </tr>
-                            }).collect_view()))}
-                        </tbody>
-                    </table>
-                    <table class="data" id="metrics-source">
-                        <caption>"Source subtasks"</caption>
-                        <thead><tr>
-                            <th scope="col">"subtask"</th><th scope="col">"currentOutputWatermark"</th><th scope="col" class="num">"watermarkLag"</th>
-                            <th scope="col" class="num">"numRecordsOut"</th><th scope="col" class="num">"filtered"</th><th scope="col">"idle"</th>
-                            <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"splits"</th>
-                        </tr></thead>
-                        <tbody>
-                            {move || pg.metrics.with(|m| m.as_ref().map(|m| m.source.iter().map(|s| view! {
-                                <tr>
-                                    <th scope="row">{s.subtask}</th>
-                                    <td class="mono" title=wm_raw(s.current_output_watermark.ms())>{wm_human(s.current_output_watermark.ms(), now())}</td>
-                                    <td class="num">{lag(s.watermark_lag)}</td>
-                                    <td class="num">{thousands(s.num_records_out)}</td>
-                                    <td class="num">{thousands(s.num_records_filtered)}</td>
-                                    <td>{if s.idle { "◌ idle" } else { "● active" }}</td>
-                                    <td class="num">{dur(s.idle_time_ms)}</td>
-                                    <td class="num">{s.splits}</td>
-                                </tr>
-                            }).collect_view()))}
-                        </tbody>
-                    </table>
+                    <WindowMetrics />
+                    <SourceMetrics />
                 </div>
-                <div class="rest">
-                    <div class="rest-head">
-                        <code>"GET /jobs/:jobid/vertices/"</code>
-                        <select aria-label="Vertex" prop:value=move || vertex.get() on:change=move |ev| vertex.set(event_target_value(&ev))>
-                            <option value="window">"window"</option>
-                            <option value="source">"source"</option>
-                        </select>
-                        <code>"/watermarks"</code>
-                        <button class="btn tiny" id="btn-copy-rest" on:click=move |_| copy_text(&pg, rest(), "REST watermarks JSON")>"Copy"</button>
-                    </div>
-                    <pre class="code" id="rest-json">{rest}</pre>
-                </div>
+                <RestWatermarks />
             </details>
         </section>
+    }
+}
+
+/// A watermark lag, or a dash when there is no watermark to lag.
+fn lag(l: Option<i64>) -> String {
+    l.map_or("–".to_string(), dur)
+}
+
+/// One row per window operator subtask.
+#[component]
+fn WindowMetrics() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let now = move || pg.snap_slow.with(|s| s.now.ms());
+    view! {
+        <table class="data" id="metrics-window">
+            <caption>"Window operator subtasks"</caption>
+            <thead><tr>
+                <th scope="col">"subtask"</th><th scope="col">"currentInputWatermark"</th><th scope="col">"currentOutputWatermark"</th>
+                <th scope="col" class="num">"watermarkLag"</th><th scope="col" class="num">"numRecordsIn"</th><th scope="col" class="num">"numRecordsOut"</th>
+                <th scope="col" class="num">"numLateRecordsDropped"</th><th scope="col" class="num">"late side output"</th>
+                <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"window state"</th>
+            </tr></thead>
+            <tbody>
+                {move || pg.metrics.with(|m| m.as_ref().map(|m| m.window.iter().map(|w| view! {
+                    <tr>
+                        <th scope="row">{w.subtask}</th>
+                        <td class="mono" title=wm_raw(w.current_input_watermark.ms())>{wm_human(w.current_input_watermark.ms(), now())}</td>
+                        <td class="mono" title=wm_raw(w.current_output_watermark.ms())>{wm_human(w.current_output_watermark.ms(), now())}</td>
+                        <td class="num">{lag(w.watermark_lag)}</td>
+                        <td class="num">{thousands(w.num_records_in)}</td>
+                        <td class="num">{thousands(w.num_records_out)}</td>
+                        <td class="num">{thousands(w.num_late_records_dropped)}</td>
+                        <td class="num">{thousands(w.num_late_records_side_output)}</td>
+                        <td class="num">{dur(w.idle_time_ms)}</td>
+                        <td class="num">{thousands(w.window_state_size as u64)}</td>
+                    </tr>
+                }).collect_view()))}
+            </tbody>
+        </table>
+    }
+}
+
+/// One row per source subtask.
+#[component]
+fn SourceMetrics() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let now = move || pg.snap_slow.with(|s| s.now.ms());
+    view! {
+        <table class="data" id="metrics-source">
+            <caption>"Source subtasks"</caption>
+            <thead><tr>
+                <th scope="col">"subtask"</th><th scope="col">"currentOutputWatermark"</th><th scope="col" class="num">"watermarkLag"</th>
+                <th scope="col" class="num">"numRecordsOut"</th><th scope="col" class="num">"filtered"</th><th scope="col">"idle"</th>
+                <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"splits"</th>
+            </tr></thead>
+            <tbody>
+                {move || pg.metrics.with(|m| m.as_ref().map(|m| m.source.iter().map(|s| view! {
+                    <tr>
+                        <th scope="row">{s.subtask}</th>
+                        <td class="mono" title=wm_raw(s.current_output_watermark.ms())>{wm_human(s.current_output_watermark.ms(), now())}</td>
+                        <td class="num">{lag(s.watermark_lag)}</td>
+                        <td class="num">{thousands(s.num_records_out)}</td>
+                        <td class="num">{thousands(s.num_records_filtered)}</td>
+                        <td>{if s.idle { "◌ idle" } else { "● active" }}</td>
+                        <td class="num">{dur(s.idle_time_ms)}</td>
+                        <td class="num">{s.splits}</td>
+                    </tr>
+                }).collect_view()))}
+            </tbody>
+        </table>
+    }
+}
+
+/// The REST-shaped watermarks JSON of the chosen vertex, with a copy button.
+#[component]
+fn RestWatermarks() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let vertex = RwSignal::new("window".to_string());
+    let rest = move || {
+        pg.snap_slow.track();
+        let v = vertex.get();
+        pg.with_sim(|s| s.rest_watermarks(&v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default()).unwrap_or_default()
+    };
+    view! {
+        <div class="rest">
+            <div class="rest-head">
+                <code>"GET /jobs/:jobid/vertices/"</code>
+                <select aria-label="Vertex" prop:value=move || vertex.get() on:change=move |ev| vertex.set(event_target_value(&ev))>
+                    <option value="window">"window"</option>
+                    <option value="source">"source"</option>
+                </select>
+                <code>"/watermarks"</code>
+                <button class="btn tiny" id="btn-copy-rest" on:click=move |_| copy_text(&pg, rest(), "REST watermarks JSON")>"Copy"</button>
+            </div>
+            <pre class="code" id="rest-json">{rest}</pre>
+        </div>
     }
 }

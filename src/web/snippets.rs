@@ -6,6 +6,7 @@ use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::source::generator::GeneratorKind;
+use crate::engine::source::SourceSettings;
 use crate::engine::source::timestamp::TimestampAssigner;
 
 /// `Duration.ofSeconds(5)` style.
@@ -45,10 +46,28 @@ fn sql_duration(ms: i64) -> String {
     }
 }
 
+/// The Java DataStream job: strategy, environment, source, then the keyed window.
 pub fn java(cfg: &JobConfig) -> String {
+    [java_strategy(&cfg.source), java_env(cfg), java_cleanup(&cfg.source), java_source(cfg), java_window(cfg)].concat()
+}
+
+/// The `WatermarkStrategy`: generator, timestamp assigner and idleness.
+fn java_strategy(src: &SourceSettings) -> String {
     let mut s = String::new();
-    let src = &cfg.source;
-    let strategy = match src.generator {
+    let strategy = java_generator(src.generator);
+    let assigner = java_assigner(src.assigner);
+    s += "WatermarkStrategy<Event> watermarks = WatermarkStrategy\n";
+    s += &format!("    {strategy}\n{assigner}");
+    match src.idle_timeout_ms {
+        Some(t) => s += &format!("\n    .withIdleness({});", java_duration(t)),
+        None => s += ";  // no withIdleness: a silent partition holds the watermark forever",
+    }
+    s += "\n\n";
+    s
+}
+
+fn java_generator(g: GeneratorKind) -> String {
+    match g {
         GeneratorKind::BoundedOutOfOrderness { bound_ms } => format!(".<Event>forBoundedOutOfOrderness({})", java_duration(bound_ms)),
         GeneratorKind::Monotonous => ".<Event>forMonotonousTimestamps()".into(),
         GeneratorKind::NoWatermarks => ".<Event>noWatermarks()".into(),
@@ -57,22 +76,30 @@ pub fn java(cfg: &JobConfig) -> String {
             java_duration(bound_ms),
             java_duration(silence_ms)
         ),
-    };
-    let assigner = match src.assigner {
-        TimestampAssigner::EventField => "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeMillis())".to_string(),
-        TimestampAssigner::BrokerTime => "    // no timestamp assigner: KafkaSource uses the record's broker timestamp".to_string(),
-        TimestampAssigner::SecondsAsMillis => "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeSeconds())  // BUG: seconds used as ms; multiply by 1000".to_string(),
-        TimestampAssigner::MillisAsSeconds => "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeMillis() * 1000)  // BUG: ms used as seconds; drop the * 1000".to_string(),
-    };
-    s += "WatermarkStrategy<Event> watermarks = WatermarkStrategy\n";
-    s += &format!("    {strategy}\n{assigner}");
-    match src.idle_timeout_ms {
-        Some(t) => s += &format!("\n    .withIdleness({});", java_duration(t)),
-        None => s += ";  // no withIdleness: a silent partition holds the watermark forever",
     }
-    s += "\n\n";
+}
+
+fn java_assigner(a: TimestampAssigner) -> &'static str {
+    match a {
+        TimestampAssigner::EventField => "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeMillis())",
+        TimestampAssigner::BrokerTime => "    // no timestamp assigner: KafkaSource uses the record's broker timestamp",
+        TimestampAssigner::SecondsAsMillis => "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeSeconds())  // BUG: seconds used as ms; multiply by 1000",
+        TimestampAssigner::MillisAsSeconds => "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeMillis() * 1000)  // BUG: ms used as seconds; drop the * 1000",
+    }
+}
+
+/// The auto-watermark interval and the window parallelism.
+fn java_env(cfg: &JobConfig) -> String {
+    let mut s = String::new();
     s += &format!("env.getConfig().setAutoWatermarkInterval({}L);{}\n", cfg.auto_watermark_interval_ms, if cfg.auto_watermark_interval_ms == 0 { "  // 0 disables periodic watermarks and idleness" } else { "" });
     s += &format!("env.setParallelism({});\n\n", cfg.window_parallelism);
+    s
+}
+
+/// Clamping and heartbeat filtering, as a comment: Java has no switch for them, they belong in
+/// the deserializer or source reader (nothing when neither is set).
+fn java_cleanup(src: &SourceSettings) -> String {
+    let mut s = String::new();
     if src.transform.max_future_skew_ms.is_some() || src.transform.drop_heartbeats {
         s += "// Clean timestamps inside the deserializer/source reader, before the watermark generator:\n";
         if let Some(skew) = src.transform.max_future_skew_ms {
@@ -83,13 +110,18 @@ pub fn java(cfg: &JobConfig) -> String {
         }
         s += "\n";
     }
-    s += &format!("DataStream<Event> events = env\n    .fromSource(kafkaSource, watermarks, \"{}\")\n    .setParallelism({});\n\n", cfg.topic, cfg.source_parallelism);
-    let window = match cfg.window {
-        WindowSpec::Tumbling { size_ms, offset_ms: 0 } => format!("TumblingEventTimeWindows.of({})", java_duration(size_ms)),
-        WindowSpec::Tumbling { size_ms, offset_ms } => format!("TumblingEventTimeWindows.of({}, {})", java_duration(size_ms), java_duration(offset_ms)),
-        WindowSpec::Sliding { size_ms, slide_ms, .. } => format!("SlidingEventTimeWindows.of({}, {})", java_duration(size_ms), java_duration(slide_ms)),
-        WindowSpec::Session { gap_ms } => format!("EventTimeSessionWindows.withGap({})", java_duration(gap_ms)),
-    };
+    s
+}
+
+fn java_source(cfg: &JobConfig) -> String {
+    format!("DataStream<Event> events = env\n    .fromSource(kafkaSource, watermarks, \"{}\")\n    .setParallelism({});\n\n", cfg.topic, cfg.source_parallelism)
+}
+
+/// The keyed window with its lateness settings and aggregate, and what lateness implies for
+/// the sink.
+fn java_window(cfg: &JobConfig) -> String {
+    let mut s = String::new();
+    let window = java_window_assigner(cfg.window);
     if cfg.late_side_output {
         s += "OutputTag<Event> late = new OutputTag<Event>(\"late-events\") {};\n";
     }
@@ -115,6 +147,15 @@ pub fn java(cfg: &JobConfig) -> String {
         s += "// allowedLateness re-fires windows: write to a sink that upserts by (key, window), or expect duplicates\n";
     }
     s
+}
+
+fn java_window_assigner(w: WindowSpec) -> String {
+    match w {
+        WindowSpec::Tumbling { size_ms, offset_ms: 0 } => format!("TumblingEventTimeWindows.of({})", java_duration(size_ms)),
+        WindowSpec::Tumbling { size_ms, offset_ms } => format!("TumblingEventTimeWindows.of({}, {})", java_duration(size_ms), java_duration(offset_ms)),
+        WindowSpec::Sliding { size_ms, slide_ms, .. } => format!("SlidingEventTimeWindows.of({}, {})", java_duration(size_ms), java_duration(slide_ms)),
+        WindowSpec::Session { gap_ms } => format!("EventTimeSessionWindows.withGap({})", java_duration(gap_ms)),
+    }
 }
 
 pub fn sql(cfg: &JobConfig) -> String {

@@ -7,6 +7,67 @@ use leptos::prelude::*;
 /// Checks the text; `Err` carries the message shown under the field.
 pub type Validate = fn(&str) -> Result<(), String>;
 
+/// The text being edited, its message, and whether it differs from the job's value.
+#[derive(Clone, Copy)]
+struct FieldDraft {
+    text: RwSignal<String>,
+    error: RwSignal<Option<String>>,
+    dirty: RwSignal<bool>,
+    value: Signal<String>,
+    validate: Validate,
+    on_commit: Callback<String, Result<(), String>>,
+}
+
+impl FieldDraft {
+    fn new(value: Signal<String>, validate: Validate, on_commit: Callback<String, Result<(), String>>) -> Self {
+        let d = FieldDraft { text: RwSignal::new(value.get_untracked()), error: RwSignal::new(None), dirty: RwSignal::new(false), value, validate, on_commit };
+        // Follow the job's value unless the user is editing.
+        Effect::new(move |_| {
+            let v = value.get();
+            if !d.dirty.get_untracked() {
+                d.text.set(v);
+                d.error.set(None);
+            }
+        });
+        d
+    }
+
+    /// Takes typed text, checked at once.
+    fn input(self, t: String) {
+        self.dirty.set(true);
+        self.error.set((self.validate)(&t).err());
+        self.text.set(t);
+    }
+
+    /// Applies the text if it is valid; on success the field shows the job's value again.
+    fn commit(self) {
+        let t = self.text.get_untracked();
+        if let Err(e) = (self.validate)(&t) {
+            self.error.set(Some(e));
+            return;
+        }
+        match self.on_commit.run(t) {
+            Ok(()) => {
+                self.error.set(None);
+                self.dirty.set(false);
+                self.text.set(self.value.get_untracked());
+            }
+            Err(e) => self.error.set(Some(e)),
+        }
+    }
+
+    /// Drops the edit and shows the job's value.
+    fn revert(self) {
+        self.dirty.set(false);
+        self.error.set(None);
+        self.text.set(self.value.get_untracked());
+    }
+
+    fn invalid(self) -> bool {
+        self.error.with(|e| e.is_some())
+    }
+}
+
 #[component]
 pub fn Field(
     label: &'static str,
@@ -20,54 +81,24 @@ pub fn Field(
     #[prop(optional)] hint: &'static str,
     #[prop(optional, into)] disabled: Signal<bool>,
 ) -> impl IntoView {
-    let text = RwSignal::new(value.get_untracked());
-    let error = RwSignal::new(None::<String>);
-    let dirty = RwSignal::new(false);
-    // Follow the job's value unless the user is editing.
-    Effect::new(move |_| {
-        let v = value.get();
-        if !dirty.get_untracked() {
-            text.set(v);
-            error.set(None);
-        }
-    });
-    let commit = move || {
-        let t = text.get_untracked();
-        if let Err(e) = validate(&t) {
-            error.set(Some(e));
-            return;
-        }
-        match on_commit.run(t) {
-            Ok(()) => {
-                error.set(None);
-                dirty.set(false);
-                text.set(value.get_untracked());
-            }
-            Err(e) => error.set(Some(e)),
-        }
-    };
+    let d = FieldDraft::new(value, validate, on_commit);
     let err_id = format!("{id}-err");
     view! {
-        <div class="field" class:invalid=move || error.with(|e| e.is_some())>
+        <div class="field" class:invalid=move || d.invalid()>
             <label for=id>{label}</label>
             <input id=id type="text" spellcheck="false" autocomplete="off"
-                prop:value=move || text.get()
+                prop:value=move || d.text.get()
                 disabled=move || disabled.get()
-                aria-invalid=move || error.with(|e| e.is_some()).to_string()
+                aria-invalid=move || d.invalid().to_string()
                 aria-describedby=err_id.clone()
                 placeholder=hint
-                on:input=move |ev| {
-                    let t = event_target_value(&ev);
-                    dirty.set(true);
-                    error.set(validate(&t).err());
-                    text.set(t);
-                }
-                on:change=move |_| commit()
+                on:input=move |ev| d.input(event_target_value(&ev))
+                on:change=move |_| d.commit()
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                    if ev.key() == "Enter" { commit() }
-                    if ev.key() == "Escape" { dirty.set(false); error.set(None); text.set(value.get_untracked()); }
+                    if ev.key() == "Enter" { d.commit() }
+                    if ev.key() == "Escape" { d.revert() }
                 } />
-            <small class="field-msg" id=err_id role="alert">{move || error.get().unwrap_or_default()}</small>
+            <small class="field-msg" id=err_id role="alert">{move || d.error.get().unwrap_or_default()}</small>
         </div>
     }
 }

@@ -157,97 +157,157 @@ fn RecordKeyValue(d: RecordDraft) -> impl IntoView {
     }
 }
 
-#[component]
-pub fn GeneratorControls() -> impl IntoView {
-    let pg = expect_context::<Pg>();
-    let kind = RwSignal::new("steady".to_string());
-    let target = RwSignal::new("0".to_string());
-    let rate = RwSignal::new("20".to_string());
-    let jitter = RwSignal::new("5 s".to_string());
-    let every = RwSignal::new("30 s".to_string());
-    let count = RwSignal::new("50".to_string());
-    let future = RwSignal::new("1 d".to_string());
-    let delay = RwSignal::new("0".to_string());
-    let err = RwSignal::new(None::<String>);
-    let build = move || -> Result<ProducerSpec, String> {
-        let k = kind.get_untracked();
-        let dur = |s: RwSignal<String>, what: &str| parse_duration(&s.get_untracked()).map_err(|e| format!("{what}: {e}"));
-        let kind_spec = match k.as_str() {
-            "steady" | "jitter" => ProducerKind::Steady { rate_per_s: parse_int(&rate.get_untracked(), 1, 100_000).map_err(|e| format!("rate: {e}"))? as u64 },
-            "burst" => ProducerKind::Burst { every_ms: positive(dur(every, "every")?)?, count: parse_int(&count.get_untracked(), 1, 100_000).map_err(|e| format!("count: {e}"))? as u64 },
-            "heartbeat" => ProducerKind::Heartbeat { every_ms: positive(dur(every, "every")?)? },
-            _ => ProducerKind::Outlier { future_ms: dur(future, "ahead by")? },
-        };
-        let partitions = match target.get_untracked().as_str() {
-            "all" => PartitionSelector::All(crate::engine::scenario::schema::AllPartitions::All),
-            t => PartitionSelector::One(parse_int(t, 0, u32::MAX as i64).map_err(|e| format!("partition: {e}"))? as u32),
-        };
+/// The drafted generator (kind, target partition and each kind's parameters) and the message
+/// under it.
+#[derive(Clone, Copy)]
+struct GeneratorDraft {
+    kind: RwSignal<String>,
+    target: RwSignal<String>,
+    rate: RwSignal<String>,
+    jitter: RwSignal<String>,
+    every: RwSignal<String>,
+    count: RwSignal<String>,
+    future: RwSignal<String>,
+    delay: RwSignal<String>,
+    err: RwSignal<Option<String>>,
+}
+
+impl GeneratorDraft {
+    fn new() -> Self {
+        let s = |v: &str| RwSignal::new(v.to_string());
+        GeneratorDraft {
+            kind: s("steady"),
+            target: s("0"),
+            rate: s("20"),
+            jitter: s("5 s"),
+            every: s("30 s"),
+            count: s("50"),
+            future: s("1 d"),
+            delay: s("0"),
+            err: RwSignal::new(None),
+        }
+    }
+
+    /// The drafted producer, validated.
+    fn spec(self) -> Result<ProducerSpec, String> {
+        let k = self.kind.get_untracked();
+        // The kind's parameters before the partition: which message shows when both are wrong.
+        let kind = self.producer_kind()?;
+        let partitions = self.partitions()?;
         let keys = if k == "heartbeat" { KeysSpec::List(vec!["heartbeat".into()]) } else { KeysSpec::Count { count: 8, prefix: "gen-".into() } };
         Ok(ProducerSpec {
             partitions,
-            kind: kind_spec,
+            kind,
             keys,
-            event_delay_ms: dur(delay, "event delay")?,
-            jitter_ms: if k == "jitter" { dur(jitter, "jitter")? } else { 0 },
+            event_delay_ms: dur(self.delay, "event delay")?,
+            jitter_ms: if k == "jitter" { dur(self.jitter, "jitter")? } else { 0 },
             value: 1,
             start_ms: 0,
             stop_ms: None,
         })
-    };
-    let attach = move |_| match build() {
-        Err(e) => err.set(Some(e)),
-        Ok(producer) => match pg.apply(Command::AttachProducer { producer }) {
-            Ok(()) => {
-                err.set(None);
-                pg.info("Generator attached");
-            }
-            Err(e) => err.set(Some(format!("{e}"))),
-        },
-    };
-    let shown = move |kinds: &'static [&'static str]| move || !kinds.contains(&kind.get().as_str());
-    let input = move |id: &'static str, label: &'static str, sig: RwSignal<String>, kinds: &'static [&'static str]| {
-        view! {
-            <div class="field" class:hidden=shown(kinds)>
-                <label for=id>{label}</label>
-                <input id=id type="text" prop:value=move || sig.get() on:input=move |ev| { sig.set(event_target_value(&ev)); err.set(build().err()); } />
-            </div>
+    }
+
+    /// What the drafted kind produces (jitter is a steady rate; its spread is `jitter_ms`).
+    fn producer_kind(self) -> Result<ProducerKind, String> {
+        Ok(match self.kind.get_untracked().as_str() {
+            "steady" | "jitter" => ProducerKind::Steady { rate_per_s: parse_int(&self.rate.get_untracked(), 1, 100_000).map_err(|e| format!("rate: {e}"))? as u64 },
+            "burst" => ProducerKind::Burst { every_ms: positive(dur(self.every, "every")?)?, count: parse_int(&self.count.get_untracked(), 1, 100_000).map_err(|e| format!("count: {e}"))? as u64 },
+            "heartbeat" => ProducerKind::Heartbeat { every_ms: positive(dur(self.every, "every")?)? },
+            _ => ProducerKind::Outlier { future_ms: dur(self.future, "ahead by")? },
+        })
+    }
+
+    fn partitions(self) -> Result<PartitionSelector, String> {
+        Ok(match self.target.get_untracked().as_str() {
+            "all" => PartitionSelector::All(crate::engine::scenario::schema::AllPartitions::All),
+            t => PartitionSelector::One(parse_int(t, 0, u32::MAX as i64).map_err(|e| format!("partition: {e}"))? as u32),
+        })
+    }
+
+    /// Re-checks the draft as it is typed.
+    fn check(self) {
+        self.err.set(self.spec().err());
+    }
+
+    /// Attaches the drafted generator, or says what is wrong.
+    fn attach(self, pg: Pg) {
+        match self.spec() {
+            Err(e) => self.err.set(Some(e)),
+            Ok(producer) => match pg.apply(Command::AttachProducer { producer }) {
+                Ok(()) => {
+                    self.err.set(None);
+                    pg.info("Generator attached");
+                }
+                Err(e) => self.err.set(Some(format!("{e}"))),
+            },
         }
-    };
+    }
+}
+
+/// A drafted duration, its parse error naming the field.
+fn dur(s: RwSignal<String>, what: &str) -> Result<i64, String> {
+    parse_duration(&s.get_untracked()).map_err(|e| format!("{what}: {e}"))
+}
+
+#[component]
+pub fn GeneratorControls() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = GeneratorDraft::new();
     view! {
         <section class="ctl-group" aria-labelledby="ctl-gen">
             <h3 id="ctl-gen">"Generators"</h3>
+            <GeneratorTarget d=d />
             <div class="field-row">
-                <div class="field">
-                    <label for="f-gen-kind">"kind"</label>
-                    <select id="f-gen-kind" prop:value=move || kind.get() on:change=move |ev| { kind.set(event_target_value(&ev)); err.set(build().err()); }>
-                        <option value="steady">"steady rate"</option>
-                        <option value="jitter">"out-of-order (jitter)"</option>
-                        <option value="burst">"bursts"</option>
-                        <option value="heartbeat">"heartbeat cadence"</option>
-                        <option value="outlier">"far-future outlier"</option>
-                    </select>
-                </div>
-                <div class="field">
-                    <label for="f-gen-target">"partition"</label>
-                    <select id="f-gen-target" prop:value=move || target.get() on:change=move |ev| target.set(event_target_value(&ev))>
-                        <option value="all">"all partitions"</option>
-                        {partition_options(pg)}
-                    </select>
-                </div>
-            </div>
-            <div class="field-row">
-                {input("f-gen-rate", "records/s", rate, &["steady", "jitter"])}
-                {input("f-gen-jitter", "jitter up to", jitter, &["jitter"])}
-                {input("f-gen-every", "every", every, &["burst", "heartbeat"])}
-                {input("f-gen-count", "records per burst", count, &["burst"])}
-                {input("f-gen-future", "ahead by", future, &["outlier"])}
-                {input("f-gen-delay", "event delay", delay, &["steady", "jitter", "burst"])}
+                <GeneratorInput d=d id="f-gen-rate" label="records/s" sig=d.rate kinds=&["steady", "jitter"] />
+                <GeneratorInput d=d id="f-gen-jitter" label="jitter up to" sig=d.jitter kinds=&["jitter"] />
+                <GeneratorInput d=d id="f-gen-every" label="every" sig=d.every kinds=&["burst", "heartbeat"] />
+                <GeneratorInput d=d id="f-gen-count" label="records per burst" sig=d.count kinds=&["burst"] />
+                <GeneratorInput d=d id="f-gen-future" label="ahead by" sig=d.future kinds=&["outlier"] />
+                <GeneratorInput d=d id="f-gen-delay" label="event delay" sig=d.delay kinds=&["steady", "jitter", "burst"] />
             </div>
             <div class="apply-row">
-                <button class="btn small" id="btn-attach" on:click=attach>"Attach generator"</button>
-                <small class="field-msg" class:error=move || err.with(|e| e.is_some()) role="alert">{move || err.get().unwrap_or_default()}</small>
+                <button class="btn small" id="btn-attach" on:click=move |_| d.attach(pg)>"Attach generator"</button>
+                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role="alert">{move || d.err.get().unwrap_or_default()}</small>
             </div>
         </section>
+    }
+}
+
+/// The generator kind (which decides the parameters shown) and the partition it feeds.
+#[component]
+fn GeneratorTarget(d: GeneratorDraft) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <div class="field-row">
+            <div class="field">
+                <label for="f-gen-kind">"kind"</label>
+                <select id="f-gen-kind" prop:value=move || d.kind.get() on:change=move |ev| { d.kind.set(event_target_value(&ev)); d.check(); }>
+                    <option value="steady">"steady rate"</option>
+                    <option value="jitter">"out-of-order (jitter)"</option>
+                    <option value="burst">"bursts"</option>
+                    <option value="heartbeat">"heartbeat cadence"</option>
+                    <option value="outlier">"far-future outlier"</option>
+                </select>
+            </div>
+            <div class="field">
+                <label for="f-gen-target">"partition"</label>
+                <select id="f-gen-target" prop:value=move || d.target.get() on:change=move |ev| d.target.set(event_target_value(&ev))>
+                    <option value="all">"all partitions"</option>
+                    {partition_options(pg)}
+                </select>
+            </div>
+        </div>
+    }
+}
+
+/// One generator parameter, shown only for the `kinds` that use it (checked as typed).
+#[component]
+fn GeneratorInput(d: GeneratorDraft, id: &'static str, label: &'static str, sig: RwSignal<String>, kinds: &'static [&'static str]) -> impl IntoView {
+    view! {
+        <div class="field" class:hidden=move || !kinds.contains(&d.kind.get().as_str())>
+            <label for=id>{label}</label>
+            <input id=id type="text" prop:value=move || sig.get() on:input=move |ev| { sig.set(event_target_value(&ev)); d.check(); } />
+        </div>
     }
 }
 
