@@ -90,7 +90,9 @@ fn oracle_scenario_matches_flink_windows() {
     let got: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     let windows = got["windows"].as_array().expect("windows array");
     assert!(!windows.is_empty());
-    let expected: Value = serde_json::from_str(&std::fs::read_to_string(root().join("tests/golden/oracle/expected/01_inorder_tumbling.json")).unwrap()).unwrap();
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/golden/oracle/expected/01_inorder_tumbling.json")).unwrap())
+            .unwrap();
     assert_eq!(&got["windows"], &expected["windows"], "windows differ from real Flink's");
 }
 
@@ -215,7 +217,10 @@ fn bad_scenario_on_stdin_fails_cleanly() {
 
 #[test]
 fn bad_oracle_scenario_fails_cleanly() {
-    let line = assert_input_error(&wmp(&["run", "--format", "oracle", "-"], Some(r#"{"partitions": [[]], "window": {"type": "tumbling", "size_ms": 0}}"#)), "oracle size 0");
+    let line = assert_input_error(
+        &wmp(&["run", "--format", "oracle", "-"], Some(r#"{"partitions": [[]], "window": {"type": "tumbling", "size_ms": 0}}"#)),
+        "oracle size 0",
+    );
     assert!(line.contains("size_ms"), "{line}");
 }
 

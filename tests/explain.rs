@@ -22,7 +22,13 @@ fn heartbeat_partition_is_named_with_its_silence() {
     for op in 0..8 {
         let ex = s.explain(op).unwrap();
         assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(11), "{}", ex.text);
-        assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SplitSilentNoIdleTimeout { partition: 11, silent_ms } if *silent_ms >= 29 * 60_000)), "{}", ex.text);
+        assert!(
+            ex.reasons
+                .iter()
+                .any(|r| matches!(r, Reason::SplitSilentNoIdleTimeout { partition: 11, silent_ms } if *silent_ms >= 29 * 60_000)),
+            "{}",
+            ex.text
+        );
         assert!(ex.waiting_total > 0);
         assert!(ex.text.contains("partition 11") && ex.text.contains("no idle timeout"), "{}", ex.text);
     }

@@ -41,7 +41,10 @@ fn check(name: &str, got: &Value, exp: &Value) -> Vec<String> {
 
 /// The file names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).map(|e| e.unwrap().file_name().to_string_lossy().to_string()).collect();
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
     out.sort();
     out
 }
@@ -98,7 +101,8 @@ fn engine_matches_real_flink_on_every_golden_scenario() {
         let sc = oracle::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let sim = sc.run().unwrap_or_else(|e| panic!("{name}: {e}"));
         let got = oracle::report(&sc, &sim);
-        let exp: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected").join(name)).unwrap()).unwrap_or_else(|e| panic!("expected/{name}: {e}"));
+        let exp: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected").join(name)).unwrap())
+            .unwrap_or_else(|e| panic!("expected/{name}: {e}"));
         errs.extend(shape_errors(name, &exp));
         errs.extend(check(name, &got, &exp));
         checked += 1;

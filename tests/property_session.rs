@@ -92,7 +92,8 @@ fn command_of(c: &Value, s: &Session) -> Result<Command, wmp::engine::error::Inp
 
 /// The trace hash `wmp run` prints for a scenario.
 fn wmp_run_hash(sc: &Scenario) -> String {
-    let mut child = Process::new(env!("CARGO_BIN_EXE_wmp")).args(["run", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut child =
+        Process::new(env!("CARGO_BIN_EXE_wmp")).args(["run", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(serde_json::to_string(sc).unwrap().as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "wmp run refused the export: {}", String::from_utf8_lossy(&out.stdout));

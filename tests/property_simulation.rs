@@ -20,48 +20,60 @@ use wmp::engine::time::ProcTime;
 /// A random small native scenario (always valid).
 fn scenario() -> impl Strategy<Value = Value> {
     let shape = (1u32..=4, 1u32..=3, 1u32..=3, 1000i64..5000, any::<u64>());
-    shape.prop_flat_map(|(partitions, sp, wp, duration, seed)| {
-        let exchange = if sp == wp { prop_oneof![Just("hash"), Just("rebalance"), Just("forward")].boxed() } else { prop_oneof![Just("hash"), Just("rebalance")].boxed() };
-        let window = prop_oneof![
-            (100i64..3000).prop_map(|s| json!({"type": "tumbling", "size_ms": s})),
-            (100i64..2000).prop_map(|g| json!({"type": "session", "gap_ms": g})),
-        ];
-        let source = (0i64..=2000, prop::option::of(100i64..=2000), any::<bool>(), prop_oneof![Just(200i64), 20i64..500], any::<bool>(), prop::option::of(20u64..2000));
-        let window_op = (window, 0i64..=2000, any::<bool>(), prop_oneof![3 => Just(0i64), 1 => 1i64..50]);
-        let cmds = prop::collection::vec(command(duration), 0..8);
-        let prods = prop::collection::vec(producer(), 1..5);
-        let trace = (prop_oneof![Just(0usize), Just(50), Just(2000)], any::<bool>());
-        (Just((partitions, sp, wp, duration, seed)), exchange, source, window_op, prods, cmds, any::<bool>(), trace)
-    })
-    .prop_map(|((partitions, sp, wp, duration, seed), exchange, source, window_op, producers, commands, end, trace)| {
-        let (bound, idle, per_event, interval, drop_hb, rate) = source;
-        let (assigner, lateness, side, latency) = window_op;
-        let producers = within_topic(producers, "partitions", partitions);
-        let commands = within_topic(commands, "partition", partitions);
-        json!({
-            "name": "prop",
-            "seed": seed,
-            "duration_ms": duration,
-            "end_of_input": end,
-            "topic": {"partitions": partitions},
-            "source": {
-                "parallelism": sp,
-                "watermark": {
-                    "generator": {"kind": "bounded_out_of_orderness", "bound_ms": bound},
-                    "emit": if per_event { "per_event" } else { "periodic" },
-                    "idle_timeout_ms": idle,
-                    "auto_watermark_interval_ms": interval,
-                },
-                "transform": {"drop_heartbeats": drop_hb},
-                "read_rate_per_s": rate,
-            },
-            "exchange": {"type": exchange, "latency_ms": latency},
-            "window": {"assigner": assigner, "parallelism": wp, "allowed_lateness_ms": lateness, "late_side_output": side},
-            "producers": producers,
-            "commands": commands,
-            "trace": {"capacity": trace.0, "records": trace.1},
+    shape
+        .prop_flat_map(|(partitions, sp, wp, duration, seed)| {
+            let exchange = if sp == wp {
+                prop_oneof![Just("hash"), Just("rebalance"), Just("forward")].boxed()
+            } else {
+                prop_oneof![Just("hash"), Just("rebalance")].boxed()
+            };
+            let window = prop_oneof![
+                (100i64..3000).prop_map(|s| json!({"type": "tumbling", "size_ms": s})),
+                (100i64..2000).prop_map(|g| json!({"type": "session", "gap_ms": g})),
+            ];
+            let source = (
+                0i64..=2000,
+                prop::option::of(100i64..=2000),
+                any::<bool>(),
+                prop_oneof![Just(200i64), 20i64..500],
+                any::<bool>(),
+                prop::option::of(20u64..2000),
+            );
+            let window_op = (window, 0i64..=2000, any::<bool>(), prop_oneof![3 => Just(0i64), 1 => 1i64..50]);
+            let cmds = prop::collection::vec(command(duration), 0..8);
+            let prods = prop::collection::vec(producer(), 1..5);
+            let trace = (prop_oneof![Just(0usize), Just(50), Just(2000)], any::<bool>());
+            (Just((partitions, sp, wp, duration, seed)), exchange, source, window_op, prods, cmds, any::<bool>(), trace)
         })
-    })
+        .prop_map(|((partitions, sp, wp, duration, seed), exchange, source, window_op, producers, commands, end, trace)| {
+            let (bound, idle, per_event, interval, drop_hb, rate) = source;
+            let (assigner, lateness, side, latency) = window_op;
+            let producers = within_topic(producers, "partitions", partitions);
+            let commands = within_topic(commands, "partition", partitions);
+            json!({
+                "name": "prop",
+                "seed": seed,
+                "duration_ms": duration,
+                "end_of_input": end,
+                "topic": {"partitions": partitions},
+                "source": {
+                    "parallelism": sp,
+                    "watermark": {
+                        "generator": {"kind": "bounded_out_of_orderness", "bound_ms": bound},
+                        "emit": if per_event { "per_event" } else { "periodic" },
+                        "idle_timeout_ms": idle,
+                        "auto_watermark_interval_ms": interval,
+                    },
+                    "transform": {"drop_heartbeats": drop_hb},
+                    "read_rate_per_s": rate,
+                },
+                "exchange": {"type": exchange, "latency_ms": latency},
+                "window": {"assigner": assigner, "parallelism": wp, "allowed_lateness_ms": lateness, "late_side_output": side},
+                "producers": producers,
+                "commands": commands,
+                "trace": {"capacity": trace.0, "records": trace.1},
+            })
+        })
 }
 
 /// Where every record is, summed over partitions and subtasks.

@@ -148,7 +148,13 @@ fn apply_to_valve(v: &mut StatusWatermarkValve, op: ValveOp, out: &mut Vec<Signa
 }
 
 /// The invariants §6.2 implies, checked on the valve's own state after one step.
-fn check_valve_step(v: &StatusWatermarkValve, sw: ValveSwitches, emitted: &[Signal], last_wm: &mut EventTime, last_status: &mut WatermarkStatus) -> Result<(), TestCaseError> {
+fn check_valve_step(
+    v: &StatusWatermarkValve,
+    sw: ValveSwitches,
+    emitted: &[Signal],
+    last_wm: &mut EventTime,
+    last_status: &mut WatermarkStatus,
+) -> Result<(), TestCaseError> {
     let ch = v.channels();
     let all_idle = ch.iter().all(|c| c.status.is_idle());
     let min_aligned = ch.iter().filter(|c| c.aligned).map(|c| c.watermark).min();

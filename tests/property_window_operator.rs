@@ -22,7 +22,9 @@ enum WinOp {
 }
 
 fn tumbling() -> impl Strategy<Value = WindowSpec> {
-    (1i64..3000).prop_flat_map(|size| (Just(size), -(size - 1)..size)).prop_map(|(size_ms, offset_ms)| WindowSpec::Tumbling { size_ms, offset_ms })
+    (1i64..3000)
+        .prop_flat_map(|size| (Just(size), -(size - 1)..size))
+        .prop_map(|(size_ms, offset_ms)| WindowSpec::Tumbling { size_ms, offset_ms })
 }
 
 /// Sliding windows with at most ~20 windows per element (and gaps when slide > size).
@@ -95,7 +97,12 @@ impl WindowModel {
     /// intersect (or touch, §8.1) `new` into their cover, which keeps their summed count; a
     /// window that merges with nothing, or only grows nothing, keeps its identity and firings.
     fn merge_session(&mut self, key: u32, new: (i64, i64)) -> (i64, i64) {
-        let touching: Vec<(u32, i64, i64)> = self.live.range((key, i64::MIN, i64::MIN)..=(key, i64::MAX, i64::MAX)).map(|(k, _)| *k).filter(|&(_, s, e)| s <= new.1 && e >= new.0).collect();
+        let touching: Vec<(u32, i64, i64)> = self
+            .live
+            .range((key, i64::MIN, i64::MIN)..=(key, i64::MAX, i64::MAX))
+            .map(|(k, _)| *k)
+            .filter(|&(_, s, e)| s <= new.1 && e >= new.0)
+            .collect();
         let cover = touching.iter().fold(new, |c, &(_, s, e)| (c.0.min(s), c.1.max(e)));
         if touching.len() == 1 && (touching[0].1, touching[0].2) == cover {
             return cover;

@@ -63,7 +63,12 @@ fn seconds_as_millis_puts_windows_in_1970() {
 fn heartbeat_holds_until_filtered() {
     let r = run("heartbeat_defeats_idle_timeout.json");
     let start = wmp::engine::scenario::schema::DEFAULT_START_MS;
-    let delays: Vec<(i64, i64)> = r["windows"].as_array().unwrap().iter().map(|w| (w["window_end"].as_i64().unwrap() - start, w["time"].as_i64().unwrap() - w["window_end"].as_i64().unwrap())).collect();
+    let delays: Vec<(i64, i64)> = r["windows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["window_end"].as_i64().unwrap() - start, w["time"].as_i64().unwrap() - w["window_end"].as_i64().unwrap()))
+        .collect();
     assert!(delays.iter().any(|&(e, d)| e < 290_000 && d > 15_000), "held back by the heartbeat");
     assert!(delays.iter().filter(|&&(e, _)| e > 400_000).all(|&(_, d)| d < 3_000), "prompt after the filter");
 }

@@ -52,7 +52,11 @@ fn with_60s_idle_timeout_windows_fire_every_minute() {
         if end > 3 * MIN {
             // The heartbeat at 90 min re-activates partition 11 for one more idle timeout,
             // holding the watermark at the heartbeat's time for that minute.
-            if (90 * MIN..=92 * MIN).contains(&end) { after_heartbeat.push(delay) } else { normal.push(delay) }
+            if (90 * MIN..=92 * MIN).contains(&end) {
+                after_heartbeat.push(delay)
+            } else {
+                normal.push(delay)
+            }
         }
     }
     // Fired within bound (5 s) + jitter (2 s) + one interval of the window end, never an hour.

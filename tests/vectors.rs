@@ -2,12 +2,12 @@
 //! (V-VAL-*), generators with idleness (V-IDL-8) and whole source subtasks (V-SRC-*).
 //! Unit-level vectors for single components live next to them (`cargo test --lib`).
 
-use wmp::engine::time::{EventTime, ProcTime};
 use wmp::engine::scenario::build::parse;
 use wmp::engine::sim::Simulation;
 use wmp::engine::source::generator::{EmitMode, GeneratorKind, WatermarkGenerator};
 use wmp::engine::source::idleness::{IdleCheck, IdlenessWrapper};
 use wmp::engine::status::{Signal, WatermarkStatus};
+use wmp::engine::time::{EventTime, ProcTime};
 use wmp::engine::trace::TraceKind;
 use wmp::engine::valve::{StatusWatermarkValve, ValveSwitches};
 
@@ -86,7 +86,11 @@ fn v_val_8_9_status_toggling_and_partial_idle() {
 
 #[test]
 fn v_val_11_12_14_flush_and_realignment() {
-    valve(3, RELEASED, &[("ch0 WM 10", ""), ("ch1 WM 5", ""), ("ch2 WM 3", "WM(3)"), ("ch0 IDLE", ""), ("ch1 IDLE", ""), ("ch2 IDLE", "WM(10) IDLE")]);
+    valve(
+        3,
+        RELEASED,
+        &[("ch0 WM 10", ""), ("ch1 WM 5", ""), ("ch2 WM 3", "WM(3)"), ("ch0 IDLE", ""), ("ch1 IDLE", ""), ("ch2 IDLE", "WM(10) IDLE")],
+    );
     valve(
         3,
         RELEASED,
@@ -101,12 +105,25 @@ fn v_val_11_12_14_flush_and_realignment() {
             ("ch1 WM 12", "WM(9)"),
         ],
     );
-    valve(2, RELEASED, &[("ch0 WM 7", ""), ("ch1 WM 10", "WM(7)"), ("ch0 IDLE", "WM(10)"), ("ch0 ACTIVE", ""), ("ch0 WM 9", ""), ("ch0 IDLE", "")]);
+    valve(
+        2,
+        RELEASED,
+        &[("ch0 WM 7", ""), ("ch1 WM 10", "WM(7)"), ("ch0 IDLE", "WM(10)"), ("ch0 ACTIVE", ""), ("ch0 WM 9", ""), ("ch0 IDLE", "")],
+    );
 }
 
 #[test]
 fn v_val_15_released_vs_main() {
-    let prefix = [("ch0 WM 100", ""), ("ch1 WM 50", ""), ("ch2 WM 70", "WM(50)"), ("ch1 IDLE", "WM(70)"), ("ch1 ACTIVE", ""), ("ch1 WM 60", ""), ("ch0 IDLE", ""), ("ch2 IDLE", "")];
+    let prefix = [
+        ("ch0 WM 100", ""),
+        ("ch1 WM 50", ""),
+        ("ch2 WM 70", "WM(50)"),
+        ("ch1 IDLE", "WM(70)"),
+        ("ch1 ACTIVE", ""),
+        ("ch1 WM 60", ""),
+        ("ch0 IDLE", ""),
+        ("ch2 IDLE", ""),
+    ];
     let mut released = prefix.to_vec();
     released.push(("ch1 IDLE", "IDLE"));
     valve(3, RELEASED, &released);
@@ -152,7 +169,11 @@ fn v_val_18_20_21_derived() {
             ("ch1 WM 30", "WM(30)"),
         ],
     );
-    valve(2, RELEASED, &[("ch0 IDLE", ""), ("ch1 WM 5", "WM(5)"), ("ch1 IDLE", "IDLE"), ("ch0 ACTIVE", "ACTIVE"), ("ch0 WM 3", ""), ("ch0 WM 6", "WM(6)")]);
+    valve(
+        2,
+        RELEASED,
+        &[("ch0 IDLE", ""), ("ch1 WM 5", "WM(5)"), ("ch1 IDLE", "IDLE"), ("ch0 ACTIVE", "ACTIVE"), ("ch0 WM 3", ""), ("ch0 WM 6", "WM(6)")],
+    );
     valve(2, RELEASED, &[("ch0 IDLE", ""), ("ch1 IDLE", "IDLE"), ("ch0 ACTIVE", "ACTIVE"), ("ch0 WM 1", "WM(1)")]);
 }
 
@@ -197,7 +218,9 @@ fn source_output(sim: &Simulation) -> Vec<(i64, String)> {
 }
 
 fn scenario(partitions: u32, body: &str) -> Simulation {
-    let json = format!(r#"{{"topic": {{"partitions": {partitions}}}, "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}}}, {body}}}"#);
+    let json = format!(
+        r#"{{"topic": {{"partitions": {partitions}}}, "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}}}, {body}}}"#
+    );
     parse(&json).expect("valid scenario").build().expect("builds")
 }
 
@@ -257,10 +280,7 @@ fn v_src_5_all_splits_released_stays_active() {
 
 #[test]
 fn step_to_next_interesting_stops_at_the_change_or_the_limit() {
-    let mut sim = scenario(
-        1,
-        r#""commands": [{"at_ms": 5000, "command": "produce", "partition": 0, "records": [{"ts": 100}]}]"#,
-    );
+    let mut sim = scenario(1, r#""commands": [{"at_ms": 5000, "command": "produce", "partition": 0, "records": [{"ts": 100}]}]"#);
     let start = sim.config().start_time;
     assert!(!sim.step_to_next_interesting(1000).unwrap(), "nothing interesting in the first second");
     assert_eq!(sim.now(), start - 1 + 1000);

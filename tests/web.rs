@@ -285,12 +285,17 @@ async fn export_import_round_trip() {
     let other = Pg::new();
     wmp::web::share::import_json(&other, &json).unwrap();
     assert_eq!(wmp::web::share::export_json(&other), json);
-    let err = wmp::web::share::import_json(&other, r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}"#).unwrap_err();
+    let err = wmp::web::share::import_json(
+        &other,
+        r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}"#,
+    )
+    .unwrap_err();
     assert!(err.contains("window.assigner.size_ms"), "{err}");
     // The replay reaches the same state as the original run.
     pg.run_until(at(&pg, 90)).unwrap();
     other.run_until(at(&other, 90)).unwrap();
-    let results = |p: &Pg| p.with_sim(|s| s.downstream().sink.results().map(|r| (r.time, r.key, r.start, r.end, r.agg.count)).collect::<Vec<_>>());
+    let results =
+        |p: &Pg| p.with_sim(|s| s.downstream().sink.results().map(|r| (r.time, r.key, r.start, r.end, r.agg.count)).collect::<Vec<_>>());
     assert!(!results(&pg).is_empty());
     assert_eq!(results(&pg), results(&other));
     let wms = |p: &Pg| p.with_sim(|s| s.snapshot().operators.iter().map(|o| o.input_watermark).collect::<Vec<_>>());
@@ -346,14 +351,20 @@ async fn embed_layout_renders_and_links_to_the_full_playground() {
     pg.run_until(at(&pg, 600)).unwrap();
     pg.refresh();
     let c = fresh_container();
-    let _h = leptos::mount::mount_to(c.clone(), move || view! { <wmp::web::Embed pg=pg full_url=Some("https://example.test/index.html".to_string()) no_loop=true /> });
+    let _h = leptos::mount::mount_to(
+        c.clone(),
+        move || view! { <wmp::web::Embed pg=pg full_url=Some("https://example.test/index.html".to_string()) no_loop=true /> },
+    );
     settle().await;
     assert_eq!(count(&c, ".embed svg.graph.compact .node.part"), 16);
     assert_eq!(count(&c, ".embed svg.graph.compact .node.op"), 8);
     assert_eq!(q(&c, ".embed svg.graph.compact .node.part.holding").get_attribute("data-partition").as_deref(), Some("11"));
     assert!(text(&c, ".embed-why-text").contains("Partition 11 has had no record"), "{}", text(&c, ".embed-why-text"));
     assert!(text(&c, ".embed-title").contains("Seed 001"));
-    assert_eq!(q(&c, "#open-full").get_attribute("href").as_deref(), Some("https://example.test/index.html#preset=seed-001-heartbeat&speed=300"));
+    assert_eq!(
+        q(&c, "#open-full").get_attribute("href").as_deref(),
+        Some("https://example.test/index.html#preset=seed-001-heartbeat&speed=300")
+    );
     assert_eq!(count(&c, ".embed .timeline-card canvas.timeline"), 1);
     // The one-line WHY offers the fix; applying it is recorded and the link carries it.
     click(&c, ".embed-why .btn.fix");
@@ -400,6 +411,8 @@ fn engine_trace_hashes_match_native() {
 /// Bad input is an error value in wasm too, never a trap.
 #[wasm_bindgen_test]
 fn engine_rejects_bad_input_without_trapping() {
-    let err = wmp::engine::scenario::build::parse(r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}"#).unwrap_err();
+    let err =
+        wmp::engine::scenario::build::parse(r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}"#)
+            .unwrap_err();
     assert_eq!(err.path, "window.assigner.size_ms");
 }

@@ -60,7 +60,11 @@ fn bad_scenarios_throw_with_field_paths() {
         "RangeError",
         &["new WatermarkPlayground", "scenario.window.assigner.size_ms", "must be > 0"],
     );
-    expect_err(Playground::new(js(r#"{"topic": {"partitions": "two"}, "window": {"assigner": {"type": "tumbling", "size_ms": 5}}}"#)), "TypeError", &["scenario.topic.partitions"]);
+    expect_err(
+        Playground::new(js(r#"{"topic": {"partitions": "two"}, "window": {"assigner": {"type": "tumbling", "size_ms": 5}}}"#)),
+        "TypeError",
+        &["scenario.topic.partitions"],
+    );
     expect_err(Playground::new(js(r#"{"topic": {"partitions": 1}, "windw": {}}"#)), "Error", &["windw"]);
     expect_err(Playground::new(JsValue::from_str("no-such-preset")), "RangeError", &["scenario", "seed-001-heartbeat"]);
     expect_err(Playground::new(JsValue::from_f64(3.0)), "TypeError", &["scenario", "the number 3"]);
@@ -234,11 +238,27 @@ fn attach_and_detach_generators() {
     p.run_for(JsValue::from(1000)).unwrap();
     assert_eq!(num(&p.snapshot(JsValue::UNDEFINED).unwrap(), "splits.1.produced"), produced);
 
-    expect_err(p.attach(js(r#"{"partitions": 9, "kind": "steady", "rate_per_s": 1}"#)), "RangeError", &["attach", "producer.partitions", "no partition 9"]);
-    expect_err(p.attach(js(r#"{"partitions": 0, "kind": "burst", "every_ms": 0, "count": 1}"#)), "RangeError", &["producer.every_ms", "> 0"]);
-    expect_err(p.attach(js(r#"{"partitions": 0, "kind": "steady", "rate_per_s": 1, "jitter_ms": -1}"#)), "RangeError", &["producer.jitter_ms"]);
+    expect_err(
+        p.attach(js(r#"{"partitions": 9, "kind": "steady", "rate_per_s": 1}"#)),
+        "RangeError",
+        &["attach", "producer.partitions", "no partition 9"],
+    );
+    expect_err(
+        p.attach(js(r#"{"partitions": 0, "kind": "burst", "every_ms": 0, "count": 1}"#)),
+        "RangeError",
+        &["producer.every_ms", "> 0"],
+    );
+    expect_err(
+        p.attach(js(r#"{"partitions": 0, "kind": "steady", "rate_per_s": 1, "jitter_ms": -1}"#)),
+        "RangeError",
+        &["producer.jitter_ms"],
+    );
     expect_err(p.attach(js(r#"{"partitions": 0, "kind": "sometimes"}"#)), "Error", &["producer", "sometimes"]);
-    expect_err(p.attach(js(r#"{"partitions": 0, "kind": "burst", "every_ms": 1, "count": 1000000000000}"#)), "RangeError", &["producer.count"]);
+    expect_err(
+        p.attach(js(r#"{"partitions": 0, "kind": "burst", "every_ms": 1, "count": 1000000000000}"#)),
+        "RangeError",
+        &["producer.count"],
+    );
     expect_err(p.attach(JsValue::from_str("steady")), "TypeError", &["producer"]);
     still_works(&p);
 }
@@ -275,14 +295,22 @@ fn set_param_covers_every_parameter() {
     p.set_param("idle_timeout_ms".into(), JsValue::NULL).unwrap();
     p.set_param("read_rate_per_s".into(), JsValue::NULL).unwrap();
     assert_eq!(p.elapsed_ms().unwrap(), 12.0, "13 runtime changes, one millisecond each");
-    expect_err(p.set_param("window".into(), js(r#"{"type": "session", "gap_ms": 1000}"#)), "Error", &["setParam", "name", "before the job starts"]);
+    expect_err(
+        p.set_param("window".into(), js(r#"{"type": "session", "gap_ms": 1000}"#)),
+        "Error",
+        &["setParam", "name", "before the job starts"],
+    );
     expect_err(p.set_param("bound_ms".into(), JsValue::from(-1)), "RangeError", &["setParam", "value", ">= 0"]);
     expect_err(p.set_param("idle_timeout_ms".into(), JsValue::from(0)), "RangeError", &["value", "idle timeout"]);
     expect_err(p.set_param("auto_watermark_interval_ms".into(), JsValue::from(-5)), "RangeError", &["value", "interval"]);
     expect_err(p.set_param("channel_latency_ms".into(), JsValue::from(-5)), "RangeError", &["value"]);
     expect_err(p.set_param("allowed_lateness_ms".into(), JsValue::from(-5)), "RangeError", &["value"]);
     expect_err(p.set_param("read_rate_per_s".into(), JsValue::from(0)), "RangeError", &["value", "read rate"]);
-    expect_err(p.set_param("generator".into(), js(r#"{"kind": "max_on_silence", "bound_ms": 0, "silence_ms": 0}"#)), "RangeError", &["value.silence_ms"]);
+    expect_err(
+        p.set_param("generator".into(), js(r#"{"kind": "max_on_silence", "bound_ms": 0, "silence_ms": 0}"#)),
+        "RangeError",
+        &["value.silence_ms"],
+    );
     expect_err(p.set_param("late_side_output".into(), JsValue::from(1)), "TypeError", &["value", "invalid type"]);
     expect_err(p.set_param("sink_mode".into(), JsValue::from_str("sideways")), "Error", &["value", "sideways"]);
     expect_err(p.set_param("bound".into(), JsValue::from(1)), "RangeError", &["name", "unknown parameter", "bound_ms"]);
@@ -303,10 +331,22 @@ fn apply_and_schedule_engine_commands() {
     p.run_until(JsValue::from(5001)).unwrap();
     assert!(get(&p.snapshot(JsValue::UNDEFINED).unwrap(), "splits.2.idle").as_bool().unwrap());
 
-    expect_err(p.apply(js(r#"[{"command": "add_partition"}, {"command": "silence", "partition": 9}]"#)), "RangeError", &["apply", "commands[1].partition", "no partition 9"]);
+    expect_err(
+        p.apply(js(r#"[{"command": "add_partition"}, {"command": "silence", "partition": 9}]"#)),
+        "RangeError",
+        &["apply", "commands[1].partition", "no partition 9"],
+    );
     expect_err(p.apply(js(r#"{"command": "explode"}"#)), "Error", &["apply", "commands", "explode"]);
-    expect_err(p.apply(js(r#"{"command": "set_param", "param": {"name": "bound_ms", "value": -3}}"#)), "RangeError", &["commands.param.value"]);
-    expect_err(p.schedule(JsValue::from(10), js(r#"{"command": "end_of_input"}"#)), "RangeError", &["schedule", "atMs", "not in the future"]);
+    expect_err(
+        p.apply(js(r#"{"command": "set_param", "param": {"name": "bound_ms", "value": -3}}"#)),
+        "RangeError",
+        &["commands.param.value"],
+    );
+    expect_err(
+        p.schedule(JsValue::from(10), js(r#"{"command": "end_of_input"}"#)),
+        "RangeError",
+        &["schedule", "atMs", "not in the future"],
+    );
     // A command that would break an already scheduled one is refused.
     p.schedule(JsValue::from(9000), js(r#"{"command": "mark_split_active", "partition": 2}"#)).unwrap();
     expect_err(p.release_split(JsValue::from(2)), "Error", &["releaseSplit", "scheduled", "(at 9000 ms)"]);

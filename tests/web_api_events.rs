@@ -72,7 +72,10 @@ fn on_delivers_events_after_the_call_and_remove_stops_them() {
     let f = js_sys::Function::new_no_args("");
     expect_err(p.on("windows".into(), f.clone().into()), "RangeError", &["on", "event", "windows"]);
     expect_err(p.on("window".into(), JsValue::from(1)), "TypeError", &["on", "callback", "function"]);
-    let no_trace = Playground::new(js(r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": 1000}}, "trace": {"capacity": 0}}"#)).unwrap();
+    let no_trace = Playground::new(js(
+        r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": 1000}}, "trace": {"capacity": 0}}"#,
+    ))
+    .unwrap();
     expect_err(no_trace.on("watermark".into(), f.clone().into()), "Error", &["event", "capacity is 0"]);
     no_trace.on("window".into(), f.into()).unwrap();
     still_works(&p);

@@ -10,14 +10,14 @@
 
 use crate::engine::deltas::Cursor;
 use crate::engine::observer::Observer;
-use crate::engine::view::notify::{Level, StatusEvent, WatermarkEvent};
-use crate::engine::view::results::{LateRecordView, WindowEmission};
 use crate::engine::sim::Simulation;
 use crate::engine::time::ProcTime;
 use crate::engine::trace::TraceKind;
-use std::ops::ControlFlow;
+use crate::engine::view::notify::{Level, StatusEvent, WatermarkEvent};
+use crate::engine::view::results::{LateRecordView, WindowEmission};
 use serde_json::Value;
 use std::cell::RefCell;
+use std::ops::ControlFlow;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
@@ -213,13 +213,21 @@ impl Collector {
         let (events, _lost) = self.cursor.read_trace(sim);
         for e in &events {
             let (kind, level, subtask, partition, watermark) = match e.kind {
-                TraceKind::SplitWatermark { subtask, partition, watermark } => (EventKind::Watermark, Level::Split, subtask, Some(partition), Some(watermark)),
+                TraceKind::SplitWatermark { subtask, partition, watermark } => {
+                    (EventKind::Watermark, Level::Split, subtask, Some(partition), Some(watermark))
+                }
                 TraceKind::SourceWatermark { subtask, watermark } => (EventKind::Watermark, Level::Source, subtask, None, Some(watermark)),
-                TraceKind::OperatorWatermark { subtask, watermark } => (EventKind::Watermark, Level::Operator, subtask, None, Some(watermark)),
+                TraceKind::OperatorWatermark { subtask, watermark } => {
+                    (EventKind::Watermark, Level::Operator, subtask, None, Some(watermark))
+                }
                 TraceKind::SplitIdle { subtask, partition } => (EventKind::Idle, Level::Split, subtask, Some(partition), None),
                 TraceKind::SplitActive { subtask, partition } => (EventKind::Active, Level::Split, subtask, Some(partition), None),
-                TraceKind::SourceStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Source, subtask, None, None),
-                TraceKind::OperatorStatus { subtask, status } => (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Operator, subtask, None, None),
+                TraceKind::SourceStatus { subtask, status } => {
+                    (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Source, subtask, None, None)
+                }
+                TraceKind::OperatorStatus { subtask, status } => {
+                    (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Operator, subtask, None, None)
+                }
                 TraceKind::Command { .. }
                 | TraceKind::RecordRead { .. }
                 | TraceKind::RecordFiltered { .. }

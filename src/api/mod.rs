@@ -21,8 +21,8 @@
 
 pub mod convert;
 pub mod error;
-pub mod mount;
 pub mod events;
+pub mod mount;
 pub mod playground;
 
 pub use events::Subscription;

@@ -8,10 +8,10 @@
 use super::convert::{self, describe};
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::playground::{load_text, text_of_string};
-use crate::engine::scenario::{build, catalog};
 use crate::engine::scenario::schema::Scenario;
+use crate::engine::scenario::{build, catalog};
 use crate::web::playback::MAX_SPEED;
-use crate::web::{Embed, Playground, Pg};
+use crate::web::{Embed, Pg, Playground};
 use leptos::prelude::*;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -39,7 +39,8 @@ struct Plan {
 }
 
 fn plan(options: &JsValue) -> ApiResult<Plan> {
-    let o: MountOptions = if options.is_undefined() || options.is_null() { MountOptions::default() } else { convert::from_js(options, "options")? };
+    let o: MountOptions =
+        if options.is_undefined() || options.is_null() { MountOptions::default() } else { convert::from_js(options, "options")? };
     let embed = match o.layout.as_deref() {
         None | Some("full") => false,
         Some("embed") => true,
@@ -58,7 +59,12 @@ fn plan(options: &JsValue) -> ApiResult<Plan> {
             let text = match v {
                 serde_json::Value::String(s) => text_of_string(&s, "options.scenario")?,
                 serde_json::Value::Object(_) => v.to_string(),
-                other => return Err(ApiError::type_("options.scenario", format!("expected a scenario object or string, got {}", json_kind(&other)))),
+                other => {
+                    return Err(ApiError::type_(
+                        "options.scenario",
+                        format!("expected a scenario object or string, got {}", json_kind(&other)),
+                    ))
+                }
             };
             // The API's own checks (bounds, scripted commands), so the page cannot fail later.
             let sc = load_text(&text, "options.scenario")?.scenario().clone();
@@ -69,7 +75,10 @@ fn plan(options: &JsValue) -> ApiResult<Plan> {
     };
     if let Some(s) = o.speed {
         if !(s.is_finite() && s > 0.0 && s <= MAX_SPEED) {
-            return Err(ApiError::new("options.speed", format!("{s} is not a speed (processing time per wall-clock time, > 0 and ≤ 100000)")));
+            return Err(ApiError::new(
+                "options.speed",
+                format!("{s} is not a speed (processing time per wall-clock time, > 0 and ≤ 100000)"),
+            ));
         }
     }
     Ok(Plan { embed, scenario, speed: o.speed, autoplay: o.autoplay.unwrap_or(false), full_url: o.full_url })

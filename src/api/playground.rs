@@ -6,10 +6,10 @@ use super::convert::{self, from_js, index_arg, int_arg, non_negative, opt_int_ar
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::events::{Collector, EventKind, Listeners, Pull, StepEvent, Subscription};
 use crate::engine::command::Command;
-use crate::engine::session::param::STRUCTURAL_PARAMS;
-use crate::engine::session::{share, Session};
 use crate::engine::scenario::schema::{ProducerSpec, RecordSpec};
 use crate::engine::scenario::{build, catalog};
+use crate::engine::session::param::STRUCTURAL_PARAMS;
+use crate::engine::session::{share, Session};
 use crate::engine::snapshot::SnapshotOptions as ViewOptions;
 use crate::engine::time::describe_watermark;
 use crate::engine::view::results::{LateRecordView, WindowEmission};
@@ -48,7 +48,10 @@ pub(crate) fn text_of_string(s: &str, arg: &str) -> ApiResult<String> {
         return Ok(s.to_string());
     }
     let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
-    Err(ApiError::new(arg, format!("{s:?} is not a preset id (one of {}), a share string ({}…) or scenario JSON", ids.join(", "), share::PREFIX)))
+    Err(ApiError::new(
+        arg,
+        format!("{s:?} is not a preset id (one of {}), a share string ({}…) or scenario JSON", ids.join(", "), share::PREFIX),
+    ))
 }
 
 pub(crate) fn load_text(text: &str, arg: &str) -> ApiResult<Session> {
@@ -437,7 +440,11 @@ impl WatermarkPlayground {
     /// metrics. `options.openWindows` caps the open windows listed per operator (default 10).
     pub fn snapshot(&self, options: JsValue) -> Result<JsValue, JsValue> {
         let m = "snapshot";
-        let opts: SnapshotOptions = if options.is_undefined() || options.is_null() { SnapshotOptions::default() } else { from_js(&options, "options").map_err(|e| e.into_js(m))? };
+        let opts: SnapshotOptions = if options.is_undefined() || options.is_null() {
+            SnapshotOptions::default()
+        } else {
+            from_js(&options, "options").map_err(|e| e.into_js(m))?
+        };
         let open = opts.open_windows.map_or(DEFAULT_OPEN_WINDOWS, |n| n as usize);
         self.read(m, |s| to_js(&s.sim().snapshot_with(ViewOptions { open_windows: open, metrics: true, finished: s.finished() })))
     }
@@ -486,7 +493,10 @@ impl WatermarkPlayground {
         let m = "restWatermarks";
         let v = string_arg(&vertex, "vertex").map_err(|e| e.into_js(m))?;
         self.read(m, |s| {
-            let list = s.sim().rest_watermarks(&v).ok_or_else(|| ApiError::new("vertex", format!("no vertex {v:?} (\"source\" or \"window\")")))?;
+            let list = s
+                .sim()
+                .rest_watermarks(&v)
+                .ok_or_else(|| ApiError::new("vertex", format!("no vertex {v:?} (\"source\" or \"window\")")))?;
             to_js(&list)
         })
     }
@@ -498,7 +508,10 @@ impl WatermarkPlayground {
         let i = index_arg(&subtask, "subtask").map_err(|e| e.into_js(m))?;
         self.read(m, |s| {
             let n = s.sim().downstream().windows.len();
-            let e = s.sim().explain(i).ok_or_else(|| ApiError::new("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
+            let e = s
+                .sim()
+                .explain(i)
+                .ok_or_else(|| ApiError::new("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
             to_js(&e)
         })
     }
@@ -508,14 +521,19 @@ impl WatermarkPlayground {
     pub fn on(&self, event: JsValue, callback: JsValue) -> Result<Subscription, JsValue> {
         let m = "on";
         let name = string_arg(&event, "event").map_err(|e| e.into_js(m))?;
-        let kind = EventKind::parse(&name).ok_or_else(|| ApiError::new("event", format!("unknown event {name:?} (one of {})", EventKind::NAMES.join(", "))).into_js(m))?;
+        let kind = EventKind::parse(&name)
+            .ok_or_else(|| ApiError::new("event", format!("unknown event {name:?} (one of {})", EventKind::NAMES.join(", "))).into_js(m))?;
         let Some(f) = callback.dyn_ref::<js_sys::Function>() else {
             return Err(ApiError::type_("callback", format!("expected a function, got {}", convert::describe(&callback))).into_js(m));
         };
         if kind.from_trace() {
             let cap = self.read(m, |s| Ok(s.sim().config().trace_capacity))?;
             if cap == 0 {
-                return Err(ApiError::invalid("event", format!("the scenario keeps no trace (trace.capacity is 0), so {name:?} events cannot be delivered")).into_js(m));
+                return Err(ApiError::invalid(
+                    "event",
+                    format!("the scenario keeps no trace (trace.capacity is 0), so {name:?} events cannot be delivered"),
+                )
+                .into_js(m));
             }
         }
         let mut l = self.listeners.try_borrow_mut().map_err(|_| Self::busy(m))?;

@@ -8,8 +8,8 @@
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
-use wmp::engine::report::report;
 use wmp::engine::limits::MAX_INPUT_BYTES;
+use wmp::engine::report::report;
 use wmp::engine::scenario::oracle;
 use wmp::engine::session::Session;
 
@@ -79,11 +79,8 @@ fn run(args: Vec<String>) -> Result<String, String> {
 /// The input text, at most [`MAX_INPUT_BYTES`] of it (`wmp run /dev/zero` must not fill memory).
 fn read_input(file: &str) -> Result<String, String> {
     let name = if file == "-" { "stdin" } else { file };
-    let reader: Box<dyn Read> = if file == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?)
-    };
+    let reader: Box<dyn Read> =
+        if file == "-" { Box::new(std::io::stdin()) } else { Box::new(std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?) };
     let mut bytes = Vec::new();
     reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("{name}: {e}"))?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {

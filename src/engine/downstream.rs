@@ -115,7 +115,16 @@ impl Downstream {
 
     /// Routes a record from a source subtask (the record goes out before the generator runs).
     #[inline(always)]
-    pub fn send_record(&mut self, src: u32, rebalance_next: &mut u32, rec: &Record, ts: EventTime, keys: &KeyTable, now: ProcTime, trace: &mut Trace) {
+    pub fn send_record(
+        &mut self,
+        src: u32,
+        rebalance_next: &mut u32,
+        rec: &Record,
+        ts: EventTime,
+        keys: &KeyTable,
+        now: ProcTime,
+        trace: &mut Trace,
+    ) {
         let q = self.windows.len() as u32;
         let (dst, slot) = match self.exchange {
             Exchange::Forward => (src, NO_SLOT),
@@ -221,8 +230,21 @@ impl Downstream {
         } else {
             w.num_late_records_dropped += 1;
         }
-        let late = LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, value: rec.value, watermark, side_output, time: now };
-        trace.push(now, TraceKind::LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, watermark, side_output });
+        let late = LateRecord {
+            subtask: dst,
+            partition: rec.partition,
+            offset: rec.offset,
+            ts,
+            key: rec.key,
+            value: rec.value,
+            watermark,
+            side_output,
+            time: now,
+        };
+        trace.push(
+            now,
+            TraceKind::LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, watermark, side_output },
+        );
         if self.late_retained > 0 {
             if self.late.len() == self.late_retained {
                 self.late.pop_front();
@@ -286,7 +308,16 @@ impl Downstream {
                     firing: f.firing,
                 },
             );
-            self.sink.write(WindowResult { subtask: dst, key: f.key, start: f.start, end: f.end, agg: f.agg, watermark: f.watermark, firing: f.firing, time: now });
+            self.sink.write(WindowResult {
+                subtask: dst,
+                key: f.key,
+                start: f.start,
+                end: f.end,
+                agg: f.agg,
+                watermark: f.watermark,
+                firing: f.firing,
+                time: now,
+            });
         }
     }
 }

@@ -4,8 +4,8 @@
 
 use super::sim::Simulation;
 use super::snapshot::OpenWindow;
-use super::view::watermark::as_watermark;
 use super::time::{describe_watermark, format_duration, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
+use super::view::watermark::as_watermark;
 use serde::Serialize;
 
 /// One reason, as data (the UI renders it; the explanation's `text` says it in a sentence);
@@ -103,13 +103,20 @@ impl Simulation {
             reasons.push(Reason::PeriodicEmissionDisabled);
         }
         reasons.extend(self.timestamp_reasons(wm, now));
-        let waiting_windows = w
-            .op
-            .pending_windows()
-            .take(5)
-            .map(|(k, s, e, n)| OpenWindow { key: self.keys.name(k).to_string(), start: s, end: e, count: n })
-            .collect();
-        let mut ex = Explanation { subtask, watermark: wm, held_by, reasons, waiting_windows, waiting_total: w.op.pending_count(), text: String::new() };
+        let waiting_windows =
+            w.op.pending_windows()
+                .take(5)
+                .map(|(k, s, e, n)| OpenWindow { key: self.keys.name(k).to_string(), start: s, end: e, count: n })
+                .collect();
+        let mut ex = Explanation {
+            subtask,
+            watermark: wm,
+            held_by,
+            reasons,
+            waiting_windows,
+            waiting_total: w.op.pending_count(),
+            text: String::new(),
+        };
         ex.text = self.sentence(&ex, now);
         Some(ex)
     }
@@ -122,11 +129,7 @@ impl Simulation {
         if live.is_empty() {
             return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });
         }
-        let hold = live
-            .iter()
-            .copied()
-            .filter(|&i| !src.split_idle(i))
-            .min_by_key(|&i| src.split_watermark(i).unwrap_or(NO_WATERMARK));
+        let hold = live.iter().copied().filter(|&i| !src.split_idle(i)).min_by_key(|&i| src.split_watermark(i).unwrap_or(NO_WATERMARK));
         let Some(i) = hold else { return (None, vec![]) };
         let sp = &src.splits[i];
         let p = sp.partition;
@@ -207,7 +210,6 @@ impl Simulation {
         }
         s
     }
-
 }
 
 /// One reason as a clause (lower case, no full stop), with event times written by `at`: the
@@ -244,8 +246,15 @@ mod tests {
     #[test]
     fn a_reason_clause_writes_times_with_the_callers_formatter() {
         let r = Reason::SecondsReadAsMillis { watermark: EventTime(1_767_225_600) };
-        assert_eq!(reason_clause(&r, ProcTime(0), |t| format!("<{}>", t.ms())), "the watermark is <1767225600> — epoch seconds read as milliseconds?");
+        assert_eq!(
+            reason_clause(&r, ProcTime(0), |t| format!("<{}>", t.ms())),
+            "the watermark is <1767225600> — epoch seconds read as milliseconds?"
+        );
         let r = Reason::IdleCountdown { partition: 3, idle_at: ProcTime(5_000) };
-        assert_eq!(reason_clause(&r, ProcTime(8_000), |_| unreachable!()), "partition 3 will be declared idle in 0 ms unless a record arrives", "never a negative countdown");
+        assert_eq!(
+            reason_clause(&r, ProcTime(8_000), |_| unreachable!()),
+            "partition 3 will be declared idle in 0 ms unless a record arrives",
+            "never a negative countdown"
+        );
     }
 }

@@ -36,8 +36,7 @@ impl KeyTable {
 /// Java's `String.hashCode()` (over UTF-16 code units), needed for Flink's key-group routing
 /// and the Kafka enumerator's start index.
 pub fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+    s.encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
 }
 
 #[cfg(test)]
@@ -49,6 +48,9 @@ mod tests {
         assert_eq!(java_string_hash(""), 0);
         assert_eq!(java_string_hash("a"), 97);
         assert_eq!(java_string_hash("hello"), 99_162_322);
-        assert_eq!(java_string_hash("clickstream"), "clickstream".encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32)));
+        assert_eq!(
+            java_string_hash("clickstream"),
+            "clickstream".encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+        );
     }
 }

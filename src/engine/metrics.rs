@@ -122,7 +122,10 @@ impl Simulation {
                 self.down
                     .windows
                     .iter()
-                    .map(|w| RestWatermark { id: format!("{}.currentInputWatermark", w.index), value: w.current_input_watermark().to_string() })
+                    .map(|w| RestWatermark {
+                        id: format!("{}.currentInputWatermark", w.index),
+                        value: w.current_input_watermark().to_string(),
+                    })
                     .collect(),
             ),
             _ => None,

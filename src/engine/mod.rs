@@ -8,8 +8,8 @@
 //! The views serialize straight to the JS API's shapes; `view` owns what those shapes share.
 
 pub mod channel;
-pub mod deltas;
 pub mod command;
+pub mod deltas;
 pub mod downstream;
 pub mod element;
 pub mod error;
@@ -20,12 +20,12 @@ pub mod keys;
 pub mod limits;
 pub mod metrics;
 pub mod observer;
-pub mod report;
 pub mod operator;
 pub mod partition;
 pub mod partitioner;
 pub mod producer;
 pub mod read;
+pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod session;

@@ -65,10 +65,12 @@ pub fn report(name: &str, sim: &Simulation, with_trace: bool) -> Value {
 /// bare 64-bit number, so reports and golden files stay comparable across versions.
 fn raw_watermarks(v: Value) -> Value {
     match v {
-        Value::Object(o) if o.len() == 2 && o.contains_key("ms") => match o.get("raw").and_then(Value::as_str).and_then(|r| r.parse::<i64>().ok()) {
-            Some(raw) => json!(raw),
-            None => Value::Object(o),
-        },
+        Value::Object(o) if o.len() == 2 && o.contains_key("ms") => {
+            match o.get("raw").and_then(Value::as_str).and_then(|r| r.parse::<i64>().ok()) {
+                Some(raw) => json!(raw),
+                None => Value::Object(o),
+            }
+        }
         Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, raw_watermarks(v))).collect()),
         Value::Array(a) => Value::Array(a.into_iter().map(raw_watermarks).collect()),
         other => other,

@@ -12,11 +12,13 @@
 //! Time only moves through `step`, `run_until` and `step_to_next_interesting`; nothing reads a
 //! clock. The next instant is computed, so sparse scenarios skip idle stretches in one step.
 
+use super::command::Command;
 use super::downstream::Downstream;
 use super::element::Record;
 use super::error::InputError;
 use super::job::JobConfig;
 use super::keys::KeyTable;
+use super::observer::Observer;
 use super::partition::Partition;
 use super::producer::ProducerState;
 use super::rng::Rng;
@@ -25,9 +27,7 @@ use super::source::subtask::SourceSubtask;
 use super::status::Signal;
 use super::time::ProcTime;
 use super::trace::Trace;
-use super::command::Command;
 use std::collections::BTreeMap;
-use super::observer::Observer;
 
 /// A command waiting for its processing time.
 #[derive(Clone, Debug)]

@@ -208,13 +208,23 @@ impl Simulation {
                         .channels()
                         .iter()
                         .enumerate()
-                        .map(|(i, c)| ChannelView { channel: i, source_subtask: w.channel_sources[i], watermark: c.watermark, status: c.status, aligned: c.aligned, is_min: min == Some(i) })
+                        .map(|(i, c)| ChannelView {
+                            channel: i,
+                            source_subtask: w.channel_sources[i],
+                            watermark: c.watermark,
+                            status: c.status,
+                            aligned: c.aligned,
+                            is_min: min == Some(i),
+                        })
                         .collect(),
                     window_state_size: w.op.state_size(),
                     open_windows: if opts.open_windows == 0 {
                         Vec::new()
                     } else {
-                        w.op.pending_windows().take(opts.open_windows).map(|(k, start, end, count)| OpenWindow { key: self.keys.name(k).to_string(), start, end, count }).collect()
+                        w.op.pending_windows()
+                            .take(opts.open_windows)
+                            .map(|(k, start, end, count)| OpenWindow { key: self.keys.name(k).to_string(), start, end, count })
+                            .collect()
                     },
                     open_window_count: w.op.pending_count(),
                 }

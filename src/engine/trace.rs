@@ -111,7 +111,9 @@ impl<K> TraceKind<K> {
         use TraceKind::*;
         match self {
             Command { text } => Command { text: text.clone() },
-            RecordRead { subtask, partition, offset, ts, key } => RecordRead { subtask: *subtask, partition: *partition, offset: *offset, ts: *ts, key: f(key) },
+            RecordRead { subtask, partition, offset, ts, key } => {
+                RecordRead { subtask: *subtask, partition: *partition, offset: *offset, ts: *ts, key: f(key) }
+            }
             &RecordFiltered { subtask, partition, offset } => RecordFiltered { subtask, partition, offset },
             &SplitWatermark { subtask, partition, watermark } => SplitWatermark { subtask, partition, watermark },
             &SplitIdle { subtask, partition } => SplitIdle { subtask, partition },
@@ -123,9 +125,16 @@ impl<K> TraceKind<K> {
             &EndOfInputDropped { subtask } => EndOfInputDropped { subtask },
             &OperatorWatermark { subtask, watermark } => OperatorWatermark { subtask, watermark },
             &OperatorStatus { subtask, status } => OperatorStatus { subtask, status },
-            WindowFired { subtask, key, start, end, count, sum, watermark, firing } => {
-                WindowFired { subtask: *subtask, key: f(key), start: *start, end: *end, count: *count, sum: *sum, watermark: *watermark, firing: *firing }
-            }
+            WindowFired { subtask, key, start, end, count, sum, watermark, firing } => WindowFired {
+                subtask: *subtask,
+                key: f(key),
+                start: *start,
+                end: *end,
+                count: *count,
+                sum: *sum,
+                watermark: *watermark,
+                firing: *firing,
+            },
             LateRecord { subtask, partition, offset, ts, key, watermark, side_output } => LateRecord {
                 subtask: *subtask,
                 partition: *partition,
@@ -196,7 +205,8 @@ impl TraceKind {
                 }
             }
             LateRecord { subtask, partition, offset, ts, key, watermark, side_output } => {
-                for v in [14, *subtask as i64, *partition as i64, *offset as i64, ts.ms(), *key as i64, watermark.ms(), *side_output as i64] {
+                for v in [14, *subtask as i64, *partition as i64, *offset as i64, ts.ms(), *key as i64, watermark.ms(), *side_output as i64]
+                {
                     h.add_i64(v)
                 }
             }

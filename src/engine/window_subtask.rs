@@ -1,9 +1,9 @@
 //! One subtask of the window operator: its input valve, the operator itself and its metrics.
 
+use super::job::JobConfig;
 use super::operator::window_operator::WindowOperator;
 use super::time::{EventTime, ProcTime, NO_WATERMARK};
 use super::valve::{StatusWatermarkValve, ValveSwitches};
-use super::job::JobConfig;
 
 #[derive(Clone, Debug)]
 pub struct WindowSubtask {

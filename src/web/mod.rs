@@ -20,7 +20,31 @@ macro_rules! dom_modules {
 pub mod format;
 pub mod timeline_data;
 pub mod timeline_plot;
-dom_modules!(actions, app, controls, embed, emissions, error_banner, explain, graph, header, icons, keyboard, measure, metrics, playback, presets, rows, share, snippets, state, tables, theme, timeline, timeline_canvas);
+dom_modules!(
+    actions,
+    app,
+    controls,
+    embed,
+    emissions,
+    error_banner,
+    explain,
+    graph,
+    header,
+    icons,
+    keyboard,
+    measure,
+    metrics,
+    playback,
+    presets,
+    rows,
+    share,
+    snippets,
+    state,
+    tables,
+    theme,
+    timeline,
+    timeline_canvas
+);
 
 #[cfg(target_arch = "wasm32")]
 pub use app::{App, Embed, Playground};

@@ -47,24 +47,63 @@ pub enum LineKind {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
     /// A window's event-time band across the plot (every other window, and the picked one).
-    Band { y: f64, h: f64, picked: bool },
+    Band {
+        y: f64,
+        h: f64,
+        picked: bool,
+    },
     /// A vertical grid line with its processing-time tick label under the plot.
-    GridX { x: f64, label: String },
+    GridX {
+        x: f64,
+        label: String,
+    },
     /// A horizontal grid line with its event-time label left of the plot.
-    GridY { y: f64, label: String },
+    GridY {
+        y: f64,
+        label: String,
+    },
     /// Processing time as event time: a healthy watermark runs parallel to it.
-    Diagonal { from: (f64, f64), to: (f64, f64) },
+    Diagonal {
+        from: (f64, f64),
+        to: (f64, f64),
+    },
     /// A step line through `points` (consecutive points joined straight).
-    Line { kind: LineKind, label: String, points: Vec<(f64, f64)> },
-    Fired { x: f64, y: f64 },
-    LateRefire { x: f64, y: f64 },
-    Dropped { x: f64, y: f64 },
-    SideOutput { x: f64, y: f64 },
+    Line {
+        kind: LineKind,
+        label: String,
+        points: Vec<(f64, f64)>,
+    },
+    Fired {
+        x: f64,
+        y: f64,
+    },
+    LateRefire {
+        x: f64,
+        y: f64,
+    },
+    Dropped {
+        x: f64,
+        y: f64,
+    },
+    SideOutput {
+        x: f64,
+        y: f64,
+    },
     /// The focused window subtask's watermark is outside the view.
-    OffScale { y: f64, text: String },
+    OffScale {
+        y: f64,
+        text: String,
+    },
     /// An idle lane's background and label.
-    Lane { y: f64, label: String },
-    IdleSpan { x: f64, y: f64, w: f64 },
+    Lane {
+        y: f64,
+        label: String,
+    },
+    IdleSpan {
+        x: f64,
+        y: f64,
+        w: f64,
+    },
 }
 
 /// A whole picture: what to paint, the canvas height, and the view it was drawn for.
@@ -93,7 +132,10 @@ pub struct Frame {
 }
 
 pub fn nice_step(span: i64) -> i64 {
-    const STEPS: &[i64] = &[100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000];
+    const STEPS: &[i64] = &[
+        100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
+        7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000,
+    ];
     STEPS.iter().copied().find(|&s| s * 7 >= span).unwrap_or(86_400_000 * ((span / 86_400_000 / 7).max(1)))
 }
 
@@ -330,7 +372,8 @@ fn late_records(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
 
 /// Idle lanes under the plot, window subtasks first; returns how many.
 fn idle_lanes(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, max_lanes: usize) -> usize {
-    let mut lanes: Vec<(String, &Series)> = data.operators.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("win {i}"), s)).collect();
+    let mut lanes: Vec<(String, &Series)> =
+        data.operators.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("win {i}"), s)).collect();
     lanes.extend(data.splits.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("p{i}"), s)));
     lanes.truncate(max_lanes);
     let lane_top = TOP + sc.h + AXIS_H;
@@ -435,7 +478,12 @@ mod tests {
     type LineView<'a> = (&'a str, LineKind, &'a [(f64, f64)]);
 
     fn lines(p: &Plot) -> Vec<LineView<'_>> {
-        p.items.iter().filter_map(|it| if let Item::Line { kind, label, points } = it { Some((label.as_str(), *kind, points.as_slice())) } else { None }).collect()
+        p.items
+            .iter()
+            .filter_map(
+                |it| if let Item::Line { kind, label, points } = it { Some((label.as_str(), *kind, points.as_slice())) } else { None },
+            )
+            .collect()
     }
 
     #[test]
@@ -468,7 +516,8 @@ mod tests {
         let mut f = frame(&d);
         f.culprit = Some(63);
         let p = plot(&d, &f);
-        let names: Vec<&str> = lines(&p).iter().filter(|l| l.1 != LineKind::Operator && l.1 != LineKind::OperatorFocus).map(|l| l.0).collect();
+        let names: Vec<&str> =
+            lines(&p).iter().filter(|l| l.1 != LineKind::Operator && l.1 != LineKind::OperatorFocus).map(|l| l.0).collect();
         assert_eq!(names.len(), 16);
         assert!(names.contains(&"partition 63") && names.contains(&"partition 0") && !names.contains(&"partition 15"));
         assert_eq!(lines(&p).last().map(|l| (l.0, l.1)), Some(("partition 63", LineKind::Culprit)), "the culprit is drawn on top");

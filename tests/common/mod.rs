@@ -44,8 +44,9 @@ pub fn producer() -> impl Strategy<Value = Value> {
 
 /// A scripted command; `partition` is reduced modulo the topic's partitions later.
 pub fn command(duration: i64) -> impl Strategy<Value = Value> {
-    let on_partition = prop_oneof![Just("silence"), Just("resume"), Just("mark_split_idle"), Just("mark_split_active"), Just("detach_producers")]
-        .prop_map(|c| json!({"command": c}));
+    let on_partition =
+        prop_oneof![Just("silence"), Just("resume"), Just("mark_split_idle"), Just("mark_split_active"), Just("detach_producers")]
+            .prop_map(|c| json!({"command": c}));
     let produce = prop::collection::vec((-5000i64..1000, 0u32..3), 1..5).prop_map(|recs| {
         let records: Vec<Value> = recs.into_iter().map(|(off, k)| json!({"ts_offset_ms": off, "key": format!("key-{k}")})).collect();
         json!({"command": "produce", "records": records})
@@ -66,7 +67,6 @@ pub fn command(duration: i64) -> impl Strategy<Value = Value> {
         c
     })
 }
-
 
 /// Generated producers or commands with their `field` (`partitions`, `partition`) taken modulo
 /// the topic's partition count.

@@ -18,7 +18,9 @@ pub enum WindowSpec {
         #[serde(default)]
         offset_ms: i64,
     },
-    Session { gap_ms: i64 },
+    Session {
+        gap_ms: i64,
+    },
 }
 
 impl WindowSpec {

@@ -16,10 +16,7 @@ pub struct SessionIndex {
 impl SessionIndex {
     /// Existing windows of `key` that intersect (or touch) `w`, sorted by start.
     pub fn overlapping(&self, key: KeyId, w: Window) -> Vec<Window> {
-        self.by_key
-            .get(&key)
-            .map(|v| v.iter().copied().filter(|o| o.0 <= w.1 && o.1 >= w.0).collect())
-            .unwrap_or_default()
+        self.by_key.get(&key).map(|v| v.iter().copied().filter(|o| o.0 <= w.1 && o.1 >= w.0).collect()).unwrap_or_default()
     }
 
     /// Replaces `old` windows of `key` by `new`, keeping the list sorted.

@@ -105,7 +105,16 @@ mod tests {
     use super::*;
 
     fn result(i: i64, firing: u32) -> WindowResult {
-        WindowResult { subtask: 0, key: 0, start: EventTime(i), end: EventTime(i + 1), agg: Agg::ZERO, watermark: EventTime(i), firing, time: ProcTime(i) }
+        WindowResult {
+            subtask: 0,
+            key: 0,
+            start: EventTime(i),
+            end: EventTime(i + 1),
+            agg: Agg::ZERO,
+            watermark: EventTime(i),
+            firing,
+            time: ProcTime(i),
+        }
     }
 
     #[test]

@@ -154,7 +154,14 @@ impl WindowOperator {
 
     /// `processElement` for a key the exchange numbered `slot` in this subtask (`NO_SLOT`: none).
     #[inline(always)]
-    pub fn process_element_in(&mut self, key: KeyId, slot: u32, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
+    pub fn process_element_in(
+        &mut self,
+        key: KeyId,
+        slot: u32,
+        ts: EventTime,
+        value: i64,
+        fired: &mut Vec<WindowFiring>,
+    ) -> ElementOutcome {
         let (s, e) = self.last_tumbling;
         if s <= ts && ts < e {
             // Fast path: the element falls into the tumbling window of the previous one. Ahead

@@ -6,8 +6,8 @@ use crate::engine::error::InputError;
 use crate::engine::job::JobConfig;
 use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARALLELISM, MAX_PARTITIONS, MAX_SAFE, MAX_TRACE_CAPACITY};
-use crate::engine::session::{check, Session};
 use crate::engine::partitioner::Exchange;
+use crate::engine::session::{check, Session};
 use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::SourceSettings;
 use crate::engine::time::ProcTime;
@@ -55,7 +55,10 @@ impl Scenario {
         validate_generator(&wm.generator).map_err(|e| e.within("source.watermark.generator"))?;
         if let Some(t) = wm.idle_timeout_ms {
             if t <= 0 {
-                return Err(InputError::new("source.watermark.idle_timeout_ms", "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off"));
+                return Err(InputError::new(
+                    "source.watermark.idle_timeout_ms",
+                    "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off",
+                ));
             }
         }
         range(wm.auto_watermark_interval_ms, 0, MAX_INTERVAL_MS, "source.watermark.auto_watermark_interval_ms")?;

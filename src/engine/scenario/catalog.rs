@@ -248,7 +248,9 @@ mod tests {
         s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(30_000)) }).unwrap();
         s.run_until(at(&s, 100)).unwrap();
         assert!(fired(&s) > 0);
-        let producer = serde_json::from_str(r#"{"partitions": 3, "kind": "steady", "rate_per_s": 5, "event_delay_ms": 40000, "keys": ["store-9"]}"#).unwrap();
+        let producer =
+            serde_json::from_str(r#"{"partitions": 3, "kind": "steady", "rate_per_s": 5, "event_delay_ms": 40000, "keys": ["store-9"]}"#)
+                .unwrap();
         s.apply(Command::AttachProducer { producer }).unwrap();
         s.run_until(at(&s, 160)).unwrap();
         assert!(dropped(&s) > 0, "the woken partition's old records are late");
@@ -330,7 +332,9 @@ mod tests {
         s.run_until(at(&s, 115)).unwrap();
         let ex = s.explain(0).unwrap();
         assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(1), "{}", ex.text);
-        let kept_active = |e: &crate::engine::explain::Explanation| e.reasons.iter().any(|r| matches!(r, crate::engine::explain::Reason::KeptActiveBySparseRecords { partition: 1, .. }));
+        let kept_active = |e: &crate::engine::explain::Explanation| {
+            e.reasons.iter().any(|r| matches!(r, crate::engine::explain::Reason::KeptActiveBySparseRecords { partition: 1, .. }))
+        };
         assert!(kept_active(&ex), "the heartbeat split is named: {}", ex.text);
         assert!(ex.text.contains("heartbeats defeat idleness; filter them"), "{}", ex.text);
         s.run_until(at(&s, 120)).unwrap();

@@ -212,7 +212,11 @@ impl OracleScenario {
             } else if let Some(obj) = s.as_object().filter(|o| o.len() == 1) {
                 let (k, v) = obj.iter().next().expect("one entry");
                 if k == "sleep_ms" {
-                    out.push(Action::Sleep(v.as_i64().filter(|&x| (0..=600_000).contains(&x)).ok_or_else(|| InputError::new(&path, "sleep_ms must be in 0..=600000"))?));
+                    out.push(Action::Sleep(
+                        v.as_i64()
+                            .filter(|&x| (0..=600_000).contains(&x))
+                            .ok_or_else(|| InputError::new(&path, "sleep_ms must be in 0..=600000"))?,
+                    ));
                     continue;
                 }
                 let p = v.as_u64().filter(|&p| (p as usize) < n).ok_or_else(|| InputError::new(&path, "bad partition"))? as usize;
@@ -287,14 +291,16 @@ impl OracleScenario {
     pub fn run(&self) -> Result<Simulation, InputError> {
         let per_event = self.per_event()?;
         let cfg = self.job_config(per_event)?;
-        let delay = if per_event { 1 } else { self.watermark.record_delay_ms.unwrap_or(3 * self.watermark.interval_ms.unwrap_or(200)).max(1) };
+        let delay =
+            if per_event { 1 } else { self.watermark.record_delay_ms.unwrap_or(3 * self.watermark.interval_ms.unwrap_or(200)).max(1) };
         let mut sim = Simulation::new(cfg, KeyTable::default(), self.partitions.len() as u32);
         let mut t = ProcTime(DEFAULT_START_MS);
         for a in self.actions()? {
             let cmd = match a {
                 Action::Event { partition, idx } => {
                     let e = &self.partitions[partition as usize].events()[idx];
-                    let r = RecordSpec { ts: Some(e.ts), ts_offset_ms: None, key: Some(e.key.clone()), value: Some(e.value), heartbeat: false };
+                    let r =
+                        RecordSpec { ts: Some(e.ts), ts_offset_ms: None, key: Some(e.key.clone()), value: Some(e.value), heartbeat: false };
                     Command::Produce { partition, records: vec![r] }
                 }
                 Action::Idle(p) => Command::MarkSplitIdle { partition: p },
@@ -349,4 +355,3 @@ pub fn report(sc: &OracleScenario, sim: &Simulation) -> Value {
         "trace_hash": sim.trace().hash_hex(),
     })
 }
-

@@ -227,7 +227,9 @@ impl ProducerSpec {
             return Err(InputError::new("stop_ms", "must be >= start_ms"));
         }
         match &self.keys {
-            KeysSpec::Count { count, .. } if *count == 0 || *count > MAX_KEYS => Err(InputError::new("keys.count", "must be in 1..=10,000,000")),
+            KeysSpec::Count { count, .. } if *count == 0 || *count > MAX_KEYS => {
+                Err(InputError::new("keys.count", "must be in 1..=10,000,000"))
+            }
             KeysSpec::List(l) if l.is_empty() => Err(InputError::new("keys", "needs at least one key")),
             _ => Ok(()),
         }
@@ -371,7 +373,9 @@ impl Default for TraceSpec {
 /// Flink's constructor checks on a generator.
 pub fn validate_generator(g: &GeneratorKind) -> Result<(), InputError> {
     match *g {
-        GeneratorKind::BoundedOutOfOrderness { bound_ms } if bound_ms < 0 => Err(InputError::new("bound_ms", "must be >= 0 (forBoundedOutOfOrderness rejects negative bounds)")),
+        GeneratorKind::BoundedOutOfOrderness { bound_ms } if bound_ms < 0 => {
+            Err(InputError::new("bound_ms", "must be >= 0 (forBoundedOutOfOrderness rejects negative bounds)"))
+        }
         GeneratorKind::MaxOnSilence { bound_ms, silence_ms } => {
             if bound_ms < 0 {
                 Err(InputError::new("bound_ms", "must be >= 0"))

@@ -25,7 +25,10 @@ pub enum Action {
     AutoInterval(i64),
     DetachProducers(u32),
     /// Attach a producer whose records are `delay_ms` old.
-    WakeLate { partition: u32, delay_ms: i64 },
+    WakeLate {
+        partition: u32,
+        delay_ms: i64,
+    },
     /// Restart with another timestamp assigner.
     Assigner(TimestampAssigner),
     /// Restart with this source parallelism.
@@ -62,7 +65,11 @@ impl Action {
             Action::AutoInterval(i) => set(Param::AutoWatermarkIntervalMs(i)),
             Action::DetachProducers(partition) => Some(Command::DetachProducers { partition }),
             Action::WakeLate { partition, delay_ms } => Some(Command::AttachProducer { producer: late_device(partition, delay_ms) }),
-            Action::ClampRestart | Action::Assigner(_) | Action::SourceParallelism(_) | Action::LegacyConnector | Action::IdlenessInsteadOfMax => None,
+            Action::ClampRestart
+            | Action::Assigner(_)
+            | Action::SourceParallelism(_)
+            | Action::LegacyConnector
+            | Action::IdlenessInsteadOfMax => None,
         }
     }
 

@@ -85,7 +85,9 @@ fn producer_bounds(p: &ProducerSpec) -> Result<(), InputError> {
     safe(p.event_delay_ms, "event_delay_ms")?;
     safe(p.jitter_ms, "jitter_ms")?;
     match p.kind {
-        ProducerKind::Burst { count, .. } if count > MAX_BURST_COUNT => Err(InputError::new("count", "at most 10,000,000 records per burst")),
+        ProducerKind::Burst { count, .. } if count > MAX_BURST_COUNT => {
+            Err(InputError::new("count", "at most 10,000,000 records per burst"))
+        }
         ProducerKind::Backlog { span_ms, .. } => safe(span_ms, "span_ms"),
         _ => Ok(()),
     }
@@ -156,7 +158,8 @@ impl Shadow {
             }
             Command::Produce { partition, records } => {
                 if strict {
-                    self.live(*partition).map_err(|e| InputError::new(e.path, format!("{} (nothing would read the records)", e.message)))?;
+                    self.live(*partition)
+                        .map_err(|e| InputError::new(e.path, format!("{} (nothing would read the records)", e.message)))?;
                 } else {
                     self.exists(*partition)?;
                 }
@@ -164,7 +167,9 @@ impl Shadow {
                     record(r, at, strict).map_err(|e| e.within(&format!("records[{i}]")))?;
                 }
             }
-            Command::Silence { partition } | Command::Resume { partition } | Command::DetachProducers { partition } => self.exists(*partition)?,
+            Command::Silence { partition } | Command::Resume { partition } | Command::DetachProducers { partition } => {
+                self.exists(*partition)?
+            }
             Command::AttachProducer { producer: p } => {
                 producer(p, self.partitions()).map_err(|e| e.within("producer"))?;
             }

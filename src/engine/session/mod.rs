@@ -110,10 +110,16 @@ impl Session {
 
     fn ensure_running(&self) -> Result<(), InputError> {
         if self.finished {
-            return Err(InputError::invalid("", "the job has finished (runToEnd() applied the end of input); load toScenario() into a new playground to go on"));
+            return Err(InputError::invalid(
+                "",
+                "the job has finished (runToEnd() applied the end of input); load toScenario() into a new playground to go on",
+            ));
         }
         if let Some(m) = &self.halted {
-            return Err(InputError::invalid("", format!("the simulation stopped after an engine error ({m}); start again from the scenario")));
+            return Err(InputError::invalid(
+                "",
+                format!("the simulation stopped after an engine error ({m}); start again from the scenario"),
+            ));
         }
         Ok(())
     }
@@ -132,7 +138,8 @@ impl Session {
     /// ones and names them (`commands[3].partition`).
     fn check(&self, new: &[(ProcTime, Command)], paths: &[String]) -> Result<(), InputError> {
         let mut shadow = Shadow::of(&self.sim);
-        let mut items: Vec<(ProcTime, &Command, Option<usize>, &str)> = self.sim.scheduled().map(|c| (c.at, &c.command, None, c.path.as_str())).collect();
+        let mut items: Vec<(ProcTime, &Command, Option<usize>, &str)> =
+            self.sim.scheduled().map(|c| (c.at, &c.command, None, c.path.as_str())).collect();
         for (k, (at, c)) in new.iter().enumerate() {
             items.push((*at, c, Some(k), ""));
         }
@@ -158,7 +165,10 @@ impl Session {
     pub fn schedule_at(&mut self, at: ProcTime, cmds: Vec<Command>, paths: &[String]) -> Result<(), InputError> {
         self.ensure_running()?;
         if at <= self.sim.now() {
-            return Err(InputError::new("atMs", format!("{} is not in the future (the clock is at {} ms)", at - self.start(), self.elapsed())));
+            return Err(InputError::new(
+                "atMs",
+                format!("{} is not in the future (the clock is at {} ms)", at - self.start(), self.elapsed()),
+            ));
         }
         let new: Vec<(ProcTime, Command)> = cmds.iter().map(|c| (at, c.clone())).collect();
         self.check(&new, paths)?;

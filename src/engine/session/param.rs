@@ -64,7 +64,10 @@ impl Session {
         if self.started() {
             return Err(InputError::invalid(
                 "name",
-                format!("{name} can only change before the job starts (the clock is at {} ms); Flink needs a restart for that too", self.elapsed()),
+                format!(
+                    "{name} can only change before the job starts (the clock is at {} ms); Flink needs a restart for that too",
+                    self.elapsed()
+                ),
             ));
         }
         self.restructure(|sc| {

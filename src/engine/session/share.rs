@@ -42,9 +42,7 @@ pub fn is_share_string(s: &str) -> bool {
 /// Decodes a share string back to the scenario JSON text.
 pub fn decode(s: &str, arg: &str) -> Result<String, InputError> {
     let s = s.trim();
-    let body = s
-        .strip_prefix(PREFIX)
-        .ok_or_else(|| InputError::new(arg, format!("a share string starts with {PREFIX:?}")))?;
+    let body = s.strip_prefix(PREFIX).ok_or_else(|| InputError::new(arg, format!("a share string starts with {PREFIX:?}")))?;
     let body = body.trim_end_matches('=').as_bytes();
     if body.len() % 4 == 1 {
         return Err(InputError::new(arg, "truncated share string (bad length)"));
@@ -53,9 +51,7 @@ pub fn decode(s: &str, arg: &str) -> Result<String, InputError> {
     for chunk in body.chunks(4) {
         let mut n = 0u32;
         for (i, &c) in chunk.iter().enumerate() {
-            let v = value(c).ok_or_else(|| {
-                InputError::new(arg, format!("invalid character {:?} in the share string", c as char))
-            })?;
+            let v = value(c).ok_or_else(|| InputError::new(arg, format!("invalid character {:?} in the share string", c as char)))?;
             n |= v << (18 - 6 * i);
         }
         let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];

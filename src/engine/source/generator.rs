@@ -150,10 +150,7 @@ mod tests {
         let mut g = WatermarkGenerator::new(GeneratorKind::NoWatermarks, EmitMode::Periodic);
         g.on_event(EventTime(5), ProcTime(0));
         assert_eq!(g.on_periodic_emit(ProcTime(0)), None);
-        let mut g = WatermarkGenerator::new(
-            GeneratorKind::MaxOnSilence { bound_ms: 0, silence_ms: 100 },
-            EmitMode::Periodic,
-        );
+        let mut g = WatermarkGenerator::new(GeneratorKind::MaxOnSilence { bound_ms: 0, silence_ms: 100 }, EmitMode::Periodic);
         g.on_event(EventTime(50), ProcTime(0));
         assert_eq!(g.on_periodic_emit(ProcTime(99)), Some(EventTime(49)));
         assert_eq!(g.on_periodic_emit(ProcTime(100)), Some(END_OF_TIME));

@@ -32,13 +32,43 @@ fn json<T: Serialize>(v: &T) -> Value {
 fn the_snapshot_is_the_api_snapshot() {
     let sim = late_data();
     let s = json(&sim.snapshot_with(SnapshotOptions { open_windows: 3, metrics: true, finished: true }));
-    let top = ["now", "elapsedMs", "startTime", "started", "finished", "splits", "sources", "operators", "windowsFired", "lateRecords", "traceCursor", "traceHash", "metrics"];
+    let top = [
+        "now",
+        "elapsedMs",
+        "startTime",
+        "started",
+        "finished",
+        "splits",
+        "sources",
+        "operators",
+        "windowsFired",
+        "lateRecords",
+        "traceCursor",
+        "traceHash",
+        "metrics",
+    ];
     assert_eq!(keys(&s), sorted(&top));
     assert_eq!(s["finished"], json!(true));
-    let split = ["partition", "subtask", "produced", "read", "unread", "maxTimestamp", "watermark", "idle", "idleDeadline", "lastRecordAt", "released", "silent"];
+    let split = [
+        "partition",
+        "subtask",
+        "produced",
+        "read",
+        "unread",
+        "maxTimestamp",
+        "watermark",
+        "idle",
+        "idleDeadline",
+        "lastRecordAt",
+        "released",
+        "silent",
+    ];
     assert_eq!(keys(&s["splits"][0]), sorted(&split));
     assert_eq!(keys(&s["splits"][0]["watermark"]), ["ms", "raw"]);
-    assert_eq!(keys(&s["sources"][0]), sorted(&["subtask", "partitions", "combinedWatermark", "outputWatermark", "idle", "mainOutputIdle"]));
+    assert_eq!(
+        keys(&s["sources"][0]),
+        sorted(&["subtask", "partitions", "combinedWatermark", "outputWatermark", "idle", "mainOutputIdle"])
+    );
     let op = ["subtask", "inputWatermark", "outputWatermark", "idle", "channels", "windowStateSize", "openWindows", "openWindowCount"];
     assert_eq!(keys(&s["operators"][0]), sorted(&op));
     // End of input: Long.MAX_VALUE has no number, only its exact text.
@@ -61,7 +91,10 @@ fn results_late_records_and_trace_events_name_their_keys() {
     let d = sim.downstream();
     let (i, r) = d.sink.since(0).next().unwrap();
     let w = json(&WindowEmission::new(i, r, sim.keys(), sim.config().aggregate));
-    assert_eq!(keys(&w), sorted(&["index", "subtask", "key", "start", "end", "value", "count", "sum", "min", "max", "watermark", "firing", "time"]));
+    assert_eq!(
+        keys(&w),
+        sorted(&["index", "subtask", "key", "start", "end", "value", "count", "sum", "min", "max", "watermark", "firing", "time"])
+    );
     assert!(w["key"].is_string() && w["watermark"]["ms"].is_number());
     let l = json(&LateRecordView::new(d.late.iter().next().unwrap(), sim.keys()));
     assert_eq!(keys(&l), sorted(&["subtask", "partition", "offset", "ts", "key", "value", "watermark", "sideOutput", "time"]));
@@ -93,7 +126,8 @@ fn explanations_metrics_and_presets_are_camel_case() {
 fn listener_payloads_name_their_level() {
     use super::notify::{Level, StatusEvent, StepEvent, WatermarkEvent};
     use crate::engine::time::{EventTime, ProcTime};
-    let w = json(&WatermarkEvent { seq: 1, time: ProcTime(5), level: Level::Split, subtask: 0, partition: Some(3), watermark: EventTime(7) });
+    let w =
+        json(&WatermarkEvent { seq: 1, time: ProcTime(5), level: Level::Split, subtask: 0, partition: Some(3), watermark: EventTime(7) });
     assert_eq!(w, json!({"seq": 1, "time": 5, "level": "split", "subtask": 0, "partition": 3, "watermark": {"ms": 7, "raw": "7"}}));
     let s = json(&StatusEvent { seq: 2, time: ProcTime(5), level: Level::Operator, subtask: 1, partition: None });
     assert_eq!(s, json!({"seq": 2, "time": 5, "level": "operator", "subtask": 1, "partition": null}));
