@@ -10,6 +10,7 @@ use super::operator::hot_windows::NO_SLOT;
 use super::operator::sink::{Sink, WindowResult};
 use super::operator::window_operator::{ElementOutcome, WindowFiring};
 use super::partitioner::{default_max_parallelism, key_to_subtask, Exchange};
+use super::source::subtask::SourceSubtask;
 use super::status::{Signal, WatermarkStatus};
 use super::time::{EventTime, ProcTime};
 use super::trace::{Trace, TraceKind};
@@ -113,18 +114,19 @@ impl Downstream {
         self.latency_ms = latency_ms;
     }
 
-    /// Routes a record from a source subtask (the record goes out before the generator runs).
+    /// Routes a record from a source subtask (the record goes out before the generator runs);
+    /// a rebalance exchange advances the subtask's round robin.
     #[inline(always)]
     pub fn send_record(
         &mut self,
-        src: u32,
-        rebalance_next: &mut u32,
+        from: &mut SourceSubtask,
         rec: &Record,
         ts: EventTime,
         keys: &KeyTable,
         now: ProcTime,
         trace: &mut Trace,
     ) {
+        let (src, rebalance_next) = (from.index, &mut from.rebalance_next);
         let q = self.windows.len() as u32;
         let (dst, slot) = match self.exchange {
             Exchange::Forward => (src, NO_SLOT),

@@ -119,6 +119,18 @@ pub fn from_value<T: serde::de::DeserializeOwned>(json: serde_json::Value, path:
     })
 }
 
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", one_line(&self.message))
+        } else {
+            write!(f, "{}: {}", one_line(&self.path), one_line(&self.message))
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,15 +145,3 @@ mod tests {
         assert_eq!(one_line("a\tb"), "a\\tb");
     }
 }
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", one_line(&self.message))
-        } else {
-            write!(f, "{}: {}", one_line(&self.path), one_line(&self.message))
-        }
-    }
-}
-
-impl std::error::Error for InputError {}

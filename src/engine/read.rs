@@ -95,7 +95,7 @@ impl Simulation {
         let mut n = 0;
         for r in batch {
             let Some(ts) = src.assign(r, t) else { continue };
-            down.send_record(s as u32, &mut src.rebalance_next, r, ts, keys, t, trace);
+            down.send_record(src, r, ts, keys, t, trace);
             n += 1;
             max_ts = max_ts.max(ts);
         }
@@ -138,7 +138,7 @@ impl Simulation {
             }
             return;
         };
-        self.down.send_record(s as u32, &mut src.rebalance_next, &r, ts, &self.keys, t, &mut self.trace);
+        self.down.send_record(src, &r, ts, &self.keys, t, &mut self.trace);
         self.signals.clear();
         self.sources[s].after_record(i, ts, t, &mut self.trace, &mut self.signals);
         if !self.signals.is_empty() {

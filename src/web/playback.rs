@@ -123,7 +123,7 @@ struct FrameBudget {
 impl Observer for FrameBudget {
     fn after_instant(&mut self, _: &Simulation) -> ControlFlow<()> {
         self.instants += 1;
-        if self.instants % 16 == 0 && perf_now() > self.deadline {
+        if self.instants.is_multiple_of(16) && perf_now() > self.deadline {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -165,7 +165,7 @@ pub fn start_loop(pg: Pg) {
             frames.push(ts);
             frames.retain(|&f| ts - f <= 1000.0);
             shown += 1;
-            if shown % 15 == 0 {
+            if shown.is_multiple_of(15) {
                 pg.perf.fps.set(frames.len() as f64);
                 pg.perf.frame_ms.set(engine_ms + refresh_ms);
                 // For the bench script and for the curious: where a frame's time goes.

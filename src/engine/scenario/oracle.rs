@@ -189,10 +189,8 @@ impl OracleScenario {
                 }
             }
         };
-        for p in 0..n {
-            if lens[p] == 0 {
-                part_end(p, &mut out, &mut released);
-            }
+        for (p, _) in lens.iter().enumerate().filter(|(_, &len)| len == 0) {
+            part_end(p, &mut out, &mut released);
         }
         for (i, s) in schedule.iter().enumerate() {
             let path = format!("schedule[{i}]");
