@@ -2,7 +2,8 @@
 # Runs every test suite, in order:
 #   0. lint:    cargo fmt --check; cargo clippy -D warnings, natively (--all-targets) and for
 #               wasm32 (the library and the browser tests)
-#   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden tests)
+#   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden/fuzz tests),
+#               then the property and fuzz suites again with overflow checks (profile `checked`)
 #   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_api --test web_api_events
 #               (headless Chromium; web_api is the JS API)
 #   3. types:   tsc --noEmit -p tests/node               (the JS API's src/api/wmp.d.ts + types.gen.d.ts)
@@ -54,6 +55,8 @@ run_step "clippy wasm32 (cargo clippy --target wasm32-unknown-unknown -D warning
 
 # 1. Native tests.
 run_step "native (cargo test --release)" cargo test --release --no-fail-fast || true
+run_step "native, overflow-checked (cargo test --profile checked)" cargo test --profile checked --no-fail-fast \
+  --test property_valve --test property_window_operator --test property_simulation --test property_session --test fuzz_input || true
 
 # 2. wasm-bindgen tests in headless Chromium. wasm-bindgen-test-runner (from setup.sh, same
 # version as the wasm-bindgen crate) drives /usr/bin/chromedriver; it adds headless,

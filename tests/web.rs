@@ -394,7 +394,7 @@ fn formats_and_parsers() {
     assert_eq!(format::wm_human(day - 6_000, day), "23:59:54.000");
     assert_eq!(format::wm_human(i64::MIN, day), "No Watermark");
     assert_eq!(format::wm_raw(i64::MAX), "Long.MAX_VALUE");
-    assert_eq!(format::thousands(1_234_567), "1,234,567");
+    assert_eq!(format::thousands(1_234_567u64), "1,234,567");
 }
 
 /// The engine in wasm gives the same traces as natively (the constants pinned in

@@ -28,3 +28,8 @@ pub const MAX_TRACE_CAPACITY: usize = 10_000_000;
 pub const MAX_WINDOWS_PER_RECORD: i64 = 10_000_000;
 /// Bytes of scenario text read from a file or stdin.
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+/// Engine operations one scenario may ask for (`session::budget`): the 3-hour seed-001 bench
+/// (486 M records) needs about 0.9 × 10^9; this allows about ten times that, minutes of work.
+pub const MAX_WORK: u64 = 10_000_000_000;
+/// Key ids all producers may hold together (`keys.count` × partitions, summed).
+pub const MAX_KEY_SLOTS: u64 = 20_000_000;

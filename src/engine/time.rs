@@ -222,6 +222,19 @@ pub fn format_opt_duration_exact(ms: Option<i64>) -> String {
     ms.map_or_else(|| "off".into(), format_duration_exact)
 }
 
+/// A count with thousands separators: 12345678 → "12,345,678".
+pub fn thousands(n: impl Into<u128>) -> String {
+    let s = n.into().to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 // Howard Hinnant's days-to-civil algorithm: proleptic Gregorian, valid for the whole i64 ms range.
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;

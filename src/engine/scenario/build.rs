@@ -7,7 +7,7 @@ use crate::engine::job::JobConfig;
 use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARALLELISM, MAX_PARTITIONS, MAX_SAFE, MAX_TRACE_CAPACITY};
 use crate::engine::partitioner::Exchange;
-use crate::engine::session::{check, Session};
+use crate::engine::session::{budget, check, Session};
 use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::SourceSettings;
 use crate::engine::time::ProcTime;
@@ -83,7 +83,7 @@ impl Scenario {
             return Err(InputError::new("trace.capacity", "at most 10,000,000"));
         }
         check::scenario_bounds(self)?;
-        Ok(())
+        budget::check(self)
     }
 
     pub fn job_config(&self) -> JobConfig {

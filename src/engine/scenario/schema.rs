@@ -366,7 +366,7 @@ pub struct TraceSpec {
 
 impl Default for TraceSpec {
     fn default() -> Self {
-        TraceSpec { capacity: 100_000, records: true, late_records_retained: 10_000, window_results_retained: None }
+        TraceSpec { capacity: 100_000, records: true, late_records_retained: 10_000, window_results_retained: Some(100_000) }
     }
 }
 

@@ -12,7 +12,7 @@
 
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
-use crate::engine::limits::{MAX_BURST_COUNT, MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
+use crate::engine::limits::{MAX_BURST_COUNT, MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{validate_generator, ProducerSpec, RecordSpec, Scenario};
 use crate::engine::sim::Simulation;
@@ -84,12 +84,21 @@ fn producer_bounds(p: &ProducerSpec) -> Result<(), InputError> {
     }
     safe(p.event_delay_ms, "event_delay_ms")?;
     safe(p.jitter_ms, "jitter_ms")?;
+    let period = |every_ms: i64| {
+        if every_ms > MAX_DURATION_MS {
+            Err(InputError::new("every_ms", format!("at most {MAX_DURATION_MS} (ten years)")))
+        } else {
+            Ok(())
+        }
+    };
     match p.kind {
         ProducerKind::Burst { count, .. } if count > MAX_BURST_COUNT => {
             Err(InputError::new("count", "at most 10,000,000 records per burst"))
         }
+        ProducerKind::Burst { every_ms, .. } | ProducerKind::Heartbeat { every_ms } => period(every_ms),
+        ProducerKind::Outlier { future_ms } => safe(future_ms, "future_ms"),
         ProducerKind::Backlog { span_ms, .. } => safe(span_ms, "span_ms"),
-        _ => Ok(()),
+        ProducerKind::Steady { .. } => Ok(()),
     }
 }
 

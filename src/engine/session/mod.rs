@@ -10,10 +10,12 @@
 //! commands still waiting, so a scheduled command can never fail later; should the engine fail
 //! all the same (a bug), the session halts and refuses to go on from a state it cannot trust.
 //!
-//! Files: `check` (the one check of each command), `share` (share strings), `param`
-//! (parameters by name, as the API and the UI's fields set them), `action` (one-click steps).
+//! Files: `check` (the one check of each command), `budget` (the work a scenario may ask for),
+//! `share` (share strings), `param` (parameters by name, as the API and the UI's fields set
+//! them), `action` (one-click steps).
 
 pub mod action;
+pub mod budget;
 pub mod check;
 pub mod param;
 pub mod share;

@@ -1,0 +1,224 @@
+//! The work budget: before a scenario runs, an upper bound of the work it asks for — records
+//! produced times the windows each one lands in, instants times the producers and partitions
+//! scanned at each, periodic ticks times the splits they visit, and the key slots producers
+//! hold — is checked against [`MAX_WORK`] and [`MAX_KEY_SLOTS`]. A scenario over budget is
+//! refused with the numbers and the fields that drive them, before anything runs, so that no
+//! input (a file, a share link, a script) can run for hours or fill memory.
+//!
+//! The bound is deliberately simple and generous: silenced producers are counted as producing,
+//! and every instant of the run is counted once records arrive at least every millisecond.
+
+use crate::engine::command::Command;
+use crate::engine::error::InputError;
+use crate::engine::limits::{MAX_KEY_SLOTS, MAX_WORK};
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::producer::ProducerKind;
+use crate::engine::scenario::schema::{KeysSpec, PartitionSelector, ProducerSpec, Scenario};
+use crate::engine::time::thousands;
+
+/// The work a scenario asks for, in engine operations (an upper bound).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Estimate {
+    /// Records produced (by producers and `produce` commands).
+    pub records: u128,
+    /// Windows one record is assigned to, at most.
+    pub windows_per_record: u128,
+    /// Processing-time instants the run may process.
+    pub instants: u128,
+    /// Producers and partitions scanned at each instant.
+    pub scanned_per_instant: u128,
+    /// Periodic watermark ticks times the splits each visits.
+    pub tick_work: u128,
+    /// Key ids held by producers (each producer keeps its keys per partition).
+    pub key_slots: u128,
+}
+
+impl Estimate {
+    /// All the work, in one number.
+    pub fn work(&self) -> u128 {
+        self.records * self.windows_per_record + self.instants * self.scanned_per_instant + self.tick_work
+    }
+}
+
+/// How many records one producer writes to one partition over `span_ms` of its life.
+fn producer_records(kind: ProducerKind, span_ms: u128) -> u128 {
+    match kind {
+        ProducerKind::Steady { rate_per_s } => (span_ms * rate_per_s as u128).div_ceil(1000) + 1,
+        ProducerKind::Burst { every_ms, count } => (span_ms / every_ms.max(1) as u128 + 1) * count as u128,
+        ProducerKind::Heartbeat { every_ms } => span_ms / every_ms.max(1) as u128 + 1,
+        ProducerKind::Outlier { .. } => 1,
+        ProducerKind::Backlog { count, .. } => count as u128,
+    }
+}
+
+fn partitions_of(sel: &PartitionSelector, partitions: u32) -> u128 {
+    match sel {
+        PartitionSelector::One(_) => 1,
+        PartitionSelector::List(v) => v.len() as u128,
+        PartitionSelector::All(_) | PartitionSelector::AllExcept { .. } => partitions as u128,
+    }
+}
+
+fn key_count(keys: &KeysSpec) -> u128 {
+    match keys {
+        KeysSpec::List(v) => v.len() as u128,
+        KeysSpec::Count { count, .. } => *count as u128,
+    }
+}
+
+/// The estimate for a scenario run for its `duration_ms`.
+pub fn estimate(sc: &Scenario) -> Estimate {
+    let duration = sc.duration_ms.max(0) as u128;
+    let mut e = Estimate { windows_per_record: windows_per_record(&sc.window.assigner), ..Estimate::default() };
+    let mut partitions = sc.topic.partitions;
+    let mut producers: u128 = 0;
+    let add = |p: &ProducerSpec, from_ms: i64, partitions: u32, e: &mut Estimate| {
+        let start = p.start_ms.max(from_ms).max(0) as u128;
+        let stop = p.stop_ms.map_or(duration, |s| (s.max(0) as u128).min(duration));
+        let n = partitions_of(&p.partitions, partitions);
+        e.records += producer_records(p.kind, stop.saturating_sub(start)) * n;
+        e.key_slots += key_count(&p.keys) * n;
+        n
+    };
+    for p in &sc.producers {
+        producers += add(p, 0, partitions, &mut e);
+    }
+    for c in &sc.commands {
+        match &c.command {
+            Command::AddPartition => partitions += 1,
+            Command::AttachProducer { producer } => producers += add(producer, c.at_ms, partitions, &mut e),
+            Command::Produce { records, .. } => e.records += records.len() as u128,
+            _ => {}
+        }
+    }
+    let interval = sc.source.watermark.auto_watermark_interval_ms;
+    let ticks = if interval > 0 { duration / interval as u128 + 1 } else { 0 };
+    e.tick_work = ticks * (partitions as u128 + sc.source.parallelism as u128);
+    e.instants = (e.records + ticks + sc.commands.len() as u128).min(duration + 1);
+    e.scanned_per_instant = producers + partitions as u128 + 1;
+    e
+}
+
+/// Windows one record may be assigned to.
+fn windows_per_record(w: &WindowSpec) -> u128 {
+    match *w {
+        WindowSpec::Sliding { size_ms, slide_ms, .. } => ((size_ms.max(1) - 1) / slide_ms.max(1) + 1) as u128,
+        WindowSpec::Tumbling { .. } | WindowSpec::Session { .. } => 1,
+    }
+}
+
+/// Refuses a scenario whose work or key slots exceed the budget, naming the fields to change.
+pub fn check(sc: &Scenario) -> Result<(), InputError> {
+    let e = estimate(sc);
+    if e.key_slots > MAX_KEY_SLOTS as u128 {
+        return Err(InputError::new(
+            "producers",
+            format!(
+                "the producers hold {} keys (keys.count × partitions), at most {}: use fewer keys or partitions",
+                thousands(e.key_slots),
+                thousands(MAX_KEY_SLOTS as u128)
+            ),
+        ));
+    }
+    if e.work() > MAX_WORK as u128 {
+        let parts = [
+            (
+                e.records * e.windows_per_record,
+                format!(
+                    "{} records × {} window(s) each (producers[].rate_per_s/count, window.assigner)",
+                    thousands(e.records),
+                    e.windows_per_record
+                ),
+            ),
+            (
+                e.instants * e.scanned_per_instant,
+                format!(
+                    "{} instants × {} producers and partitions (topic.partitions, producers[].partitions)",
+                    thousands(e.instants),
+                    e.scanned_per_instant
+                ),
+            ),
+            (e.tick_work, format!("{} for the periodic ticks (source.watermark.auto_watermark_interval_ms)", thousands(e.tick_work))),
+        ];
+        let worst = parts.iter().max_by_key(|p| p.0).map(|p| p.1.clone()).unwrap_or_default();
+        return Err(InputError::new(
+            "duration_ms",
+            format!(
+                "the scenario asks for about {} engine operations, at most {} here; the most: {worst}; shorten duration_ms or lower that",
+                thousands(e.work()),
+                thousands(MAX_WORK as u128)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scenario::build::parse;
+    use serde_json::{json, Value};
+
+    fn scenario(v: Value) -> Result<Scenario, InputError> {
+        parse(&v.to_string())
+    }
+
+    fn base() -> Value {
+        json!({"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": 1000}}})
+    }
+
+    #[test]
+    fn the_three_hour_seed_001_bench_is_within_budget() {
+        let mut v: Value = serde_json::from_str(include_str!("../../../tests/scenarios/seed_001_heartbeat.json")).unwrap();
+        v["duration_ms"] = json!(180 * 60_000);
+        v["producers"][0]["rate_per_s"] = json!(3000);
+        v["producers"][0]["keys"]["count"] = json!(1000);
+        let sc = scenario(v).unwrap();
+        let e = estimate(&sc);
+        assert!(e.records >= 486_000_000, "{e:?}");
+        assert!(e.work() < MAX_WORK as u128 / 5, "{e:?}");
+    }
+
+    #[test]
+    fn scenarios_that_would_run_for_hours_or_fill_memory_are_refused_with_their_fields() {
+        let mut many_parts = base();
+        many_parts["topic"]["partitions"] = json!(100_000);
+        many_parts["producers"] = json!([{"partitions": "all", "kind": "steady", "rate_per_s": 20, "jitter_ms": 100}]);
+        let mut ticks = base();
+        ticks["duration_ms"] = json!(10i64 * 365 * 86_400_000);
+        ticks["source"] = json!({"watermark": {"auto_watermark_interval_ms": 1}});
+        let mut sliding = base();
+        sliding["window"]["assigner"] = json!({"type": "sliding", "size_ms": 10_000_000, "slide_ms": 1});
+        sliding["producers"] = json!([{"partitions": 0, "kind": "steady", "rate_per_s": 100}]);
+        let mut keys = base();
+        keys["topic"]["partitions"] = json!(1000);
+        keys["producers"] = json!([{"partitions": "all", "kind": "heartbeat", "every_ms": 1000, "keys": {"count": 10_000_000}}]);
+        let mut bursts = base();
+        bursts["producers"] = json!([{"partitions": 0, "kind": "burst", "every_ms": 1, "count": 10_000_000}]);
+        for (v, what, words) in [
+            (many_parts, "100,000 partitions × 20/s", "instants"),
+            (ticks, "ten years of 1 ms ticks", "periodic ticks"),
+            (sliding, "10^7 windows per record", "window"),
+            (bursts, "10^7 records every ms", "records"),
+        ] {
+            let e = scenario(v).unwrap_err();
+            assert_eq!(e.path, "duration_ms", "{what}: {e}");
+            assert!(e.message.contains(words), "{what}: {e}");
+        }
+        let e = scenario(keys).unwrap_err();
+        assert_eq!(e.path, "producers", "{e}");
+        assert!(e.message.contains("10,000,000,000 keys"), "{e}");
+    }
+
+    #[test]
+    fn the_estimate_counts_attached_producers_and_produced_records() {
+        let mut v = base();
+        v["duration_ms"] = json!(10_000);
+        v["commands"] = json!([
+            {"at_ms": 5000, "command": "attach_producer", "producer": {"partitions": 0, "kind": "steady", "rate_per_s": 100}},
+            {"at_ms": 6000, "command": "produce", "partition": 0, "records": [{}, {}, {}]}
+        ]);
+        let e = estimate(&scenario(v).unwrap());
+        assert_eq!(e.records, 500 + 1 + 3);
+    }
+}
