@@ -1,5 +1,5 @@
 //! `mount(element, options)`: places the playground — the full UI or the embed layout — into an
-//! element of the host page (DESIGN.md §5). Options are checked completely before anything is
+//! element of the host page (docs/API.md, `mount`). Options are checked completely before anything is
 //! mounted; a bad one is a JS error naming it (`mount: options.speed: …`).
 //!
 //! The host page links the playground's stylesheet (`style.css` next to `wmp.js`); the

@@ -1,11 +1,14 @@
-//! Browser front end: the playground UI in Leptos 0.8 (CSR) over the engine.
+//! Browser front end: the playground UI in Leptos 0.8 (CSR) over the engine alone: it drives
+//! the engine's `Session` (the same checks, log and run loops as the JS API and `wmp run`) and
+//! never names `crate::api` (`tests/purity.rs` checks that; the API may mount this UI).
 //!
-//! One concept per file: `state` (the simulation and the signals views read), `playback`
+//! One concept per file: `state` (the session and the signals views read), `playback`
 //! (frame loop, step, speed), `app` (layout), `header`, `presets`, `graph`, `explain`,
 //! `tables`, `emissions`, `timeline` (+ `timeline_data`, `timeline_plot`,
 //! `timeline_canvas`), `controls/`, `metrics`, `share` (export/import/link), `snippets`
-//! (Java / SQL), `keyboard`, `theme`, `error_banner`, `actions` (one-click fixes), `format`,
-//! `measure`.
+//! (Java / SQL), `keyboard`, `theme`, `error_banner`, `actions` (running the engine's one-click actions), `format`,
+//! `measure`, `rows` (per-row memos over the engine's snapshot rows), `embed` (the compact
+//! layout), `icons`.
 //!
 //! `format`, `timeline_data` and `timeline_plot` touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
