@@ -27,7 +27,7 @@ use super::source::subtask::SourceSubtask;
 use super::status::Signal;
 use super::time::ProcTime;
 use super::trace::Trace;
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 
 /// A command waiting for its processing time.
 #[derive(Clone, Debug)]
@@ -51,11 +51,9 @@ pub struct Simulation {
     pub(crate) sources: Vec<SourceSubtask>,
     pub(crate) down: Downstream,
     pub(crate) trace: Trace,
-    /// Commands waiting for their time, keyed by (time, order scheduled): a queue that stays
-    /// cheap with many commands and keeps same-instant commands in the order given.
-    pub(crate) scheduled: BTreeMap<(ProcTime, u64), ScheduledCommand>,
-    /// How many commands were ever scheduled (the second half of the queue's key).
-    pub(crate) scheduled_count: u64,
+    /// Commands waiting for their time, in run order. Commands come mostly in time order, so
+    /// scheduling one is a push at the back and running one a pop at the front.
+    pub(crate) scheduled: VecDeque<ScheduledCommand>,
     pub(crate) next_tick: Option<ProcTime>,
     pub(crate) started: bool,
     pub(crate) ended: bool,
@@ -85,8 +83,7 @@ impl Simulation {
             split_of: Vec::new(),
             producers: Vec::new(),
             sources,
-            scheduled: BTreeMap::new(),
-            scheduled_count: 0,
+            scheduled: VecDeque::new(),
             next_tick: None,
             started: false,
             ended: false,
@@ -162,13 +159,13 @@ impl Simulation {
 
     /// Commands waiting for their time, in the order they will run.
     pub fn scheduled(&self) -> impl Iterator<Item = &ScheduledCommand> {
-        self.scheduled.values()
+        self.scheduled.iter()
     }
 
     /// Schedules a command; commands at the same instant run in the order they were scheduled.
     pub fn schedule(&mut self, cmd: ScheduledCommand) {
-        self.scheduled.insert((cmd.at, self.scheduled_count), cmd);
-        self.scheduled_count += 1;
+        let at = self.scheduled.partition_point(|c| c.at <= cmd.at);
+        self.scheduled.insert(at, cmd);
     }
 
     pub fn check_partition(&self, p: u32) -> Result<(), InputError> {
@@ -188,7 +185,7 @@ impl Simulation {
         if !self.started {
             consider(Some(self.cfg.start_time));
         }
-        consider(self.scheduled.keys().next().map(|k| k.0));
+        consider(self.scheduled.front().map(|c| c.at));
         for p in &self.producers {
             if !self.partitions[p.partition as usize].removed {
                 consider(p.next_time(from));
@@ -298,8 +295,8 @@ impl Simulation {
         if !self.started {
             self.start(t);
         }
-        while let Some(entry) = self.scheduled.first_entry().filter(|e| e.key().0 <= t) {
-            let c = entry.remove();
+        while self.scheduled.front().is_some_and(|c| c.at <= t) {
+            let Some(c) = self.scheduled.pop_front() else { break };
             self.apply(c.command).map_err(|e| e.within(&c.path))?;
         }
         self.produce(t);

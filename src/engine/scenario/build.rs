@@ -133,7 +133,12 @@ impl Scenario {
         for (i, p) in self.producers.iter().enumerate() {
             sim.attach_producer(p, start).map_err(|e| e.within(&format!("producers[{i}]")))?;
         }
-        for (i, c) in self.commands.iter().enumerate() {
+        // In time order (stable: same-instant commands keep theirs), so each is a push at the
+        // back of the queue however many there are.
+        let mut order: Vec<usize> = (0..self.commands.len()).collect();
+        order.sort_by_key(|&i| self.commands[i].at_ms);
+        for i in order {
+            let c = &self.commands[i];
             sim.schedule(ScheduledCommand { at: start + c.at_ms, command: c.command.clone(), path: format!("commands[{i}]") });
         }
         Ok(sim)
