@@ -44,7 +44,8 @@ pub(crate) fn text_of_string(s: &str, arg: &str) -> ApiResult<String> {
     if share::is_share_string(s) {
         return share::decode(s, arg);
     }
-    if s.trim_start().starts_with('{') {
+    // A byte-order mark in front of the JSON gets the parser's hint rather than "not a preset".
+    if s.trim_start_matches('\u{feff}').trim_start().starts_with('{') {
         return Ok(s.to_string());
     }
     let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
