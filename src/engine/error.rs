@@ -113,10 +113,79 @@ pub fn join_path(prefix: &str, path: &str) -> String {
 
 /// Deserializes a JSON value; errors name `path` + the field path inside it.
 pub fn from_value<T: serde::de::DeserializeOwned>(json: serde_json::Value, path: &str) -> Result<T, InputError> {
-    serde_path_to_error::deserialize(json).map_err(|e| {
-        let inner = e.path().to_string();
+    serde_path_to_error::deserialize(&json).map_err(|e| {
+        let inner = leaf_path(&json, &e.path().to_string(), &e.inner().to_string());
         InputError::from_serde(join_path(path, &inner), e.inner().to_string())
     })
+}
+
+/// The path of a serde error, down to the field where serde could not follow.
+///
+/// serde loses the path inside internally tagged and flattened enums (a command's fields, a
+/// producer's kind): the error then names the enclosing object. When the message names the
+/// field (`missing field `x``, `unknown field `x``), or exactly one field of that object holds
+/// the value the message echoes, that field is appended — never a guess between two.
+pub fn leaf_path(doc: &serde_json::Value, path: &str, message: &str) -> String {
+    let path = if path == "." { "" } else { path };
+    let Some(serde_json::Value::Object(obj)) = value_at(doc, path) else { return path.to_string() };
+    let named = ["missing field `", "unknown field `"].iter().find_map(|p| message.strip_prefix(p)).and_then(|rest| rest.split('`').next());
+    let field = named.map(str::to_string).or_else(|| {
+        let echo =
+            message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "))?.split(", expected").next()?;
+        if echo == "map" {
+            return None; // the object itself may be what serde did not expect
+        }
+        let mut hits = Vec::new();
+        for (k, v) in obj {
+            find_echo(v, echo, k.clone(), &mut hits);
+        }
+        (hits.len() == 1).then(|| hits.remove(0))
+    });
+    match field {
+        Some(f) if !path.ends_with(&f) => join_path(path, &f),
+        _ => path.to_string(),
+    }
+}
+
+/// The paths (relative to the object searched) of every value that `echo` describes.
+fn find_echo(v: &serde_json::Value, echo: &str, at: String, hits: &mut Vec<String>) {
+    if echoes(v, echo) {
+        hits.push(at.clone());
+    }
+    match v {
+        serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| find_echo(x, echo, join_path(&at, k), hits)),
+        serde_json::Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| find_echo(x, echo, format!("{at}[{i}]"), hits)),
+        _ => {}
+    }
+}
+
+/// Whether serde's description of an unexpected value (`string "x"`, `integer `5``,
+/// `floating point `1.5``, `boolean `true``, `null`, `map`, `sequence`) is `v`.
+fn echoes(v: &serde_json::Value, echo: &str) -> bool {
+    use serde_json::Value as V;
+    match v {
+        V::String(s) => echo == format!("string {s:?}"),
+        V::Number(n) => echo == format!("integer `{n}`") || echo == format!("floating point `{n}`"),
+        V::Bool(b) => echo == format!("boolean `{b}`"),
+        V::Null => echo == "null",
+        V::Object(_) => echo == "map",
+        V::Array(_) => echo == "sequence",
+    }
+}
+
+/// The value at a serde path (`a.b[2].c`) in a document.
+fn value_at<'a>(doc: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    let mut v = doc;
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, indexes) = part.split_once('[').map_or((part, ""), |(k, rest)| (k, rest));
+        if !key.is_empty() {
+            v = v.get(key)?;
+        }
+        for i in indexes.split('[').filter(|i| !i.is_empty()) {
+            v = v.get(i.trim_end_matches(']').parse::<usize>().ok()?)?;
+        }
+    }
+    Some(v)
 }
 
 impl fmt::Display for InputError {
@@ -143,5 +212,24 @@ mod tests {
         assert!(m.ends_with("…\", expected u32"), "{m}");
         assert_eq!(one_line("unknown field `windw`"), "unknown field `windw`");
         assert_eq!(one_line("a\tb"), "a\\tb");
+    }
+
+    #[test]
+    fn the_path_reaches_the_leaf_field_inside_tagged_enums() {
+        use crate::engine::scenario::build::parse;
+        let sc = |cmd: &str| {
+            format!(
+                r#"{{"topic": {{"partitions": 1}}, "window": {{"assigner": {{"type": "tumbling", "size_ms": 5}}}}, "commands": [{{"at_ms": 0, {cmd}}}]}}"#
+            )
+        };
+        let path = |cmd: &str| parse(&sc(cmd)).unwrap_err().path;
+        assert_eq!(path(r#""command": "silence", "partition": "x""#), "commands[0].partition");
+        assert_eq!(path(r#""command": "silence""#), "commands[0].partition");
+        assert_eq!(path(r#""command": "silence", "partition": 0, "extra": 1"#), "commands[0].extra");
+        assert_eq!(path(r#""command": "set_param", "param": {"name": "bound_ms", "value": "x"}"#), "commands[0].param.value");
+        // Two fields hold the echoed value: no guess.
+        let two = r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": 5}}, "producers": [{"partitions": 0, "kind": "steady", "rate_per_s": "x", "keys": "x"}]}"#;
+        assert!(parse(two).unwrap_err().path.starts_with("producers[0]"));
+        assert_eq!(value_at(&serde_json::json!({"a": [[1, {"b": 2}]]}), "a[0][1].b"), Some(&serde_json::json!(2)));
     }
 }

@@ -28,9 +28,13 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, I
     }
     let de = &mut serde_json::Deserializer::from_str(json);
     let doc: T = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
-        let path = e.path().to_string();
         let msg = e.inner().to_string();
-        InputError::from_serde(if path == "." { String::new() } else { path }, msg)
+        // Only on an error: the document again as a value, to follow the path to the leaf.
+        let path = match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(v) => crate::engine::error::leaf_path(&v, &e.path().to_string(), &msg),
+            Err(_) => e.path().to_string().trim_start_matches('.').to_string(),
+        };
+        InputError::from_serde(path, msg)
     })?;
     de.end().map_err(|e| InputError::invalid("", format!("unexpected data after the JSON document ({e})")))?;
     Ok(doc)
