@@ -5,8 +5,8 @@
 //! the late-record buffer, watermark and idle/active changes from the trace ring — and the
 //! callbacks run at the end of the call, after the engine has returned, in processing-time
 //! order (within one millisecond: trace order for watermark/idle/active, then windows, then
-//! late records; `step` last). While listeners for trace or late events exist, long runs go
-//! one instant at a time and pull the deltas before the bounded trace can drop them.
+//! late records; `step` last). While listeners exist, the run loop's observer pulls the deltas
+//! before the bounded trace ring, late buffer or sink can drop them.
 
 use crate::engine::deltas::Cursor;
 use crate::engine::observer::Observer;
@@ -68,9 +68,10 @@ impl Wants {
     pub fn trace(&self) -> bool {
         self.watermark || self.idle || self.active
     }
-    /// Runs must go one instant at a time so that nothing is dropped before it is pulled.
+    /// Runs must be watched instant by instant so that nothing is dropped before it is pulled
+    /// (the trace ring, the late buffer and the sink are all bounded).
     pub fn needs_pull(&self) -> bool {
-        self.trace() || self.late
+        self.trace() || self.late || self.window
     }
     fn wants(&self, k: EventKind) -> bool {
         match k {
@@ -202,6 +203,12 @@ impl Collector {
         }
         if wants.late && self.cursor.late_waiting(sim) >= (sim.config().late_records_retained as u64 / 2).max(1) {
             self.pull_late(sim);
+        }
+        // The sink keeps the newest `window_results_retained` results: pull before it drops any.
+        if let (true, Some(kept)) = (wants.window, sim.config().window_results_retained) {
+            if sim.downstream().sink.total() - self.cursor.windows >= (kept / 2).max(1) {
+                self.pull_windows(sim, wants);
+            }
         }
     }
 

@@ -9,18 +9,28 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use wmp::engine::limits::MAX_INPUT_BYTES;
-use wmp::engine::report::report;
+use wmp::engine::report::write_report;
 use wmp::engine::scenario::oracle;
 use wmp::engine::session::Session;
 
 const USAGE: &str = "usage: wmp run|validate [--format native|oracle] [--trace] FILE|-";
 
+/// What a command prints: text, or the native report (streamed, it can be large).
+enum Output {
+    Text(String),
+    Report(Box<Session>, bool),
+}
+
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
         Ok(out) => {
-            // `println!` panics when the reader went away (`wmp run x.json | head`); a closed
-            // pipe is the reader's choice, not an error.
-            match writeln!(std::io::stdout().lock(), "{out}") {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = match out {
+                Output::Text(t) => writeln!(stdout, "{t}"),
+                Output::Report(s, trace) => write_report(&mut stdout, &s.scenario().name, s.sim(), trace).and_then(|()| writeln!(stdout)),
+            };
+            // A closed pipe (`wmp run x.json | head`) is the reader's choice, not an error.
+            match written.and_then(|()| stdout.flush()) {
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                     eprintln!("wmp: cannot write the output: {e}");
                     ExitCode::from(1)
@@ -35,11 +45,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: Vec<String>) -> Result<String, String> {
+fn run(args: Vec<String>) -> Result<Output, String> {
     let mut args = args.into_iter();
     let cmd = args.next().ok_or(USAGE)?;
     if cmd == "--help" || cmd == "-h" {
-        return Ok(USAGE.to_string());
+        return Ok(Output::Text(USAGE.to_string()));
     }
     let (mut format, mut trace, mut file) = ("native".to_string(), false, None);
     while let Some(a) = args.next() {
@@ -57,7 +67,7 @@ fn run(args: Vec<String>) -> Result<String, String> {
         ("run", "native") => {
             let mut session = Session::from_json(&text).map_err(at)?;
             session.run_to_end(&mut ()).map_err(at)?;
-            Ok(report(&session.scenario().name, session.sim(), trace).to_string())
+            Ok(Output::Report(Box::new(session), trace))
         }
         ("run", "oracle") => {
             let sc = oracle::parse(&text).map_err(at)?;
@@ -66,11 +76,11 @@ fn run(args: Vec<String>) -> Result<String, String> {
             if trace {
                 out["trace"] = wmp::engine::report::trace(&sim);
             }
-            Ok(out.to_string())
+            Ok(Output::Text(out.to_string()))
         }
         // The same checks `run` makes before it runs (the scenario and every scripted command).
-        ("validate", "native") => Session::from_json(&text).map(|_| "ok".to_string()).map_err(at),
-        ("validate", "oracle") => oracle::parse(&text).map(|_| "ok".to_string()).map_err(at),
+        ("validate", "native") => Session::from_json(&text).map(|_| Output::Text("ok".into())).map_err(at),
+        ("validate", "oracle") => oracle::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
         (_, "native" | "oracle") => Err(format!("unknown command {cmd:?} ({USAGE})")),
         _ => Err(format!("--format must be native or oracle, got {format:?}")),
     }

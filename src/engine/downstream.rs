@@ -54,7 +54,8 @@ pub struct Downstream {
     /// Per window subtask: every watermark its operator received, with the processing time
     /// (the oracle's `watermarks`); capped at `HISTORY_LIMIT` entries each.
     pub watermark_history: Vec<Vec<(ProcTime, EventTime)>>,
-    /// Why the job failed, if it did (the simulation stops at the end of that instant).
+    /// Why the job failed, if it did (the simulation stops within that instant, after the
+    /// subtasks' reads: nothing after the failing record's read batch is processed).
     pub failure: Option<String>,
 }
 
@@ -213,7 +214,7 @@ impl Downstream {
         }
     }
 
-    /// The job fails (a user-code exception in Flink); the simulation stops at the end of the
+    /// The job fails (an exception in a Flink operator); the simulation stops within the
     /// instant with this message.
     #[cold]
     #[inline(never)]

@@ -24,8 +24,9 @@ pub const MAX_BACKLOG_COUNT: u64 = 20_000_000;
 pub const MAX_KEYS: u32 = 10_000_000;
 /// Trace events kept in the ring.
 pub const MAX_TRACE_CAPACITY: usize = 10_000_000;
-/// Windows one record may be assigned to (sliding `size_ms / slide_ms`).
-pub const MAX_WINDOWS_PER_RECORD: i64 = 10_000_000;
+/// Windows one record may be assigned to (sliding `size_ms / slide_ms`): each is a window
+/// state entry per key, so this bounds the state one record can create.
+pub const MAX_WINDOWS_PER_RECORD: i64 = 100_000;
 /// Bytes of scenario text read from a file or stdin.
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// Engine operations one scenario may ask for (`session::budget`): the 3-hour seed-001 bench

@@ -4,61 +4,83 @@
 use super::sim::Simulation;
 use super::trace::{TraceEvent, TraceKind};
 use serde_json::{json, Value};
+use std::io::{self, Write};
 
-/// Builds the report; `with_trace` adds every retained trace event.
+/// The report as a JSON value (tests and tools); `with_trace` adds every retained trace event.
 pub fn report(name: &str, sim: &Simulation, with_trace: bool) -> Value {
+    let mut out = Vec::new();
+    write_report(&mut out, name, sim, with_trace).expect("writing to memory cannot fail");
+    serde_json::from_slice(&out).expect("the report is JSON")
+}
+
+/// Writes the report, one piece at a time, so that a long run's report never exists twice in
+/// memory (as values and as text): `wmp run` streams it to stdout. Compact JSON, members in
+/// the sorted order serde_json gives an object, so the bytes equal `report(..).to_string()`.
+pub fn write_report(w: &mut impl Write, name: &str, sim: &Simulation, with_trace: bool) -> io::Result<()> {
     let keys = sim.keys();
     let agg = sim.config().aggregate;
     let d = sim.downstream();
-    let windows: Vec<Value> = d
-        .sink
-        .results()
-        .map(|r| {
+    let m = sim.metrics();
+    let (dropped, side) = d.late_counts();
+    let member = |w: &mut dyn Write, first: bool, key: &str, v: &Value| -> io::Result<()> {
+        write!(w, "{}{}:{}", if first { "{" } else { "," }, json!(key), v)
+    };
+    member(w, true, "end_time", &json!(sim.now()))?;
+    write!(w, ",\"late\":")?;
+    array(
+        w,
+        d.late.iter().map(|l| {
+            json!({
+                "subtask": l.subtask, "partition": l.partition, "offset": l.offset, "ts": l.ts, "key": keys.name(l.key),
+                "value": l.value, "watermark": l.watermark, "side_output": l.side_output, "time": l.time,
+            })
+        }),
+    )?;
+    member(w, false, "lateRecordsSideOutput", &json!(side))?;
+    member(w, false, "metrics", &raw_watermarks(serde_json::to_value(&m).unwrap_or(Value::Null)))?;
+    member(w, false, "numLateRecordsDropped", &json!(dropped))?;
+    member(w, false, "scenario", &json!(name))?;
+    if with_trace {
+        write!(w, ",\"trace\":")?;
+        array(w, sim.trace().retained().map(legacy_trace_event))?;
+    }
+    member(w, false, "trace_hash", &json!(sim.trace().hash_hex()))?;
+    write!(w, ",\"watermarks\":")?;
+    array(
+        w,
+        d.watermark_history
+            .iter()
+            .enumerate()
+            .map(|(i, h)| json!({"subtask": i, "watermarks": h.iter().map(|&(t, wm)| json!([t, wm])).collect::<Vec<_>>()})),
+    )?;
+    write!(w, ",\"windows\":")?;
+    array(
+        w,
+        d.sink.results().map(|r| {
             json!({
                 "subtask": r.subtask, "key": keys.name(r.key), "window_start": r.start, "window_end": r.end,
                 "value": r.agg.value(agg), "count": r.agg.count, "sum": r.agg.sum, "min": r.agg.min, "max": r.agg.max,
                 "watermark": r.watermark, "firing": r.firing, "time": r.time,
             })
-        })
-        .collect();
-    let late: Vec<Value> = d
-        .late
-        .iter()
-        .map(|l| {
-            json!({
-                "subtask": l.subtask, "partition": l.partition, "offset": l.offset, "ts": l.ts, "key": keys.name(l.key),
-                "value": l.value, "watermark": l.watermark, "side_output": l.side_output, "time": l.time,
-            })
-        })
-        .collect();
-    let watermarks: Vec<Value> = d
-        .watermark_history
-        .iter()
-        .enumerate()
-        .map(|(i, h)| json!({"subtask": i, "watermarks": h.iter().map(|&(t, w)| json!([t, w])).collect::<Vec<_>>()}))
-        .collect();
-    let m = sim.metrics();
-    let dropped: u64 = m.window.iter().map(|w| w.num_late_records_dropped).sum();
-    let side: u64 = m.window.iter().map(|w| w.num_late_records_side_output).sum();
-    let mut out = json!({
-        "scenario": name,
-        "end_time": sim.now(),
-        "windows": windows,
-        "late": late,
-        "numLateRecordsDropped": dropped,
-        "lateRecordsSideOutput": side,
-        "watermarks": watermarks,
-        "metrics": raw_watermarks(serde_json::to_value(&m).unwrap_or(Value::Null)),
-        "trace_hash": sim.trace().hash_hex(),
-    });
+        }),
+    )?;
     if d.sink.evicted() > 0 {
         // `trace.window_results_retained` bounded the list: say how many came before it.
-        out["windows_not_retained"] = json!(d.sink.evicted());
+        member(w, false, "windows_not_retained", &json!(d.sink.evicted()))?;
     }
-    if with_trace {
-        out["trace"] = trace(sim);
+    write!(w, "}}")
+}
+
+/// A JSON array written element by element.
+fn array(w: &mut impl Write, items: impl Iterator<Item = Value>) -> io::Result<()> {
+    write!(w, "[")?;
+    for (i, v) in items.enumerate() {
+        if i > 0 {
+            write!(w, ",")?;
+        }
+        serde_json::to_writer(&mut *w, &v)?;
     }
-    out
+    write!(w, "]")
 }
 
 /// The report predates the JS API's `{ ms, raw }` watermarks and keeps printing each one as its

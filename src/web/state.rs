@@ -316,13 +316,13 @@ impl Pg {
     /// The page's wording for a halted session: the API's says "start again from the scenario".
     pub(crate) fn halted_error(&self) -> Result<(), InputError> {
         match self.session.with_value(|s| s.halted().map(str::to_string)) {
-            Some(e) => Err(InputError::invalid("", format!("the engine stopped after an error ({e}); Reset (R) starts the scenario again"))),
+            Some(e) => Err(InputError::invalid("", format!("the run ended ({e}); Reset (R) starts the scenario again"))),
             None => Ok(()),
         }
     }
 
-    /// Input is checked before it is applied, so a halted session is an engine bug: stop where
-    /// it happened rather than play on from a state the session refuses to touch.
+    /// A halted session (the job failed as Flink's would, or an engine bug) refuses to go on:
+    /// stop playing where it happened.
     pub(crate) fn stop_if_halted(&self) {
         if self.session.with_value(|s| s.halted().is_some()) {
             self.playing.set(false);

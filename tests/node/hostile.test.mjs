@@ -31,11 +31,14 @@ function refuses(f, what) {
 
 test("hostile scenarios are refused with the field named", () => {
   const cases = [
-    [{ ...small(), producers: [{ partitions: 0, kind: "steady", rate_per_s: 1, start_ms: 2 ** 60 }] }, "start_ms"],
-    [{ ...small(), commands: [{ at_ms: 2 ** 62, command: "silence", partition: 0 }] }, "at_ms"],
+    // As JSON text, so that the engine's own bounds answer (a JS number this large is refused
+    // earlier, by the argument conversion).
+    [JSON.stringify({ ...small(), producers: [{ partitions: 0, kind: "steady", rate_per_s: 1, start_ms: 0 }] }).replace('"start_ms":0', '"start_ms":1152921504606846976'), "producers[0].start_ms"],
+    [JSON.stringify({ ...small(), commands: [{ at_ms: 0, command: "silence", partition: 0 }] }).replace('"at_ms":0', '"at_ms":4611686018427387904'), "commands[0].at_ms"],
     [{ ...small(), producers: [{ partitions: 0, kind: "burst", every_ms: 1, count: 10_000_000 }] }, "duration_ms"],
     [{ ...small(), topic: { partitions: 1000 }, producers: [{ partitions: "all", kind: "heartbeat", every_ms: 1000, keys: { count: 10_000_000 } }] }, "producers"],
-    [{ ...small(), window: { assigner: { type: "sliding", size_ms: 10_000_000, slide_ms: 1 } }, producers: [{ partitions: 0, kind: "steady", rate_per_s: 100 }] }, "duration_ms"],
+    [{ ...small(), window: { assigner: { type: "sliding", size_ms: 10_000_000, slide_ms: 1 } } }, "window.assigner.slide_ms"],
+    [{ ...small(), window: { assigner: { type: "sliding", size_ms: 100_000, slide_ms: 1 } }, producers: [{ partitions: 0, kind: "steady", rate_per_s: 1000 }] }, "duration_ms"],
     [{ ...small(), topic: { partitions: "x".repeat(1_000_000) } }, "topic.partitions"],
   ];
   for (const [sc, field] of cases) {
@@ -47,6 +50,14 @@ test("hostile scenarios are refused with the field named", () => {
   const cyclic = small();
   cyclic.self = cyclic;
   refuses(() => new WatermarkPlayground(cyclic), "a cycle");
+});
+
+test("running far past the scenario is refused by the work budget, not a hang", () => {
+  const p = WatermarkPlayground.fromPreset("seed-001-heartbeat");
+  const err = refuses(() => p.runFor(1e15), "runFor(1e15)");
+  assert.equal(err.path, "ms");
+  refuses(() => p.attach({ partitions: "all", kind: "heartbeat", every_ms: 1000, keys: { count: 10_000_000 } }), "10^7 keys on 16 partitions");
+  p.runFor(1_000); // still usable
 });
 
 test("hostile calls throw and the playground keeps working", () => {

@@ -46,7 +46,13 @@ impl WindowSpec {
                     return Err(("offset_ms", "abs(offset) < slide is required".into()));
                 }
                 if size_ms / slide_ms > crate::engine::limits::MAX_WINDOWS_PER_RECORD {
-                    return Err(("slide_ms", "size / slide must be at most 10,000,000".into()));
+                    return Err((
+                        "slide_ms",
+                        format!(
+                            "size / slide must be at most {}",
+                            crate::engine::time::thousands(crate::engine::limits::MAX_WINDOWS_PER_RECORD as u64)
+                        ),
+                    ));
                 }
             }
             WindowSpec::Session { gap_ms } => {

@@ -38,8 +38,8 @@ pub enum ElementOutcome {
     Late,
     /// In no window and not late (sliding windows with gaps): silently discarded.
     NoWindow,
-    /// `Long.MIN_VALUE`, Flink's "no timestamp" marker: the window assigner throws and the job
-    /// fails ("Record has Long.MIN_VALUE timestamp").
+    /// `Long.MIN_VALUE`, Flink's "no timestamp" marker: the tumbling and sliding assigners throw
+    /// and the job fails ("Record has Long.MIN_VALUE timestamp").
     NoTimestamp,
 }
 
@@ -180,7 +180,8 @@ impl WindowOperator {
     }
 
     fn process_element_slow(&mut self, key: KeyId, slot: u32, ts: EventTime, value: i64, fired: &mut Vec<WindowFiring>) -> ElementOutcome {
-        if ts == EventTime::MIN {
+        // Flink's tumbling and sliding assigners throw; the session assigner has no such check.
+        if ts == EventTime::MIN && !self.spec.is_merging() {
             return ElementOutcome::NoTimestamp;
         }
         let mut windows = std::mem::take(&mut self.scratch);
@@ -191,7 +192,9 @@ impl WindowOperator {
         } else {
             self.spec.assign(ts, &mut windows);
             if matches!(self.spec, WindowSpec::Tumbling { .. }) {
-                self.last_tumbling = windows[0];
+                // The fast path must never take a Long.MIN_VALUE record past the check above.
+                let (start, end) = windows[0];
+                self.last_tumbling = (start.max(EventTime::MIN + 1), end);
             }
         }
         let mut accepted = false;

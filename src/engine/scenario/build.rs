@@ -10,6 +10,7 @@ use crate::engine::partitioner::Exchange;
 use crate::engine::session::{budget, check, Session};
 use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::SourceSettings;
+use crate::engine::time::thousands;
 use crate::engine::time::ProcTime;
 use crate::engine::valve::ValveSwitches;
 
@@ -40,7 +41,8 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, I
     Ok(doc)
 }
 
-fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputError> {
+/// A value within `lo..=hi`, or an error naming `path`.
+pub(crate) fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputError> {
     if v < lo || v > hi {
         Err(InputError::new(path, format!("must be in {lo}..={hi}, got {v}")))
     } else {
@@ -84,7 +86,7 @@ impl Scenario {
             }
         }
         if self.trace.capacity > MAX_TRACE_CAPACITY {
-            return Err(InputError::new("trace.capacity", "at most 10,000,000"));
+            return Err(InputError::new("trace.capacity", format!("at most {}", thousands(MAX_TRACE_CAPACITY as u64))));
         }
         check::scenario_bounds(self)?;
         budget::check(self)

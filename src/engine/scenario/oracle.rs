@@ -117,31 +117,22 @@ pub fn parse(json: &str) -> Result<OracleScenario, InputError> {
     Ok(sc)
 }
 
-/// A value within `lo..=hi`, or an error naming `path`.
-fn within(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputError> {
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(InputError::new(path, format!("must be in {lo}..={hi}, got {v}")))
-    }
-}
-
 impl OracleScenario {
     /// The native format's ranges for the same settings, and the schedule's consistency.
     pub fn validate(&self) -> Result<(), InputError> {
         let wm = &self.watermark;
-        within(self.partitions.len() as i64, 1, MAX_PARTITIONS as i64, "partitions")?;
-        within(wm.out_of_orderness_ms, 0, MAX_SAFE, "watermark.out_of_orderness_ms")?;
+        super::build::range(self.partitions.len() as i64, 1, MAX_PARTITIONS as i64, "partitions")?;
+        super::build::range(wm.out_of_orderness_ms, 0, MAX_SAFE, "watermark.out_of_orderness_ms")?;
         if let Some(i) = wm.interval_ms {
-            within(i, 0, MAX_INTERVAL_MS, "watermark.interval_ms")?;
+            super::build::range(i, 0, MAX_INTERVAL_MS, "watermark.interval_ms")?;
         }
         if let Some(d) = wm.record_delay_ms {
-            within(d, 0, MAX_INTERVAL_MS, "watermark.record_delay_ms")?;
+            super::build::range(d, 0, MAX_INTERVAL_MS, "watermark.record_delay_ms")?;
         }
         if let Some(t) = wm.idleness_ms {
-            within(t, 1, MAX_SAFE, "watermark.idleness_ms")?;
+            super::build::range(t, 1, MAX_SAFE, "watermark.idleness_ms")?;
         }
-        within(self.allowed_lateness_ms, 0, MAX_SAFE, "allowed_lateness_ms")?;
+        super::build::range(self.allowed_lateness_ms, 0, MAX_SAFE, "allowed_lateness_ms")?;
         let per_event = self.per_event()?;
         self.job_config(per_event)?;
         self.actions().map(|_| ())

@@ -11,6 +11,7 @@ use crate::engine::partitioner::Exchange;
 use crate::engine::producer::ProducerKind;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::source::timestamp::{SourceTransform, TimestampAssigner};
+use crate::engine::time::thousands;
 use serde::{Deserialize, Serialize};
 
 /// 2026-01-01T00:00:00Z: the default processing-time origin.
@@ -197,7 +198,7 @@ impl ProducerSpec {
         let pos = |v: i64, f: &str| if v > 0 { Ok(()) } else { Err(InputError::new(f, "must be > 0")) };
         match self.kind {
             ProducerKind::Steady { rate_per_s } if rate_per_s > MAX_RATE_PER_S => {
-                return Err(InputError::new("rate_per_s", "at most 10,000,000 records/s per partition"))
+                return Err(InputError::new("rate_per_s", format!("at most {} records/s per partition", thousands(MAX_RATE_PER_S))))
             }
             ProducerKind::Burst { every_ms, count } => {
                 pos(every_ms, "every_ms")?;
@@ -206,7 +207,10 @@ impl ProducerSpec {
             ProducerKind::Heartbeat { every_ms } => pos(every_ms, "every_ms")?,
             ProducerKind::Backlog { count, span_ms } => {
                 if count > MAX_BACKLOG_COUNT {
-                    return Err(InputError::new("count", "at most 20,000,000 backlog records per partition"));
+                    return Err(InputError::new(
+                        "count",
+                        format!("at most {} backlog records per partition", thousands(MAX_BACKLOG_COUNT)),
+                    ));
                 }
                 if span_ms < 0 {
                     return Err(InputError::new("span_ms", "must be >= 0"));
@@ -228,7 +232,7 @@ impl ProducerSpec {
         }
         match &self.keys {
             KeysSpec::Count { count, .. } if *count == 0 || *count > MAX_KEYS => {
-                Err(InputError::new("keys.count", "must be in 1..=10,000,000"))
+                Err(InputError::new("keys.count", format!("must be in 1..={}", thousands(MAX_KEYS))))
             }
             KeysSpec::List(l) if l.is_empty() => Err(InputError::new("keys", "needs at least one key")),
             _ => Ok(()),

@@ -16,7 +16,7 @@ use crate::engine::limits::{MAX_BURST_COUNT, MAX_DURATION_MS, MAX_INTERVAL_MS, M
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{validate_generator, ProducerSpec, RecordSpec, Scenario};
 use crate::engine::sim::Simulation;
-use crate::engine::time::ProcTime;
+use crate::engine::time::{thousands, ProcTime};
 
 /// `partition` must exist in a topic of `count` partitions.
 pub fn partition_exists(partition: u32, count: u32, path: &str) -> Result<(), InputError> {
@@ -93,7 +93,7 @@ fn producer_bounds(p: &ProducerSpec) -> Result<(), InputError> {
     };
     match p.kind {
         ProducerKind::Burst { count, .. } if count > MAX_BURST_COUNT => {
-            Err(InputError::new("count", "at most 10,000,000 records per burst"))
+            Err(InputError::new("count", format!("at most {} records per burst", thousands(MAX_BURST_COUNT))))
         }
         ProducerKind::Burst { every_ms, .. } | ProducerKind::Heartbeat { every_ms } => period(every_ms),
         ProducerKind::Outlier { future_ms } => safe(future_ms, "future_ms"),

@@ -28,6 +28,15 @@ use super::sim::{ScheduledCommand, Simulation};
 use super::time::ProcTime;
 use check::Shadow;
 
+/// Why a session cannot go on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Halt {
+    /// The job failed as it would in Flink (`Downstream::failure`).
+    JobFailed(String),
+    /// The engine returned an error for checked input: a bug.
+    EngineError(String),
+}
+
 pub struct Session {
     sim: Simulation,
     /// The scenario as loaded (with structural changes made before the start).
@@ -36,8 +45,9 @@ pub struct Session {
     log: Vec<TimedCommand>,
     /// `run_to_end` applied the end of input.
     finished: bool,
-    /// The engine returned an error while running (a bug: input is checked first).
-    halted: Option<String>,
+    /// The run ended early: the job failed as Flink's would, or the engine returned an error
+    /// (a bug: input is checked first).
+    halted: Option<Halt>,
 }
 
 /// The simulation of `scenario` with `log` scheduled after the scenario's own commands.
@@ -100,9 +110,12 @@ impl Session {
         self.finished
     }
 
-    /// The engine error that stopped the session, if any.
+    /// Why the session stopped early (the job failed, or an engine error), if it did.
     pub fn halted(&self) -> Option<&str> {
-        self.halted.as_deref()
+        match &self.halted {
+            Some(Halt::JobFailed(m) | Halt::EngineError(m)) => Some(m),
+            None => None,
+        }
     }
 
     /// How many commands were issued through this session (applied or scheduled).
@@ -117,20 +130,24 @@ impl Session {
                 "the job has finished (runToEnd() applied the end of input); load toScenario() into a new playground to go on",
             ));
         }
-        if let Some(m) = &self.halted {
-            return Err(InputError::invalid(
-                "",
-                format!("the simulation stopped after an engine error ({m}); start again from the scenario"),
-            ));
+        match &self.halted {
+            Some(Halt::JobFailed(m)) => Err(InputError::invalid("", format!("{m}; start again from the scenario"))),
+            Some(Halt::EngineError(m)) => {
+                Err(InputError::invalid("", format!("the simulation stopped after an engine error ({m}); start again from the scenario")))
+            }
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Runs an engine call; an error halts the session for good.
     fn guard<T>(&mut self, f: impl FnOnce(&mut Simulation) -> Result<T, InputError>) -> Result<T, InputError> {
         f(&mut self.sim).map_err(|e| {
+            if let Some(failure) = self.sim.downstream().failure.clone() {
+                self.halted = Some(Halt::JobFailed(failure));
+                return e;
+            }
             let text = e.to_string();
-            self.halted = Some(text.clone());
+            self.halted = Some(Halt::EngineError(text.clone()));
             InputError::invalid("", format!("the engine stopped: {text}"))
         })
     }
@@ -174,6 +191,7 @@ impl Session {
         }
         let new: Vec<(ProcTime, Command)> = cmds.iter().map(|c| (at, c.clone())).collect();
         self.check(&new, paths)?;
+        self.check_budget(&cmds, at, paths.first().map_or("", |p| p.as_str()))?;
         let start = self.start();
         let n = self.scenario.commands.len();
         for c in cmds {
@@ -182,6 +200,15 @@ impl Session {
             self.log.push(TimedCommand { at_ms: at - start, command: c });
         }
         Ok(())
+    }
+
+    /// The work budget with the commands issued so far, `new` ones at `at`, and a run until at
+    /// least `at`; an error names `arg` (a command's path or a run call's argument).
+    fn check_budget(&self, new: &[Command], at: ProcTime, arg: &str) -> Result<(), InputError> {
+        let mut sc = self.with_log();
+        let at_ms = at - self.start();
+        sc.commands.extend(new.iter().map(|c| TimedCommand { at_ms, command: c.clone() }));
+        budget::check_until(&sc, at_ms).map_err(|e| InputError::new(arg, format!("{}: {}", e.path, e.message)))
     }
 
     /// Applies commands at the next instant (`now + 1`) and processes that instant.
@@ -209,14 +236,16 @@ impl Session {
         if at_ms < self.elapsed() {
             return Err(InputError::new("atMs", format!("{at_ms} is in the past (the clock is at {} ms)", self.elapsed())));
         }
+        self.check_budget(&[], self.start() + at_ms, "atMs")?;
         self.run_until_abs(self.start() + at_ms, obs).map(|_| ())
     }
 
     /// Processes the next `ms` of processing time (before the start the clock counts as 0, so
     /// `run_for(60_000)` ends at 60 s like `run_until(60_000)`).
     pub fn run_for(&mut self, ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
-        let from = self.now();
-        self.run_until_abs(from.saturating_add(ms), obs).map(|_| ())
+        let to = self.now().saturating_add(ms);
+        self.check_budget(&[], to, "ms")?;
+        self.run_until_abs(to, obs).map(|_| ())
     }
 
     /// One instant; its time relative to the start, or `None` when nothing will ever happen.
@@ -234,14 +263,16 @@ impl Session {
     /// flip) or until `limit_ms` of processing time has passed.
     pub fn step_to_next_interesting(&mut self, limit_ms: i64, obs: &mut impl Observer) -> Result<bool, InputError> {
         self.ensure_running()?;
+        self.check_budget(&[], self.sim.now().saturating_add(limit_ms), "limitMs")?;
         self.guard(|sim| sim.step_to_next_interesting_with(limit_ms, obs))
     }
 
     /// What `wmp run` does: run to `start + duration_ms`, then the end of input if the scenario
     /// asks for it (after which the job is finished).
     pub fn run_to_end(&mut self, obs: &mut impl Observer) -> Result<(), InputError> {
-        let end = self.start().saturating_add(self.scenario.duration_ms);
-        self.run_until_abs(end.max(self.sim.now()), obs)?;
+        let end = self.start().saturating_add(self.scenario.duration_ms).max(self.sim.now());
+        self.check_budget(&[], end, "duration_ms")?;
+        self.run_until_abs(end, obs)?;
         if self.scenario.end_of_input {
             self.guard(|sim| sim.apply(Command::EndOfInput))?;
             self.finished = true;
