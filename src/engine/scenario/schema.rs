@@ -3,7 +3,7 @@
 
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
-use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_KEYS, MAX_RATE_PER_S};
+use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_BURST_COUNT, MAX_KEYS, MAX_RATE_PER_S};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::sink::SinkMode;
@@ -202,7 +202,12 @@ impl ProducerSpec {
             }
             ProducerKind::Burst { every_ms, count } => {
                 pos(every_ms, "every_ms")?;
-                pos(count as i64, "count")?;
+                if count == 0 {
+                    return Err(InputError::new("count", "must be > 0"));
+                }
+                if count > MAX_BURST_COUNT {
+                    return Err(InputError::new("count", format!("at most {} records per burst", thousands(MAX_BURST_COUNT))));
+                }
             }
             ProducerKind::Heartbeat { every_ms } => pos(every_ms, "every_ms")?,
             ProducerKind::Backlog { count, span_ms } => {

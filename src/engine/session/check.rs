@@ -12,11 +12,11 @@
 
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
-use crate::engine::limits::{MAX_BURST_COUNT, MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
+use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{validate_generator, ProducerSpec, RecordSpec, Scenario};
 use crate::engine::sim::Simulation;
-use crate::engine::time::{thousands, ProcTime};
+use crate::engine::time::ProcTime;
 
 /// `partition` must exist in a topic of `count` partitions.
 pub fn partition_exists(partition: u32, count: u32, path: &str) -> Result<(), InputError> {
@@ -92,9 +92,6 @@ fn producer_bounds(p: &ProducerSpec) -> Result<(), InputError> {
         }
     };
     match p.kind {
-        ProducerKind::Burst { count, .. } if count > MAX_BURST_COUNT => {
-            Err(InputError::new("count", format!("at most {} records per burst", thousands(MAX_BURST_COUNT))))
-        }
         ProducerKind::Burst { every_ms, .. } | ProducerKind::Heartbeat { every_ms } => period(every_ms),
         ProducerKind::Outlier { future_ms } => safe(future_ms, "future_ms"),
         ProducerKind::Backlog { span_ms, .. } => safe(span_ms, "span_ms"),
