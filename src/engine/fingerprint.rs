@@ -21,7 +21,7 @@ impl Fnv1a {
         }
     }
     pub fn add_bytes(&mut self, bytes: &[u8]) {
-        self.add_i64(bytes.len() as i64);
+        self.add_i64((bytes.len() as u64).cast_signed());
         for &b in bytes {
             self.0 ^= b as u64;
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
@@ -58,7 +58,7 @@ impl Hasher for FxHasher {
         self.write_u64(i as u64)
     }
     fn write_i64(&mut self, i: i64) {
-        self.write_u64(i as u64)
+        self.write_u64(i.cast_unsigned())
     }
     fn write_usize(&mut self, i: usize) {
         self.write_u64(i as u64)

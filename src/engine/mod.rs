@@ -7,6 +7,11 @@
 //! JS API (`src/api/`) and the UI (`src/web/`) drive a simulation. The engine names neither edge.
 //! The views serialize straight to the JS API's shapes; `view` owns what those shapes share.
 
+// No silent sign changes between signed and unsigned counts and times: a conversion is either
+// checked (`try_from`, `unsigned_abs`) or an explicit reinterpretation of bits (`cast_signed`,
+// `cast_unsigned`, for hashes and Java's `int` arithmetic). `cargo clippy` enforces it.
+#![deny(clippy::cast_sign_loss, clippy::cast_possible_wrap)]
+
 pub mod channel;
 pub mod command;
 pub mod deltas;

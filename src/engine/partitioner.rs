@@ -26,13 +26,14 @@ pub fn default_max_parallelism(parallelism: u32) -> u32 {
     wanted.clamp(128, 32_768) as u32
 }
 
-/// Flink's `MathUtils.murmurHash(int)`.
+/// Flink's `MathUtils.murmurHash(int)`: Java `int` arithmetic, so bits are reinterpreted
+/// between `i32` and `u32` (`cast_signed`/`cast_unsigned`), never converted.
 pub fn murmur_hash(code: i32) -> i32 {
-    let mut c = code.wrapping_mul(0xcc9e_2d51u32 as i32);
+    let mut c = code.wrapping_mul(0xcc9e_2d51u32.cast_signed());
     c = c.rotate_left(15);
     c = c.wrapping_mul(0x1b87_3593);
     c = c.rotate_left(13);
-    c = c.wrapping_mul(5).wrapping_add(0xe654_6b64u32 as i32);
+    c = c.wrapping_mul(5).wrapping_add(0xe654_6b64u32.cast_signed());
     c ^= 4;
     c = bit_mix(c);
     if c >= 0 {
@@ -45,17 +46,17 @@ pub fn murmur_hash(code: i32) -> i32 {
 }
 
 fn bit_mix(mut x: i32) -> i32 {
-    x ^= ((x as u32) >> 16) as i32;
-    x = x.wrapping_mul(0x85eb_ca6bu32 as i32);
-    x ^= ((x as u32) >> 13) as i32;
-    x = x.wrapping_mul(0xc2b2_ae35u32 as i32);
-    x ^= ((x as u32) >> 16) as i32;
+    x ^= (x.cast_unsigned() >> 16).cast_signed();
+    x = x.wrapping_mul(0x85eb_ca6bu32.cast_signed());
+    x ^= (x.cast_unsigned() >> 13).cast_signed();
+    x = x.wrapping_mul(0xc2b2_ae35u32.cast_signed());
+    x ^= (x.cast_unsigned() >> 16).cast_signed();
     x
 }
 
 /// The window-operator subtask that owns a string key under `keyBy`.
 pub fn key_to_subtask(key: &str, parallelism: u32, max_parallelism: u32) -> u32 {
-    let key_group = murmur_hash(java_string_hash(key)) as u32 % max_parallelism;
+    let key_group = murmur_hash(java_string_hash(key)).cast_unsigned() % max_parallelism;
     (key_group as u64 * parallelism as u64 / max_parallelism as u64) as u32
 }
 

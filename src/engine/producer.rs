@@ -68,10 +68,10 @@ impl ProducerState {
     fn refresh(&mut self) {
         let n = self.emitted;
         self.next_due = match self.kind {
-            ProducerKind::Steady { rate_per_s } if rate_per_s > 0 => self.start + ((n + 1) * 1000).div_ceil(rate_per_s) as i64,
+            ProducerKind::Steady { rate_per_s } if rate_per_s > 0 => self.start + ((n + 1) * 1000).div_ceil(rate_per_s).cast_signed(),
             ProducerKind::Steady { .. } => ProcTime::MAX,
-            ProducerKind::Burst { every_ms, count } => self.start + (n / count.max(1)) as i64 * every_ms,
-            ProducerKind::Heartbeat { every_ms } => self.start + n as i64 * every_ms,
+            ProducerKind::Burst { every_ms, count } => self.start + (n / count.max(1)).cast_signed() * every_ms,
+            ProducerKind::Heartbeat { every_ms } => self.start + n.cast_signed() * every_ms,
             ProducerKind::Outlier { .. } | ProducerKind::Backlog { .. } => {
                 if n >= self.due_by(ProcTime::MAX) {
                     ProcTime::MAX
@@ -87,14 +87,14 @@ impl ProducerState {
         if t < self.start {
             return 0;
         }
-        let dt = (t - self.start) as u64;
+        let dt = (t - self.start).unsigned_abs();
         match self.kind {
             ProducerKind::Steady { rate_per_s } => match dt.checked_mul(rate_per_s) {
                 Some(x) => x / 1000,
                 None => (dt as u128 * rate_per_s as u128 / 1000) as u64,
             },
-            ProducerKind::Burst { every_ms, count } => (dt / every_ms as u64 + 1) * count,
-            ProducerKind::Heartbeat { every_ms } => dt / every_ms as u64 + 1,
+            ProducerKind::Burst { every_ms, count } => (dt / every_ms.unsigned_abs() + 1) * count,
+            ProducerKind::Heartbeat { every_ms } => dt / every_ms.unsigned_abs() + 1,
             ProducerKind::Outlier { .. } => 1,
             ProducerKind::Backlog { count, .. } => count,
         }

@@ -38,7 +38,7 @@ impl Rng {
         if max <= 0 {
             0
         } else {
-            self.below(max as u64 + 1) as i64
+            self.below(max.unsigned_abs() + 1).cast_signed()
         }
     }
 }

@@ -244,8 +244,8 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let y = yoe + era * 400;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let d = (doy - (153 * mp + 2) / 5 + 1).unsigned_abs() as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 }.unsigned_abs() as u32;
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 

@@ -176,12 +176,12 @@ impl TraceKind {
                 h.add_bytes(text.as_bytes());
             }
             RecordRead { subtask, partition, offset, ts, key } => {
-                for v in [1, *subtask as i64, *partition as i64, *offset as i64, ts.ms(), *key as i64] {
+                for v in [1, *subtask as i64, *partition as i64, offset.cast_signed(), ts.ms(), *key as i64] {
                     h.add_i64(v)
                 }
             }
             RecordFiltered { subtask, partition, offset } => {
-                for v in [2, *subtask as i64, *partition as i64, *offset as i64] {
+                for v in [2, *subtask as i64, *partition as i64, offset.cast_signed()] {
                     h.add_i64(v)
                 }
             }
@@ -200,13 +200,22 @@ impl TraceKind {
             OperatorWatermark { subtask, watermark } => [11, *subtask as i64, watermark.ms()].iter().for_each(|v| h.add_i64(*v)),
             OperatorStatus { subtask, status } => [12, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
             WindowFired { subtask, key, start, end, count, sum, watermark, firing } => {
-                for v in [13, *subtask as i64, *key as i64, start.ms(), end.ms(), *count as i64, *sum, watermark.ms(), *firing as i64] {
+                for v in [13, *subtask as i64, *key as i64, start.ms(), end.ms(), count.cast_signed(), *sum, watermark.ms(), *firing as i64]
+                {
                     h.add_i64(v)
                 }
             }
             LateRecord { subtask, partition, offset, ts, key, watermark, side_output } => {
-                for v in [14, *subtask as i64, *partition as i64, *offset as i64, ts.ms(), *key as i64, watermark.ms(), *side_output as i64]
-                {
+                for v in [
+                    14,
+                    *subtask as i64,
+                    *partition as i64,
+                    offset.cast_signed(),
+                    ts.ms(),
+                    *key as i64,
+                    watermark.ms(),
+                    *side_output as i64,
+                ] {
                     h.add_i64(v)
                 }
             }
@@ -264,7 +273,7 @@ impl Trace {
         }
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.hash.add_i64(seq as i64);
+        self.hash.add_i64(seq.cast_signed());
         self.hash.add_i64(time.ms());
         kind.fingerprint(&mut self.hash);
         if self.capacity == 0 {

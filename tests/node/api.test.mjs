@@ -109,7 +109,7 @@ test("errors are JS errors naming the argument, and the object keeps working", (
   const p = WatermarkPlayground.fromPreset("seed-001-heartbeat");
   const cases = [
     [() => new WatermarkPlayground(42), TypeError, /new WatermarkPlayground: scenario: expected a scenario object/],
-    [() => new WatermarkPlayground({ topic: { partitions: 1 } }), Error, /scenario: missing field `window`/],
+    [() => new WatermarkPlayground({ topic: { partitions: 1 } }), Error, /scenario\.window: missing field `window`/],
     [() => p.removePartition(16), RangeError, /removePartition: partition: no partition 16 \(the topic has 16\)/],
     [() => p.produce(0, { ts: NaN }), RangeError, /produce: records\.ts: NaN is not a finite number/],
     [() => p.produce(0, [{ key: "a" }, { key: 1 }]), TypeError, /produce: records\[1\]\.key: invalid type/],

@@ -38,7 +38,7 @@ impl Agg {
 
     pub fn value(&self, kind: AggregateKind) -> i64 {
         match kind {
-            AggregateKind::Count => self.count as i64,
+            AggregateKind::Count => i64::try_from(self.count).unwrap_or(i64::MAX),
             AggregateKind::Sum => self.sum,
             AggregateKind::Min => self.min,
             AggregateKind::Max => self.max,

@@ -31,7 +31,7 @@ impl WindowSpec {
                 if size_ms <= 0 {
                     return Err(("size_ms", "must be > 0".into()));
                 }
-                if offset_ms.unsigned_abs() >= size_ms as u64 {
+                if offset_ms.unsigned_abs() >= size_ms.unsigned_abs() {
                     return Err(("offset_ms", "abs(offset) < size is required".into()));
                 }
             }
@@ -42,7 +42,7 @@ impl WindowSpec {
                 if slide_ms <= 0 {
                     return Err(("slide_ms", "must be > 0".into()));
                 }
-                if offset_ms.unsigned_abs() >= slide_ms as u64 {
+                if offset_ms.unsigned_abs() >= slide_ms.unsigned_abs() {
                     return Err(("offset_ms", "abs(offset) < slide is required".into()));
                 }
                 if size_ms / slide_ms > crate::engine::limits::MAX_WINDOWS_PER_RECORD {

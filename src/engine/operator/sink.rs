@@ -121,7 +121,7 @@ mod tests {
     fn retention_keeps_the_newest_and_counts_everything() {
         let mut s = Sink::new(SinkMode::Append, Some(2));
         for i in 0..5 {
-            s.write(result(i, (i % 2) as u32));
+            s.write(result(i, (i % 2).unsigned_abs() as u32));
         }
         assert_eq!((s.total(), s.evicted(), s.duplicates()), (5, 3, 2));
         assert_eq!(s.results().map(|r| r.start.ms()).collect::<Vec<_>>(), vec![3, 4]);

@@ -59,7 +59,7 @@ type StateKey = u128;
 
 #[inline]
 fn state_key(key: KeyId, start: EventTime) -> StateKey {
-    ((start.ms() as u64 as u128) << 32) | key as u128
+    ((start.ms().cast_unsigned() as u128) << 32) | key as u128
 }
 
 #[derive(Clone, Debug)]

@@ -121,7 +121,7 @@ impl OracleScenario {
     /// The native format's ranges for the same settings, and the schedule's consistency.
     pub fn validate(&self) -> Result<(), InputError> {
         let wm = &self.watermark;
-        super::build::range(self.partitions.len() as i64, 1, MAX_PARTITIONS as i64, "partitions")?;
+        super::build::range(i64::try_from(self.partitions.len()).unwrap_or(i64::MAX), 1, MAX_PARTITIONS as i64, "partitions")?;
         super::build::range(wm.out_of_orderness_ms, 0, MAX_SAFE, "watermark.out_of_orderness_ms")?;
         if let Some(i) = wm.interval_ms {
             super::build::range(i, 0, MAX_INTERVAL_MS, "watermark.interval_ms")?;

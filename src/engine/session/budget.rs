@@ -48,8 +48,8 @@ impl Estimate {
 fn producer_records(kind: ProducerKind, span_ms: u128) -> u128 {
     match kind {
         ProducerKind::Steady { rate_per_s } => (span_ms * rate_per_s as u128).div_ceil(1000) + 1,
-        ProducerKind::Burst { every_ms, count } => (span_ms / every_ms.max(1) as u128 + 1) * count as u128,
-        ProducerKind::Heartbeat { every_ms } => span_ms / every_ms.max(1) as u128 + 1,
+        ProducerKind::Burst { every_ms, count } => (span_ms / u128::from(every_ms.max(1).unsigned_abs()) + 1) * count as u128,
+        ProducerKind::Heartbeat { every_ms } => span_ms / u128::from(every_ms.max(1).unsigned_abs()) + 1,
         ProducerKind::Outlier { .. } => 1,
         ProducerKind::Backlog { count, .. } => count as u128,
     }
@@ -72,13 +72,13 @@ fn key_count(keys: &KeysSpec) -> u128 {
 
 /// The estimate for a scenario run for its `duration_ms`.
 pub fn estimate(sc: &Scenario) -> Estimate {
-    let duration = sc.duration_ms.max(0) as u128;
+    let duration = u128::from(sc.duration_ms.max(0).unsigned_abs());
     let mut e = Estimate { windows_per_record: windows_per_record(&sc.window.assigner), ..Estimate::default() };
     let mut partitions = sc.topic.partitions;
     let mut producers: u128 = 0;
     let add = |p: &ProducerSpec, from_ms: i64, partitions: u32, e: &mut Estimate| {
-        let start = p.start_ms.max(from_ms).max(0) as u128;
-        let stop = p.stop_ms.map_or(duration, |s| (s.max(0) as u128).min(duration));
+        let start = u128::from(p.start_ms.max(from_ms).max(0).unsigned_abs());
+        let stop = p.stop_ms.map_or(duration, |s| u128::from(s.max(0).unsigned_abs()).min(duration));
         let n = partitions_of(&p.partitions, partitions);
         e.records += producer_records(p.kind, stop.saturating_sub(start)) * n;
         e.key_slots += key_count(&p.keys) * n;
@@ -96,7 +96,7 @@ pub fn estimate(sc: &Scenario) -> Estimate {
         }
     }
     let interval = sc.source.watermark.auto_watermark_interval_ms;
-    let ticks = if interval > 0 { duration / interval as u128 + 1 } else { 0 };
+    let ticks = if interval > 0 { duration / u128::from(interval.unsigned_abs()) + 1 } else { 0 };
     e.tick_work = ticks * (partitions as u128 + sc.source.parallelism as u128);
     // A rate-limited reader with a backlog works every millisecond; a channel with latency
     // delivers each record at an instant of its own.
@@ -117,7 +117,7 @@ pub fn estimate(sc: &Scenario) -> Estimate {
 /// Windows one record may be assigned to.
 fn windows_per_record(w: &WindowSpec) -> u128 {
     match *w {
-        WindowSpec::Sliding { size_ms, slide_ms, .. } => ((size_ms.max(1) - 1) / slide_ms.max(1) + 1) as u128,
+        WindowSpec::Sliding { size_ms, slide_ms, .. } => u128::from(((size_ms.max(1) - 1) / slide_ms.max(1) + 1).unsigned_abs()),
         WindowSpec::Tumbling { .. } | WindowSpec::Session { .. } => 1,
     }
 }

@@ -6,7 +6,7 @@ use crate::engine::keys::java_string_hash;
 
 /// The reader (source subtask) that owns a partition.
 pub fn split_owner(topic: &str, partition: u32, parallelism: u32) -> u32 {
-    let start = (java_string_hash(topic).wrapping_mul(31) & 0x7FFF_FFFF) as u32 % parallelism;
+    let start = (java_string_hash(topic).wrapping_mul(31) & 0x7FFF_FFFF).cast_unsigned() % parallelism;
     ((start as u64 + partition as u64) % parallelism as u64) as u32
 }
 
