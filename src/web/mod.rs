@@ -1,6 +1,6 @@
 //! Browser front end: the playground UI in Leptos 0.8 (CSR) over the engine alone: it drives
 //! the engine's `Session` (the same checks, log and run loops as the JS API and `wmp run`) and
-//! never names `crate::api` (`tests/purity.rs` checks that; the API may mount this UI).
+//! never names the JS API module (`tests/purity.rs` checks that; the API may mount this UI).
 //!
 //! One concept per file: `state` (the session and the signals views read), `playback`
 //! (frame loop, step, speed), `app` (layout), `header`, `presets`, `graph`, `explain`,
