@@ -311,9 +311,10 @@ impl Session {
         sc
     }
 
-    /// The scenario that reproduces this session up to now and stops there: `wmp run` on it
-    /// ends in the state the session is in (the page's export; it never applies the end of
-    /// input).
+    /// The page's export. Once the session has run past its first instant: the scenario that
+    /// reproduces it up to now and stops there, without the end of input, so that `wmp run` on
+    /// it ends in the state the session is in. Before that, the loaded scenario with the
+    /// commands issued so far, its own duration and end of input unchanged.
     pub fn to_scenario_now(&self) -> Scenario {
         let mut sc = self.with_log();
         if self.elapsed() > 0 {
