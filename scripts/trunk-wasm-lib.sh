@@ -31,7 +31,11 @@ wasm="$(cargo "${args[@]}" | WMP_MANIFEST="$ROOT/Cargo.toml" node -e '
 ')"
 
 echo "[trunk-hook] wasm-bindgen --target web $wasm -> $TRUNK_STAGING_DIR" >&2
-wasm-bindgen --target web --no-typescript --out-dir "$TRUNK_STAGING_DIR" --out-name wmp "$wasm"
+# A release bundle leaves out the debug names (a third of the file) and the producers section:
+# users download it, and panics still carry their messages.
+strip=()
+[ "$PROFILE" = "release" ] && strip=(--remove-name-section --remove-producers-section)
+wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir "$TRUNK_STAGING_DIR" --out-name wmp "$wasm"
 # The JS API's TypeScript declarations go next to wmp.js: the hand-written src/api/wmp.d.ts and
 # the data types it re-exports, generated from the engine's views (src/api/types.gen.d.ts).
 cp "$ROOT/src/api/wmp.d.ts" "$TRUNK_STAGING_DIR/wmp.d.ts"
