@@ -226,7 +226,10 @@ export type Reason =
   | { "kind": "subtask_without_split", sourceSubtask: number, }
   | { "kind": "split_never_received", partition: number, idleTimeoutMs: number | null, }
   | { "kind": "split_silent_no_idle_timeout", partition: number, silentMs: number, }
-  | { "kind": "kept_active_by_sparse_records", partition: number, idleTimeoutMs: number, lastRecordAgoMs: number, }
+  | { "kind": "kept_active_by_sparse_records", partition: number, idleTimeoutMs: number, lastRecordAgoMs: number, periodMs: number, }
+  | { "kind": "slow_partition", partition: number, behindMs: number, cause: SlowCause | null, }
+  | { "kind": "returned_below_watermark", partition: number, lateRecords: number, }
+  | { "kind": "flapping_partition", partition: number, flips: number, idleTimeoutMs: number, }
   | { "kind": "idle_countdown", partition: number, idleAt: number, }
   | { "kind": "periodic_emission_disabled" }
   | { "kind": "channel_not_realigned", channel: number, sourceSubtask: number, }
@@ -253,6 +256,286 @@ export type Explanation = {
    * The explanation in one or two sentences.
    */
   text: string,
+};
+
+export type PartitionClass = "steady"
+  | "empty"
+  | "idle"
+  | "heartbeat"
+  | "slow"
+  | "returning"
+  | "flapping"
+  | "removed";
+
+/**
+ * Why a slow partition is behind.
+ */
+export type SlowCause = "event_time_delay" | "consumer_lag" | "few_records";
+
+/**
+ * What the diagnosis knows about one partition, in numbers.
+ */
+export type PartitionFacts = {
+  partition: number,
+  /**
+   * The source subtask that reads it.
+   */
+  subtask: number | null,
+  class: PartitionClass,
+  slowCause: SlowCause | null,
+  records: number,
+  heartbeats: number,
+  /**
+   * Records per second since its first record.
+   */
+  ratePerS: number,
+  /**
+   * Processing time since its last record.
+   */
+  silentMs: number | null,
+  gapP50Ms: number | null,
+  gapP99Ms: number | null,
+  gapMaxMs: number | null,
+  /**
+   * Standard deviation over mean of its gaps, per mille (0: a metronome).
+   */
+  gapVariationPermille: number | null,
+  /**
+   * Quantiles of `max_ts − ts` over its records.
+   */
+  disorderP50Ms: number | null,
+  disorderP99Ms: number | null,
+  disorderMaxMs: number | null,
+  /**
+   * How old its newest record was when it arrived (processing time − event time).
+   */
+  dataDelayMs: number | null,
+  /**
+   * How far its split watermark trails the most advanced active split.
+   */
+  behindMs: number | null,
+  watermark: Watermark | null,
+  idle: boolean,
+  idleFlips: number,
+  lateRecords: number,
+  unread: number,
+};
+
+export type Severity = "critical" | "warning" | "info";
+
+/**
+ * What was found. The culprit and the numbers are fields of the finding.
+ */
+export type FindingKind = "nothing_read_yet"
+  | "empty_partition"
+  | "idle_partition"
+  | "subtask_without_split"
+  | "heartbeat_partition"
+  | "slow_partition"
+  | "returning_partition"
+  | "flapping_partition"
+  | "stalled_partition_hidden"
+  | "periodic_emission_disabled"
+  | "idleness_never_detected"
+  | "idle_timeout_below_interval"
+  | "no_watermark_strategy"
+  | "max_value_generator"
+  | "far_future_timestamp"
+  | "seconds_read_as_millis"
+  | "millis_read_as_seconds"
+  | "bound_too_small"
+  | "late_records_dropped"
+  | "append_sink_duplicates"
+  | "bound_too_large"
+  | "window_state_growing"
+  | "channel_not_realigned"
+  | "all_inputs_idle"
+  | "event_time_lag";
+
+/**
+ * One number behind a finding: `name` is stable (tests and scripts read it), `text` says it.
+ */
+export type Evidence = { name: string, value: number, text: string, };
+
+export type SinkMode = "append" | "upsert";
+
+/**
+ * Where the job takes a record's event time from.
+ */
+export type TimestampAssigner = "event_field"
+  | "broker_time"
+  | "seconds_as_millis"
+  | "millis_as_seconds";
+
+/**
+ * Serialized as `{ kind, value }` (`{"kind": "idle_timeout", "value": 60000}`), which
+ * `applyFix` takes back.
+ */
+export type Action =
+    { "kind": "idle_timeout", "value": number | null }
+  | { "kind": "bound", "value": number }
+  | { "kind": "allowed_lateness", "value": number }
+  | { "kind": "side_output", "value": boolean }
+  | { "kind": "sink", "value": SinkMode }
+  | { "kind": "drop_heartbeats", "value": boolean }
+  | { "kind": "clamp_restart" }
+  | { "kind": "auto_interval", "value": number }
+  | { "kind": "detach_producers", "value": number }
+  | { "kind": "wake_late", "value": { partition: number, delayMs: number, } }
+  | { "kind": "assigner", "value": TimestampAssigner }
+  | { "kind": "source_parallelism", "value": number }
+  | { "kind": "legacy_connector" }
+  | { "kind": "idleness_instead_of_max" };
+
+/**
+ * A fix the engine can apply: `applyFix(fix.action)` in the JS API.
+ */
+export type Fix = {
+  label: string,
+  action: Action,
+  /**
+   * Whether applying it restarts the scenario from time zero.
+   */
+  restarts: boolean,
+};
+
+export type Finding = {
+  kind: FindingKind,
+  severity: Severity,
+  partition: number | null,
+  sourceSubtask: number | null,
+  windowSubtask: number | null,
+  /**
+   * Whether it explains what holds the slowest window subtask.
+   */
+  holdsWatermark: boolean,
+  /**
+   * The finding in one sentence.
+   */
+  title: string,
+  /**
+   * Why, and what not to do.
+   */
+  detail: string,
+  evidence: Array<Evidence>,
+  /**
+   * What to check on a real job to confirm it (a Flink metric, the Web UI, the REST API).
+   */
+  check: string,
+  fixes: Array<Fix>,
+};
+
+export type Recommendation = {
+  currentMs: number | null,
+  /**
+   * `None` when there is not enough data to recommend anything.
+   */
+  recommendedMs: number | null,
+  /**
+   * What the recommendation rests on.
+   */
+  basis: string,
+  /**
+   * What the recommended value costs (delay, drops, state).
+   */
+  cost: string,
+};
+
+/**
+ * One of seed 002's constraints on the idle timeout, and whether a value meets it.
+ */
+export type Constraint = {
+  text: string,
+  /**
+   * Whether the current setting meets it.
+   */
+  currentOk: boolean,
+  /**
+   * Whether the recommended setting meets it.
+   */
+  recommendedOk: boolean,
+};
+
+export type Advice = {
+  bound: Recommendation,
+  idleTimeout: Recommendation,
+  allowedLateness: Recommendation,
+  /**
+   * The delay the idle timeout may add (set by the user, or one window).
+   */
+  toleratedDelayMs: number,
+  constraints: Array<Constraint>,
+  /**
+   * The changes that apply the advice, in one click (empty when it is what is set).
+   */
+  actions: Array<Action>,
+};
+
+export type SubtaskLag = {
+  windowSubtask: number,
+  /**
+   * Processing time minus `currentInputWatermark`; null before the first watermark and at
+   * the end of input.
+   */
+  lagMs: number | null,
+  /**
+   * Whether it is over the alert threshold.
+   */
+  overThreshold: boolean,
+};
+
+/**
+ * A crossing of the lag alert threshold by one window subtask.
+ */
+export type LagCrossing = {
+  windowSubtask: number,
+  /**
+   * True when the lag went over the threshold, false when it came back under it.
+   */
+  over: boolean,
+  /**
+   * The processing time of the crossing (exact: between two instants the watermark stands
+   * still, so the lag grows one ms per ms).
+   */
+  time: number,
+  lagMs: number | null,
+  thresholdMs: number,
+};
+
+export type Diagnosis = {
+  now: number,
+  elapsedMs: number,
+  /**
+   * Records read by every source subtask so far.
+   */
+  recordsRead: number,
+  /**
+   * The slowest window subtask (the one every result waits for).
+   */
+  windowSubtask: number | null,
+  /**
+   * What holds it: null before anything was read.
+   */
+  culprit: Culprit | null,
+  /**
+   * The kind of the finding that explains the culprit (or the most severe one).
+   */
+  cause: FindingKind | null,
+  /**
+   * The diagnosis in one sentence (the embed's WHY line).
+   */
+  headline: string,
+  /**
+   * Most important first: what holds the watermark, then by severity.
+   */
+  findings: Array<Finding>,
+  partitions: Array<PartitionFacts>,
+  advice: Advice,
+  lag: Array<SubtaskLag>,
+  /**
+   * `explain(windowSubtask)`, from the same classes.
+   */
+  explanation: Explanation | null,
 };
 
 /**

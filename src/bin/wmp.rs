@@ -3,7 +3,11 @@
 //! ```text
 //! wmp run [--format native|oracle] [--trace] FILE|-
 //! wmp validate FILE|-
+//! wmp diagnose [--at MS] [--text] FILE|-
 //! ```
+//! `diagnose` runs the scenario to `--at` ms (default: its duration, without the end of input)
+//! and prints the job-level diagnosis: JSON (the JS API's `diagnose()` shape), or with
+//! `--text` the headline, the findings with their evidence and fixes, and the advice.
 //! Bad input gives a one-line error naming the field, and exit code 2.
 
 use std::io::{Read, Write};
@@ -13,7 +17,7 @@ use wmp::engine::report::write_report;
 use wmp::engine::scenario::oracle;
 use wmp::engine::session::Session;
 
-const USAGE: &str = "usage: wmp run|validate [--format native|oracle] [--trace] FILE|-";
+const USAGE: &str = "usage: wmp run|validate [--format native|oracle] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|-";
 
 /// What a command prints: text, or the native report (streamed, it can be large).
 enum Output {
@@ -52,10 +56,15 @@ fn run(args: Vec<String>) -> Result<Output, String> {
         return Ok(Output::Text(USAGE.to_string()));
     }
     let (mut format, mut trace, mut file) = ("native".to_string(), false, None);
+    let (mut at_ms, mut text_out) = (None, false);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--format" => format = args.next().ok_or("--format needs native or oracle")?,
             "--trace" => trace = true,
+            "--text" => text_out = true,
+            "--at" => {
+                at_ms = Some(args.next().and_then(|v| v.parse::<i64>().ok()).filter(|&v| v >= 0).ok_or("--at needs a time in ms >= 0")?)
+            }
             _ if file.is_none() => file = Some(a),
             _ => return Err(format!("unexpected argument {a:?} ({USAGE})")),
         }
@@ -77,6 +86,17 @@ fn run(args: Vec<String>) -> Result<Output, String> {
                 out["trace"] = wmp::engine::report::trace(&sim);
             }
             Ok(Output::Text(out.to_string()))
+        }
+        ("diagnose", "native") => {
+            let mut session = Session::from_json(&text).map_err(at)?;
+            let until = at_ms.unwrap_or(session.scenario().duration_ms);
+            session.run_until(until, &mut ()).map_err(at)?;
+            let d = session.sim().diagnose(&Default::default());
+            Ok(Output::Text(if text_out {
+                wmp::engine::diagnosis::text::render(&d)
+            } else {
+                serde_json::to_string(&d).map_err(|e| e.to_string())?
+            }))
         }
         // The same checks `run` makes before it runs (the scenario and every scripted command).
         ("validate", "native") => Session::from_json(&text).map(|_| Output::Text("ok".into())).map_err(at),

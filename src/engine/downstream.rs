@@ -3,6 +3,7 @@
 //! broadcast to every connected channel (reference §3).
 
 use super::channel::{Channel, ChannelItem};
+use super::diagnosis::histogram::Histogram;
 use super::element::Record;
 use super::job::JobConfig;
 use super::keys::{KeyId, KeyTable};
@@ -57,6 +58,10 @@ pub struct Downstream {
     /// Why the job failed, if it did (the simulation stops within that instant, after the
     /// subtasks' reads: nothing after the failing record's read batch is processed).
     pub failure: Option<String>,
+    /// Late records per partition (count, the last one's processing time), and by how much
+    /// each was late (the operator's watermark minus its timestamp), for the diagnosis.
+    pub late_by_partition: Vec<(u64, ProcTime)>,
+    pub lateness: Histogram,
 }
 
 /// Watermarks remembered per window subtask for reports.
@@ -94,7 +99,14 @@ impl Downstream {
             valve_out: Vec::new(),
             watermark_history: vec![Vec::new(); q as usize],
             failure: None,
+            late_by_partition: Vec::new(),
+            lateness: Histogram::default(),
         }
+    }
+
+    /// Keys routed to window subtask `dst` so far.
+    pub fn keys_in(&self, dst: u32) -> usize {
+        self.slots_used.get(dst as usize).map_or(0, |&n| n as usize)
     }
 
     /// Late records counted by the window subtasks: (`numLateRecordsDropped`, side output).
@@ -228,6 +240,12 @@ impl Downstream {
         let w = &mut self.windows[dst as usize];
         let watermark = w.op.current_watermark();
         let side_output = self.late_side_output;
+        self.lateness.add(watermark.ms().saturating_sub(ts.ms()));
+        let p = rec.partition as usize;
+        if self.late_by_partition.len() <= p {
+            self.late_by_partition.resize(p + 1, (0, now));
+        }
+        self.late_by_partition[p] = (self.late_by_partition[p].0 + 1, now);
         if side_output {
             w.num_late_records_side_output += 1;
         } else {

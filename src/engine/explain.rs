@@ -2,6 +2,7 @@
 //! operator subtask's watermark, why, and which windows wait on it — the question every stuck
 //! Flink job asks. The explanation serializes to the JS API's shape (`explain()`).
 
+use super::diagnosis::classify::{PartitionClass, PartitionFacts, SlowCause};
 use super::sim::Simulation;
 use super::snapshot::OpenWindow;
 use super::time::{describe_watermark, format_duration, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
@@ -22,8 +23,15 @@ pub enum Reason {
     SplitNeverReceived { partition: u32, idle_timeout_ms: Option<i64> },
     /// The holding split has been silent for a while and no idle timeout is set.
     SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
-    /// An idle timeout is set, but sparse records (heartbeats) keep the split active.
-    KeptActiveBySparseRecords { partition: u32, idle_timeout_ms: i64, last_record_ago_ms: i64 },
+    /// An idle timeout is set, but heartbeats (the partition's records are mostly heartbeats)
+    /// come more often than it and keep the split active.
+    KeptActiveBySparseRecords { partition: u32, idle_timeout_ms: i64, last_record_ago_ms: i64, period_ms: i64 },
+    /// The partition has steady data behind its peers: idleness cannot help.
+    SlowPartition { partition: u32, behind_ms: i64, cause: Option<SlowCause> },
+    /// The partition came back from idle below the watermark: its records are late.
+    ReturnedBelowWatermark { partition: u32, late_records: u64 },
+    /// The idle timeout is shorter than the partition's normal gaps: it flips idle/active.
+    FlappingPartition { partition: u32, flips: u32, idle_timeout_ms: i64 },
     /// The split will be declared idle soon (countdown running).
     IdleCountdown { partition: u32, idle_at: ProcTime },
     /// `auto_watermark_interval_ms` is 0: no periodic watermarks and no idleness detection.
@@ -74,13 +82,16 @@ pub struct Explanation {
 }
 
 const FAR_FUTURE_MS: i64 = 3_600_000;
-/// Records this far apart or more are "sparse" (heartbeats, keep-alives).
-const SPARSE_GAP_MS: i64 = 1000;
 const YEAR_MS: i64 = 365 * 86_400_000;
 
 impl Simulation {
     /// Explains window subtask `subtask`; `None` if there is no such subtask.
     pub fn explain(&self, subtask: u32) -> Option<Explanation> {
+        self.explain_with(subtask, &self.partition_facts())
+    }
+
+    /// `explain` with the partitions' facts already gathered (the diagnosis shares them).
+    pub fn explain_with(&self, subtask: u32, facts: &[PartitionFacts]) -> Option<Explanation> {
         let w = self.down.windows.get(subtask as usize)?;
         let now = self.now.max(self.cfg.start_time);
         let wm = w.current_input_watermark();
@@ -90,7 +101,7 @@ impl Simulation {
             reasons.push(Reason::AllInputsIdle);
         } else if let Some(ch) = w.valve.min_channel() {
             let src = w.channel_sources[ch];
-            let (partition, mut why) = self.source_reasons(src, now);
+            let (partition, mut why) = self.source_reasons(src, now, facts);
             held_by = Some(Culprit { channel: ch, source_subtask: src, partition });
             reasons.append(&mut why);
         }
@@ -99,7 +110,7 @@ impl Simulation {
                 reasons.push(Reason::ChannelNotRealigned { channel: i, source_subtask: w.channel_sources[i] });
             }
         }
-        if self.cfg.auto_watermark_interval_ms == 0 && self.cfg.source.emit == super::source::generator::EmitMode::Periodic {
+        if self.cfg.auto_watermark_interval_ms == 0 {
             reasons.push(Reason::PeriodicEmissionDisabled);
         }
         reasons.extend(self.timestamp_reasons(wm, now));
@@ -121,10 +132,12 @@ impl Simulation {
         Some(ex)
     }
 
-    /// Why a source subtask's output is where it is, and which split holds it.
-    fn source_reasons(&self, s: u32, now: ProcTime) -> (Option<u32>, Vec<Reason>) {
+    /// Why a source subtask's output is where it is, and which split holds it; what the split
+    /// is comes from its class, so a slow or returning partition is never called a heartbeat.
+    fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts]) -> (Option<u32>, Vec<Reason>) {
         let src = &self.sources[s as usize];
-        let timeout = self.cfg.source.idle_timeout_ms;
+        let interval = self.cfg.auto_watermark_interval_ms;
+        let timeout = self.cfg.source.idle_timeout_ms.filter(|_| interval > 0);
         let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released).collect();
         if live.is_empty() {
             return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });
@@ -134,32 +147,14 @@ impl Simulation {
         let sp = &src.splits[i];
         let p = sp.partition;
         let mut why = Vec::new();
-        match (sp.last_record_at, timeout) {
-            (None, _) => why.push(Reason::SplitNeverReceived { partition: p, idle_timeout_ms: timeout }),
-            (Some(t), None) if now - t >= 1000 => why.push(Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: now - t }),
-            (Some(t), Some(to)) => {
-                let lag = src.combined_watermark().max(NO_WATERMARK + 1);
-                let others_ahead = live.iter().any(|&j| j != i && src.split_watermark(j).unwrap_or(NO_WATERMARK) > lag.saturating_add(to));
-                if others_ahead || self.sparse_but_never_idle(sp, to) {
-                    why.push(Reason::KeptActiveBySparseRecords { partition: p, idle_timeout_ms: to, last_record_ago_ms: now - t });
-                }
-            }
-            _ => {}
+        let silent = sp.last_record_at.map(|t| now - t);
+        if let Some(f) = facts.get(p as usize) {
+            why.extend(class_reason(f, timeout, silent));
         }
-        if let Some(at) = sp.idle_deadline(self.cfg.auto_watermark_interval_ms) {
+        if let Some(at) = sp.idle_deadline(interval) {
             why.push(Reason::IdleCountdown { partition: p, idle_at: at });
         }
         (Some(p), why)
-    }
-
-    /// The split's records come seldom (a second or more apart) but always within the idle
-    /// timeout (plus one probe interval), so its idleness timer is reset before it fires: a
-    /// heartbeat that defeats `withIdleness`.
-    fn sparse_but_never_idle(&self, sp: &super::source::split::Split, timeout_ms: i64) -> bool {
-        let interval = self.cfg.auto_watermark_interval_ms;
-        let (Some(last), Some(prev)) = (sp.last_record_at, sp.prev_record_at) else { return false };
-        let gap = last - prev;
-        gap >= SPARSE_GAP_MS.max(2 * interval) && gap <= timeout_ms + interval
     }
 
     fn timestamp_reasons(&self, wm: EventTime, now: ProcTime) -> Vec<Reason> {
@@ -212,6 +207,32 @@ impl Simulation {
     }
 }
 
+/// What the holding split's class says about it, if anything.
+fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>) -> Option<Reason> {
+    let p = f.partition;
+    let silent_untimed =
+        || silent.filter(|&s| s >= 1000 && timeout.is_none()).map(|s| Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s });
+    match f.class {
+        PartitionClass::Empty => Some(Reason::SplitNeverReceived { partition: p, idle_timeout_ms: timeout }),
+        PartitionClass::Heartbeat => {
+            let period = f.gap_p50_ms.unwrap_or(0);
+            match timeout {
+                Some(t) if period <= t => Some(Reason::KeptActiveBySparseRecords {
+                    partition: p,
+                    idle_timeout_ms: t,
+                    last_record_ago_ms: silent.unwrap_or(0),
+                    period_ms: period,
+                }),
+                _ => silent_untimed(),
+            }
+        }
+        PartitionClass::Slow => Some(Reason::SlowPartition { partition: p, behind_ms: f.behind_ms.unwrap_or(0), cause: f.slow_cause }),
+        PartitionClass::Returning => Some(Reason::ReturnedBelowWatermark { partition: p, late_records: f.late_records }),
+        PartitionClass::Flapping => timeout.map(|t| Reason::FlappingPartition { partition: p, flips: f.idle_flips, idle_timeout_ms: t }),
+        PartitionClass::Idle | PartitionClass::Steady | PartitionClass::Removed => silent_untimed(),
+    }
+}
+
 /// One reason as a clause (lower case, no full stop), with event times written by `at`: the
 /// engine's sentence joins the clauses with UTC times; the playground shows each one as a
 /// sentence of its own with times relative to now. One wording for both.
@@ -223,11 +244,27 @@ pub fn reason_clause(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String
         Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("partition {partition} has never received a record and no idle timeout is set"),
         Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("partition {partition} has never received a record; it goes idle after the {} idle timeout", d(*t)),
         Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {partition} has had no record for {} and no idle timeout is set", d(*silent_ms)),
-        Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms } => format!(
-            "partition {partition} gets a record every so often (the last {} ago), which keeps it active although the idle timeout is {}: heartbeats defeat idleness; filter them",
+        Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms, period_ms } => format!(
+            "partition {partition} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator",
+            d(*period_ms),
             d(*last_record_ago_ms),
             d(*idle_timeout_ms)
         ),
+        Reason::SlowPartition { partition, behind_ms, cause } => format!(
+            "partition {partition} is slow, {} behind its peers ({}): idleness cannot help, it is never silent",
+            d(*behind_ms),
+            match cause {
+                Some(SlowCause::EventTimeDelay) => "its records arrive with old timestamps",
+                Some(SlowCause::ConsumerLag) => "its reader cannot keep up",
+                _ => "its records come seldom",
+            }
+        ),
+        Reason::ReturnedBelowWatermark { partition, late_records } => {
+            format!("partition {partition} came back from idle below the watermark: {late_records} of its records were late")
+        }
+        Reason::FlappingPartition { partition, flips, idle_timeout_ms } => {
+            format!("partition {partition} flipped idle/active {flips} times: the {} idle timeout is shorter than its normal gaps", d(*idle_timeout_ms))
+        }
         Reason::IdleCountdown { partition, idle_at } => format!("partition {partition} will be declared idle in {} unless a record arrives", d((*idle_at - now).max(0))),
         Reason::PeriodicEmissionDisabled => "the auto-watermark interval (auto_watermark_interval_ms) is 0: no periodic watermarks, and idleness is never detected".into(),
         Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),

@@ -15,6 +15,7 @@
 pub mod channel;
 pub mod command;
 pub mod deltas;
+pub mod diagnosis;
 pub mod downstream;
 pub mod element;
 pub mod error;

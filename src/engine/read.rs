@@ -92,15 +92,23 @@ impl Simulation {
         let Simulation { sources, down, keys, trace, .. } = self;
         let src = &mut sources[s];
         let mut max_ts = EventTime::MIN;
-        let mut n = 0;
+        // The split's maximum as each record meets it, for the disorder it observes.
+        let mut seen_max = src.splits[i].max_ts.unwrap_or(EventTime::MIN);
+        let (mut n, mut heartbeats) = (0, 0);
         for r in batch {
             let Some(ts) = src.assign(r, t) else { continue };
             down.send_record(src, r, ts, keys, t, trace);
             n += 1;
+            heartbeats += u64::from(r.heartbeat);
             max_ts = max_ts.max(ts);
+            if ts < seen_max {
+                src.splits[i].observed.note_disorder(seen_max.ms().saturating_sub(ts.ms()));
+            } else {
+                seen_max = ts;
+            }
         }
         if n > 0 {
-            src.after_records(i, n, max_ts, t);
+            src.after_records(i, n, heartbeats, max_ts, t);
         }
     }
 
@@ -140,7 +148,7 @@ impl Simulation {
         };
         self.down.send_record(src, &r, ts, &self.keys, t, &mut self.trace);
         self.signals.clear();
-        self.sources[s].after_record(i, ts, t, &mut self.trace, &mut self.signals);
+        self.sources[s].after_record(i, &r, ts, t, &mut self.trace, &mut self.signals);
         if !self.signals.is_empty() {
             self.broadcast(s, t);
         }

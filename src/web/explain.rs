@@ -26,6 +26,8 @@ fn icon(r: &Reason) -> &'static str {
         Reason::AllInputsIdle => "◌",
         Reason::IdleCountdown { .. } => "◔",
         Reason::KeptActiveBySparseRecords { .. } => "♥",
+        Reason::SlowPartition { .. } => "◷",
+        Reason::ReturnedBelowWatermark { .. } | Reason::FlappingPartition { .. } => "↺",
         Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",
         Reason::SubtaskWithoutSplit { .. }
         | Reason::SplitNeverReceived { .. }
@@ -63,7 +65,13 @@ pub fn fixes(ex: &Explanation, pg: &Pg) -> Vec<(String, Action)> {
             }
             Reason::PeriodicEmissionDisabled => push("Interval 200 ms".into(), Action::AutoInterval(200)),
             // No fix to offer: each resolves itself (an idle timeout runs out, a channel catches up).
-            Reason::AllInputsIdle | Reason::SplitNeverReceived { idle_timeout_ms: Some(_), .. } | Reason::IdleCountdown { .. } | Reason::ChannelNotRealigned { .. } => {}
+            Reason::AllInputsIdle
+            | Reason::SplitNeverReceived { idle_timeout_ms: Some(_), .. }
+            | Reason::IdleCountdown { .. }
+            | Reason::ChannelNotRealigned { .. }
+            | Reason::SlowPartition { .. }
+            | Reason::ReturnedBelowWatermark { .. }
+            | Reason::FlappingPartition { .. } => {}
         }
     }
     if ex.watermark == END_OF_TIME && matches!(cfg.source.generator, GeneratorKind::MaxOnSilence { .. }) {

@@ -336,7 +336,7 @@ mod tests {
             e.reasons.iter().any(|r| matches!(r, crate::engine::explain::Reason::KeptActiveBySparseRecords { partition: 1, .. }))
         };
         assert!(kept_active(&ex), "the heartbeat split is named: {}", ex.text);
-        assert!(ex.text.contains("heartbeats defeat idleness; filter them"), "{}", ex.text);
+        assert!(ex.text.contains("gets only heartbeats, one every 30.0 s"), "{}", ex.text);
         s.run_until(at(&s, 120)).unwrap();
         assert!(s.snapshot().splits.iter().all(|sp| !sp.idle));
         assert!(s.downstream().sink.results().any(|r| r.time.ms() - r.end.ms() > 15_000), "bursts up to 30 s late");

@@ -12,7 +12,11 @@ use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::time::{format_duration_exact, format_opt_duration_exact};
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Serialized as `{ kind, value }` (`{"kind": "idle_timeout", "value": 60000}`), which
+/// `applyFix` takes back.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
 pub enum Action {
     IdleTimeout(Option<i64>),
     Bound(i64),

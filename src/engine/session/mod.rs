@@ -224,6 +224,19 @@ impl Session {
         self.apply_now(vec![cmd], &[String::new()], &mut ())
     }
 
+    /// Applies a one-click action (a diagnosis fix, a preset step): a live change at the next
+    /// instant, or — for what a real job needs a restart for — the scenario with the change and
+    /// the commands issued so far, from time zero (not yet started).
+    pub fn apply_action(&mut self, a: action::Action) -> Result<(), InputError> {
+        if let Some(cmd) = a.command() {
+            return self.apply(cmd);
+        }
+        let mut sc = self.to_scenario_now();
+        a.change(&mut sc);
+        *self = Session::new(sc)?;
+        Ok(())
+    }
+
     /// Processes every instant up to absolute time `t`; false if the observer stopped earlier.
     pub fn run_until_abs(&mut self, t: ProcTime, obs: &mut impl Observer) -> Result<bool, InputError> {
         self.ensure_running()?;

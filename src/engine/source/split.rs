@@ -3,6 +3,7 @@
 
 use super::generator::WatermarkGenerator;
 use super::idleness::IdlenessWrapper;
+use crate::engine::diagnosis::observed::Observed;
 use crate::engine::time::{EventTime, ProcTime};
 
 #[derive(Clone, Debug)]
@@ -20,6 +21,8 @@ pub struct Split {
     pub released: bool,
     /// When the split was last declared idle, while it is.
     pub idle_since: Option<ProcTime>,
+    /// What it saw, for the diagnosis.
+    pub observed: Observed,
 }
 
 impl Split {
@@ -35,12 +38,17 @@ impl Split {
             prev_record_at: None,
             released: false,
             idle_since: None,
+            observed: Observed::default(),
         }
     }
 
     #[inline]
     pub fn note_record_at(&mut self, now: ProcTime) {
         if self.last_record_at != Some(now) {
+            match self.last_record_at {
+                Some(last) => self.observed.note_gap(now.ms().saturating_sub(last.ms())),
+                None => self.observed.first_record_at = Some(now),
+            }
             self.prev_record_at = self.last_record_at;
             self.last_record_at = Some(now);
         }

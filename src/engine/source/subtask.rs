@@ -129,13 +129,19 @@ impl SourceSubtask {
 
     /// After the record went downstream: `onEvent` on the split's generator (reference §4.2).
     #[inline]
-    pub fn after_record(&mut self, i: usize, ts: EventTime, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+    pub fn after_record(&mut self, i: usize, r: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
         self.num_records_out += 1;
         let sp = &mut self.splits[i];
         sp.records_read += 1;
+        sp.observed.heartbeats += u64::from(r.heartbeat);
         sp.note_record_at(now);
-        if sp.max_ts.is_none_or(|m| ts > m) {
-            sp.max_ts = Some(ts);
+        match sp.max_ts {
+            Some(m) if ts <= m => {
+                if ts < m {
+                    sp.observed.note_disorder(m.ms().saturating_sub(ts.ms()));
+                }
+            }
+            _ => sp.max_ts = Some(ts),
         }
         sp.idleness.on_event();
         if let Some(w) = sp.generator.on_event(ts, now) {
@@ -153,11 +159,12 @@ impl SourceSubtask {
     /// `n` records read in one instant with a periodic generator: the same as `n` calls of
     /// `after_record`, whose `onEvent` then only raises the max and counts activity.
     #[inline]
-    pub fn after_records(&mut self, i: usize, n: u64, max_ts: EventTime, now: ProcTime) {
+    pub fn after_records(&mut self, i: usize, n: u64, heartbeats: u64, max_ts: EventTime, now: ProcTime) {
         debug_assert!(!self.emits_per_event());
         self.num_records_out += n;
         let sp = &mut self.splits[i];
         sp.records_read += n;
+        sp.observed.heartbeats += heartbeats;
         sp.note_record_at(now);
         if sp.max_ts.is_none_or(|m| max_ts > m) {
             sp.max_ts = Some(max_ts);
@@ -247,9 +254,11 @@ impl SourceSubtask {
         if idle != before.1 {
             if idle {
                 sp.idle_since = Some(now);
+                sp.observed.idle_flips += 1;
                 trace.push(now, TraceKind::SplitIdle { subtask, partition });
             } else {
                 sp.idle_since = None;
+                sp.observed.returned_at = Some(now);
                 trace.push(now, TraceKind::SplitActive { subtask, partition });
             }
         }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where the job takes a record's event time from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TimestampAssigner {
     /// The event's own time field, in ms (correct).

@@ -5,10 +5,18 @@
 //! The test fails when the committed file differs from what the types say, and writes the new
 //! text next to it, so a field added to a view cannot leave the declarations behind.
 
+use crate::engine::diagnosis::advisor::{Advice, Constraint, Recommendation};
+use crate::engine::diagnosis::classify::{PartitionClass, PartitionFacts, SlowCause};
+use crate::engine::diagnosis::finding::{Evidence, Finding, FindingKind, Fix, Severity};
+use crate::engine::diagnosis::lag::{LagCrossing, SubtaskLag};
+use crate::engine::diagnosis::Diagnosis;
 use crate::engine::explain::{Culprit, Explanation, Reason};
 use crate::engine::metrics::{Metrics, RestWatermark, SourceMetrics, WindowMetrics};
+use crate::engine::operator::sink::SinkMode;
 use crate::engine::scenario::catalog::Preset;
+use crate::engine::session::action::Action;
 use crate::engine::snapshot::{ChannelView, OpenWindow, OperatorView, Snapshot, SourceView, SplitView};
+use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::status::WatermarkStatus;
 use crate::engine::trace::{TraceEvent, TraceKind};
 use crate::engine::view::events::EventBatch;
@@ -151,6 +159,23 @@ pub fn declarations() -> String {
     decl::<Reason>(c, o);
     decl::<Culprit>(c, o);
     decl::<Explanation>(c, o);
+    decl::<PartitionClass>(c, o);
+    decl::<SlowCause>(c, o);
+    decl::<PartitionFacts>(c, o);
+    decl::<Severity>(c, o);
+    decl::<FindingKind>(c, o);
+    decl::<Evidence>(c, o);
+    decl::<SinkMode>(c, o);
+    decl::<TimestampAssigner>(c, o);
+    decl::<Action>(c, o);
+    decl::<Fix>(c, o);
+    decl::<Finding>(c, o);
+    decl::<Recommendation>(c, o);
+    decl::<Constraint>(c, o);
+    decl::<Advice>(c, o);
+    decl::<SubtaskLag>(c, o);
+    decl::<LagCrossing>(c, o);
+    decl::<Diagnosis>(c, o);
     decl::<TraceKind<String>>(c, o);
     decl::<TraceEvent<String>>(c, o);
     decl::<EventBatch>(c, o);

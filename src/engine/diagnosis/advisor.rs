@@ -1,0 +1,201 @@
+//! The advisor for the three parameters people set blind (seed 002 §2.3, seed 000 §7): the
+//! out-of-orderness bound, the idle timeout and allowed lateness, from what the simulation
+//! observed — disorder per partition, gaps between records, the lateness of late records —
+//! with the constraints each must meet and what each choice costs, and one action per change.
+//!
+//! The constraints are seed 002's: idle timeout > a partition's normal gaps (about twice their
+//! P99), > the emission interval (it is checked only then), > twice the bound, and ≤ the delay
+//! the user tolerates (by default a third of the window, its rule of thumb); bound ≈ a disorder
+//! quantile (P99 here).
+
+use super::classify::{PartitionClass, PartitionFacts};
+use super::histogram::Histogram;
+use crate::engine::session::action::Action;
+use crate::engine::time::format_duration;
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Recommendation {
+    pub current_ms: Option<i64>,
+    /// `None` when there is not enough data to recommend anything.
+    pub recommended_ms: Option<i64>,
+    /// What the recommendation rests on.
+    pub basis: String,
+    /// What the recommended value costs (delay, drops, state).
+    pub cost: String,
+}
+
+/// One of seed 002's constraints on the idle timeout, and whether a value meets it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Constraint {
+    pub text: String,
+    /// Whether the current setting meets it.
+    pub current_ok: bool,
+    /// Whether the recommended setting meets it.
+    pub recommended_ok: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Advice {
+    pub bound: Recommendation,
+    pub idle_timeout: Recommendation,
+    pub allowed_lateness: Recommendation,
+    /// The delay the idle timeout may add (set by the user, or one window).
+    pub tolerated_delay_ms: i64,
+    pub constraints: Vec<Constraint>,
+    /// The changes that apply the advice, in one click (empty when it is what is set).
+    pub actions: Vec<crate::engine::session::action::Action>,
+}
+
+/// What the advisor reads.
+pub struct Inputs<'a> {
+    pub partitions: &'a [PartitionFacts],
+    pub bound_ms: Option<i64>,
+    pub idle_timeout_ms: Option<i64>,
+    pub interval_ms: i64,
+    pub allowed_lateness_ms: i64,
+    pub window_size_ms: i64,
+    pub lateness: &'a Histogram,
+    pub tolerated_delay_ms: Option<i64>,
+}
+
+pub fn advise(i: &Inputs) -> Advice {
+    let tolerated = i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000));
+    let bound = bound(i);
+    // Against the bound that is set: the timeout must hold whether or not the bound changes.
+    let (idle_timeout, constraints) = idle_timeout(i, i.bound_ms.unwrap_or(0), tolerated);
+    let allowed_lateness = lateness(i);
+    let mut actions = Vec::new();
+    if let Some(b) = bound.recommended_ms.filter(|&b| Some(b) != i.bound_ms) {
+        actions.push(Action::Bound(b));
+    }
+    if let Some(t) = idle_timeout.recommended_ms.filter(|&t| Some(t) != i.idle_timeout_ms) {
+        actions.push(Action::IdleTimeout(Some(t)));
+    }
+    if let Some(l) = allowed_lateness.recommended_ms.filter(|&l| l != i.allowed_lateness_ms) {
+        actions.push(Action::AllowedLateness(l));
+    }
+    Advice { bound, idle_timeout, allowed_lateness, tolerated_delay_ms: tolerated, constraints, actions }
+}
+
+/// The partitions whose records are real data (heartbeats and empty ones say nothing about
+/// disorder or normal gaps).
+fn data_partitions<'a>(i: &'a Inputs) -> impl Iterator<Item = &'a PartitionFacts> + 'a {
+    i.partitions.iter().filter(|p| p.records > 0 && !matches!(p.class, PartitionClass::Heartbeat | PartitionClass::Removed))
+}
+
+fn bound(i: &Inputs) -> Recommendation {
+    let p99 = data_partitions(i).filter_map(|p| p.disorder_p99_ms).max();
+    let max = data_partitions(i).filter_map(|p| p.disorder_max_ms).max();
+    let d = format_duration;
+    let Some(p99) = p99 else {
+        return Recommendation { current_ms: i.bound_ms, recommended_ms: None, basis: "no records yet".into(), cost: String::new() };
+    };
+    let rec = nice_up(p99);
+    Recommendation {
+        current_ms: i.bound_ms,
+        recommended_ms: Some(rec),
+        basis: format!(
+            "records come up to {} out of order (P99 of max_ts − ts over the partitions; the maximum {})",
+            d(p99),
+            d(max.unwrap_or(p99))
+        ),
+        cost: format!("each window closes about {} after its end; records more out of order than that are late", d(rec + i.interval_ms)),
+    }
+}
+
+fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, Vec<Constraint>) {
+    let d = format_duration;
+    let gap = data_partitions(i).filter(|p| p.class != PartitionClass::Idle || p.gap_p99_ms.is_some()).filter_map(|p| p.gap_p99_ms).max();
+    let lower = [2 * gap.unwrap_or(0), 2 * i.interval_ms + 1, 2 * bound_ms + 1].into_iter().max().unwrap_or(1);
+    let rec = (i.interval_ms > 0).then(|| nice_up(lower));
+    let meets = |t: Option<i64>, f: &dyn Fn(i64) -> bool| t.is_some_and(f);
+    let cur = i.idle_timeout_ms;
+    let constraints = vec![
+        constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(2 * gap.unwrap_or(0))), cur, rec, &|t| {
+            t > 2 * gap.unwrap_or(0)
+        }),
+        constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), cur, rec, &|t| {
+            t > i.interval_ms && i.interval_ms > 0
+        }),
+        constraint(format!("more than twice the bound: > {}", d(2 * bound_ms)), cur, rec, &|t| t > 2 * bound_ms),
+        constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), cur, rec, &|t| t <= tolerated),
+        constraint(format!("rule of thumb: ≤ a third of the window ({})", d(i.window_size_ms / 3)), cur, rec, &|t| {
+            t <= i.window_size_ms / 3
+        }),
+    ];
+    let basis = match (gap, rec) {
+        (_, None) => "the auto-watermark interval is 0, so no idle timeout is ever checked".to_string(),
+        (Some(g), Some(_)) => format!(
+            "partitions with data are at most {} apart (P99), the interval is {}, the bound {}",
+            d(g),
+            d(i.interval_ms),
+            d(bound_ms)
+        ),
+        (None, Some(_)) => format!("no gaps measured yet; the interval is {}, the bound {}", d(i.interval_ms), d(bound_ms)),
+    };
+    let cost = rec.map_or(String::new(), |t| {
+        let conflict = if meets(Some(t), &|t| t > tolerated) {
+            "; no value meets every constraint: this one avoids flapping, at more delay than you tolerate"
+        } else {
+            ""
+        };
+        format!("a silent partition holds windows up to {} (timeout + interval) before it is excluded{conflict}", d(t + i.interval_ms))
+    });
+    (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost }, constraints)
+}
+
+fn constraint(text: String, cur: Option<i64>, rec: Option<i64>, ok: &dyn Fn(i64) -> bool) -> Constraint {
+    Constraint { text, current_ok: cur.is_some_and(ok), recommended_ok: rec.is_some_and(ok) }
+}
+
+fn lateness(i: &Inputs) -> Recommendation {
+    let d = format_duration;
+    let cur = Some(i.allowed_lateness_ms);
+    match i.lateness.quantile(0.99, 0) {
+        None => Recommendation { current_ms: cur, recommended_ms: None, basis: "no late records so far".into(), cost: String::new() },
+        Some(p99) => {
+            let rec = nice_up(p99 + 1).max(i.allowed_lateness_ms);
+            Recommendation {
+                current_ms: cur,
+                recommended_ms: Some(rec),
+                basis: format!("{} late records, late by up to {} (P99; the maximum {})", i.lateness.total(), d(p99), d(i.lateness.max())),
+                cost: format!("window state is kept {} longer and windows re-fire for late records: the sink must upsert", d(rec)),
+            }
+        }
+    }
+}
+
+/// The next round value at or above `v` ms: 0, 50, 100, 200, 250, 500 ms, 1, 2, 5, 10, 15,
+/// 20, 30, 45 s, 1, 2, 3, 5, 10, 15, 20, 30 min, then whole hours.
+pub fn nice_up(v: i64) -> i64 {
+    const STEPS: [i64; 22] = [
+        0, 50, 100, 200, 250, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 120_000, 180_000, 300_000, 600_000,
+        900_000, 1_200_000, 1_800_000,
+    ];
+    const HOUR: i64 = 3_600_000;
+    STEPS.into_iter().find(|&s| s >= v).unwrap_or_else(|| v.saturating_add(HOUR - 1).div_euclid(HOUR).saturating_mul(HOUR))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_values() {
+        assert_eq!(nice_up(0), 0);
+        assert_eq!(nice_up(1), 50);
+        assert_eq!(nice_up(401), 500);
+        assert_eq!(nice_up(30_000), 30_000);
+        assert_eq!(nice_up(30_001), 45_000);
+        assert_eq!(nice_up(1_800_001), 3_600_000);
+        assert_eq!(nice_up(3_600_000), 3_600_000);
+        assert_eq!(nice_up(3_600_001), 7_200_000);
+    }
+}

@@ -1,0 +1,215 @@
+//! Each partition's class, as seed 002 §1.2 asks users to tell them apart before changing
+//! anything — empty, idle and slow partitions are different problems with different fixes —
+//! plus the three ways idleness itself goes wrong: heartbeats that keep a split active, a
+//! partition that returns below the watermark, a timeout too short for a partition's gaps.
+//!
+//! A class is only given with evidence: a heartbeat partition is one whose records are mostly
+//! heartbeats (what a look at the data shows), never one that is merely slow or regular.
+
+use super::observed::Observed;
+use crate::engine::time::{EventTime, ProcTime};
+use crate::engine::view::watermark::as_opt_watermark;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum PartitionClass {
+    /// Regular data, in step with its peers.
+    Steady,
+    /// Never received a record.
+    Empty,
+    /// Had records and stopped (or is declared idle).
+    Idle,
+    /// Periodic tiny traffic: its records are mostly heartbeats.
+    Heartbeat,
+    /// Steady data behind its peers: few records, old event times or a backlog. Idleness does
+    /// not help.
+    Slow,
+    /// Came back from idle below the watermark: its records are late.
+    Returning,
+    /// Flips between idle and active: the idle timeout is shorter than its normal gaps.
+    Flapping,
+    /// Removed from the topic; its split is released.
+    Removed,
+}
+
+impl PartitionClass {
+    pub fn label(self) -> &'static str {
+        match self {
+            PartitionClass::Steady => "steady",
+            PartitionClass::Empty => "empty",
+            PartitionClass::Idle => "idle",
+            PartitionClass::Heartbeat => "sparse/heartbeat",
+            PartitionClass::Slow => "slow",
+            PartitionClass::Returning => "returning",
+            PartitionClass::Flapping => "flapping",
+            PartitionClass::Removed => "removed",
+        }
+    }
+}
+
+/// Why a slow partition is behind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum SlowCause {
+    /// Its records' event times are older than its peers' (a lagging producer, a clock).
+    EventTimeDelay,
+    /// Records wait unread: the reader cannot keep up (consumer lag).
+    ConsumerLag,
+    /// Records come seldom, so its watermark moves in steps.
+    FewRecords,
+}
+
+/// What the diagnosis knows about one partition, in numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PartitionFacts {
+    pub partition: u32,
+    /// The source subtask that reads it.
+    pub subtask: Option<u32>,
+    pub class: PartitionClass,
+    pub slow_cause: Option<SlowCause>,
+    pub records: u64,
+    pub heartbeats: u64,
+    /// Records per second since its first record.
+    pub rate_per_s: f64,
+    /// Processing time since its last record.
+    pub silent_ms: Option<i64>,
+    pub gap_p50_ms: Option<i64>,
+    pub gap_p99_ms: Option<i64>,
+    pub gap_max_ms: Option<i64>,
+    /// Standard deviation over mean of its gaps, per mille (0: a metronome).
+    pub gap_variation_permille: Option<u64>,
+    /// Quantiles of `max_ts − ts` over its records.
+    pub disorder_p50_ms: Option<i64>,
+    pub disorder_p99_ms: Option<i64>,
+    pub disorder_max_ms: Option<i64>,
+    /// How old its newest record was when it arrived (processing time − event time).
+    pub data_delay_ms: Option<i64>,
+    /// How far its split watermark trails the most advanced active split.
+    pub behind_ms: Option<i64>,
+    #[serde(serialize_with = "as_opt_watermark")]
+    #[cfg_attr(test, ts(as = "Option<crate::engine::view::Watermark>"))]
+    pub watermark: Option<EventTime>,
+    pub idle: bool,
+    pub idle_flips: u32,
+    pub late_records: u64,
+    pub unread: usize,
+}
+
+/// What the rules need besides the partition itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Context {
+    pub now: ProcTime,
+    pub idle_timeout_ms: Option<i64>,
+    pub interval_ms: i64,
+    pub drop_heartbeats: bool,
+    /// The highest active split watermark and the median data delay of the partitions with
+    /// data, for "behind its peers".
+    pub lead_watermark: Option<EventTime>,
+    pub median_delay_ms: Option<i64>,
+    /// How far behind its peers a partition must be to be slow: more than the noise of their
+    /// own disorder (the median P99), and at least a second and two intervals.
+    pub slow_behind_ms: i64,
+}
+
+/// Flips before a partition counts as flapping.
+pub const FLAPPING_FLIPS: u32 = 10;
+/// A partition this far behind its peers (or more) is slow.
+pub const SLOW_BEHIND_MS: i64 = 1_000;
+
+/// The raw facts of one split, before its class is known.
+#[allow(clippy::too_many_arguments)]
+pub fn facts(
+    partition: u32,
+    subtask: Option<u32>,
+    records: u64,
+    o: &Observed,
+    last_record_at: Option<ProcTime>,
+    max_ts: Option<EventTime>,
+    watermark: Option<EventTime>,
+    idle: bool,
+    late: (u64, Option<ProcTime>),
+    unread: usize,
+    now: ProcTime,
+) -> (PartitionFacts, Option<ProcTime>) {
+    let in_order = records.saturating_sub(o.disorder.total());
+    let span_ms = o.first_record_at.map(|f| (now - f).max(1));
+    #[allow(clippy::cast_precision_loss)]
+    let rate_per_s = span_ms.map_or(0.0, |s| records as f64 * 1000.0 / s as f64);
+    let f = PartitionFacts {
+        partition,
+        subtask,
+        class: PartitionClass::Steady,
+        slow_cause: None,
+        records,
+        heartbeats: o.heartbeats,
+        rate_per_s,
+        silent_ms: last_record_at.map(|t| now - t),
+        gap_p50_ms: o.gaps.quantile(0.5, 0),
+        gap_p99_ms: o.gaps.quantile(0.99, 0),
+        gap_max_ms: (o.gaps.total() > 0).then(|| o.gaps.max()),
+        gap_variation_permille: o.gap_variation_permille(),
+        disorder_p50_ms: o.disorder.quantile(0.5, in_order).filter(|_| records > 0),
+        disorder_p99_ms: o.disorder.quantile(0.99, in_order).filter(|_| records > 0),
+        disorder_max_ms: (records > 0).then(|| o.disorder.max()),
+        data_delay_ms: last_record_at.zip(max_ts).map(|(t, m)| t.ms().saturating_sub(m.ms())),
+        behind_ms: None,
+        watermark,
+        idle,
+        idle_flips: o.idle_flips,
+        late_records: late.0,
+        unread,
+    };
+    // A late record after its return means it came back below the watermark.
+    let returned_late = o.returned_at.filter(|&r| late.1.is_some_and(|t| t >= r));
+    (f, returned_late)
+}
+
+/// Gives `f` its class (and the cause, when slow).
+pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Context) {
+    f.behind_ms = cx.lead_watermark.zip(f.watermark).filter(|_| !f.idle).map(|(l, w)| l.ms().saturating_sub(w.ms()).max(0));
+    f.class = class_of(f, returned_late, cx);
+    if f.class == PartitionClass::Slow {
+        f.slow_cause = Some(if f.unread > 0 {
+            SlowCause::ConsumerLag
+        } else if f.data_delay_ms.zip(cx.median_delay_ms).is_some_and(|(d, m)| d - m >= SLOW_BEHIND_MS) {
+            SlowCause::EventTimeDelay
+        } else {
+            SlowCause::FewRecords
+        });
+    }
+}
+
+fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context) -> PartitionClass {
+    if f.records == 0 {
+        return PartitionClass::Empty;
+    }
+    if !cx.drop_heartbeats && f.heartbeats * 2 > f.records {
+        return PartitionClass::Heartbeat;
+    }
+    let p99 = f.gap_p99_ms.unwrap_or(0);
+    if f.idle_flips >= FLAPPING_FLIPS && cx.idle_timeout_ms.is_some_and(|t| t <= p99) {
+        return PartitionClass::Flapping;
+    }
+    if returned_late.is_some() && !f.idle {
+        return PartitionClass::Returning;
+    }
+    let quiet_after = (3 * p99).max(1_000).max(2 * cx.interval_ms);
+    if f.idle || f.silent_ms.is_some_and(|s| s > quiet_after) {
+        return PartitionClass::Idle;
+    }
+    if f.behind_ms.is_some_and(|b| b >= cx.slow_behind_ms) || f.unread > 0 && f.behind_ms.is_some_and(|b| b > 0) {
+        return PartitionClass::Slow;
+    }
+    PartitionClass::Steady
+}
+
+/// The median of some values (the lower one of an even count).
+pub fn median(mut v: Vec<i64>) -> Option<i64> {
+    v.sort_unstable();
+    v.get(v.len().saturating_sub(1) / 2).copied()
+}

@@ -1,0 +1,225 @@
+//! `diagnose`: one diagnosis of the current instant — the slowest window subtask, what holds
+//! it and why (the cause), every finding sorted by what matters, each partition's class, the
+//! advisor and event-time lag. Every view of a moment reads this one value.
+
+use super::advisor::{advise, Advice, Inputs};
+use super::classify::PartitionFacts;
+use super::finding::{Finding, FindingKind, Fix, Severity};
+use super::lag::{lag_ms, SubtaskLag};
+use crate::engine::explain::{Culprit, Explanation};
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::sim::Simulation;
+use crate::engine::source::generator::GeneratorKind;
+use crate::engine::time::{describe_watermark, format_duration, ProcTime, END_OF_TIME};
+use serde::{Deserialize, Serialize};
+
+/// What the user tells the diagnosis.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiagnosisOptions {
+    /// The delay an idle timeout may add (default: one window).
+    #[serde(default)]
+    pub tolerated_delay_ms: Option<i64>,
+    /// Alert when event-time lag (processing time − watermark) exceeds this.
+    #[serde(default)]
+    pub lag_alert_ms: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnosis {
+    pub now: ProcTime,
+    pub elapsed_ms: i64,
+    /// Records read by every source subtask so far.
+    pub records_read: u64,
+    /// The slowest window subtask (the one every result waits for).
+    pub window_subtask: Option<u32>,
+    /// What holds it: null before anything was read.
+    pub culprit: Option<Culprit>,
+    /// The kind of the finding that explains the culprit (or the most severe one).
+    pub cause: Option<FindingKind>,
+    /// The diagnosis in one sentence (the embed's WHY line).
+    pub headline: String,
+    /// Most important first: what holds the watermark, then by severity.
+    pub findings: Vec<Finding>,
+    pub partitions: Vec<PartitionFacts>,
+    pub advice: Advice,
+    pub lag: Vec<SubtaskLag>,
+    /// `explain(windowSubtask)`, from the same classes.
+    pub explanation: Option<Explanation>,
+}
+
+impl Diagnosis {
+    /// The finding that names the cause, if any.
+    pub fn primary(&self) -> Option<&Finding> {
+        self.findings.first().filter(|f| Some(f.kind) == self.cause)
+    }
+
+    /// The finding of a kind, if present.
+    pub fn finding(&self, kind: FindingKind) -> Option<&Finding> {
+        self.findings.iter().find(|f| f.kind == kind)
+    }
+
+    /// The fixes of the findings that hold the watermark, then of the critical ones, without
+    /// repeats: what the WHY panel offers.
+    pub fn fixes(&self) -> Vec<Fix> {
+        let mut out: Vec<Fix> = Vec::new();
+        for f in self.findings.iter().filter(|f| f.holds_watermark || f.severity == Severity::Critical || Some(f.kind) == self.cause) {
+            for x in &f.fixes {
+                if !out.iter().any(|o| o.action == x.action) {
+                    out.push(x.clone());
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Simulation {
+    /// Diagnoses the job at the current instant.
+    pub fn diagnose(&self, opts: &DiagnosisOptions) -> Diagnosis {
+        let now = self.now.max(self.cfg.start_time);
+        let partitions = self.partition_facts();
+        let records_read: u64 = self.sources.iter().map(|s| s.num_records_out + s.num_records_filtered).sum();
+        let slowest = self.down.windows.iter().min_by_key(|w| (w.current_input_watermark(), w.index)).map(|w| w.index);
+        let explanation = slowest.and_then(|o| self.explain_with(o, &partitions));
+        let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
+        let advice = advise(&Inputs {
+            partitions: &partitions,
+            bound_ms: bound_of(self.cfg.source.generator),
+            idle_timeout_ms: self.cfg.source.idle_timeout_ms,
+            interval_ms: self.cfg.auto_watermark_interval_ms,
+            allowed_lateness_ms: self.cfg.allowed_lateness_ms,
+            window_size_ms: window_size_ms(self.cfg.window),
+            lateness: &self.down.lateness,
+            tolerated_delay_ms: opts.tolerated_delay_ms,
+        });
+        let lag = self.lags(now, opts);
+        let cx = FindingContext {
+            sim: self,
+            partitions: &partitions,
+            advice: &advice,
+            explanation: explanation.as_ref(),
+            culprit: culprit.as_ref(),
+            lag: &lag,
+            opts,
+        };
+        let mut findings = if records_read == 0 { vec![nothing_read_yet()] } else { Vec::new() };
+        findings.extend(cx.partition_findings());
+        findings.extend(cx.job_findings());
+        mark_holders(&mut findings, culprit.as_ref());
+        findings.sort_by_key(|f| {
+            (f.kind != FindingKind::NothingReadYet, !f.holds_watermark, f.severity, f.kind, f.partition, f.source_subtask)
+        });
+        let cause = findings
+            .first()
+            .filter(|f| f.holds_watermark || f.severity <= Severity::Warning || f.kind == FindingKind::NothingReadYet)
+            .map(|f| f.kind);
+        let headline = headline(cause.and(findings.first()), explanation.as_ref());
+        Diagnosis {
+            now,
+            elapsed_ms: if self.started { now - self.cfg.start_time } else { -1 },
+            records_read,
+            window_subtask: slowest,
+            culprit,
+            cause,
+            headline,
+            findings,
+            partitions,
+            advice,
+            lag,
+            explanation,
+        }
+    }
+
+    fn lags(&self, now: ProcTime, opts: &DiagnosisOptions) -> Vec<SubtaskLag> {
+        let elapsed = if self.started { now - self.cfg.start_time } else { 0 };
+        self.down
+            .windows
+            .iter()
+            .map(|w| {
+                let wm = w.current_input_watermark();
+                let lag = lag_ms(now, wm);
+                let over = wm != END_OF_TIME && opts.lag_alert_ms.is_some_and(|t| lag.map_or(elapsed > t, |l| l > t));
+                SubtaskLag { window_subtask: w.index, lag_ms: lag, over_threshold: over }
+            })
+            .collect()
+    }
+}
+
+/// What the rules of `partition_findings` and `job_findings` read.
+pub(crate) struct FindingContext<'a> {
+    pub sim: &'a Simulation,
+    pub partitions: &'a [PartitionFacts],
+    pub advice: &'a Advice,
+    pub explanation: Option<&'a Explanation>,
+    pub culprit: Option<&'a Culprit>,
+    pub lag: &'a [SubtaskLag],
+    pub opts: &'a DiagnosisOptions,
+}
+
+fn nothing_read_yet() -> Finding {
+    Finding::new(FindingKind::NothingReadYet, Severity::Info, "Nothing has been read yet: no watermark, and no culprit to name.".into())
+        .detail("Press play or step: the diagnosis starts with the first records.")
+        .check("numRecordsOut of the source and the Watermarks tab")
+}
+
+/// A finding holds the watermark when it names the culprit's partition or source subtask.
+fn mark_holders(findings: &mut [Finding], culprit: Option<&Culprit>) {
+    let Some(c) = culprit else { return };
+    for f in findings {
+        f.holds_watermark = match (f.partition, c.partition) {
+            (Some(p), Some(q)) => p == q,
+            (None, None) => f.source_subtask == Some(c.source_subtask),
+            _ => false,
+        } || f.kind.is_global() && f.severity == Severity::Critical;
+    }
+}
+
+impl FindingKind {
+    /// Kinds about the whole job's watermark, not one partition (they hold it wherever it is).
+    pub fn is_global(self) -> bool {
+        matches!(
+            self,
+            FindingKind::PeriodicEmissionDisabled
+                | FindingKind::NoWatermarkStrategy
+                | FindingKind::MaxValueGenerator
+                | FindingKind::FarFutureTimestamp
+                | FindingKind::SecondsReadAsMillis
+                | FindingKind::MillisReadAsSeconds
+        )
+    }
+}
+
+fn headline(first: Option<&Finding>, ex: Option<&Explanation>) -> String {
+    match (first, ex) {
+        (Some(f), _) => f.title.clone(),
+        (None, Some(e)) => {
+            format!("No problem found: the slowest window subtask ({}) is at {}.", e.subtask, describe_watermark(e.watermark))
+        }
+        (None, None) => "No problem found.".into(),
+    }
+}
+
+/// The out-of-orderness bound of a generator, if it has one.
+pub fn bound_of(g: GeneratorKind) -> Option<i64> {
+    match g {
+        GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => Some(bound_ms),
+        GeneratorKind::Monotonous => Some(0),
+        GeneratorKind::NoWatermarks => None,
+    }
+}
+
+/// The length of a window (a session's gap).
+pub fn window_size_ms(w: WindowSpec) -> i64 {
+    match w {
+        WindowSpec::Tumbling { size_ms, .. } | WindowSpec::Sliding { size_ms, .. } => size_ms,
+        WindowSpec::Session { gap_ms } => gap_ms,
+    }
+}
+
+/// "3.0 s" and friends, for the findings' sentences.
+pub(crate) fn d(ms: i64) -> String {
+    format_duration(ms)
+}

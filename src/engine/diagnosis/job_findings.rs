@@ -1,0 +1,311 @@
+//! Findings about the job rather than one partition: source subtasks without a split, the
+//! emission interval, the generator, timestamps, late data and what the sink does with it,
+//! the bound, window state piling up, channels and event-time lag.
+
+use super::classify::PartitionClass;
+use super::diagnose::{bound_of, d, FindingContext};
+use super::finding::{Finding, FindingKind, Severity};
+use crate::engine::explain::Reason;
+use crate::engine::operator::sink::SinkMode;
+use crate::engine::session::action::Action;
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
+use crate::engine::source::timestamp::TimestampAssigner;
+use crate::engine::time::END_OF_TIME;
+
+/// A window subtask with this many open windows per key or more is piling up state.
+const STATE_WINDOWS_PER_KEY: usize = 10;
+/// A bound below this delays results too little to call it too large.
+const BOUND_TOO_LARGE_MIN_MS: i64 = 5_000;
+const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, and the side output's volume";
+
+impl FindingContext<'_> {
+    pub(crate) fn job_findings(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        out.extend(self.subtasks_without_split());
+        out.extend(self.emission());
+        out.extend(self.generator());
+        out.extend(self.timestamps());
+        out.extend(self.late());
+        out.extend(self.bound_too_large());
+        out.extend(self.state_growing());
+        out.extend(self.channels());
+        out.extend(self.lag_alert());
+        out
+    }
+
+    /// One finding for every source subtask that owns no split and is not idle, naming the
+    /// one that holds the watermark (or the first).
+    fn subtasks_without_split(&self) -> Option<Finding> {
+        let cfg = &self.sim.cfg;
+        let parts = u32::try_from(self.partitions.iter().filter(|p| p.class != PartitionClass::Removed).count()).unwrap_or(u32::MAX);
+        let bare: Vec<u32> =
+            self.sim.sources.iter().filter(|s| s.splits.iter().all(|sp| sp.released) && !s.output.is_idle()).map(|s| s.index).collect();
+        let held = self.culprit.filter(|c| c.partition.is_none()).map(|c| c.source_subtask).filter(|s| bare.contains(s));
+        let s = held.or_else(|| bare.first().copied())?;
+        let sev = if held.is_some() { Severity::Critical } else { Severity::Warning };
+        let mut f = Finding::new(
+            FindingKind::SubtaskWithoutSplit,
+            sev,
+            format!("Source subtask {s} owns no partition ({} source subtasks for {parts} partitions): it never emits a watermark and holds every window subtask at No Watermark.", cfg.source_parallelism),
+        )
+        .source_subtask(s)
+        .detail("A KafkaSource reader without splits stays active unless withIdleness is set (the legacy FlinkKafkaConsumer marked it idle at once). Keep source parallelism at or below the partition count.")
+        .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", bare.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")))
+        .evidence("sourceParallelism", cfg.source_parallelism, format!("source parallelism {}", cfg.source_parallelism))
+        .evidence("partitions", parts, format!("{parts} partitions"))
+        .check("the source vertex's Watermarks tab shows No Watermark (-9223372036854775808) for that subtask");
+        if parts > 0 && parts < cfg.source_parallelism {
+            f = f.fix(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts));
+        }
+        Some(match self.advice.idle_timeout.recommended_ms {
+            Some(t) if cfg.auto_watermark_interval_ms > 0 => f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t))),
+            _ => f,
+        })
+    }
+
+    fn emission(&self) -> Vec<Finding> {
+        let cfg = &self.sim.cfg;
+        let (interval, timeout) = (cfg.auto_watermark_interval_ms, cfg.source.idle_timeout_ms);
+        let mut out = Vec::new();
+        if interval == 0 && cfg.source.emit == EmitMode::Periodic {
+            out.push(
+                Finding::new(
+                    FindingKind::PeriodicEmissionDisabled,
+                    Severity::Critical,
+                    "The auto-watermark interval is 0: periodic generators never emit a watermark, and idleness is never checked.".into(),
+                )
+                .detail("pipeline.auto-watermark-interval = 0 disables periodic emission (seed 000, 'Know how the watermark moves').")
+                .evidence("intervalMs", 0, "pipeline.auto-watermark-interval 0")
+                .check("every operator's Watermarks tab reads No Watermark")
+                .fix("Interval 200 ms", Action::AutoInterval(200)),
+            );
+        } else if interval == 0 && timeout.is_some() {
+            out.push(
+                Finding::new(
+                    FindingKind::IdlenessNeverDetected,
+                    Severity::Warning,
+                    format!(
+                        "The auto-watermark interval is 0: the {} idle timeout is never checked, so no partition ever goes idle.",
+                        d(timeout.unwrap_or(0))
+                    ),
+                )
+                .detail("Idleness is detected in onPeriodicEmit; per-event watermarks still flow, idleness does not.")
+                .evidence("intervalMs", 0, "pipeline.auto-watermark-interval 0")
+                .check("idle partitions never show as idle; no 'Marking channel … as idle' in the valve's DEBUG log")
+                .fix("Interval 200 ms", Action::AutoInterval(200)),
+            );
+        }
+        if let Some(t) = timeout.filter(|&t| interval > 0 && t < interval) {
+            let mut f = Finding::new(FindingKind::IdleTimeoutBelowInterval, Severity::Warning, format!("The idle timeout ({}) is shorter than the auto-watermark interval ({}): a split goes idle whenever one interval passes without a record.", d(t), d(interval)))
+                .detail("The timeout is only checked every interval, so it cannot be finer than that (seed 002 §5.1, misuse two): normal traffic flips idle and active.")
+                .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
+                .evidence("intervalMs", interval, format!("interval {}", d(interval)))
+                .check("frequent 'Marking channel … as idle/active' in the valve's DEBUG log");
+            if let Some(r) = self.advice.idle_timeout.recommended_ms {
+                f = f.fix(format!("Idle timeout {}", d(r)), Action::IdleTimeout(Some(r)));
+            }
+            out.push(f);
+        }
+        out
+    }
+
+    fn generator(&self) -> Option<Finding> {
+        match self.sim.cfg.source.generator {
+            GeneratorKind::NoWatermarks => {
+                let b = self.advice.bound.recommended_ms.unwrap_or(0);
+                Some(
+                    Finding::new(FindingKind::NoWatermarkStrategy, Severity::Critical, "The source has no watermark strategy (WatermarkStrategy.noWatermarks()): no watermark ever moves, so event-time windows fire only at the end of input.".into())
+                        .detail("Assign the strategy in fromSource (seed 000 §2, symptom map: 'Watermark shows Long.MIN_VALUE').")
+                        .check("every Watermarks tab reads No Watermark although numRecordsIn grows")
+                        .fix(format!("forBoundedOutOfOrderness({})", d(b)), Action::Bound(b)),
+                )
+            }
+            GeneratorKind::MaxOnSilence { silence_ms, .. } => {
+                let at_max = self.sim.down.windows.iter().any(|w| w.current_input_watermark() == END_OF_TIME);
+                let late = self.sim.down.late_total();
+                let sev = if at_max || late > 0 { Severity::Critical } else { Severity::Warning };
+                Some(
+                    Finding::new(
+                        FindingKind::MaxValueGenerator,
+                        sev,
+                        format!("The custom generator emits Long.MAX_VALUE after {} of silence: {}", d(silence_ms), if at_max { format!("the watermark is at end of input, every window is closed and {late} later records were late.") } else { "a time bomb: once it fires, everything that comes later is late.".to_string() }),
+                    )
+                    .detail("Long.MAX_VALUE means 'nothing will ever come again'; withIdleness marks the split IDLE instead and the watermark waits (seed 002 §1.3).")
+                    .evidence("lateRecords", late, format!("{late} late records"))
+                    .check("currentInputWatermark reads 9223372036854775807 while the job runs")
+                    .fix("withIdleness instead ↻", Action::IdlenessInsteadOfMax),
+                )
+            }
+            _ => None,
+        }
+    }
+
+    fn timestamps(&self) -> Vec<Finding> {
+        let Some(ex) = self.explanation else { return Vec::new() };
+        ex.reasons
+            .iter()
+            .filter_map(|r| match *r {
+                Reason::FarFutureTimestamp { partition, ahead_ms, .. } => Some(
+                    Finding::new(FindingKind::FarFutureTimestamp, Severity::Critical, format!("Partition {partition} read a timestamp {} ahead of processing time: the watermark jumped there and every record behind it is late.", d(ahead_ms)))
+                        .partition(partition)
+                        .detail("One bad record is enough (seed 000 §2): validate or clamp timestamps at the source.")
+                        .evidence("aheadMs", ahead_ms, format!("{} ahead", d(ahead_ms)))
+                        .check("currentOutputWatermark of the source jumps far ahead of the wall clock; numLateRecordsDropped climbs")
+                        .fix("Clamp timestamps ↻", Action::ClampRestart),
+                ),
+                Reason::SecondsReadAsMillis { .. } => Some(self.units(FindingKind::SecondsReadAsMillis, "The watermark is in January 1970 and moves 1 ms per second: epoch seconds are read as milliseconds, so nothing fires.")),
+                Reason::MillisReadAsSeconds { .. } => Some(self.units(FindingKind::MillisReadAsSeconds, "The watermark is thousands of years ahead: milliseconds are read as seconds, so every out-of-order record is late.")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn units(&self, kind: FindingKind, title: &str) -> Finding {
+        Finding::new(kind, Severity::Critical, title.into())
+            .detail("Check the units of the timestamp field (seed 000 §2).")
+            .check("convert the Watermarks tab's values to dates")
+            .fix("Read the event-time field (ms) ↻", Action::Assigner(TimestampAssigner::EventField))
+    }
+
+    fn late(&self) -> Vec<Finding> {
+        let down = &self.sim.down;
+        let (dropped, side) = down.late_counts();
+        let mut out = Vec::new();
+        let bound = bound_of(self.sim.cfg.source.generator);
+        let p99 =
+            self.partitions.iter().filter(|p| p.class != PartitionClass::Heartbeat).filter_map(|p| p.disorder_p99_ms).max().unwrap_or(0);
+        if let (Some(b), Some(rec)) = (bound, self.advice.bound.recommended_ms) {
+            if dropped + side > 0 && p99 > b && rec > b {
+                out.push(
+                    Finding::new(FindingKind::BoundTooSmall, Severity::Warning, format!("The bound ({}) is smaller than the disorder ({} at P99): {} records were late.", d(b), d(p99), dropped + side))
+                        .detail("Too small a bound drops records as late; too large delays every result (seed 000 §2). Measure disorder and set the bound near a high quantile.")
+                        .evidence("boundMs", b, format!("bound {}", d(b)))
+                        .evidence("disorderP99Ms", p99, format!("disorder {} at P99", d(p99)))
+                        .evidence("lateRecords", dropped + side, format!("{} late", dropped + side))
+                        .check(CHECK_LATE)
+                        .fix(format!("Bound {}", d(rec)), Action::Bound(rec)),
+                );
+            }
+        }
+        if dropped > 0 {
+            let mut f = Finding::new(FindingKind::LateRecordsDropped, Severity::Warning, format!("{dropped} late records were dropped silently (numLateRecordsDropped)."))
+                .detail("By default a window operator drops late records without a trace (seed 000 §4): capture them with a side output, or keep windows open longer with allowed lateness.")
+                .evidence("dropped", dropped, format!("{dropped} dropped"))
+                .evidence("latenessP99Ms", down.lateness.quantile(0.99, 0).unwrap_or(0), format!("late by up to {} (P99)", d(down.lateness.quantile(0.99, 0).unwrap_or(0))))
+                .check(CHECK_LATE)
+                .fix("Late side output on", Action::SideOutput(true));
+            if let Some(l) = self.advice.allowed_lateness.recommended_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
+                f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
+            }
+            out.push(f);
+        }
+        let dup = down.sink.duplicates();
+        if down.sink.mode == SinkMode::Append && dup > 0 {
+            out.push(
+                Finding::new(
+                    FindingKind::AppendSinkDuplicates,
+                    Severity::Warning,
+                    format!(
+                        "Allowed lateness re-fired windows {dup} times into an append sink: it holds duplicate rows for the same window."
+                    ),
+                )
+                .detail("Sinks downstream of allowedLateness must upsert by window key (seed 000 §4).")
+                .evidence("duplicates", u64::try_from(dup).unwrap_or(u64::MAX), format!("{dup} duplicate rows"))
+                .check("the sink table has several rows per (key, window)")
+                .fix("Sink: upsert", Action::Sink(SinkMode::Upsert)),
+            );
+        }
+        out
+    }
+
+    fn bound_too_large(&self) -> Option<Finding> {
+        let b = bound_of(self.sim.cfg.source.generator)?;
+        let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Heartbeat).collect();
+        let records: u64 = data.iter().map(|p| p.records).sum();
+        let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;
+        let rec = self.advice.bound.recommended_ms?;
+        if b < BOUND_TOO_LARGE_MIN_MS || records < 100 || 4 * max.max(rec) > b || self.sim.down.late_total() > 0 {
+            return None;
+        }
+        let sink = &self.sim.down.sink;
+        let recent: Vec<i64> = sink.results().rev().take(100).map(|r| r.time.ms().saturating_sub(r.end.ms())).collect();
+        let delay = if recent.is_empty() { None } else { Some(recent.iter().sum::<i64>() / i64::try_from(recent.len()).unwrap_or(1)) };
+        let said =
+            delay.map_or("every result will come that late".to_string(), |x| format!("results come {} after their window ends", d(x)));
+        Some(
+            Finding::new(FindingKind::BoundTooLarge, Severity::Warning, format!("The bound ({}) is far above the disorder (at most {}): {said}.", d(b), d(max)))
+                .detail("The watermark trails the newest event by the bound, so every window closes that much later (seed 000 §2: 'results delayed by a fixed amount').")
+                .evidence("boundMs", b, format!("bound {}", d(b)))
+                .evidence("disorderMaxMs", max, format!("disorder at most {}", d(max)))
+                .evidence("resultDelayMs", delay.unwrap_or(0), delay.map_or("no result yet".into(), |x| format!("results {} after the window end", d(x))))
+                .check("currentInputWatermark of the window operator trails the wall clock by about the bound; the sink's result times")
+                .fix(format!("Bound {}", d(rec)), Action::Bound(rec)),
+        )
+    }
+
+    fn state_growing(&self) -> Option<Finding> {
+        let down = &self.sim.down;
+        let (w, per_key) = down
+            .windows
+            .iter()
+            .map(|w| (w, w.op.pending_count() / (down.keys_in(w.index).max(1))))
+            .max_by_key(|&(w, n)| (n, std::cmp::Reverse(w.index)))?;
+        if per_key < STATE_WINDOWS_PER_KEY {
+            return None;
+        }
+        let slow = self.partitions.iter().filter(|p| p.class == PartitionClass::Slow).max_by_key(|p| p.behind_ms);
+        let why = slow.map_or("the watermark is held while records run ahead".to_string(), |p| {
+            format!(
+                "partition {} is {} behind the others, so the watermark is held while they run ahead",
+                p.partition,
+                d(p.behind_ms.unwrap_or(0))
+            )
+        });
+        let mut f = Finding::new(FindingKind::WindowStateGrowing, Severity::Warning, format!("Window state piles up on window subtask {}: {per_key} open windows per key, because {why}.", w.index))
+            .detail("During a backfill partitions catch up at different speeds and state for the 'future' grows until memory runs out (seed 000 §5). withWatermarkAlignment pauses the fast ones (not modelled yet).")
+            .evidence("windowsPerKey", u64::try_from(per_key).unwrap_or(u64::MAX), format!("{per_key} open windows per key"))
+            .evidence("stateSize", u64::try_from(w.op.state_size()).unwrap_or(u64::MAX), format!("{} keys × windows", w.op.state_size()))
+            .check("checkpoint size and state backend disk grow during the replay");
+        f.window_subtask = Some(w.index);
+        if let Some(p) = slow {
+            f = f.partition(p.partition);
+        }
+        Some(f)
+    }
+
+    fn channels(&self) -> Vec<Finding> {
+        let Some(ex) = self.explanation else { return Vec::new() };
+        ex.reasons
+            .iter()
+            .filter_map(|r| match *r {
+                Reason::ChannelNotRealigned { channel, source_subtask } => Some(
+                    Finding::new(FindingKind::ChannelNotRealigned, Severity::Info, format!("Channel {channel} (source subtask {source_subtask}) came back active below the watermark; the valve ignores it until it catches up."))
+                        .source_subtask(source_subtask)
+                        .check("'Marking channel … as active' in the valve's DEBUG log, without a new minimum"),
+                ),
+                Reason::AllInputsIdle => Some(
+                    Finding::new(FindingKind::AllInputsIdle, Severity::Info, format!("Every input of window subtask {} is idle: its watermark waits for a channel to become active.", ex.subtask))
+                        .check("the window operator's idle time grows (idleTimeMsPerSecond)"),
+                ),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn lag_alert(&self) -> Option<Finding> {
+        let threshold = self.opts.lag_alert_ms?;
+        let worst = self
+            .lag
+            .iter()
+            .filter(|l| l.over_threshold)
+            .max_by_key(|l| (l.lag_ms.unwrap_or(i64::MAX), std::cmp::Reverse(l.window_subtask)))?;
+        let lag = worst.lag_ms.map_or("no watermark yet".to_string(), d);
+        let mut f = Finding::new(FindingKind::EventTimeLag, Severity::Warning, format!("Event-time lag of window subtask {} is {lag}, over the {} alert threshold.", worst.window_subtask, d(threshold)))
+            .detail("Alert on event-time lag (wall clock − watermark) per job, not just consumer lag: consumer lag can be zero while the watermark is stuck (seed 000 §7).")
+            .evidence("lagMs", worst.lag_ms.unwrap_or(-1), format!("lag {lag}"))
+            .evidence("thresholdMs", threshold, format!("threshold {}", d(threshold)))
+            .check("alert on now − currentInputWatermark of the window operator");
+        f.window_subtask = Some(worst.window_subtask);
+        Some(f)
+    }
+}

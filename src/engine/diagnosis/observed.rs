@@ -1,0 +1,96 @@
+//! What a split saw, kept for the diagnosis: the gaps between the instants its records
+//! arrived, how far each record's timestamp fell behind the split's maximum (disorder), how
+//! many of them were heartbeats, and how often it went idle. A real job's user would learn the
+//! same from the input side's metrics and a look at the data (seed 002 §2.3, §4.4); the
+//! engine records it as it reads, at the cost of a compare per in-order record.
+
+use super::histogram::Histogram;
+use crate::engine::time::ProcTime;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Observed {
+    /// Heartbeat records that reached the generator (filtered ones do not count).
+    pub heartbeats: u64,
+    /// Gaps between the instants records arrived, in ms.
+    pub gaps: Histogram,
+    /// Sum and sum of squares of the gaps, for their regularity.
+    gap_sum: u128,
+    gap_sum_sq: u128,
+    /// `max_ts − ts` of each record that came in behind the split's maximum; in-order records
+    /// are the implicit zeros (`records − disorder.total()`).
+    pub disorder: Histogram,
+    pub first_record_at: Option<ProcTime>,
+    /// How often the split was declared idle.
+    pub idle_flips: u32,
+    /// When it last became active again after being idle.
+    pub returned_at: Option<ProcTime>,
+}
+
+impl Observed {
+    #[inline]
+    pub fn note_gap(&mut self, gap_ms: i64) {
+        self.gaps.add(gap_ms);
+        let g = u128::from(gap_ms.unsigned_abs());
+        self.gap_sum += g;
+        self.gap_sum_sq += g * g;
+    }
+
+    #[inline]
+    pub fn note_disorder(&mut self, behind_ms: i64) {
+        self.disorder.add(behind_ms);
+    }
+
+    /// The gaps' coefficient of variation in per mille (standard deviation over mean): near 0
+    /// for a metronome, about 1000 for random arrivals; `None` with fewer than three gaps.
+    pub fn gap_variation_permille(&self) -> Option<u64> {
+        let n = u128::from(self.gaps.total());
+        if n < 3 || self.gap_sum == 0 {
+            return None;
+        }
+        // n·Σg² − (Σg)² = n²·variance, exact in integers.
+        let spread = (n * self.gap_sum_sq).saturating_sub(self.gap_sum * self.gap_sum);
+        let sd_times_n = isqrt(spread);
+        u64::try_from(sd_times_n * 1000 / self.gap_sum).ok()
+    }
+
+    /// The mean gap in ms, if any gap was seen.
+    pub fn mean_gap_ms(&self) -> Option<i64> {
+        let n = u128::from(self.gaps.total());
+        (n > 0).then(|| i64::try_from(self.gap_sum / n).unwrap_or(i64::MAX))
+    }
+}
+
+fn isqrt(v: u128) -> u128 {
+    if v < 2 {
+        return v;
+    }
+    let mut x = v;
+    let mut y = x.div_ceil(2);
+    while y < x {
+        x = y;
+        y = (x + v / x) / 2;
+    }
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_metronome_has_no_variation_and_random_gaps_have_a_lot() {
+        let mut o = Observed::default();
+        for _ in 0..10 {
+            o.note_gap(30_000);
+        }
+        assert_eq!(o.gap_variation_permille(), Some(0));
+        assert_eq!(o.mean_gap_ms(), Some(30_000));
+        let mut r = Observed::default();
+        for g in [1, 500, 3, 2000, 10, 7] {
+            r.note_gap(g);
+        }
+        assert!(r.gap_variation_permille().unwrap() > 1000);
+        assert_eq!(isqrt(1_000_000), 1000);
+        assert_eq!(isqrt(999_999), 999);
+    }
+}

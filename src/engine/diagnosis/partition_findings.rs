@@ -1,0 +1,248 @@
+//! Findings about partitions, one per class that needs attention (empty, idle, heartbeat,
+//! slow, returning, flapping, stalled-but-hidden), naming the culprit partition when it is of
+//! that class and counting the others. Each says what idleness does and does not do for it.
+
+use super::classify::{PartitionClass, PartitionFacts, SlowCause};
+use super::diagnose::{d, FindingContext};
+use super::finding::{Finding, FindingKind, Severity};
+use crate::engine::session::action::Action;
+
+/// A partition silent this long after steady traffic, excluded by idleness, looks broken.
+const STALLED_AFTER_MS: i64 = 60_000;
+const CHECK_PARTITION: &str =
+    "the source's Watermarks tab and currentOutputWatermark per subtask; the partition's records-lag and records-consumed-rate in the Kafka consumer metrics";
+
+impl FindingContext<'_> {
+    pub(crate) fn partition_findings(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let classes = [
+            PartitionClass::Empty,
+            PartitionClass::Idle,
+            PartitionClass::Heartbeat,
+            PartitionClass::Slow,
+            PartitionClass::Returning,
+            PartitionClass::Flapping,
+        ];
+        for class in classes {
+            let group: Vec<&PartitionFacts> = self.partitions.iter().filter(|p| p.class == class).collect();
+            let Some(lead) = self.lead_of(&group) else { continue };
+            let f = match class {
+                PartitionClass::Empty => self.empty(lead),
+                PartitionClass::Idle => self.idle(lead),
+                PartitionClass::Heartbeat => Some(self.heartbeat(lead)),
+                PartitionClass::Slow => Some(self.slow(lead)),
+                PartitionClass::Returning => Some(self.returning(lead)),
+                _ => Some(self.flapping(lead)),
+            };
+            out.extend(f.map(|f| with_others(f, &group, lead)));
+        }
+        out.extend(self.stalled());
+        out
+    }
+
+    /// The partition a group's finding names: the culprit if it is in the group, otherwise
+    /// the one with the lowest watermark.
+    fn lead_of<'p>(&self, group: &[&'p PartitionFacts]) -> Option<&'p PartitionFacts> {
+        let culprit = self.culprit.and_then(|c| c.partition);
+        group.iter().find(|p| Some(p.partition) == culprit).or_else(|| group.iter().min_by_key(|p| (p.watermark, p.partition))).copied()
+    }
+
+    fn timeout(&self) -> Option<i64> {
+        self.sim.cfg.source.idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
+    }
+
+    fn holds(&self, p: &PartitionFacts) -> bool {
+        self.culprit.and_then(|c| c.partition) == Some(p.partition)
+    }
+
+    /// The advised idle timeout as a fix.
+    fn idle_fix(&self, f: Finding) -> Finding {
+        match self.advice.idle_timeout.recommended_ms {
+            Some(t) => f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t))),
+            None => f,
+        }
+    }
+
+    fn empty(&self, p: &PartitionFacts) -> Option<Finding> {
+        let n = p.partition;
+        let owner = p.subtask.map_or(String::new(), |s| format!(" (source subtask {s})"));
+        let f = match (self.timeout(), p.idle) {
+            (_, true) => return None,
+            (None, _) => {
+                let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
+                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {n}{owner} has never received a record, so it holds its source subtask at No Watermark, and no idle timeout lets it go."))
+                    .detail("An empty partition is what withIdleness is for: it excludes the split after the timeout. Its records, if any come later, may be behind the watermark.");
+                self.idle_fix(f)
+            }
+            (Some(t), false) => Finding::new(
+                FindingKind::EmptyPartition,
+                Severity::Info,
+                format!("Partition {n}{owner} has never received a record; the {} idle timeout excludes it soon.", d(t)),
+            ),
+        };
+        Some(f.partition(n).evidence("records", p.records, "0 records read").check(CHECK_PARTITION))
+    }
+
+    fn idle(&self, p: &PartitionFacts) -> Option<Finding> {
+        let n = p.partition;
+        let silent = p.silent_ms.unwrap_or(0);
+        let f = match self.timeout() {
+            None => {
+                let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
+                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {n} stopped {} ago and holds the watermark: no idle timeout is set.", d(silent)))
+                    .detail("A silent split keeps its last watermark and the minimum stays there. withIdleness excludes it after the timeout; if its producer broke, fix the producer instead.");
+                self.idle_fix(f)
+            }
+            Some(_) if p.idle => return None,
+            Some(t) => Finding::new(
+                FindingKind::IdlePartition,
+                Severity::Info,
+                format!("Partition {n} stopped {} ago; the {} idle timeout excludes it soon.", d(silent), d(t)),
+            ),
+        };
+        Some(
+            f.partition(n)
+                .evidence("silentMs", silent, format!("no record for {}", d(silent)))
+                .evidence("records", p.records, format!("{} records before", p.records))
+                .check(CHECK_PARTITION),
+        )
+    }
+
+    fn heartbeat(&self, p: &PartitionFacts) -> Finding {
+        let n = p.partition;
+        let period = p.gap_p50_ms.unwrap_or(0);
+        let peers = median_rate(self.partitions, n);
+        let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
+        let every = if p.gap_p50_ms.is_some() {
+            format!("one every {}", d(period))
+        } else {
+            format!("{} so far, the last {} ago", p.heartbeats, d(p.silent_ms.unwrap_or(0)))
+        };
+        let title = match self.timeout() {
+            Some(t) if period <= t && p.gap_p50_ms.is_some() => {
+                format!("Partition {n} gets only heartbeats, {every}: they keep it active, so the {} idle timeout never excludes it.", d(t))
+            }
+            _ => format!("Partition {n} gets only heartbeats ({every}): between them its watermark stands still and holds the windows."),
+        };
+        let mut f = Finding::new(FindingKind::HeartbeatPartition, sev, title)
+            .partition(n)
+            .detail("Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). Filter heartbeats before the watermark generator; an idle timeout shorter than their period also lets the partition go.")
+            .evidence("heartbeats", p.heartbeats, format!("{} of its {} records are heartbeats", p.heartbeats, p.records))
+            .evidence("periodMs", period, format!("{every} (gap variation {})", p.gap_variation_permille.map_or("not measured yet".into(), |v| format!("{v} ‰"))))
+            .evidence("peerRatePerS", peers, format!("its peers read {peers} records/s"))
+            .check("numRecordsIn of the source is not 0 while its watermark stands still; look at the records of that partition");
+        match self.timeout() {
+            Some(t) if period <= t && p.gap_p50_ms.is_some() => f = f.fix("Filter heartbeats", Action::DropHeartbeats(true)),
+            _ => f = self.idle_fix(f),
+        }
+        f
+    }
+
+    fn slow(&self, p: &PartitionFacts) -> Finding {
+        let n = p.partition;
+        let behind = p.behind_ms.unwrap_or(0);
+        let sev = if self.holds(p) { Severity::Warning } else { Severity::Info };
+        let (why, what) = match p.slow_cause {
+            Some(SlowCause::EventTimeDelay) => (
+                format!("its records are {} old when they arrive", d(p.data_delay_ms.unwrap_or(0))),
+                "Fix the producer or its clock; otherwise every result is that much later. Do not filter it or shorten the idle timeout: that drops real data.",
+            ),
+            Some(SlowCause::ConsumerLag) => (
+                format!("{} records wait unread: its reader cannot keep up", p.unread),
+                "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.",
+            ),
+            _ => (
+                format!("a record comes every {} or so", d(p.gap_p50_ms.unwrap_or(0))),
+                "Its watermark moves in steps; an idle timeout shorter than its gaps would make it flap. Accept the delay or give it more traffic.",
+            ),
+        };
+        Finding::new(FindingKind::SlowPartition, sev, format!("Partition {n} is slow, {} behind its peers: {why}. withIdleness cannot help, it is never silent.", d(behind)))
+            .partition(n)
+            .detail(what)
+            .evidence("behindMs", behind, format!("{} behind the other partitions", d(behind)))
+            .evidence("ratePerS", whole(p.rate_per_s), format!("{:.1} records/s", p.rate_per_s))
+            .evidence("dataDelayMs", p.data_delay_ms.unwrap_or(0), format!("newest record {} old on arrival", d(p.data_delay_ms.unwrap_or(0))))
+            .evidence("unread", p.unread as u64, format!("{} records unread", p.unread))
+            .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
+    }
+
+    fn returning(&self, p: &PartitionFacts) -> Finding {
+        let n = p.partition;
+        let mut f = Finding::new(FindingKind::ReturningPartition, Severity::Warning, format!("Partition {n} came back from idle below the watermark: {} of its records were late.", p.late_records))
+            .partition(n)
+            .detail("Idleness is a trade-off (seed 000 §3): while a partition is idle the watermark moves on without it, and what it sends when it wakes may already be late.")
+            .evidence("lateRecords", p.late_records, format!("{} late records from it", p.late_records))
+            .evidence("flips", p.idle_flips, format!("idle {} times", p.idle_flips))
+            .check("numLateRecordsDropped of the window operator rises when the partition's numRecordsIn resumes");
+        if let Some(l) = self.advice.allowed_lateness.recommended_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
+            f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
+        }
+        if !self.sim.cfg.late_side_output {
+            f = f.fix("Late side output on", Action::SideOutput(true));
+        }
+        f
+    }
+
+    fn flapping(&self, p: &PartitionFacts) -> Finding {
+        let n = p.partition;
+        let t = self.sim.cfg.source.idle_timeout_ms.unwrap_or(0);
+        let gap = p.gap_p99_ms.unwrap_or(0);
+        let f = Finding::new(
+            FindingKind::FlappingPartition,
+            Severity::Warning,
+            format!("Partition {n} flipped idle/active {} times: the {} idle timeout is shorter than its normal gaps ({} at P99).", p.idle_flips, d(t), d(gap)),
+        )
+        .partition(n)
+        .detail("Each return has to catch up before the minimum moves again, so the watermark stutters (seed 002 §1.2, §5.1). Set the timeout above its normal gaps.")
+        .evidence("flips", p.idle_flips, format!("{} idle/active flips", p.idle_flips))
+        .evidence("gapP99Ms", gap, format!("gaps up to {} (P99)", d(gap)))
+        .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
+        .check("StatusWatermarkValve DEBUG log: 'Marking channel … as idle' and '… as active' alternate");
+        self.idle_fix(f)
+    }
+
+    /// Idle partitions that sent steady traffic and then stopped for long: idleness hides a
+    /// broken producer (seed 000 §3's warning).
+    fn stalled(&self) -> Option<Finding> {
+        self.timeout()?;
+        let p = self.partitions.iter().filter(|p| p.idle && p.class == PartitionClass::Idle).find(|p| {
+            let silent = p.silent_ms.unwrap_or(0);
+            p.records >= 20 && silent >= STALLED_AFTER_MS && silent >= 10 * p.gap_p99_ms.unwrap_or(0)
+        })?;
+        let silent = p.silent_ms.unwrap_or(0);
+        Some(
+            Finding::new(
+                FindingKind::StalledPartitionHidden,
+                Severity::Warning,
+                format!("Partition {} sent {:.1} records/s and has been silent for {}: idleness hides it. Is its producer broken?", p.partition, p.rate_per_s, d(silent)),
+            )
+            .partition(p.partition)
+            .detail("If a partition is idle because a producer broke, fix the producer; do not hide it with an idle timeout (seed 000 §3). Its data, when it comes back, will be late.")
+            .evidence("silentMs", silent, format!("silent for {}", d(silent)))
+            .evidence("gapP99Ms", p.gap_p99_ms.unwrap_or(0), format!("its gaps were at most {} (P99)", d(p.gap_p99_ms.unwrap_or(0))))
+            .check("the producer's own metrics; records-consumed-rate of the partition is 0"),
+        )
+    }
+}
+
+/// The group's size and other members, as evidence.
+fn with_others(f: Finding, group: &[&PartitionFacts], lead: &PartitionFacts) -> Finding {
+    if group.len() < 2 {
+        return f;
+    }
+    let others: Vec<String> = group.iter().filter(|p| p.partition != lead.partition).take(5).map(|p| p.partition.to_string()).collect();
+    let more = if group.len() > 6 { format!(" and {} more", group.len() - 6) } else { String::new() };
+    f.evidence("partitions", group.len() as u64, format!("also partitions {}{more}", others.join(", ")))
+}
+
+/// The median read rate of the other partitions with data, whole records per second.
+fn median_rate(ps: &[PartitionFacts], except: u32) -> i64 {
+    let mut r: Vec<i64> = ps.iter().filter(|p| p.partition != except && p.records > 0).map(|p| whole(p.rate_per_s)).collect();
+    r.sort_unstable();
+    r.get(r.len().saturating_sub(1) / 2).copied().unwrap_or(0)
+}
+
+#[allow(clippy::cast_possible_truncation)]
+fn whole(x: f64) -> i64 {
+    x.round() as i64
+}

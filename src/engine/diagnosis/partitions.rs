@@ -1,0 +1,76 @@
+//! Gathers every partition's facts from the simulation and classifies them in one pass, so
+//! `explain` and the diagnosis read the same classes.
+
+use super::classify::{classify, facts, median, Context, PartitionClass, PartitionFacts, SLOW_BEHIND_MS};
+use crate::engine::sim::Simulation;
+use crate::engine::time::{EventTime, NO_WATERMARK};
+
+impl Simulation {
+    /// Every partition's facts and class at the current instant.
+    pub fn partition_facts(&self) -> Vec<PartitionFacts> {
+        let now = self.now.max(self.cfg.start_time);
+        let mut raw: Vec<_> = (0..self.partitions.len()).map(|p| self.raw_facts(p)).collect();
+        let cx = Context {
+            now,
+            idle_timeout_ms: self.cfg.source.idle_timeout_ms,
+            interval_ms: self.cfg.auto_watermark_interval_ms,
+            drop_heartbeats: self.cfg.source.transform.drop_heartbeats,
+            lead_watermark: upper_median(
+                raw.iter().filter(|(f, _)| !f.idle && f.class != PartitionClass::Removed).filter_map(|(f, _)| f.watermark),
+            ),
+            median_delay_ms: median(
+                raw.iter().filter(|(f, _)| f.heartbeats * 2 <= f.records).filter_map(|(f, _)| f.data_delay_ms).collect(),
+            ),
+            slow_behind_ms: median(raw.iter().filter_map(|(f, _)| f.disorder_p99_ms).collect())
+                .unwrap_or(0)
+                .max(SLOW_BEHIND_MS)
+                .max(2 * self.cfg.auto_watermark_interval_ms),
+        };
+        for (f, returned_late) in &mut raw {
+            if f.class != PartitionClass::Removed {
+                classify(f, *returned_late, &cx);
+            }
+        }
+        raw.into_iter().map(|(f, _)| f).collect()
+    }
+
+    fn raw_facts(&self, p: usize) -> (PartitionFacts, Option<crate::engine::time::ProcTime>) {
+        let now = self.now.max(self.cfg.start_time);
+        let late = self.down.late_by_partition.get(p).map_or((0, None), |&(n, t)| (n, Some(t)));
+        let unread = self.partitions[p].unread();
+        let partition = u32::try_from(p).unwrap_or(u32::MAX);
+        let Some((s, i)) = self.split_of[p] else {
+            let empty = Default::default();
+            let (f, r) = facts(partition, None, 0, &empty, None, None, None, false, late, unread, now);
+            return (f, r);
+        };
+        let src = &self.sources[s as usize];
+        let sp = &src.splits[i];
+        let wm = src.split_watermark(i).filter(|_| !sp.released);
+        let (mut f, r) = facts(
+            partition,
+            Some(s),
+            sp.records_read,
+            &sp.observed,
+            sp.last_record_at,
+            sp.max_ts,
+            wm,
+            src.split_idle(i),
+            late,
+            unread,
+            now,
+        );
+        if sp.released || self.partitions[p].removed {
+            f.class = PartitionClass::Removed;
+        }
+        (f, r)
+    }
+}
+
+/// The upper median of the split watermarks that have one: "where its peers are". The upper
+/// one, so that of two partitions the lagging one is behind the other.
+fn upper_median(ws: impl Iterator<Item = EventTime>) -> Option<EventTime> {
+    let mut v: Vec<EventTime> = ws.filter(|&w| w != NO_WATERMARK).collect();
+    v.sort_unstable();
+    v.get(v.len() / 2).copied()
+}

@@ -1,0 +1,53 @@
+//! The diagnosis as plain text (`wmp diagnose --text`): the headline, each finding with its
+//! evidence, what to check and the fixes, each partition that is not steady, and the advice.
+
+use super::diagnose::Diagnosis;
+use super::finding::Severity;
+use crate::engine::time::format_opt_duration_exact;
+use std::fmt::Write;
+
+pub fn render(d: &Diagnosis) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", d.headline);
+    for f in &d.findings {
+        let sev = match f.severity {
+            Severity::Critical => "CRITICAL",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        let _ = writeln!(out, "\n[{sev}] {:?}{}: {}", f.kind, if f.holds_watermark { " (holds the watermark)" } else { "" }, f.title);
+        for e in &f.evidence {
+            let _ = writeln!(out, "  - {}", e.text);
+        }
+        if !f.check.is_empty() {
+            let _ = writeln!(out, "  check: {}", f.check);
+        }
+        for x in &f.fixes {
+            let _ = writeln!(out, "  fix: {}{}", x.label, if x.restarts { " (restarts)" } else { "" });
+        }
+    }
+    let odd: Vec<String> = d
+        .partitions
+        .iter()
+        .filter(|p| p.class != super::classify::PartitionClass::Steady)
+        .map(|p| format!("{} {}", p.partition, p.class.label()))
+        .collect();
+    if !odd.is_empty() {
+        let _ = writeln!(out, "\npartitions: {}", odd.join(", "));
+    }
+    let a = &d.advice;
+    let rec = |r: &super::advisor::Recommendation| {
+        format!("{} → {} ({})", format_opt_duration_exact(r.current_ms), format_opt_duration_exact(r.recommended_ms), r.basis)
+    };
+    let _ = writeln!(
+        out,
+        "\nadvice:\n  bound {}\n  idle timeout {}\n  allowed lateness {}",
+        rec(&a.bound),
+        rec(&a.idle_timeout),
+        rec(&a.allowed_lateness)
+    );
+    for c in &a.constraints {
+        let _ = writeln!(out, "  {} {}", if c.recommended_ok { "✓" } else { "✗" }, c.text);
+    }
+    out
+}
