@@ -286,7 +286,7 @@ export type PartitionFacts = {
   records: number,
   heartbeats: number,
   /**
-   * Records per second since its first record.
+   * Records per second from its first record to its last (at least a second).
    */
   ratePerS: number,
   /**

@@ -74,7 +74,7 @@ pub struct PartitionFacts {
     pub slow_cause: Option<SlowCause>,
     pub records: u64,
     pub heartbeats: u64,
-    /// Records per second since its first record.
+    /// Records per second from its first record to its last (at least a second).
     pub rate_per_s: f64,
     /// Processing time since its last record.
     pub silent_ms: Option<i64>,
@@ -114,6 +114,10 @@ pub struct Context {
     /// How far behind its peers a partition must be to be slow: more than the noise of their
     /// own disorder (the median P99), and at least a second and two intervals.
     pub slow_behind_ms: i64,
+    /// The median of the partitions' typical (P50) gaps, for "few records".
+    pub median_gap_ms: Option<i64>,
+    /// The most advanced window subtask's watermark: records at or below it are late there.
+    pub job_watermark: Option<EventTime>,
 }
 
 /// Flips before a partition counts as flapping.
@@ -137,7 +141,8 @@ pub fn facts(
     now: ProcTime,
 ) -> (PartitionFacts, Option<ProcTime>) {
     let in_order = records.saturating_sub(o.disorder.total());
-    let span_ms = o.first_record_at.map(|f| (now - f).max(1));
+    // The rate while it was sending: a stopped partition keeps the rate it had.
+    let span_ms = o.first_record_at.zip(last_record_at).map(|(f, l)| (l - f).max(1000));
     #[allow(clippy::cast_precision_loss)]
     let rate_per_s = span_ms.map_or(0.0, |s| records as f64 * 1000.0 / s as f64);
     let f = PartitionFacts {
@@ -185,24 +190,30 @@ pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Co
 }
 
 fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context) -> PartitionClass {
+    let p99 = f.gap_p99_ms.unwrap_or(0);
+    let quiet_after = (3 * p99).max(1_000).max(2 * cx.interval_ms);
+    // Records wait unread while nothing is read: the reader is behind, whatever the timer says.
+    if f.unread > 0 && (f.records == 0 || f.idle || f.silent_ms.is_some_and(|s| s > quiet_after)) {
+        return PartitionClass::Slow;
+    }
     if f.records == 0 {
         return PartitionClass::Empty;
     }
     if !cx.drop_heartbeats && f.heartbeats * 2 > f.records {
         return PartitionClass::Heartbeat;
     }
-    let p99 = f.gap_p99_ms.unwrap_or(0);
     if f.idle_flips >= FLAPPING_FLIPS && cx.idle_timeout_ms.is_some_and(|t| t <= p99) {
         return PartitionClass::Flapping;
     }
-    if returned_late.is_some() && !f.idle {
+    let below_job = f.watermark.zip(cx.job_watermark).is_some_and(|(w, j)| w < j);
+    if returned_late.is_some() && !f.idle && below_job {
         return PartitionClass::Returning;
     }
-    let quiet_after = (3 * p99).max(1_000).max(2 * cx.interval_ms);
     if f.idle || f.silent_ms.is_some_and(|s| s > quiet_after) {
         return PartitionClass::Idle;
     }
-    if f.behind_ms.is_some_and(|b| b >= cx.slow_behind_ms) || f.unread > 0 && f.behind_ms.is_some_and(|b| b > 0) {
+    let few_records = f.gap_p50_ms.zip(cx.median_gap_ms).is_some_and(|(g, m)| g >= cx.slow_behind_ms && g >= 10 * m.max(1));
+    if few_records || f.behind_ms.is_some_and(|b| b >= cx.slow_behind_ms) || f.unread > 0 && f.behind_ms.is_some_and(|b| b > 0) {
         return PartitionClass::Slow;
     }
     PartitionClass::Steady

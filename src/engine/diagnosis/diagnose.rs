@@ -84,7 +84,9 @@ impl Simulation {
         let records_read: u64 = self.sources.iter().map(|s| s.num_records_out + s.num_records_filtered).sum();
         let slowest = self.down.windows.iter().min_by_key(|w| (w.current_input_watermark(), w.index)).map(|w| w.index);
         let explanation = slowest.and_then(|o| self.explain_with(o, &partitions));
-        let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
+        // At the end of input (Long.MAX_VALUE) nothing holds the watermark.
+        let culprit =
+            explanation.as_ref().filter(|e| e.watermark != END_OF_TIME).and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
         let advice = advise(&Inputs {
             partitions: &partitions,
             bound_ms: bound_of(self.cfg.source.generator),

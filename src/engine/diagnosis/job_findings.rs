@@ -133,7 +133,7 @@ impl FindingContext<'_> {
                     .detail("Long.MAX_VALUE means 'nothing will ever come again'; withIdleness marks the split IDLE instead and the watermark waits (seed 002 §1.3).")
                     .evidence("lateRecords", late, format!("{late} late records"))
                     .check("currentInputWatermark reads 9223372036854775807 while the job runs")
-                    .fix("withIdleness instead ↻", Action::IdlenessInsteadOfMax),
+                    .fix("withIdleness(60 s) instead ↻", Action::IdlenessInsteadOfMax),
                 )
             }
             _ => None,
@@ -199,7 +199,7 @@ impl FindingContext<'_> {
             }
             out.push(f);
         }
-        let dup = down.sink.duplicates();
+        let dup = down.sink.duplicate_rows();
         if down.sink.mode == SinkMode::Append && dup > 0 {
             out.push(
                 Finding::new(

@@ -29,7 +29,7 @@ impl FindingContext<'_> {
             let f = match class {
                 PartitionClass::Empty => self.empty(lead),
                 PartitionClass::Idle => self.idle(lead),
-                PartitionClass::Heartbeat => Some(self.heartbeat(lead)),
+                PartitionClass::Heartbeat => self.heartbeat(lead),
                 PartitionClass::Slow => Some(self.slow(lead)),
                 PartitionClass::Returning => Some(self.returning(lead)),
                 _ => Some(self.flapping(lead)),
@@ -51,6 +51,14 @@ impl FindingContext<'_> {
         self.sim.cfg.source.idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
     }
 
+    /// Why no idle timeout excludes a silent split: none is set, or it is never checked.
+    fn no_timeout_says(&self) -> String {
+        match self.sim.cfg.source.idle_timeout_ms {
+            Some(t) => format!("its {} idle timeout is never checked (the auto-watermark interval is 0)", d(t)),
+            None => "no idle timeout lets it go".into(),
+        }
+    }
+
     fn holds(&self, p: &PartitionFacts) -> bool {
         self.culprit.and_then(|c| c.partition) == Some(p.partition)
     }
@@ -70,7 +78,7 @@ impl FindingContext<'_> {
             (_, true) => return None,
             (None, _) => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
-                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {n}{owner} has never received a record, so it holds its source subtask at No Watermark, and no idle timeout lets it go."))
+                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {n}{owner} has never received a record, so it holds its source subtask at No Watermark, and {}.", self.no_timeout_says()))
                     .detail("An empty partition is what withIdleness is for: it excludes the split after the timeout. Its records, if any come later, may be behind the watermark.");
                 self.idle_fix(f)
             }
@@ -89,7 +97,8 @@ impl FindingContext<'_> {
         let f = match self.timeout() {
             None => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
-                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {n} stopped {} ago and holds the watermark: no idle timeout is set.", d(silent)))
+                let holds = if self.holds(p) { " and holds the watermark" } else { "" };
+                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {n} stopped {} ago{holds}: {}.", d(silent), self.no_timeout_says()))
                     .detail("A silent split keeps its last watermark and the minimum stays there. withIdleness excludes it after the timeout; if its producer broke, fix the producer instead.");
                 self.idle_fix(f)
             }
@@ -108,9 +117,14 @@ impl FindingContext<'_> {
         )
     }
 
-    fn heartbeat(&self, p: &PartitionFacts) -> Finding {
+    /// Heartbeats matter while they keep the split active: with no timeout, or a timeout
+    /// longer than their period. Idled between them, the partition is handled.
+    fn heartbeat(&self, p: &PartitionFacts) -> Option<Finding> {
         let n = p.partition;
         let period = p.gap_p50_ms.unwrap_or(0);
+        if p.idle || self.timeout().is_some_and(|t| period > t) && !self.holds(p) {
+            return None;
+        }
         let peers = median_rate(self.partitions, n);
         let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
         let every = if p.gap_p50_ms.is_some() {
@@ -135,28 +149,33 @@ impl FindingContext<'_> {
             Some(t) if period <= t && p.gap_p50_ms.is_some() => f = f.fix("Filter heartbeats", Action::DropHeartbeats(true)),
             _ => f = self.idle_fix(f),
         }
-        f
+        Some(f)
     }
 
     fn slow(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
         let behind = p.behind_ms.unwrap_or(0);
-        let sev = if self.holds(p) { Severity::Warning } else { Severity::Info };
-        let (why, what) = match p.slow_cause {
+        // A backlog behind an idle split is data that will arrive late: worth a warning too.
+        let sev = if self.holds(p) || p.slow_cause == Some(SlowCause::ConsumerLag) { Severity::Warning } else { Severity::Info };
+        let (title, what) = match p.slow_cause {
             Some(SlowCause::EventTimeDelay) => (
-                format!("its records are {} old when they arrive", d(p.data_delay_ms.unwrap_or(0))),
+                format!("Partition {n} is slow, {} behind its peers: its records are {} old when they arrive. withIdleness cannot help: it is never silent.", d(behind), d(p.data_delay_ms.unwrap_or(0))),
                 "Fix the producer or its clock; otherwise every result is that much later. Do not filter it or shorten the idle timeout: that drops real data.",
             ),
             Some(SlowCause::ConsumerLag) => (
-                format!("{} records wait unread: its reader cannot keep up", p.unread),
+                format!(
+                    "Partition {n}'s reader cannot keep up: {} records wait unread.{}",
+                    p.unread,
+                    if p.idle { " The idle timeout excluded it, so they will be late when they are read." } else { "" }
+                ),
                 "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.",
             ),
             _ => (
-                format!("a record comes every {} or so", d(p.gap_p50_ms.unwrap_or(0))),
+                format!("Partition {n} gets a record every {} or so: its watermark trails its peers by up to that. withIdleness cannot help: it is never silent for long.", d(p.gap_p50_ms.unwrap_or(0))),
                 "Its watermark moves in steps; an idle timeout shorter than its gaps would make it flap. Accept the delay or give it more traffic.",
             ),
         };
-        Finding::new(FindingKind::SlowPartition, sev, format!("Partition {n} is slow, {} behind its peers: {why}. withIdleness cannot help, it is never silent.", d(behind)))
+        Finding::new(FindingKind::SlowPartition, sev, title)
             .partition(n)
             .detail(what)
             .evidence("behindMs", behind, format!("{} behind the other partitions", d(behind)))
@@ -174,6 +193,14 @@ impl FindingContext<'_> {
             .evidence("lateRecords", p.late_records, format!("{} late records from it", p.late_records))
             .evidence("flips", p.idle_flips, format!("idle {} times", p.idle_flips))
             .check("numLateRecordsDropped of the window operator rises when the partition's numRecordsIn resumes");
+        // Back below the watermark, it holds its subtask until it goes idle again: a shorter
+        // (advised) timeout lets it go sooner.
+        let (cur, advised) = (self.sim.cfg.source.idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
+        if let (true, Some(c), Some(a)) = (self.holds(p), cur, advised) {
+            if a < c {
+                f = f.fix(format!("Idle timeout {}", d(a)), Action::IdleTimeout(Some(a)));
+            }
+        }
         if let Some(l) = self.advice.allowed_lateness.recommended_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
             f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
         }

@@ -25,6 +25,8 @@ impl Simulation {
                 .unwrap_or(0)
                 .max(SLOW_BEHIND_MS)
                 .max(2 * self.cfg.auto_watermark_interval_ms),
+            median_gap_ms: median(raw.iter().filter(|(f, _)| f.heartbeats * 2 <= f.records).filter_map(|(f, _)| f.gap_p50_ms).collect()),
+            job_watermark: self.down.windows.iter().map(|w| w.current_input_watermark()).max(),
         };
         for (f, returned_late) in &mut raw {
             if f.class != PartitionClass::Removed {

@@ -40,6 +40,7 @@ pub struct Sink {
     evicted: usize,
     retained: Option<usize>,
     duplicates: usize,
+    duplicate_rows: usize,
     /// Latest result per (key, start, end) (what an upsert sink holds); kept in upsert mode.
     pub table: BTreeMap<(KeyId, EventTime, EventTime), WindowResult>,
 }
@@ -55,6 +56,9 @@ impl Sink {
         }
         if r.firing > 0 {
             self.duplicates += 1;
+            if self.mode == SinkMode::Append {
+                self.duplicate_rows += 1;
+            }
         }
         self.results.push_back(r);
         if self.retained.is_some_and(|n| self.results.len() > n) {
@@ -98,6 +102,11 @@ impl Sink {
     /// the whole run.
     pub fn duplicates(&self) -> usize {
         self.duplicates
+    }
+
+    /// Re-firings written while the sink appended: rows that duplicate a window's earlier row.
+    pub fn duplicate_rows(&self) -> usize {
+        self.duplicate_rows
     }
 }
 

@@ -43,11 +43,11 @@ static PRESETS: &[Preset] = &[
         title: "Seed 001: one heartbeat partition freezes every window",
         summary: "16 partitions, parallelism 8; partition 11 gets one heartbeat every 90 minutes. Windows stall, then fire in a burst when the next heartbeat arrives.",
         look_at: "Partition 11's split watermark holds its source subtask's output, and through that channel every window subtask. The dashboard (emissions) stays empty until 01:30:00, then ninety minutes of windows land at once.",
-        try_this: "Set the idle timeout to 60 s: partition 11 goes idle and windows fire every minute. Then retire the heartbeat producer with idleness off: nothing ever fires again.",
+        try_this: "Set the idle timeout the WHY panel proposes (15 s: above twice the 5 s bound): partition 11 goes idle and windows fire every minute. Then retire the heartbeat producer with idleness off: nothing ever fires again.",
         source: "seeds/001 (Confluent Cloud clickstream, table.exec.source.idle-timeout); rate scaled down from 45,000/s to 600/s",
         speed: 300.0,
         steps: &[
-            Step { label: "Fix: idle timeout 60 s", action: Action::IdleTimeout(Some(60_000)) },
+            Step { label: "Fix: idle timeout 15 s", action: Action::IdleTimeout(Some(15_000)) },
             Step { label: "Retire the heartbeat producer", action: Action::DetachProducers(11) },
             Step { label: "Idle timeout off", action: Action::IdleTimeout(None) },
         ],
@@ -58,11 +58,11 @@ static PRESETS: &[Preset] = &[
         title: "An empty partition: windows never fire",
         summary: "4 partitions, 2 source subtasks; partition 3 never receives a record. Its split stays at No Watermark and holds every window subtask: records flow, nothing fires.",
         look_at: "Partition 3 reads No Watermark; source subtask 1's output and every window subtask's channel from it are No Watermark too, so the WHY panel names partition 3.",
-        try_this: "Turn on withIdleness (30 s): partition 3 goes idle and the windows fire. Then wake partition 3 with a device that uploads 40-second-old records: they arrive behind the watermark and are dropped as late.",
+        try_this: "Turn on withIdleness (5 s, what the WHY panel proposes): partition 3 goes idle and the windows fire. Then wake partition 3 with a device that uploads 40-second-old records: they arrive behind the watermark and are dropped as late.",
         source: "seeds/000 §3 (idle partitions), seeds/002 §1.1 (空闲分区卡住水位)",
         speed: 5.0,
         steps: &[
-            Step { label: "Fix: withIdleness(30 s)", action: Action::IdleTimeout(Some(30_000)) },
+            Step { label: "Fix: withIdleness(5 s)", action: Action::IdleTimeout(Some(5_000)) },
             Step { label: "Wake partition 3 with 40 s old records", action: Action::WakeLate { partition: 3, delay_ms: 40_000 } },
         ],
         json: include_str!("../../../presets/empty_partition.json"),
@@ -114,11 +114,11 @@ static PRESETS: &[Preset] = &[
         title: "Bound too large: every result a minute late",
         summary: "Events are at most 1 s out of order, but forBoundedOutOfOrderness is 60 s. Every 10-second window closes about 60 s after its end. Nothing is dropped.",
         look_at: "The emissions log's delay column (firing time minus window end) reads about 60 s for every window; the watermark lines trail the processing-time diagonal by a minute.",
-        try_this: "Set the bound to 2 s: the watermark jumps forward, the waiting windows fire at once, and from then on results come about 2 s after each window ends.",
+        try_this: "Set the bound to the measured disorder (1 s, what the WHY panel proposes): the watermark jumps forward, the waiting windows fire at once, and from then on results come about 1 s after each window ends.",
         source: "seeds/000 §2 (too large a bound delays every result)",
         speed: 10.0,
         steps: &[
-            Step { label: "Fix: bound 2 s", action: Action::Bound(2_000) },
+            Step { label: "Fix: bound 1 s", action: Action::Bound(1_000) },
         ],
         json: include_str!("../../../presets/bound_too_large.json"),
     },
@@ -127,11 +127,11 @@ static PRESETS: &[Preset] = &[
         title: "Late data: dropped, re-fired, or side output",
         summary: "Records lag up to 15 s while the bound is 2 s. By default the window operator drops late records silently; numLateRecordsDropped counts them.",
         look_at: "The late panel's ✕ marks and numLateRecordsDropped grow while every window still fires once.",
-        try_this: "Set allowed lateness to 10 s: windows re-fire for late records (◇, firing > 0) and the append sink gets duplicates; switch the sink to upsert. Turn the late side output on to capture what is still too late (○).",
+        try_this: "Set allowed lateness to 15 s (what the advisor proposes from the late records' lateness): windows re-fire for late records (◇, firing > 0) and the append sink gets duplicates; switch the sink to upsert. Turn the late side output on: whatever is still too late is captured (○) instead of dropped.",
         source: "seeds/000 §4 (allowedLateness, sideOutputLateData, upsert sinks)",
         speed: 5.0,
         steps: &[
-            Step { label: "Allowed lateness 10 s", action: Action::AllowedLateness(10_000) },
+            Step { label: "Allowed lateness 15 s", action: Action::AllowedLateness(15_000) },
             Step { label: "Sink: upsert", action: Action::Sink(SinkMode::Upsert) },
             Step { label: "Late side output on", action: Action::SideOutput(true) },
         ],
@@ -224,10 +224,10 @@ mod tests {
         assert_eq!(culprit_partition(&s), Some(11));
         s.run_until(at(&s, 91 * 60)).unwrap();
         assert!(fired(&s) > 1000, "burst at the second heartbeat");
-        // The fix: idle timeout 60 s.
+        // The fix: the advised idle timeout, 15 s.
         let mut f = sim("seed-001-heartbeat");
         f.run_until(at(&f, 60)).unwrap();
-        f.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(60_000)) }).unwrap();
+        f.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(15_000)) }).unwrap();
         f.run_until(at(&f, 10 * 60)).unwrap();
         assert!(fired(&f) > 1000);
         // Retire the heartbeat with idleness off: nothing ever fires.
@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(fired(&s), 0);
         assert_eq!(culprit_partition(&s), Some(3));
         assert_eq!(s.snapshot().operators[0].input_watermark, NO_WATERMARK);
-        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(30_000)) }).unwrap();
+        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(5_000)) }).unwrap();
         s.run_until(at(&s, 100)).unwrap();
         assert!(fired(&s) > 0);
         let producer =
@@ -305,10 +305,10 @@ mod tests {
         let sink: Vec<_> = s.downstream().sink.results().collect();
         assert!(!sink.is_empty());
         assert!(sink.iter().all(|r| r.time.ms() - r.end.ms() >= 59_000), "results arrive a minute late");
-        s.apply(Command::SetParam { param: Param::BoundMs(2000) }).unwrap();
+        s.apply(Command::SetParam { param: Param::BoundMs(1000) }).unwrap();
         s.run_until(at(&s, 200)).unwrap();
         let last = s.downstream().sink.last().unwrap();
-        assert!(last.time.ms() - last.end.ms() < 5_000);
+        assert!(last.time.ms() - last.end.ms() < 3_000);
         assert_eq!(dropped(&s), 0);
     }
 
@@ -318,11 +318,12 @@ mod tests {
         s.run_until(at(&s, 60)).unwrap();
         assert!(dropped(&s) > 100);
         assert!(s.downstream().sink.results().all(|r| r.firing == 0));
-        s.apply(Command::SetParam { param: Param::AllowedLatenessMs(10_000) }).unwrap();
+        s.apply(Command::SetParam { param: Param::AllowedLatenessMs(15_000) }).unwrap();
         s.apply(Command::SetParam { param: Param::LateSideOutput(true) }).unwrap();
+        let dropped_before = dropped(&s);
         s.run_until(at(&s, 120)).unwrap();
         assert!(s.downstream().sink.duplicates() > 0, "late re-firings");
-        assert!(side(&s) > 0, "what is still too late goes to the side output");
+        assert_eq!(dropped(&s), dropped_before, "nothing more is dropped: within the lateness or to the side output");
     }
 
     #[test]
