@@ -106,25 +106,28 @@ fn bound(i: &Inputs) -> Recommendation {
             d(p99),
             d(max.unwrap_or(p99))
         ),
-        cost: format!("each window closes about {} after its end; records more out of order than that are late", d(rec + i.interval_ms)),
+        cost: format!(
+            "each window closes about {} after its end; records more out of order than that are late",
+            d(rec.saturating_add(i.interval_ms))
+        ),
     }
 }
 
 fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, Vec<Constraint>) {
     let d = format_duration;
     let gap = data_partitions(i).filter(|p| p.class != PartitionClass::Idle || p.gap_p99_ms.is_some()).filter_map(|p| p.gap_p99_ms).max();
-    let lower = [2 * gap.unwrap_or(0), 2 * i.interval_ms + 1, 2 * bound_ms + 1].into_iter().max().unwrap_or(1);
+    let twice = |v: i64| v.saturating_mul(2);
+    let gap2 = twice(gap.unwrap_or(0));
+    let lower = [gap2, twice(i.interval_ms) + 1, twice(bound_ms).saturating_add(1)].into_iter().max().unwrap_or(1);
     let rec = (i.interval_ms > 0).then(|| nice_up(lower));
     let meets = |t: Option<i64>, f: &dyn Fn(i64) -> bool| t.is_some_and(f);
     let cur = i.idle_timeout_ms;
     let constraints = vec![
-        constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(2 * gap.unwrap_or(0))), cur, rec, &|t| {
-            t > 2 * gap.unwrap_or(0)
-        }),
+        constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(gap2)), cur, rec, &|t| t > gap2),
         constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), cur, rec, &|t| {
             t > i.interval_ms && i.interval_ms > 0
         }),
-        constraint(format!("more than twice the bound: > {}", d(2 * bound_ms)), cur, rec, &|t| t > 2 * bound_ms),
+        constraint(format!("more than twice the bound: > {}", d(twice(bound_ms))), cur, rec, &|t| t > twice(bound_ms)),
         constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), cur, rec, &|t| t <= tolerated),
         constraint(format!("rule of thumb: ≤ a third of the window ({})", d(i.window_size_ms / 3)), cur, rec, &|t| {
             t <= i.window_size_ms / 3
@@ -146,7 +149,10 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         } else {
             ""
         };
-        format!("a silent partition holds windows up to {} (timeout + interval) before it is excluded{conflict}", d(t + i.interval_ms))
+        format!(
+            "a silent partition holds windows up to {} (timeout + interval) before it is excluded{conflict}",
+            d(t.saturating_add(i.interval_ms))
+        )
     });
     (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost }, constraints)
 }
@@ -161,7 +167,7 @@ fn lateness(i: &Inputs) -> Recommendation {
     match i.lateness.quantile(0.99, 0) {
         None => Recommendation { current_ms: cur, recommended_ms: None, basis: "no late records so far".into(), cost: String::new() },
         Some(p99) => {
-            let rec = nice_up(p99 + 1).max(i.allowed_lateness_ms);
+            let rec = nice_up(p99.saturating_add(1)).max(i.allowed_lateness_ms);
             Recommendation {
                 current_ms: cur,
                 recommended_ms: Some(rec),

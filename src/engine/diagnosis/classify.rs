@@ -181,7 +181,7 @@ pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Co
     if f.class == PartitionClass::Slow {
         f.slow_cause = Some(if f.unread > 0 {
             SlowCause::ConsumerLag
-        } else if f.data_delay_ms.zip(cx.median_delay_ms).is_some_and(|(d, m)| d - m >= SLOW_BEHIND_MS) {
+        } else if f.data_delay_ms.zip(cx.median_delay_ms).is_some_and(|(d, m)| d.saturating_sub(m) >= SLOW_BEHIND_MS) {
             SlowCause::EventTimeDelay
         } else {
             SlowCause::FewRecords
@@ -191,7 +191,7 @@ pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Co
 
 fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context) -> PartitionClass {
     let p99 = f.gap_p99_ms.unwrap_or(0);
-    let quiet_after = (3 * p99).max(1_000).max(2 * cx.interval_ms);
+    let quiet_after = p99.saturating_mul(3).max(1_000).max(2 * cx.interval_ms);
     // Records wait unread while nothing is read: the reader is behind, whatever the timer says.
     if f.unread > 0 && (f.records == 0 || f.idle || f.silent_ms.is_some_and(|s| s > quiet_after)) {
         return PartitionClass::Slow;

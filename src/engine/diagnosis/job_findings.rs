@@ -224,7 +224,7 @@ impl FindingContext<'_> {
         let records: u64 = data.iter().map(|p| p.records).sum();
         let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;
         let rec = self.advice.bound.recommended_ms?;
-        if b < BOUND_TOO_LARGE_MIN_MS || records < 100 || 4 * max.max(rec) > b || self.sim.down.late_total() > 0 {
+        if b < BOUND_TOO_LARGE_MIN_MS || records < 100 || max.max(rec).saturating_mul(4) > b || self.sim.down.late_total() > 0 {
             return None;
         }
         let sink = &self.sim.down.sink;

@@ -64,7 +64,8 @@ impl LagWatch {
             }
             let (was_over, prev_wm) = self.seen[i];
             let wm = w.current_input_watermark();
-            let over = wm != END_OF_TIME && lag_ms(now, wm).map_or(now - start > threshold_ms, |l| l > threshold_ms);
+            let over =
+                wm != END_OF_TIME && lag_ms(now, wm).map_or(now.ms().saturating_sub(start.ms()) > threshold_ms, |l| l > threshold_ms);
             if over != was_over {
                 // Going over: the first ms the lag exceeded the threshold with the watermark
                 // that stood since the last look (or now, if this instant moved it).
@@ -89,7 +90,7 @@ impl LagWatch {
 /// When a watermark standing at `wm` first lags more than `threshold_ms`.
 fn crossing(wm: EventTime, threshold_ms: i64, start: ProcTime) -> ProcTime {
     if wm == NO_WATERMARK {
-        return start + threshold_ms + 1;
+        return ProcTime(start.ms().saturating_add(threshold_ms).saturating_add(1));
     }
     ProcTime(wm.ms().saturating_add(threshold_ms).saturating_add(1))
 }

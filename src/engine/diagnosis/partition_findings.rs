@@ -234,7 +234,7 @@ impl FindingContext<'_> {
         self.timeout()?;
         let p = self.partitions.iter().filter(|p| p.idle && p.class == PartitionClass::Idle).find(|p| {
             let silent = p.silent_ms.unwrap_or(0);
-            p.records >= 20 && silent >= STALLED_AFTER_MS && silent >= 10 * p.gap_p99_ms.unwrap_or(0)
+            p.records >= 20 && silent >= STALLED_AFTER_MS && silent >= p.gap_p99_ms.unwrap_or(0).saturating_mul(10)
         })?;
         let silent = p.silent_ms.unwrap_or(0);
         Some(

@@ -64,6 +64,7 @@ impl Split {
             return None;
         }
         let probes = timer.timeout_ms() / interval_ms + 1;
-        Some(start + probes * interval_ms)
+        // Saturating: a timeout near Long.MAX_VALUE has a deadline at the end of time.
+        Some(ProcTime(start.ms().saturating_add(probes.saturating_mul(interval_ms))))
     }
 }
