@@ -238,3 +238,48 @@ fn free_releases_the_instance() {
     let q = small();
     q.run_for(JsValue::from(10)).unwrap();
 }
+
+/// `diagnose`, `applyFix`, `setLagAlert` + `on("lag")` and `lagHistory` (issue 11's JS edge).
+#[wasm_bindgen_test]
+fn the_diagnosis_names_the_culprit_its_fix_works_and_lag_alerts_fire_at_the_crossing() {
+    let p = Playground::new(JsValue::from_str("empty-partition")).unwrap();
+    let d0 = p.diagnose(JsValue::UNDEFINED).unwrap();
+    assert!(get(&d0, "culprit").is_null(), "nothing read: no culprit");
+    assert_eq!(get(&d0, "cause").as_string().unwrap(), "nothing_read_yet");
+    let (crossings, cb) = collector();
+    p.set_lag_alert(JsValue::from(30_000)).unwrap();
+    let _sub = p.on("lag".into(), cb.as_ref().clone()).unwrap();
+    p.run_until(JsValue::from(60_000)).unwrap();
+    let d = p.diagnose(JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&d, "cause").as_string().unwrap(), "empty_partition");
+    assert_eq!(num(&d, "culprit.partition"), 3.0);
+    assert_eq!(get(&d, "findings.0.kind").as_string().unwrap(), "empty_partition");
+    assert!(get(&d, "findings")
+        .dyn_into::<js_sys::Array>()
+        .unwrap()
+        .iter()
+        .any(|f| get(&f, "kind").as_string().as_deref() == Some("event_time_lag")));
+    assert_eq!(get(&d, "partitions.3.class").as_string().unwrap(), "empty");
+    // No watermark at all: the lag counts from the start, so it crosses 30 s at exactly 30.001 s.
+    assert!(crossings.length() >= 1);
+    let c = crossings.get(0);
+    assert!(get(&c, "over").as_bool().unwrap());
+    assert_eq!(num(&c, "time") - p.start_time().unwrap(), 30_001.0);
+    assert_eq!(num(&c, "thresholdMs"), 30_000.0);
+    let fired = len(&p.windows(JsValue::UNDEFINED).unwrap());
+    assert_eq!(fired, 0);
+    p.apply_fix(get(&d, "findings.0.fixes.0")).unwrap();
+    p.run_until(JsValue::from(90_000)).unwrap();
+    assert!(len(&p.windows(JsValue::UNDEFINED).unwrap()) > 0, "the offered fix makes windows fire");
+    let back = crossings.iter().any(|c| get(&c, "over").as_bool() == Some(false));
+    assert!(back, "the lag came back under the threshold");
+    let h = p.lag_history(JsValue::from(0)).unwrap();
+    assert!(len(&h) > 2);
+    assert!(get(&h, &format!("{}.lagMs", len(&h) - 1)).as_f64().unwrap() < 30_000.0);
+    // Bad input: a typed error naming the field.
+    expect_err(p.apply_fix(js(r#"{"kind": "reboot"}"#)), "Error", &["applyFix", "fix"]);
+    expect_err(p.lag_history(JsValue::from(7)), "RangeError", &["lagHistory", "subtask", "no window subtask 7"]);
+    expect_err(p.set_lag_alert(JsValue::from(-1)), "RangeError", &["setLagAlert", "ms"]);
+    expect_err(p.diagnose(js(r#"{"toleratedDelay": 5}"#)), "Error", &["diagnose", "options"]);
+    still_works(&p);
+}

@@ -9,6 +9,7 @@
 //! before the bounded trace ring, late buffer or sink can drop them.
 
 use crate::engine::deltas::Cursor;
+use crate::engine::diagnosis::lag::LagWatch;
 use crate::engine::observer::Observer;
 use crate::engine::sim::Simulation;
 use crate::engine::time::ProcTime;
@@ -30,10 +31,12 @@ pub enum EventKind {
     Idle,
     Active,
     Step,
+    /// Event-time lag crossed the alert threshold (`setLagAlert`), up or down.
+    Lag,
 }
 
 impl EventKind {
-    pub const NAMES: [&'static str; 6] = ["window", "late", "watermark", "idle", "active", "step"];
+    pub const NAMES: [&'static str; 7] = ["window", "late", "watermark", "idle", "active", "step", "lag"];
 
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
@@ -43,6 +46,7 @@ impl EventKind {
             "idle" => EventKind::Idle,
             "active" => EventKind::Active,
             "step" => EventKind::Step,
+            "lag" => EventKind::Lag,
             _ => return None,
         })
     }
@@ -62,6 +66,7 @@ pub struct Wants {
     pub idle: bool,
     pub active: bool,
     pub step: bool,
+    pub lag: bool,
 }
 
 impl Wants {
@@ -81,6 +86,7 @@ impl Wants {
             EventKind::Idle => self.idle,
             EventKind::Active => self.active,
             EventKind::Step => self.step,
+            EventKind::Lag => self.lag,
         }
     }
 }
@@ -119,6 +125,7 @@ impl Listeners {
                 EventKind::Idle => w.idle = true,
                 EventKind::Active => w.active = true,
                 EventKind::Step => w.step = true,
+                EventKind::Lag => w.lag = true,
             }
         }
         w
@@ -170,6 +177,8 @@ struct Pending {
 pub struct Collector {
     cursor: Cursor,
     buffer: Vec<Pending>,
+    /// The lag alert (`setLagAlert`), watched instant by instant while `lag` has listeners.
+    pub lag_watch: Option<LagWatch>,
 }
 
 /// The run-loop observer of one call: pulls deltas before the bounded trace or late buffer
@@ -184,6 +193,9 @@ impl Observer for Pull<'_> {
         if self.wants.needs_pull() {
             self.collector.maybe_pull(sim, self.wants);
         }
+        if self.wants.lag {
+            self.collector.look_at_lag(sim);
+        }
         ControlFlow::Continue(())
     }
 }
@@ -193,6 +205,19 @@ impl Collector {
     pub fn reset(&mut self, sim: &Simulation) {
         self.cursor = Cursor::at_end(sim);
         self.buffer.clear();
+        if let Some(w) = &mut self.lag_watch {
+            *w = LagWatch::new(w.threshold_ms());
+        }
+    }
+
+    /// Queues the lag alert's crossings since the last look.
+    fn look_at_lag(&mut self, sim: &Simulation) {
+        let Some(w) = &mut self.lag_watch else { return };
+        for c in w.look(sim) {
+            if let Ok(payload) = serde_json::to_value(&c) {
+                self.buffer.push(Pending { time: c.time, class: 0, kind: EventKind::Lag, payload });
+            }
+        }
     }
 
     /// Pulls when the trace or the late buffer could otherwise drop something before the end of
@@ -281,6 +306,9 @@ impl Collector {
     /// Ends a call: pulls the rest, adds the `step` event and returns the batch to dispatch.
     pub fn finish(&mut self, sim: &Simulation, wants: Wants, step: Option<StepEvent>) -> Batch {
         self.pull_trace(sim, wants);
+        if wants.lag {
+            self.look_at_lag(sim);
+        }
         if wants.late {
             self.pull_late(sim);
         } else {

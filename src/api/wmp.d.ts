@@ -7,8 +7,12 @@
 // type-checked against them by `tsc --noEmit` in scripts/test.sh. Reference: docs/API.md.
 
 import type {
+  Action,
+  Diagnosis,
   EventBatch,
   Explanation,
+  Fix,
+  LagCrossing,
   LateRecord,
   Metrics,
   PresetInfo,
@@ -237,6 +241,19 @@ export interface SnapshotOptions {
   openWindows?: number;
 }
 
+export interface DiagnosisOptions {
+  /** The delay an idle timeout may add (default: one window). */
+  toleratedDelayMs?: Millis | null;
+  /** Flag event-time lag above this (default: `setLagAlert`'s threshold). */
+  lagAlertMs?: Millis | null;
+}
+
+/** A point of `lagHistory()`: event-time lag (processing time − watermark) at `time`. */
+export interface LagPoint {
+  time: number;
+  lagMs: number | null;
+}
+
 // ---- events (the payloads: ./types.gen.d.ts) -------------------------------------------------
 
 export interface EventMap {
@@ -246,6 +263,7 @@ export interface EventMap {
   idle: StatusEvent;
   active: StatusEvent;
   step: StepEvent;
+  lag: LagCrossing;
 }
 
 export type EventName = keyof EventMap;
@@ -326,6 +344,14 @@ export class WatermarkPlayground {
   metrics(): Metrics;
   restWatermarks(vertex: "source" | "window"): RestWatermark[];
   explain(subtask: number): Explanation;
+  /** The job-level diagnosis: culprit, cause, findings with evidence and fixes, partition classes, advice, lag. */
+  diagnose(options?: DiagnosisOptions): Diagnosis;
+  /** Applies a fix from `diagnose()` (or its action); `restarts` fixes restart from time zero. */
+  applyFix(fix: Fix | Action): void;
+  /** Alert (`on("lag")`) when a window subtask's event-time lag exceeds `ms`; null turns it off. */
+  setLagAlert(ms: Millis | null): void;
+  /** Event-time lag of a window subtask over time. */
+  lagHistory(subtask: number): LagPoint[];
   on<E extends EventName>(event: E, callback: (event: EventMap[E]) => void): Subscription;
 
   /** The scenario that reproduces this session (original + every command with its at_ms). */

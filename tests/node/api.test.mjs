@@ -76,6 +76,30 @@ test("a scripted session, exported with toScenario(), gives the same hash under 
   assert.equal(q.traceHash, p.traceHash);
 });
 
+test("the diagnosis is the same in wasm as `wmp diagnose` natively, for every symptom scenario", async (t) => {
+  const dir = path.join(root, "tests/diagnosis");
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
+  assert.ok(files.length >= 30, `found ${files.length} diagnosis scenarios`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "wmp-diag-"));
+  for (const f of files) {
+    await t.test(f, () => {
+      const c = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+      const file = path.join(tmp, f);
+      fs.writeFileSync(file, JSON.stringify(c.scenario));
+      const native = JSON.parse(execFileSync(wmpBin, ["diagnose", "--at", String(c.at_ms), file], { encoding: "utf8" }));
+      const p = new WatermarkPlayground(c.scenario);
+      p.runUntil(c.at_ms);
+      const d = p.diagnose();
+      assert.deepEqual(JSON.parse(JSON.stringify(d)), native);
+      if (c.fix) {
+        const finding = c.fix.finding ? d.findings.find((x) => x.kind === c.fix.finding) : d.findings[0];
+        p.applyFix(finding.fixes[c.fix.index]);
+      }
+      p.free();
+    });
+  }
+});
+
 test("the Node example prints a table of window emissions", () => {
   const out = execFileSync(process.execPath, [path.join(here, "window-table.mjs"), "--limit", "5"], {
     encoding: "utf8",

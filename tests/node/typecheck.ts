@@ -7,7 +7,10 @@ import init, {
   type MountedPlayground,
   WatermarkPlayground,
   type Command,
+  type Diagnosis,
   type EventBatch,
+  type LagCrossing,
+  type LagPoint,
   type Explanation,
   type LateRecord,
   type Metrics,
@@ -103,6 +106,18 @@ export async function example(): Promise<string> {
   // @ts-expect-error: only "source" and "window"
   p.restWatermarks("sink");
   const ex: Explanation = p.explain(0);
+  const d: Diagnosis = p.diagnose({ toleratedDelayMs: 30_000 });
+  const top = d.findings[0];
+  if (top && top.fixes[0]) p.applyFix(top.fixes[0]);
+  p.applyFix({ kind: "idle_timeout", value: 5_000 });
+  // @ts-expect-error an action needs a known kind
+  p.applyFix({ kind: "reboot" });
+  p.setLagAlert(60_000);
+  const lagSub = p.on("lag", (c: LagCrossing) => console.log(c.windowSubtask, c.over, c.lagMs));
+  lagSub.remove();
+  p.setLagAlert(null);
+  const lag: LagPoint[] = p.lagHistory(0);
+  const cls: string = d.partitions.map((x) => `${x.partition} ${x.class}`).join(", ") + d.advice.actions.length + lag.length + (d.cause ?? "");
   const why: string[] = ex.reasons.map((x) => (x.kind === "split_never_received" ? `p${x.partition}` : x.kind));
   const text = WatermarkPlayground.describeWatermark(m.window[0].currentInputWatermark) + WatermarkPlayground.describeWatermark(-1n);
   const back: Scenario = p.toScenario();
@@ -117,5 +132,5 @@ export async function example(): Promise<string> {
   if (embed.mounted) embed.unmount();
   full.unmount();
 
-  return [first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
+  return [cls, first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
 }

@@ -43,19 +43,27 @@ pub struct LagCrossing {
 }
 
 /// Watches the lag of every window subtask against a threshold, one instant at a time.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct LagWatch {
+    threshold_ms: i64,
     /// Per window subtask: over the threshold, and the watermark seen at the last look.
     seen: Vec<(bool, EventTime)>,
     last: Option<ProcTime>,
 }
 
 impl LagWatch {
+    pub fn new(threshold_ms: i64) -> Self {
+        LagWatch { threshold_ms, seen: Vec::new(), last: None }
+    }
+
+    pub fn threshold_ms(&self) -> i64 {
+        self.threshold_ms
+    }
+
     /// Looks at the job after an instant; returns the crossings since the last look, in time
-    /// order.
-    pub fn look(&mut self, sim: &crate::engine::sim::Simulation, threshold_ms: i64) -> Vec<LagCrossing> {
-        let now = sim.now();
-        let start = sim.config().start_time;
+    /// order. At the first look, a subtask already over the threshold crosses "now".
+    pub fn look(&mut self, sim: &crate::engine::sim::Simulation) -> Vec<LagCrossing> {
+        let (now, start, t) = (sim.now(), sim.config().start_time, self.threshold_ms);
         let mut out = Vec::new();
         for w in &sim.downstream().windows {
             let i = w.index as usize;
@@ -64,20 +72,16 @@ impl LagWatch {
             }
             let (was_over, prev_wm) = self.seen[i];
             let wm = w.current_input_watermark();
-            let over =
-                wm != END_OF_TIME && lag_ms(now, wm).map_or(now.ms().saturating_sub(start.ms()) > threshold_ms, |l| l > threshold_ms);
+            let over = wm != END_OF_TIME && lag_ms(now, wm).map_or(now.ms().saturating_sub(start.ms()) > t, |l| l > t);
             if over != was_over {
                 // Going over: the first ms the lag exceeded the threshold with the watermark
-                // that stood since the last look (or now, if this instant moved it).
-                let since_last = self.last.map_or(start, |t| t + 1);
-                let time = if over { crossing(prev_wm, threshold_ms, start).clamp(since_last, now) } else { now };
-                out.push(LagCrossing {
-                    window_subtask: w.index,
-                    over,
-                    time,
-                    lag_ms: lag_ms(time, if over { prev_wm.min(wm) } else { wm }),
-                    threshold_ms,
-                });
+                // that stood since the last look (at the latest now, if this instant moved it).
+                let time = match (over, self.last) {
+                    (true, Some(last)) => crossing(prev_wm, t, start).max(last + 1).min(now),
+                    _ => now,
+                };
+                let lag = lag_ms(time, if over && self.last.is_some() { prev_wm } else { wm });
+                out.push(LagCrossing { window_subtask: w.index, over, time, lag_ms: lag, threshold_ms: t });
             }
             self.seen[i] = (over, wm);
         }

@@ -228,8 +228,13 @@ impl Session {
     /// instant, or — for what a real job needs a restart for — the scenario with the change and
     /// the commands issued so far, from time zero (not yet started).
     pub fn apply_action(&mut self, a: action::Action) -> Result<(), InputError> {
+        self.apply_action_with(a, &mut ())
+    }
+
+    /// `apply_action`, watched by an observer while the instant runs.
+    pub fn apply_action_with(&mut self, a: action::Action, obs: &mut impl Observer) -> Result<(), InputError> {
         if let Some(cmd) = a.command() {
-            return self.apply(cmd);
+            return self.apply_now(vec![cmd], &[String::new()], obs);
         }
         let mut sc = self.to_scenario_now();
         a.change(&mut sc);
