@@ -238,3 +238,24 @@ fn unknown_command_fails_with_one_line() {
     assert_input_error(&wmp(&["run", f.path(), "extra"], None), "extra argument");
     assert_input_error(&wmp(&[], None), "no arguments");
 }
+
+#[test]
+fn diagnose_prints_the_diagnosis_as_json_or_text() {
+    let out = wmp(&["diagnose", "--at", "60000", "presets/empty_partition.json"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let d: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(d["cause"], json!("empty_partition"));
+    assert_eq!(d["culprit"]["partition"], json!(3));
+    assert_eq!(d["findings"][0]["fixes"][0]["action"], json!({"kind": "idle_timeout", "value": 5000}));
+    let text = wmp(&["diagnose", "--text", "--at", "60000", "presets/empty_partition.json"], None);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.starts_with("Partition 3 (source subtask 0) has never received a record"), "{text}");
+    assert!(text.contains("fix: Idle timeout 5.0 s") && text.contains("advice:"), "{text}");
+    let line = assert_input_error(&wmp(&["diagnose", "--at", "soon", "presets/empty_partition.json"], None), "bad --at");
+    assert!(line.contains("--at"), "{line}");
+    // `wmp run` reports the end state's diagnosis and the sink's mode too.
+    let run = wmp(&["run", "presets/late_data.json"], None);
+    let report: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(report["sink_mode"], json!("append"));
+    assert_eq!(report["diagnosis"]["cause"], json!("bound_too_small"));
+}

@@ -154,6 +154,10 @@ export type Snapshot = {
   traceCursor: number,
   traceHash: string,
   /**
+   * `append` (every firing a new row: late re-firings are duplicates) or `upsert`.
+   */
+  sinkMode: SinkMode,
+  /**
    * Per-subtask metrics (the playground's per-frame picture leaves them out, the JS API's
    * `snapshot()` always has them).
    */

@@ -1,5 +1,6 @@
 //! The JSON report of a run (`wmp run`): window results in emission order, late records,
-//! counters, the watermark sequence per operator subtask, metrics and the trace hash.
+//! counters, the watermark sequence per operator subtask, metrics, the sink's mode, the
+//! diagnosis of the end state and the trace hash.
 
 use super::sim::Simulation;
 use super::trace::{TraceEvent, TraceKind};
@@ -25,7 +26,10 @@ pub fn write_report(w: &mut impl Write, name: &str, sim: &Simulation, with_trace
     let member = |w: &mut dyn Write, first: bool, key: &str, v: &Value| -> io::Result<()> {
         write!(w, "{}{}:{}", if first { "{" } else { "," }, json!(key), v)
     };
-    member(w, true, "end_time", &json!(sim.now()))?;
+    // The job-level diagnosis of the end state (the JS API's `diagnose()` shape, watermarks bare).
+    let diagnosis = raw_watermarks(serde_json::to_value(sim.diagnose(&Default::default())).unwrap_or(Value::Null));
+    member(w, true, "diagnosis", &diagnosis)?;
+    member(w, false, "end_time", &json!(sim.now()))?;
     write!(w, ",\"late\":")?;
     array(
         w,
@@ -40,6 +44,7 @@ pub fn write_report(w: &mut impl Write, name: &str, sim: &Simulation, with_trace
     member(w, false, "metrics", &raw_watermarks(serde_json::to_value(&m).unwrap_or(Value::Null)))?;
     member(w, false, "numLateRecordsDropped", &json!(dropped))?;
     member(w, false, "scenario", &json!(name))?;
+    member(w, false, "sink_mode", &json!(d.sink.mode))?;
     if with_trace {
         write!(w, ",\"trace\":")?;
         array(w, sim.trace().retained().map(legacy_trace_event))?;

@@ -118,6 +118,8 @@ pub struct Snapshot {
     pub late_records: u64,
     pub trace_cursor: u64,
     pub trace_hash: String,
+    /// `append` (every firing a new row: late re-firings are duplicates) or `upsert`.
+    pub sink_mode: super::operator::sink::SinkMode,
     /// Per-subtask metrics (the playground's per-frame picture leaves them out, the JS API's
     /// `snapshot()` always has them).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -244,6 +246,7 @@ impl Simulation {
             late_records: late,
             trace_cursor: self.trace.cursor(),
             trace_hash: self.trace.hash_hex(),
+            sink_mode: self.down.sink.mode,
             metrics: opts.metrics.then(|| self.metrics()),
         }
     }

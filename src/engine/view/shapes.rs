@@ -45,6 +45,7 @@ fn the_snapshot_is_the_api_snapshot() {
         "lateRecords",
         "traceCursor",
         "traceHash",
+        "sinkMode",
         "metrics",
     ];
     assert_eq!(keys(&s), sorted(&top));
