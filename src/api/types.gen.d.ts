@@ -305,7 +305,8 @@ export type PartitionFacts = {
    */
   gapVariationPermille: number | null,
   /**
-   * Quantiles of `max_ts − ts` over its records.
+   * Quantiles and maximum of `max_ts − ts` over its records (all of the first 1,024, then
+   * a deterministic sample of one instant's batch in 32).
    */
   disorderP50Ms: number | null,
   disorderP99Ms: number | null,

@@ -135,13 +135,10 @@ impl SourceSubtask {
         sp.records_read += 1;
         sp.observed.heartbeats += u64::from(r.heartbeat);
         sp.note_record_at(now);
-        match sp.max_ts {
-            Some(m) if ts <= m => {
-                if ts < m {
-                    sp.observed.note_disorder(m.ms().saturating_sub(ts.ms()));
-                }
-            }
-            _ => sp.max_ts = Some(ts),
+        let behind = sp.max_ts.map_or(0, |m| m.ms().saturating_sub(ts.ms()).max(0));
+        sp.observed.note_disorder(behind);
+        if sp.max_ts.is_none_or(|m| ts > m) {
+            sp.max_ts = Some(ts);
         }
         sp.idleness.on_event();
         if let Some(w) = sp.generator.on_event(ts, now) {
