@@ -1,17 +1,18 @@
 //! The embed layout (~720×420, for an iframe or `mount(element, {layout: "embed"})`): play,
 //! speed, the scenario's title and an "open full ↗" link in one row; a compact job graph next
-//! to the timeline; the WHY sentence in one line with its first fix as a button.
+//! to the timeline; the diagnosis' headline as the one-line WHY, with its first fix as a button.
 //!
 //! The compact graph is one SVG written as markup (partitions → source subtasks → window
 //! subtasks), redrawn with the graph snapshot (~10×/s while playing); it uses the full graph's
 //! visual language (hatched = idle, dashed = No Watermark, thick orange = holds the minimum).
 
-use super::explain::{fixes, reason_text};
+use super::actions::RunAction;
+use super::findings::fix_label;
 use super::format::{thousands, wm_human};
 use super::header::{PlayButton, SpeedPicker};
 use super::icons::{Icon, Svg};
 use super::measure::use_width;
-use super::actions::RunAction;
+use super::reading::{Chain, Reading};
 use super::state::{Pg, Selection};
 use super::timeline::Timeline;
 use crate::engine::scenario::catalog;
@@ -86,29 +87,23 @@ pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
     }
 }
 
-/// The WHY sentence in one line (the whole text on hover), and the first fix as a button.
+/// The diagnosis' headline in one line (the explained subtask's sentence on hover), and the
+/// first fix the diagnosis offers as a button. The culprit and cause it names are those of the
+/// full layout's WHY panel, preset card and graph (one reading).
 #[component]
 fn WhyLine() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    // The line leads with the culprit: the first reason in words (the engine's whole sentence
-    // is the tooltip, and "open full" has the rest).
-    let line = move || {
-        pg.explanation.with(|e| match e {
-            None => "No window subtask to explain.".to_string(),
-            Some(e) => match e.reasons.first() {
-                Some(r) => format!("Window subtask {} is at {}: {}", e.subtask, wm_human(e.watermark.ms(), pg.snap.with(|s| s.now.ms())), reason_text(r, pg.snap.with(|s| s.now.ms()))),
-                None => e.text.clone(),
-            },
-        })
-    };
-    let text = move || pg.explanation.with(|e| e.as_ref().map_or_else(|| "No window subtask to explain.".to_string(), |e| e.text.clone()));
+    let r = pg.reading_slow;
+    let line = move || r.with(|r| r.diag.headline.clone());
+    let text = move || r.with(|r| r.explanation.as_ref().filter(|_| r.started()).map_or_else(|| r.diag.headline.clone(), |e| e.text.clone()));
     let fix = move || {
-        pg.explanation.with(|e| e.as_ref().and_then(|e| fixes(e, &pg).into_iter().next())).map(|(label, a)| {
-            view! { <button class="btn small fix" title="Applies the fix (↻: restarts from time zero)" on:click=move |_| a.run(&pg)>{label}</button> }
+        r.with(|r| r.diag.fixes().into_iter().next()).map(|f| {
+            let label = fix_label(&f);
+            view! { <button class="btn small fix" title="Applies the fix (↻: restarts from time zero)" on:click=move |_| f.action.run(&pg)>{label}</button> }
         })
     };
     view! {
-        <footer class="embed-why" aria-live="polite">
+        <footer class="embed-why" aria-live="polite" data-culprit-partition=move || r.with(Reading::culprit_attr) data-cause=move || r.with(Reading::cause_attr)>
             <b>"WHY "</b>
             <span class="embed-why-text" data-testid="why-sentence" title=text>{line}</span>
             {fix}
@@ -134,10 +129,6 @@ fn rows(n: usize, max_pitch: f64, h: f64) -> (f64, Vec<f64>) {
     let top = HEAD + ((h - HEAD - pitch * n as f64) / 2.0).max(0.0);
     (pitch, (0..n).map(|i| top + pitch * (i as f64 + 0.5)).collect())
 }
-
-/// Which nodes of the chain that holds the explained window subtask's watermark are marked:
-/// (window subtask, source subtask, partition).
-type Chain = (Option<u32>, Option<u32>, Option<u32>);
 
 /// The rows of each column: (pitch, centre of each row).
 struct Rows {
