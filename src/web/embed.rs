@@ -139,7 +139,8 @@ struct Rows {
 
 /// The compact graph as SVG markup: columns, edges (every split's, the channels when there are
 /// few, the minimum-holding ones always), nodes with their state classes.
-fn compact_svg(c: &Cols, s: &Snapshot, chain: Chain, selected: Option<u32>) -> String {
+/// `started`: whether anything was read (before, no channel is marked as the minimum).
+fn compact_svg(c: &Cols, s: &Snapshot, chain: Chain, selected: Option<u32>, started: bool) -> String {
     let mut out = String::with_capacity(8 * 1024);
     let _ = write!(
         out,
@@ -149,7 +150,7 @@ fn compact_svg(c: &Cols, s: &Snapshot, chain: Chain, selected: Option<u32>) -> S
     let r = Rows { parts: rows(s.splits.len(), 20.0, c.h), sources: rows(s.sources.len(), 34.0, c.h), ops: rows(s.operators.len(), 40.0, c.h) };
     // Edges first.
     split_edges(&mut out, c, s, &r, chain);
-    channel_edges(&mut out, c, s, &r, chain);
+    channel_edges(&mut out, c, s, &r, chain, started);
     partition_nodes(&mut out, c, s, &r.parts, chain);
     source_nodes(&mut out, c, s, &r.sources, chain);
     operator_nodes(&mut out, c, s, &r.ops, chain, selected);
@@ -169,7 +170,7 @@ fn split_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (_, cs, cp): 
 
 /// Source → window subtask channels: the culprit and minimum ones always, the others when
 /// there are few.
-fn channel_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (co, cs, _): Chain) {
+fn channel_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (co, cs, _): Chain, started: bool) {
     let (sy, oy) = (&r.sources.1, &r.ops.1);
     let few = s.sources.len() * s.operators.len() <= 64;
     for o in &s.operators {
@@ -177,7 +178,7 @@ fn channel_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (co, cs, _)
             let (Some(&y1), Some(&y2)) = (sy.get(ch.source_subtask as usize), oy.get(o.subtask as usize)) else { continue };
             let class = if co == Some(o.subtask) && cs == Some(ch.source_subtask) {
                 "edge culprit"
-            } else if ch.is_min {
+            } else if ch.is_min && started {
                 "edge min"
             } else if few {
                 "edge faint"
@@ -285,7 +286,8 @@ pub fn CompactGraph() -> impl IntoView {
     let markup = Memo::new(move |_| {
         let w = width.get().max(220.0);
         let cols = Cols { h: GRAPH_H, p_x: 2.0, p_w: (w * 0.2).clamp(34.0, 60.0), s_x: w * 0.32, s_w: (w * 0.2).clamp(40.0, 64.0), o_x: w * 0.6, o_w: w * 0.4 - 3.0 };
-        pg.snap.with(|s| compact_svg(&cols, s, chain.get(), selected.get()))
+        let started = pg.reading.with(Reading::started);
+        pg.snap.with(|s| compact_svg(&cols, s, chain.get(), selected.get(), started))
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };

@@ -112,7 +112,7 @@ fn finding_body(f: &Finding) -> impl IntoView {
     view! {
         <p class="detail" class:hidden=f.detail.is_empty()>{f.detail.clone()}</p>
         <ul class="evidence" class:hidden=f.evidence.is_empty()>{evidence}</ul>
-        <p class="check small" class:hidden=f.check.is_empty()><b>"Check on a real job: "</b>{f.check.clone()}</p>
+        <p class="finding-check small" class:hidden=f.check.is_empty()><b>"Check on a real job: "</b>{f.check.clone()}</p>
         <div class="fixes" class:hidden=!has_fix role="group" aria-label="Fixes for this finding">
             <FixButtonList fixes=f.fixes.clone() />
         </div>

@@ -143,7 +143,11 @@ fn on_graph_click(pg: Pg, ev: leptos::ev::MouseEvent) {
 #[component]
 fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let pg = expect_context::<Pg>();
+    // Before anything is read, no channel is marked as holding the minimum either.
     let mins = Memo::new(move |_| {
+        if !pg.reading.with(Reading::started) {
+            return Vec::new();
+        }
         pg.snap.with(|s| {
             s.operators.iter().flat_map(|o| o.channels.iter().filter(|c| c.is_min).map(move |c| (c.source_subtask, o.subtask))).collect::<Vec<_>>()
         })

@@ -145,7 +145,9 @@ pub fn ChannelsTable() -> impl IntoView {
 fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = channel_memo(snap, focus, c);
-    let is_min = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.is_min)));
+    // Before anything is read no channel is named as holding the minimum (one diagnosis rule).
+    let started = Memo::new(move |_| pg.reading_slow.with(super::reading::Reading::started));
+    let is_min = Memo::new(move |_| started.get() && d.with(|x| x.as_ref().is_some_and(|x| x.is_min)));
     let idle = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.status.is_idle())));
     view! {
         <tr class:holding=move || is_min.get() class:idle=move || idle.get()

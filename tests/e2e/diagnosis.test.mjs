@@ -66,6 +66,8 @@ async function assertNothingNamed(page, where) {
   assertOneTruth(n, where);
   assert.deepEqual(n.card, { p: "", c: "nothing_read_yet" }, `${where}: nothing is read, nobody is blamed`);
   assert.match(await page.locator(".live-line").textContent(), /Nothing has been read yet/);
+  assert.equal(await page.locator("svg.graph-edges .edge.min, svg.graph-edges .edge.culprit").count(), 0, `${where}: no edge marked`);
+  assert.equal(await page.locator("#channels-table .min-mark", { hasText: "min" }).count(), 0, `${where}: no channel marked`);
 }
 
 const fixLabels = (page) => page.locator(".why-main .fixes .btn.fix").allTextContents();
@@ -142,6 +144,7 @@ for (const [id, mid, speed] of PRESETS) {
       const zero = await embedNamed(page);
       assert.deepEqual([zero.p, zero.c, zero.held], ["", "nothing_read_yet", []], "t = 0: nobody is blamed");
       assert.match(zero.text, /Nothing has been read yet/);
+      assert.equal(await page.locator(".embed svg.graph.compact .edge.min, .embed svg.graph.compact .edge.culprit").count(), 0);
       await playUntil(page, mid, speed);
       const e = await embedNamed(page);
       assertEmbedOneTruth(e, "mid-story");
