@@ -257,6 +257,7 @@ async fn clicking_a_node_explains_it() {
     click(&c, "svg.graph .node.part[data-partition='3']");
     settle().await;
     assert!(text(&c, ".why .subject").contains("Partition 3 is read by source subtask"));
+    assert_eq!(text(&c, ".why .subject .badge.class"), "partition 3 — steady", "the diagnosis' class");
     click(&c, "svg.graph .node.op[data-operator='2']");
     settle().await;
     assert!(text(&c, ".why .headline").contains("Window subtask 2"));

@@ -231,9 +231,16 @@ fn SubjectSplit(p: u32) -> impl IntoView {
         })
     };
     let silent = move || pg.snap_slow.with(|s| s.splits.get(p as usize).is_some_and(|x| x.silent));
+    // The diagnosis' class of the partition (empty, idle, sparse/heartbeat, slow …).
+    let class = move || {
+        pg.reading_slow.with(|r| {
+            let c = r.diag.partitions.iter().find(|f| f.partition == p)?.class.label();
+            Some(view! { <span class="badge class" data-class=c>{format!("partition {p} — {c}")}</span> })
+        })
+    };
     view! {
         <div class="subject">
-            <p>{text}</p>
+            <p>{text}" "{class}</p>
             <div class="row-actions">
                 <button class="btn small" on:click=move |_| {
                     let cmd = if silent() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
