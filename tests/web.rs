@@ -165,6 +165,88 @@ async fn why_panel_names_partition_11_and_the_fix_releases_the_windows() {
     c.remove();
 }
 
+/// The `data-culprit-partition` and `data-cause` of the four places that name a culprit: the
+/// graph, the WHY panel, the preset card's live line and (in the full layout) nothing else.
+fn named(c: &web_sys::HtmlElement) -> Vec<(Option<String>, Option<String>)> {
+    [".graph-wrap", ".why-main", ".live-line"]
+        .iter()
+        .map(|sel| (q(c, sel).get_attribute("data-culprit-partition"), q(c, sel).get_attribute("data-cause")))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn one_diagnosis_names_one_culprit_everywhere() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    settle().await;
+    // t = 0: nothing read, nobody blamed.
+    assert!(named(&c).iter().all(|n| *n == (Some(String::new()), Some("nothing_read_yet".into()))), "{:?}", named(&c));
+    assert_eq!(count(&c, "svg.graph .node.part.holding"), 0);
+    assert_eq!(count(&c, ".why .chain"), 0);
+    assert!(text(&c, ".live-line").contains("Nothing has been read yet"));
+    pg.run_until(at(&pg, 20 * 60)).unwrap();
+    pg.refresh();
+    settle().await;
+    let n = named(&c);
+    assert!(n.iter().all(|x| *x == n[0]), "{n:?}");
+    assert_eq!(n[0].0.as_deref(), Some("11"));
+    assert_eq!(count(&c, "svg.graph .node.part.holding[data-partition='11']"), 1);
+    assert_eq!(q(&c, ".finding").get_attribute("data-partition").as_deref(), Some("11"));
+    assert_eq!(q(&c, ".finding").get_attribute("data-kind"), n[0].1);
+    assert_eq!(count(&c, ".finding.holds"), count(&c, ".finding.holds[data-partition='11']"));
+    assert!(text(&c, ".finding").contains("partition 11 — "), "the class badge");
+    // The first finding is open; a click closes it, and a refresh keeps it closed.
+    assert!(!q(&c, ".finding .finding-body").class_list().contains("hidden"));
+    click(&c, ".finding .finding-head");
+    pg.refresh();
+    settle().await;
+    assert!(q(&c, ".finding .finding-body").class_list().contains("hidden"));
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn advisor_applies_its_advice_and_the_lag_alert_shows() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    pg.run_until(at(&pg, 60)).unwrap();
+    pg.refresh();
+    settle().await;
+    // The lag alert: a threshold the held subtasks are over.
+    type_into(&c, "#f-tolerated", "30 s", true);
+    settle().await;
+    assert_eq!(pg.diag_opts.with_untracked(|o| o.tolerated_delay_ms), Some(30_000));
+    click(&c, "#why-tab-lag");
+    type_into(&c, "#f-lag-alert", "10 s", true);
+    settle().await;
+    assert_eq!(pg.diag_opts.with_untracked(|o| o.lag_alert_ms), Some(10_000));
+    assert_eq!(count(&c, ".finding[data-kind='event_time_lag']"), 1);
+    assert!(text(&c, "#why-tab-lag").contains('⚠'));
+    let crossings: u32 = q(&c, "svg.lag-chart").get_attribute("data-crossings").unwrap().parse().unwrap();
+    assert!(crossings > 0);
+    assert!(count(&c, "svg.lag-chart .lag-line") >= 8);
+    assert_eq!(count(&c, "#advisor .rec"), 3);
+    assert!(count(&c, "#advisor .constraints tbody tr") >= 3);
+    let actions = pg.reading_slow.with_untracked(|r| r.diag.advice.actions.clone());
+    assert!(!actions.is_empty(), "seed 001 after a minute: an idle timeout at least");
+    click(&c, "#btn-apply-advice");
+    settle().await;
+    use wmp::engine::session::action::Action;
+    for a in &actions {
+        match *a {
+            Action::IdleTimeout(t) => assert_eq!(pg.cfg.with_untracked(|c| c.source.idle_timeout_ms), t),
+            Action::AllowedLateness(l) => assert_eq!(pg.cfg.with_untracked(|c| c.allowed_lateness_ms), l),
+            Action::Bound(b) => {
+                assert_eq!(pg.cfg.with_untracked(|c| wmp::engine::diagnosis::diagnose::bound_of(c.source.generator)), Some(b))
+            }
+            _ => panic!("the advice changes the three parameters only: {a:?}"),
+        }
+    }
+    assert!(text(&c, ".notices").contains("Applied the advice"), "{}", text(&c, ".notices"));
+    drop(handle);
+    c.remove();
+}
+
 #[wasm_bindgen_test]
 async fn clicking_a_node_explains_it() {
     let pg = Pg::new();
@@ -175,6 +257,7 @@ async fn clicking_a_node_explains_it() {
     click(&c, "svg.graph .node.part[data-partition='3']");
     settle().await;
     assert!(text(&c, ".why .subject").contains("Partition 3 is read by source subtask"));
+    assert_eq!(text(&c, ".why .subject .badge.class"), "partition 3 — steady", "the diagnosis' class");
     click(&c, "svg.graph .node.op[data-operator='2']");
     settle().await;
     assert!(text(&c, ".why .headline").contains("Window subtask 2"));
@@ -359,7 +442,12 @@ async fn embed_layout_renders_and_links_to_the_full_playground() {
     assert_eq!(count(&c, ".embed svg.graph.compact .node.part"), 16);
     assert_eq!(count(&c, ".embed svg.graph.compact .node.op"), 8);
     assert_eq!(q(&c, ".embed svg.graph.compact .node.part.holding").get_attribute("data-partition").as_deref(), Some("11"));
-    assert!(text(&c, ".embed-why-text").contains("Partition 11 has had no record"), "{}", text(&c, ".embed-why-text"));
+    // The one-line WHY is the diagnosis' headline, naming the same culprit as the graph.
+    let headline = pg.reading_slow.with_untracked(|r| r.diag.headline.clone());
+    assert!(headline.contains("Partition 11"), "{headline}");
+    assert_eq!(text(&c, ".embed-why-text"), headline);
+    assert_eq!(q(&c, ".embed-why").get_attribute("data-culprit-partition").as_deref(), Some("11"));
+    let first_fix = pg.reading_slow.with_untracked(|r| r.diag.fixes()[0].action);
     assert!(text(&c, ".embed-title").contains("Seed 001"));
     assert_eq!(
         q(&c, "#open-full").get_attribute("href").as_deref(),
@@ -369,7 +457,10 @@ async fn embed_layout_renders_and_links_to_the_full_playground() {
     // The one-line WHY offers the fix; applying it is recorded and the link carries it.
     click(&c, ".embed-why .btn.fix");
     settle().await;
-    assert_eq!(pg.cfg.with_untracked(|c| c.source.idle_timeout_ms), Some(60_000));
+    let wmp::engine::session::action::Action::IdleTimeout(t) = first_fix else {
+        panic!("the fix for a heartbeat partition: {first_fix:?}")
+    };
+    assert_eq!(pg.cfg.with_untracked(|c| c.source.idle_timeout_ms), t);
     click(&c, ".embed svg.graph.compact [data-operator='3']");
     settle().await;
     assert_eq!(pg.selection.get_untracked(), wmp::web::state::Selection::Operator(3));

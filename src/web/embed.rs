@@ -1,17 +1,18 @@
 //! The embed layout (~720×420, for an iframe or `mount(element, {layout: "embed"})`): play,
 //! speed, the scenario's title and an "open full ↗" link in one row; a compact job graph next
-//! to the timeline; the WHY sentence in one line with its first fix as a button.
+//! to the timeline; the diagnosis' headline as the one-line WHY, with its first fix as a button.
 //!
 //! The compact graph is one SVG written as markup (partitions → source subtasks → window
 //! subtasks), redrawn with the graph snapshot (~10×/s while playing); it uses the full graph's
 //! visual language (hatched = idle, dashed = No Watermark, thick orange = holds the minimum).
 
-use super::explain::{fixes, reason_text};
+use super::actions::RunAction;
+use super::findings::fix_label;
 use super::format::{thousands, wm_human};
 use super::header::{PlayButton, SpeedPicker};
 use super::icons::{Icon, Svg};
 use super::measure::use_width;
-use super::actions::RunAction;
+use super::reading::{Chain, Reading};
 use super::state::{Pg, Selection};
 use super::timeline::Timeline;
 use crate::engine::scenario::catalog;
@@ -86,29 +87,23 @@ pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
     }
 }
 
-/// The WHY sentence in one line (the whole text on hover), and the first fix as a button.
+/// The diagnosis' headline in one line (the explained subtask's sentence on hover), and the
+/// first fix the diagnosis offers as a button. The culprit and cause it names are those of the
+/// full layout's WHY panel, preset card and graph (one reading).
 #[component]
 fn WhyLine() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    // The line leads with the culprit: the first reason in words (the engine's whole sentence
-    // is the tooltip, and "open full" has the rest).
-    let line = move || {
-        pg.explanation.with(|e| match e {
-            None => "No window subtask to explain.".to_string(),
-            Some(e) => match e.reasons.first() {
-                Some(r) => format!("Window subtask {} is at {}: {}", e.subtask, wm_human(e.watermark.ms(), pg.snap.with(|s| s.now.ms())), reason_text(r, pg.snap.with(|s| s.now.ms()))),
-                None => e.text.clone(),
-            },
-        })
-    };
-    let text = move || pg.explanation.with(|e| e.as_ref().map_or_else(|| "No window subtask to explain.".to_string(), |e| e.text.clone()));
+    let r = pg.reading_slow;
+    let line = move || r.with(|r| r.diag.headline.clone());
+    let text = move || r.with(|r| r.explanation.as_ref().filter(|_| r.started()).map_or_else(|| r.diag.headline.clone(), |e| e.text.clone()));
     let fix = move || {
-        pg.explanation.with(|e| e.as_ref().and_then(|e| fixes(e, &pg).into_iter().next())).map(|(label, a)| {
-            view! { <button class="btn small fix" title="Applies the fix (↻: restarts from time zero)" on:click=move |_| a.run(&pg)>{label}</button> }
+        r.with(|r| r.diag.fixes().into_iter().next()).map(|f| {
+            let label = fix_label(&f);
+            view! { <button class="btn small fix" title="Applies the fix (↻: restarts from time zero)" on:click=move |_| f.action.run(&pg)>{label}</button> }
         })
     };
     view! {
-        <footer class="embed-why" aria-live="polite">
+        <footer class="embed-why" aria-live="polite" data-culprit-partition=move || r.with(Reading::culprit_attr) data-cause=move || r.with(Reading::cause_attr)>
             <b>"WHY "</b>
             <span class="embed-why-text" data-testid="why-sentence" title=text>{line}</span>
             {fix}
@@ -135,10 +130,6 @@ fn rows(n: usize, max_pitch: f64, h: f64) -> (f64, Vec<f64>) {
     (pitch, (0..n).map(|i| top + pitch * (i as f64 + 0.5)).collect())
 }
 
-/// Which nodes of the chain that holds the explained window subtask's watermark are marked:
-/// (window subtask, source subtask, partition).
-type Chain = (Option<u32>, Option<u32>, Option<u32>);
-
 /// The rows of each column: (pitch, centre of each row).
 struct Rows {
     parts: (f64, Vec<f64>),
@@ -148,7 +139,8 @@ struct Rows {
 
 /// The compact graph as SVG markup: columns, edges (every split's, the channels when there are
 /// few, the minimum-holding ones always), nodes with their state classes.
-fn compact_svg(c: &Cols, s: &Snapshot, chain: Chain, selected: Option<u32>) -> String {
+/// `started`: whether anything was read (before, no channel is marked as the minimum).
+fn compact_svg(c: &Cols, s: &Snapshot, chain: Chain, selected: Option<u32>, started: bool) -> String {
     let mut out = String::with_capacity(8 * 1024);
     let _ = write!(
         out,
@@ -158,7 +150,7 @@ fn compact_svg(c: &Cols, s: &Snapshot, chain: Chain, selected: Option<u32>) -> S
     let r = Rows { parts: rows(s.splits.len(), 20.0, c.h), sources: rows(s.sources.len(), 34.0, c.h), ops: rows(s.operators.len(), 40.0, c.h) };
     // Edges first.
     split_edges(&mut out, c, s, &r, chain);
-    channel_edges(&mut out, c, s, &r, chain);
+    channel_edges(&mut out, c, s, &r, chain, started);
     partition_nodes(&mut out, c, s, &r.parts, chain);
     source_nodes(&mut out, c, s, &r.sources, chain);
     operator_nodes(&mut out, c, s, &r.ops, chain, selected);
@@ -178,7 +170,7 @@ fn split_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (_, cs, cp): 
 
 /// Source → window subtask channels: the culprit and minimum ones always, the others when
 /// there are few.
-fn channel_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (co, cs, _): Chain) {
+fn channel_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (co, cs, _): Chain, started: bool) {
     let (sy, oy) = (&r.sources.1, &r.ops.1);
     let few = s.sources.len() * s.operators.len() <= 64;
     for o in &s.operators {
@@ -186,7 +178,7 @@ fn channel_edges(out: &mut String, c: &Cols, s: &Snapshot, r: &Rows, (co, cs, _)
             let (Some(&y1), Some(&y2)) = (sy.get(ch.source_subtask as usize), oy.get(o.subtask as usize)) else { continue };
             let class = if co == Some(o.subtask) && cs == Some(ch.source_subtask) {
                 "edge culprit"
-            } else if ch.is_min {
+            } else if ch.is_min && started {
                 "edge min"
             } else if few {
                 "edge faint"
@@ -294,7 +286,8 @@ pub fn CompactGraph() -> impl IntoView {
     let markup = Memo::new(move |_| {
         let w = width.get().max(220.0);
         let cols = Cols { h: GRAPH_H, p_x: 2.0, p_w: (w * 0.2).clamp(34.0, 60.0), s_x: w * 0.32, s_w: (w * 0.2).clamp(40.0, 64.0), o_x: w * 0.6, o_w: w * 0.4 - 3.0 };
-        pg.snap.with(|s| compact_svg(&cols, s, chain.get(), selected.get()))
+        let started = pg.reading.with(Reading::started);
+        pg.snap.with(|s| compact_svg(&cols, s, chain.get(), selected.get(), started))
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };

@@ -1,15 +1,18 @@
-//! The WHY panel: the engine's `explain` for the focused window subtask, in plain sentences,
-//! with the culprit chain (channel ← source subtask ← partition) as clickable chips, the
-//! reasons one per line, the fixes as one-click buttons, and the windows that wait.
-//! A selected split, source subtask or window gets its own short description on top.
+//! The WHY panel: the explanation of the focused window subtask in plain sentences, with the
+//! culprit chain (channel ← source subtask ← partition) as clickable chips, the reasons one
+//! per line, the diagnosis' fixes as one-click buttons (the engine decides which fix fits),
+//! the windows that wait, and the diagnosis' findings. A selected split, source subtask or
+//! window gets its own short description on top. Tabs open the advisor and the lag chart.
+//! Everything comes from one [`Reading`] (the diagnosis of the instant the panel shows).
 
-use super::actions::{Action, RunAction};
+use super::advisor::AdvisorPanel;
+use super::findings::{FindingsList, FixButtonList};
 use super::format::{dur, dur_input, thousands, wm_human, wm_raw, MIN_WM};
+use super::lag_chart::LagPanel;
+use super::reading::Reading;
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::explain::{reason_clause, Culprit, Explanation, Reason};
-use crate::engine::source::generator::GeneratorKind;
-use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use leptos::prelude::*;
 
@@ -37,60 +40,45 @@ fn icon(r: &Reason) -> &'static str {
     }
 }
 
-/// The fixes that fit an explanation, first the least invasive.
-pub fn fixes(ex: &Explanation, pg: &Pg) -> Vec<(String, Action)> {
-    let cfg = pg.cfg.get_untracked();
-    let mut out: Vec<(String, Action)> = Vec::new();
-    let mut push = |label: String, a: Action| {
-        if !out.iter().any(|(_, b)| *b == a) {
-            out.push((label, a));
-        }
-    };
-    for r in &ex.reasons {
-        match r {
-            Reason::SplitSilentNoIdleTimeout { .. } | Reason::SplitNeverReceived { idle_timeout_ms: None, .. } => {
-                push("Set idle timeout 60 s".into(), Action::IdleTimeout(Some(60_000)));
-            }
-            Reason::SubtaskWithoutSplit { .. } => {
-                let parts = pg.snap_slow.with_untracked(|s| s.splits.iter().filter(|s| !s.released).count()) as u32;
-                if parts > 0 {
-                    push(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts));
-                }
-                push("Set idle timeout 60 s".into(), Action::IdleTimeout(Some(60_000)));
-            }
-            Reason::KeptActiveBySparseRecords { .. } => push("Filter heartbeats".into(), Action::DropHeartbeats(true)),
-            Reason::FarFutureTimestamp { .. } => push("Clamp timestamps ↻".into(), Action::ClampRestart),
-            Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => {
-                push("Read the event-time field (ms) ↻".into(), Action::Assigner(TimestampAssigner::EventField))
-            }
-            Reason::PeriodicEmissionDisabled => push("Interval 200 ms".into(), Action::AutoInterval(200)),
-            // No fix to offer: each resolves itself (an idle timeout runs out, a channel catches up).
-            Reason::AllInputsIdle
-            | Reason::SplitNeverReceived { idle_timeout_ms: Some(_), .. }
-            | Reason::IdleCountdown { .. }
-            | Reason::ChannelNotRealigned { .. }
-            | Reason::SlowPartition { .. }
-            | Reason::ReturnedBelowWatermark { .. }
-            | Reason::FlappingPartition { .. } => {}
-        }
-    }
-    if ex.watermark == END_OF_TIME && matches!(cfg.source.generator, GeneratorKind::MaxOnSilence { .. }) {
-        push("withIdleness(60 s) instead ↻".into(), Action::IdlenessInsteadOfMax);
-    }
-    out
-}
-
 #[component]
 pub fn ExplainPanel() -> impl IntoView {
+    let tab = RwSignal::new("why");
     view! {
-        <section class="card why" aria-labelledby="why-h" aria-live="polite">
+        <section class="card why" aria-labelledby="why-h">
             <header class="card-head">
                 <h2 id="why-h">"WHY"</h2>
-                <ExplainTarget />
+                <div role="tablist" class="tabs why-tabs" aria-label="WHY panel views">
+                    <WhyTab tab=tab id="why" label="Why" />
+                    <WhyTab tab=tab id="advisor" label="Advisor" />
+                    <WhyTab tab=tab id="lag" label="Lag" />
+                </div>
             </header>
-            <ExplainSubject />
-            <ExplainBody />
+            <div class="tab-body" id="why-pane-why" role="tabpanel" aria-labelledby="why-tab-why" class:hidden=move || tab.get() != "why">
+                <ExplainTarget />
+                <ExplainSubject />
+                <div aria-live="polite"><ExplainBody /></div>
+                <FindingsList />
+            </div>
+            <div class="tab-body" id="why-pane-advisor" role="tabpanel" aria-labelledby="why-tab-advisor" class:hidden=move || tab.get() != "advisor">
+                <AdvisorPanel />
+            </div>
+            <div class="tab-body" id="why-pane-lag" role="tabpanel" aria-labelledby="why-tab-lag" class:hidden=move || tab.get() != "lag">
+                <LagPanel shown=Signal::derive(move || tab.get() == "lag") />
+            </div>
         </section>
+    }
+}
+
+/// A tab of the WHY panel; the lag tab carries ⚠ while a subtask's lag is over the threshold.
+#[component]
+fn WhyTab(tab: RwSignal<&'static str>, id: &'static str, label: &'static str) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let alert = move || id == "lag" && pg.reading_slow.with(|r| r.diag.lag.iter().any(|l| l.over_threshold));
+    view! {
+        <button role="tab" class="tab" id=format!("why-tab-{id}") aria-controls=format!("why-pane-{id}")
+            aria-selected=move || (tab.get() == id).to_string() on:click=move |_| tab.set(id)>
+            {label}{move || alert().then_some(" ⚠")}
+        </button>
     }
 }
 
@@ -100,7 +88,7 @@ fn ExplainTarget() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let ops = Memo::new(move |_| pg.snap_slow.with(|s| s.operators.len() as u32));
     view! {
-        <label class="inline small">
+        <label class="inline small why-target">
             "explain "
             <select aria-label="Window subtask to explain"
                 prop:value=move || match pg.selection.get() { Selection::Operator(o) => o.to_string(), _ => "auto".to_string() }
@@ -133,26 +121,32 @@ fn ExplainSubject() -> impl IntoView {
     }
 }
 
-/// The explanation of the focused window subtask, rebuilt whenever the engine's changes.
+/// The explanation of the focused window subtask, rebuilt with every reading. It carries the
+/// diagnosis' culprit and cause as `data-*` attributes (the same as the graph's, the preset
+/// card's and the embed line's).
 #[component]
 fn ExplainBody() -> impl IntoView {
     let pg = expect_context::<Pg>();
     move || {
-        pg.explanation.with(|ex| match ex {
+        pg.reading_slow.with(|r| match &r.explanation {
             None => view! { <p class="muted">"No window subtask to explain."</p> }.into_any(),
-            Some(ex) => why_main(ex, pg).into_any(),
+            Some(ex) => why_main(ex, r, pg).into_any(),
         })
     }
 }
 
 /// One explanation: where the watermark is, who holds it, why, the fixes and what waits.
-fn why_main(ex: &Explanation, pg: Pg) -> impl IntoView {
+/// Before anything is read it names no culprit: the diagnosis says so instead.
+fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
     let n = pg.snap_slow.with(|s| s.now);
     let op = ex.subtask;
-    let chain = ex.held_by.clone().map(|h| view! { <HeldChain op=op h=h /> });
+    let chain = r.held_by().map(|(_, h)| view! { <HeldChain op=op h=h.clone() /> });
+    let sentence = if r.started() { ex.text.clone() } else { r.diag.headline.clone() };
     let reasons = ex.reasons.iter().map(|r| view! { <li><span class="ico" aria-hidden="true">{icon(r)}</span>{reason_text(r, n.ms())}</li> }).collect_view();
+    let fixes = r.diag.fixes();
+    let no_fix = fixes.is_empty();
     view! {
-        <div class="why-main">
+        <div class="why-main" data-culprit-partition=r.culprit_attr() data-cause=r.cause_attr()>
             <p class="headline">
                 <b>{format!("Window subtask {op}")}</b>
                 {format!(" is at {} ", wm_human(ex.watermark.ms(), n.ms()))}
@@ -160,9 +154,11 @@ fn why_main(ex: &Explanation, pg: Pg) -> impl IntoView {
                 {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| format!(" · {} behind processing time", dur(n.ms() - ex.watermark.ms())))}
             </p>
             {chain}
-            <p class="sentence" data-testid="why-sentence">{ex.text.clone()}</p>
-            <ul class="reasons" class:hidden=ex.reasons.len() < 2>{reasons}</ul>
-            <FixButtons fixes=fixes(ex, &pg) />
+            <p class="sentence" data-testid="why-sentence">{sentence}</p>
+            <ul class="reasons" class:hidden=ex.reasons.len() < 2 || !r.started()>{reasons}</ul>
+            <div class="fixes" class:hidden=no_fix role="group" aria-label="Fixes">
+                <span class="muted">"Try: "</span><FixButtonList fixes=fixes />
+            </div>
             {waiting_windows(ex, n.ms())}
         </div>
     }
@@ -179,24 +175,8 @@ fn HeldChain(op: u32, h: Culprit) -> impl IntoView {
             <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Operator(op))>{format!("channel {}", h.channel)}</button>
             " ← "
             <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Source(h.source_subtask))>{format!("source subtask {}", h.source_subtask)}</button>
-            {part.map(|p| view! { " ← " <button class="chip holding" data-culprit-partition=p on:click=move |_| pg.selection.set(Selection::Split(p))>{format!("partition {p}")}</button> })}
+            {part.map(|p| view! { " ← " <button class="chip holding" data-chain-partition=p on:click=move |_| pg.selection.set(Selection::Split(p))>{format!("partition {p}")}</button> })}
         </p>
-    }
-}
-
-/// The one-click fixes (hidden when there is none); the title says whether one restarts.
-#[component]
-fn FixButtons(fixes: Vec<(String, Action)>) -> impl IntoView {
-    let pg = expect_context::<Pg>();
-    let has_fix = !fixes.is_empty();
-    let buttons = fixes.into_iter().map(|(label, a)| {
-        let title = if a.restarts() { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
-        view! { <button class="btn fix" title=title on:click=move |_| a.run(&pg)>{label}</button> }
-    }).collect_view();
-    view! {
-        <div class="fixes" class:hidden=!has_fix role="group" aria-label="Fixes">
-            <span class="muted">"Try: "</span>{buttons}
-        </div>
     }
 }
 
@@ -251,9 +231,16 @@ fn SubjectSplit(p: u32) -> impl IntoView {
         })
     };
     let silent = move || pg.snap_slow.with(|s| s.splits.get(p as usize).is_some_and(|x| x.silent));
+    // The diagnosis' class of the partition (empty, idle, sparse/heartbeat, slow …).
+    let class = move || {
+        pg.reading_slow.with(|r| {
+            let c = r.diag.partitions.iter().find(|f| f.partition == p)?.class.label();
+            Some(view! { <span class="badge class" data-class=c>{format!("partition {p} — {c}")}</span> })
+        })
+    };
     view! {
         <div class="subject">
-            <p>{text}</p>
+            <p>{text}" "{class}</p>
             <div class="row-actions">
                 <button class="btn small" on:click=move |_| {
                     let cmd = if silent() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };

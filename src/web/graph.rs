@@ -9,6 +9,7 @@
 
 use super::format::{dur, thousands, wm_human, wm_raw};
 use super::measure::use_width;
+use super::reading::{Chain, Reading};
 use super::rows::{op_memo, source_memo, split_memo};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
@@ -86,12 +87,11 @@ pub fn layout(width: f64, snap: &crate::engine::snapshot::Snapshot) -> Layout {
     }
 }
 
-/// The chain that holds the focused window subtask: (channel's source subtask, partition).
-pub fn culprit(pg: &Pg) -> (Option<u32>, Option<u32>, Option<u32>) {
-    pg.explanation.with(|e| match e.as_ref().and_then(|e| e.held_by.as_ref().map(|h| (e.subtask, h))) {
-        Some((op, h)) => (Some(op), Some(h.source_subtask), h.partition),
-        None => (None, None, None),
-    })
+/// The chain that holds the focused window subtask (window subtask, source subtask,
+/// partition), from the diagnosis taken with the graph's own snapshot: the highlight always
+/// agrees with the numbers drawn beside it.
+pub fn culprit(pg: &Pg) -> Chain {
+    pg.reading.with(Reading::chain)
 }
 
 #[component]
@@ -107,7 +107,8 @@ pub fn JobGraph() -> impl IntoView {
     let size_w = move || lay.with(|l| l.width);
     let size_h = move || lay.with(|l| l.height);
     view! {
-        <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev)>
+        <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev)
+            data-culprit-partition=move || pg.reading.with(Reading::culprit_attr) data-cause=move || pg.reading.with(Reading::cause_attr)>
             <div class="graph-layers" style:height=move || format!("{}px", size_h()) style:width=move || format!("{}px", size_w())>
                 <GraphEdges lay=lay chain=chain />
                 <svg class="graph" role="img" aria-label="Job graph: partitions, source subtasks, window subtasks and sink; click a node to explain it"
@@ -142,7 +143,11 @@ fn on_graph_click(pg: Pg, ev: leptos::ev::MouseEvent) {
 #[component]
 fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let pg = expect_context::<Pg>();
+    // Before anything is read, no channel is marked as holding the minimum either.
     let mins = Memo::new(move |_| {
+        if !pg.reading.with(Reading::started) {
+            return Vec::new();
+        }
         pg.snap.with(|s| {
             s.operators.iter().flat_map(|o| o.channels.iter().filter(|c| c.is_min).map(move |c| (c.source_subtask, o.subtask))).collect::<Vec<_>>()
         })
@@ -395,8 +400,6 @@ fn curve(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
     let mx = (x1 + x2) / 2.0;
     format!("M{x1:.1},{y1:.1} C{mx:.1},{y1:.1} {mx:.1},{y2:.1} {x2:.1},{y2:.1}")
 }
-
-type Chain = (Option<u32>, Option<u32>, Option<u32>);
 
 /// The plain edges: partition → source subtask, every channel, window subtask → sink.
 pub fn edges_svg(l: &Layout) -> String {

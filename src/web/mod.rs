@@ -6,11 +6,12 @@
 //! (frame loop, step, speed), `app` (layout), `header`, `presets`, `graph`, `explain`,
 //! `tables`, `emissions`, `timeline` (+ `timeline_data`, `timeline_plot`,
 //! `timeline_canvas`), `controls/`, `metrics`, `share` (export/import/link), `snippets`
-//! (Java / SQL), `keyboard`, `theme`, `error_banner`, `actions` (running the engine's one-click actions), `format`,
-//! `measure`, `rows` (per-row memos over the engine's snapshot rows), `embed` (the compact
-//! layout), `icons`.
+//! (Java / SQL), `keyboard`, `theme`, `error_banner`, `actions` (running the engine's one-click
+//! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
+//! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `rows` (per-row memos
+//! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
 //!
-//! `format`, `timeline_data` and `timeline_plot` touch no DOM: they compile natively too, so
+//! `format`, `lag_plot`, `timeline_data` and `timeline_plot` touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -21,24 +22,29 @@ macro_rules! dom_modules {
 }
 
 pub mod format;
+pub mod lag_plot;
 pub mod timeline_data;
 pub mod timeline_plot;
 dom_modules!(
     actions,
+    advisor,
     app,
     controls,
     embed,
     emissions,
     error_banner,
     explain,
+    findings,
     graph,
     header,
     icons,
     keyboard,
+    lag_chart,
     measure,
     metrics,
     playback,
     presets,
+    reading,
     rows,
     share,
     snippets,

@@ -1,7 +1,9 @@
-//! The preset picker and the preset card: what to look at, what to try, and the preset's
-//! suggested steps (`Preset::steps`, in the engine's catalog) as one-click buttons.
+//! The preset picker and the preset card: what to look at, what to try, the preset's
+//! suggested steps (`Preset::steps`, in the engine's catalog) as one-click buttons, and a live
+//! line with the diagnosis of the moment (the WHY panel's own, so they never disagree).
 
 use super::actions::RunAction;
+use super::reading::Reading;
 use super::state::Pg;
 use crate::engine::scenario::catalog;
 use leptos::prelude::*;
@@ -79,6 +81,21 @@ pub fn PresetCard() -> impl IntoView {
                     }.into_any()
                 }
             }}
+            <LiveLine />
         </section>
+    }
+}
+
+/// "Now: …": the diagnosis' headline, with its culprit and cause as `data-*` attributes. The
+/// preset's text tells the story; this line says what the job shows at this instant.
+#[component]
+fn LiveLine() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let r = pg.reading_slow;
+    view! {
+        <p class="live-line small" data-testid="live-line" aria-live="polite"
+            data-culprit-partition=move || r.with(Reading::culprit_attr) data-cause=move || r.with(Reading::cause_attr)>
+            <b>"Now: "</b>{move || r.with(|r| r.diag.headline.clone())}
+        </p>
     }
 }

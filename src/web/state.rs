@@ -1,15 +1,17 @@
 //! The playground's state: the engine's [`Session`] (the running [`Simulation`] and the user's
 //! actions as timed commands, checked and recorded exactly as the JS API and `wmp run` do), the
-//! scenario it came from, and the reactive pictures of it that the views read (snapshot,
-//! explanation, emissions, late records, timeline). Every handle is `Copy`.
+//! scenario it came from, and the reactive pictures of it that the views read (snapshot with
+//! its diagnosis, emissions, late records, timeline). Every handle is `Copy`.
 //!
 //! The engine is only touched here and in `playback`; views read signals. `refresh` takes one
-//! snapshot per frame (or per action) and updates every picture from it.
+//! snapshot per frame (or per action), with the diagnosis of the same instant beside it
+//! ([`Reading`]), and updates every picture from them.
 
+use super::reading::Reading;
 use super::timeline_data::{FiringMark, TimelineData};
 use crate::engine::command::Command;
+use crate::engine::diagnosis::DiagnosisOptions;
 use crate::engine::error::InputError;
-use crate::engine::explain::Explanation;
 use crate::engine::job::JobConfig;
 use crate::engine::metrics::Metrics;
 use crate::engine::scenario::build;
@@ -90,13 +92,19 @@ pub struct Pg {
     /// Processing time for the header clock: set with every view refresh, and in between at
     /// most every [`CLOCK_MS`] while playing.
     pub clock: RwSignal<i64>,
-    /// The snapshot for the job graph, published at most ~20 times per second while playing.
+    /// The snapshot for the job graph, published at most ~10 times per second while playing.
     pub snap: RwSignal<Snapshot>,
+    /// The diagnosis of the instant of `snap`, set with it (the graph's culprit chain).
+    pub reading: RwSignal<Reading>,
     /// The same, published at most ~4 times per second while playing (tables, WHY, logs):
     /// text that changes faster cannot be read anyway, and the page stays smooth.
     pub snap_slow: RwSignal<Snapshot>,
+    /// The diagnosis of the instant of `snap_slow`, set with it (WHY panel, tables, preset
+    /// card, embed line). While paused both pairs are the same instant.
+    pub reading_slow: RwSignal<Reading>,
+    /// What the user tells the diagnosis: the tolerated delay and the lag alert threshold.
+    pub diag_opts: RwSignal<DiagnosisOptions>,
     pub cfg: RwSignal<JobConfig>,
-    pub explanation: RwSignal<Option<Explanation>>,
     pub metrics: RwSignal<Option<Metrics>>,
     pub metrics_open: RwSignal<bool>,
     pub logs: Logs,
@@ -182,6 +190,7 @@ impl Pg {
         let sc = build::parse(first.json).expect("presets parse (tested in catalog.rs)");
         let session = Session::new(runnable(&sc)).expect("presets build");
         let snap = session.sim().snapshot();
+        let reading = Reading::take(session.sim(), &DiagnosisOptions::default(), None);
         let cfg = session.sim().config().clone();
         let start = cfg.start_time;
         let pg = Pg {
@@ -191,8 +200,10 @@ impl Pg {
             clock: RwSignal::new(snap.now.ms()),
             snap_slow: RwSignal::new(snap.clone()),
             snap: RwSignal::new(snap),
+            reading_slow: RwSignal::new(reading.clone()),
+            reading: RwSignal::new(reading),
+            diag_opts: RwSignal::new(DiagnosisOptions::default()),
             cfg: RwSignal::new(cfg),
-            explanation: RwSignal::new(None),
             metrics: RwSignal::new(None),
             metrics_open: RwSignal::new(false),
             logs: Logs {
@@ -354,16 +365,27 @@ impl Pg {
         self.with_sim(|s| s.config().start_time.ms())
     }
 
-    /// The window subtask the WHY panel explains: the selected one, or the one whose
-    /// watermark is lowest (the one everybody waits for).
-    pub fn focus_operator(&self) -> u32 {
+    /// The window subtask the user chose to explain, if any (else the WHY panel explains the
+    /// slowest one, the diagnosis' own).
+    pub fn selected_operator(&self) -> Option<u32> {
         match self.selection.get_untracked() {
-            Selection::Operator(o) => o,
-            Selection::Window { subtask, .. } => subtask,
-            _ => self.snap.with_untracked(|s| {
-                s.operators.iter().min_by_key(|o| (o.input_watermark, o.subtask)).map_or(0, |o| o.subtask)
-            }),
+            Selection::Operator(o) => Some(o),
+            Selection::Window { subtask, .. } => Some(subtask),
+            _ => None,
         }
+    }
+
+    /// The diagnosis of the simulation as it is now (with the selected subtask's explanation).
+    fn read(&self) -> Reading {
+        let opts = self.diag_opts.get_untracked();
+        let selected = self.selected_operator();
+        self.with_sim(|s| Reading::take(s, &opts, selected))
+    }
+
+    /// Changes what the user tells the diagnosis, and reads it again at once.
+    pub fn set_diag_opts(&self, change: impl FnOnce(&mut DiagnosisOptions)) {
+        self.diag_opts.update(change);
+        self.refresh();
     }
 
     /// Takes a fresh picture of the engine and updates every view's signal.
@@ -408,8 +430,11 @@ impl Pg {
     /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too).
     fn refresh_views(&self, slow: Option<bool>) {
         let snap = self.take_snapshot();
+        // The diagnosis of the same instant, published with the snapshot it explains.
+        let reading = self.read();
         let Some(with_graph) = slow else {
             self.snap.set(snap);
+            self.reading.set(reading);
             return;
         };
         self.read_new_windows();
@@ -424,11 +449,11 @@ impl Pg {
         }
         if with_graph {
             self.snap.set(snap.clone());
+            self.reading.set(reading.clone());
         }
         self.hash.set((snap.trace_hash.clone(), snap.now.ms()));
         self.snap_slow.set(snap);
-        let focus = self.focus_operator();
-        self.explanation.set(self.with_sim(|s| s.explain(focus)));
+        self.reading_slow.set(reading);
         if self.metrics_open.get_untracked() {
             self.metrics.set(Some(self.with_sim(|s| s.metrics())));
         }

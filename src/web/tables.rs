@@ -20,8 +20,8 @@ pub fn SplitsTable() -> impl IntoView {
     let n = Memo::new(move |_| snap.with(|s| s.splits.len() as u32));
     // Gated too: a table just below the fold is still laid out and painted (content-visibility
     // renders what is near the viewport), and a moving ◀ min mark relaid all its rows.
-    let explanation = gated(pg.explanation, visible, pg.playing);
-    let holding = Memo::new(move |_| explanation.with(|e| e.as_ref().and_then(|e| e.held_by.as_ref()).and_then(|h| h.partition)));
+    let reading = gated(pg.reading_slow, visible, pg.playing);
+    let holding = Memo::new(move |_| reading.with(|r| r.held_by().and_then(|(_, h)| h.partition)));
     view! {
         <section class="card table-card" aria-labelledby="splits-h">
             <header class="card-head">
@@ -112,8 +112,8 @@ pub fn ChannelsTable() -> impl IntoView {
     let node = NodeRef::<leptos::html::Div>::new();
     let visible = use_visible(node);
     let snap = gated(pg.snap_slow, visible, pg.playing);
-    let explanation = gated(pg.explanation, visible, pg.playing);
-    let focus = Memo::new(move |_| explanation.with(|e| e.as_ref().map_or(0, |e| e.subtask)));
+    let reading = gated(pg.reading_slow, visible, pg.playing);
+    let focus = Memo::new(move |_| reading.with(|r| r.explanation.as_ref().map_or(0, |e| e.subtask)));
     let n = Memo::new(move |_| {
         let f = focus.get();
         snap.with(|s| s.operators.get(f as usize).map_or(0, |o| o.channels.len()))
@@ -145,7 +145,9 @@ pub fn ChannelsTable() -> impl IntoView {
 fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = channel_memo(snap, focus, c);
-    let is_min = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.is_min)));
+    // Before anything is read no channel is named as holding the minimum (one diagnosis rule).
+    let started = Memo::new(move |_| pg.reading_slow.with(super::reading::Reading::started));
+    let is_min = Memo::new(move |_| started.get() && d.with(|x| x.as_ref().is_some_and(|x| x.is_min)));
     let idle = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.status.is_idle())));
     view! {
         <tr class:holding=move || is_min.get() class:idle=move || idle.get()

@@ -133,7 +133,9 @@ fn use_plot(pg: Pg, vp: Viewport, width: RwSignal<f64>, compact: bool) -> Memo<P
     let ph = if compact { PLOT_H_COMPACT } else { PLOT_H };
     let max_lanes = if compact { 3 } else { MAX_LANES };
     let draw = use_draw_tick(pg);
-    let holding = Memo::new(move |_| pg.explanation.with(|e| e.as_ref().map(|e| (e.subtask, e.held_by.as_ref().and_then(|h| h.partition)))));
+    let holding = Memo::new(move |_| {
+        pg.reading_slow.with(|r| r.explanation.as_ref().map(|e| (e.subtask, r.held_by().and_then(|(_, h)| h.partition))))
+    });
     Memo::new(move |_| {
         draw.track();
         let (focus_op, culprit) = holding.get().unwrap_or((0, None));

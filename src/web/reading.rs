@@ -1,0 +1,71 @@
+//! One reading of the job: the engine's diagnosis and the explanation of the focused window
+//! subtask, taken from the simulation at the same instant as a snapshot and stored beside it.
+//! Every view that names a culprit (graph highlight, WHY panel, tables, timeline, preset card,
+//! embed line) reads one of these, so no view can name another culprit than the numbers it
+//! shows next to it (issue 11, "one truth per frame").
+
+use crate::engine::diagnosis::finding::FindingKind;
+use crate::engine::diagnosis::{Diagnosis, DiagnosisOptions};
+use crate::engine::explain::{Culprit, Explanation};
+use crate::engine::sim::Simulation;
+
+/// The diagnosis of one instant and the explanation the WHY panel shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reading {
+    pub diag: Diagnosis,
+    /// The explanation of the selected window subtask, or else the diagnosis' own (of the
+    /// slowest one); taken at the same instant as `diag`.
+    pub explanation: Option<Explanation>,
+}
+
+/// The chain the graph marks: (window subtask, source subtask, partition).
+pub type Chain = (Option<u32>, Option<u32>, Option<u32>);
+
+impl Reading {
+    /// Reads the simulation now; `selected` is a window subtask the user chose to explain.
+    pub fn take(sim: &Simulation, opts: &DiagnosisOptions, selected: Option<u32>) -> Self {
+        let diag = sim.diagnose(opts);
+        let explanation = match selected {
+            // The partitions' classes of this same diagnosis, so both speak of one instant.
+            Some(o) if Some(o) != diag.window_subtask => sim.explain_with(o, &diag.partitions),
+            _ => diag.explanation.clone(),
+        };
+        Reading { diag, explanation }
+    }
+
+    /// Whether anything has been read: before, nothing may be named as a culprit.
+    pub fn started(&self) -> bool {
+        self.diag.records_read > 0
+    }
+
+    /// What holds the explained window subtask, with that subtask; `None` before anything was
+    /// read (an explanation then names whatever happens to be first).
+    pub fn held_by(&self) -> Option<(u32, &Culprit)> {
+        let e = self.explanation.as_ref().filter(|_| self.started())?;
+        Some((e.subtask, e.held_by.as_ref()?))
+    }
+
+    /// The chain the graph, the embed graph and the tables mark.
+    pub fn chain(&self) -> Chain {
+        match self.held_by() {
+            Some((o, h)) => (Some(o), Some(h.source_subtask), h.partition),
+            None => (None, None, None),
+        }
+    }
+
+    /// The culprit's partition as a `data-culprit-partition` value ("" when none), from the
+    /// diagnosis: the same in every view, whichever subtask the WHY panel explains.
+    pub fn culprit_attr(&self) -> String {
+        self.diag.culprit.as_ref().and_then(|c| c.partition).map_or_else(String::new, |p| p.to_string())
+    }
+
+    /// The cause as a `data-cause` value (the finding kind, snake_case; "" when none).
+    pub fn cause_attr(&self) -> String {
+        self.diag.cause.map_or_else(String::new, kind_name)
+    }
+}
+
+/// A finding kind as the JS API spells it (`heartbeat_partition`).
+pub fn kind_name(kind: FindingKind) -> String {
+    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
