@@ -71,7 +71,7 @@ test("empty partition: nothing fires; withIdleness fixes it; waking it up makes 
     assert.equal(await results(page), 0);
     assert.equal(await culprit(page), "3");
     assert.match(await why(page), /No Watermark/);
-    await step(page, "Fix: withIdleness(30 s)");
+    await step(page, "Fix: withIdleness(5 s)");
     await playUntil(page, 75_000, 30);
     assert.ok((await results(page)) > 0);
     await step(page, "Wake partition 3 with 40 s old records");
@@ -124,7 +124,7 @@ test("bound too large: results arrive a minute late, then on time", async () => 
     assert.ok((await results(page)) > 0);
     const delay = await page.locator("#emissions-table tbody tr:first-child td:nth-child(7)").textContent();
     assert.match(delay, /^(59|60)\.\d s$/, `delay ${delay}`);
-    await step(page, "Fix: bound 2 s");
+    await step(page, "Fix: bound 1 s");
     await playUntil(page, 130_000, 30);
     const after = await page.locator("#emissions-table tbody tr:first-child td:nth-child(7)").textContent();
     assert.match(after, /^\d\.\d s$/, `delay ${after}`);
@@ -151,8 +151,8 @@ test("heartbeat defeats the idle timeout until heartbeats are filtered", async (
     await playUntil(page, 100_000, 30);
     assert.equal(await culprit(page), "1");
     // The engine's own reason (KeptActiveBySparseRecords), in the sentence and as a reason line.
-    assert.match(await why(page), /keeps it active although the idle timeout is 60\.0 s: heartbeats defeat idleness; filter them/);
-    assert.match(await why(page), /heartbeats defeat idleness/i);
+    assert.match(await why(page), /gets only heartbeats, one every 30\.0 s .*keep it active although the idle timeout is 60\.0 s: filter heartbeats before the generator/);
+    assert.match(await why(page), /only heartbeats/i);
     assert.ok(!(await page.locator("#splits-table tr[data-partition='1']").textContent()).includes("IDLE"));
     await step(page, "Fix: filter heartbeats");
     await playUntil(page, 190_000, 30);

@@ -63,13 +63,20 @@ pub struct Inputs<'a> {
     pub window_size_ms: i64,
     pub lateness: &'a Histogram,
     pub tolerated_delay_ms: Option<i64>,
+    /// A far-future timestamp or a unit mistake was found: the measured disorder and
+    /// lateness are the broken timestamps', not the data's.
+    pub timestamps_broken: bool,
 }
 
 pub fn advise(i: &Inputs) -> Advice {
+    if i.timestamps_broken {
+        return wait_for_timestamps(i);
+    }
     let tolerated = i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000));
     let bound = bound(i);
-    // Against the bound that is set: the timeout must hold whether or not the bound changes.
-    let (idle_timeout, constraints) = idle_timeout(i, i.bound_ms.unwrap_or(0), tolerated);
+    // Against the advised bound: the advice is one package, and applying it is a fixed
+    // point (asked again, the advisor proposes what is set).
+    let (idle_timeout, constraints) = idle_timeout(i, bound.recommended_ms.or(i.bound_ms).unwrap_or(0), tolerated);
     let allowed_lateness = lateness(i);
     let mut actions = Vec::new();
     if let Some(b) = bound.recommended_ms.filter(|&b| Some(b) != i.bound_ms) {
@@ -175,6 +182,24 @@ fn lateness(i: &Inputs) -> Recommendation {
                 cost: format!("window state is kept {} longer and windows re-fire for late records: the sink must upsert", d(rec)),
             }
         }
+    }
+}
+
+/// No advice while timestamps are broken: it would be advice for the outlier.
+fn wait_for_timestamps(i: &Inputs) -> Advice {
+    let none = |current_ms| Recommendation {
+        current_ms,
+        recommended_ms: None,
+        basis: "fix the timestamps first: what was measured is the broken timestamps, not the data".into(),
+        cost: String::new(),
+    };
+    Advice {
+        bound: none(i.bound_ms),
+        idle_timeout: none(i.idle_timeout_ms),
+        allowed_lateness: none(Some(i.allowed_lateness_ms)),
+        tolerated_delay_ms: i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000)),
+        constraints: Vec::new(),
+        actions: Vec::new(),
     }
 }
 

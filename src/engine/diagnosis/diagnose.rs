@@ -6,7 +6,7 @@ use super::advisor::{advise, Advice, Inputs};
 use super::classify::PartitionFacts;
 use super::finding::{Finding, FindingKind, Fix, Severity};
 use super::lag::{lag_ms, SubtaskLag};
-use crate::engine::explain::{Culprit, Explanation};
+use crate::engine::explain::{Culprit, Explanation, Reason};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::sim::Simulation;
 use crate::engine::source::generator::GeneratorKind;
@@ -96,6 +96,11 @@ impl Simulation {
             window_size_ms: window_size_ms(self.cfg.window),
             lateness: &self.down.lateness,
             tolerated_delay_ms: opts.tolerated_delay_ms,
+            timestamps_broken: explanation.as_ref().is_some_and(|e| {
+                e.reasons.iter().any(|r| {
+                    matches!(r, Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. })
+                })
+            }),
         });
         let lag = self.lags(now, opts);
         let cx = FindingContext {
@@ -107,9 +112,15 @@ impl Simulation {
             lag: &lag,
             opts,
         };
-        let mut findings = if records_read == 0 { vec![nothing_read_yet()] } else { Vec::new() };
-        findings.extend(cx.partition_findings());
-        findings.extend(cx.job_findings());
+        // Before anything is read, only the settings can be judged: nothing names a partition
+        // or a source subtask.
+        let mut findings = Vec::new();
+        if records_read == 0 {
+            findings.push(nothing_read_yet());
+        } else {
+            findings.extend(cx.partition_findings());
+        }
+        findings.extend(cx.job_findings().into_iter().filter(|f| records_read > 0 || f.partition.is_none() && f.source_subtask.is_none()));
         mark_holders(&mut findings, culprit.as_ref());
         findings.sort_by_key(|f| {
             (f.kind != FindingKind::NothingReadYet, !f.holds_watermark, f.severity, f.kind, f.partition, f.source_subtask)

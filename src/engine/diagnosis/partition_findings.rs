@@ -193,10 +193,11 @@ impl FindingContext<'_> {
             .evidence("lateRecords", p.late_records, format!("{} late records from it", p.late_records))
             .evidence("flips", p.idle_flips, format!("idle {} times", p.idle_flips))
             .check("numLateRecordsDropped of the window operator rises when the partition's numRecordsIn resumes");
-        // Back below the watermark, it holds its subtask until it goes idle again: a shorter
-        // (advised) timeout lets it go sooner.
+        // Back below the watermark and silent again (a stale record), it holds its subtask
+        // until it goes idle again: a shorter (advised) timeout lets it go sooner.
         let (cur, advised) = (self.sim.cfg.source.idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
-        if let (true, Some(c), Some(a)) = (self.holds(p), cur, advised) {
+        let silent_again = p.silent_ms.is_some_and(|s| s > p.gap_p99_ms.unwrap_or(0).saturating_mul(2).max(1_000));
+        if let (true, true, Some(c), Some(a)) = (self.holds(p), silent_again, cur, advised) {
             if a < c {
                 f = f.fix(format!("Idle timeout {}", d(a)), Action::IdleTimeout(Some(a)));
             }
