@@ -198,6 +198,10 @@ fn check_fix(case: &Value, fix: &Value) -> Result<(), String> {
     let mut fixed = session(case);
     run_to(&mut fixed, at);
     fixed.apply_action(action).map_err(|e| format!("{}: {e}", f.label))?;
+    // Right after it, the fix is not offered again (it is what is set now).
+    if !action.restarts() && fixed.sim().diagnose(&options(case)).fixes().iter().any(|x| x.action == action) {
+        return Err(format!("{} is offered again right after it was applied", f.label));
+    }
     // Flips counted from the moment of the fix, in both runs.
     let flips_before = measure(&base, at).idle_flips;
     run_to(&mut base, end);

@@ -42,12 +42,17 @@ impl FindingContext<'_> {
             self.sim.sources.iter().filter(|s| s.splits.iter().all(|sp| sp.released) && !s.output.is_idle()).map(|s| s.index).collect();
         let held = self.culprit.filter(|c| c.partition.is_none()).map(|c| c.source_subtask).filter(|s| bare.contains(s));
         let s = held.or_else(|| bare.first().copied())?;
-        let sev = if held.is_some() { Severity::Critical } else { Severity::Warning };
-        let mut f = Finding::new(
-            FindingKind::SubtaskWithoutSplit,
-            sev,
-            format!("Source subtask {s} owns no partition ({} source subtasks for {parts} partitions): it never emits a watermark and holds every window subtask at No Watermark.", cfg.source_parallelism),
-        )
+        // With an idle timeout set, the split-less reader goes idle once it passes.
+        let timeout = cfg.source.idle_timeout_ms.filter(|_| cfg.auto_watermark_interval_ms > 0);
+        let n = cfg.source_parallelism;
+        let (sev, title) = match timeout {
+            Some(t) => (Severity::Info, format!("Source subtask {s} owns no partition ({n} source subtasks for {parts} partitions); the {} idle timeout marks it idle soon.", d(t))),
+            None => (
+                if held.is_some() { Severity::Critical } else { Severity::Warning },
+                format!("Source subtask {s} owns no partition ({n} source subtasks for {parts} partitions): it never emits a watermark and holds every window subtask at No Watermark."),
+            ),
+        };
+        let mut f = Finding::new(FindingKind::SubtaskWithoutSplit, sev, title)
         .source_subtask(s)
         .detail("A KafkaSource reader without splits stays active unless withIdleness is set (the legacy FlinkKafkaConsumer marked it idle at once). Keep source parallelism at or below the partition count.")
         .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", bare.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")))
@@ -58,7 +63,9 @@ impl FindingContext<'_> {
             f = f.fix(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts));
         }
         Some(match self.advice.idle_timeout.recommended_ms {
-            Some(t) if cfg.auto_watermark_interval_ms > 0 => f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t))),
+            Some(t) if timeout.is_none() && cfg.auto_watermark_interval_ms > 0 => {
+                f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t)))
+            }
             _ => f,
         })
     }

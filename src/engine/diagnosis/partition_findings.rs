@@ -132,6 +132,19 @@ impl FindingContext<'_> {
         } else {
             format!("{} so far, the last {} ago", p.heartbeats, d(p.silent_ms.unwrap_or(0)))
         };
+        // An idle timeout shorter than their period is set: the split goes idle soon.
+        if let Some(t) = self.timeout().filter(|&t| p.gap_p50_ms.is_none_or(|g| g > t)) {
+            return Some(
+                Finding::new(
+                    FindingKind::HeartbeatPartition,
+                    Severity::Info,
+                    format!("Partition {n} gets only heartbeats ({every}); the {} idle timeout excludes it soon.", d(t)),
+                )
+                .partition(n)
+                .evidence("heartbeats", p.heartbeats, format!("{} of its {} records are heartbeats", p.heartbeats, p.records))
+                .check("the split shows as idle once the timeout passes"),
+            );
+        }
         let title = match self.timeout() {
             Some(t) if period <= t && p.gap_p50_ms.is_some() => {
                 format!("Partition {n} gets only heartbeats, {every}: they keep it active, so the {} idle timeout never excludes it.", d(t))
