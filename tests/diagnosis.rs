@@ -123,8 +123,42 @@ fn check_expectations(d: &Diagnosis, e: &Value) -> Result<(), String> {
             return Err(format!("evidence {name} {vals:?} not in [{lo}, {hi}]"));
         }
     }
+    check_more(d, e)?;
     if e.get("no_fixes").and_then(Value::as_bool) == Some(true) && !d.fixes().is_empty() {
         return Err(format!("offers fixes {:?}", d.fixes().iter().map(|f| &f.label).collect::<Vec<_>>()));
+    }
+    Ok(())
+}
+
+/// Keys: `absent_cause` (kinds that must not be the cause), `not_holding` (kinds that must not
+/// be marked as holding the watermark), `advice_bound_max` (the advised bound stays at or below
+/// it), `no_advice` (no recommendation at all), `title_not` (fragments no finding's title or the
+/// explanation's sentence may contain).
+fn check_more(d: &Diagnosis, e: &Value) -> Result<(), String> {
+    let cause = d.cause.map(kind_name);
+    for k in e.get("absent_cause").and_then(Value::as_array).into_iter().flatten() {
+        if cause.as_deref() == k.as_str() {
+            return Err(format!("cause is {k}"));
+        }
+    }
+    for k in e.get("not_holding").and_then(Value::as_array).into_iter().flatten() {
+        if d.findings.iter().any(|f| f.holds_watermark && Some(kind_name(f.kind).as_str()) == k.as_str()) {
+            return Err(format!("{k} marked as holding the watermark"));
+        }
+    }
+    if let Some(max) = e.get("advice_bound_max").and_then(Value::as_i64) {
+        if d.advice.bound.recommended_ms.is_some_and(|b| b > max) {
+            return Err(format!("advised bound {:?} above {max}", d.advice.bound.recommended_ms));
+        }
+    }
+    if e.get("no_advice").and_then(Value::as_bool) == Some(true) && !d.advice.actions.is_empty() {
+        return Err(format!("advice {:?}", d.advice.actions));
+    }
+    for frag in e.get("title_not").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+        let texts = d.findings.iter().map(|f| f.title.as_str()).chain(d.explanation.iter().map(|x| x.text.as_str()));
+        if let Some(t) = texts.into_iter().find(|t| t.contains(frag)) {
+            return Err(format!("says {frag:?}: {t}"));
+        }
     }
     Ok(())
 }

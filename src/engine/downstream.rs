@@ -240,7 +240,10 @@ impl Downstream {
         let w = &mut self.windows[dst as usize];
         let watermark = w.op.current_watermark();
         let side_output = self.late_side_output;
-        self.lateness.add(watermark.ms().saturating_sub(ts.ms()));
+        // Late behind Long.MAX_VALUE says nothing about how late data comes.
+        if watermark != EventTime::MAX {
+            self.lateness.add(watermark.ms().saturating_sub(ts.ms()));
+        }
         let p = rec.partition as usize;
         if self.late_by_partition.len() <= p {
             self.late_by_partition.resize(p + 1, (0, now));

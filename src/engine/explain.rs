@@ -214,18 +214,16 @@ fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>) -
         || silent.filter(|&s| s >= 1000 && timeout.is_none()).map(|s| Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s });
     match f.class {
         PartitionClass::Empty => Some(Reason::SplitNeverReceived { partition: p, idle_timeout_ms: timeout }),
-        PartitionClass::Heartbeat => {
-            let period = f.gap_p50_ms.unwrap_or(0);
-            match timeout {
-                Some(t) if period <= t => Some(Reason::KeptActiveBySparseRecords {
-                    partition: p,
-                    idle_timeout_ms: t,
-                    last_record_ago_ms: silent.unwrap_or(0),
-                    period_ms: period,
-                }),
-                _ => silent_untimed(),
-            }
-        }
+        // Heartbeats keep it active only once their period is known to be within the timeout.
+        PartitionClass::Heartbeat => match (timeout, f.gap_p50_ms) {
+            (Some(t), Some(period)) if period <= t => Some(Reason::KeptActiveBySparseRecords {
+                partition: p,
+                idle_timeout_ms: t,
+                last_record_ago_ms: silent.unwrap_or(0),
+                period_ms: period,
+            }),
+            _ => silent_untimed(),
+        },
         PartitionClass::Slow => Some(Reason::SlowPartition { partition: p, behind_ms: f.behind_ms.unwrap_or(0), cause: f.slow_cause }),
         PartitionClass::Returning => Some(Reason::ReturnedBelowWatermark { partition: p, late_records: f.late_records }),
         PartitionClass::Flapping => timeout.map(|t| Reason::FlappingPartition { partition: p, flips: f.idle_flips, idle_timeout_ms: t }),

@@ -53,6 +53,9 @@ pub struct Advice {
     pub actions: Vec<crate::engine::session::action::Action>,
 }
 
+/// Records with real data before the disorder says anything about a bound.
+pub const MIN_RECORDS: u64 = 100;
+
 /// What the advisor reads.
 pub struct Inputs<'a> {
     pub partitions: &'a [PartitionFacts],
@@ -66,6 +69,8 @@ pub struct Inputs<'a> {
     /// A far-future timestamp or a unit mistake was found: the measured disorder and
     /// lateness are the broken timestamps', not the data's.
     pub timestamps_broken: bool,
+    /// The sink appends: allowed lateness then needs an upsert sink too.
+    pub sink_append: bool,
 }
 
 pub fn advise(i: &Inputs) -> Advice {
@@ -87,6 +92,9 @@ pub fn advise(i: &Inputs) -> Advice {
     }
     if let Some(l) = allowed_lateness.recommended_ms.filter(|&l| l != i.allowed_lateness_ms) {
         actions.push(Action::AllowedLateness(l));
+        if i.sink_append && l > 0 {
+            actions.push(Action::Sink(crate::engine::operator::sink::SinkMode::Upsert));
+        }
     }
     Advice { bound, idle_timeout, allowed_lateness, tolerated_delay_ms: tolerated, constraints, actions }
 }
@@ -94,15 +102,20 @@ pub fn advise(i: &Inputs) -> Advice {
 /// The partitions whose records are real data (heartbeats and empty ones say nothing about
 /// disorder or normal gaps).
 fn data_partitions<'a>(i: &'a Inputs) -> impl Iterator<Item = &'a PartitionFacts> + 'a {
-    i.partitions.iter().filter(|p| p.records > 0 && !matches!(p.class, PartitionClass::Heartbeat | PartitionClass::Removed))
+    // A split whose maximum is far ahead of processing time (a far-future record) measures
+    // the outlier, not the data.
+    let outlier = |p: &PartitionFacts| p.data_delay_ms.is_some_and(|d| d < -crate::engine::diagnosis::diagnose::FAR_FUTURE_MS);
+    i.partitions.iter().filter(move |p| p.records > 0 && p.heartbeats * 2 <= p.records && p.class != PartitionClass::Removed && !outlier(p))
 }
 
 fn bound(i: &Inputs) -> Recommendation {
     let p99 = data_partitions(i).filter_map(|p| p.disorder_p99_ms).max();
     let max = data_partitions(i).filter_map(|p| p.disorder_max_ms).max();
     let d = format_duration;
-    let Some(p99) = p99 else {
-        return Recommendation { current_ms: i.bound_ms, recommended_ms: None, basis: "no records yet".into(), cost: String::new() };
+    let records: u64 = data_partitions(i).map(|p| p.records).sum();
+    let (Some(p99), true) = (p99, records >= MIN_RECORDS) else {
+        let basis = format!("too few records yet to measure disorder ({records}, at least {MIN_RECORDS})");
+        return Recommendation { current_ms: i.bound_ms, recommended_ms: None, basis, cost: String::new() };
     };
     let rec = nice_up(p99);
     Recommendation {
@@ -122,13 +135,16 @@ fn bound(i: &Inputs) -> Recommendation {
 
 fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, Vec<Constraint>) {
     let d = format_duration;
-    let gap = data_partitions(i).filter(|p| p.class != PartitionClass::Idle || p.gap_p99_ms.is_some()).filter_map(|p| p.gap_p99_ms).max();
+    let gap = data_partitions(i).filter_map(|p| p.gap_p99_ms).max();
+    let longest = data_partitions(i).filter_map(|p| p.gap_max_ms).max();
     let twice = |v: i64| v.saturating_mul(2);
     let gap2 = twice(gap.unwrap_or(0));
     let lower = [gap2, twice(i.interval_ms) + 1, twice(bound_ms).saturating_add(1)].into_iter().max().unwrap_or(1);
-    let rec = (i.interval_ms > 0).then(|| nice_up(lower));
-    let meets = |t: Option<i64>, f: &dyn Fn(i64) -> bool| t.is_some_and(f);
+    // What must hold (the rule of thumb is shown, not enforced).
+    let hard = |t: i64| t > gap2 && t > i.interval_ms && t > twice(bound_ms) && t <= tolerated;
     let cur = i.idle_timeout_ms;
+    // A timeout that already meets every constraint stays: the advice does not churn.
+    let rec = (i.interval_ms > 0).then(|| cur.filter(|&t| hard(t)).unwrap_or_else(|| nice_up(lower)));
     let constraints = vec![
         constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(gap2)), cur, rec, &|t| t > gap2),
         constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), cur, rec, &|t| {
@@ -143,16 +159,17 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     let basis = match (gap, rec) {
         (_, None) => "the auto-watermark interval is 0, so no idle timeout is ever checked".to_string(),
         (Some(g), Some(_)) => format!(
-            "partitions with data are at most {} apart (P99), the interval is {}, the bound {}",
+            "records of the partitions with data are {} apart at P99 (the longest gap {}), the interval is {}, the bound {}",
             d(g),
+            d(longest.unwrap_or(g)),
             d(i.interval_ms),
             d(bound_ms)
         ),
         (None, Some(_)) => format!("no gaps measured yet; the interval is {}, the bound {}", d(i.interval_ms), d(bound_ms)),
     };
     let cost = rec.map_or(String::new(), |t| {
-        let conflict = if meets(Some(t), &|t| t > tolerated) {
-            "; no value meets every constraint: this one avoids flapping, at more delay than you tolerate"
+        let conflict = if t > tolerated {
+            "; no value meets every constraint: this one is above the delay you tolerate, which the gaps and the bound require"
         } else {
             ""
         };

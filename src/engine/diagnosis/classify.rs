@@ -200,8 +200,9 @@ fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context) -
     if f.records == 0 {
         return PartitionClass::Empty;
     }
-    if !cx.drop_heartbeats && f.heartbeats * 2 > f.records {
-        return PartitionClass::Heartbeat;
+    if f.heartbeats * 2 > f.records {
+        // Filtered, its heartbeats no longer reach the generator: it is silent from then on.
+        return if cx.drop_heartbeats { PartitionClass::Idle } else { PartitionClass::Heartbeat };
     }
     if f.idle_flips >= FLAPPING_FLIPS && cx.idle_timeout_ms.is_some_and(|t| t <= p99) {
         return PartitionClass::Flapping;

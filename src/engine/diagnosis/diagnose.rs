@@ -10,7 +10,10 @@ use crate::engine::explain::{Culprit, Explanation, Reason};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::sim::Simulation;
 use crate::engine::source::generator::GeneratorKind;
-use crate::engine::time::{describe_watermark, format_duration, ProcTime, END_OF_TIME};
+use crate::engine::time::{describe_watermark, format_duration, EventTime, ProcTime, END_OF_TIME};
+
+/// A watermark this far ahead of processing time has jumped (an hour, as `explain` judges).
+pub const FAR_FUTURE_MS: i64 = 3_600_000;
 use serde::{Deserialize, Serialize};
 
 /// What the user tells the diagnosis.
@@ -96,11 +99,11 @@ impl Simulation {
             window_size_ms: window_size_ms(self.cfg.window),
             lateness: &self.down.lateness,
             tolerated_delay_ms: opts.tolerated_delay_ms,
-            timestamps_broken: explanation.as_ref().is_some_and(|e| {
-                e.reasons.iter().any(|r| {
-                    matches!(r, Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. })
-                })
-            }),
+            sink_append: self.down.sink.mode == crate::engine::operator::sink::SinkMode::Append,
+            timestamps_broken: self.watermark_jumped(now)
+                || explanation.as_ref().is_some_and(|e| {
+                    e.reasons.iter().any(|r| matches!(r, Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. }))
+                }),
         });
         let lag = self.lags(now, opts);
         let cx = FindingContext {
@@ -146,6 +149,14 @@ impl Simulation {
         }
     }
 
+    /// Whether a window subtask's watermark is far ahead of processing time or at the end of
+    /// input: a far-future timestamp (or the Long.MAX_VALUE generator) reached the windows, and
+    /// what was measured since is the broken timestamps', not the data's.
+    pub(crate) fn watermark_jumped(&self, now: ProcTime) -> bool {
+        let ahead = EventTime::from_proc(now).saturating_add(FAR_FUTURE_MS);
+        self.down.windows.iter().any(|w| w.current_input_watermark() > ahead)
+    }
+
     fn lags(&self, now: ProcTime, opts: &DiagnosisOptions) -> Vec<SubtaskLag> {
         let elapsed = if self.started { now - self.cfg.start_time } else { 0 };
         self.down
@@ -186,22 +197,7 @@ fn mark_holders(findings: &mut [Finding], culprit: Option<&Culprit>) {
             (Some(p), Some(q)) => p == q,
             (None, None) => f.source_subtask == Some(c.source_subtask),
             _ => false,
-        } || f.kind.is_global() && f.severity == Severity::Critical;
-    }
-}
-
-impl FindingKind {
-    /// Kinds about the whole job's watermark, not one partition (they hold it wherever it is).
-    pub fn is_global(self) -> bool {
-        matches!(
-            self,
-            FindingKind::PeriodicEmissionDisabled
-                | FindingKind::NoWatermarkStrategy
-                | FindingKind::MaxValueGenerator
-                | FindingKind::FarFutureTimestamp
-                | FindingKind::SecondsReadAsMillis
-                | FindingKind::MillisReadAsSeconds
-        )
+        };
     }
 }
 

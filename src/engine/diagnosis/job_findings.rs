@@ -2,7 +2,7 @@
 //! emission interval, the generator, timestamps, late data and what the sink does with it,
 //! the bound, window state piling up, channels and event-time lag.
 
-use super::classify::PartitionClass;
+use super::classify::{PartitionClass, SlowCause};
 use super::diagnose::{bound_of, d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
@@ -135,7 +135,7 @@ impl FindingContext<'_> {
                     Finding::new(
                         FindingKind::MaxValueGenerator,
                         sev,
-                        format!("The custom generator emits Long.MAX_VALUE after {} of silence: {}", d(silence_ms), if at_max { format!("the watermark is at end of input, every window is closed and {late} later records were late.") } else { "a time bomb: once it fires, everything that comes later is late.".to_string() }),
+                        format!("The custom generator emits Long.MAX_VALUE after {} of silence; {}", d(silence_ms), if at_max { format!("the watermark is at end of input, every window is closed and {} came later and {} late.", records(late), if late == 1 { "was" } else { "were" }) } else { "a time bomb: once it fires, everything that comes later is late.".to_string() }),
                     )
                     .detail("Long.MAX_VALUE means 'nothing will ever come again'; withIdleness marks the split IDLE instead and the watermark waits (seed 002 §1.3).")
                     .evidence("lateRecords", late, format!("{late} late records"))
@@ -149,9 +149,18 @@ impl FindingContext<'_> {
 
     fn timestamps(&self) -> Vec<Finding> {
         let Some(ex) = self.explanation else { return Vec::new() };
+        let jumped = self.sim.watermark_jumped(self.sim.now.max(self.sim.cfg.start_time));
         ex.reasons
             .iter()
             .filter_map(|r| match *r {
+                Reason::FarFutureTimestamp { partition, ahead_ms, .. } if !jumped => Some(
+                    Finding::new(FindingKind::FarFutureTimestamp, Severity::Warning, format!("Partition {partition} read a timestamp {} ahead of processing time. Its split watermark jumped there; the other partitions still hold the minimum, but once they go idle or catch up, every record behind it is late.", d(ahead_ms)))
+                        .partition(partition)
+                        .detail("One bad record is enough (seed 000 §2): validate or clamp timestamps at the source.")
+                        .evidence("aheadMs", ahead_ms, format!("{} ahead", d(ahead_ms)))
+                        .check("currentOutputWatermark of that partition's source subtask is far ahead of the wall clock")
+                        .fix("Clamp timestamps ↻", Action::ClampRestart),
+                ),
                 Reason::FarFutureTimestamp { partition, ahead_ms, .. } => Some(
                     Finding::new(FindingKind::FarFutureTimestamp, Severity::Critical, format!("Partition {partition} read a timestamp {} ahead of processing time: the watermark jumped there and every record behind it is late.", d(ahead_ms)))
                         .partition(partition)
@@ -184,7 +193,7 @@ impl FindingContext<'_> {
         if let (Some(b), Some(rec)) = (bound, self.advice.bound.recommended_ms) {
             if dropped + side > 0 && p99 > b && rec > b {
                 out.push(
-                    Finding::new(FindingKind::BoundTooSmall, Severity::Warning, format!("The bound ({}) is smaller than the disorder ({} at P99): {} records were late.", d(b), d(p99), dropped + side))
+                    Finding::new(FindingKind::BoundTooSmall, Severity::Warning, format!("The bound ({}) is smaller than the disorder ({} at P99): {} late.", d(b), d(p99), were(dropped + side)))
                         .detail("Too small a bound drops records as late; too large delays every result (seed 000 §2). Measure disorder and set the bound near a high quantile.")
                         .evidence("boundMs", b, format!("bound {}", d(b)))
                         .evidence("disorderP99Ms", p99, format!("disorder {} at P99", d(p99)))
@@ -195,14 +204,22 @@ impl FindingContext<'_> {
             }
         }
         if dropped > 0 {
-            let mut f = Finding::new(FindingKind::LateRecordsDropped, Severity::Warning, format!("{dropped} late records were dropped silently (numLateRecordsDropped)."))
+            let mut f = Finding::new(FindingKind::LateRecordsDropped, Severity::Warning, format!("{} dropped silently as late (numLateRecordsDropped).", were(dropped)))
                 .detail("By default a window operator drops late records without a trace (seed 000 §4): capture them with a side output, or keep windows open longer with allowed lateness.")
                 .evidence("dropped", dropped, format!("{dropped} dropped"))
-                .evidence("latenessP99Ms", down.lateness.quantile(0.99, 0).unwrap_or(0), format!("late by up to {} (P99)", d(down.lateness.quantile(0.99, 0).unwrap_or(0))))
+
                 .check(CHECK_LATE)
                 .fix("Late side output on", Action::SideOutput(true));
+            // Late behind Long.MAX_VALUE is not counted: there may be no lateness to show.
+            if let Some(q) = down.lateness.quantile(0.99, 0) {
+                f = f.evidence("latenessP99Ms", q, format!("late by up to {} (P99)", d(q)));
+            }
             if let Some(l) = self.advice.allowed_lateness.recommended_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
                 f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
+                // Re-firings land in the sink as new rows unless it upserts (seed 000 §4).
+                if self.sim.down.sink.mode == SinkMode::Append {
+                    f = f.fix("Sink: upsert", Action::Sink(SinkMode::Upsert));
+                }
             }
             out.push(f);
         }
@@ -230,7 +247,12 @@ impl FindingContext<'_> {
         let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Heartbeat).collect();
         let records: u64 = data.iter().map(|p| p.records).sum();
         let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;
-        let rec = self.advice.bound.recommended_ms?;
+        // Replacing a too-large bound, cover every disorder seen, not just the P99.
+        let rec = self
+            .advice
+            .bound
+            .recommended_ms?
+            .max(crate::engine::diagnosis::advisor::nice_up(data.iter().filter_map(|p| p.disorder_max_ms).max().unwrap_or(0)));
         if b < BOUND_TOO_LARGE_MIN_MS || records < 100 || max.max(rec).saturating_mul(4) > b || self.sim.down.late_total() > 0 {
             return None;
         }
@@ -260,21 +282,28 @@ impl FindingContext<'_> {
         if per_key < STATE_WINDOWS_PER_KEY {
             return None;
         }
-        let slow = self.partitions.iter().filter(|p| p.class == PartitionClass::Slow).max_by_key(|p| p.behind_ms);
-        let why = slow.map_or("the watermark is held while records run ahead".to_string(), |p| {
-            format!(
-                "partition {} is {} behind the others, so the watermark is held while they run ahead",
-                p.partition,
-                d(p.behind_ms.unwrap_or(0))
-            )
+        // What holds the watermark is why the state waits: the culprit partition and its class.
+        let culprit = self.culprit.and_then(|c| c.partition).and_then(|p| self.partitions.get(p as usize));
+        let backfill = culprit.is_some_and(|p| p.class == PartitionClass::Slow && p.slow_cause != Some(SlowCause::FewRecords));
+        let why = culprit.map_or("the watermark is held while records keep coming".to_string(), |p| {
+            format!("partition {} ({}) holds the watermark while records for later windows keep coming", p.partition, p.class.label())
         });
-        let mut f = Finding::new(FindingKind::WindowStateGrowing, Severity::Warning, format!("Window state piles up on window subtask {}: {per_key} open windows per key, because {why}.", w.index))
-            .detail("During a backfill partitions catch up at different speeds and state for the 'future' grows until memory runs out (seed 000 §5). withWatermarkAlignment pauses the fast ones (not modelled yet).")
-            .evidence("windowsPerKey", u64::try_from(per_key).unwrap_or(u64::MAX), format!("{per_key} open windows per key"))
-            .evidence("stateSize", u64::try_from(w.op.state_size()).unwrap_or(u64::MAX), format!("{} keys × windows", w.op.state_size()))
-            .check("checkpoint size and state backend disk grow during the replay");
+        let detail = if backfill {
+            "During a backfill partitions catch up at different speeds and state for the 'future' grows until memory runs out (seed 000 §5). withWatermarkAlignment pauses the fast ones (not modelled yet)."
+        } else {
+            "Every window waits for the watermark, so state grows with the stall: fix what holds it (the finding above) and the windows fire."
+        };
+        let mut f = Finding::new(
+            FindingKind::WindowStateGrowing,
+            Severity::Warning,
+            format!("Window state piles up on window subtask {}: {per_key} open windows per key, because {why}.", w.index),
+        )
+        .detail(detail)
+        .evidence("windowsPerKey", u64::try_from(per_key).unwrap_or(u64::MAX), format!("{per_key} open windows per key"))
+        .evidence("stateSize", u64::try_from(w.op.state_size()).unwrap_or(u64::MAX), format!("{} keys × windows", w.op.state_size()))
+        .check("checkpoint size and state backend disk grow while the watermark stands still");
         f.window_subtask = Some(w.index);
-        if let Some(p) = slow {
+        if let Some(p) = culprit {
             f = f.partition(p.partition);
         }
         Some(f)
@@ -315,4 +344,18 @@ impl FindingContext<'_> {
         f.window_subtask = Some(worst.window_subtask);
         Some(f)
     }
+}
+
+/// "1 record" / "3 records".
+pub(crate) fn records(n: u64) -> String {
+    if n == 1 {
+        "1 record".into()
+    } else {
+        format!("{n} records")
+    }
+}
+
+/// "1 record was" / "3 records were".
+pub(crate) fn were(n: u64) -> String {
+    format!("{} {}", records(n), if n == 1 { "was" } else { "were" })
 }

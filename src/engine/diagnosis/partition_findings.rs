@@ -15,6 +15,8 @@ const CHECK_PARTITION: &str =
 impl FindingContext<'_> {
     pub(crate) fn partition_findings(&self) -> Vec<Finding> {
         let mut out = Vec::new();
+        // At the end of input (Long.MAX_VALUE) nothing is held: silent partitions do not matter.
+        let ended = self.explanation.is_some_and(|e| e.watermark == crate::engine::time::END_OF_TIME);
         let classes = [
             PartitionClass::Empty,
             PartitionClass::Idle,
@@ -24,6 +26,9 @@ impl FindingContext<'_> {
             PartitionClass::Flapping,
         ];
         for class in classes {
+            if ended && matches!(class, PartitionClass::Empty | PartitionClass::Idle) {
+                continue;
+            }
             let group: Vec<&PartitionFacts> = self.partitions.iter().filter(|p| p.class == class).collect();
             let Some(lead) = self.lead_of(&group) else { continue };
             let f = match class {
@@ -63,9 +68,18 @@ impl FindingContext<'_> {
         self.culprit.and_then(|c| c.partition) == Some(p.partition)
     }
 
-    /// The advised idle timeout as a fix.
+    /// The advised idle timeout as a fix, unless it is what is set; with the interval at 0 the
+    /// interval (no timeout is ever checked); none with the Long.MAX_VALUE generator, whose
+    /// own fix replaces it with idleness.
     fn idle_fix(&self, f: Finding) -> Finding {
-        match self.advice.idle_timeout.recommended_ms {
+        let cfg = &self.sim.cfg;
+        if cfg.auto_watermark_interval_ms == 0 {
+            return f.fix("Interval 200 ms", Action::AutoInterval(200));
+        }
+        if matches!(cfg.source.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
+            return f;
+        }
+        match self.advice.idle_timeout.recommended_ms.filter(|&t| Some(t) != cfg.source.idle_timeout_ms) {
             Some(t) => f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t))),
             None => f,
         }
@@ -94,11 +108,21 @@ impl FindingContext<'_> {
     fn idle(&self, p: &PartitionFacts) -> Option<Finding> {
         let n = p.partition;
         let silent = p.silent_ms.unwrap_or(0);
+        // With fewer than three records a stopped partition and a sparse one look the same.
+        let stopped = if p.gap_p50_ms.is_some() && p.records >= 3 {
+            format!("stopped {} ago", d(silent))
+        } else {
+            format!(
+                "has been silent for {} after {} (too few to tell a stopped partition from a sparse one)",
+                d(silent),
+                super::job_findings::records(p.records)
+            )
+        };
         let f = match self.timeout() {
             None => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
                 let holds = if self.holds(p) { " and holds the watermark" } else { "" };
-                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {n} stopped {} ago{holds}: {}.", d(silent), self.no_timeout_says()))
+                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {n} {stopped}{holds}: {}.", self.no_timeout_says()))
                     .detail("A silent split keeps its last watermark and the minimum stays there. withIdleness excludes it after the timeout; if its producer broke, fix the producer instead.");
                 self.idle_fix(f)
             }
@@ -106,7 +130,7 @@ impl FindingContext<'_> {
             Some(t) => Finding::new(
                 FindingKind::IdlePartition,
                 Severity::Info,
-                format!("Partition {n} stopped {} ago; the {} idle timeout excludes it soon.", d(silent), d(t)),
+                format!("Partition {n} {stopped}; the {} idle timeout excludes it soon.", d(t)),
             ),
         };
         Some(
@@ -121,46 +145,53 @@ impl FindingContext<'_> {
     /// longer than their period. Idled between them, the partition is handled.
     fn heartbeat(&self, p: &PartitionFacts) -> Option<Finding> {
         let n = p.partition;
-        let period = p.gap_p50_ms.unwrap_or(0);
-        if p.idle || self.timeout().is_some_and(|t| period > t) && !self.holds(p) {
+        // Their period is known from two heartbeats on; before, nothing is promised about it.
+        let period = p.gap_p50_ms;
+        if p.idle || self.timeout().is_some_and(|t| period.is_some_and(|g| g > t)) && !self.holds(p) {
             return None;
         }
-        let peers = median_rate(self.partitions, n);
         let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
-        let every = if p.gap_p50_ms.is_some() {
-            format!("one every {}", d(period))
+        let only = if p.heartbeats == p.records {
+            "only heartbeats".to_string()
         } else {
-            format!("{} so far, the last {} ago", p.heartbeats, d(p.silent_ms.unwrap_or(0)))
+            format!("mostly heartbeats ({} of {})", p.heartbeats, p.records)
         };
-        // An idle timeout shorter than their period is set: the split goes idle soon.
-        if let Some(t) = self.timeout().filter(|&t| p.gap_p50_ms.is_none_or(|g| g > t)) {
-            return Some(
-                Finding::new(
-                    FindingKind::HeartbeatPartition,
-                    Severity::Info,
-                    format!("Partition {n} gets only heartbeats ({every}); the {} idle timeout excludes it soon.", d(t)),
-                )
-                .partition(n)
-                .evidence("heartbeats", p.heartbeats, format!("{} of its {} records are heartbeats", p.heartbeats, p.records))
-                .check("the split shows as idle once the timeout passes"),
-            );
-        }
-        let title = match self.timeout() {
-            Some(t) if period <= t && p.gap_p50_ms.is_some() => {
-                format!("Partition {n} gets only heartbeats, {every}: they keep it active, so the {} idle timeout never excludes it.", d(t))
+        let every = period.map_or_else(
+            || format!("{} so far, the last {} ago", p.heartbeats, d(p.silent_ms.unwrap_or(0))),
+            |g| format!("one every {}", d(g)),
+        );
+        let (sev, title) = match (self.timeout(), period) {
+            (Some(t), Some(g)) if g <= t => {
+                (sev, format!("Partition {n} gets {only}, {every}: they keep it active, so the {} idle timeout never excludes it.", d(t)))
             }
-            _ => format!("Partition {n} gets only heartbeats ({every}): between them its watermark stands still and holds the windows."),
+            (Some(t), Some(_)) => {
+                (Severity::Info, format!("Partition {n} gets {only} ({every}); the {} idle timeout excludes it between them.", d(t)))
+            }
+            (Some(t), None) => {
+                let sev = if self.holds(p) { Severity::Warning } else { Severity::Info };
+                (
+                    sev,
+                    format!(
+                        "Partition {n} has had {only} ({every}); the {} idle timeout excludes it if no heartbeat comes for that long.",
+                        d(t)
+                    ),
+                )
+            }
+            (None, _) => {
+                (sev, format!("Partition {n} gets {only} ({every}): between them its watermark stands still and holds the windows."))
+            }
         };
         let mut f = Finding::new(FindingKind::HeartbeatPartition, sev, title)
             .partition(n)
             .detail("Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). Filter heartbeats before the watermark generator; an idle timeout shorter than their period also lets the partition go.")
             .evidence("heartbeats", p.heartbeats, format!("{} of its {} records are heartbeats", p.heartbeats, p.records))
-            .evidence("periodMs", period, format!("{every} (gap variation {})", p.gap_variation_permille.map_or("not measured yet".into(), |v| format!("{v} ‰"))))
-            .evidence("peerRatePerS", peers, format!("its peers read {peers} records/s"))
+            .evidence("periodMs", period.unwrap_or(-1), format!("{every} (gap variation {})", p.gap_variation_permille.map_or("not measured yet".into(), |v| format!("{v} ‰"))))
+            .evidence("peerRatePerS", median_rate(self.partitions, n), format!("its peers read {} records/s", median_rate(self.partitions, n)))
             .check("numRecordsIn of the source is not 0 while its watermark stands still; look at the records of that partition");
-        match self.timeout() {
-            Some(t) if period <= t && p.gap_p50_ms.is_some() => f = f.fix("Filter heartbeats", Action::DropHeartbeats(true)),
-            _ => f = self.idle_fix(f),
+        match (self.timeout(), period) {
+            (Some(t), Some(g)) if g <= t => f = f.fix("Filter heartbeats", Action::DropHeartbeats(true)),
+            (None, _) => f = self.idle_fix(f),
+            _ => {}
         }
         Some(f)
     }
@@ -184,7 +215,7 @@ impl FindingContext<'_> {
                 "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.",
             ),
             _ => (
-                format!("Partition {n} gets a record every {} or so: its watermark trails its peers by up to that. withIdleness cannot help: it is never silent for long.", d(p.gap_p50_ms.unwrap_or(0))),
+                format!("Partition {n} gets a record every {} or so: its watermark trails its peers by up to that. An idle timeout does not fix it: shorter than its gaps it flaps, longer it never fires.", d(p.gap_p50_ms.unwrap_or(0))),
                 "Its watermark moves in steps; an idle timeout shorter than its gaps would make it flap. Accept the delay or give it more traffic.",
             ),
         };
@@ -200,7 +231,7 @@ impl FindingContext<'_> {
 
     fn returning(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
-        let mut f = Finding::new(FindingKind::ReturningPartition, Severity::Warning, format!("Partition {n} came back from idle below the watermark: {} of its records were late.", p.late_records))
+        let mut f = Finding::new(FindingKind::ReturningPartition, Severity::Warning, format!("Partition {n} came back from idle below the watermark: {} late.", super::job_findings::were(p.late_records)))
             .partition(n)
             .detail("Idleness is a trade-off (seed 000 §3): while a partition is idle the watermark moves on without it, and what it sends when it wakes may already be late.")
             .evidence("lateRecords", p.late_records, format!("{} late records from it", p.late_records))
@@ -217,6 +248,9 @@ impl FindingContext<'_> {
         }
         if let Some(l) = self.advice.allowed_lateness.recommended_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
             f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
+            if self.sim.down.sink.mode == crate::engine::operator::sink::SinkMode::Append {
+                f = f.fix("Sink: upsert", Action::Sink(crate::engine::operator::sink::SinkMode::Upsert));
+            }
         }
         if !self.sim.cfg.late_side_output {
             f = f.fix("Late side output on", Action::SideOutput(true));
@@ -246,6 +280,10 @@ impl FindingContext<'_> {
     /// broken producer (seed 000 §3's warning).
     fn stalled(&self) -> Option<Finding> {
         self.timeout()?;
+        // When every partition with data is idle the job visibly waits: nothing is hidden.
+        if self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Removed).all(|p| p.idle) {
+            return None;
+        }
         let p = self.partitions.iter().filter(|p| p.idle && p.class == PartitionClass::Idle).find(|p| {
             let silent = p.silent_ms.unwrap_or(0);
             p.records >= 20 && silent >= STALLED_AFTER_MS && silent >= p.gap_p99_ms.unwrap_or(0).saturating_mul(10)

@@ -36,8 +36,11 @@ pub fn render(d: &Diagnosis) -> String {
         let _ = writeln!(out, "\npartitions: {}", odd.join(", "));
     }
     let a = &d.advice;
-    let rec = |r: &super::advisor::Recommendation| {
-        format!("{} → {} ({})", format_opt_duration_exact(r.current_ms), format_opt_duration_exact(r.recommended_ms), r.basis)
+    let rec = |r: &super::advisor::Recommendation| match r.recommended_ms {
+        Some(v) => {
+            format!("{} → {} ({}; {})", format_opt_duration_exact(r.current_ms), format_opt_duration_exact(Some(v)), r.basis, r.cost)
+        }
+        None => format!("{} (no advice: {})", format_opt_duration_exact(r.current_ms), r.basis),
     };
     let _ = writeln!(
         out,
