@@ -57,7 +57,7 @@ static PRESETS: &[Preset] = &[
         id: "empty-partition",
         title: "An empty partition: windows never fire",
         summary: "4 partitions, 2 source subtasks; partition 3 never receives a record. Its split stays at No Watermark and holds every window subtask: records flow, nothing fires.",
-        look_at: "Partition 3 reads No Watermark; source subtask 1's output and every window subtask's channel from it are No Watermark too, so the WHY panel names partition 3.",
+        look_at: "Partition 3 reads No Watermark; source subtask 0's output and every window subtask's channel from it are No Watermark too, so the WHY panel names partition 3.",
         try_this: "Turn on withIdleness (5 s, what the WHY panel proposes): partition 3 goes idle and the windows fire. Then wake partition 3 with a device that uploads 40-second-old records: they arrive behind the watermark and are dropped as late.",
         source: "seeds/000 §3 (idle partitions), seeds/002 §1.1 (空闲分区卡住水位)",
         speed: 5.0,
