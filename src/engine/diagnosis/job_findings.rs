@@ -14,6 +14,8 @@ use crate::engine::time::END_OF_TIME;
 
 /// A window subtask with this many open windows per key or more is piling up state.
 const STATE_WINDOWS_PER_KEY: usize = 10;
+/// Late records within this long (or a window) are a current problem, older ones history.
+const LATE_RECENT_MS: i64 = 60_000;
 /// A bound below this delays results too little to call it too large.
 const BOUND_TOO_LARGE_MIN_MS: i64 = 5_000;
 const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, and the side output's volume";
@@ -204,7 +206,17 @@ impl FindingContext<'_> {
             }
         }
         if dropped > 0 {
-            let mut f = Finding::new(FindingKind::LateRecordsDropped, Severity::Warning, format!("{} dropped silently as late (numLateRecordsDropped).", were(dropped)))
+            // Drops that stopped a while ago (a fix worked) are history, not the problem now.
+            let now = self.sim.now.max(self.sim.cfg.start_time);
+            let last = down.late_by_partition.iter().map(|&(_, t)| t).max().unwrap_or(now);
+            let quiet = now - last;
+            let recent = quiet <= LATE_RECENT_MS.max(crate::engine::diagnosis::diagnose::window_size_ms(self.sim.cfg.window));
+            let (sev, title) = if recent {
+                (Severity::Warning, format!("{} dropped silently as late (numLateRecordsDropped).", were(dropped)))
+            } else {
+                (Severity::Info, format!("{} dropped silently as late earlier; none for {}.", were(dropped), d(quiet)))
+            };
+            let mut f = Finding::new(FindingKind::LateRecordsDropped, sev, title)
                 .detail("By default a window operator drops late records without a trace (seed 000 §4): capture them with a side output, or keep windows open longer with allowed lateness.")
                 .evidence("dropped", dropped, format!("{dropped} dropped"))
 
