@@ -24,7 +24,13 @@ pub fn AdvisorPanel() -> impl IntoView {
             }
         })
     };
-    let constraints = move || pg.reading_slow.with(|r| r.diag.advice.constraints.iter().map(constraint_row).collect_view());
+    let constraints = move || {
+        pg.reading_slow.with(|r| {
+            // With no idle timeout set there is nothing "now" to check: "—", not ✗.
+            let set = r.diag.advice.idle_timeout.current_ms.is_some();
+            r.diag.advice.constraints.iter().map(|c| constraint_row(c, set)).collect_view()
+        })
+    };
     view! {
         <div class="advisor" id="advisor">
             <p class="small muted">"From what the simulation observed so far: disorder and gaps per partition, late records, the delay you tolerate."</p>
@@ -78,13 +84,14 @@ fn RecRow(name: &'static str, id: &'static str, rec: Recommendation) -> impl Int
     }
 }
 
-fn constraint_row(c: &Constraint) -> impl IntoView {
+fn constraint_row(c: &Constraint, set: bool) -> impl IntoView {
     let mark = |ok: bool| if ok { "✓" } else { "✗" };
     let word = |ok: bool| if ok { "met" } else { "not met" };
+    let (now_mark, now_word) = if set { (mark(c.current_ok), word(c.current_ok)) } else { ("—", "no idle timeout set") };
     view! {
         <tr>
             <td>{c.text.clone()}</td>
-            <td class="ok-mark" class:bad=!c.current_ok aria-label=word(c.current_ok)>{mark(c.current_ok)}</td>
+            <td class="ok-mark" class:bad=set && !c.current_ok aria-label=now_word>{now_mark}</td>
             <td class="ok-mark" class:bad=!c.recommended_ok aria-label=word(c.recommended_ok)>{mark(c.recommended_ok)}</td>
         </tr>
     }
