@@ -17,9 +17,11 @@
 //! - `convert`: JS values in (numbers, BigInt, plain objects → serde), JSON out;
 //! - `events`: listeners, fed from the engine's delta cursor by a run-loop observer;
 //! - `mount`: `mount(element, options)`, which places the UI (`src/web/`) into a page;
-//! - `playground`: the exported class, thin methods over the above.
+//! - `playground`: the exported class, thin methods over the above;
+//! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert).
 
 pub mod convert;
+pub mod diagnosis;
 pub mod error;
 pub mod events;
 pub mod mount;

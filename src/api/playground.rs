@@ -6,11 +6,8 @@ use super::convert::{self, from_js, index_arg, int_arg, non_negative, opt_int_ar
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::events::{Collector, EventKind, Listeners, Pull, StepEvent, Subscription};
 use crate::engine::command::Command;
-use crate::engine::diagnosis::lag::LagWatch;
-use crate::engine::diagnosis::DiagnosisOptions;
 use crate::engine::scenario::schema::{ProducerSpec, RecordSpec};
 use crate::engine::scenario::{build, catalog};
-use crate::engine::session::action::Action;
 use crate::engine::session::param::STRUCTURAL_PARAMS;
 use crate::engine::session::{share, Session};
 use crate::engine::snapshot::SnapshotOptions as ViewOptions;
@@ -29,14 +26,14 @@ pub const DEFAULT_OPEN_WINDOWS: usize = 10;
 /// A simulated Flink job (sources → keyed windows → sink), driven from JavaScript.
 #[wasm_bindgen]
 pub struct WatermarkPlayground {
-    inner: RefCell<Inner>,
+    pub(super) inner: RefCell<Inner>,
     listeners: Rc<RefCell<Listeners>>,
 }
 
 /// The engine session and where the listeners stand in its streams.
-struct Inner {
+pub(super) struct Inner {
     session: Session,
-    collector: Collector,
+    pub(super) collector: Collector,
 }
 
 /// The scenario JSON text a string stands for: a preset id, a share string or JSON text.
@@ -83,22 +80,6 @@ fn commands_arg(v: &JsValue) -> ApiResult<(Vec<Command>, Vec<String>)> {
     }
 }
 
-/// A fix as `diagnose()` gives it (`{ label, action, restarts }`) or just its action.
-fn fix_arg(v: &JsValue) -> ApiResult<Action> {
-    let json = to_json(v, "fix")?.ok_or_else(|| ApiError::type_("fix", "is required: a fix from diagnose() or its action"))?;
-    match json.get("action") {
-        Some(a) => convert::from_json(a.clone(), "fix.action"),
-        None => convert::from_json(json, "fix"),
-    }
-}
-
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LagPoint {
-    time: i64,
-    lag_ms: Option<i64>,
-}
-
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SnapshotOptions {
@@ -112,13 +93,18 @@ impl WatermarkPlayground {
         WatermarkPlayground { inner: RefCell::new(Inner { session, collector }), listeners: Rc::new(RefCell::new(Listeners::default())) }
     }
 
-    fn busy(method: &str) -> JsValue {
+    pub(super) fn busy(method: &str) -> JsValue {
         ApiError::invalid("", "the playground is busy (called from inside its own call)").into_js(method)
     }
 
     /// Runs a call that may change the job, then hands its events to the listeners (after the
     /// session is released). `advancing` calls also fire `step`.
-    fn change<T>(&self, method: &str, advancing: bool, f: impl FnOnce(&mut Session, &mut Pull) -> ApiResult<T>) -> Result<T, JsValue> {
+    pub(super) fn change<T>(
+        &self,
+        method: &str,
+        advancing: bool,
+        f: impl FnOnce(&mut Session, &mut Pull) -> ApiResult<T>,
+    ) -> Result<T, JsValue> {
         let wants = self.listeners.try_borrow().map(|l| l.wants()).unwrap_or_default();
         let (result, batch) = {
             let mut guard = self.inner.try_borrow_mut().map_err(|_| Self::busy(method))?;
@@ -135,7 +121,7 @@ impl WatermarkPlayground {
     }
 
     /// A read-only call.
-    fn read<T>(&self, method: &str, f: impl FnOnce(&Session) -> ApiResult<T>) -> Result<T, JsValue> {
+    pub(super) fn read<T>(&self, method: &str, f: impl FnOnce(&Session) -> ApiResult<T>) -> Result<T, JsValue> {
         let inner = self.inner.try_borrow().map_err(|_| Self::busy(method))?;
         f(&inner.session).map_err(|e| e.into_js(method))
     }
@@ -147,7 +133,7 @@ impl WatermarkPlayground {
     }
 
     /// After the job was rebuilt (a structural parameter): the listeners start from here.
-    fn rebuilt(&self) {
+    pub(super) fn rebuilt(&self) {
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
             let Inner { session, collector } = &mut *inner;
             collector.reset(session.sim());
@@ -533,66 +519,6 @@ impl WatermarkPlayground {
                 .explain(i)
                 .ok_or_else(|| ApiError::new("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
             to_js(&e)
-        })
-    }
-
-    /// The job-level diagnosis now: the slowest window subtask and what holds it, the cause,
-    /// every finding with its evidence, the Flink metric to check and its fixes, each
-    /// partition's class, the advisor for the bound, idle timeout and allowed lateness, and
-    /// event-time lag. `options`: `{ toleratedDelayMs, lagAlertMs }` (the lag alert defaults
-    /// to `setLagAlert`'s).
-    pub fn diagnose(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        let m = "diagnose";
-        let mut opts: DiagnosisOptions = if options.is_undefined() || options.is_null() {
-            DiagnosisOptions::default()
-        } else {
-            from_js(&options, "options").map_err(|e| e.into_js(m))?
-        };
-        let alert = self.inner.try_borrow().map_err(|_| Self::busy(m))?.collector.lag_watch.as_ref().map(LagWatch::threshold_ms);
-        opts.lag_alert_ms = opts.lag_alert_ms.or(alert);
-        self.read(m, |s| to_js(&s.sim().diagnose(&opts)))
-    }
-
-    /// Applies a fix the diagnosis offered (`finding.fixes[i]`, or its `action`): a live change
-    /// at the next instant, or — for `restarts: true` — the scenario with the change and the
-    /// commands issued so far, restarted from time zero.
-    #[wasm_bindgen(js_name = applyFix)]
-    pub fn apply_fix(&self, fix: JsValue) -> Result<(), JsValue> {
-        let m = "applyFix";
-        let action = fix_arg(&fix).map_err(|e| e.into_js(m))?;
-        self.change(m, !action.restarts(), |s, w| s.apply_action_with(action, w))?;
-        if action.restarts() {
-            self.rebuilt();
-        }
-        Ok(())
-    }
-
-    /// Alerts when a window subtask's event-time lag (processing time − watermark) exceeds
-    /// `ms`: `on("lag", cb)` gets each crossing, up and down, at its exact time; `null` turns
-    /// the alert off.
-    #[wasm_bindgen(js_name = setLagAlert)]
-    pub fn set_lag_alert(&self, ms: JsValue) -> Result<(), JsValue> {
-        let m = "setLagAlert";
-        let t = if ms.is_null() || ms.is_undefined() { None } else { Some(non_negative(&ms, "ms").map_err(|e| e.into_js(m))?) };
-        let mut inner = self.inner.try_borrow_mut().map_err(|_| Self::busy(m))?;
-        inner.collector.lag_watch = t.map(LagWatch::new);
-        Ok(())
-    }
-
-    /// Event-time lag of window subtask `subtask` over time: `[{ time, lagMs }]` at each change
-    /// of its watermark (just before and after) and now; `lagMs` is null without a watermark.
-    #[wasm_bindgen(js_name = lagHistory)]
-    pub fn lag_history(&self, subtask: JsValue) -> Result<JsValue, JsValue> {
-        let m = "lagHistory";
-        let i = index_arg(&subtask, "subtask").map_err(|e| e.into_js(m))?;
-        self.read(m, |s| {
-            let n = s.sim().downstream().windows.len();
-            let h = s
-                .sim()
-                .lag_history(i)
-                .ok_or_else(|| ApiError::new("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
-            let points: Vec<LagPoint> = h.into_iter().map(|(time, lag_ms)| LagPoint { time: time.ms(), lag_ms }).collect();
-            to_js(&points)
         })
     }
 

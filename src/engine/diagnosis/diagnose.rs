@@ -5,7 +5,7 @@
 use super::advisor::{advise, Advice, Inputs};
 use super::classify::PartitionFacts;
 use super::finding::{Finding, FindingKind, Fix, Severity};
-use super::lag::{lag_ms, SubtaskLag};
+use super::lag::{lag_ms, over_threshold, SubtaskLag};
 use crate::engine::explain::{Culprit, Explanation, Reason};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::sim::Simulation;
@@ -158,15 +158,14 @@ impl Simulation {
     }
 
     fn lags(&self, now: ProcTime, opts: &DiagnosisOptions) -> Vec<SubtaskLag> {
-        let elapsed = if self.started { now - self.cfg.start_time } else { 0 };
+        let start = self.cfg.start_time;
         self.down
             .windows
             .iter()
             .map(|w| {
                 let wm = w.current_input_watermark();
-                let lag = lag_ms(now, wm);
-                let over = wm != END_OF_TIME && opts.lag_alert_ms.is_some_and(|t| lag.map_or(elapsed > t, |l| l > t));
-                SubtaskLag { window_subtask: w.index, lag_ms: lag, over_threshold: over }
+                let over_threshold = opts.lag_alert_ms.is_some_and(|t| over_threshold(now, start, wm, t));
+                SubtaskLag { window_subtask: w.index, lag_ms: lag_ms(now, wm), over_threshold }
             })
             .collect()
     }

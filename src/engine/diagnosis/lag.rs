@@ -21,10 +21,11 @@ pub fn lag_ms(now: ProcTime, wm: EventTime) -> Option<i64> {
     (wm != NO_WATERMARK && wm != END_OF_TIME).then(|| now.ms().saturating_sub(wm.ms()))
 }
 
-/// Whether a lag is over a threshold; no watermark at all counts as over once the job ran
-/// longer than the threshold.
-pub fn over(lag: Option<i64>, elapsed_ms: i64, threshold_ms: Option<i64>) -> bool {
-    threshold_ms.is_some_and(|t| lag.map_or(elapsed_ms > t, |l| l > t))
+/// Whether window subtask watermark `wm` lags more than `threshold_ms` at `now`: the one rule
+/// of the diagnosis' `overThreshold` and the alert's crossings. No watermark yet counts from
+/// the start; the end of input never lags.
+pub fn over_threshold(now: ProcTime, start: ProcTime, wm: EventTime, threshold_ms: i64) -> bool {
+    wm != END_OF_TIME && lag_ms(now, wm).map_or(now.ms().saturating_sub(start.ms()) > threshold_ms, |l| l > threshold_ms)
 }
 
 /// A crossing of the lag alert threshold by one window subtask.
@@ -72,7 +73,7 @@ impl LagWatch {
             }
             let (was_over, prev_wm) = self.seen[i];
             let wm = w.current_input_watermark();
-            let over = wm != END_OF_TIME && lag_ms(now, wm).map_or(now.ms().saturating_sub(start.ms()) > t, |l| l > t);
+            let over = over_threshold(now, start, wm, t);
             if over != was_over {
                 // Going over: the first ms the lag exceeded the threshold with the watermark
                 // that stood since the last look (at the latest now, if this instant moved it).

@@ -151,6 +151,7 @@ impl FindingContext<'_> {
             return None;
         }
         let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
+        let peers = median_rate(self.partitions, n);
         let only = if p.heartbeats == p.records {
             "only heartbeats".to_string()
         } else {
@@ -186,7 +187,7 @@ impl FindingContext<'_> {
             .detail("Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). Filter heartbeats before the watermark generator; an idle timeout shorter than their period also lets the partition go.")
             .evidence("heartbeats", p.heartbeats, format!("{} of its {} records are heartbeats", p.heartbeats, p.records))
             .evidence("periodMs", period.unwrap_or(-1), format!("{every} (gap variation {})", p.gap_variation_permille.map_or("not measured yet".into(), |v| format!("{v} ‰"))))
-            .evidence("peerRatePerS", median_rate(self.partitions, n), format!("its peers read {} records/s", median_rate(self.partitions, n)))
+            .evidence("peerRatePerS", peers, format!("its peers read {peers} records/s"))
             .check("numRecordsIn of the source is not 0 while its watermark stands still; look at the records of that partition");
         match (self.timeout(), period) {
             (Some(t), Some(g)) if g <= t => f = f.fix("Filter heartbeats", Action::DropHeartbeats(true)),
