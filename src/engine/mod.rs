@@ -13,6 +13,7 @@
 #![deny(clippy::cast_sign_loss, clippy::cast_possible_wrap)]
 
 pub mod channel;
+pub mod combined_watermark;
 pub mod command;
 pub mod deltas;
 pub mod diagnosis;
