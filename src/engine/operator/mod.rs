@@ -4,6 +4,7 @@
 pub mod aggregate;
 pub mod assigner;
 pub mod hot_windows;
+pub mod interval_join;
 pub mod session;
 pub mod sink;
 pub mod window_operator;
