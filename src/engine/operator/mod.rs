@@ -7,4 +7,5 @@ pub mod hot_windows;
 pub mod interval_join;
 pub mod session;
 pub mod sink;
+pub mod timestamps_and_watermarks;
 pub mod window_operator;
