@@ -8,4 +8,5 @@ pub mod interval_join;
 pub mod session;
 pub mod sink;
 pub mod timestamps_and_watermarks;
+pub mod watermark_assigner;
 pub mod window_operator;
