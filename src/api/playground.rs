@@ -319,7 +319,7 @@ impl WatermarkPlayground {
     #[wasm_bindgen(js_name = addPartition)]
     pub fn add_partition(&self) -> Result<u32, JsValue> {
         self.change("addPartition", true, |s, w| {
-            s.apply_now(vec![Command::AddPartition], &[String::new()], w)?;
+            s.apply_now(vec![Command::AddPartition { topic: None }], &[String::new()], w)?;
             Ok(s.sim().partitions().len().saturating_sub(1) as u32)
         })
     }

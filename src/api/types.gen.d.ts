@@ -55,6 +55,10 @@ export type SourceView = {
 };
 
 export type ChannelView = {
+  /**
+   * The operator's logical input (1 only for the second input of a two-input operator).
+   */
+  input: number,
   channel: number,
   sourceSubtask: number,
   watermark: Watermark,
@@ -244,7 +248,15 @@ export type Reason =
 /**
  * Who holds the watermark.
  */
-export type Culprit = { channel: number, sourceSubtask: number, partition: number | null, };
+export type Culprit = {
+  /**
+   * The operator's logical input (1 only for the second input of a two-input operator).
+   */
+  input: number,
+  channel: number,
+  sourceSubtask: number,
+  partition: number | null,
+};
 
 export type Explanation = {
   subtask: number,

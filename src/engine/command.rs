@@ -19,9 +19,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
-    /// Adds a partition to the topic; its split is assigned at once (Flink would discover it
-    /// at the next partition-discovery interval).
-    AddPartition,
+    /// Adds a partition to a topic (the first input's unless named); its split is assigned at
+    /// once (Flink would discover it at the next partition-discovery interval).
+    AddPartition {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        topic: Option<String>,
+    },
     /// Removes a partition: its producers stop and its split is released.
     RemovePartition { partition: u32 },
     /// Appends records to a partition now.
@@ -73,8 +76,9 @@ impl Simulation {
         let now = self.now.max(self.cfg.start_time);
         let text = serde_json::to_string(&cmd).unwrap_or_default();
         match cmd {
-            Command::AddPartition => {
-                self.add_partition();
+            Command::AddPartition { topic } => {
+                let input = self.topics().input_named(topic.as_deref())?;
+                self.add_partition(input);
             }
             Command::RemovePartition { partition } => {
                 self.check_partition(partition)?;
@@ -148,7 +152,7 @@ impl Simulation {
 
     /// Builds one producer per selected partition; each gets its own RNG stream.
     pub fn attach_producer(&mut self, spec: &ProducerSpec, now: ProcTime) -> Result<(), InputError> {
-        let parts = check::producer(spec, self.partitions.len() as u32)?;
+        let parts = check::producer(spec, &self.topics())?;
         let keys = match &spec.keys {
             KeysSpec::Count { count, prefix } => (0..*count).map(|i| self.keys.intern(&format!("{prefix}{i}"))).collect(),
             KeysSpec::List(names) => names.iter().map(|n| self.keys.intern(n)).collect(),
@@ -167,7 +171,7 @@ impl Simulation {
 
     fn set_param(&mut self, param: Param) -> Result<(), InputError> {
         check::param(&param)?;
-        let mut src = self.cfg.source;
+        let mut src = self.cfg.first().source;
         match param {
             Param::BoundMs(b) => {
                 src.generator = match src.generator {
@@ -198,15 +202,16 @@ impl Simulation {
             }
             Param::ChannelLatencyMs(l) => {
                 self.cfg.channel_latency_ms = l;
-                self.down.set_latency(l, self.cfg.source_parallelism);
+                self.down.set_latency(l);
             }
-            Param::ReadRatePerS(r) => self.cfg.read_rate_per_s = r,
+            Param::ReadRatePerS(r) => self.cfg.first_mut().read_rate_per_s = r,
             Param::MaxFutureSkewMs(s) => src.transform.max_future_skew_ms = s,
             Param::DropHeartbeats(b) => src.transform.drop_heartbeats = b,
         }
-        if src != self.cfg.source {
-            self.cfg.source = src;
-            self.sources.iter_mut().for_each(|s| s.reconfigure(src));
+        // Strategy parameters are the first input's (a second input keeps its own strategy).
+        if src != self.cfg.first().source {
+            self.cfg.first_mut().source = src;
+            self.sources.iter_mut().filter(|s| s.input == 0).for_each(|s| s.reconfigure(src));
         }
         Ok(())
     }

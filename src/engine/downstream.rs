@@ -41,9 +41,13 @@ pub struct Downstream {
     pub late: VecDeque<LateRecord>,
     late_retained: usize,
     pub late_side_output: bool,
-    exchange: Exchange,
+    /// Per input: the exchange out of its source.
+    exchanges: Vec<Exchange>,
+    /// Per global source subtask: the window subtasks its watermarks and statuses reach.
+    targets: Vec<Vec<u32>>,
     latency_ms: i64,
-    /// `channels[src * window_parallelism + dst]`, used only with latency > 0.
+    /// `channels[src * window_parallelism + dst]` over global source subtasks, used only with
+    /// latency > 0.
     channels: Vec<Channel>,
     /// Cached keyBy target per key id, with the key's dense slot in that subtask.
     key_route: Vec<(u32, u32)>,
@@ -72,24 +76,18 @@ pub const NO_TIMESTAMP: &str = "the job failed: Record has Long.MIN_VALUE timest
 
 impl Downstream {
     pub fn new(cfg: &JobConfig) -> Self {
-        let p = cfg.source_parallelism;
         let q = cfg.window_parallelism;
-        let windows = (0..q)
-            .map(|i| {
-                let sources = match cfg.exchange {
-                    Exchange::Forward => vec![i],
-                    _ => (0..p).collect(),
-                };
-                WindowSubtask::new(i, sources, cfg, cfg.valve)
-            })
-            .collect();
+        let p = cfg.total_source_parallelism();
+        let targets = source_targets(cfg);
+        let windows = (0..q).map(|i| WindowSubtask::new(i, channel_sources(cfg, &targets, i), cfg)).collect();
         Downstream {
             windows,
             sink: Sink::new(cfg.sink, cfg.window_results_retained),
             late: VecDeque::new(),
             late_retained: cfg.late_records_retained,
             late_side_output: cfg.late_side_output,
-            exchange: cfg.exchange,
+            exchanges: cfg.inputs.iter().map(|i| i.exchange).collect(),
+            targets,
             latency_ms: cfg.channel_latency_ms,
             channels: if cfg.channel_latency_ms > 0 { vec![Channel::default(); (p * q) as usize] } else { Vec::new() },
             key_route: Vec::new(),
@@ -120,9 +118,9 @@ impl Downstream {
         d + so
     }
 
-    pub fn set_latency(&mut self, latency_ms: i64, source_parallelism: u32) {
+    pub fn set_latency(&mut self, latency_ms: i64) {
         if latency_ms > 0 && self.channels.is_empty() {
-            self.channels = vec![Channel::default(); source_parallelism as usize * self.windows.len()];
+            self.channels = vec![Channel::default(); self.targets.len() * self.windows.len()];
         }
         self.latency_ms = latency_ms;
     }
@@ -141,8 +139,8 @@ impl Downstream {
     ) {
         let (src, rebalance_next) = (from.index, &mut from.rebalance_next);
         let q = self.windows.len() as u32;
-        let (dst, slot) = match self.exchange {
-            Exchange::Forward => (src, NO_SLOT),
+        let (dst, slot) = match self.exchanges[from.input as usize] {
+            Exchange::Forward => (from.index_in_source, NO_SLOT),
             Exchange::Rebalance => {
                 let d = *rebalance_next % q;
                 *rebalance_next = (d + 1) % q;
@@ -173,11 +171,8 @@ impl Downstream {
     /// Broadcasts a source subtask's watermark or status to every channel it feeds.
     pub fn send_signal(&mut self, src: u32, sig: Signal, now: ProcTime, trace: &mut Trace) {
         let q = self.windows.len() as u32;
-        let targets: Vec<u32> = match self.exchange {
-            Exchange::Forward => vec![src],
-            _ => (0..q).collect(),
-        };
-        for dst in targets {
+        for k in 0..self.targets[src as usize].len() {
+            let dst = self.targets[src as usize][k];
             if self.latency_ms > 0 {
                 self.channels[(src * q + dst) as usize].send(now + self.latency_ms, ChannelItem::Signal(sig));
             } else {
@@ -279,12 +274,9 @@ impl Downstream {
 
     fn process_signal(&mut self, src: u32, dst: u32, sig: Signal, now: ProcTime, trace: &mut Trace) {
         let w = &mut self.windows[dst as usize];
-        let Some(ch) = w.channel_of(src) else { return };
+        let Some((input, ch)) = w.input.channel_of(src) else { return };
         self.valve_out.clear();
-        match sig {
-            Signal::Watermark(x) => w.valve.input_watermark(ch, x, &mut self.valve_out),
-            Signal::Status(s) => w.valve.input_status(ch, s, &mut self.valve_out),
-        }
+        w.input.input_signal(input, ch, sig, &mut self.valve_out);
         for i in 0..self.valve_out.len() {
             let out = self.valve_out[i];
             let w = &mut self.windows[dst as usize];
@@ -344,4 +336,37 @@ impl Downstream {
             });
         }
     }
+}
+
+/// Per global source subtask, the window subtasks it is connected to: its own index within
+/// its source for `forward`, every window subtask otherwise.
+fn source_targets(cfg: &JobConfig) -> Vec<Vec<u32>> {
+    let q = cfg.window_parallelism;
+    let mut targets = Vec::new();
+    for ic in &cfg.inputs {
+        for i in 0..ic.source_parallelism {
+            targets.push(match ic.exchange {
+                Exchange::Forward => vec![i],
+                _ => (0..q).collect(),
+            });
+        }
+    }
+    targets
+}
+
+/// The channels of window subtask `dst`, per logical input: a union merges both sources'
+/// channels into one input gate (reference §6.1); `connect` keeps one per input.
+fn channel_sources(cfg: &JobConfig, targets: &[Vec<u32>], dst: u32) -> Vec<Vec<u32>> {
+    let logical = if cfg.two_logical_inputs() { 2 } else { 1 };
+    let mut per_input = vec![Vec::new(); logical];
+    let mut src = 0u32;
+    for (input, ic) in cfg.inputs.iter().enumerate() {
+        for _ in 0..ic.source_parallelism {
+            if targets[src as usize].contains(&dst) {
+                per_input[input.min(logical - 1)].push(src);
+            }
+            src += 1;
+        }
+    }
+    per_input
 }

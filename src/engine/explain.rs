@@ -59,6 +59,8 @@ pub enum Reason {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Culprit {
+    /// The operator's logical input (1 only for the second input of a two-input operator).
+    pub input: usize,
     pub channel: usize,
     pub source_subtask: u32,
     pub partition: Option<u32>,
@@ -97,17 +99,16 @@ impl Simulation {
         let wm = w.current_input_watermark();
         let mut reasons = Vec::new();
         let mut held_by = None;
-        if w.valve.output_status().is_idle() {
+        if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
-        } else if let Some(ch) = w.valve.min_channel() {
-            let src = w.channel_sources[ch];
-            let (partition, mut why) = self.source_reasons(src, now, facts);
-            held_by = Some(Culprit { channel: ch, source_subtask: src, partition });
+        } else if let Some(ch) = w.input.min_channel() {
+            let (partition, mut why) = self.source_reasons(ch.source, now, facts);
+            held_by = Some(Culprit { input: ch.input, channel: ch.channel, source_subtask: ch.source, partition });
             reasons.append(&mut why);
         }
-        for (i, c) in w.valve.channels().iter().enumerate() {
+        for (ch, c) in w.input.channels() {
             if !c.status.is_idle() && !c.aligned {
-                reasons.push(Reason::ChannelNotRealigned { channel: i, source_subtask: w.channel_sources[i] });
+                reasons.push(Reason::ChannelNotRealigned { channel: ch.channel, source_subtask: ch.source });
             }
         }
         if self.cfg.auto_watermark_interval_ms == 0 {
@@ -137,7 +138,7 @@ impl Simulation {
     fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts]) -> (Option<u32>, Vec<Reason>) {
         let src = &self.sources[s as usize];
         let interval = self.cfg.auto_watermark_interval_ms;
-        let timeout = self.cfg.source.idle_timeout_ms.filter(|_| interval > 0);
+        let timeout = self.cfg.first().source.idle_timeout_ms.filter(|_| interval > 0);
         let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released).collect();
         if live.is_empty() {
             return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });

@@ -1,4 +1,10 @@
 //! The job's resolved configuration: what the scenario describes, validated and defaulted.
+//!
+//! A job has one or two inputs, each a Kafka source with its own topic, strategy and
+//! parallelism and the exchange out of it (`InputConfig`); the keyed operator after them is a
+//! window operator or an interval join. Two inputs meet either in a `union` (one logical input,
+//! one valve over every channel) or through `connect` (a two-input operator: one valve per
+//! input, combined by `IndexedCombinedWatermarkStatus`, reference §6.1, §6.4).
 
 use super::operator::aggregate::AggregateKind;
 use super::operator::assigner::WindowSpec;
@@ -7,22 +13,42 @@ use super::partitioner::Exchange;
 use super::source::SourceSettings;
 use super::time::ProcTime;
 use super::valve::ValveSwitches;
+use serde::{Deserialize, Serialize};
+
+/// One source and the edge out of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputConfig {
+    pub topic: String,
+    pub source_parallelism: u32,
+    pub source: SourceSettings,
+    /// Records per second each source subtask reads; `None` = as fast as they arrive.
+    pub read_rate_per_s: Option<u64>,
+    /// Start reading from the earliest offset (true) or skip what is in the log at start.
+    pub start_from_earliest: bool,
+    pub exchange: Exchange,
+}
+
+/// How a second input meets the first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TwoInputMode {
+    /// `first.union(second)`: one logical input whose valve covers both sources' channels.
+    #[default]
+    Union,
+    /// `first.connect(second)`: a two-input operator, one valve per input.
+    Connect,
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobConfig {
     pub seed: u64,
     /// Processing time at job start (ms since the epoch).
     pub start_time: ProcTime,
-    pub topic: String,
-    pub source_parallelism: u32,
-    pub source: SourceSettings,
+    /// The first input, then the second if the job has one.
+    pub inputs: Vec<InputConfig>,
+    pub two_input_mode: TwoInputMode,
     /// `pipeline.auto-watermark-interval`; 0 disables periodic emission (and idleness).
     pub auto_watermark_interval_ms: i64,
-    /// Records per second each source subtask reads; `None` = as fast as they arrive.
-    pub read_rate_per_s: Option<u64>,
-    /// Start reading from the earliest offset (true) or skip what is in the log at start.
-    pub start_from_earliest: bool,
-    pub exchange: Exchange,
     pub channel_latency_ms: i64,
     pub window_parallelism: u32,
     pub window: WindowSpec,
@@ -31,10 +57,33 @@ pub struct JobConfig {
     pub aggregate: AggregateKind,
     pub sink: SinkMode,
     pub valve: ValveSwitches,
+    /// Flink ≥ 2.2 (FLINK-38454) for two-input operators: all inputs idle flushes their max.
+    pub combined_all_idle_flush: bool,
     pub trace_capacity: usize,
     pub trace_records: bool,
     /// How many late records are kept for display (counters are always exact).
     pub late_records_retained: usize,
     /// Window results the sink keeps (`None`: all).
     pub window_results_retained: Option<usize>,
+}
+
+impl JobConfig {
+    /// The first (or only) input.
+    pub fn first(&self) -> &InputConfig {
+        &self.inputs[0]
+    }
+
+    pub fn first_mut(&mut self) -> &mut InputConfig {
+        &mut self.inputs[0]
+    }
+
+    /// Whether the keyed operator has two logical inputs (`connect`), each with its own valve.
+    pub fn two_logical_inputs(&self) -> bool {
+        self.inputs.len() == 2 && self.two_input_mode == TwoInputMode::Connect
+    }
+
+    /// Source subtasks over all inputs (global source subtask indices follow input order).
+    pub fn total_source_parallelism(&self) -> u32 {
+        self.inputs.iter().map(|i| i.source_parallelism).sum()
+    }
 }

@@ -104,7 +104,7 @@ impl Simulation {
                 num_records_out: w.num_records_out,
                 num_late_records_dropped: w.num_late_records_dropped,
                 num_late_records_side_output: w.num_late_records_side_output,
-                idle: w.valve.output_status().is_idle(),
+                idle: w.input.is_idle(),
                 idle_time_ms: w.idle_time_ms + w.idle_since.map_or(0, |t| now - t),
                 window_state_size: w.op.state_size(),
                 records_in_window_state: w.op.records_in_state(),

@@ -12,9 +12,17 @@ pub struct Partition {
     pub produced: u64,
     /// Set when the partition was removed: producers stop, the split is released.
     pub removed: bool,
+    /// The job input (0 or 1) whose topic holds it, and its number within that topic: the
+    /// engine numbers partitions across both topics, Kafka within one.
+    pub input: u8,
+    pub index_in_topic: u32,
 }
 
 impl Partition {
+    pub fn in_topic(input: u8, index_in_topic: u32) -> Self {
+        Partition { input, index_in_topic, ..Partition::default() }
+    }
+
     /// Appends a record, assigning its offset.
     #[inline]
     pub fn append(&mut self, r: Record) {

@@ -25,57 +25,58 @@ impl Simulation {
     /// Whether partition `p`'s records skip the log (see the module docs).
     #[inline]
     pub(crate) fn reads_directly(&self, p: usize) -> bool {
-        self.cfg.read_rate_per_s.is_none() && self.live_split_of(p).is_some()
+        self.cfg.inputs[self.partitions[p].input as usize].read_rate_per_s.is_none() && self.live_split_of(p).is_some()
     }
 
     pub(crate) fn read(&mut self, t: ProcTime) {
         self.pending_reads = false;
-        let Some(rate) = self.cfg.read_rate_per_s else {
-            self.read_unlimited(t);
-            return;
-        };
+        self.index_producers();
         for s in 0..self.sources.len() {
-            let mut budget = self.read_budget(s, rate);
-            for i in 0..self.sources[s].splits.len() {
-                let split = &self.sources[s].splits[i];
-                if split.released {
-                    continue;
-                }
-                let p = split.partition as usize;
-                while budget > 0 {
-                    let Some(r) = self.partitions[p].pop() else { break };
-                    budget -= 1;
-                    self.read_record(s, i, r, t);
-                }
+            match self.cfg.inputs[self.sources[s].input as usize].read_rate_per_s {
+                None => self.read_unlimited(s, t),
+                Some(rate) => self.read_limited(s, rate, t),
             }
         }
     }
 
-    fn read_unlimited(&mut self, t: ProcTime) {
-        self.index_producers();
+    fn read_limited(&mut self, s: usize, rate: u64, t: ProcTime) {
+        let mut budget = self.read_budget(s, rate);
+        for i in 0..self.sources[s].splits.len() {
+            let split = &self.sources[s].splits[i];
+            if split.released {
+                continue;
+            }
+            let p = split.partition as usize;
+            while budget > 0 {
+                let Some(r) = self.partitions[p].pop() else { break };
+                budget -= 1;
+                self.read_record(s, i, r, t);
+            }
+        }
+    }
+
+    fn read_unlimited(&mut self, s: usize, t: ProcTime) {
         let mut batch = std::mem::take(&mut self.batch);
-        for s in 0..self.sources.len() {
-            for i in 0..self.sources[s].splits.len() {
-                let split = &self.sources[s].splits[i];
-                if split.released {
-                    continue;
-                }
-                let p = split.partition as usize;
-                while let Some(r) = self.partitions[p].pop() {
-                    self.read_record(s, i, r, t);
-                }
-                if self.partitions[p].removed {
-                    continue;
-                }
-                for k in 0..self.producers_of[p].len() {
-                    let j = self.producers_of[p][k] as usize;
-                    batch.clear();
-                    let part = &mut self.partitions[p];
-                    self.producers[j].produce(t, |r| batch.push(part.stamp(r)));
-                    if !batch.is_empty() {
-                        let heartbeats = matches!(self.producers[j].kind, ProducerKind::Heartbeat { .. });
-                        self.read_batch(s, i, &batch, heartbeats, t);
-                    }
+        for i in 0..self.sources[s].splits.len() {
+            let split = &self.sources[s].splits[i];
+            if split.released {
+                continue;
+            }
+            let p = split.partition as usize;
+            while let Some(r) = self.partitions[p].pop() {
+                self.read_record(s, i, r, t);
+            }
+            if self.partitions[p].removed {
+                continue;
+            }
+            for k in 0..self.producers_of[p].len() {
+                let j = self.producers_of[p][k] as usize;
+                batch.clear();
+                let part = &mut self.partitions[p];
+                self.producers[j].produce(t, |r| batch.push(part.stamp(r)));
+                if !batch.is_empty() {
+                    let heartbeats = matches!(self.producers[j].kind, ProducerKind::Heartbeat { .. });
+                    self.read_batch(s, i, &batch, heartbeats, t);
                 }
             }
         }

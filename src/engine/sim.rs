@@ -26,6 +26,7 @@ use super::source::enumerator::split_owner;
 use super::source::subtask::SourceSubtask;
 use super::status::Signal;
 use super::time::ProcTime;
+use super::topics::Topics;
 use super::trace::Trace;
 use std::collections::VecDeque;
 
@@ -69,11 +70,18 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// A job with `partitions` empty partitions, assigned to source subtasks as Kafka does.
-    pub fn new(cfg: JobConfig, keys: KeyTable, partitions: u32) -> Self {
+    /// A job with `partitions[i]` empty partitions in input i's topic, assigned to that input's
+    /// source subtasks as Kafka does.
+    pub fn new(cfg: JobConfig, keys: KeyTable, partitions: &[u32]) -> Self {
         let mut rng = Rng::derive(cfg.seed, 0x5EB);
         let q = cfg.window_parallelism.max(1) as u64;
-        let sources = (0..cfg.source_parallelism).map(|i| SourceSubtask::new(i, cfg.source, rng.below(q) as u32)).collect();
+        let mut sources = Vec::new();
+        for (input, ic) in cfg.inputs.iter().enumerate() {
+            for i in 0..ic.source_parallelism {
+                let index = sources.len() as u32;
+                sources.push(SourceSubtask::new(index, (input as u8, i), ic.source, rng.below(q) as u32));
+            }
+        }
         let mut sim = Simulation {
             trace: Trace::new(cfg.trace_capacity, cfg.trace_records),
             down: Downstream::new(&cfg),
@@ -94,8 +102,10 @@ impl Simulation {
             batch: Vec::new(),
             cfg,
         };
-        for _ in 0..partitions {
-            sim.add_partition();
+        for (input, &n) in partitions.iter().enumerate() {
+            for _ in 0..n {
+                sim.add_partition(input as u8);
+            }
         }
         sim
     }
@@ -137,15 +147,25 @@ impl Simulation {
         &self.producers
     }
 
+    /// The job's topics and which one holds each partition.
+    pub fn topics(&self) -> Topics {
+        let names = self.cfg.inputs.iter().map(|i| i.topic.clone()).collect();
+        Topics { names, input_of: self.partitions.iter().map(|p| p.input).collect() }
+    }
+
     pub fn split_of(&self, partition: u32) -> Option<(u32, usize)> {
         self.split_of.get(partition as usize).copied().flatten()
     }
 
-    /// Adds a partition and assigns its split to the owning subtask at once.
-    pub fn add_partition(&mut self) -> u32 {
+    /// Adds a partition to input `input`'s topic and assigns its split to the owning subtask
+    /// of that input's source at once. Returns its engine-wide number.
+    pub fn add_partition(&mut self, input: u8) -> u32 {
         let p = self.partitions.len() as u32;
-        self.partitions.push(Partition::default());
-        let owner = split_owner(&self.cfg.topic, p, self.cfg.source_parallelism);
+        let index_in_topic = self.partitions.iter().filter(|x| x.input == input).count() as u32;
+        self.partitions.push(Partition::in_topic(input, index_in_topic));
+        let ic = &self.cfg.inputs[input as usize];
+        let first_subtask: u32 = self.cfg.inputs[..input as usize].iter().map(|i| i.source_parallelism).sum();
+        let owner = first_subtask + split_owner(&ic.topic, index_in_topic, ic.source_parallelism);
         let at = self.now.max(self.cfg.start_time);
         let i = self.sources[owner as usize].add_split(p, at, &mut self.trace);
         self.split_of.push(Some((owner, i)));
@@ -193,7 +213,7 @@ impl Simulation {
         }
         consider(self.next_tick);
         consider(self.down.next_delivery());
-        if (self.pending_reads || self.cfg.read_rate_per_s.is_some()) && self.has_backlog() {
+        if (self.pending_reads || self.cfg.inputs.iter().any(|i| i.read_rate_per_s.is_some())) && self.has_backlog() {
             consider(Some(from));
         }
         next
@@ -277,8 +297,8 @@ impl Simulation {
         if self.cfg.auto_watermark_interval_ms > 0 {
             self.next_tick = Some(self.cfg.start_time + self.cfg.auto_watermark_interval_ms);
         }
-        if !self.cfg.start_from_earliest {
-            for p in &mut self.partitions {
+        for p in &mut self.partitions {
+            if !self.cfg.inputs[p.input as usize].start_from_earliest {
                 p.skip_all();
             }
         }

@@ -58,6 +58,8 @@ pub struct SourceView {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelView {
+    /// The operator's logical input (1 only for the second input of a two-input operator).
+    pub input: usize,
     pub channel: usize,
     pub source_subtask: u32,
     #[serde(serialize_with = "as_watermark")]
@@ -199,24 +201,23 @@ impl Simulation {
             .windows
             .iter()
             .map(|w| {
-                let min = w.valve.min_channel();
+                let min = w.input.min_channel();
                 OperatorView {
                     subtask: w.index,
                     input_watermark: w.current_input_watermark(),
                     output_watermark: w.current_output_watermark,
-                    idle: w.valve.output_status().is_idle(),
+                    idle: w.input.is_idle(),
                     channels: w
-                        .valve
+                        .input
                         .channels()
-                        .iter()
-                        .enumerate()
-                        .map(|(i, c)| ChannelView {
-                            channel: i,
-                            source_subtask: w.channel_sources[i],
+                        .map(|(ch, c)| ChannelView {
+                            input: ch.input,
+                            channel: ch.channel,
+                            source_subtask: ch.source,
                             watermark: c.watermark,
                             status: c.status,
                             aligned: c.aligned,
-                            is_min: min == Some(i),
+                            is_min: min == Some(ch),
                         })
                         .collect(),
                     window_state_size: w.op.state_size(),

@@ -66,6 +66,14 @@ impl StatusWatermarkValve {
         best
     }
 
+    /// Either kind of signal on one channel.
+    pub fn input(&mut self, ch: usize, sig: Signal, out: &mut Vec<Signal>) {
+        match sig {
+            Signal::Watermark(w) => self.input_watermark(ch, w, out),
+            Signal::Status(s) => self.input_status(ch, s, out),
+        }
+    }
+
     pub fn input_watermark(&mut self, ch: usize, w: EventTime, out: &mut Vec<Signal>) {
         let c = &mut self.channels[ch];
         if self.last_status.is_idle() || c.status.is_idle() || w <= c.watermark {

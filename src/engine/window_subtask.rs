@@ -1,17 +1,16 @@
-//! One subtask of the window operator: its input valve, the operator itself and its metrics.
+//! One subtask of the keyed operator: its input side (valves), the operator itself and its
+//! metrics.
 
 use super::job::JobConfig;
 use super::operator::window_operator::WindowOperator;
+use super::operator_input::OperatorInput;
 use super::time::{EventTime, ProcTime, NO_WATERMARK};
-use super::valve::{StatusWatermarkValve, ValveSwitches};
 
 #[derive(Clone, Debug)]
 pub struct WindowSubtask {
     pub index: u32,
-    pub valve: StatusWatermarkValve,
+    pub input: OperatorInput,
     pub op: WindowOperator,
-    /// Which source subtask feeds each input channel.
-    pub channel_sources: Vec<u32>,
     pub num_records_in: u64,
     pub num_records_out: u64,
     pub num_late_records_dropped: u64,
@@ -24,12 +23,12 @@ pub struct WindowSubtask {
 }
 
 impl WindowSubtask {
-    pub fn new(index: u32, channel_sources: Vec<u32>, cfg: &JobConfig, switches: ValveSwitches) -> Self {
+    /// `channel_sources[i]`: the source subtasks feeding logical input i, one channel each.
+    pub fn new(index: u32, channel_sources: Vec<Vec<u32>>, cfg: &JobConfig) -> Self {
         WindowSubtask {
             index,
-            valve: StatusWatermarkValve::new(channel_sources.len(), switches),
+            input: OperatorInput::new(channel_sources, cfg.valve, cfg.combined_all_idle_flush),
             op: WindowOperator::new(cfg.window, cfg.allowed_lateness_ms),
-            channel_sources,
             num_records_in: 0,
             num_records_out: 0,
             num_late_records_dropped: 0,
@@ -45,10 +44,5 @@ impl WindowSubtask {
     /// `currentInputWatermark`: the last watermark the valve handed to the operator.
     pub fn current_input_watermark(&self) -> EventTime {
         self.op.current_watermark()
-    }
-
-    /// The input channel fed by a source subtask, if connected.
-    pub fn channel_of(&self, source: u32) -> Option<usize> {
-        self.channel_sources.iter().position(|&s| s == source)
     }
 }

@@ -202,7 +202,7 @@ fn SubjectNone() -> impl IntoView {
 #[component]
 fn SubjectSplit(p: u32) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let idle_timeout = move || pg.cfg.with(|c| c.source.idle_timeout_ms);
+    let idle_timeout = move || pg.cfg.with(|c| c.first().source.idle_timeout_ms);
     let text = move || {
         pg.snap_slow.with(|s| {
             let n = s.now;

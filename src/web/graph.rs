@@ -389,7 +389,7 @@ fn SinkNode(lay: Memo<Layout>) -> impl IntoView {
 
 fn exchange_label(pg: &Pg) -> &'static str {
     use crate::engine::partitioner::Exchange;
-    match pg.cfg.with(|c| c.exchange) {
+    match pg.cfg.with(|c| c.first().exchange) {
         Exchange::Hash => "keyBy",
         Exchange::Rebalance => "rebalance",
         Exchange::Forward => "forward",

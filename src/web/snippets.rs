@@ -48,7 +48,7 @@ fn sql_duration(ms: i64) -> String {
 
 /// The Java DataStream job: strategy, environment, source, then the keyed window.
 pub fn java(cfg: &JobConfig) -> String {
-    [java_strategy(&cfg.source), java_env(cfg), java_cleanup(&cfg.source), java_source(cfg), java_window(cfg)].concat()
+    [java_strategy(&cfg.first().source), java_env(cfg), java_cleanup(&cfg.first().source), java_source(cfg), java_window(cfg)].concat()
 }
 
 /// The `WatermarkStrategy`: generator, timestamp assigner and idleness.
@@ -114,7 +114,7 @@ fn java_cleanup(src: &SourceSettings) -> String {
 }
 
 fn java_source(cfg: &JobConfig) -> String {
-    format!("DataStream<Event> events = env\n    .fromSource(kafkaSource, watermarks, \"{}\")\n    .setParallelism({});\n\n", cfg.topic, cfg.source_parallelism)
+    format!("DataStream<Event> events = env\n    .fromSource(kafkaSource, watermarks, \"{}\")\n    .setParallelism({});\n\n", cfg.first().topic, cfg.first().source_parallelism)
 }
 
 /// The keyed window with its lateness settings and aggregate, and what lateness implies for
@@ -159,7 +159,7 @@ fn java_window_assigner(w: WindowSpec) -> String {
 }
 
 pub fn sql(cfg: &JobConfig) -> String {
-    let src = &cfg.source;
+    let src = &cfg.first().source;
     let mut s = String::new();
     match src.idle_timeout_ms {
         Some(t) => s += &format!("SET 'table.exec.source.idle-timeout' = '{}';\n", sql_duration(t)),
@@ -180,8 +180,8 @@ pub fn sql(cfg: &JobConfig) -> String {
         GeneratorKind::NoWatermarks => "  -- no WATERMARK clause: event-time windows never fire".to_string(),
         _ => "  WATERMARK FOR event_time AS event_time".to_string(),
     };
-    s += &format!("CREATE TABLE {} (\n  `key` STRING,\n  `value` BIGINT,\n{ts_expr}\n{wm}\n) WITH (\n", cfg.topic);
-    s += &format!("  'connector' = 'kafka',\n  'topic' = '{}',\n  'properties.bootstrap.servers' = 'broker:9092',\n  'scan.startup.mode' = 'earliest-offset',\n  'format' = 'json',\n  'scan.parallelism' = '{}'\n);\n\n", cfg.topic, cfg.source_parallelism);
+    s += &format!("CREATE TABLE {} (\n  `key` STRING,\n  `value` BIGINT,\n{ts_expr}\n{wm}\n) WITH (\n", cfg.first().topic);
+    s += &format!("  'connector' = 'kafka',\n  'topic' = '{}',\n  'properties.bootstrap.servers' = 'broker:9092',\n  'scan.startup.mode' = 'earliest-offset',\n  'format' = 'json',\n  'scan.parallelism' = '{}'\n);\n\n", cfg.first().topic, cfg.first().source_parallelism);
     let agg = match cfg.aggregate {
         AggregateKind::Count => "COUNT(*)",
         AggregateKind::Sum => "SUM(`value`)",
@@ -189,9 +189,9 @@ pub fn sql(cfg: &JobConfig) -> String {
         AggregateKind::Max => "MAX(`value`)",
     };
     let tvf = match cfg.window {
-        WindowSpec::Tumbling { size_ms, .. } => format!("TUMBLE(TABLE {}, DESCRIPTOR(event_time), {})", cfg.topic, sql_interval(size_ms)),
-        WindowSpec::Sliding { size_ms, slide_ms, .. } => format!("HOP(TABLE {}, DESCRIPTOR(event_time), {}, {})", cfg.topic, sql_interval(slide_ms), sql_interval(size_ms)),
-        WindowSpec::Session { gap_ms } => format!("SESSION(TABLE {} PARTITION BY `key`, DESCRIPTOR(event_time), {})", cfg.topic, sql_interval(gap_ms)),
+        WindowSpec::Tumbling { size_ms, .. } => format!("TUMBLE(TABLE {}, DESCRIPTOR(event_time), {})", cfg.first().topic, sql_interval(size_ms)),
+        WindowSpec::Sliding { size_ms, slide_ms, .. } => format!("HOP(TABLE {}, DESCRIPTOR(event_time), {}, {})", cfg.first().topic, sql_interval(slide_ms), sql_interval(size_ms)),
+        WindowSpec::Session { gap_ms } => format!("SESSION(TABLE {} PARTITION BY `key`, DESCRIPTOR(event_time), {})", cfg.first().topic, sql_interval(gap_ms)),
     };
     s += &format!("SELECT `key`, window_start, window_end, {agg} AS result\nFROM TABLE(\n  {tvf})\nGROUP BY `key`, window_start, window_end;\n");
     if cfg.allowed_lateness_ms > 0 || cfg.late_side_output {

@@ -27,7 +27,7 @@ pub fn SplitsTable() -> impl IntoView {
             <header class="card-head">
                 <h2 id="splits-h">"SPLITS"</h2>
                 <span class="muted small">{move || {
-                    let t = pg.cfg.with(|c| c.source.idle_timeout_ms);
+                    let t = pg.cfg.with(|c| c.first().source.idle_timeout_ms);
                     format!("idle timeout {}", t.map_or("off (Flink's default)".to_string(), dur))
                 }}</span>
             </header>

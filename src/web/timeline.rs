@@ -51,7 +51,7 @@ impl Viewport {
         let x1 = self.end.get().unwrap_or(now);
         let sp = self.span.get().unwrap_or((now - data.start).max(10_000));
         let x0 = x1 - sp;
-        let bound = pg.cfg.with_untracked(|c| match c.source.generator {
+        let bound = pg.cfg.with_untracked(|c| match c.first().source.generator {
             GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => bound_ms,
             _ => 0,
         });

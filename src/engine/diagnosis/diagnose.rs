@@ -92,8 +92,8 @@ impl Simulation {
             explanation.as_ref().filter(|e| e.watermark != END_OF_TIME).and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
         let advice = advise(&Inputs {
             partitions: &partitions,
-            bound_ms: bound_of(self.cfg.source.generator),
-            idle_timeout_ms: self.cfg.source.idle_timeout_ms,
+            bound_ms: bound_of(self.cfg.first().source.generator),
+            idle_timeout_ms: self.cfg.first().source.idle_timeout_ms,
             interval_ms: self.cfg.auto_watermark_interval_ms,
             allowed_lateness_ms: self.cfg.allowed_lateness_ms,
             window_size_ms: window_size_ms(self.cfg.window),

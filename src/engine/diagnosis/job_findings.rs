@@ -45,8 +45,8 @@ impl FindingContext<'_> {
         let held = self.culprit.filter(|c| c.partition.is_none()).map(|c| c.source_subtask).filter(|s| bare.contains(s));
         let s = held.or_else(|| bare.first().copied())?;
         // With an idle timeout set, the split-less reader goes idle once it passes.
-        let timeout = cfg.source.idle_timeout_ms.filter(|_| cfg.auto_watermark_interval_ms > 0);
-        let n = cfg.source_parallelism;
+        let timeout = cfg.first().source.idle_timeout_ms.filter(|_| cfg.auto_watermark_interval_ms > 0);
+        let n = cfg.first().source_parallelism;
         let (sev, title) = match timeout {
             Some(t) => (Severity::Info, format!("Source subtask {s} owns no partition ({n} source subtasks for {parts} partitions); the {} idle timeout marks it idle soon.", d(t))),
             None => (
@@ -58,10 +58,10 @@ impl FindingContext<'_> {
         .source_subtask(s)
         .detail("A KafkaSource reader without splits stays active unless withIdleness is set (the legacy FlinkKafkaConsumer marked it idle at once). Keep source parallelism at or below the partition count.")
         .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", bare.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")))
-        .evidence("sourceParallelism", cfg.source_parallelism, format!("source parallelism {}", cfg.source_parallelism))
+        .evidence("sourceParallelism", cfg.first().source_parallelism, format!("source parallelism {}", cfg.first().source_parallelism))
         .evidence("partitions", parts, format!("{parts} partitions"))
         .check("the source vertex's Watermarks tab shows No Watermark (-9223372036854775808) for that subtask");
-        if parts > 0 && parts < cfg.source_parallelism {
+        if parts > 0 && parts < cfg.first().source_parallelism {
             f = f.fix(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts));
         }
         Some(match self.advice.idle_timeout.recommended_ms {
@@ -74,9 +74,9 @@ impl FindingContext<'_> {
 
     fn emission(&self) -> Vec<Finding> {
         let cfg = &self.sim.cfg;
-        let (interval, timeout) = (cfg.auto_watermark_interval_ms, cfg.source.idle_timeout_ms);
+        let (interval, timeout) = (cfg.auto_watermark_interval_ms, cfg.first().source.idle_timeout_ms);
         let mut out = Vec::new();
-        if interval == 0 && cfg.source.emit == EmitMode::Periodic {
+        if interval == 0 && cfg.first().source.emit == EmitMode::Periodic {
             out.push(
                 Finding::new(
                     FindingKind::PeriodicEmissionDisabled,
@@ -119,7 +119,7 @@ impl FindingContext<'_> {
     }
 
     fn generator(&self) -> Option<Finding> {
-        match self.sim.cfg.source.generator {
+        match self.sim.cfg.first().source.generator {
             GeneratorKind::NoWatermarks => {
                 let b = self.advice.bound.recommended_ms.unwrap_or(0);
                 Some(
@@ -189,7 +189,7 @@ impl FindingContext<'_> {
         let down = &self.sim.down;
         let (dropped, side) = down.late_counts();
         let mut out = Vec::new();
-        let bound = bound_of(self.sim.cfg.source.generator);
+        let bound = bound_of(self.sim.cfg.first().source.generator);
         let p99 =
             self.partitions.iter().filter(|p| p.class != PartitionClass::Heartbeat).filter_map(|p| p.disorder_p99_ms).max().unwrap_or(0);
         if let (Some(b), Some(rec)) = (bound, self.advice.bound.recommended_ms) {
@@ -255,7 +255,7 @@ impl FindingContext<'_> {
     }
 
     fn bound_too_large(&self) -> Option<Finding> {
-        let b = bound_of(self.sim.cfg.source.generator)?;
+        let b = bound_of(self.sim.cfg.first().source.generator)?;
         let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Heartbeat).collect();
         let records: u64 = data.iter().map(|p| p.records).sum();
         let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;

@@ -53,12 +53,12 @@ impl FindingContext<'_> {
     }
 
     fn timeout(&self) -> Option<i64> {
-        self.sim.cfg.source.idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
+        self.sim.cfg.first().source.idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
     }
 
     /// Why no idle timeout excludes a silent split: none is set, or it is never checked.
     fn no_timeout_says(&self) -> String {
-        match self.sim.cfg.source.idle_timeout_ms {
+        match self.sim.cfg.first().source.idle_timeout_ms {
             Some(t) => format!("its {} idle timeout is never checked (the auto-watermark interval is 0)", d(t)),
             None => "no idle timeout lets it go".into(),
         }
@@ -76,10 +76,10 @@ impl FindingContext<'_> {
         if cfg.auto_watermark_interval_ms == 0 {
             return f.fix("Interval 200 ms", Action::AutoInterval(200));
         }
-        if matches!(cfg.source.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
+        if matches!(cfg.first().source.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
             return f;
         }
-        match self.advice.idle_timeout.recommended_ms.filter(|&t| Some(t) != cfg.source.idle_timeout_ms) {
+        match self.advice.idle_timeout.recommended_ms.filter(|&t| Some(t) != cfg.first().source.idle_timeout_ms) {
             Some(t) => f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t))),
             None => f,
         }
@@ -240,7 +240,7 @@ impl FindingContext<'_> {
             .check("numLateRecordsDropped of the window operator rises when the partition's numRecordsIn resumes");
         // Back below the watermark and silent again (a stale record), it holds its subtask
         // until it goes idle again: a shorter (advised) timeout lets it go sooner.
-        let (cur, advised) = (self.sim.cfg.source.idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
+        let (cur, advised) = (self.sim.cfg.first().source.idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
         let silent_again = p.silent_ms.is_some_and(|s| s > p.gap_p99_ms.unwrap_or(0).saturating_mul(2).max(1_000));
         if let (true, true, Some(c), Some(a)) = (self.holds(p), silent_again, cur, advised) {
             if a < c {
@@ -261,7 +261,7 @@ impl FindingContext<'_> {
 
     fn flapping(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
-        let t = self.sim.cfg.source.idle_timeout_ms.unwrap_or(0);
+        let t = self.sim.cfg.first().source.idle_timeout_ms.unwrap_or(0);
         let gap = p.gap_p99_ms.unwrap_or(0);
         let f = Finding::new(
             FindingKind::FlappingPartition,

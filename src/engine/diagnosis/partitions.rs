@@ -12,9 +12,9 @@ impl Simulation {
         let mut raw: Vec<_> = (0..self.partitions.len()).map(|p| self.raw_facts(p)).collect();
         let cx = Context {
             now,
-            idle_timeout_ms: self.cfg.source.idle_timeout_ms,
+            idle_timeout_ms: self.cfg.first().source.idle_timeout_ms,
             interval_ms: self.cfg.auto_watermark_interval_ms,
-            drop_heartbeats: self.cfg.source.transform.drop_heartbeats,
+            drop_heartbeats: self.cfg.first().source.transform.drop_heartbeats,
             lead_watermark: upper_median(
                 raw.iter().filter(|(f, _)| !f.idle && f.class != PartitionClass::Removed).filter_map(|(f, _)| f.watermark),
             ),

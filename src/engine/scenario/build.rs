@@ -1,9 +1,9 @@
 //! From scenario JSON to a running simulation: parsing with field paths, validation against
 //! Flink's own constructor checks, and construction.
 
-use super::schema::{validate_generator, KafkaConnector, Scenario, StartOffset};
+use super::schema::{validate_generator, FlinkSwitches, KafkaConnector, Scenario, SecondInputSpec, SourceSpec, StartOffset, TopicSpec};
 use crate::engine::error::InputError;
-use crate::engine::job::JobConfig;
+use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
 use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARALLELISM, MAX_PARTITIONS, MAX_SAFE, MAX_TRACE_CAPACITY};
 use crate::engine::partitioner::Exchange;
@@ -12,6 +12,7 @@ use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::SourceSettings;
 use crate::engine::time::thousands;
 use crate::engine::time::ProcTime;
+use crate::engine::topics::Topics;
 use crate::engine::valve::ValveSwitches;
 
 /// Parses scenario JSON; errors carry the path of the offending field.
@@ -53,32 +54,20 @@ pub(crate) fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputErr
 impl Scenario {
     pub fn validate(&self) -> Result<(), InputError> {
         range(self.topic.partitions as i64, 0, MAX_PARTITIONS as i64, "topic.partitions")?;
-        range(self.source.parallelism as i64, 1, MAX_PARALLELISM as i64, "source.parallelism")?;
+        self.source.validate(self.window.parallelism, self.exchange.kind).map_err(|e| e.within("source"))?;
         range(self.window.parallelism as i64, 1, MAX_PARALLELISM as i64, "window.parallelism")?;
         range(self.duration_ms, 0, MAX_DURATION_MS, "duration_ms")?;
         range(self.start_time_ms, -MAX_SAFE, MAX_SAFE, "start_time_ms")?;
-        let wm = &self.source.watermark;
-        validate_generator(&wm.generator).map_err(|e| e.within("source.watermark.generator"))?;
-        if let Some(t) = wm.idle_timeout_ms {
-            if t <= 0 {
-                return Err(InputError::new(
-                    "source.watermark.idle_timeout_ms",
-                    "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off",
-                ));
-            }
-        }
-        range(wm.auto_watermark_interval_ms, 0, MAX_INTERVAL_MS, "source.watermark.auto_watermark_interval_ms")?;
-        if self.source.read_rate_per_s == Some(0) {
-            return Err(InputError::new("source.read_rate_per_s", "must be > 0, or null for unlimited"));
-        }
+        range(self.source.watermark.auto_watermark_interval_ms, 0, MAX_INTERVAL_MS, "source.watermark.auto_watermark_interval_ms")?;
         range(self.exchange.latency_ms, 0, MAX_INTERVAL_MS, "exchange.latency_ms")?;
-        if self.exchange.kind == Exchange::Forward && self.source.parallelism != self.window.parallelism {
-            return Err(InputError::new("exchange.type", "forward needs equal source and window parallelism"));
+        if let Some(second) = &self.second_input {
+            self.validate_second(second).map_err(|e| e.within("second_input"))?;
         }
         self.window.assigner.validate().map_err(|(f, m)| InputError::new(format!("window.assigner.{f}"), m))?;
         range(self.window.allowed_lateness_ms, 0, i64::MAX, "window.allowed_lateness_ms")?;
+        let topics = self.topics();
         for (i, p) in self.producers.iter().enumerate() {
-            check::producer(p, self.topic.partitions).map_err(|e| e.within(&format!("producers[{i}]")))?;
+            check::producer(p, &topics).map_err(|e| e.within(&format!("producers[{i}]")))?;
         }
         for (i, c) in self.commands.iter().enumerate() {
             if c.at_ms < 0 {
@@ -92,26 +81,46 @@ impl Scenario {
         budget::check(self)
     }
 
+    fn validate_second(&self, second: &SecondInputSpec) -> Result<(), InputError> {
+        range(second.topic.partitions as i64, 0, MAX_PARTITIONS as i64, "topic.partitions")?;
+        if second.topic.name == self.topic.name {
+            return Err(InputError::new("topic.name", format!("must differ from the first input's topic ({:?})", self.topic.name)));
+        }
+        second.source.validate(self.window.parallelism, second.exchange).map_err(|e| e.within("source"))?;
+        let (ours, job) = (second.source.watermark.auto_watermark_interval_ms, self.source.watermark.auto_watermark_interval_ms);
+        if ours != job {
+            return Err(InputError::new(
+                "source.watermark.auto_watermark_interval_ms",
+                format!(
+                    "pipeline.auto-watermark-interval is one setting per job: set it in source.watermark (got {ours}, the job has {job})"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The topics and how partitions are numbered across them at the start.
+    pub fn topics(&self) -> Topics {
+        let mut names = vec![self.topic.name.clone()];
+        let mut counts = vec![self.topic.partitions];
+        if let Some(s) = &self.second_input {
+            names.push(s.topic.name.clone());
+            counts.push(s.topic.partitions);
+        }
+        Topics::new(names, &counts)
+    }
+
     pub fn job_config(&self) -> JobConfig {
-        let wm = &self.source.watermark;
+        let mut inputs = vec![self.source.input_config(&self.topic, self.exchange.kind, &self.flink)];
+        if let Some(s) = &self.second_input {
+            inputs.push(s.source.input_config(&s.topic, s.exchange, &self.flink));
+        }
         JobConfig {
             seed: self.seed,
             start_time: ProcTime(self.start_time_ms),
-            topic: self.topic.name.clone(),
-            source_parallelism: self.source.parallelism,
-            source: SourceSettings {
-                generator: wm.generator,
-                emit: wm.emit,
-                idle_timeout_ms: wm.idle_timeout_ms,
-                assigner: self.source.timestamp_assigner,
-                transform: self.source.transform,
-                combined_all_idle_flush: self.flink.combined_all_idle_flush,
-                legacy_idle_without_splits: self.flink.kafka_connector == KafkaConnector::Legacy,
-            },
-            auto_watermark_interval_ms: wm.auto_watermark_interval_ms,
-            read_rate_per_s: self.source.read_rate_per_s,
-            start_from_earliest: self.source.start_offset == StartOffset::Earliest,
-            exchange: self.exchange.kind,
+            inputs,
+            two_input_mode: self.second_input.as_ref().map_or(TwoInputMode::Union, |s| s.mode),
+            auto_watermark_interval_ms: self.source.watermark.auto_watermark_interval_ms,
             channel_latency_ms: self.exchange.latency_ms,
             window_parallelism: self.window.parallelism,
             window: self.window.assigner,
@@ -123,6 +132,7 @@ impl Scenario {
                 unconditional_flush: self.flink.valve_unconditional_flush,
                 rederive_on_reactivate: self.flink.valve_rederive_on_reactivate,
             },
+            combined_all_idle_flush: self.flink.combined_all_idle_flush,
             trace_capacity: self.trace.capacity,
             trace_records: self.trace.records,
             late_records_retained: self.trace.late_records_retained,
@@ -135,7 +145,11 @@ impl Scenario {
         self.validate()?;
         let cfg = self.job_config();
         let start = cfg.start_time;
-        let mut sim = Simulation::new(cfg, KeyTable::default(), self.topic.partitions);
+        let counts: Vec<u32> = self.second_input.iter().map(|s| s.topic.partitions).fold(vec![self.topic.partitions], |mut v, n| {
+            v.push(n);
+            v
+        });
+        let mut sim = Simulation::new(cfg, KeyTable::default(), &counts);
         for (i, p) in self.producers.iter().enumerate() {
             sim.attach_producer(p, start).map_err(|e| e.within(&format!("producers[{i}]")))?;
         }
@@ -156,5 +170,49 @@ impl Scenario {
         let mut session = Session::new(self.clone())?;
         session.run_to_end(&mut ())?;
         Ok(session.into_sim())
+    }
+}
+
+impl SourceSpec {
+    /// The source's own checks (paths relative to the source block).
+    fn validate(&self, window_parallelism: u32, exchange: Exchange) -> Result<(), InputError> {
+        range(self.parallelism as i64, 1, MAX_PARALLELISM as i64, "parallelism")?;
+        let wm = &self.watermark;
+        validate_generator(&wm.generator).map_err(|e| e.within("watermark.generator"))?;
+        if let Some(t) = wm.idle_timeout_ms {
+            if t <= 0 {
+                return Err(InputError::new(
+                    "watermark.idle_timeout_ms",
+                    "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off",
+                ));
+            }
+        }
+        if self.read_rate_per_s == Some(0) {
+            return Err(InputError::new("read_rate_per_s", "must be > 0, or null for unlimited"));
+        }
+        if exchange == Exchange::Forward && self.parallelism != window_parallelism {
+            return Err(InputError::new("parallelism", "a forward exchange needs equal source and window parallelism"));
+        }
+        Ok(())
+    }
+
+    fn input_config(&self, topic: &TopicSpec, exchange: Exchange, flink: &FlinkSwitches) -> InputConfig {
+        let wm = &self.watermark;
+        InputConfig {
+            topic: topic.name.clone(),
+            source_parallelism: self.parallelism,
+            source: SourceSettings {
+                generator: wm.generator,
+                emit: wm.emit,
+                idle_timeout_ms: wm.idle_timeout_ms,
+                assigner: self.timestamp_assigner,
+                transform: self.transform,
+                combined_all_idle_flush: flink.combined_all_idle_flush,
+                legacy_idle_without_splits: flink.kafka_connector == KafkaConnector::Legacy,
+            },
+            read_rate_per_s: self.read_rate_per_s,
+            start_from_earliest: self.start_offset == StartOffset::Earliest,
+            exchange,
+        }
     }
 }

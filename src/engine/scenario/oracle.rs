@@ -9,7 +9,7 @@
 use super::schema::{RecordSpec, DEFAULT_START_MS};
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
-use crate::engine::job::JobConfig;
+use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
 use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
 use crate::engine::operator::aggregate::AggregateKind;
@@ -244,23 +244,26 @@ impl OracleScenario {
         Ok(JobConfig {
             seed: 0,
             start_time: ProcTime(DEFAULT_START_MS),
-            topic: "oracle".into(),
-            source_parallelism: 1,
-            source: SourceSettings {
-                generator: GeneratorKind::BoundedOutOfOrderness { bound_ms: bound },
-                emit: if per_event { EmitMode::PerEvent } else { EmitMode::Periodic },
-                idle_timeout_ms: self.watermark.idleness_ms,
-                assigner: TimestampAssigner::EventField,
-                transform: SourceTransform::default(),
-                combined_all_idle_flush: true,
-                legacy_idle_without_splits: false,
-            },
+            inputs: vec![InputConfig {
+                topic: "oracle".into(),
+                source_parallelism: 1,
+                source: SourceSettings {
+                    generator: GeneratorKind::BoundedOutOfOrderness { bound_ms: bound },
+                    emit: if per_event { EmitMode::PerEvent } else { EmitMode::Periodic },
+                    idle_timeout_ms: self.watermark.idleness_ms,
+                    assigner: TimestampAssigner::EventField,
+                    transform: SourceTransform::default(),
+                    combined_all_idle_flush: true,
+                    legacy_idle_without_splits: false,
+                },
+                read_rate_per_s: None,
+                start_from_earliest: true,
+                exchange: Exchange::Forward,
+            }],
+            two_input_mode: TwoInputMode::Union,
             // Per-event mode runs no timer here: the oracle's scenarios are written so that
             // its wall-clock timer cannot change the outcome.
             auto_watermark_interval_ms: if per_event { 0 } else { interval },
-            read_rate_per_s: None,
-            start_from_earliest: true,
-            exchange: Exchange::Forward,
             channel_latency_ms: 0,
             window_parallelism: 1,
             window: self.window,
@@ -269,6 +272,7 @@ impl OracleScenario {
             aggregate: AggregateKind::Sum,
             sink: SinkMode::Append,
             valve: ValveSwitches::default(),
+            combined_all_idle_flush: true,
             trace_capacity: 100_000,
             trace_records: true,
             late_records_retained: usize::MAX,
@@ -282,7 +286,7 @@ impl OracleScenario {
         let cfg = self.job_config(per_event)?;
         let delay =
             if per_event { 1 } else { self.watermark.record_delay_ms.unwrap_or(3 * self.watermark.interval_ms.unwrap_or(200)).max(1) };
-        let mut sim = Simulation::new(cfg, KeyTable::default(), self.partitions.len() as u32);
+        let mut sim = Simulation::new(cfg, KeyTable::default(), &[self.partitions.len() as u32]);
         let mut t = ProcTime(DEFAULT_START_MS);
         for a in self.actions()? {
             let cmd = match a {

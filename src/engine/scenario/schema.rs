@@ -3,6 +3,7 @@
 
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
+use crate::engine::job::TwoInputMode;
 use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_BURST_COUNT, MAX_KEYS, MAX_RATE_PER_S};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
@@ -40,6 +41,10 @@ pub struct Scenario {
     pub source: SourceSpec,
     #[serde(default)]
     pub exchange: ExchangeSpec,
+    /// A second source (its own topic, strategy and parallelism), unioned with or connected to
+    /// the first before the keyed operator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_input: Option<SecondInputSpec>,
     pub window: WindowOperatorSpec,
     #[serde(default)]
     pub sink: SinkSpec,
@@ -73,6 +78,25 @@ pub struct TopicSpec {
 
 fn default_topic() -> String {
     "events".into()
+}
+
+/// The second input of a two-input job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecondInputSpec {
+    pub topic: TopicSpec,
+    #[serde(default)]
+    pub source: SourceSpec,
+    /// The exchange out of this source (the latency is the job's `exchange.latency_ms`).
+    #[serde(default = "hash")]
+    pub exchange: Exchange,
+    /// `union` (one logical input) or `connect` (a two-input operator).
+    #[serde(default)]
+    pub mode: TwoInputMode,
+}
+
+fn hash() -> Exchange {
+    Exchange::Hash
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -170,6 +194,9 @@ pub struct SinkSpec {
 /// A producer attached to one or more partitions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProducerSpec {
+    /// The topic written to (`null`: the first input's); `partitions` count within it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
     pub partitions: PartitionSelector,
     #[serde(flatten)]
     pub kind: ProducerKind,

@@ -122,6 +122,7 @@ impl Action {
 /// A device that uploads records `delay_ms` old, five a second, to one partition.
 fn late_device(partition: u32, delay_ms: i64) -> ProducerSpec {
     ProducerSpec {
+        topic: None,
         partitions: PartitionSelector::One(partition),
         kind: ProducerKind::Steady { rate_per_s: 5 },
         keys: KeysSpec::List(vec!["late-device".into()]),

@@ -89,7 +89,7 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     }
     for c in &sc.commands {
         match &c.command {
-            Command::AddPartition => partitions += 1,
+            Command::AddPartition { .. } => partitions += 1,
             Command::AttachProducer { producer } => producers += add(producer, c.at_ms, partitions, &mut e),
             Command::Produce { records, .. } => e.records += records.len() as u128,
             _ => {}

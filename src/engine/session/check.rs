@@ -17,6 +17,7 @@ use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{validate_generator, ProducerSpec, RecordSpec, Scenario};
 use crate::engine::sim::Simulation;
 use crate::engine::time::ProcTime;
+use crate::engine::topics::Topics;
 
 /// `partition` must exist in a topic of `count` partitions.
 pub fn partition_exists(partition: u32, count: u32, path: &str) -> Result<(), InputError> {
@@ -99,12 +100,19 @@ fn producer_bounds(p: &ProducerSpec) -> Result<(), InputError> {
     }
 }
 
-/// A producer for a topic of `partitions` partitions: what it means, the bounds, and the
-/// partitions it writes to.
-pub fn producer(p: &ProducerSpec, partitions: u32) -> Result<Vec<u32>, InputError> {
+/// A producer: what it means, the bounds, and the partitions it writes to, in engine numbers.
+/// A spec naming a topic counts within it; one without counts in engine numbers (all topics,
+/// the second's partitions after the first's), which is the topic's own numbering in a job
+/// with one input.
+pub fn producer(p: &ProducerSpec, topics: &Topics) -> Result<Vec<u32>, InputError> {
     p.validate()?;
     producer_bounds(p)?;
-    p.partitions.resolve(partitions).map_err(|e| e.within("partitions"))
+    let Some(topic) = p.topic.as_deref() else {
+        return p.partitions.resolve(topics.input_of.len() as u32).map_err(|e| e.within("partitions"));
+    };
+    let input = topics.input_named(Some(topic))?;
+    let local = p.partitions.resolve(topics.count(input)).map_err(|e| e.within("partitions"))?;
+    Ok(local.into_iter().filter_map(|i| topics.global(input, i)).collect())
 }
 
 /// Command times within ±(2^53 − 1) (producers are checked as they are attached).
@@ -120,13 +128,14 @@ pub fn scenario_bounds(sc: &Scenario) -> Result<(), InputError> {
 pub struct Shadow {
     /// Per partition: its split is released (or the partition was removed).
     released: Vec<bool>,
+    topics: Topics,
 }
 
 impl Shadow {
     /// The shape of a live simulation.
     pub fn of(sim: &Simulation) -> Self {
         let released = (0..sim.partitions().len()).map(|p| sim.partitions()[p].removed || sim.live_split_of(p).is_none()).collect();
-        Shadow { released }
+        Shadow { released, topics: sim.topics() }
     }
 
     pub fn partitions(&self) -> u32 {
@@ -148,11 +157,13 @@ impl Shadow {
     /// Checks `cmd` as applied at absolute processing time `at`, then records its effect.
     pub fn check(&mut self, cmd: &Command, at: ProcTime, strict: bool) -> Result<(), InputError> {
         match cmd {
-            Command::AddPartition => {
-                if strict && self.partitions() >= MAX_PARTITIONS {
+            Command::AddPartition { topic } => {
+                let input = self.topics.input_named(topic.as_deref())?;
+                if strict && self.topics.count(input) >= MAX_PARTITIONS {
                     return Err(InputError::new("", format!("a topic has at most {MAX_PARTITIONS} partitions here")));
                 }
                 self.released.push(false);
+                self.topics.add(input);
             }
             Command::RemovePartition { partition } | Command::ReleaseSplit { partition } => {
                 if matches!(cmd, Command::ReleaseSplit { .. }) {
@@ -177,7 +188,7 @@ impl Shadow {
                 self.exists(*partition)?
             }
             Command::AttachProducer { producer: p } => {
-                producer(p, self.partitions()).map_err(|e| e.within("producer"))?;
+                producer(p, &self.topics).map_err(|e| e.within("producer"))?;
             }
             Command::SetParam { param: p } => param(p).map_err(|e| e.within("param"))?,
             Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => self.live(*partition)?,

@@ -15,7 +15,11 @@ use crate::engine::trace::{Trace, TraceKind};
 
 #[derive(Clone, Debug)]
 pub struct SourceSubtask {
+    /// Global index over both inputs' sources (the first input's come first).
     pub index: u32,
+    /// The job input (0 or 1) this subtask reads for, and its index within that source.
+    pub input: u8,
+    pub index_in_source: u32,
     pub splits: Vec<Split>,
     mux: WatermarkOutputMultiplexer,
     main: WatermarkGenerator,
@@ -36,9 +40,11 @@ pub struct SourceSubtask {
 }
 
 impl SourceSubtask {
-    pub fn new(index: u32, settings: SourceSettings, rebalance_start: u32) -> Self {
+    pub fn new(index: u32, (input, index_in_source): (u8, u32), settings: SourceSettings, rebalance_start: u32) -> Self {
         SourceSubtask {
             index,
+            input,
+            index_in_source,
             splits: Vec::new(),
             mux: WatermarkOutputMultiplexer::new(settings.combined_all_idle_flush),
             main: WatermarkGenerator::new(settings.generator, settings.emit),

@@ -74,7 +74,10 @@ fn the_snapshot_is_the_api_snapshot() {
     assert_eq!(keys(&s["operators"][0]), sorted(&op));
     // End of input: Long.MAX_VALUE has no number, only its exact text.
     assert_eq!(s["operators"][0]["inputWatermark"], json!({"ms": null, "raw": i64::MAX.to_string()}));
-    assert_eq!(keys(&s["operators"][0]["channels"][0]), sorted(&["channel", "sourceSubtask", "watermark", "status", "aligned", "isMin"]));
+    assert_eq!(
+        keys(&s["operators"][0]["channels"][0]),
+        sorted(&["input", "channel", "sourceSubtask", "watermark", "status", "aligned", "isMin"])
+    );
     assert_eq!(s["operators"][0]["channels"][0]["status"], json!("ACTIVE"));
     assert_eq!(keys(&s["metrics"]), ["now", "source", "window"]);
     assert!(s["metrics"]["window"][0]["currentInputWatermark"]["raw"].is_string());
@@ -116,7 +119,7 @@ fn explanations_metrics_and_presets_are_camel_case() {
     let e = json(&sim.explain(0).unwrap());
     assert_eq!(keys(&e), sorted(&["subtask", "watermark", "heldBy", "reasons", "waitingWindows", "waitingTotal", "text"]));
     assert_eq!(e["watermark"], json!({"ms": null, "raw": i64::MIN.to_string()}));
-    assert_eq!(keys(&e["heldBy"]), sorted(&["channel", "sourceSubtask", "partition"]));
+    assert_eq!(keys(&e["heldBy"]), sorted(&["input", "channel", "sourceSubtask", "partition"]));
     assert_eq!(e["reasons"][0], json!({"kind": "split_never_received", "partition": 0, "idleTimeoutMs": null}));
     assert_eq!(keys(&json(&sim.metrics().window[0])).len(), 12);
     let p = json(&catalog::presets()[0]);

@@ -196,6 +196,7 @@ impl GeneratorDraft {
         let partitions = self.partitions()?;
         let keys = if k == "heartbeat" { KeysSpec::List(vec!["heartbeat".into()]) } else { KeysSpec::Count { count: 8, prefix: "gen-".into() } };
         Ok(ProducerSpec {
+            topic: None,
             partitions,
             kind,
             keys,

@@ -26,7 +26,7 @@ fn bound_of(g: GeneratorKind) -> Option<i64> {
 #[component]
 pub fn StrategyControls() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let generator = move || pg.cfg.with(|c| c.source.generator);
+    let generator = move || pg.cfg.with(|c| c.first().source.generator);
     view! {
         <section class="ctl-group" aria-labelledby="ctl-strategy">
             <h3 id="ctl-strategy">"Watermark strategy"</h3>
@@ -37,7 +37,7 @@ pub fn StrategyControls() -> impl IntoView {
                 validate=v_duration
                 on_commit=Callback::new(move |t: String| set(pg, Param::BoundMs(parse_duration(&t)?))) />
             <Field label="idle timeout (withIdleness)" id="f-idle" hint="off, or e.g. 60 s"
-                value=Signal::derive(move || opt_dur_input(pg.cfg.with(|c| c.source.idle_timeout_ms)))
+                value=Signal::derive(move || opt_dur_input(pg.cfg.with(|c| c.first().source.idle_timeout_ms)))
                 validate=v_opt_positive_duration
                 on_commit=Callback::new(move |t: String| set(pg, Param::IdleTimeoutMs(parse_opt_duration(&t)?))) />
             <Field label="auto-watermark interval" id="f-interval" hint="200 ms; 0 disables"
@@ -45,11 +45,11 @@ pub fn StrategyControls() -> impl IntoView {
                 validate=v_duration
                 on_commit=Callback::new(move |t: String| set(pg, Param::AutoWatermarkIntervalMs(parse_duration(&t)?))) />
             <Field label="clamp timestamps to now +" id="f-clamp" hint="off, or e.g. 0"
-                value=Signal::derive(move || opt_dur_input(pg.cfg.with(|c| c.source.transform.max_future_skew_ms)))
+                value=Signal::derive(move || opt_dur_input(pg.cfg.with(|c| c.first().source.transform.max_future_skew_ms)))
                 validate=v_opt_duration
                 on_commit=Callback::new(move |t: String| set(pg, Param::MaxFutureSkewMs(parse_opt_duration(&t)?))) />
             <ParamCheck id="f-drop-hb" label="filter heartbeat records before the generator"
-                checked=Signal::derive(move || pg.cfg.with(|c| c.source.transform.drop_heartbeats))
+                checked=Signal::derive(move || pg.cfg.with(|c| c.first().source.transform.drop_heartbeats))
                 param=Param::DropHeartbeats />
             <AssignerSelect />
         </section>
@@ -60,7 +60,7 @@ pub fn StrategyControls() -> impl IntoView {
 #[component]
 fn GeneratorSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let generator = move || pg.cfg.with(|c| c.source.generator);
+    let generator = move || pg.cfg.with(|c| c.first().source.generator);
     let gen_kind = move || match generator() {
         GeneratorKind::BoundedOutOfOrderness { .. } => "bounded",
         GeneratorKind::Monotonous => "monotonous",
@@ -110,7 +110,7 @@ fn ParamCheck(id: &'static str, label: &'static str, checked: Signal<bool>, para
 #[component]
 fn AssignerSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let assigner = move || pg.cfg.with(|c| c.source.assigner);
+    let assigner = move || pg.cfg.with(|c| c.first().source.assigner);
     let on_assigner = move |ev: leptos::ev::Event| {
         let a = match event_target_value(&ev).as_str() {
             "broker_time" => TimestampAssigner::BrokerTime,

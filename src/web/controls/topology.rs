@@ -21,7 +21,7 @@ pub fn TopologyControls() -> impl IntoView {
                 validate=v_duration
                 on_commit=Callback::new(move |t: String| pg.apply(Command::SetParam { param: Param::ChannelLatencyMs(parse_duration(&t)?) }).map_err(|e| e.message)) />
             <Field label="read rate per source subtask (records/s)" id="f-read-rate" hint="unlimited, or e.g. 500"
-                value=Signal::derive(move || pg.cfg.with(|c| c.read_rate_per_s.map_or("unlimited".into(), |r| r.to_string())))
+                value=Signal::derive(move || pg.cfg.with(|c| c.first().read_rate_per_s.map_or("unlimited".into(), |r| r.to_string())))
                 validate=v_read_rate
                 on_commit=Callback::new(move |t: String| {
                     let v = if matches!(t.trim(), "" | "unlimited" | "off") { None } else { Some(parse_int(&t, 1, 100_000_000)? as u64) };
@@ -38,7 +38,7 @@ fn PartitionButtons() -> impl IntoView {
     let parts = Memo::new(move |_| pg.snap_slow.with(|s| s.splits.iter().filter(|p| !p.released).map(|p| p.partition).collect::<Vec<_>>()));
     let remove_sel = RwSignal::new(String::new());
     let add = move |_| {
-        if pg.apply_or_report(Command::AddPartition) {
+        if pg.apply_or_report(Command::AddPartition { topic: None }) {
             let n = pg.snap_slow.with_untracked(|s| s.splits.len());
             pg.info(format!("Added partition {} (no producer yet: it holds the watermark until it gets data or goes idle)", n - 1));
         }
@@ -111,7 +111,7 @@ impl TopologyDraft {
             sc.exchange.kind = x;
             // Partitions added while running become part of the topic.
             sc.topic.partitions = sc.topic.partitions.max(live_parts);
-            sc.commands.retain(|c| !matches!(c.command, Command::AddPartition));
+            sc.commands.retain(|c| !matches!(c.command, Command::AddPartition { topic: None }));
         }) {
             Ok(()) => {
                 self.err.set(None);
@@ -128,7 +128,7 @@ fn ParallelismControls() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = TopologyDraft::new();
     Effect::new(move |_| {
-        let (s, w, x) = pg.cfg.with(|c| (c.source_parallelism, c.window_parallelism, c.exchange));
+        let (s, w, x) = pg.cfg.with(|c| (c.first().source_parallelism, c.window_parallelism, c.first().exchange));
         d.load(s, w, x);
     });
     let exchange = d.exchange;

@@ -1,0 +1,46 @@
+//! The topics a job reads and how the engine numbers their partitions: one number sequence
+//! over all topics (the first topic's partitions first, then the second's, then partitions
+//! added later in the order they were added), while a producer or a Kafka user counts
+//! within one topic. This is the one place that translates between the two.
+
+use super::error::InputError;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Topics {
+    /// Topic names, by input.
+    pub names: Vec<String>,
+    /// Per engine partition number: the input whose topic holds it.
+    pub input_of: Vec<u8>,
+}
+
+impl Topics {
+    /// Topics with `counts[i]` partitions in input i's topic, numbered topic after topic.
+    pub fn new(names: Vec<String>, counts: &[u32]) -> Self {
+        let input_of = counts.iter().enumerate().flat_map(|(i, &n)| std::iter::repeat_n(i as u8, n as usize)).collect();
+        Topics { names, input_of }
+    }
+
+    /// The input reading `topic` (`None`: the first); the error lists the topics there are.
+    pub fn input_named(&self, topic: Option<&str>) -> Result<u8, InputError> {
+        let Some(t) = topic else { return Ok(0) };
+        match self.names.iter().position(|n| n == t) {
+            Some(i) => Ok(i as u8),
+            None => Err(InputError::new("topic", format!("no topic {t:?} (the job reads {})", self.names.join(", ")))),
+        }
+    }
+
+    /// Partitions in input `input`'s topic.
+    pub fn count(&self, input: u8) -> u32 {
+        self.input_of.iter().filter(|&&i| i == input).count() as u32
+    }
+
+    /// The engine number of partition `index` of input `input`'s topic.
+    pub fn global(&self, input: u8, index: u32) -> Option<u32> {
+        self.input_of.iter().enumerate().filter(|(_, &i)| i == input).nth(index as usize).map(|(p, _)| p as u32)
+    }
+
+    /// A partition added to input `input`'s topic.
+    pub fn add(&mut self, input: u8) {
+        self.input_of.push(input);
+    }
+}
