@@ -240,6 +240,13 @@ export type Reason =
   | { "kind": "flapping_partition", partition: number, flips: number, idleTimeoutMs: number, }
   | { "kind": "idle_countdown", partition: number, idleAt: number, }
   | { "kind": "periodic_emission_disabled" }
+  | { "kind": "input_holds", input: number, topic: string, otherWatermark: Watermark, }
+  | { "kind": "input_stalls", input: number, topic: string, behindMs: number, }
+  | { "kind": "midstream_holds", sourceSubtask: number, operator: string, 
+/**
+ * Whether the source itself announced IDLE (a status the DataStream operator swallows).
+ */
+sourceIdle: boolean, idleTimeoutMs: number | null, silentMs: number | null, sql: boolean, }
   | { "kind": "channel_not_realigned", channel: number, sourceSubtask: number, }
   | { "kind": "far_future_timestamp", partition: number, maxTimestamp: number, aheadMs: number, }
   | { "kind": "seconds_read_as_millis", watermark: Watermark, }
@@ -367,7 +374,10 @@ export type FindingKind = "nothing_read_yet"
   | "window_state_growing"
   | "channel_not_realigned"
   | "all_inputs_idle"
-  | "event_time_lag";
+  | "event_time_lag"
+  | "quiet_input_holds"
+  | "two_input_stall"
+  | "midstream_assigner_holds";
 
 /**
  * One number behind a finding: `name` is stable (tests and scripts read it), `text` says it.
@@ -569,6 +579,8 @@ export type TraceKind =
   | { "kind": "split_released", subtask: number, partition: number, }
   | { "kind": "source_watermark", subtask: number, watermark: Watermark, }
   | { "kind": "source_status", subtask: number, status: WatermarkStatus, }
+  | { "kind": "midstream_watermark", subtask: number, watermark: Watermark, }
+  | { "kind": "midstream_status", subtask: number, status: WatermarkStatus, }
   | { "kind": "end_of_input_dropped", subtask: number, }
   | { "kind": "operator_watermark", subtask: number, watermark: Watermark, }
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
@@ -594,6 +606,8 @@ export type TraceEvent = {
   | { "kind": "split_released", subtask: number, partition: number, }
   | { "kind": "source_watermark", subtask: number, watermark: Watermark, }
   | { "kind": "source_status", subtask: number, status: WatermarkStatus, }
+  | { "kind": "midstream_watermark", subtask: number, watermark: Watermark, }
+  | { "kind": "midstream_status", subtask: number, status: WatermarkStatus, }
   | { "kind": "end_of_input_dropped", subtask: number, }
   | { "kind": "operator_watermark", subtask: number, watermark: Watermark, }
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }

@@ -5,9 +5,10 @@
 use super::channel::{Channel, ChannelItem};
 use super::diagnosis::histogram::Histogram;
 use super::element::Record;
-use super::job::JobConfig;
+use super::job::{InputConfig, JobConfig};
 use super::keys::{KeyId, KeyTable};
 use super::operator::hot_windows::NO_SLOT;
+use super::operator::midstream::Midstream;
 use super::operator::sink::{Sink, WindowResult};
 use super::operator::window_operator::{ElementOutcome, WindowFiring};
 use super::partitioner::{default_max_parallelism, key_to_subtask, Exchange};
@@ -45,6 +46,10 @@ pub struct Downstream {
     exchanges: Vec<Exchange>,
     /// Per global source subtask: the window subtasks its watermarks and statuses reach.
     targets: Vec<Vec<u32>>,
+    /// Per global source subtask, the watermark operator chained after it (empty when no
+    /// input has one).
+    pub chained: Vec<Option<Midstream>>,
+    chain_out: Vec<Signal>,
     latency_ms: i64,
     /// `channels[src * window_parallelism + dst]` over global source subtasks, used only with
     /// latency > 0.
@@ -88,6 +93,8 @@ impl Downstream {
             late_side_output: cfg.late_side_output,
             exchanges: cfg.inputs.iter().map(|i| i.exchange).collect(),
             targets,
+            chained: chained(cfg),
+            chain_out: Vec::new(),
             latency_ms: cfg.channel_latency_ms,
             channels: if cfg.channel_latency_ms > 0 { vec![Channel::default(); (p * q) as usize] } else { Vec::new() },
             key_route: Vec::new(),
@@ -154,6 +161,67 @@ impl Downstream {
         } else {
             self.process_record(dst, slot, rec, ts, now, trace);
         }
+        if !self.chained.is_empty() {
+            self.chained_element(src, ts, now, trace);
+        }
+    }
+
+    /// The chained operator after source subtask `src` sees a record that went downstream.
+    #[cold]
+    fn chained_element(&mut self, src: u32, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+        let Some(m) = &mut self.chained[src as usize] else { return };
+        let mut out = std::mem::take(&mut self.chain_out);
+        out.clear();
+        m.process_element(ts, now, &mut out);
+        self.chained_out(src, &out, now, trace);
+        self.chain_out = out;
+    }
+
+    /// What a chained operator emitted: traced, then broadcast like a source's signals.
+    fn chained_out(&mut self, src: u32, out: &[Signal], now: ProcTime, trace: &mut Trace) {
+        for &sig in out {
+            let kind = match sig {
+                Signal::Watermark(watermark) => TraceKind::MidstreamWatermark { subtask: src, watermark },
+                Signal::Status(status) => TraceKind::MidstreamStatus { subtask: src, status },
+            };
+            trace.push(now, kind);
+            self.fan_out(src, sig, now, trace);
+        }
+    }
+
+    /// Opens the chained operators (the SQL operator's timer starts at job start).
+    pub fn open(&mut self, now: ProcTime) {
+        self.chained.iter_mut().flatten().for_each(|m| m.open(now));
+    }
+
+    /// The pipeline's periodic tick for the operator chained after source subtask `src`.
+    pub fn periodic_tick(&mut self, src: u32, now: ProcTime, trace: &mut Trace) {
+        let Some(Some(m)) = self.chained.get_mut(src as usize) else { return };
+        let mut out = std::mem::take(&mut self.chain_out);
+        out.clear();
+        m.on_periodic_emit(now, &mut out);
+        self.chained_out(src, &out, now, trace);
+        self.chain_out = out;
+    }
+
+    /// The earliest processing-time timer of a chained operator.
+    pub fn next_timer(&self) -> Option<ProcTime> {
+        self.chained.iter().flatten().filter_map(|m| m.next_timer_at()).min()
+    }
+
+    /// Fires the chained operators' timers due at `now`, in source subtask order.
+    pub fn fire_timers(&mut self, now: ProcTime, trace: &mut Trace) {
+        for src in 0..self.chained.len() {
+            let Some(m) = &mut self.chained[src] else { continue };
+            if m.next_timer_at().is_none_or(|t| t > now) {
+                continue;
+            }
+            let mut out = std::mem::take(&mut self.chain_out);
+            out.clear();
+            m.on_timer(now, &mut out);
+            self.chained_out(src as u32, &out, now, trace);
+            self.chain_out = out;
+        }
     }
 
     #[inline]
@@ -168,8 +236,23 @@ impl Downstream {
         self.key_route[key as usize]
     }
 
-    /// Broadcasts a source subtask's watermark or status to every channel it feeds.
+    /// A source subtask's watermark or status: through the operator chained after it, if
+    /// any, then to every channel it feeds.
     pub fn send_signal(&mut self, src: u32, sig: Signal, now: ProcTime, trace: &mut Trace) {
+        if let Some(Some(m)) = self.chained.get_mut(src as usize) {
+            let mut out = std::mem::take(&mut self.chain_out);
+            out.clear();
+            m.process_signal(sig, &mut out);
+            self.chained_out(src, &out, now, trace);
+            self.chain_out = out;
+            return;
+        }
+        self.fan_out(src, sig, now, trace);
+    }
+
+    /// Broadcasts a watermark or status leaving source subtask `src`'s chain to every
+    /// channel it feeds.
+    fn fan_out(&mut self, src: u32, sig: Signal, now: ProcTime, trace: &mut Trace) {
         let q = self.windows.len() as u32;
         for k in 0..self.targets[src as usize].len() {
             let dst = self.targets[src as usize][k];
@@ -369,4 +452,15 @@ fn channel_sources(cfg: &JobConfig, targets: &[Vec<u32>], dst: u32) -> Vec<Vec<u
         }
     }
     per_input
+}
+
+/// The chained operator after each global source subtask; empty when no input has one.
+fn chained(cfg: &JobConfig) -> Vec<Option<Midstream>> {
+    if cfg.inputs.iter().all(|i| i.midstream.is_none()) {
+        return Vec::new();
+    }
+    let interval = cfg.auto_watermark_interval_ms;
+    let per_subtask =
+        |i: &InputConfig| (0..i.source_parallelism).map(move |_| i.midstream.map(|m| Midstream::new(m, interval))).collect::<Vec<_>>();
+    cfg.inputs.iter().flat_map(per_subtask).collect()
 }

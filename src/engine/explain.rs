@@ -36,6 +36,28 @@ pub enum Reason {
     IdleCountdown { partition: u32, idle_at: ProcTime },
     /// `auto_watermark_interval_ms` is 0: no periodic watermarks and no idleness detection.
     PeriodicEmissionDisabled,
+    /// A two-input operator is held by one input (`currentInputNWatermark`): the other is ahead.
+    InputHolds {
+        input: usize,
+        topic: String,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        other_watermark: EventTime,
+    },
+    /// A two-input operator's input came back from idle below the operator's watermark: unlike
+    /// a valve channel it counts at once, so the operator stalls until it catches up.
+    InputStalls { input: usize, topic: String, behind_ms: i64 },
+    /// The watermark operator chained after the holding source subtask decides its watermark:
+    /// it swallows the source's watermarks and (DataStream) statuses.
+    MidstreamHolds {
+        source_subtask: u32,
+        operator: String,
+        /// Whether the source itself announced IDLE (a status the DataStream operator swallows).
+        source_idle: bool,
+        idle_timeout_ms: Option<i64>,
+        silent_ms: Option<i64>,
+        sql: bool,
+    },
     /// A channel came back from idle below the output watermark and is ignored until it catches up.
     ChannelNotRealigned { channel: usize, source_subtask: u32 },
     /// A split read a timestamp far ahead of processing time; records behind it become late.
@@ -102,7 +124,11 @@ impl Simulation {
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
         } else if let Some(ch) = w.input.min_channel() {
-            let (partition, mut why) = self.source_reasons(ch.source, now, facts);
+            reasons.extend(self.input_reasons(w, ch.input));
+            let (partition, mut why) = match self.midstream_reason(ch.source, now) {
+                Some(r) => (None, vec![r]),
+                None => self.source_reasons(ch.source, now, facts),
+            };
             held_by = Some(Culprit { input: ch.input, channel: ch.channel, source_subtask: ch.source, partition });
             reasons.append(&mut why);
         }
@@ -133,12 +159,43 @@ impl Simulation {
         Some(ex)
     }
 
+    /// For a two-input operator: which input holds it, and any input that stalls it.
+    fn input_reasons(&self, w: &super::window_subtask::WindowSubtask, held: usize) -> Vec<Reason> {
+        let Some(c) = w.input.combination() else { return Vec::new() };
+        let topic = |i: usize| self.cfg.inputs.get(i).map_or(String::new(), |x| x.topic.clone());
+        let mut out = Vec::new();
+        let other = 1 - held.min(1);
+        if !c.input_idle(other) {
+            out.push(Reason::InputHolds { input: held, topic: topic(held), other_watermark: c.input_watermark_of(other) });
+        }
+        for i in 0..w.input.inputs() {
+            let behind = c.combined_watermark().ms().saturating_sub(c.input_watermark_of(i).ms());
+            if !c.input_idle(i) && behind > 0 && c.combined_watermark() != NO_WATERMARK {
+                out.push(Reason::InputStalls { input: i, topic: topic(i), behind_ms: behind });
+            }
+        }
+        out
+    }
+
+    /// The chained watermark operator's part, when source subtask `s` has one.
+    fn midstream_reason(&self, s: u32, now: ProcTime) -> Option<Reason> {
+        let m = self.down.chained.get(s as usize)?.as_ref()?;
+        Some(Reason::MidstreamHolds {
+            source_subtask: s,
+            operator: m.spec.label().into(),
+            source_idle: self.sources[s as usize].output.is_idle(),
+            idle_timeout_ms: m.spec.idle_timeout_ms(),
+            silent_ms: m.last_record_at.map(|t| now - t),
+            sql: matches!(m.spec, super::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }),
+        })
+    }
+
     /// Why a source subtask's output is where it is, and which split holds it; what the split
     /// is comes from its class, so a slow or returning partition is never called a heartbeat.
     fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts]) -> (Option<u32>, Vec<Reason>) {
         let src = &self.sources[s as usize];
         let interval = self.cfg.auto_watermark_interval_ms;
-        let timeout = self.cfg.first().source.idle_timeout_ms.filter(|_| interval > 0);
+        let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| interval > 0);
         let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released).collect();
         if live.is_empty() {
             return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });
@@ -266,12 +323,52 @@ pub fn reason_clause(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String
         }
         Reason::IdleCountdown { partition, idle_at } => format!("partition {partition} will be declared idle in {} unless a record arrives", d((*idle_at - now).max(0))),
         Reason::PeriodicEmissionDisabled => "the auto-watermark interval (auto_watermark_interval_ms) is 0: no periodic watermarks, and idleness is never detected".into(),
+        Reason::InputHolds { input, topic, other_watermark } => format!(
+            "the two-input operator's {} input ({topic}) holds it; the other input is at {} (an operator with two inputs waits for the slower one)",
+            ordinal(*input),
+            at(*other_watermark)
+        ),
+        Reason::InputStalls { input, topic, behind_ms } => format!(
+            "its {} input ({topic}) came back {} below the operator's watermark: a two-input operator counts it at once, so it stalls until that input catches up",
+            ordinal(*input),
+            d(*behind_ms)
+        ),
+        Reason::MidstreamHolds { source_subtask, operator, source_idle, idle_timeout_ms, silent_ms, sql } => {
+            midstream_clause(*source_subtask, operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql)
+        }
         Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),
         Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => {
             format!("partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps at the source", d(*ahead_ms), at(*max_timestamp))
         }
         Reason::SecondsReadAsMillis { watermark } => format!("the watermark is {} — epoch seconds read as milliseconds?", at(*watermark)),
         Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", at(*watermark)),
+    }
+}
+
+fn ordinal(input: usize) -> &'static str {
+    if input == 0 {
+        "first"
+    } else {
+        "second"
+    }
+}
+
+fn midstream_clause(s: u32, operator: &str, source_idle: bool, timeout: Option<i64>, silent: Option<i64>, sql: bool) -> String {
+    let d = format_duration;
+    let quiet = silent.map_or("no record has passed it yet".to_string(), |t| format!("its last record passed {} ago", d(t)));
+    match (sql, timeout) {
+        (true, Some(t)) => format!(
+            "the {operator} after source subtask {s} decides its watermark ({quiet}): it goes idle only after table.exec.source.idle-timeout ({}) without rows, and any row makes it active again at once",
+            d(t)
+        ),
+        (true, None) => format!("the {operator} after source subtask {s} decides its watermark ({quiet}) and table.exec.source.idle-timeout is not set, so it never goes idle"),
+        (false, _) if source_idle => format!(
+            "source subtask {s} is idle, but the {operator} after it swallows that status and, {}, keeps the channel active ({quiet}): generate watermarks in the source",
+            timeout.map_or("with no idle timeout of its own".to_string(), |t| format!("until its own {} idle timeout", d(t)))
+        ),
+        (false, _) => format!(
+            "the {operator} after source subtask {s} decides its watermark from the records that pass it, one watermark for all the subtask's partitions ({quiet}): per-partition watermarks exist only in the source"
+        ),
     }
 }
 

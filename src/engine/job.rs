@@ -8,6 +8,7 @@
 
 use super::operator::aggregate::AggregateKind;
 use super::operator::assigner::WindowSpec;
+use super::operator::midstream::MidstreamSpec;
 use super::operator::sink::SinkMode;
 use super::partitioner::Exchange;
 use super::source::SourceSettings;
@@ -26,6 +27,8 @@ pub struct InputConfig {
     /// Start reading from the earliest offset (true) or skip what is in the log at start.
     pub start_from_earliest: bool,
     pub exchange: Exchange,
+    /// A watermark operator chained after the source, replacing the source's watermarks.
+    pub midstream: Option<MidstreamSpec>,
 }
 
 /// How a second input meets the first.

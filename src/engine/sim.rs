@@ -213,6 +213,7 @@ impl Simulation {
         }
         consider(self.next_tick);
         consider(self.down.next_delivery());
+        consider(self.down.next_timer());
         if (self.pending_reads || self.cfg.inputs.iter().any(|i| i.read_rate_per_s.is_some())) && self.has_backlog() {
             consider(Some(from));
         }
@@ -302,6 +303,7 @@ impl Simulation {
                 p.skip_all();
             }
         }
+        self.down.open(t);
         for s in 0..self.sources.len() {
             self.signals.clear();
             self.sources[s].open(t, &mut self.trace, &mut self.signals);
@@ -325,11 +327,13 @@ impl Simulation {
         if let Some(failure) = &self.down.failure {
             return Err(InputError::invalid("", failure.clone()));
         }
+        self.down.fire_timers(t, &mut self.trace);
         if self.next_tick == Some(t) {
             for s in 0..self.sources.len() {
                 self.signals.clear();
                 self.sources[s].periodic_tick(t, &mut self.trace, &mut self.signals);
                 self.broadcast(s, t);
+                self.down.periodic_tick(s as u32, t, &mut self.trace);
             }
             self.next_tick = Some(t + self.cfg.auto_watermark_interval_ms);
         }

@@ -60,6 +60,15 @@ pub enum TraceKind<K = KeyId> {
     },
     /// A source subtask announced a status downstream.
     SourceStatus { subtask: u32, status: WatermarkStatus },
+    /// The watermark operator chained after a source subtask emitted a watermark.
+    MidstreamWatermark {
+        subtask: u32,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        watermark: EventTime,
+    },
+    /// The watermark operator chained after a source subtask announced a status.
+    MidstreamStatus { subtask: u32, status: WatermarkStatus },
     /// The end-of-input `Long.MAX_VALUE` was dropped because the output was announced IDLE.
     EndOfInputDropped { subtask: u32 },
     /// A window subtask's valve output advanced (`currentInputWatermark`).
@@ -122,6 +131,8 @@ impl<K> TraceKind<K> {
             &SplitReleased { subtask, partition } => SplitReleased { subtask, partition },
             &SourceWatermark { subtask, watermark } => SourceWatermark { subtask, watermark },
             &SourceStatus { subtask, status } => SourceStatus { subtask, status },
+            &MidstreamWatermark { subtask, watermark } => MidstreamWatermark { subtask, watermark },
+            &MidstreamStatus { subtask, status } => MidstreamStatus { subtask, status },
             &EndOfInputDropped { subtask } => EndOfInputDropped { subtask },
             &OperatorWatermark { subtask, watermark } => OperatorWatermark { subtask, watermark },
             &OperatorStatus { subtask, status } => OperatorStatus { subtask, status },
@@ -159,6 +170,7 @@ impl TraceKind {
                 | TraceKind::SplitIdle { .. }
                 | TraceKind::SplitActive { .. }
                 | TraceKind::SourceStatus { .. }
+                | TraceKind::MidstreamStatus { .. }
                 | TraceKind::OperatorStatus { .. }
         )
     }
@@ -197,6 +209,8 @@ impl TraceKind {
             SourceWatermark { subtask, watermark } => [8, *subtask as i64, watermark.ms()].iter().for_each(|v| h.add_i64(*v)),
             SourceStatus { subtask, status } => [9, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
             EndOfInputDropped { subtask } => [10, *subtask as i64].iter().for_each(|v| h.add_i64(*v)),
+            MidstreamWatermark { subtask, watermark } => [15, *subtask as i64, watermark.ms()].iter().for_each(|v| h.add_i64(*v)),
+            MidstreamStatus { subtask, status } => [16, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
             OperatorWatermark { subtask, watermark } => [11, *subtask as i64, watermark.ms()].iter().for_each(|v| h.add_i64(*v)),
             OperatorStatus { subtask, status } => [12, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
             WindowFired { subtask, key, start, end, count, sum, watermark, firing } => {

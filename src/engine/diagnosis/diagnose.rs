@@ -123,6 +123,7 @@ impl Simulation {
         } else {
             findings.extend(cx.partition_findings());
         }
+        findings.extend(cx.topology_findings().into_iter().filter(|_| records_read > 0));
         findings.extend(cx.job_findings().into_iter().filter(|f| records_read > 0 || f.partition.is_none() && f.source_subtask.is_none()));
         mark_holders(&mut findings, culprit.as_ref());
         findings.sort_by_key(|f| {

@@ -72,6 +72,12 @@ pub enum FindingKind {
     AllInputsIdle,
     /// Event-time lag (wall clock minus watermark) is over the alert threshold.
     EventTimeLag,
+    /// One input of a two-input operator holds it (the other is ahead).
+    QuietInputHolds,
+    /// A two-input operator's input came back below its watermark and stalls it.
+    TwoInputStall,
+    /// A watermark operator after the source decides the watermark (and may hide idleness).
+    MidstreamAssignerHolds,
 }
 
 /// One number behind a finding: `name` is stable (tests and scripts read it), `text` says it.

@@ -17,6 +17,7 @@ pub mod lag;
 pub mod observed;
 mod partition_findings;
 mod partitions;
+mod topology_findings;
 
 pub use diagnose::{Diagnosis, DiagnosisOptions};
 pub mod text;

@@ -213,6 +213,7 @@ impl SourceSpec {
             read_rate_per_s: self.read_rate_per_s,
             start_from_earliest: self.start_offset == StartOffset::Earliest,
             exchange,
+            midstream: self.midstream,
         }
     }
 }

@@ -259,6 +259,7 @@ impl OracleScenario {
                 read_rate_per_s: None,
                 start_from_earliest: true,
                 exchange: Exchange::Forward,
+                midstream: None,
             }],
             two_input_mode: TwoInputMode::Union,
             // Per-event mode runs no timer here: the oracle's scenarios are written so that

@@ -7,6 +7,7 @@ use crate::engine::job::TwoInputMode;
 use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_BURST_COUNT, MAX_KEYS, MAX_RATE_PER_S};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::partitioner::Exchange;
 use crate::engine::producer::ProducerKind;
@@ -109,6 +110,10 @@ pub struct SourceSpec {
     /// Records per second each source subtask reads; `null` = as fast as they arrive.
     pub read_rate_per_s: Option<u64>,
     pub start_offset: StartOffset,
+    /// A watermark operator chained after the source (`assignTimestampsAndWatermarks` in the
+    /// middle of the job, or SQL's watermark operator); `null`: watermarks from the source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub midstream: Option<MidstreamSpec>,
 }
 
 impl Default for SourceSpec {
@@ -120,6 +125,7 @@ impl Default for SourceSpec {
             transform: SourceTransform::default(),
             read_rate_per_s: None,
             start_offset: StartOffset::Earliest,
+            midstream: None,
         }
     }
 }

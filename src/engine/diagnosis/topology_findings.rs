@@ -1,0 +1,89 @@
+//! Findings about the job's shape beyond one source: a two-input operator held or stalled by
+//! one of its inputs, and a watermark operator in the middle of the job that replaces what
+//! the source knew (reference §6.4, §7, §10.1). They read the explanation's reasons, so the
+//! WHY panel and the findings never disagree.
+
+use super::diagnose::{d, FindingContext};
+use super::finding::{Finding, FindingKind, Severity};
+use crate::engine::explain::Reason;
+
+/// A chained operator this long without records while it holds the watermark is stuck.
+const STUCK_MS: i64 = 1_000;
+
+impl FindingContext<'_> {
+    pub(crate) fn topology_findings(&self) -> Vec<Finding> {
+        let Some(ex) = self.explanation else { return Vec::new() };
+        let held = self.culprit.map(|c| c.source_subtask);
+        ex.reasons
+            .iter()
+            .filter_map(|r| match r {
+                Reason::InputHolds { input, topic, .. } => Some(self.input_holds(*input, topic, held)),
+                Reason::InputStalls { input, topic, behind_ms } => Some(
+                    Finding::new(
+                        FindingKind::TwoInputStall,
+                        Severity::Info,
+                        format!("The {} input ({topic}) of window subtask {} came back {} below its watermark and stalls it until it catches up.", ordinal(*input), ex.subtask, d(*behind_ms)),
+                    )
+                    .detail("A two-input operator combines its inputs without the valve's 'unaligned' state: a returning input counts at once, so the operator waits instead of skipping it (the valve would skip a returning channel).")
+                    .check("currentInput1Watermark / currentInput2Watermark of the operator"),
+                ),
+                Reason::MidstreamHolds { source_subtask, operator, source_idle, idle_timeout_ms, silent_ms, sql } => {
+                    Some(midstream(*source_subtask, operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn input_holds(&self, input: usize, topic: &str, held: Option<u32>) -> Finding {
+        let mut f = Finding::new(
+            FindingKind::QuietInputHolds,
+            Severity::Warning,
+            format!("The {} input ({topic}) holds the two-input operator: it waits for the slower side.", ordinal(input)),
+        )
+        .detail("A join or connected stream fires only as far as both inputs' watermarks allow. A quiet side needs withIdleness on its source (an idle input is left out), or a watermark of its own that keeps up.")
+        .check(format!("currentInput{}Watermark of the operator, below the other input's", input + 1));
+        if let Some(s) = held {
+            f = f.source_subtask(s);
+        }
+        f
+    }
+}
+
+fn midstream(s: u32, operator: &str, source_idle: bool, timeout: Option<i64>, silent: Option<i64>, sql: bool) -> Finding {
+    let stuck = silent.is_none_or(|t| t >= STUCK_MS) && timeout.is_none();
+    let title = match (sql, source_idle) {
+        (false, true) => format!(
+            "The {operator} after source subtask {s} swallows the source's idleness: its channel stays active and holds the watermark."
+        ),
+        (true, _) => format!("The {operator} after source subtask {s} decides the watermark; rows re-activate it at once."),
+        (false, false) => format!("The {operator} after source subtask {s} decides the watermark for all of its partitions."),
+    };
+    let detail = if sql {
+        "Not pushed into the source, SQL's WATERMARK clause runs as an operator: one watermark per source subtask, starting at 0, idle after table.exec.source.idle-timeout without rows, and active again with the next row — a trickle of rows keeps it holding. With a connector that supports watermark push-down the source generates per-partition watermarks instead."
+    } else {
+        "assignTimestampsAndWatermarks in the middle of a job swallows the source's watermarks and statuses (only the end of input passes): per-partition watermarks and the source's idleness are lost. Generate watermarks in the source (fromSource with a WatermarkStrategy), or give this strategy its own withIdleness."
+    };
+    let severity = match (stuck, !sql && source_idle) {
+        (true, _) => Severity::Critical,
+        (false, true) => Severity::Warning,
+        (false, false) => Severity::Info,
+    };
+    Finding::new(FindingKind::MidstreamAssignerHolds, severity, title)
+        .source_subtask(s)
+        .detail(detail)
+        .evidence(
+            "chainedSilentMs",
+            silent.unwrap_or(-1),
+            silent.map_or("no record passed it yet".into(), |t| format!("last record through it {} ago", d(t))),
+        )
+        .check("currentOutputWatermark of the assigner operator, and the source's own watermark gauge next to it")
+}
+
+fn ordinal(input: usize) -> &'static str {
+    if input == 0 {
+        "first"
+    } else {
+        "second"
+    }
+}
