@@ -160,7 +160,7 @@ proptest! {
     fn every_record_is_accounted_for(sc in scenario(), checkpoints in 1i64..8) {
         let parsed = parse(&sc.to_string()).map_err(|e| TestCaseError::fail(format!("invalid scenario: {e}")))?;
         let mut sim = parsed.build().map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let side = parsed.window.late_side_output;
+        let side = parsed.window.as_ref().is_some_and(|w| w.late_side_output);
         let (start, end) = start_and_end(&sc);
         for k in 1..=checkpoints {
             let t = start + (end - start) * k / checkpoints;

@@ -584,6 +584,7 @@ export type TraceKind =
   | { "kind": "end_of_input_dropped", subtask: number, }
   | { "kind": "operator_watermark", subtask: number, watermark: Watermark, }
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
+  | { "kind": "joined", subtask: number, key: string, leftTs: number, rightTs: number, }
   | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, }
   | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, };
 
@@ -611,6 +612,7 @@ export type TraceEvent = {
   | { "kind": "end_of_input_dropped", subtask: number, }
   | { "kind": "operator_watermark", subtask: number, watermark: Watermark, }
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
+  | { "kind": "joined", subtask: number, key: string, leftTs: number, rightTs: number, }
   | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, }
   | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, });
 

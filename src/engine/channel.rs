@@ -9,8 +9,9 @@ use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
 pub enum ChannelItem {
-    /// A record with its assigned timestamp and its key's slot in the receiving subtask.
-    Record(Record, EventTime, u32),
+    /// A record with its assigned timestamp, its key's slot in the receiving subtask and the
+    /// job input it came from.
+    Record(Record, EventTime, u32, u8),
     Signal(Signal),
 }
 

@@ -8,6 +8,8 @@ use super::element::Record;
 use super::job::{InputConfig, JobConfig};
 use super::keys::{KeyId, KeyTable};
 use super::operator::hot_windows::NO_SLOT;
+use super::operator::interval_join::{JoinOutcome, JoinedPair, Side};
+use super::operator::join_results::JoinResults;
 use super::operator::midstream::Midstream;
 use super::operator::sink::{Sink, WindowResult};
 use super::operator::window_operator::{ElementOutcome, WindowFiring};
@@ -71,7 +73,13 @@ pub struct Downstream {
     /// each was late (the operator's watermark minus its timestamp), for the diagnosis.
     pub late_by_partition: Vec<(u64, ProcTime)>,
     pub lateness: Histogram,
+    /// An interval join's output (empty for a window job).
+    pub joins: JoinResults,
+    joined: Vec<JoinedPair>,
 }
+
+/// What Flink's interval join throws for an element without a timestamp.
+pub const NO_TIMESTAMP_JOIN: &str = "the job failed: FlinkException: Long.MIN_VALUE timestamp: Elements used in interval stream joins need to have timestamps meaningful timestamps.";
 
 /// Watermarks remembered per window subtask for reports.
 pub const HISTORY_LIMIT: usize = 100_000;
@@ -106,6 +114,8 @@ impl Downstream {
             failure: None,
             late_by_partition: Vec::new(),
             lateness: Histogram::default(),
+            joins: JoinResults::new(cfg.window_results_retained),
+            joined: Vec::new(),
         }
     }
 
@@ -145,6 +155,7 @@ impl Downstream {
         trace: &mut Trace,
     ) {
         let (src, rebalance_next) = (from.index, &mut from.rebalance_next);
+        let input = from.input;
         let q = self.windows.len() as u32;
         let (dst, slot) = match self.exchanges[from.input as usize] {
             Exchange::Forward => (from.index_in_source, NO_SLOT),
@@ -157,9 +168,9 @@ impl Downstream {
         };
         if self.latency_ms > 0 {
             let ch = (src * q + dst) as usize;
-            self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(*rec, ts, slot));
+            self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(*rec, ts, slot, input));
         } else {
-            self.process_record(dst, slot, rec, ts, now, trace);
+            self.process_record(dst, slot, input, rec, ts, now, trace);
         }
         if !self.chained.is_empty() {
             self.chained_element(src, ts, now, trace);
@@ -282,7 +293,7 @@ impl Downstream {
             let (src, dst) = (ch as u32 / q, ch as u32 % q);
             while let Some(item) = self.channels[ch].pop_due(now) {
                 match item {
-                    ChannelItem::Record(rec, ts, slot) => self.process_record(dst, slot, &rec, ts, now, trace),
+                    ChannelItem::Record(rec, ts, slot, input) => self.process_record(dst, slot, input, &rec, ts, now, trace),
                     ChannelItem::Signal(sig) => self.process_signal(src, dst, sig, now, trace),
                 }
             }
@@ -290,9 +301,13 @@ impl Downstream {
     }
 
     #[inline(always)]
-    fn process_record(&mut self, dst: u32, slot: u32, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+    #[allow(clippy::too_many_arguments)]
+    fn process_record(&mut self, dst: u32, slot: u32, input: u8, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
         let w = &mut self.windows[dst as usize];
         w.num_records_in += 1;
+        if w.join.is_some() {
+            return self.join_record(dst, input, rec, ts, now, trace);
+        }
         match w.op.process_element_in(rec.key, slot, ts, rec.value, &mut self.fired) {
             ElementOutcome::Accepted => {}
             ElementOutcome::NoWindow => w.num_records_no_window += 1,
@@ -302,6 +317,26 @@ impl Downstream {
         if !self.fired.is_empty() {
             self.flush_fired(dst, now, trace);
         }
+    }
+
+    /// A record into an interval join: the first input is the left side.
+    #[cold]
+    fn join_record(&mut self, dst: u32, input: u8, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+        let side = if input == 0 { Side::Left } else { Side::Right };
+        let Some(j) = &mut self.windows[dst as usize].join else { return };
+        let mut pairs = std::mem::take(&mut self.joined);
+        pairs.clear();
+        match j.process_element(side, rec.key, ts, rec.value, &mut pairs) {
+            JoinOutcome::Accepted => {}
+            JoinOutcome::Late => self.late_record(dst, rec, ts, now, trace),
+            JoinOutcome::NoTimestamp => self.fail(NO_TIMESTAMP_JOIN),
+        }
+        for &p in &pairs {
+            self.windows[dst as usize].num_records_out += 1;
+            trace.push(now, TraceKind::Joined { subtask: dst, key: p.key, left_ts: p.left_ts, right_ts: p.right_ts });
+            self.joins.push(dst, p, now);
+        }
+        self.joined = pairs;
     }
 
     /// The job fails (an exception in a Flink operator); the simulation stops within the
@@ -316,7 +351,7 @@ impl Downstream {
     #[inline(never)]
     fn late_record(&mut self, dst: u32, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
         let w = &mut self.windows[dst as usize];
-        let watermark = w.op.current_watermark();
+        let watermark = w.current_input_watermark();
         let side_output = self.late_side_output;
         // Late behind Long.MAX_VALUE says nothing about how late data comes.
         if watermark != EventTime::MAX {
@@ -371,7 +406,10 @@ impl Downstream {
                     if h.len() < HISTORY_LIMIT {
                         h.push((now, x));
                     }
-                    w.op.advance_watermark(x, &mut self.fired);
+                    match &mut w.join {
+                        Some(j) => j.advance_watermark(x),
+                        None => w.op.advance_watermark(x, &mut self.fired),
+                    }
                     self.flush_fired(dst, now, trace);
                     // Results precede the watermark that fired them; then it is forwarded.
                     self.windows[dst as usize].current_output_watermark = x;

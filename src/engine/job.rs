@@ -8,6 +8,7 @@
 
 use super::operator::aggregate::AggregateKind;
 use super::operator::assigner::WindowSpec;
+use super::operator::interval_join::JoinBounds;
 use super::operator::midstream::MidstreamSpec;
 use super::operator::sink::SinkMode;
 use super::partitioner::Exchange;
@@ -55,6 +56,8 @@ pub struct JobConfig {
     pub channel_latency_ms: i64,
     pub window_parallelism: u32,
     pub window: WindowSpec,
+    /// The keyed operator is an interval join of the two inputs (`window` is then unused).
+    pub interval_join: Option<JoinBounds>,
     pub allowed_lateness_ms: i64,
     pub late_side_output: bool,
     pub aggregate: AggregateKind,

@@ -1,4 +1,5 @@
-//! The JSON report of a run (`wmp run`): window results in emission order, late records,
+//! The JSON report of a run (`wmp run`): window results (or an interval join's pairs) in
+//! emission order, late records,
 //! counters, the watermark sequence per operator subtask, metrics, the sink's mode, the
 //! diagnosis of the end state and the trace hash.
 
@@ -30,6 +31,19 @@ pub fn write_report(w: &mut impl Write, name: &str, sim: &Simulation, with_trace
     let diagnosis = raw_watermarks(serde_json::to_value(sim.diagnose(&Default::default())).unwrap_or(Value::Null));
     member(w, true, "diagnosis", &diagnosis)?;
     member(w, false, "end_time", &json!(sim.now()))?;
+    if d.joins.total() > 0 || sim.config().interval_join.is_some() {
+        write!(w, ",\"joins\":")?;
+        array(
+            w,
+            d.joins.kept().map(|(_, j)| {
+                json!({
+                    "subtask": j.subtask, "key": keys.name(j.key), "left_ts": j.left_ts, "left_value": j.left_value,
+                    "right_ts": j.right_ts, "right_value": j.right_value, "ts": j.ts, "time": j.time,
+                })
+            }),
+        )?;
+        member(w, false, "joins_total", &json!(d.joins.total()))?;
+    }
     write!(w, ",\"late\":")?;
     array(
         w,

@@ -80,6 +80,8 @@ pub enum TraceKind<K = KeyId> {
     },
     /// A window subtask's valve output status changed.
     OperatorStatus { subtask: u32, status: WatermarkStatus },
+    /// An interval join emitted a pair.
+    Joined { subtask: u32, key: K, left_ts: EventTime, right_ts: EventTime },
     /// A window fired.
     WindowFired {
         subtask: u32,
@@ -136,6 +138,7 @@ impl<K> TraceKind<K> {
             &EndOfInputDropped { subtask } => EndOfInputDropped { subtask },
             &OperatorWatermark { subtask, watermark } => OperatorWatermark { subtask, watermark },
             &OperatorStatus { subtask, status } => OperatorStatus { subtask, status },
+            Joined { subtask, key, left_ts, right_ts } => Joined { subtask: *subtask, key: f(key), left_ts: *left_ts, right_ts: *right_ts },
             WindowFired { subtask, key, start, end, count, sum, watermark, firing } => WindowFired {
                 subtask: *subtask,
                 key: f(key),
@@ -166,6 +169,7 @@ impl TraceKind {
             self,
             TraceKind::OperatorWatermark { .. }
                 | TraceKind::WindowFired { .. }
+                | TraceKind::Joined { .. }
                 | TraceKind::LateRecord { .. }
                 | TraceKind::SplitIdle { .. }
                 | TraceKind::SplitActive { .. }
@@ -218,6 +222,9 @@ impl TraceKind {
                 {
                     h.add_i64(v)
                 }
+            }
+            Joined { subtask, key, left_ts, right_ts } => {
+                [17, *subtask as i64, *key as i64, left_ts.ms(), right_ts.ms()].iter().for_each(|v| h.add_i64(*v))
             }
             LateRecord { subtask, partition, offset, ts, key, watermark, side_output } => {
                 for v in [

@@ -2,6 +2,7 @@
 //! metrics.
 
 use super::job::JobConfig;
+use super::operator::interval_join::IntervalJoinOperator;
 use super::operator::window_operator::WindowOperator;
 use super::operator_input::OperatorInput;
 use super::time::{EventTime, ProcTime, NO_WATERMARK};
@@ -11,6 +12,8 @@ pub struct WindowSubtask {
     pub index: u32,
     pub input: OperatorInput,
     pub op: WindowOperator,
+    /// The keyed operator is an interval join instead (the window operator then sees nothing).
+    pub join: Option<IntervalJoinOperator>,
     pub num_records_in: u64,
     pub num_records_out: u64,
     pub num_late_records_dropped: u64,
@@ -29,6 +32,7 @@ impl WindowSubtask {
             index,
             input: OperatorInput::new(channel_sources, cfg.valve, cfg.combined_all_idle_flush),
             op: WindowOperator::new(cfg.window, cfg.allowed_lateness_ms),
+            join: cfg.interval_join.map(IntervalJoinOperator::new),
             num_records_in: 0,
             num_records_out: 0,
             num_late_records_dropped: 0,
@@ -43,6 +47,9 @@ impl WindowSubtask {
 
     /// `currentInputWatermark`: the last watermark the valve handed to the operator.
     pub fn current_input_watermark(&self) -> EventTime {
-        self.op.current_watermark()
+        match &self.join {
+            Some(j) => j.current_watermark(),
+            None => self.op.current_watermark(),
+        }
     }
 }

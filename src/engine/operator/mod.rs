@@ -5,6 +5,7 @@ pub mod aggregate;
 pub mod assigner;
 pub mod hot_windows;
 pub mod interval_join;
+pub mod join_results;
 pub mod midstream;
 pub mod session;
 pub mod sink;

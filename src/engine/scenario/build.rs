@@ -6,6 +6,8 @@ use crate::engine::error::InputError;
 use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
 use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARALLELISM, MAX_PARTITIONS, MAX_SAFE, MAX_TRACE_CAPACITY};
+use crate::engine::operator::aggregate::AggregateKind;
+use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::partitioner::Exchange;
 use crate::engine::session::{budget, check, Session};
 use crate::engine::sim::{ScheduledCommand, Simulation};
@@ -54,8 +56,8 @@ pub(crate) fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputErr
 impl Scenario {
     pub fn validate(&self) -> Result<(), InputError> {
         range(self.topic.partitions as i64, 0, MAX_PARTITIONS as i64, "topic.partitions")?;
-        self.source.validate(self.window.parallelism, self.exchange.kind).map_err(|e| e.within("source"))?;
-        range(self.window.parallelism as i64, 1, MAX_PARALLELISM as i64, "window.parallelism")?;
+        self.validate_keyed()?;
+        self.source.validate(self.keyed_parallelism(), self.exchange.kind).map_err(|e| e.within("source"))?;
         range(self.duration_ms, 0, MAX_DURATION_MS, "duration_ms")?;
         range(self.start_time_ms, -MAX_SAFE, MAX_SAFE, "start_time_ms")?;
         range(self.source.watermark.auto_watermark_interval_ms, 0, MAX_INTERVAL_MS, "source.watermark.auto_watermark_interval_ms")?;
@@ -63,8 +65,6 @@ impl Scenario {
         if let Some(second) = &self.second_input {
             self.validate_second(second).map_err(|e| e.within("second_input"))?;
         }
-        self.window.assigner.validate().map_err(|(f, m)| InputError::new(format!("window.assigner.{f}"), m))?;
-        range(self.window.allowed_lateness_ms, 0, i64::MAX, "window.allowed_lateness_ms")?;
         let topics = self.topics();
         for (i, p) in self.producers.iter().enumerate() {
             check::producer(p, &topics).map_err(|e| e.within(&format!("producers[{i}]")))?;
@@ -81,12 +81,34 @@ impl Scenario {
         budget::check(self)
     }
 
+    /// Exactly one keyed operator: windows, or an interval join of two connected inputs.
+    fn validate_keyed(&self) -> Result<(), InputError> {
+        match (&self.window, &self.interval_join) {
+            (Some(w), None) => {
+                range(w.parallelism as i64, 1, MAX_PARALLELISM as i64, "window.parallelism")?;
+                w.assigner.validate().map_err(|(f, m)| InputError::new(format!("window.assigner.{f}"), m))?;
+                range(w.allowed_lateness_ms, 0, i64::MAX, "window.allowed_lateness_ms")
+            }
+            (None, Some(j)) => {
+                range(j.parallelism as i64, 1, MAX_PARALLELISM as i64, "interval_join.parallelism")?;
+                j.bounds().validate().map_err(|(f, m)| InputError::new(format!("interval_join.{f}"), m))?;
+                match &self.second_input {
+                    Some(s) if s.mode == TwoInputMode::Connect => Ok(()),
+                    Some(_) => Err(InputError::new("second_input.mode", "an interval join is a two-input operator: use \"connect\"")),
+                    None => Err(InputError::new("interval_join", "an interval join needs a second input (second_input, mode \"connect\")")),
+                }
+            }
+            (Some(_), Some(_)) => Err(InputError::new("interval_join", "a job has a window operator or an interval join, not both")),
+            (None, None) => Err(InputError::new("window", "missing field `window` (or an `interval_join`)")),
+        }
+    }
+
     fn validate_second(&self, second: &SecondInputSpec) -> Result<(), InputError> {
         range(second.topic.partitions as i64, 0, MAX_PARTITIONS as i64, "topic.partitions")?;
         if second.topic.name == self.topic.name {
             return Err(InputError::new("topic.name", format!("must differ from the first input's topic ({:?})", self.topic.name)));
         }
-        second.source.validate(self.window.parallelism, second.exchange).map_err(|e| e.within("source"))?;
+        second.source.validate(self.keyed_parallelism(), second.exchange).map_err(|e| e.within("source"))?;
         let (ours, job) = (second.source.watermark.auto_watermark_interval_ms, self.source.watermark.auto_watermark_interval_ms);
         if ours != job {
             return Err(InputError::new(
@@ -122,11 +144,16 @@ impl Scenario {
             two_input_mode: self.second_input.as_ref().map_or(TwoInputMode::Union, |s| s.mode),
             auto_watermark_interval_ms: self.source.watermark.auto_watermark_interval_ms,
             channel_latency_ms: self.exchange.latency_ms,
-            window_parallelism: self.window.parallelism,
-            window: self.window.assigner,
-            allowed_lateness_ms: self.window.allowed_lateness_ms,
-            late_side_output: self.window.late_side_output,
-            aggregate: self.window.aggregate,
+            window_parallelism: self.keyed_parallelism(),
+            window: self.window.as_ref().map_or(JOIN_PLACEHOLDER_WINDOW, |w| w.assigner),
+            interval_join: self.interval_join.as_ref().map(|j| j.bounds()),
+            allowed_lateness_ms: self.window.as_ref().map_or(0, |w| w.allowed_lateness_ms),
+            late_side_output: match (&self.window, &self.interval_join) {
+                (Some(w), _) => w.late_side_output,
+                (None, Some(j)) => j.late_side_output,
+                (None, None) => false,
+            },
+            aggregate: self.window.as_ref().map_or(AggregateKind::default(), |w| w.aggregate),
             sink: self.sink.mode,
             valve: ValveSwitches {
                 unconditional_flush: self.flink.valve_unconditional_flush,
@@ -172,6 +199,9 @@ impl Scenario {
         Ok(session.into_sim())
     }
 }
+
+/// What a join job's (unused) window operator is built with: the job config always has one.
+const JOIN_PLACEHOLDER_WINDOW: WindowSpec = WindowSpec::Tumbling { size_ms: 1_000, offset_ms: 0 };
 
 impl SourceSpec {
     /// The source's own checks (paths relative to the source block).

@@ -268,6 +268,7 @@ impl OracleScenario {
             channel_latency_ms: 0,
             window_parallelism: 1,
             window: self.window,
+            interval_join: None,
             allowed_lateness_ms: self.allowed_lateness_ms,
             late_side_output: self.late_side_output,
             aggregate: AggregateKind::Sum,

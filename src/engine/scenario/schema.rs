@@ -7,6 +7,7 @@ use crate::engine::job::TwoInputMode;
 use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_BURST_COUNT, MAX_KEYS, MAX_RATE_PER_S};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::interval_join::JoinBounds;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::partitioner::Exchange;
@@ -46,7 +47,12 @@ pub struct Scenario {
     /// the first before the keyed operator.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub second_input: Option<SecondInputSpec>,
-    pub window: WindowOperatorSpec,
+    /// The keyed window operator; a job has it or an `interval_join`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowOperatorSpec>,
+    /// `first.keyBy(..).intervalJoin(second.keyBy(..)).between(lower, upper)` instead of windows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_join: Option<IntervalJoinSpec>,
     #[serde(default)]
     pub sink: SinkSpec,
     #[serde(default)]
@@ -189,6 +195,45 @@ pub struct WindowOperatorSpec {
 
 fn one() -> u32 {
     1
+}
+
+/// An interval join between the two inputs (the first is the left side).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IntervalJoinSpec {
+    pub lower_ms: i64,
+    pub upper_ms: i64,
+    #[serde(default)]
+    pub lower_exclusive: bool,
+    #[serde(default)]
+    pub upper_exclusive: bool,
+    #[serde(default = "one")]
+    pub parallelism: u32,
+    /// `sideOutputLeftLateData` / `sideOutputRightLateData`; otherwise late elements vanish.
+    #[serde(default)]
+    pub late_side_output: bool,
+}
+
+impl IntervalJoinSpec {
+    pub fn bounds(&self) -> JoinBounds {
+        JoinBounds {
+            lower_ms: self.lower_ms,
+            upper_ms: self.upper_ms,
+            lower_exclusive: self.lower_exclusive,
+            upper_exclusive: self.upper_exclusive,
+        }
+    }
+}
+
+impl Scenario {
+    /// The keyed operator's parallelism (window or join).
+    pub fn keyed_parallelism(&self) -> u32 {
+        match (&self.window, &self.interval_join) {
+            (Some(w), _) => w.parallelism,
+            (None, Some(j)) => j.parallelism,
+            (None, None) => 1,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -73,7 +73,7 @@ fn key_count(keys: &KeysSpec) -> u128 {
 /// The estimate for a scenario run for its `duration_ms`.
 pub fn estimate(sc: &Scenario) -> Estimate {
     let duration = u128::from(sc.duration_ms.max(0).unsigned_abs());
-    let mut e = Estimate { windows_per_record: windows_per_record(&sc.window.assigner), ..Estimate::default() };
+    let mut e = Estimate { windows_per_record: sc.window.as_ref().map_or(1, |w| windows_per_record(&w.assigner)), ..Estimate::default() };
     let mut partitions = sc.topic.partitions;
     let mut producers: u128 = 0;
     let add = |p: &ProducerSpec, from_ms: i64, partitions: u32, e: &mut Estimate| {

@@ -7,6 +7,7 @@ use super::Session;
 use crate::engine::command::{Command, Param};
 use crate::engine::error::{from_value, InputError};
 use crate::engine::observer::Observer;
+use crate::engine::scenario::schema::{Scenario, WindowOperatorSpec};
 use serde_json::Value;
 
 /// The `set_param` names: parameters the running job can change.
@@ -73,11 +74,20 @@ impl Session {
         self.restructure(|sc| {
             match name {
                 "source_parallelism" => sc.source.parallelism = from_value(value, "value")?,
-                "window_parallelism" => sc.window.parallelism = from_value(value, "value")?,
-                "window" => sc.window.assigner = from_value(value, "value")?,
-                _ => sc.window.aggregate = from_value(value, "value")?,
+                "window_parallelism" => match (&mut sc.window, &mut sc.interval_join) {
+                    (Some(w), _) => w.parallelism = from_value(value, "value")?,
+                    (None, Some(j)) => j.parallelism = from_value(value, "value")?,
+                    (None, None) => {}
+                },
+                "window" => window_block(sc)?.assigner = from_value(value, "value")?,
+                _ => window_block(sc)?.aggregate = from_value(value, "value")?,
             }
             sc.validate().map_err(|e| e.within("value"))
         })
     }
+}
+
+/// The window block of a scenario that has one.
+fn window_block(sc: &mut Scenario) -> Result<&mut WindowOperatorSpec, InputError> {
+    sc.window.as_mut().ok_or_else(|| InputError::invalid("name", "this job joins instead of windowing: it has no window to change"))
 }
