@@ -21,6 +21,11 @@ export type WatermarkStatus = "ACTIVE" | "IDLE";
 export type SplitView = {
   partition: number,
   /**
+   * The job input whose topic holds it (0, or 1 for the second topic), and its number there.
+   */
+  input: number,
+  partitionInTopic: number,
+  /**
    * The source subtask that owns the split (null if unassigned).
    */
   subtask: number | null,
@@ -45,8 +50,32 @@ export type SplitView = {
   silent: boolean,
 };
 
+/**
+ * A watermark operator chained after a source subtask.
+ */
+export type MidstreamView = {
+  /**
+   * `assignTimestampsAndWatermarks` or `SQL watermark operator`.
+   */
+  operator: string,
+  /**
+   * The last watermark it sent on.
+   */
+  outputWatermark: Watermark,
+  idle: boolean,
+};
+
 export type SourceView = {
   subtask: number,
+  /**
+   * The job input it reads for (0, or 1 for the second source), and its index there.
+   */
+  input: number,
+  subtaskInSource: number,
+  /**
+   * The watermark operator chained after it, if any.
+   */
+  midstream: MidstreamView | null,
   partitions: Array<number>,
   combinedWatermark: Watermark,
   outputWatermark: Watermark,
@@ -71,6 +100,48 @@ export type ChannelView = {
 };
 
 /**
+ * One logical input of a two-input operator (`currentInputNWatermark`).
+ */
+export type LogicalInputView = {
+  input: number,
+  topic: string,
+  watermark: Watermark,
+  idle: boolean,
+  /**
+   * This input holds the operator's watermark.
+   */
+  isMin: boolean,
+};
+
+/**
+ * How a second input meets the first.
+ */
+export type TwoInputMode = "union" | "connect";
+
+/**
+ * The job's shape: what the graph draws.
+ */
+export type JobShape = {
+  /**
+   * Topic names, by input.
+   */
+  topics: Array<string>,
+  /**
+   * How a second input meets the first (null with one input).
+   */
+  twoInputMode: TwoInputMode | null,
+  /**
+   * `window` or `interval_join`.
+   */
+  keyedOperator: string,
+  /**
+   * An interval join's inclusive bounds (null for windows).
+   */
+  joinBounds: [number,
+  number] | null,
+};
+
+/**
  * A window waiting for the watermark: its key, bounds and the records it holds.
  */
 export type OpenWindow = { key: string, start: number, end: number, count: number, };
@@ -81,6 +152,15 @@ export type OperatorView = {
   outputWatermark: Watermark,
   idle: boolean,
   channels: Array<ChannelView>,
+  /**
+   * A two-input operator's inputs (empty for one logical input).
+   */
+  inputs: Array<LogicalInputView>,
+  /**
+   * An interval join's buffered elements (left, right); null for windows.
+   */
+  joinBuffered: [number,
+  number] | null,
   windowStateSize: number,
   /**
    * The earliest windows waiting for the watermark (at most `snapshot({ openWindows })`).
@@ -128,6 +208,12 @@ export type WindowMetrics = {
    */
   windowStateSize: number,
   recordsInWindowState: number,
+  /**
+   * Two-input operators: `currentInput1Watermark`, `currentInput2Watermark` (the
+   * operator's `currentInputWatermark` is their minimum).
+   */
+  currentInput1Watermark?: Watermark,
+  currentInput2Watermark?: Watermark,
 };
 
 export type Metrics = { now: number, source: Array<SourceMetrics>, window: Array<WindowMetrics>, };
@@ -150,10 +236,15 @@ export type Snapshot = {
    * Whether `runToEnd()` applied the end of input (no more commands or time then).
    */
   finished: boolean,
+  job: JobShape,
   splits: Array<SplitView>,
   sources: Array<SourceView>,
   operators: Array<OperatorView>,
   windowsFired: number,
+  /**
+   * Pairs an interval join emitted.
+   */
+  joinsEmitted: number,
   lateRecords: number,
   traceCursor: number,
   traceHash: string,

@@ -34,6 +34,7 @@ pub struct InputConfig {
 
 /// How a second input meets the first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TwoInputMode {
     /// `first.union(second)`: one logical input whose valve covers both sources' channels.

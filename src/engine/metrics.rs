@@ -4,7 +4,7 @@
 
 use super::sim::Simulation;
 use super::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
-use super::view::watermark::as_watermark;
+use super::view::watermark::{as_opt_watermark, as_watermark};
 use serde::Serialize;
 
 /// Source subtask metrics (the source reader group).
@@ -48,6 +48,14 @@ pub struct WindowMetrics {
     /// Keys × open windows.
     pub window_state_size: usize,
     pub records_in_window_state: u64,
+    /// Two-input operators: `currentInput1Watermark`, `currentInput2Watermark` (the
+    /// operator's `currentInputWatermark` is their minimum).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "as_opt_watermark")]
+    #[cfg_attr(test, ts(as = "Option<super::view::Watermark>", optional))]
+    pub current_input1_watermark: Option<EventTime>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "as_opt_watermark")]
+    #[cfg_attr(test, ts(as = "Option<super::view::Watermark>", optional))]
+    pub current_input2_watermark: Option<EventTime>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -108,6 +116,8 @@ impl Simulation {
                 idle_time_ms: w.idle_time_ms + w.idle_since.map_or(0, |t| now - t),
                 window_state_size: w.op.state_size(),
                 records_in_window_state: w.op.records_in_state(),
+                current_input1_watermark: (w.input.inputs() > 1).then(|| w.input.input_watermark(0)),
+                current_input2_watermark: (w.input.inputs() > 1).then(|| w.input.input_watermark(1)),
             })
             .collect();
         Metrics { now, source, window }
@@ -122,9 +132,19 @@ impl Simulation {
                 self.down
                     .windows
                     .iter()
-                    .map(|w| RestWatermark {
-                        id: format!("{}.currentInputWatermark", w.index),
-                        value: w.current_input_watermark().to_string(),
+                    .flat_map(|w| {
+                        let mut out = vec![RestWatermark {
+                            id: format!("{}.currentInputWatermark", w.index),
+                            value: w.current_input_watermark().to_string(),
+                        }];
+                        // A two-input task reports each input too.
+                        for i in (0..w.input.inputs()).filter(|_| w.input.inputs() > 1) {
+                            out.push(RestWatermark {
+                                id: format!("{}.currentInput{}Watermark", w.index, i + 1),
+                                value: w.input.input_watermark(i).to_string(),
+                            });
+                        }
+                        out
                     })
                     .collect(),
             ),

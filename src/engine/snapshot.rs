@@ -8,6 +8,7 @@
 //! metrics are only computed when [`SnapshotOptions`] asks for them.
 
 use super::metrics::Metrics;
+use super::operator::interval_join::Side;
 use super::sim::Simulation;
 use super::status::WatermarkStatus;
 use super::time::{EventTime, ProcTime};
@@ -19,6 +20,9 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 pub struct SplitView {
     pub partition: u32,
+    /// The job input whose topic holds it (0, or 1 for the second topic), and its number there.
+    pub input: u8,
+    pub partition_in_topic: u32,
     /// The source subtask that owns the split (null if unassigned).
     pub subtask: Option<u32>,
     pub produced: u64,
@@ -43,6 +47,11 @@ pub struct SplitView {
 #[serde(rename_all = "camelCase")]
 pub struct SourceView {
     pub subtask: u32,
+    /// The job input it reads for (0, or 1 for the second source), and its index there.
+    pub input: u8,
+    pub subtask_in_source: u32,
+    /// The watermark operator chained after it, if any.
+    pub midstream: Option<MidstreamView>,
     pub partitions: Vec<u32>,
     #[serde(serialize_with = "as_watermark")]
     #[cfg_attr(test, ts(as = "super::view::Watermark"))]
@@ -52,6 +61,50 @@ pub struct SourceView {
     pub output_watermark: EventTime,
     pub idle: bool,
     pub main_output_idle: bool,
+}
+
+/// A watermark operator chained after a source subtask.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct MidstreamView {
+    /// `assignTimestampsAndWatermarks` or `SQL watermark operator`.
+    pub operator: String,
+    /// The last watermark it sent on.
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+    pub output_watermark: EventTime,
+    pub idle: bool,
+}
+
+/// One logical input of a two-input operator (`currentInputNWatermark`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct LogicalInputView {
+    pub input: usize,
+    pub topic: String,
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+    pub watermark: EventTime,
+    pub idle: bool,
+    /// This input holds the operator's watermark.
+    pub is_min: bool,
+}
+
+/// The job's shape: what the graph draws.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JobShape {
+    /// Topic names, by input.
+    pub topics: Vec<String>,
+    /// How a second input meets the first (null with one input).
+    pub two_input_mode: Option<super::job::TwoInputMode>,
+    /// `window` or `interval_join`.
+    pub keyed_operator: &'static str,
+    /// An interval join's inclusive bounds (null for windows).
+    pub join_bounds: Option<(i64, i64)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -94,6 +147,10 @@ pub struct OperatorView {
     pub output_watermark: EventTime,
     pub idle: bool,
     pub channels: Vec<ChannelView>,
+    /// A two-input operator's inputs (empty for one logical input).
+    pub inputs: Vec<LogicalInputView>,
+    /// An interval join's buffered elements (left, right); null for windows.
+    pub join_buffered: Option<(u64, u64)>,
     pub window_state_size: usize,
     /// The earliest windows waiting for the watermark (at most `snapshot({ openWindows })`).
     pub open_windows: Vec<OpenWindow>,
@@ -113,10 +170,13 @@ pub struct Snapshot {
     pub started: bool,
     /// Whether `runToEnd()` applied the end of input (no more commands or time then).
     pub finished: bool,
+    pub job: JobShape,
     pub splits: Vec<SplitView>,
     pub sources: Vec<SourceView>,
     pub operators: Vec<OperatorView>,
     pub windows_fired: usize,
+    /// Pairs an interval join emitted.
+    pub joins_emitted: u64,
     pub late_records: u64,
     pub trace_cursor: u64,
     pub trace_hash: String,
@@ -156,6 +216,8 @@ impl Simulation {
                 let silent = self.producers.iter().filter(|x| x.partition == p).all(|x| x.silenced);
                 let base = SplitView {
                     partition: p,
+                    input: part.input,
+                    partition_in_topic: part.index_in_topic,
                     subtask: None,
                     produced: part.produced,
                     read: 0,
@@ -189,6 +251,13 @@ impl Simulation {
             .iter()
             .map(|s| SourceView {
                 subtask: s.index,
+                input: s.input,
+                subtask_in_source: s.index_in_source,
+                midstream: self.down.chained.get(s.index as usize).and_then(Option::as_ref).map(|m| MidstreamView {
+                    operator: m.spec.label().into(),
+                    output_watermark: m.output_watermark,
+                    idle: m.is_idle(),
+                }),
                 partitions: s.splits.iter().filter(|sp| !sp.released).map(|sp| sp.partition).collect(),
                 combined_watermark: s.combined_watermark(),
                 output_watermark: s.output.current_watermark(),
@@ -220,6 +289,8 @@ impl Simulation {
                             is_min: min == Some(ch),
                         })
                         .collect(),
+                    inputs: self.logical_inputs(w),
+                    join_buffered: w.join.as_ref().map(|j| (j.buffered(Side::Left), j.buffered(Side::Right))),
                     window_state_size: w.op.state_size(),
                     open_windows: if opts.open_windows == 0 {
                         Vec::new()
@@ -240,15 +311,40 @@ impl Simulation {
             start_time: self.cfg.start_time,
             started: self.now >= self.cfg.start_time,
             finished: opts.finished,
+            job: self.job_shape(),
             splits,
             sources,
             operators,
             windows_fired: self.down.sink.total(),
+            joins_emitted: self.down.joins.total(),
             late_records: late,
             trace_cursor: self.trace.cursor(),
             trace_hash: self.trace.hash_hex(),
             sink_mode: self.down.sink.mode,
             metrics: opts.metrics.then(|| self.metrics()),
         }
+    }
+
+    pub fn job_shape(&self) -> JobShape {
+        JobShape {
+            topics: self.cfg.inputs.iter().map(|i| i.topic.clone()).collect(),
+            two_input_mode: (self.cfg.inputs.len() > 1).then_some(self.cfg.two_input_mode),
+            keyed_operator: if self.cfg.interval_join.is_some() { "interval_join" } else { "window" },
+            join_bounds: self.cfg.interval_join.map(|b| b.normalized()),
+        }
+    }
+
+    fn logical_inputs(&self, w: &super::window_subtask::WindowSubtask) -> Vec<LogicalInputView> {
+        let Some(c) = w.input.combination() else { return Vec::new() };
+        let min = if c.is_idle() { None } else { c.min_input() };
+        (0..w.input.inputs())
+            .map(|i| LogicalInputView {
+                input: i,
+                topic: self.cfg.inputs.get(i).map_or(String::new(), |x| x.topic.clone()),
+                watermark: w.input.input_watermark(i),
+                idle: c.input_idle(i),
+                is_min: min == Some(i),
+            })
+            .collect()
     }
 }

@@ -41,7 +41,9 @@ fn the_snapshot_is_the_api_snapshot() {
         "splits",
         "sources",
         "operators",
+        "job",
         "windowsFired",
+        "joinsEmitted",
         "lateRecords",
         "traceCursor",
         "traceHash",
@@ -52,6 +54,8 @@ fn the_snapshot_is_the_api_snapshot() {
     assert_eq!(s["finished"], json!(true));
     let split = [
         "partition",
+        "input",
+        "partitionInTopic",
         "subtask",
         "produced",
         "read",
@@ -68,9 +72,30 @@ fn the_snapshot_is_the_api_snapshot() {
     assert_eq!(keys(&s["splits"][0]["watermark"]), ["ms", "raw"]);
     assert_eq!(
         keys(&s["sources"][0]),
-        sorted(&["subtask", "partitions", "combinedWatermark", "outputWatermark", "idle", "mainOutputIdle"])
+        sorted(&[
+            "subtask",
+            "input",
+            "subtaskInSource",
+            "midstream",
+            "partitions",
+            "combinedWatermark",
+            "outputWatermark",
+            "idle",
+            "mainOutputIdle"
+        ])
     );
-    let op = ["subtask", "inputWatermark", "outputWatermark", "idle", "channels", "windowStateSize", "openWindows", "openWindowCount"];
+    let op = [
+        "subtask",
+        "inputWatermark",
+        "outputWatermark",
+        "idle",
+        "channels",
+        "inputs",
+        "joinBuffered",
+        "windowStateSize",
+        "openWindows",
+        "openWindowCount",
+    ];
     assert_eq!(keys(&s["operators"][0]), sorted(&op));
     // End of input: Long.MAX_VALUE has no number, only its exact text.
     assert_eq!(s["operators"][0]["inputWatermark"], json!({"ms": null, "raw": i64::MAX.to_string()}));

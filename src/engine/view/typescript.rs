@@ -11,11 +11,14 @@ use crate::engine::diagnosis::finding::{Evidence, Finding, FindingKind, Fix, Sev
 use crate::engine::diagnosis::lag::{LagCrossing, SubtaskLag};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::explain::{Culprit, Explanation, Reason};
+use crate::engine::job::TwoInputMode;
 use crate::engine::metrics::{Metrics, RestWatermark, SourceMetrics, WindowMetrics};
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::scenario::catalog::Preset;
 use crate::engine::session::action::Action;
-use crate::engine::snapshot::{ChannelView, OpenWindow, OperatorView, Snapshot, SourceView, SplitView};
+use crate::engine::snapshot::{
+    ChannelView, JobShape, LogicalInputView, MidstreamView, OpenWindow, OperatorView, Snapshot, SourceView, SplitView,
+};
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::status::WatermarkStatus;
 use crate::engine::trace::{TraceEvent, TraceKind};
@@ -145,8 +148,12 @@ pub fn declarations() -> String {
     decl::<Watermark>(c, o);
     decl::<WatermarkStatus>(c, o);
     decl::<SplitView>(c, o);
+    decl::<MidstreamView>(c, o);
     decl::<SourceView>(c, o);
     decl::<ChannelView>(c, o);
+    decl::<LogicalInputView>(c, o);
+    decl::<TwoInputMode>(c, o);
+    decl::<JobShape>(c, o);
     decl::<OpenWindow>(c, o);
     decl::<OperatorView>(c, o);
     decl::<SourceMetrics>(c, o);
