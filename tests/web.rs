@@ -234,10 +234,10 @@ async fn advisor_applies_its_advice_and_the_lag_alert_shows() {
     use wmp::engine::session::action::Action;
     for a in &actions {
         match *a {
-            Action::IdleTimeout(t) => assert_eq!(pg.cfg.with_untracked(|c| c.source.idle_timeout_ms), t),
+            Action::IdleTimeout(t) => assert_eq!(pg.cfg.with_untracked(|c| c.first().source.idle_timeout_ms), t),
             Action::AllowedLateness(l) => assert_eq!(pg.cfg.with_untracked(|c| c.allowed_lateness_ms), l),
             Action::Bound(b) => {
-                assert_eq!(pg.cfg.with_untracked(|c| wmp::engine::diagnosis::diagnose::bound_of(c.source.generator)), Some(b))
+                assert_eq!(pg.cfg.with_untracked(|c| wmp::engine::diagnosis::diagnose::bound_of(c.first().source.generator)), Some(b))
             }
             _ => panic!("the advice changes the three parameters only: {a:?}"),
         }
@@ -297,10 +297,10 @@ async fn fields_validate_and_apply() {
     type_into(&c, "#f-idle", "0", true);
     settle().await;
     assert!(text(&c, "#f-idle-err").contains("greater than 0"));
-    assert_eq!(pg.cfg.get_untracked().source.idle_timeout_ms, None, "refused input changes nothing");
+    assert_eq!(pg.cfg.get_untracked().first().source.idle_timeout_ms, None, "refused input changes nothing");
     type_into(&c, "#f-idle", "90 s", true);
     settle().await;
-    assert_eq!(pg.cfg.get_untracked().source.idle_timeout_ms, Some(90_000));
+    assert_eq!(pg.cfg.get_untracked().first().source.idle_timeout_ms, Some(90_000));
     assert!(text(&c, "#java-code").contains("withIdleness(Duration.ofSeconds(90))"));
     assert!(text(&c, "#sql-code").contains("'table.exec.source.idle-timeout' = '90 s'"));
     drop(handle);
@@ -460,7 +460,7 @@ async fn embed_layout_renders_and_links_to_the_full_playground() {
     let wmp::engine::session::action::Action::IdleTimeout(t) = first_fix else {
         panic!("the fix for a heartbeat partition: {first_fix:?}")
     };
-    assert_eq!(pg.cfg.with_untracked(|c| c.source.idle_timeout_ms), t);
+    assert_eq!(pg.cfg.with_untracked(|c| c.first().source.idle_timeout_ms), t);
     click(&c, ".embed svg.graph.compact [data-operator='3']");
     settle().await;
     assert_eq!(pg.selection.get_untracked(), wmp::web::state::Selection::Operator(3));

@@ -260,6 +260,12 @@ impl Collector {
                 TraceKind::OperatorStatus { subtask, status } => {
                     (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Operator, subtask, None, None)
                 }
+                TraceKind::MidstreamWatermark { subtask, watermark } => {
+                    (EventKind::Watermark, Level::Chained, subtask, None, Some(watermark))
+                }
+                TraceKind::MidstreamStatus { subtask, status } => {
+                    (if status.is_idle() { EventKind::Idle } else { EventKind::Active }, Level::Chained, subtask, None, None)
+                }
                 TraceKind::Command { .. }
                 | TraceKind::RecordRead { .. }
                 | TraceKind::RecordFiltered { .. }
@@ -267,6 +273,7 @@ impl Collector {
                 | TraceKind::SplitReleased { .. }
                 | TraceKind::EndOfInputDropped { .. }
                 | TraceKind::WindowFired { .. }
+                | TraceKind::Joined { .. }
                 | TraceKind::LateRecord { .. } => continue,
             };
             if !wants.wants(kind) {

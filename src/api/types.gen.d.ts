@@ -750,7 +750,7 @@ export type PresetInfo = {
 /**
  * Where a watermark or a status changed.
  */
-export type Level = "split" | "source" | "operator";
+export type Level = "split" | "source" | "chained" | "operator";
 
 /**
  * A `watermark` event.

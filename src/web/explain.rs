@@ -29,7 +29,8 @@ fn icon(r: &Reason) -> &'static str {
         Reason::AllInputsIdle => "◌",
         Reason::IdleCountdown { .. } => "◔",
         Reason::KeptActiveBySparseRecords { .. } => "♥",
-        Reason::SlowPartition { .. } => "◷",
+        Reason::SlowPartition { .. } | Reason::InputHolds { .. } | Reason::InputStalls { .. } => "◷",
+        Reason::MidstreamHolds { .. } => "⇥",
         Reason::ReturnedBelowWatermark { .. } | Reason::FlappingPartition { .. } => "↺",
         Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",
         Reason::SubtaskWithoutSplit { .. }

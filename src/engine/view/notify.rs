@@ -13,6 +13,8 @@ use serde::Serialize;
 pub enum Level {
     Split,
     Source,
+    /// The watermark operator chained after a source subtask (`subtask` is the source's).
+    Chained,
     Operator,
 }
 

@@ -203,8 +203,10 @@ impl WindowDraft {
         };
         let a = self.aggregate();
         match pg.restart_with(|sc| {
-            sc.window.assigner = spec;
-            sc.window.aggregate = a;
+            if let Some(w) = &mut sc.window {
+                w.assigner = spec;
+                w.aggregate = a;
+            }
         }) {
             Ok(()) => {
                 self.err.set(None);
