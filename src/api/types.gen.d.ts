@@ -503,7 +503,8 @@ export type Action =
   | { "kind": "assigner", "value": TimestampAssigner }
   | { "kind": "source_parallelism", "value": number }
   | { "kind": "legacy_connector" }
-  | { "kind": "idleness_instead_of_max" };
+  | { "kind": "idleness_instead_of_max" }
+  | { "kind": "watermarks_in_source" };
 
 /**
  * A fix the engine can apply: `applyFix(fix.action)` in the JS API.

@@ -171,16 +171,7 @@ impl Simulation {
 
     fn set_param(&mut self, param: Param) -> Result<(), InputError> {
         check::param(&param)?;
-        let mut src = self.cfg.first().source;
         match param {
-            Param::BoundMs(b) => {
-                src.generator = match src.generator {
-                    GeneratorKind::MaxOnSilence { silence_ms, .. } => GeneratorKind::MaxOnSilence { bound_ms: b, silence_ms },
-                    _ => GeneratorKind::BoundedOutOfOrderness { bound_ms: b },
-                };
-            }
-            Param::Generator(g) => src.generator = g,
-            Param::IdleTimeoutMs(t) => src.idle_timeout_ms = t,
             Param::AutoWatermarkIntervalMs(i) => {
                 self.cfg.auto_watermark_interval_ms = i;
                 self.next_tick = (i > 0 && self.started).then(|| {
@@ -204,15 +195,38 @@ impl Simulation {
                 self.cfg.channel_latency_ms = l;
                 self.down.set_latency(l);
             }
-            Param::ReadRatePerS(r) => self.cfg.first_mut().read_rate_per_s = r,
-            Param::MaxFutureSkewMs(s) => src.transform.max_future_skew_ms = s,
-            Param::DropHeartbeats(b) => src.transform.drop_heartbeats = b,
-        }
-        // Strategy parameters are the first input's (a second input keeps its own strategy).
-        if src != self.cfg.first().source {
-            self.cfg.first_mut().source = src;
-            self.sources.iter_mut().filter(|s| s.input == 0).for_each(|s| s.reconfigure(src));
+            Param::ReadRatePerS(r) => self.cfg.inputs.iter_mut().for_each(|i| i.read_rate_per_s = r),
+            strategy => self.set_strategy(strategy),
         }
         Ok(())
+    }
+
+    /// A watermark-strategy parameter: every source's strategy changes (a job with two inputs
+    /// has two), and an idle timeout reaches the watermark operators chained after them too.
+    fn set_strategy(&mut self, param: Param) {
+        for input in 0..self.cfg.inputs.len() {
+            let mut src = self.cfg.inputs[input].source;
+            match param {
+                Param::BoundMs(b) => {
+                    src.generator = match src.generator {
+                        GeneratorKind::MaxOnSilence { silence_ms, .. } => GeneratorKind::MaxOnSilence { bound_ms: b, silence_ms },
+                        _ => GeneratorKind::BoundedOutOfOrderness { bound_ms: b },
+                    };
+                }
+                Param::Generator(g) => src.generator = g,
+                Param::IdleTimeoutMs(t) => src.idle_timeout_ms = t,
+                Param::MaxFutureSkewMs(s) => src.transform.max_future_skew_ms = s,
+                Param::DropHeartbeats(b) => src.transform.drop_heartbeats = b,
+                _ => unreachable!("set_param handles the job's other parameters"),
+            }
+            if src != self.cfg.inputs[input].source {
+                self.cfg.inputs[input].source = src;
+                self.sources.iter_mut().filter(|s| s.input as usize == input).for_each(|s| s.reconfigure(src));
+            }
+        }
+        if let Param::IdleTimeoutMs(t) = param {
+            let now = self.now.max(self.cfg.start_time);
+            self.down.chained.iter_mut().flatten().for_each(|m| m.set_idle_timeout(t, now));
+        }
     }
 }

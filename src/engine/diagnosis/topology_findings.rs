@@ -3,9 +3,10 @@
 //! the source knew (reference §6.4, §7, §10.1). They read the explanation's reasons, so the
 //! WHY panel and the findings never disagree.
 
-use super::diagnose::{d, FindingContext};
+use super::diagnose::{d, window_size_ms, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
+use crate::engine::session::action::Action;
 
 /// A chained operator this long without records while it holds the watermark is stuck.
 const STUCK_MS: i64 = 1_000;
@@ -28,11 +29,24 @@ impl FindingContext<'_> {
                     .check("currentInput1Watermark / currentInput2Watermark of the operator"),
                 ),
                 Reason::MidstreamHolds { source_subtask, operator, source_idle, idle_timeout_ms, silent_ms, sql } => {
-                    Some(midstream(*source_subtask, operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql))
+                    let f = midstream(*source_subtask, operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql);
+                    Some(if *sql { self.shorter_sql_timeout(f, *idle_timeout_ms) } else { f.fix("Generate watermarks in the source ↻", Action::WatermarksInSource) })
                 }
                 _ => None,
             })
             .collect()
+    }
+
+    /// SQL's operator goes idle only after its timeout without rows, and every row makes it
+    /// active again: each row holds the job for the timeout. Half the tolerated delay (one
+    /// window by default) bounds that; flapping is the price, and harmless here.
+    fn shorter_sql_timeout(&self, f: Finding, current: Option<i64>) -> Finding {
+        let tolerated = self.opts.tolerated_delay_ms.unwrap_or_else(|| window_size_ms(self.sim.cfg.window));
+        let advised = (tolerated / 2).max(1);
+        if current.is_some_and(|c| c <= advised) {
+            return f;
+        }
+        f.fix(format!("table.exec.source.idle-timeout = {}", d(advised)), Action::IdleTimeout(Some(advised)))
     }
 
     fn input_holds(&self, input: usize, topic: &str, held: Option<u32>) -> Finding {
@@ -42,7 +56,11 @@ impl FindingContext<'_> {
             format!("The {} input ({topic}) holds the two-input operator: it waits for the slower side.", ordinal(input)),
         )
         .detail("A join or connected stream fires only as far as both inputs' watermarks allow. A quiet side needs withIdleness on its source (an idle input is left out), or a watermark of its own that keeps up.")
-        .check(format!("currentInput{}Watermark of the operator, below the other input's", input + 1));
+        .check(format!("currentInput{}Watermark of the operator, below the other input's", input + 1))
+        .fix(
+            format!("withIdleness({}) on the sources", d(self.advice.idle_timeout.recommended_ms.unwrap_or(5_000))),
+            Action::IdleTimeout(Some(self.advice.idle_timeout.recommended_ms.unwrap_or(5_000))),
+        );
         if let Some(s) = held {
             f = f.source_subtask(s);
         }

@@ -49,6 +49,19 @@ impl MidstreamSpec {
         }
     }
 
+    /// The strategy the source would use instead (`WATERMARK FOR ts AS ts - INTERVAL 'd'` is
+    /// `forBoundedOutOfOrderness(d - 1 ms)`: Flink's bounded generator subtracts 1 more).
+    pub fn as_source_strategy(&self) -> (GeneratorKind, EmitMode, Option<i64>) {
+        match *self {
+            MidstreamSpec::TimestampsAndWatermarks { generator, emit, idle_timeout_ms } => (generator, emit, idle_timeout_ms),
+            MidstreamSpec::SqlWatermarkAssigner { delay_ms, idle_timeout_ms } => (
+                GeneratorKind::BoundedOutOfOrderness { bound_ms: (delay_ms - 1).max(0) },
+                EmitMode::Periodic,
+                Some(idle_timeout_ms).filter(|&t| t > 0),
+            ),
+        }
+    }
+
     /// How people write it.
     pub fn label(&self) -> &'static str {
         match self {
@@ -104,6 +117,22 @@ impl Midstream {
     /// Whether the output last announced IDLE.
     pub fn is_idle(&self) -> bool {
         self.announced_idle
+    }
+
+    /// A changed idle timeout: `withIdleness` of the DataStream strategy, or
+    /// `table.exec.source.idle-timeout` (`None` = 0, disabled) for SQL.
+    pub fn set_idle_timeout(&mut self, timeout_ms: Option<i64>, now: ProcTime) {
+        match (&mut self.op, &mut self.spec) {
+            (Op::TimestampsAndWatermarks(op), MidstreamSpec::TimestampsAndWatermarks { idle_timeout_ms, .. }) => {
+                op.set_idle_timeout(timeout_ms);
+                *idle_timeout_ms = timeout_ms;
+            }
+            (Op::Sql { op, .. }, MidstreamSpec::SqlWatermarkAssigner { idle_timeout_ms, .. }) => {
+                op.set_idle_timeout_ms(timeout_ms.unwrap_or(0), now);
+                *idle_timeout_ms = timeout_ms.unwrap_or(0);
+            }
+            _ => unreachable!("a chained operator's spec names its operator"),
+        }
     }
 
     /// A record after it went on downstream.

@@ -83,6 +83,11 @@ impl TimestampsAndWatermarksOperator {
         &self.idleness
     }
 
+    /// A changed `withIdleness` (the playground changes it on a running job).
+    pub fn set_idle_timeout(&mut self, idle_timeout_ms: Option<i64>) {
+        self.idleness.set_timeout(idle_timeout_ms);
+    }
+
     /// The last watermark this operator emitted (MIN until then).
     pub fn current_watermark(&self) -> EventTime {
         self.emitter.current

@@ -93,6 +93,16 @@ impl WatermarkAssignerOperator {
         self.next_timer = self.timer_interval_ms.map(|i| now.saturating_add(i));
     }
 
+    /// A changed `table.exec.source.idle-timeout` (the playground changes it on a running job;
+    /// Flink needs a restart): the timer interval follows, from `now`.
+    pub fn set_idle_timeout_ms(&mut self, idle_timeout_ms: i64, now: ProcTime) {
+        self.idle_timeout_ms = idle_timeout_ms;
+        self.timer_interval_ms = timer_interval(self.watermark_interval_ms, idle_timeout_ms);
+        if self.next_timer.is_some() || self.timer_interval_ms.is_some() {
+            self.next_timer = self.timer_interval_ms.map(|i| now.saturating_add(i));
+        }
+    }
+
     pub fn timer_interval_ms(&self) -> Option<i64> {
         self.timer_interval_ms
     }

@@ -163,6 +163,50 @@ static PRESETS: &[Preset] = &[
         ],
         json: include_str!("../../../presets/max_on_silence.json"),
     },
+    Preset {
+        id: "quiet-side-join",
+        title: "The quiet side holds the join",
+        summary: "Orders connected with a rates stream that has sent nothing yet. A two-input operator fires only as far as both inputs' watermarks allow: the quiet input stays at No Watermark and nothing is ever emitted.",
+        look_at: "The operator's second input (rates) reads No Watermark and is marked as the one holding it, while the orders input is at the present: 'join never emits'.",
+        try_this: "Turn on withIdleness (5 s): the rates source goes idle, the operator leaves that input out and the windows fire.",
+        source: "seeds/000 §6 (joins, unions and multi-input operators), reference §6.4",
+        speed: 5.0,
+        steps: &[Step { label: "Fix: withIdleness(5 s)", action: Action::IdleTimeout(Some(5_000)) }],
+        json: include_str!("../../../presets/quiet_side_join.json"),
+    },
+    Preset {
+        id: "union-idle-stream",
+        title: "Union with an idle stream",
+        summary: "Clicks unioned with impressions; the impressions service stops at 00:00:30. A union is one input whose valve covers both sources' channels: the stopped stream's channel holds every window.",
+        look_at: "The window subtask's channels from the impressions source stay at 00:00:29 and hold its watermark; windows after 00:00:30 never fire although clicks keep coming.",
+        try_this: "Turn on an idle timeout (2 s, what the WHY panel proposes): the impressions source goes idle and the windows catch up at once.",
+        source: "seeds/000 §6, reference §6.1 (a union merges the input gates into one valve)",
+        speed: 5.0,
+        steps: &[Step { label: "Fix: idle timeout 2 s", action: Action::IdleTimeout(Some(2_000)) }],
+        json: include_str!("../../../presets/union_idle_stream.json"),
+    },
+    Preset {
+        id: "midstream-assigner",
+        title: "A mid-stream assigner swallows idleness",
+        summary: "The source has withIdleness(5 s), but watermarks are assigned later with assignTimestampsAndWatermarks. That operator swallows the source's watermarks and statuses: when one source subtask's partitions go quiet at 00:00:30, its idleness never reaches the windows.",
+        look_at: "The quiet source subtask reads idle, but the assigner after it stays active at its last watermark and holds every window subtask.",
+        try_this: "Generate the watermarks in the source (a restart): per-partition watermarks and the source's idleness reach the windows again.",
+        source: "reference §7 (TimestampsAndWatermarksOperator, FLINK-26708), seeds/000 (generate watermarks in the source)",
+        speed: 5.0,
+        steps: &[Step { label: "Fix: generate watermarks in the source ↻", action: Action::WatermarksInSource }],
+        json: include_str!("../../../presets/midstream_assigner.json"),
+    },
+    Preset {
+        id: "sql-idle-reactivates",
+        title: "SQL idle-timeout re-activates on a row",
+        summary: "A SQL WATERMARK clause that is not pushed into the source runs as an operator per source subtask with table.exec.source.idle-timeout = 60 s. One subtask reads a device that reports every 45 s: each row re-activates its operator, which never stays quiet for 60 s, so the job's watermark follows the device.",
+        look_at: "Results arrive in bursts every 45 s; the SQL watermark operator after the device's source subtask holds the window subtask.",
+        try_this: "Set the idle timeout to 5 s: each row still re-activates the operator and holds the job, but only for 5 s.",
+        source: "seeds/001 Q2 (table.exec.source.idle-timeout), reference §10.1 (WatermarkAssignerOperator)",
+        speed: 10.0,
+        steps: &[Step { label: "Fix: table.exec.source.idle-timeout = 5 s", action: Action::IdleTimeout(Some(5_000)) }],
+        json: include_str!("../../../presets/sql_idle_reactivates.json"),
+    },
 ];
 
 /// All presets, in menu order.
@@ -208,7 +252,7 @@ mod tests {
 
     #[test]
     fn every_preset_parses_and_builds() {
-        assert_eq!(presets().len(), 9);
+        assert_eq!(presets().len(), 13);
         for p in presets() {
             let sc = super::super::build::parse(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             sc.build().unwrap_or_else(|e| panic!("{}: {e}", p.id));
@@ -358,5 +402,65 @@ mod tests {
         s.run_until(at(&s, 360)).unwrap();
         assert_eq!(fired(&s), n, "nothing fires after MAX");
         assert!(dropped(&s) > 1000);
+    }
+
+    #[test]
+    fn the_quiet_side_holds_the_join_until_idleness() {
+        let mut s = sim("quiet-side-join");
+        s.run_until(at(&s, 60)).unwrap();
+        assert_eq!(fired(&s), 0, "join never emits");
+        let op = &s.snapshot().operators[0];
+        assert_eq!(op.inputs.len(), 2);
+        assert!(op.inputs[1].is_min && op.inputs[1].watermark == NO_WATERMARK, "{:?}", op.inputs);
+        let ex = s.explain(0).unwrap();
+        assert!(ex.text.contains("second input (rates) holds it"), "{}", ex.text);
+        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(5_000)) }).unwrap();
+        s.run_until(at(&s, 90)).unwrap();
+        assert!(fired(&s) > 0);
+        assert!(s.snapshot().operators[0].inputs[1].idle);
+    }
+
+    #[test]
+    fn a_union_waits_for_the_stopped_stream_until_idleness() {
+        let mut s = sim("union-idle-stream");
+        s.run_until(at(&s, 90)).unwrap();
+        let n = fired(&s);
+        assert!(n > 0, "windows before the stop fire");
+        assert!(s.snapshot().operators[0].input_watermark < EventTime::from_proc(at(&s, 31)));
+        assert_eq!(s.snapshot().operators[0].channels.len(), 2, "one valve over both sources' channels");
+        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+        s.run_until(at(&s, 100)).unwrap();
+        assert!(fired(&s) > n + 10, "the windows catch up");
+    }
+
+    #[test]
+    fn a_midstream_assigner_hides_the_sources_idleness() {
+        let mut s = sim("midstream-assigner");
+        s.run_until(at(&s, 90)).unwrap();
+        let n = fired(&s);
+        assert!(s.snapshot().sources.iter().any(|x| x.idle), "the source itself went idle");
+        assert!(s.snapshot().sources.iter().all(|x| x.midstream.as_ref().is_some_and(|m| !m.idle)), "the assigners did not");
+        s.run_until(at(&s, 120)).unwrap();
+        assert_eq!(fired(&s), n, "stuck");
+        let mut sc = super::super::build::parse(preset("midstream-assigner").unwrap().json).unwrap();
+        Action::WatermarksInSource.change(&mut sc);
+        assert!(sc.source.midstream.is_none());
+        let mut f = sc.build().unwrap();
+        f.run_until(at(&f, 120)).unwrap();
+        assert!(fired(&f) > n + 10, "in the source, idleness works");
+    }
+
+    #[test]
+    fn every_sql_row_reactivates_and_holds_for_the_idle_timeout() {
+        let mut s = sim("sql-idle-reactivates");
+        s.run_until(at(&s, 200)).unwrap();
+        let delay = |s: &Simulation| s.downstream().sink.results().map(|r| r.time.ms() - r.end.ms()).max().unwrap_or(0);
+        assert!(delay(&s) > 30_000, "results wait for the device: {}", delay(&s));
+        let mut f = sim("sql-idle-reactivates");
+        f.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(5_000)) }).unwrap();
+        f.run_until(at(&f, 200)).unwrap();
+        assert!(delay(&f) < 12_000, "each row holds the job for at most the timeout: {}", delay(&f));
+        let idle_flips = f.trace().retained().filter(|e| matches!(e.kind, crate::engine::trace::TraceKind::MidstreamStatus { .. })).count();
+        assert!(idle_flips >= 4, "idle after each row, active again with the next: {idle_flips}");
     }
 }

@@ -7,7 +7,7 @@
 use crate::engine::command::{Command, Param};
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::producer::ProducerKind;
-use crate::engine::scenario::schema::{KafkaConnector, KeysSpec, PartitionSelector, ProducerSpec, Scenario};
+use crate::engine::scenario::schema::{KafkaConnector, KeysSpec, PartitionSelector, ProducerSpec, Scenario, SourceSpec};
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::time::{format_duration_exact, format_opt_duration_exact};
@@ -41,6 +41,9 @@ pub enum Action {
     LegacyConnector,
     /// Restart with a bounded generator and withIdleness instead of "MAX on silence".
     IdlenessInsteadOfMax,
+    /// Restart with the chained watermark operators' strategies moved into the sources
+    /// (per-partition watermarks, the source's idleness).
+    WatermarksInSource,
 }
 
 /// A labelled step, as a preset card or the WHY panel shows it.
@@ -73,7 +76,8 @@ impl Action {
             | Action::Assigner(_)
             | Action::SourceParallelism(_)
             | Action::LegacyConnector
-            | Action::IdlenessInsteadOfMax => None,
+            | Action::IdlenessInsteadOfMax
+            | Action::WatermarksInSource => None,
         }
     }
 
@@ -91,6 +95,12 @@ impl Action {
                 };
                 sc.source.watermark.generator = GeneratorKind::BoundedOutOfOrderness { bound_ms: bound };
                 sc.source.watermark.idle_timeout_ms = Some(60_000);
+            }
+            Action::WatermarksInSource => {
+                watermarks_in_source(&mut sc.source);
+                if let Some(second) = &mut sc.second_input {
+                    watermarks_in_source(&mut second.source);
+                }
             }
             _ => {}
         }
@@ -115,8 +125,19 @@ impl Action {
             Action::SourceParallelism(p) => format!("source parallelism {p} (restarted)"),
             Action::LegacyConnector => "legacy FlinkKafkaConsumer (restarted)".into(),
             Action::IdlenessInsteadOfMax => "bounded generator with withIdleness(60 s) (restarted)".into(),
+            Action::WatermarksInSource => "watermarks generated in the source, per partition (restarted)".into(),
         }
     }
+}
+
+/// The chained operator's strategy becomes the source's; the source keeps its own idle timeout
+/// when the chained one had none.
+fn watermarks_in_source(source: &mut SourceSpec) {
+    let Some(m) = source.midstream.take() else { return };
+    let (generator, emit, idle) = m.as_source_strategy();
+    source.watermark.generator = generator;
+    source.watermark.emit = emit;
+    source.watermark.idle_timeout_ms = idle.or(source.watermark.idle_timeout_ms);
 }
 
 /// A device that uploads records `delay_ms` old, five a second, to one partition.
