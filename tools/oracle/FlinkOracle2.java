@@ -113,9 +113,6 @@ public class FlinkOracle2 {
     static final long MIN = Long.MIN_VALUE, MAX = Long.MAX_VALUE;
     /** Role of the keyed (downstream) task in the trace; inputs use their index 0, 1. */
     static final int OP = 100;
-    /** After an input's end of input, wait this long before ending the next one when the keyed
-     *  operator cannot observe it (one logical input: union, window). */
-    static final long END_QUIESCENCE_MS = 300;
 
     // ------------------------------------------------------------------ trace
     static final class Entry {
@@ -125,9 +122,18 @@ public class FlinkOracle2 {
     static final List<Entry> TRACE = new ArrayList<>();
     static long seqNo = 0;
 
+    /**
+     * Jobs run one after the other in this JVM. Every object of a job carries the id of the run it
+     * was built for (BUILD_RUN at construction on the client side, kept through serialization), and
+     * the sequencer and the trace ignore objects of any other run: tasks of a cancelled job can
+     * outlive it for a moment and must not act on the next job's schedule.
+     */
+    static volatile int BUILD_RUN = 0;
+
     /** role: input index (source-side task of that input) or OP (keyed task). */
-    static void trace(int role, String json) {
+    static void trace(int run, int role, String json) {
         synchronized (TRACE) {
+            if (run != Seq.run) return;
             int k = Seq.k;
             if (k >= Seq.cut) return; // flush_at_end=false: nothing after the last step counts
             TRACE.add(new Entry(k, role, seqNo++, json));
@@ -212,6 +218,7 @@ public class FlinkOracle2 {
         long lower, upper; boolean lowerExcl, upperExcl;
         List<InputCfg> inputs = new ArrayList<>(); List<Step> steps = new ArrayList<>();
         long totalSleep = 0;
+        int run;
     }
 
     static Plan readPlan(String file) throws IOException {
@@ -282,7 +289,8 @@ public class FlinkOracle2 {
      * owner input, which then emits marker k; then every other input emits marker k; when the keyed
      * operator has received all markers of step k, step k+1 may start. With flush_at_end, steps
      * steps.size()+j end input j (END_OF_INPUT), acknowledged by the keyed operator's endInput(j)
-     * (two-input operators) or after END_QUIESCENCE_MS (one logical input).
+     * (two-input operators) or by the end marker that the last operator of input j's chain emits
+     * in finish(), after the Long.MAX_VALUE watermark (one logical input: union, window).
      */
     static final class Seq {
         static final Object LOCK = new Object();
@@ -290,6 +298,7 @@ public class FlinkOracle2 {
         static int nIn;
         static boolean flush;
         static boolean endAckByOperator;
+        static volatile int run = -1;          // the run whose objects may act
         static volatile int k;                 // current step
         static volatile int cut = Integer.MAX_VALUE; // trace entries from this step on are dropped
         static boolean acted;
@@ -302,6 +311,7 @@ public class FlinkOracle2 {
 
         static void reset(Plan pl) {
             synchronized (LOCK) {
+                run = pl.run;
                 steps = pl.steps; nIn = pl.inputs.size(); flush = pl.flush;
                 endAckByOperator = pl.op.equals("connect") || pl.op.equals("interval_join");
                 k = 0; cut = pl.flush ? Integer.MAX_VALUE : pl.steps.size();
@@ -328,22 +338,29 @@ public class FlinkOracle2 {
         }
 
         /** A marker reached the keyed operator (its task thread). */
-        static void ack(Ev m) {
+        static void ack(int r, Ev m) {
             synchronized (LOCK) {
+                if (r != run) return;
+                if (k >= steps.size()) { // end of input: one marker, from the input that ended
+                    if (!endAckByOperator && m.marker == k && m.in == k - steps.size()) advance();
+                    return;
+                }
                 if (m.marker != k) { error = "marker " + m.marker + " from input " + m.in + " during step " + k; return; }
                 if (++acks == nIn) advance();
             }
         }
 
         /** End of input `in` was observed by the keyed operator (or the quiescence delay passed). */
-        static void endAck(int in) {
+        static void endAck(int r, int in) {
             synchronized (LOCK) {
+                if (r != run) return;
                 if (k == steps.size() + in) advance();
             }
         }
 
-        static void markActed() {
+        static void markActed(int r, int step) {
             synchronized (LOCK) {
+                if (r != run || step != k) return;
                 acted = true;
                 List<CompletableFuture<Void>> w = new ArrayList<>(waiters);
                 waiters.clear();
@@ -392,21 +409,21 @@ public class FlinkOracle2 {
     }
 
     static class PlanSource implements Source<Ev, PSplit, Void> {
-        final int in; final int partitions;
+        final int run = BUILD_RUN; final int in; final int partitions;
         PlanSource(int in, int partitions) { this.in = in; this.partitions = partitions; }
         public Boundedness getBoundedness() { return Boundedness.BOUNDED; }
         public SplitEnumerator<PSplit, Void> createEnumerator(SplitEnumeratorContext<PSplit> c) { return new Enum(c, partitions); }
         public SplitEnumerator<PSplit, Void> restoreEnumerator(SplitEnumeratorContext<PSplit> c, Void v) { return new Enum(c, partitions); }
         public SimpleVersionedSerializer<PSplit> getSplitSerializer() { return new PSplitSer(); }
         public SimpleVersionedSerializer<Void> getEnumeratorCheckpointSerializer() { return new VoidSer(); }
-        public SourceReader<Ev, PSplit> createReader(SourceReaderContext c) { return new Reader(in, partitions); }
+        public SourceReader<Ev, PSplit> createReader(SourceReaderContext c) { return new Reader(run, in, partitions); }
     }
 
     /** Performs the steps owned by its input, in the sequencer's order. */
     static class Reader implements SourceReader<Ev, PSplit> {
-        final int in; final int partitions; final Set<Integer> splits = new HashSet<>();
+        final int run, in, partitions; final Set<Integer> splits = new HashSet<>();
         CompletableFuture<Void> avail = new CompletableFuture<>();
-        Reader(int in, int partitions) { this.in = in; this.partitions = partitions; }
+        Reader(int run, int in, int partitions) { this.run = run; this.in = in; this.partitions = partitions; }
         public void start() {}
         public void addSplits(List<PSplit> l) {
             for (PSplit s : l) splits.add(s.p);
@@ -422,6 +439,7 @@ public class FlinkOracle2 {
             if (splits.size() < partitions) return InputStatus.NOTHING_AVAILABLE;
             Step act = null; boolean mark = false, owner = false, end = false; long sleep = -1; int k;
             synchronized (Seq.LOCK) {
+                if (run != Seq.run) { avail = new CompletableFuture<>(); return InputStatus.NOTHING_AVAILABLE; }
                 k = Seq.k;
                 if (k < Seq.steps.size()) {
                     Step s = Seq.steps.get(k);
@@ -451,15 +469,14 @@ public class FlinkOracle2 {
                 return InputStatus.NOTHING_AVAILABLE;
             }
             if (end) {
-                trace(in, "{\"ev\":\"end_of_input\",\"in\":" + in + "}");
-                if (!Seq.endAckByOperator) {
-                    CompletableFuture.delayedExecutor(END_QUIESCENCE_MS, TimeUnit.MILLISECONDS).execute(() -> Seq.endAck(in));
-                }
+                trace(run, in, "{\"ev\":\"end_of_input\",\"in\":" + in + "}");
                 return InputStatus.END_OF_INPUT;
             }
             if (act != null) perform(act, out);
+            // Before the marker: once the marker is out, the keyed operator may acknowledge the
+            // step (at once with a single input) and the sequencer moves on.
+            if (owner) Seq.markActed(run, k);
             emitMarker(out, k);
-            if (owner) Seq.markActed();
             synchronized (Seq.LOCK) {
                 if (Seq.k == k) { avail = Seq.waitFuture(); return InputStatus.NOTHING_AVAILABLE; }
             }
@@ -473,9 +490,9 @@ public class FlinkOracle2 {
                     Ev e = new Ev(); e.in = a.in; e.p = a.p; e.i = a.i; e.ts = a.ts; e.key = a.key; e.value = a.value;
                     out.createOutputForSplit(sid).collect(e, a.ts);
                     break;
-                case 'i': trace(in, "{\"ev\":\"partition_idle\",\"in\":" + in + ",\"partition\":" + a.p + "}"); out.createOutputForSplit(sid).markIdle(); break;
-                case 'a': trace(in, "{\"ev\":\"partition_active\",\"in\":" + in + ",\"partition\":" + a.p + "}"); out.createOutputForSplit(sid).markActive(); break;
-                case 'r': trace(in, "{\"ev\":\"partition_released\",\"in\":" + in + ",\"partition\":" + a.p + "}"); out.releaseOutputForSplit(sid); break;
+                case 'i': trace(run, in, "{\"ev\":\"partition_idle\",\"in\":" + in + ",\"partition\":" + a.p + "}"); out.createOutputForSplit(sid).markIdle(); break;
+                case 'a': trace(run, in, "{\"ev\":\"partition_active\",\"in\":" + in + ",\"partition\":" + a.p + "}"); out.createOutputForSplit(sid).markActive(); break;
+                case 'r': trace(run, in, "{\"ev\":\"partition_released\",\"in\":" + in + ",\"partition\":" + a.p + "}"); out.releaseOutputForSplit(sid); break;
                 default: throw new IllegalStateException("step " + a.kind);
             }
         }
@@ -493,13 +510,13 @@ public class FlinkOracle2 {
      * timing. traceIn >= 0: trace partition watermark advances (source side).
      */
     static class PerEventBounded implements WatermarkGenerator<Ev>, Serializable {
-        final long bound; final int traceIn; long maxTs;
-        PerEventBounded(long bound, int traceIn) { this.bound = bound; this.traceIn = traceIn; this.maxTs = MIN + bound + 1; }
+        final int run; final long bound; final int traceIn; long maxTs;
+        PerEventBounded(int run, long bound, int traceIn) { this.run = run; this.bound = bound; this.traceIn = traceIn; this.maxTs = MIN + bound + 1; }
         public void onEvent(Ev e, long ts, WatermarkOutput out) {
             if (ts > maxTs) {
                 maxTs = ts;
                 if (traceIn >= 0)
-                    trace(traceIn, "{\"ev\":\"partition_wm\",\"in\":" + e.in + ",\"partition\":" + e.p + ",\"wm\":" + (maxTs - bound - 1) + "}");
+                    trace(run, traceIn, "{\"ev\":\"partition_wm\",\"in\":" + e.in + ",\"partition\":" + e.p + ",\"wm\":" + (maxTs - bound - 1) + "}");
             }
             out.emitWatermark(new Watermark(maxTs - bound - 1)); // also re-activates an idle split
         }
@@ -516,7 +533,7 @@ public class FlinkOracle2 {
 
     /** kind: none | per_event | periodic; idlenessMs >= 0 wraps it like WatermarkStrategy.withIdleness. */
     static class GenSupplier implements WatermarkGeneratorSupplier<Ev> {
-        final String kind; final long bound; final long idlenessMs; final int traceIn;
+        final int run = BUILD_RUN; final String kind; final long bound; final long idlenessMs; final int traceIn;
         GenSupplier(String kind, long bound, long idlenessMs, int traceIn) {
             this.kind = kind; this.bound = bound; this.idlenessMs = idlenessMs; this.traceIn = traceIn;
         }
@@ -525,7 +542,7 @@ public class FlinkOracle2 {
             switch (kind) {
                 case "none": g = new NoWatermarksGenerator<>(); break;
                 case "periodic": g = new BoundedOutOfOrdernessWatermarks<>(Duration.ofMillis(bound)); break;
-                default: g = new PerEventBounded(bound, traceIn);
+                default: g = new PerEventBounded(run, bound, traceIn);
             }
             if (idlenessMs >= 0) g = new WatermarksWithIdleness<>(g, Duration.ofMillis(idlenessMs), ctx.getInputActivityClock());
             return new SkipMarkers(g);
@@ -588,52 +605,65 @@ public class FlinkOracle2 {
     // ------------------------------------------------------------------ probes
     /** Chained in an input's task: what the source (kind "src") or the mid-stream operator ("mid") emitted. */
     static class SrcProbe extends AbstractStreamOperator<Ev> implements OneInputStreamOperator<Ev, Ev> {
-        final int in; final String kind;
-        SrcProbe(int in, String kind) { this.in = in; this.kind = kind; }
+        final int run = BUILD_RUN;
+        final int in; final String kind; final boolean last;
+        /** last: the last operator of the input's chain; emits the end marker. */
+        SrcProbe(int in, String kind, boolean last) { this.in = in; this.kind = kind; this.last = last; }
+        /** End of input: called after the task emitted Long.MAX_VALUE and the operators before finished. */
+        @Override public void finish() throws Exception {
+            super.finish();
+            if (last) {
+                Ev m = new Ev(); m.in = in; m.marker = Seq.steps.size() + in;
+                output.collect(new StreamRecord<>(m, 0));
+            }
+        }
         @Override public void processElement(StreamRecord<Ev> r) { output.collect(r); }
         @Override public void processWatermark(org.apache.flink.streaming.api.watermark.Watermark mark) throws Exception {
-            trace(in, "{\"ev\":\"" + kind + "_watermark\",\"in\":" + in + ",\"wm\":" + mark.getTimestamp() + "}");
+            trace(run, in, "{\"ev\":\"" + kind + "_watermark\",\"in\":" + in + ",\"wm\":" + mark.getTimestamp() + "}");
             super.processWatermark(mark);
         }
         @Override public void processWatermarkStatus(WatermarkStatus s) throws Exception {
-            trace(in, "{\"ev\":\"" + kind + "_status\",\"in\":" + in + ",\"status\":\"" + st(s) + "\"}");
+            trace(run, in, "{\"ev\":\"" + kind + "_status\",\"in\":" + in + ",\"status\":\"" + st(s) + "\"}");
             super.processWatermarkStatus(s);
         }
     }
 
     /** In front of the window operator (same task): sees exactly its input sequence; drops markers. */
     static class KeyedProbe extends AbstractStreamOperator<Ev> implements OneInputStreamOperator<Ev, Ev> {
+        final int run = BUILD_RUN;
         long wm = MIN;
         @Override public void processElement(StreamRecord<Ev> r) {
             Ev e = r.getValue();
-            if (e.marker >= 0) { Seq.ack(e); return; }
-            trace(OP, evJson("record", e, wm));
+            if (e.marker >= 0) { Seq.ack(run, e); return; }
+            trace(run, OP, evJson("record", e, wm));
             output.collect(r);
         }
         @Override public void processWatermark(org.apache.flink.streaming.api.watermark.Watermark mark) throws Exception {
             wm = mark.getTimestamp();
-            trace(OP, "{\"ev\":\"watermark\",\"wm\":" + wm + "}");
+            trace(run, OP, "{\"ev\":\"watermark\",\"wm\":" + wm + "}");
             super.processWatermark(mark);
         }
         @Override public void processWatermarkStatus(WatermarkStatus s) throws Exception {
-            trace(OP, "{\"ev\":\"status\",\"status\":\"" + st(s) + "\"}");
+            trace(run, OP, "{\"ev\":\"status\",\"status\":\"" + st(s) + "\"}");
             super.processWatermarkStatus(s);
         }
     }
 
     /** After a two-input operator (same task): the statuses it forwarded. */
     static class OutProbe extends AbstractStreamOperator<String> implements OneInputStreamOperator<String, String> {
+        final int run = BUILD_RUN;
         @Override public void processElement(StreamRecord<String> r) { output.collect(r); }
         @Override public void processWatermarkStatus(WatermarkStatus s) throws Exception {
-            trace(OP, "{\"ev\":\"out_status\",\"status\":\"" + st(s) + "\"}");
+            trace(run, OP, "{\"ev\":\"out_status\",\"status\":\"" + st(s) + "\"}");
             super.processWatermarkStatus(s);
         }
     }
 
     static class LateProbe extends ProcessFunction<Ev, String> {
+        final int run = BUILD_RUN;
         public void processElement(Ev e, Context ctx, Collector<String> out) {
             String j = evJson("late", e, ctx.timerService().currentWatermark());
-            trace(OP, j);
+            trace(run, OP, j);
             out.collect(j);
         }
     }
@@ -652,10 +682,11 @@ public class FlinkOracle2 {
     }
 
     static class Emit extends ProcessWindowFunction<Acc, String, String, TimeWindow> {
+        final int run = BUILD_RUN;
         public void process(String key, Context ctx, Iterable<Acc> in, Collector<String> out) {
             Acc a = in.iterator().next();
             String j = windowJson(key, ctx.window().getStart(), ctx.window().getEnd(), a.count, a.sum, ctx.currentWatermark());
-            trace(OP, j);
+            trace(run, OP, j);
             out.collect(j);
         }
     }
@@ -663,24 +694,26 @@ public class FlinkOracle2 {
     // ------------------------------------------------------------------ two-input operators
     /** Traces what a two-input operator receives: per-input valve outputs, statuses, combined watermark. */
     static final class TwoInputTrace implements Serializable {
+        final int run = BUILD_RUN;
         long wm = MIN;
-        void record(Ev e) { trace(OP, evJson("record", e, wm)); }
-        void inputWatermark(int in, long w) { trace(OP, "{\"ev\":\"input_watermark\",\"in\":" + in + ",\"wm\":" + w + "}"); }
-        void combined(long w) { wm = w; trace(OP, "{\"ev\":\"watermark\",\"wm\":" + w + "}"); }
-        void status(int in, WatermarkStatus s) { trace(OP, "{\"ev\":\"status\",\"in\":" + in + ",\"status\":\"" + st(s) + "\"}"); }
-        void endInput(int in) { trace(OP, "{\"ev\":\"end_input\",\"in\":" + in + "}"); Seq.endAck(in); }
+        void record(Ev e) { trace(run, OP, evJson("record", e, wm)); }
+        void inputWatermark(int in, long w) { trace(run, OP, "{\"ev\":\"input_watermark\",\"in\":" + in + ",\"wm\":" + w + "}"); }
+        void combined(long w) { wm = w; trace(run, OP, "{\"ev\":\"watermark\",\"wm\":" + w + "}"); }
+        void status(int in, WatermarkStatus s) { trace(run, OP, "{\"ev\":\"status\",\"in\":" + in + ",\"status\":\"" + st(s) + "\"}"); }
+        void endInput(int in) { trace(run, OP, "{\"ev\":\"end_input\",\"in\":" + in + "}"); Seq.endAck(run, in); }
     }
 
     /** Flink's KeyedCoProcessOperator, observed. */
     static class ObservedCoProcess extends KeyedCoProcessOperator<String, Ev, Ev, String> implements BoundedMultiInput {
+        final int run = BUILD_RUN;
         final TwoInputTrace t = new TwoInputTrace();
         ObservedCoProcess(KeyedCoProcessFunction<String, Ev, Ev, String> f) { super(f); }
         @Override public void processElement1(StreamRecord<Ev> r) throws Exception {
-            if (r.getValue().marker >= 0) { Seq.ack(r.getValue()); return; }
+            if (r.getValue().marker >= 0) { Seq.ack(run, r.getValue()); return; }
             t.record(r.getValue()); super.processElement1(r);
         }
         @Override public void processElement2(StreamRecord<Ev> r) throws Exception {
-            if (r.getValue().marker >= 0) { Seq.ack(r.getValue()); return; }
+            if (r.getValue().marker >= 0) { Seq.ack(run, r.getValue()); return; }
             t.record(r.getValue()); super.processElement2(r);
         }
         @Override public void processWatermark1(org.apache.flink.streaming.api.watermark.Watermark m) throws Exception {
@@ -703,6 +736,7 @@ public class FlinkOracle2 {
      * at end-1 (= WindowOperator + EventTimeTrigger + lateness 0 on the two-input watermark).
      */
     static class CountPerWindow extends KeyedCoProcessFunction<String, Ev, Ev, String> {
+        final int run = BUILD_RUN;
         final long size, offset;
         transient MapState<Long, Acc> state;
         CountPerWindow(long size, long offset) { this.size = size; this.offset = offset; }
@@ -712,7 +746,7 @@ public class FlinkOracle2 {
         private void handle(Ev e, Context ctx) throws Exception {
             long start = TimeWindow.getWindowStartWithOffset(e.ts, offset, size), end = start + size;
             long wm = ctx.timerService().currentWatermark();
-            if (end - 1 <= wm) { trace(OP, evJson("late", e, wm)); return; }
+            if (end - 1 <= wm) { trace(run, OP, evJson("late", e, wm)); return; }
             Acc a = state.get(end);
             if (a == null) a = new Acc();
             a.count++; a.sum += e.value;
@@ -726,7 +760,7 @@ public class FlinkOracle2 {
             Acc a = state.get(end);
             if (a == null) return;
             String j = windowJson(ctx.getCurrentKey(), end - size, end, a.count, a.sum, ctx.timerService().currentWatermark());
-            trace(OP, j);
+            trace(run, OP, j);
             state.remove(end);
             out.collect(j);
         }
@@ -734,6 +768,7 @@ public class FlinkOracle2 {
 
     /** Flink's IntervalJoinOperator, observed; late elements without a side output are reported as dropped. */
     static class ObservedIntervalJoin extends IntervalJoinOperator<String, Ev, Ev, String> implements BoundedMultiInput {
+        final int run = BUILD_RUN;
         final TwoInputTrace t = new TwoInputTrace();
         final boolean sideOutput;
         ObservedIntervalJoin(long lb, long ub, boolean lbIncl, boolean ubIncl, OutputTag<Ev> l, OutputTag<Ev> r,
@@ -742,15 +777,15 @@ public class FlinkOracle2 {
             sideOutput = l != null;
         }
         @Override public void processElement1(StreamRecord<Ev> r) throws Exception {
-            if (r.getValue().marker >= 0) { Seq.ack(r.getValue()); return; }
+            if (r.getValue().marker >= 0) { Seq.ack(run, r.getValue()); return; }
             t.record(r.getValue()); super.processElement1(r);
         }
         @Override public void processElement2(StreamRecord<Ev> r) throws Exception {
-            if (r.getValue().marker >= 0) { Seq.ack(r.getValue()); return; }
+            if (r.getValue().marker >= 0) { Seq.ack(run, r.getValue()); return; }
             t.record(r.getValue()); super.processElement2(r);
         }
         @Override protected <T> void sideOutput(T value, long timestamp, boolean isLeft) {
-            if (!sideOutput) trace(OP, evJson("dropped", (Ev) value, t.wm));
+            if (!sideOutput) trace(run, OP, evJson("dropped", (Ev) value, t.wm));
             super.sideOutput(value, timestamp, isLeft);
         }
         @Override public void processWatermark1(org.apache.flink.streaming.api.watermark.Watermark m) throws Exception {
@@ -769,10 +804,11 @@ public class FlinkOracle2 {
     }
 
     static class JoinEmit extends ProcessJoinFunction<Ev, Ev, String> {
+        final int run = BUILD_RUN;
         public void processElement(Ev l, Ev r, Context ctx, Collector<String> out) {
             String j = "{\"ev\":\"join\",\"key\":" + q(l.key) + ",\"left_ts\":" + l.ts + ",\"right_ts\":" + r.ts
                     + ",\"left_value\":" + l.value + ",\"right_value\":" + r.value + ",\"ts\":" + ctx.getTimestamp() + "}";
-            trace(OP, j);
+            trace(run, OP, j);
             out.collect(j);
         }
     }
@@ -783,18 +819,18 @@ public class FlinkOracle2 {
         WatermarkStrategy<Ev> ws = WatermarkStrategy.<Ev>forGenerator(new GenSupplier(c.wm, c.bound, c.idlenessMs, c.in))
                 .withTimestampAssigner(new TsAssigner());
         DataStream<Ev> s = env.fromSource(new PlanSource(c.in, c.partitions), ws, "input-" + c.in, t)
-                .transform("src-probe-" + c.in, t, new SrcProbe(c.in, "src"));
+                .transform("src-probe-" + c.in, t, new SrcProbe(c.in, "src", c.mid.equals("none")));
         switch (c.mid) {
             case "taw": {
                 WatermarkStrategy<Ev> mws = WatermarkStrategy.<Ev>forGenerator(new GenSupplier(c.midEmit, c.midBound, c.midIdlenessMs, -1))
                         .withTimestampAssigner(new TsAssigner());
                 s = s.transform("timestamps-and-watermarks-" + c.in, t, new TAWFactory(mws))
-                        .transform("mid-probe-" + c.in, t, new SrcProbe(c.in, "mid"));
+                        .transform("mid-probe-" + c.in, t, new SrcProbe(c.in, "mid", true));
                 break;
             }
             case "sql":
                 s = s.transform("sql-watermark-assigner-" + c.in, t, new SqlFactory(c.sqlDelay, c.sqlIdleTimeout))
-                        .transform("mid-probe-" + c.in, t, new SrcProbe(c.in, "mid"));
+                        .transform("mid-probe-" + c.in, t, new SrcProbe(c.in, "mid", true));
                 break;
             default:
         }
@@ -809,6 +845,7 @@ public class FlinkOracle2 {
         env.setBufferTimeout(0);
         TypeInformation<Ev> t = TypeInformation.of(Ev.class);
         TypeInformation<String> ts = TypeInformation.of(String.class);
+        pl.run = ++BUILD_RUN;
         Seq.reset(pl);
 
         List<DataStream<Ev>> ins = new ArrayList<>();

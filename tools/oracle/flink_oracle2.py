@@ -492,6 +492,11 @@ def main():
             if d:
                 bad += 1
                 status.append("NONDETERMINISTIC (run %d differs in %s)" % (r + 1, ",".join(d)))
+                if args.out_dir:  # keep the differing run next to the first one for inspection
+                    os.makedirs(args.out_dir, exist_ok=True)
+                    with open(os.path.join(args.out_dir, os.path.basename(path) + ".run%d" % (r + 1)), "w",
+                              encoding="utf-8") as f:
+                        f.write(dumps(other))
                 break
         if args.repeat > 1 and not status:
             status.append("%d identical runs" % args.repeat)
