@@ -486,17 +486,18 @@ def main():
             bad += 1
             print("%s: FLINK ERROR %s" % (path, errs[0]), file=sys.stderr)
             continue
-        status = []
+        status, nondet = [], False
         for r, other in enumerate(runs[1:], 1):
             d = differences(res, other)
             if d:
                 bad += 1
+                nondet = True
                 status.append("NONDETERMINISTIC (run %d differs in %s)" % (r + 1, ",".join(d)))
-                if args.out_dir:  # keep the differing run next to the first one for inspection
-                    os.makedirs(args.out_dir, exist_ok=True)
-                    with open(os.path.join(args.out_dir, os.path.basename(path) + ".run%d" % (r + 1)), "w",
-                              encoding="utf-8") as f:
-                        f.write(dumps(other))
+                keep = tempfile.mkdtemp(prefix="flink_oracle2_nondet_")
+                for n, run in ((1, res), (r + 1, other)):
+                    with open(os.path.join(keep, "%s.run%d.json" % (name, n)), "w", encoding="utf-8") as f:
+                        f.write(dumps(run))
+                status.append("both runs kept in %s" % keep)
                 break
         if args.repeat > 1 and not status:
             status.append("%d identical runs" % args.repeat)
@@ -514,6 +515,9 @@ def main():
             print("%s: %s (%s ms)" % (path, ", ".join(status), "/".join(str(r.get("elapsed_ms", -1)) for r in runs)),
                   file=sys.stderr)
         elif args.out_dir:
+            if nondet:  # do not write a golden
+                print("%s: NOT WRITTEN: %s" % (path, ", ".join(status)), file=sys.stderr)
+                continue
             os.makedirs(args.out_dir, exist_ok=True)
             with open(os.path.join(args.out_dir, os.path.basename(path)), "w", encoding="utf-8") as f:
                 f.write(dumps(res))
