@@ -196,8 +196,46 @@ def _loc(v, what, evs):
     return i, p
 
 
+def from_shared(sc):
+    """A scenario in the shared oracle's one-input format (top-level "partitions") -> this format."""
+    _fields(sc, "scenario", ("name", "description", "partitions", "interleave", "schedule", "watermark", "window",
+                             "allowed_lateness_ms", "late_side_output", "on_partition_end", "flush_at_end"))
+    wm = dict(sc.get("watermark") or {})
+    if wm.pop("record_delay_ms", 0):
+        raise ScenarioError("watermark.record_delay_ms is not supported (use sleep_ms steps)")
+    interval = wm.pop("interval_ms", None)
+    out = {k: sc[k] for k in ("name", "description", "flush_at_end") if k in sc}
+    out["inputs"] = [{"partitions": sc.get("partitions"), "watermark": wm,
+                      "on_partition_end": sc.get("on_partition_end", "hold")}]
+    sched = sc.get("schedule")
+    if sched is None and sc.get("interleave", "round_robin") == "sequential":
+        sched = [p for p, part in enumerate(sc.get("partitions") or [])
+                 for _ in (part.get("events", []) if isinstance(part, dict) else part)]
+    elif sched is None and sc.get("interleave", "round_robin") != "round_robin":
+        raise ScenarioError("interleave must be round_robin or sequential (or give a schedule)")
+    if sched is not None:
+        conv = []
+        for st in sched if isinstance(sched, list) else []:
+            if isinstance(st, int) and not isinstance(st, bool):
+                conv.append({"in": 0, "p": st})
+            elif isinstance(st, dict) and len(st) == 1 and next(iter(st)) in ("idle", "active", "release"):
+                k, v = next(iter(st.items()))
+                conv.append({k: {"in": 0, "p": v}})
+            else:
+                conv.append(st)
+        out["schedule"] = conv
+    out["operator"] = {"type": "window", "window": sc.get("window"),
+                       "allowed_lateness_ms": sc.get("allowed_lateness_ms", 0),
+                       "late_side_output": sc.get("late_side_output", True)}
+    if interval is not None:
+        out["interval_ms"] = interval
+    return out
+
+
 def normalize(sc):
     """Validate a scenario and return (settings dict, list of plan actions)."""
+    if isinstance(sc, dict) and "partitions" in sc and "inputs" not in sc:
+        sc = from_shared(sc)
     _fields(sc, "scenario", ("name", "description", "inputs", "schedule", "operator", "flush_at_end", "interval_ms"))
     inputs = sc.get("inputs")
     if not isinstance(inputs, list) or not 1 <= len(inputs) <= 2:
