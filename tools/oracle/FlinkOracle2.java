@@ -23,6 +23,10 @@
 // wrapped in SkipMarkers, the mid-stream operators pass them straight through, the keyed
 // operator drops them) and are FIFO with the watermarks/statuses of their channel, so when the
 // keyed operator has seen the markers of all inputs, every effect of step k has been processed.
+// At the end (flush_at_end) the inputs end one after the other: the last operator of an ended
+// input's chain emits an end marker in finish(), after the task's Long.MAX_VALUE watermark
+// (two-input operators acknowledge with endInput instead). Every object carries the id of the run
+// (job) it was built for, so leftovers of a cancelled job cannot act on the next one.
 
 import org.apache.flink.api.common.eventtime.BoundedOutOfOrdernessWatermarks;
 import org.apache.flink.api.common.eventtime.NoWatermarksGenerator;
