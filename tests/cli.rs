@@ -97,6 +97,28 @@ fn oracle_scenario_matches_flink_windows() {
 }
 
 #[test]
+fn two_input_oracle_scenario_matches_flink() {
+    let out = wmp(&["run", "--format", "oracle2", "tests/golden/oracle2/scenarios/14_join_late_side_output.json"], None);
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/golden/oracle2/expected/14_join_late_side_output.json")).unwrap())
+            .unwrap();
+    assert!(!got["joins"].as_array().unwrap().is_empty());
+    assert_eq!(&got["late"], &expected["late"], "late elements differ from real Flink's");
+    let bad = wmp(
+        &["validate", "--format", "oracle2", "-"],
+        Some(r#"{"inputs": [], "operator": {"type": "union", "window": {"type": "tumbling", "size_ms": 10}}}"#),
+    );
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("inputs: operator needs 2 input(s), got 0"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}
+
+#[test]
 fn native_scenario_runs_with_stable_trace_hash() {
     let f = TempScenario::new(&native_scenario().to_string());
     let hashes: Vec<String> = (0..2)

@@ -6,23 +6,12 @@
 //! must have its expected output and every expected output its scenario (no count to keep up
 //! to date: a new pair is checked as soon as it is committed).
 
+mod golden_files;
+
+use golden_files::{groups, names, pairing_errors};
 use serde_json::Value;
 use std::path::Path;
 use wmp::engine::scenario::oracle;
-
-fn groups(windows: &Value) -> Vec<(i64, Vec<String>)> {
-    let mut out: Vec<(i64, Vec<String>)> = Vec::new();
-    for w in windows.as_array().expect("windows array") {
-        let wm = w["wm"].as_i64().expect("wm");
-        let canon = ["key", "window_start", "window_end", "count", "sum", "firing"].map(|f| w[f].to_string()).join("|");
-        match out.last_mut() {
-            Some((k, v)) if *k == wm => v.push(canon),
-            _ => out.push((wm, vec![canon])),
-        }
-    }
-    out.iter_mut().for_each(|(_, v)| v.sort());
-    out
-}
 
 fn check(name: &str, got: &Value, exp: &Value) -> Vec<String> {
     let mut errs = Vec::new();
@@ -35,35 +24,6 @@ fn check(name: &str, got: &Value, exp: &Value) -> Vec<String> {
     }
     if groups(&got["windows"]) != groups(&exp["windows"]) {
         errs.push(format!("{name}: windows {} != flink {}", got["windows"], exp["windows"]));
-    }
-    errs
-}
-
-/// The file names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
-        .collect();
-    out.sort();
-    out
-}
-
-/// What is wrong with the pairing of scenario files and expected outputs: a scenario without
-/// its expected output, an expected output without its scenario, a file that is not `.json`.
-fn pairing_errors(scenarios: &[String], expected: &[String]) -> Vec<String> {
-    let mut errs = Vec::new();
-    if scenarios.is_empty() {
-        errs.push("no golden scenarios".to_string());
-    }
-    for n in scenarios.iter().chain(expected).filter(|n| !n.ends_with(".json")) {
-        errs.push(format!("{n}: not a .json file"));
-    }
-    for n in scenarios.iter().filter(|n| !expected.contains(n)) {
-        errs.push(format!("{n}: scenario without expected/{n}"));
-    }
-    for n in expected.iter().filter(|n| !scenarios.contains(n)) {
-        errs.push(format!("{n}: expected output without scenarios/{n}"));
     }
     errs
 }

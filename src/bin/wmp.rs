@@ -14,10 +14,10 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 use wmp::engine::limits::MAX_INPUT_BYTES;
 use wmp::engine::report::write_report;
-use wmp::engine::scenario::oracle;
+use wmp::engine::scenario::{oracle, oracle2};
 use wmp::engine::session::Session;
 
-const USAGE: &str = "usage: wmp run|validate [--format native|oracle] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|-";
+const USAGE: &str = "usage: wmp run|validate [--format native|oracle|oracle2] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|-";
 
 /// What a command prints: text, or the native report (streamed, it can be large).
 enum Output {
@@ -59,7 +59,7 @@ fn run(args: Vec<String>) -> Result<Output, String> {
     let (mut at_ms, mut text_out) = (None, false);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--format" => format = args.next().ok_or("--format needs native or oracle")?,
+            "--format" => format = args.next().ok_or("--format needs native, oracle or oracle2")?,
             "--trace" => trace = true,
             "--text" => text_out = true,
             "--at" => {
@@ -87,6 +87,15 @@ fn run(args: Vec<String>) -> Result<Output, String> {
             }
             Ok(Output::Text(out.to_string()))
         }
+        ("run", "oracle2") => {
+            let sc = oracle2::parse(&text).map_err(at)?;
+            let sim = sc.run().map_err(at)?;
+            let mut out = oracle2::report(&sc, &sim);
+            if trace {
+                out["trace"] = wmp::engine::report::trace(&sim);
+            }
+            Ok(Output::Text(out.to_string()))
+        }
         ("diagnose", "native") => {
             let mut session = Session::from_json(&text).map_err(at)?;
             let until = at_ms.unwrap_or(session.scenario().duration_ms);
@@ -101,8 +110,9 @@ fn run(args: Vec<String>) -> Result<Output, String> {
         // The same checks `run` makes before it runs (the scenario and every scripted command).
         ("validate", "native") => Session::from_json(&text).map(|_| Output::Text("ok".into())).map_err(at),
         ("validate", "oracle") => oracle::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
-        (_, "native" | "oracle") => Err(format!("unknown command {cmd:?} ({USAGE})")),
-        _ => Err(format!("--format must be native or oracle, got {format:?}")),
+        ("validate", "oracle2") => oracle2::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
+        (_, "native" | "oracle" | "oracle2") => Err(format!("unknown command {cmd:?} ({USAGE})")),
+        _ => Err(format!("--format must be native, oracle or oracle2, got {format:?}")),
     }
 }
 

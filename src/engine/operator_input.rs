@@ -8,6 +8,7 @@
 //! operator instead of being skipped (V-2IN-1).
 
 use super::combined_watermark::IndexedCombinedWatermarkStatus;
+use super::downstream::HISTORY_LIMIT;
 use super::status::Signal;
 use super::time::EventTime;
 use super::valve::{InputChannelStatus, StatusWatermarkValve, ValveSwitches};
@@ -31,6 +32,9 @@ pub struct OperatorInput {
     /// Two logical inputs: their combination (absent for one).
     combined: Option<IndexedCombinedWatermarkStatus>,
     scratch: Vec<Signal>,
+    /// Two logical inputs: what each valve handed on (`processWatermark1/2`,
+    /// `processWatermarkStatus(s, i)`), in order; the first `HISTORY_LIMIT` entries.
+    pub valve_log: Vec<(u8, Signal)>,
 }
 
 impl OperatorInput {
@@ -38,7 +42,7 @@ impl OperatorInput {
     pub fn new(sources: Vec<Vec<u32>>, switches: ValveSwitches, all_idle_flush: bool) -> Self {
         let valves = sources.iter().map(|s| StatusWatermarkValve::new(s.len(), switches)).collect();
         let combined = (sources.len() > 1).then(|| IndexedCombinedWatermarkStatus::new(sources.len(), all_idle_flush));
-        OperatorInput { valves, sources, combined, scratch: Vec::new() }
+        OperatorInput { valves, sources, combined, scratch: Vec::new(), valve_log: Vec::new() }
     }
 
     /// Logical inputs: 1, or 2 for a two-input operator.
@@ -101,6 +105,9 @@ impl OperatorInput {
         self.scratch.clear();
         self.valves[input].input(channel, sig, &mut self.scratch);
         for &s in &self.scratch {
+            if self.valve_log.len() < HISTORY_LIMIT {
+                self.valve_log.push((input as u8, s));
+            }
             match s {
                 Signal::Watermark(w) => combined.input_watermark(input, w, out),
                 Signal::Status(st) => combined.input_status(input, st, out),

@@ -6,6 +6,7 @@
 //! event (the oracle's `per_event` mode) or periodically, and one processing-time millisecond
 //! per scheduled action (`record_delay_ms` apart in periodic mode).
 
+use super::oracle_schedule::{OracleSchedule, Step};
 use super::schema::{RecordSpec, DEFAULT_START_MS};
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
@@ -14,6 +15,7 @@ use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::partitioner::Exchange;
 use crate::engine::sim::{ScheduledCommand, Simulation};
@@ -63,7 +65,7 @@ pub enum OraclePartition {
 }
 
 impl OraclePartition {
-    fn events(&self) -> &[OracleEvent] {
+    pub fn events(&self) -> &[OracleEvent] {
         match self {
             OraclePartition::Events { events } | OraclePartition::List(events) => events,
         }
@@ -99,14 +101,33 @@ pub struct OracleWatermark {
     pub idleness_ms: Option<i64>,
 }
 
-/// One scheduled action, as the oracle's `normalize` produces them.
-#[derive(Clone, Debug, PartialEq)]
-enum Action {
-    Event { partition: u32, idx: usize },
-    Idle(u32),
-    Active(u32),
-    Release(u32),
-    Sleep(i64),
+/// One source as both oracles run it: parallelism 1, timestamps from the event, read as they
+/// arrive, Flink 2.3's switches.
+pub(super) fn oracle_input(
+    topic: &str,
+    generator: GeneratorKind,
+    emit: EmitMode,
+    idle_timeout_ms: Option<i64>,
+    exchange: Exchange,
+    midstream: Option<MidstreamSpec>,
+) -> InputConfig {
+    InputConfig {
+        topic: topic.into(),
+        source_parallelism: 1,
+        source: SourceSettings {
+            generator,
+            emit,
+            idle_timeout_ms,
+            assigner: TimestampAssigner::EventField,
+            transform: SourceTransform::default(),
+            combined_all_idle_flush: true,
+            legacy_idle_without_splits: false,
+        },
+        read_rate_per_s: None,
+        start_from_earliest: true,
+        exchange,
+        midstream,
+    }
 }
 
 /// Parses an oracle scenario with field paths in errors, and makes every check `run` makes
@@ -147,87 +168,24 @@ impl OracleScenario {
     }
 
     /// The oracle's `normalize`: the total order of actions.
-    fn actions(&self) -> Result<Vec<Action>, InputError> {
+    fn actions(&self) -> Result<Vec<Step>, InputError> {
         let n = self.partitions.len();
         if n == 0 {
             return Err(InputError::new("partitions", "must be a non-empty list"));
         }
         let lens: Vec<usize> = self.partitions.iter().map(|p| p.events().len()).collect();
+        let mut sched = OracleSchedule::new(vec![lens.clone()], vec![self.on_partition_end.as_deref().unwrap_or("hold")])?;
         let schedule: Vec<Value> = match (&self.schedule, self.interleave.as_deref().unwrap_or("round_robin")) {
             (Some(s), _) => s.clone(),
-            (None, "round_robin") => {
-                let mut v = Vec::new();
-                for round in 0..lens.iter().copied().max().unwrap_or(0) {
-                    v.extend((0..n).filter(|&p| round < lens[p]).map(|p| json!(p)));
-                }
-                v
-            }
+            (None, "round_robin") => sched.round_robin(),
             (None, "sequential") => (0..n).flat_map(|p| std::iter::repeat_n(json!(p), lens[p])).collect(),
             (None, other) => return Err(InputError::new("interleave", format!("must be round_robin or sequential, got {other:?}"))),
         };
-        let end = self.on_partition_end.as_deref().unwrap_or("hold");
-        if !matches!(end, "hold" | "idle" | "release") {
-            return Err(InputError::new("on_partition_end", "must be hold, idle or release"));
-        }
-        let mut out = Vec::new();
-        let mut idx = vec![0usize; n];
-        let mut released = vec![false; n];
-        let part_end = |p: usize, out: &mut Vec<Action>, released: &mut Vec<bool>| {
-            if end != "hold" && !released[p] {
-                out.push(if end == "idle" { Action::Idle(p as u32) } else { Action::Release(p as u32) });
-                if end == "release" {
-                    released[p] = true;
-                }
-            }
-        };
-        for (p, _) in lens.iter().enumerate().filter(|(_, &len)| len == 0) {
-            part_end(p, &mut out, &mut released);
-        }
+        let mut out = sched.start();
         for (i, s) in schedule.iter().enumerate() {
-            let path = format!("schedule[{i}]");
-            if let Some(p) = s.as_u64() {
-                let p = p as usize;
-                if p >= n || idx[p] >= lens[p] {
-                    return Err(InputError::new(path, format!("partition {p} has no more events")));
-                }
-                if released[p] {
-                    return Err(InputError::new(path, format!("event for released partition {p}")));
-                }
-                out.push(Action::Event { partition: p as u32, idx: idx[p] });
-                idx[p] += 1;
-                if idx[p] == lens[p] {
-                    part_end(p, &mut out, &mut released);
-                }
-            } else if let Some(obj) = s.as_object().filter(|o| o.len() == 1) {
-                let (k, v) = obj.iter().next().expect("one entry");
-                if k == "sleep_ms" {
-                    out.push(Action::Sleep(
-                        v.as_i64()
-                            .filter(|&x| (0..=600_000).contains(&x))
-                            .ok_or_else(|| InputError::new(&path, "sleep_ms must be in 0..=600000"))?,
-                    ));
-                    continue;
-                }
-                let p = v.as_u64().filter(|&p| (p as usize) < n).ok_or_else(|| InputError::new(&path, "bad partition"))? as usize;
-                if released[p] {
-                    return Err(InputError::new(path, format!("partition {p} already released")));
-                }
-                out.push(match k.as_str() {
-                    "idle" => Action::Idle(p as u32),
-                    "active" => Action::Active(p as u32),
-                    "release" => {
-                        released[p] = true;
-                        Action::Release(p as u32)
-                    }
-                    _ => return Err(InputError::new(path, "use a partition index, {idle|active|release: p} or {sleep_ms: n}")),
-                });
-            } else {
-                return Err(InputError::new(path, "use a partition index, {idle|active|release: p} or {sleep_ms: n}"));
-            }
+            out.extend(sched.step(s).map_err(|e| e.within(&format!("schedule[{i}]")))?);
         }
-        if let Some(p) = (0..n).find(|&p| idx[p] < lens[p]) {
-            return Err(InputError::new("schedule", format!("leaves events of partition {p} unconsumed")));
-        }
+        sched.finished()?;
         Ok(out)
     }
 
@@ -244,23 +202,14 @@ impl OracleScenario {
         Ok(JobConfig {
             seed: 0,
             start_time: ProcTime(DEFAULT_START_MS),
-            inputs: vec![InputConfig {
-                topic: "oracle".into(),
-                source_parallelism: 1,
-                source: SourceSettings {
-                    generator: GeneratorKind::BoundedOutOfOrderness { bound_ms: bound },
-                    emit: if per_event { EmitMode::PerEvent } else { EmitMode::Periodic },
-                    idle_timeout_ms: self.watermark.idleness_ms,
-                    assigner: TimestampAssigner::EventField,
-                    transform: SourceTransform::default(),
-                    combined_all_idle_flush: true,
-                    legacy_idle_without_splits: false,
-                },
-                read_rate_per_s: None,
-                start_from_earliest: true,
-                exchange: Exchange::Forward,
-                midstream: None,
-            }],
+            inputs: vec![oracle_input(
+                "oracle",
+                GeneratorKind::BoundedOutOfOrderness { bound_ms: bound },
+                if per_event { EmitMode::PerEvent } else { EmitMode::Periodic },
+                self.watermark.idleness_ms,
+                Exchange::Forward,
+                None,
+            )],
             two_input_mode: TwoInputMode::Union,
             // Per-event mode runs no timer here: the oracle's scenarios are written so that
             // its wall-clock timer cannot change the outcome.
@@ -292,22 +241,22 @@ impl OracleScenario {
         let mut t = ProcTime(DEFAULT_START_MS);
         for a in self.actions()? {
             let cmd = match a {
-                Action::Event { partition, idx } => {
-                    let e = &self.partitions[partition as usize].events()[idx];
+                Step::Event { partition, idx, .. } => {
+                    let e = &self.partitions[partition].events()[idx];
                     let r =
                         RecordSpec { ts: Some(e.ts), ts_offset_ms: None, key: Some(e.key.clone()), value: Some(e.value), heartbeat: false };
-                    Command::Produce { partition, records: vec![r] }
+                    Command::Produce { partition: partition as u32, records: vec![r] }
                 }
-                Action::Idle(p) => Command::MarkSplitIdle { partition: p },
-                Action::Active(p) => Command::MarkSplitActive { partition: p },
-                Action::Release(p) => Command::ReleaseSplit { partition: p },
-                Action::Sleep(ms) => {
+                Step::Idle { partition, .. } => Command::MarkSplitIdle { partition: partition as u32 },
+                Step::Active { partition, .. } => Command::MarkSplitActive { partition: partition as u32 },
+                Step::Release { partition, .. } => Command::ReleaseSplit { partition: partition as u32 },
+                Step::Sleep(ms) => {
                     t += ms;
                     continue;
                 }
             };
             sim.schedule(ScheduledCommand { at: t, command: cmd, path: format!("action {t}") });
-            t += if matches!(a, Action::Event { .. }) { delay } else { 1 };
+            t += if matches!(a, Step::Event { .. }) { delay } else { 1 };
         }
         sim.run_until(t)?;
         if self.flush_at_end {
