@@ -44,8 +44,9 @@ pub struct Downstream {
     pub late: VecDeque<LateRecord>,
     late_retained: usize,
     pub late_side_output: bool,
-    /// Per input: the exchange out of its source.
-    exchanges: Vec<Exchange>,
+    /// No channel latency, no interval join, no chained watermark operator: records go
+    /// straight into the window operator.
+    direct: bool,
     /// Per global source subtask: the window subtasks its watermarks and statuses reach.
     targets: Vec<Vec<u32>>,
     /// Per global source subtask, the watermark operator chained after it (empty when no
@@ -99,7 +100,7 @@ impl Downstream {
             late: VecDeque::new(),
             late_retained: cfg.late_records_retained,
             late_side_output: cfg.late_side_output,
-            exchanges: cfg.inputs.iter().map(|i| i.exchange).collect(),
+            direct: cfg.channel_latency_ms == 0 && cfg.interval_join.is_none() && cfg.inputs.iter().all(|i| i.midstream.is_none()),
             targets,
             chained: chained(cfg),
             chain_out: Vec::new(),
@@ -140,6 +141,7 @@ impl Downstream {
             self.channels = vec![Channel::default(); self.targets.len() * self.windows.len()];
         }
         self.latency_ms = latency_ms;
+        self.direct = latency_ms == 0 && self.chained.is_empty() && self.windows.iter().all(|w| w.join.is_none());
     }
 
     /// Routes a record from a source subtask (the record goes out before the generator runs);
@@ -155,9 +157,8 @@ impl Downstream {
         trace: &mut Trace,
     ) {
         let (src, rebalance_next) = (from.index, &mut from.rebalance_next);
-        let input = from.input;
         let q = self.windows.len() as u32;
-        let (dst, slot) = match self.exchanges[from.input as usize] {
+        let (dst, slot) = match from.exchange {
             Exchange::Forward => (from.index_in_source, NO_SLOT),
             Exchange::Rebalance => {
                 let d = *rebalance_next % q;
@@ -166,14 +167,47 @@ impl Downstream {
             }
             Exchange::Hash => self.route_key(rec.key, keys),
         };
+        // One test on the hot path: the common job has no latency, join or chained operator.
+        if self.direct {
+            self.process_record(dst, slot, rec, ts, now, trace);
+        } else {
+            self.send_record_general(src, from.input, dst, slot, rec, ts, now, trace);
+        }
+    }
+
+    /// `send_record` with channel latency, an interval join or a chained watermark operator.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    fn send_record_general(
+        &mut self,
+        src: u32,
+        input: u8,
+        dst: u32,
+        slot: u32,
+        rec: &Record,
+        ts: EventTime,
+        now: ProcTime,
+        trace: &mut Trace,
+    ) {
         if self.latency_ms > 0 {
-            let ch = (src * q + dst) as usize;
+            let ch = (src * self.windows.len() as u32 + dst) as usize;
             self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(*rec, ts, slot, input));
         } else {
-            self.process_record(dst, slot, input, rec, ts, now, trace);
+            self.receive_record(dst, slot, input, rec, ts, now, trace);
         }
         if !self.chained.is_empty() {
             self.chained_element(src, ts, now, trace);
+        }
+    }
+
+    /// A record arriving at keyed subtask `dst` from input `input`.
+    #[allow(clippy::too_many_arguments)]
+    fn receive_record(&mut self, dst: u32, slot: u32, input: u8, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+        if self.windows[dst as usize].join.is_some() {
+            self.windows[dst as usize].num_records_in += 1;
+            self.join_record(dst, input, rec, ts, now, trace);
+        } else {
+            self.process_record(dst, slot, rec, ts, now, trace);
         }
     }
 
@@ -293,7 +327,7 @@ impl Downstream {
             let (src, dst) = (ch as u32 / q, ch as u32 % q);
             while let Some(item) = self.channels[ch].pop_due(now) {
                 match item {
-                    ChannelItem::Record(rec, ts, slot, input) => self.process_record(dst, slot, input, &rec, ts, now, trace),
+                    ChannelItem::Record(rec, ts, slot, input) => self.receive_record(dst, slot, input, &rec, ts, now, trace),
                     ChannelItem::Signal(sig) => self.process_signal(src, dst, sig, now, trace),
                 }
             }
@@ -301,13 +335,9 @@ impl Downstream {
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn process_record(&mut self, dst: u32, slot: u32, input: u8, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
+    fn process_record(&mut self, dst: u32, slot: u32, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
         let w = &mut self.windows[dst as usize];
         w.num_records_in += 1;
-        if w.join.is_some() {
-            return self.join_record(dst, input, rec, ts, now, trace);
-        }
         match w.op.process_element_in(rec.key, slot, ts, rec.value, &mut self.fired) {
             ElementOutcome::Accepted => {}
             ElementOutcome::NoWindow => w.num_records_no_window += 1,

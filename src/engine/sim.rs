@@ -79,7 +79,7 @@ impl Simulation {
         for (input, ic) in cfg.inputs.iter().enumerate() {
             for i in 0..ic.source_parallelism {
                 let index = sources.len() as u32;
-                sources.push(SourceSubtask::new(index, (input as u8, i), ic.source, rng.below(q) as u32));
+                sources.push(SourceSubtask::new(index, (input as u8, i), ic.source, ic.exchange, rng.below(q) as u32));
             }
         }
         let mut sim = Simulation {

@@ -9,6 +9,7 @@ use super::output::{Path, SourceWatermarkOutput};
 use super::split::Split;
 use super::SourceSettings;
 use crate::engine::element::Record;
+use crate::engine::partitioner::Exchange;
 use crate::engine::status::{Signal, WatermarkStatus};
 use crate::engine::time::{EventTime, ProcTime};
 use crate::engine::trace::{Trace, TraceKind};
@@ -33,6 +34,8 @@ pub struct SourceSubtask {
     pub idle_since: Option<ProcTime>,
     pub idle_time_ms: i64,
     pub last_emitted_at: Option<ProcTime>,
+    /// The exchange out of this source (the edge to the keyed operator).
+    pub exchange: Exchange,
     /// Round-robin position for a rebalance exchange.
     pub rebalance_next: u32,
     /// Fractional read budget (milli-records) for a rate-limited reader.
@@ -40,7 +43,13 @@ pub struct SourceSubtask {
 }
 
 impl SourceSubtask {
-    pub fn new(index: u32, (input, index_in_source): (u8, u32), settings: SourceSettings, rebalance_start: u32) -> Self {
+    pub fn new(
+        index: u32,
+        (input, index_in_source): (u8, u32),
+        settings: SourceSettings,
+        exchange: Exchange,
+        rebalance_start: u32,
+    ) -> Self {
         SourceSubtask {
             index,
             input,
@@ -57,6 +66,7 @@ impl SourceSubtask {
             idle_since: None,
             idle_time_ms: 0,
             last_emitted_at: None,
+            exchange,
             rebalance_next: rebalance_start,
             read_budget_milli: 0,
         }
