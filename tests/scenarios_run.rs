@@ -72,3 +72,15 @@ fn heartbeat_holds_until_filtered() {
     assert!(delays.iter().any(|&(e, d)| e < 290_000 && d > 15_000), "held back by the heartbeat");
     assert!(delays.iter().filter(|&&(e, _)| e > 400_000).all(|&(_, d)| d < 3_000), "prompt after the filter");
 }
+
+#[test]
+fn interval_join_emits_pairs_but_the_quiet_side_holds_its_watermark() {
+    let r = run("interval_join_quiet_side.json");
+    assert!(r["joins_total"].as_u64().unwrap() > 100, "pairs are emitted as they match");
+    let d = &r["diagnosis"];
+    assert!(d["explanation"]["text"].as_str().unwrap().contains("second input (payments) holds it"), "{}", d["explanation"]["text"]);
+    let wm = r["metrics"]["window"][0]["currentInputWatermark"].as_i64().unwrap();
+    let start = 1_767_225_600_000i64;
+    assert!(wm < start + 11_000, "held near where payments stopped: {wm}");
+    assert!(r["metrics"]["window"][0]["currentInput1Watermark"].as_i64().unwrap() > start + 25_000, "orders are ahead");
+}

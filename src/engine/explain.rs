@@ -240,7 +240,8 @@ impl Simulation {
     }
 
     fn sentence(&self, ex: &Explanation, now: ProcTime) -> String {
-        let mut s = format!("Window subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
+        let operator = if self.cfg.interval_join.is_some() { "Join" } else { "Window" };
+        let mut s = format!("{operator} subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
         if let Some(c) = &ex.held_by {
             let part = c.partition.map_or(String::new(), |p| format!(", partition {p}"));
             s += &format!(" because of channel {} (source subtask {}{part})", c.channel, c.source_subtask);
