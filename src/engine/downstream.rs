@@ -527,8 +527,9 @@ fn chained(cfg: &JobConfig) -> Vec<Option<Midstream>> {
     if cfg.inputs.iter().all(|i| i.midstream.is_none()) {
         return Vec::new();
     }
-    let interval = cfg.auto_watermark_interval_ms;
-    let per_subtask =
-        |i: &InputConfig| (0..i.source_parallelism).map(move |_| i.midstream.map(|m| Midstream::new(m, interval))).collect::<Vec<_>>();
+    let (interval, forwards) = (cfg.auto_watermark_interval_ms, cfg.midstream_forwards_status);
+    let per_subtask = |i: &InputConfig| {
+        (0..i.source_parallelism).map(move |_| i.midstream.map(|m| Midstream::new(m, interval, forwards))).collect::<Vec<_>>()
+    };
     cfg.inputs.iter().flat_map(per_subtask).collect()
 }

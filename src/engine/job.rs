@@ -66,6 +66,8 @@ pub struct JobConfig {
     pub valve: ValveSwitches,
     /// Flink ≥ 2.2 (FLINK-38454) for two-input operators: all inputs idle flushes their max.
     pub combined_all_idle_flush: bool,
+    /// Flink ≤ 1.14: a mid-stream `assignTimestampsAndWatermarks` forwarded upstream statuses.
+    pub midstream_forwards_status: bool,
     pub trace_capacity: usize,
     pub trace_records: bool,
     /// How many late records are kept for display (counters are always exact).

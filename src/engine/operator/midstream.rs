@@ -86,6 +86,8 @@ enum Op {
 pub struct Midstream {
     pub spec: MidstreamSpec,
     op: Op,
+    /// Flink ≤ 1.14: the DataStream operator forwarded upstream statuses.
+    forwards_status: bool,
     /// When the last record passed (for the explanation).
     pub last_record_at: Option<ProcTime>,
     announced_idle: bool,
@@ -95,7 +97,7 @@ pub struct Midstream {
 }
 
 impl Midstream {
-    pub fn new(spec: MidstreamSpec, auto_watermark_interval_ms: i64) -> Self {
+    pub fn new(spec: MidstreamSpec, auto_watermark_interval_ms: i64, forwards_status: bool) -> Self {
         let op = match spec {
             MidstreamSpec::TimestampsAndWatermarks { generator, emit, idle_timeout_ms } => {
                 Op::TimestampsAndWatermarks(TimestampsAndWatermarksOperator::new(generator, emit, idle_timeout_ms))
@@ -104,7 +106,15 @@ impl Midstream {
                 Op::Sql { op: WatermarkAssignerOperator::new(auto_watermark_interval_ms, idle_timeout_ms), delay_ms }
             }
         };
-        Midstream { spec, op, last_record_at: None, announced_idle: false, output_watermark: NO_WATERMARK, scratch: Vec::new() }
+        Midstream {
+            spec,
+            op,
+            forwards_status,
+            last_record_at: None,
+            announced_idle: false,
+            output_watermark: NO_WATERMARK,
+            scratch: Vec::new(),
+        }
     }
 
     /// At job start (the SQL operator's processing-time timer starts here).
@@ -151,6 +161,7 @@ impl Midstream {
         self.scratch.clear();
         match (&mut self.op, sig) {
             (Op::TimestampsAndWatermarks(op), Signal::Watermark(w)) => op.process_watermark(w, &mut self.scratch),
+            (Op::TimestampsAndWatermarks(_), Signal::Status(s)) if self.forwards_status => self.scratch.push(Signal::Status(s)),
             (Op::TimestampsAndWatermarks(op), Signal::Status(s)) => op.process_status(s, &mut self.scratch),
             (Op::Sql { op, .. }, Signal::Watermark(w)) => op.process_watermark(w, &mut self.scratch),
             (Op::Sql { op, .. }, Signal::Status(s)) => op.process_status(s, &mut self.scratch),

@@ -160,6 +160,7 @@ impl Scenario {
                 rederive_on_reactivate: self.flink.valve_rederive_on_reactivate,
             },
             combined_all_idle_flush: self.flink.combined_all_idle_flush,
+            midstream_forwards_status: self.flink.midstream_forwards_status,
             trace_capacity: self.trace.capacity,
             trace_records: self.trace.records,
             late_records_retained: self.trace.late_records_retained,

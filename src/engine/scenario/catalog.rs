@@ -448,6 +448,12 @@ mod tests {
         let mut f = sc.build().unwrap();
         f.run_until(at(&f, 120)).unwrap();
         assert!(fired(&f) > n + 10, "in the source, idleness works");
+        // Flink ≤ 1.14 forwarded the source's statuses through the assigner: idleness got through.
+        let mut old = super::super::build::parse(preset("midstream-assigner").unwrap().json).unwrap();
+        old.flink.midstream_forwards_status = true;
+        let mut o = old.build().unwrap();
+        o.run_until(at(&o, 120)).unwrap();
+        assert!(fired(&o) > n + 10, "the ≤ 1.14 switch lets the source's idleness through");
     }
 
     #[test]

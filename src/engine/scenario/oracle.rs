@@ -224,6 +224,7 @@ impl OracleScenario {
             sink: SinkMode::Append,
             valve: ValveSwitches::default(),
             combined_all_idle_flush: true,
+            midstream_forwards_status: false,
             trace_capacity: 100_000,
             trace_records: true,
             late_records_retained: usize::MAX,

@@ -275,6 +275,7 @@ impl Oracle2Scenario {
             sink: SinkMode::Append,
             valve: ValveSwitches::default(),
             combined_all_idle_flush: true,
+            midstream_forwards_status: false,
             trace_capacity: 100_000,
             trace_records: false,
             late_records_retained: usize::MAX,

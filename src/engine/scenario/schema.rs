@@ -417,6 +417,9 @@ pub struct FlinkSwitches {
     /// `flip27` (KafkaSource, default) or `legacy` (FlinkKafkaConsumer, ≤ 1.x): the legacy
     /// consumer marked subtasks without partitions idle at once.
     pub kafka_connector: KafkaConnector,
+    /// ≤ 1.14 (before FLINK-26708): a mid-stream `assignTimestampsAndWatermarks` forwarded the
+    /// upstream idle/active statuses instead of swallowing them.
+    pub midstream_forwards_status: bool,
 }
 
 impl Default for FlinkSwitches {
@@ -426,6 +429,7 @@ impl Default for FlinkSwitches {
             valve_unconditional_flush: false,
             valve_rederive_on_reactivate: false,
             kafka_connector: KafkaConnector::Flip27,
+            midstream_forwards_status: false,
         }
     }
 }
