@@ -260,6 +260,11 @@ export type Snapshot = {
 };
 
 /**
+ * What fired a window.
+ */
+export type FiringKind = "on_time" | "early" | "late";
+
+/**
  * One window result as the sink received it.
  */
 export type WindowEmission = {
@@ -284,9 +289,14 @@ export type WindowEmission = {
    */
   watermark: Watermark,
   /**
-   * 0 on time, 1, 2, … for late re-firings.
+   * The window's firings before this one: 0 for its first row, 1, 2, … for re-firings.
    */
   firing: number,
+  /**
+   * `on_time`, `early` (a continuous trigger's interval) or `late` (a record after the
+   * window's end, within the allowed lateness).
+   */
+  firingKind: FiringKind,
   /**
    * Processing time of the firing.
    */
@@ -677,7 +687,7 @@ export type TraceKind =
   | { "kind": "operator_watermark", subtask: number, watermark: Watermark, }
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
   | { "kind": "joined", subtask: number, key: string, leftTs: number, rightTs: number, }
-  | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, }
+  | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, firingKind: FiringKind, }
   | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, };
 
 /**
@@ -705,7 +715,7 @@ export type TraceEvent = {
   | { "kind": "operator_watermark", subtask: number, watermark: Watermark, }
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
   | { "kind": "joined", subtask: number, key: string, leftTs: number, rightTs: number, }
-  | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, }
+  | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, firingKind: FiringKind, }
   | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, });
 
 /**

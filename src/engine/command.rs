@@ -170,7 +170,7 @@ impl Simulation {
     }
 
     fn set_param(&mut self, param: Param) -> Result<(), InputError> {
-        check::param(&param)?;
+        check::param(&param, self.cfg.window_api)?;
         match param {
             Param::AutoWatermarkIntervalMs(i) => {
                 self.cfg.auto_watermark_interval_ms = i;
@@ -210,6 +210,7 @@ impl Simulation {
                 Param::BoundMs(b) => {
                     src.generator = match src.generator {
                         GeneratorKind::MaxOnSilence { silence_ms, .. } => GeneratorKind::MaxOnSilence { bound_ms: b, silence_ms },
+                        GeneratorKind::SqlBounded { .. } => GeneratorKind::SqlBounded { delay_ms: b },
                         _ => GeneratorKind::BoundedOutOfOrderness { bound_ms: b },
                     };
                 }

@@ -12,6 +12,7 @@ use super::operator::interval_join::{JoinOutcome, JoinedPair, Side};
 use super::operator::join_results::JoinResults;
 use super::operator::midstream::Midstream;
 use super::operator::sink::{Sink, WindowResult};
+use super::operator::sql_window::NULL_ROWTIME;
 use super::operator::window_operator::{ElementOutcome, WindowFiring};
 use super::partitioner::{default_max_parallelism, key_to_subtask, Exchange};
 use super::source::subtask::SourceSubtask;
@@ -343,6 +344,7 @@ impl Downstream {
             ElementOutcome::NoWindow => w.num_records_no_window += 1,
             ElementOutcome::Late => self.late_record(dst, rec, ts, now, trace),
             ElementOutcome::NoTimestamp => self.fail(NO_TIMESTAMP),
+            ElementOutcome::NullRowtime => self.fail(NULL_ROWTIME),
         }
         if !self.fired.is_empty() {
             self.flush_fired(dst, now, trace);
@@ -473,6 +475,7 @@ impl Downstream {
                     sum: f.agg.sum,
                     watermark: f.watermark,
                     firing: f.firing,
+                    kind: f.kind,
                 },
             );
             self.sink.write(WindowResult {
@@ -483,6 +486,7 @@ impl Downstream {
                 agg: f.agg,
                 watermark: f.watermark,
                 firing: f.firing,
+                kind: f.kind,
                 time: now,
             });
         }

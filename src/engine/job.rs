@@ -11,6 +11,8 @@ use super::operator::assigner::WindowSpec;
 use super::operator::interval_join::JoinBounds;
 use super::operator::midstream::MidstreamSpec;
 use super::operator::sink::SinkMode;
+use super::operator::sql_window::WindowApi;
+use super::operator::trigger::TriggerSpec;
 use super::partitioner::Exchange;
 use super::source::SourceSettings;
 use super::time::ProcTime;
@@ -57,6 +59,8 @@ pub struct JobConfig {
     pub channel_latency_ms: i64,
     pub window_parallelism: u32,
     pub window: WindowSpec,
+    pub trigger: TriggerSpec,
+    pub window_api: WindowApi,
     /// The keyed operator is an interval join of the two inputs (`window` is then unused).
     pub interval_join: Option<JoinBounds>,
     pub allowed_lateness_ms: i64,

@@ -27,6 +27,9 @@ pub const MAX_TRACE_CAPACITY: usize = 10_000_000;
 /// Windows one record may be assigned to (sliding `size_ms / slide_ms`): each is a window
 /// state entry per key, so this bounds the state one record can create.
 pub const MAX_WINDOWS_PER_RECORD: i64 = 100_000;
+/// Early firings a continuous trigger may make per window (window size, cumulative max size or
+/// session gap, over `interval_ms`): a watermark that jumps far makes them all at once.
+pub const MAX_EARLY_FIRINGS_PER_WINDOW: i64 = 100_000;
 /// Bytes of scenario text read from a file or stdin.
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// Engine operations one scenario may ask for (`session::budget`): the 3-hour seed-001 bench

@@ -12,6 +12,7 @@
 
 use super::fingerprint::Fnv1a;
 use super::keys::{KeyId, KeyTable};
+use super::operator::trigger::FiringKind;
 use super::status::WatermarkStatus;
 use super::time::{EventTime, ProcTime};
 use super::view::watermark::as_watermark;
@@ -93,7 +94,11 @@ pub enum TraceKind<K = KeyId> {
         #[serde(serialize_with = "as_watermark")]
         #[cfg_attr(test, ts(as = "super::view::Watermark"))]
         watermark: EventTime,
+        // The window's firings before this one, and what made this one (no doc comments here:
+        // ts-rs would put them in the middle of the declared union).
         firing: u32,
+        #[serde(rename = "firingKind")]
+        kind: FiringKind,
     },
     /// A record arrived too late for all its windows.
     LateRecord {
@@ -108,6 +113,9 @@ pub enum TraceKind<K = KeyId> {
         side_output: bool,
     },
 }
+
+/// What an early firing adds to the fingerprint after its fields (not a kind's number).
+const EARLY_FIRING_MARK: i64 = 0x0045_4152_4C59;
 
 fn command_json<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
     match serde_json::from_str::<serde_json::Value>(text) {
@@ -139,7 +147,7 @@ impl<K> TraceKind<K> {
             &OperatorWatermark { subtask, watermark } => OperatorWatermark { subtask, watermark },
             &OperatorStatus { subtask, status } => OperatorStatus { subtask, status },
             Joined { subtask, key, left_ts, right_ts } => Joined { subtask: *subtask, key: f(key), left_ts: *left_ts, right_ts: *right_ts },
-            WindowFired { subtask, key, start, end, count, sum, watermark, firing } => WindowFired {
+            WindowFired { subtask, key, start, end, count, sum, watermark, firing, kind } => WindowFired {
                 subtask: *subtask,
                 key: f(key),
                 start: *start,
@@ -148,6 +156,7 @@ impl<K> TraceKind<K> {
                 sum: *sum,
                 watermark: *watermark,
                 firing: *firing,
+                kind: *kind,
             },
             LateRecord { subtask, partition, offset, ts, key, watermark, side_output } => LateRecord {
                 subtask: *subtask,
@@ -217,10 +226,16 @@ impl TraceKind {
             MidstreamStatus { subtask, status } => [16, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
             OperatorWatermark { subtask, watermark } => [11, *subtask as i64, watermark.ms()].iter().for_each(|v| h.add_i64(*v)),
             OperatorStatus { subtask, status } => [12, *subtask as i64, st(status)].iter().for_each(|v| h.add_i64(*v)),
-            WindowFired { subtask, key, start, end, count, sum, watermark, firing } => {
+            WindowFired { subtask, key, start, end, count, sum, watermark, firing, kind } => {
                 for v in [13, *subtask as i64, *key as i64, start.ms(), end.ms(), count.cast_signed(), *sum, watermark.ms(), *firing as i64]
                 {
                     h.add_i64(v)
+                }
+                // Only early firings add their kind: the default trigger makes none, so traces
+                // pinned before triggers existed keep their hash, and on time or late follows
+                // from what precedes the event (a watermark or a record).
+                if *kind == FiringKind::Early {
+                    h.add_i64(EARLY_FIRING_MARK);
                 }
             }
             Joined { subtask, key, left_ts, right_ts } => {

@@ -31,7 +31,7 @@ impl WindowSubtask {
         WindowSubtask {
             index,
             input: OperatorInput::new(channel_sources, cfg.valve, cfg.combined_all_idle_flush),
-            op: WindowOperator::new(cfg.window, cfg.allowed_lateness_ms),
+            op: WindowOperator::new(cfg.window, cfg.allowed_lateness_ms).with_trigger(cfg.trigger).with_api(cfg.window_api),
             join: cfg.interval_join.map(IntervalJoinOperator::new),
             num_records_in: 0,
             num_records_out: 0,

@@ -1,7 +1,8 @@
 //! The window emissions log (newest first) and the late-record panel with
-//! `numLateRecordsDropped`. Late re-firings are marked ◇, side-output records ○, dropped ✕ —
-//! shapes, not colour alone, as in the timeline.
+//! `numLateRecordsDropped`. Late re-firings are marked ◇, a continuous trigger's early firings ▸,
+//! side-output records ○, dropped ✕ — shapes, not colour alone, as in the timeline.
 
+use crate::engine::operator::trigger::FiringKind;
 use super::format::{dur, thousands, wm_human, wm_raw};
 use super::measure::{gated, use_visible};
 use super::state::{EmissionRow, LateRow, Pg, Selection};
@@ -91,7 +92,7 @@ fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>) -> impl IntoView 
     let row = Memo::new(move |_| rows.with(|e| e.get(i).cloned()));
     let now = move || pg.snap_slow.with_untracked(|s| s.now.ms());
     let cell = move |f: fn(&EmissionRow, i64) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, now())).unwrap_or_default());
-    let late = Memo::new(move |_| row.with(|r| r.as_ref().is_some_and(|r| r.firing > 0)));
+    let late = Memo::new(move |_| row.with(|r| r.as_ref().is_some_and(|r| r.kind == FiringKind::Late)));
     view! {
         <tr class:late=move || late.get() on:click=move |_| {
             if let Some(r) = row.get_untracked() {
@@ -105,7 +106,7 @@ fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>) -> impl IntoView 
             <td class="num">{cell(|r, _| thousands(r.value.max(0) as u64))}</td>
             <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
             <td class="num">{cell(|r, _| dur(r.time - r.end))}</td>
-            <td>{cell(|r, _| if r.firing > 0 { format!("◇ late #{}", r.firing) } else { "▮ on time".to_string() })}</td>
+            <td>{cell(|r, _| firing_text(r.kind, r.firing))}</td>
         </tr>
     }
 }
@@ -126,5 +127,19 @@ fn LateRowView(i: usize, rows: RwSignal<Vec<LateRow>>) -> impl IntoView {
             <td class="num">{cell(|r, _| if r.watermark == i64::MAX { "∞".to_string() } else { dur(r.watermark - r.ts) })}</td>
             <td>{cell(|r, _| if r.side_output { "○ side output".to_string() } else { "✕ dropped".to_string() })}</td>
         </tr>
+    }
+}
+
+/// ▮ on time, ▸ early or ◇ late, with the window's firing number after its first row.
+fn firing_text(kind: FiringKind, firing: u32) -> String {
+    let (mark, what) = match kind {
+        FiringKind::OnTime => ("▮", "on time"),
+        FiringKind::Early => ("▸", "early"),
+        FiringKind::Late => ("◇", "late"),
+    };
+    if firing == 0 {
+        format!("{mark} {what}")
+    } else {
+        format!("{mark} {what} #{firing}")
     }
 }

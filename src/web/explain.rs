@@ -320,7 +320,7 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
             for r in s.downstream().sink.results_of(EventTime(start), EventTime(end)) {
                 results += 1;
                 keys.insert(r.key);
-                if r.firing > 0 {
+                if r.kind == crate::engine::operator::trigger::FiringKind::Late {
                     refired += 1;
                 }
                 first = first.or(Some((r.time.ms(), r.watermark.ms())));

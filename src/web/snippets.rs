@@ -5,6 +5,7 @@ use crate::engine::job::JobConfig;
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::sink::SinkMode;
+use crate::engine::operator::trigger::TriggerSpec;
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::SourceSettings;
 use crate::engine::source::timestamp::TimestampAssigner;
@@ -76,6 +77,12 @@ fn java_generator(g: GeneratorKind) -> String {
             java_duration(bound_ms),
             java_duration(silence_ms)
         ),
+        GeneratorKind::SqlBounded { delay_ms } if delay_ms > 0 => format!(
+            ".<Event>forBoundedOutOfOrderness({})  // = SQL's WATERMARK FOR ts AS ts - {} (max - delay, no - 1)",
+            java_duration(delay_ms - 1),
+            sql_interval(delay_ms)
+        ),
+        GeneratorKind::SqlBounded { .. } => ".<Event>forGenerator(ctx -> new MaxTimestampGenerator())  // SQL's WATERMARK FOR ts AS ts: the max itself".into(),
     }
 }
 
@@ -127,6 +134,9 @@ fn java_window(cfg: &JobConfig) -> String {
     }
     s += "SingleOutputStreamOperator<Result> results = events\n    .keyBy(Event::getKey)\n";
     s += &format!("    .window({window})\n");
+    if let Some(trigger) = java_trigger(cfg.trigger) {
+        s += &format!("    .trigger({trigger})\n");
+    }
     if cfg.allowed_lateness_ms > 0 {
         s += &format!("    .allowedLateness({})\n", java_duration(cfg.allowed_lateness_ms));
     }
@@ -149,12 +159,24 @@ fn java_window(cfg: &JobConfig) -> String {
     s
 }
 
+/// `.trigger(...)` for anything but the assigner's default `EventTimeTrigger`.
+fn java_trigger(t: TriggerSpec) -> Option<String> {
+    let continuous = |i: i64| format!("ContinuousEventTimeTrigger.of({})", java_duration(i));
+    match t {
+        TriggerSpec::EventTime => None,
+        TriggerSpec::Purging => Some("PurgingTrigger.of(EventTimeTrigger.create())".into()),
+        TriggerSpec::Continuous { interval_ms, purging: false } => Some(continuous(interval_ms)),
+        TriggerSpec::Continuous { interval_ms, purging: true } => Some(format!("PurgingTrigger.of({})", continuous(interval_ms))),
+    }
+}
+
 fn java_window_assigner(w: WindowSpec) -> String {
     match w {
         WindowSpec::Tumbling { size_ms, offset_ms: 0 } => format!("TumblingEventTimeWindows.of({})", java_duration(size_ms)),
         WindowSpec::Tumbling { size_ms, offset_ms } => format!("TumblingEventTimeWindows.of({}, {})", java_duration(size_ms), java_duration(offset_ms)),
         WindowSpec::Sliding { size_ms, slide_ms, .. } => format!("SlidingEventTimeWindows.of({}, {})", java_duration(size_ms), java_duration(slide_ms)),
         WindowSpec::Session { gap_ms } => format!("EventTimeSessionWindows.withGap({})", java_duration(gap_ms)),
+        WindowSpec::Cumulate { .. } => "/* CUMULATE is a Flink SQL window: no DataStream assigner, see the SQL */".into(),
     }
 }
 
@@ -177,6 +199,7 @@ pub fn sql(cfg: &JobConfig) -> String {
         GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } if bound_ms > 0 => {
             format!("  WATERMARK FOR event_time AS event_time - {}", sql_interval(bound_ms))
         }
+        GeneratorKind::SqlBounded { delay_ms } if delay_ms > 0 => format!("  WATERMARK FOR event_time AS event_time - {}", sql_interval(delay_ms)),
         GeneratorKind::NoWatermarks => "  -- no WATERMARK clause: event-time windows never fire".to_string(),
         _ => "  WATERMARK FOR event_time AS event_time".to_string(),
     };
@@ -192,10 +215,16 @@ pub fn sql(cfg: &JobConfig) -> String {
         WindowSpec::Tumbling { size_ms, .. } => format!("TUMBLE(TABLE {}, DESCRIPTOR(event_time), {})", cfg.first().topic, sql_interval(size_ms)),
         WindowSpec::Sliding { size_ms, slide_ms, .. } => format!("HOP(TABLE {}, DESCRIPTOR(event_time), {}, {})", cfg.first().topic, sql_interval(slide_ms), sql_interval(size_ms)),
         WindowSpec::Session { gap_ms } => format!("SESSION(TABLE {} PARTITION BY `key`, DESCRIPTOR(event_time), {})", cfg.first().topic, sql_interval(gap_ms)),
+        WindowSpec::Cumulate { step_ms, max_size_ms, .. } => {
+            format!("CUMULATE(TABLE {}, DESCRIPTOR(event_time), {}, {})", cfg.first().topic, sql_interval(step_ms), sql_interval(max_size_ms))
+        }
     };
     s += &format!("SELECT `key`, window_start, window_end, {agg} AS result\nFROM TABLE(\n  {tvf})\nGROUP BY `key`, window_start, window_end;\n");
     if cfg.allowed_lateness_ms > 0 || cfg.late_side_output {
         s += "-- Flink SQL window aggregations have no allowed lateness or late side output: late rows are dropped.\n";
+    }
+    if cfg.trigger != TriggerSpec::EventTime {
+        s += "-- Flink SQL window aggregations fire once, at the window's end: no early firings, no purging trigger.\n";
     }
     if src.transform.drop_heartbeats {
         s += "-- Heartbeats must be dropped before the watermark is computed (in the format/deserializer), not with a WHERE clause.\n";

@@ -7,6 +7,7 @@
 //! snapshot per frame (or per action), with the diagnosis of the same instant beside it
 //! ([`Reading`]), and updates every picture from them.
 
+use crate::engine::operator::trigger::FiringKind;
 use super::reading::Reading;
 use super::timeline_data::{FiringMark, TimelineData};
 use crate::engine::command::Command;
@@ -63,6 +64,7 @@ pub struct EmissionRow {
     pub count: u64,
     pub watermark: i64,
     pub firing: u32,
+    pub kind: FiringKind,
 }
 
 /// One late record as the late panel shows it.
@@ -466,7 +468,7 @@ impl Pg {
         let (rows, fired) = self.with_sim(|s| {
             let agg = s.config().aggregate;
             let new: Vec<_> = cursor.read_windows(s).collect();
-            let fired: Vec<FiringMark> = new.iter().map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.firing > 0)).collect();
+            let fired: Vec<FiringMark> = new.iter().map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.kind == FiringKind::Late)).collect();
             let rows: Vec<EmissionRow> = new[new.len().saturating_sub(TABLE_ROWS)..]
                 .iter()
                 .map(|&(i, r)| EmissionRow {
@@ -480,6 +482,7 @@ impl Pg {
                     count: r.agg.count,
                     watermark: r.watermark.ms(),
                     firing: r.firing,
+                    kind: r.kind,
                 })
                 .collect();
             (rows, fired)

@@ -205,6 +205,7 @@ fn band_of(w: &WindowSpec) -> Option<(i64, i64)> {
     match *w {
         WindowSpec::Tumbling { size_ms, offset_ms } => Some((size_ms, offset_ms)),
         WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => Some((size_ms, offset_ms.rem_euclid(slide_ms))),
+        WindowSpec::Cumulate { max_size_ms, offset_ms, .. } => Some((max_size_ms, offset_ms.rem_euclid(max_size_ms))),
         WindowSpec::Session { .. } => None,
     }
 }
@@ -221,6 +222,12 @@ pub fn window_at(w: &WindowSpec, e: i64) -> Option<(i64, i64)> {
         WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
             let start = e - (e - offset_ms).rem_euclid(slide_ms);
             Some((start, start + size_ms))
+        }
+        // The first cumulative window that holds `e`: from the max-size window's start to the
+        // end of `e`'s step.
+        WindowSpec::Cumulate { step_ms, max_size_ms, offset_ms } => {
+            let start = e - (e - offset_ms).rem_euclid(max_size_ms);
+            Some((start, e - (e - offset_ms).rem_euclid(step_ms) + step_ms))
         }
         WindowSpec::Session { .. } => None,
     }

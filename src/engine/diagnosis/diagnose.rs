@@ -8,6 +8,8 @@ use super::finding::{Finding, FindingKind, Fix, Severity};
 use super::lag::{lag_ms, over_threshold, SubtaskLag};
 use crate::engine::explain::{Culprit, Explanation, Reason};
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::sql_window::WindowApi;
+use crate::engine::session::action::Action;
 use crate::engine::sim::Simulation;
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::time::{describe_watermark, format_duration, EventTime, ProcTime, END_OF_TIME};
@@ -90,7 +92,7 @@ impl Simulation {
         // At the end of input (Long.MAX_VALUE) nothing holds the watermark.
         let culprit =
             explanation.as_ref().filter(|e| e.watermark != END_OF_TIME).and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
-        let advice = advise(&Inputs {
+        let mut advice = advise(&Inputs {
             partitions: &partitions,
             bound_ms: bound_of(self.cfg.first().source.generator),
             idle_timeout_ms: self.cfg.first().source.idle_timeout_ms,
@@ -125,6 +127,9 @@ impl Simulation {
         }
         findings.extend(cx.topology_findings().into_iter().filter(|_| records_read > 0));
         findings.extend(cx.job_findings().into_iter().filter(|f| records_read > 0 || f.partition.is_none() && f.source_subtask.is_none()));
+        if self.cfg.window_api == WindowApi::Sql {
+            without_lateness_fixes(&mut findings, &mut advice);
+        }
         mark_holders(&mut findings, culprit.as_ref());
         findings.sort_by_key(|f| {
             (f.kind != FindingKind::NothingReadYet, !f.holds_watermark, f.severity, f.kind, f.partition, f.source_subtask)
@@ -211,11 +216,26 @@ fn headline(first: Option<&Finding>, ex: Option<&Explanation>) -> String {
     }
 }
 
+/// A SQL window aggregation has no allowed lateness and no late side output: nothing offers
+/// them (the scenario and the commands refuse them).
+fn without_lateness_fixes(findings: &mut [Finding], advice: &mut Advice) {
+    let lateness = |a: &Action| matches!(a, Action::AllowedLateness(_) | Action::SideOutput(_));
+    for f in findings {
+        f.fixes.retain(|x| !lateness(&x.action));
+    }
+    advice.actions.retain(|a| !lateness(a));
+    advice.allowed_lateness.recommended_ms = None;
+    advice.allowed_lateness.basis = "a SQL window aggregation has no allowed lateness: late rows are dropped".into();
+    advice.allowed_lateness.cost = String::new();
+}
+
 /// The out-of-orderness bound of a generator, if it has one.
 pub fn bound_of(g: GeneratorKind) -> Option<i64> {
     match g {
         GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => Some(bound_ms),
         GeneratorKind::Monotonous => Some(0),
+        // max_ts - delay: the delay is the bound a SQL user set (1 ms off bounded(delay)).
+        GeneratorKind::SqlBounded { delay_ms } => Some(delay_ms),
         GeneratorKind::NoWatermarks => None,
     }
 }
@@ -225,6 +245,7 @@ pub fn window_size_ms(w: WindowSpec) -> i64 {
     match w {
         WindowSpec::Tumbling { size_ms, .. } | WindowSpec::Sliding { size_ms, .. } => size_ms,
         WindowSpec::Session { gap_ms } => gap_ms,
+        WindowSpec::Cumulate { max_size_ms, .. } => max_size_ms,
     }
 }
 

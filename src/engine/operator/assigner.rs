@@ -1,4 +1,11 @@
-//! Event-time window assigners: tumbling (with offset), sliding and session (reference §8.2–8.5).
+//! Event-time window assigners: tumbling (with offset), sliding and session (reference §8.2–8.5),
+//! and Flink SQL's `CUMULATE` (§10.2), whose windows the engine keeps one by one.
+//!
+//! `CUMULATE(step, max_size, offset)` windows start at `getWindowStartWithOffset(ts, offset,
+//! max_size)` and end every `step` up to `start + max_size`; a row belongs to every one that ends
+//! after it. Flink's slicing runtime stores one shared accumulator per max-size window plus a
+//! slice per step and merges them as each window fires; keeping each window's aggregate apart
+//! emits the same rows (the slice rules are in `sql_window.rs`).
 
 use crate::engine::time::EventTime;
 use serde::{Deserialize, Serialize};
@@ -20,6 +27,13 @@ pub enum WindowSpec {
     },
     Session {
         gap_ms: i64,
+    },
+    /// `CUMULATE(TABLE t, DESCRIPTOR(ts), step, max_size [, offset])`; only with `"api": "sql"`.
+    Cumulate {
+        step_ms: i64,
+        max_size_ms: i64,
+        #[serde(default)]
+        offset_ms: i64,
     },
 }
 
@@ -60,8 +74,19 @@ impl WindowSpec {
                     return Err(("gap_ms", "must be > 0".into()));
                 }
             }
+            WindowSpec::Cumulate { step_ms, max_size_ms, .. } => return validate_cumulate(step_ms, max_size_ms),
         }
         Ok(())
+    }
+
+    /// How far one window (or, for sessions, one element's gap) reaches: what bounds a continuous
+    /// trigger's early firings per window.
+    pub fn span_ms(&self) -> i64 {
+        match *self {
+            WindowSpec::Tumbling { size_ms, .. } | WindowSpec::Sliding { size_ms, .. } => size_ms,
+            WindowSpec::Session { gap_ms } => gap_ms,
+            WindowSpec::Cumulate { max_size_ms, .. } => max_size_ms,
+        }
     }
 
     pub fn is_merging(&self) -> bool {
@@ -93,8 +118,41 @@ impl WindowSpec {
                 }
             }
             WindowSpec::Session { gap_ms } => out.push((ts, ts.saturating_add(gap_ms))),
+            WindowSpec::Cumulate { step_ms, max_size_ms, offset_ms } => {
+                let start = window_start_with_offset(ts, offset_ms, max_size_ms);
+                let last = start.saturating_add(max_size_ms);
+                let mut end = window_start_with_offset(ts, offset_ms, step_ms).saturating_add(step_ms);
+                while end <= last {
+                    out.push((start, end));
+                    match end.checked_add(step_ms) {
+                        Some(e) if end < last => end = e,
+                        _ => break,
+                    }
+                }
+            }
         }
     }
+}
+
+/// `CumulativeSliceAssigner`'s constructor checks, plus the engine's bound on windows per row.
+fn validate_cumulate(step_ms: i64, max_size_ms: i64) -> Result<(), (&'static str, String)> {
+    if step_ms <= 0 {
+        return Err(("step_ms", "must be > 0".into()));
+    }
+    if max_size_ms <= 0 {
+        return Err(("max_size_ms", "must be > 0".into()));
+    }
+    if max_size_ms % step_ms != 0 {
+        return Err((
+            "max_size_ms",
+            format!("must be an integral multiple of step_ms (max_size % step == 0), got {max_size_ms} and {step_ms}"),
+        ));
+    }
+    if max_size_ms / step_ms > crate::engine::limits::MAX_WINDOWS_PER_RECORD {
+        let most = crate::engine::time::thousands(crate::engine::limits::MAX_WINDOWS_PER_RECORD as u64);
+        return Err(("step_ms", format!("max_size / step must be at most {most}")));
+    }
+    Ok(())
 }
 
 /// `TimeWindow.getWindowStartWithOffset`, the fixed formula (FLINK-26334): the floor.
@@ -197,6 +255,29 @@ mod tests {
         }
         let t = WindowSpec::Tumbling { size_ms: 5000, offset_ms: 0 };
         assert_eq!(windows(t, i64::MIN + 3).len(), 1);
+    }
+
+    #[test]
+    fn cumulate_windows_end_every_step_up_to_max_size() {
+        let c = WindowSpec::Cumulate { step_ms: 1000, max_size_ms: 3000, offset_ms: 0 };
+        assert_eq!(windows(c, 0), vec![(0, 1000), (0, 2000), (0, 3000)]);
+        assert_eq!(windows(c, 999), vec![(0, 1000), (0, 2000), (0, 3000)]);
+        assert_eq!(windows(c, 1000), vec![(0, 2000), (0, 3000)]);
+        assert_eq!(windows(c, 2999), vec![(0, 3000)]);
+        assert_eq!(windows(c, 3000), vec![(3000, 4000), (3000, 5000), (3000, 6000)]);
+        assert_eq!(windows(c, -1), vec![(-3000, 0)]);
+        assert_eq!(windows(c, -2500), vec![(-3000, -2000), (-3000, -1000), (-3000, 0)]);
+        let o = WindowSpec::Cumulate { step_ms: 1000, max_size_ms: 3000, offset_ms: 500 };
+        assert_eq!(windows(o, 500), vec![(500, 1500), (500, 2500), (500, 3500)]);
+        assert_eq!(windows(o, 499), vec![(-2500, 500)]);
+        let near_max = WindowSpec::Cumulate { step_ms: 1000, max_size_ms: 2000, offset_ms: 0 };
+        assert!(windows(near_max, i64::MAX).len() <= 2);
+        assert!(windows(near_max, i64::MIN).len() <= 2);
+        for (step_ms, max_size_ms, field) in
+            [(0, 1000, "step_ms"), (1000, 0, "max_size_ms"), (1000, 2500, "max_size_ms"), (1, 1_000_000, "step_ms")]
+        {
+            assert_eq!(WindowSpec::Cumulate { step_ms, max_size_ms, offset_ms: 0 }.validate().unwrap_err().0, field);
+        }
     }
 
     #[test]

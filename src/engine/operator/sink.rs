@@ -1,7 +1,10 @@
-//! The sink at the end of the job: an *append* sink sees every firing (late re-firings show up
-//! as duplicates), an *upsert* sink keeps the latest result per (key, window).
+//! The sink at the end of the job: an *append* sink sees every firing (early and late
+//! re-firings show up as duplicates), an *upsert* sink keeps the latest result per (key, window)
+//! — with a purging trigger that is the latest firing's contents only, as a real upsert sink
+//! keyed by the window would hold.
 
 use super::aggregate::Agg;
+use super::trigger::FiringKind;
 use crate::engine::keys::KeyId;
 use crate::engine::time::{EventTime, ProcTime};
 use serde::{Deserialize, Serialize};
@@ -26,7 +29,9 @@ pub struct WindowResult {
     pub agg: Agg,
     /// The window operator's watermark when it fired.
     pub watermark: EventTime,
+    /// The window's firings before this one.
     pub firing: u32,
+    pub kind: FiringKind,
     pub time: ProcTime,
 }
 
@@ -98,8 +103,8 @@ impl Sink {
         self.results.back()
     }
 
-    /// Rows an append sink wrote more than once for the same window (late re-firings), over
-    /// the whole run.
+    /// Rows an append sink wrote more than once for the same window (early or late
+    /// re-firings), over the whole run.
     pub fn duplicates(&self) -> usize {
         self.duplicates
     }
@@ -123,6 +128,7 @@ mod tests {
             agg: Agg::ZERO,
             watermark: EventTime(i),
             firing,
+            kind: FiringKind::OnTime,
             time: ProcTime(i),
         }
     }

@@ -8,6 +8,8 @@ use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARALLELISM, MAX_PARTITIONS, MAX_SAFE, MAX_TRACE_CAPACITY};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::sql_window::WindowApi;
+use crate::engine::operator::trigger::TriggerSpec;
 use crate::engine::partitioner::Exchange;
 use crate::engine::session::{budget, check, Session};
 use crate::engine::sim::{ScheduledCommand, Simulation};
@@ -86,7 +88,7 @@ impl Scenario {
         match (&self.window, &self.interval_join) {
             (Some(w), None) => {
                 range(w.parallelism as i64, 1, MAX_PARALLELISM as i64, "window.parallelism")?;
-                w.assigner.validate().map_err(|(f, m)| InputError::new(format!("window.assigner.{f}"), m))?;
+                w.validate()?;
                 range(w.allowed_lateness_ms, 0, i64::MAX, "window.allowed_lateness_ms")
             }
             (None, Some(j)) => {
@@ -146,6 +148,8 @@ impl Scenario {
             channel_latency_ms: self.exchange.latency_ms,
             window_parallelism: self.keyed_parallelism(),
             window: self.window.as_ref().map_or(JOIN_PLACEHOLDER_WINDOW, |w| w.assigner),
+            trigger: self.window.as_ref().map_or(TriggerSpec::EventTime, |w| w.trigger),
+            window_api: self.window.as_ref().map_or(WindowApi::Datastream, |w| w.api),
             interval_join: self.interval_join.as_ref().map(|j| j.bounds()),
             allowed_lateness_ms: self.window.as_ref().map_or(0, |w| w.allowed_lateness_ms),
             late_side_output: match (&self.window, &self.interval_join) {

@@ -17,6 +17,8 @@ use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
+use crate::engine::operator::sql_window::WindowApi;
+use crate::engine::operator::trigger::TriggerSpec;
 use crate::engine::partitioner::Exchange;
 use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
@@ -195,6 +197,9 @@ impl OracleScenario {
             return Err(InputError::new("watermark.out_of_orderness_ms", "must be >= 0"));
         }
         self.window.validate().map_err(|(f, m)| InputError::new(format!("window.{f}"), m))?;
+        if matches!(self.window, WindowSpec::Cumulate { .. }) {
+            return Err(InputError::new("window.type", "cumulate is a Flink SQL window; the oracle format runs DataStream windows only"));
+        }
         if self.allowed_lateness_ms < 0 {
             return Err(InputError::new("allowed_lateness_ms", "must be >= 0"));
         }
@@ -218,6 +223,8 @@ impl OracleScenario {
             window_parallelism: 1,
             window: self.window,
             interval_join: None,
+            trigger: TriggerSpec::EventTime,
+            window_api: WindowApi::Datastream,
             allowed_lateness_ms: self.allowed_lateness_ms,
             late_side_output: self.late_side_output,
             aggregate: AggregateKind::Sum,

@@ -22,6 +22,8 @@ use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::interval_join::JoinBounds;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
+use crate::engine::operator::sql_window::WindowApi;
+use crate::engine::operator::trigger::TriggerSpec;
 use crate::engine::partitioner::Exchange;
 use crate::engine::sim::{ScheduledCommand, Simulation};
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
@@ -258,6 +260,12 @@ impl Oracle2Scenario {
             }
         };
         window.validate().map_err(|(f, m)| InputError::new(format!("operator.window.{f}"), m))?;
+        if matches!(window, WindowSpec::Cumulate { .. }) {
+            return Err(InputError::new(
+                "operator.window.type",
+                "cumulate is a Flink SQL window; the oracle2 format runs DataStream windows only",
+            ));
+        }
         super::build::range(lateness, 0, MAX_SAFE, "operator.allowed_lateness_ms")?;
         Ok(JobConfig {
             seed: 0,
@@ -268,6 +276,8 @@ impl Oracle2Scenario {
             channel_latency_ms: 0,
             window_parallelism: 1,
             window,
+            trigger: TriggerSpec::EventTime,
+            window_api: WindowApi::Datastream,
             interval_join: join,
             allowed_lateness_ms: lateness,
             late_side_output: self.operator.late_side_output(),

@@ -10,6 +10,8 @@ use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::interval_join::JoinBounds;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
+use crate::engine::operator::sql_window::WindowApi;
+use crate::engine::operator::trigger::TriggerSpec;
 use crate::engine::partitioner::Exchange;
 use crate::engine::producer::ProducerKind;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
@@ -191,6 +193,53 @@ pub struct WindowOperatorSpec {
     pub late_side_output: bool,
     #[serde(default)]
     pub aggregate: AggregateKind,
+    /// `.trigger(...)`; the default is the assigner's own `EventTimeTrigger`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub trigger: TriggerSpec,
+    /// `datastream` (`WindowOperator`) or `sql` (a window TVF aggregation, reference §10.2).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub api: WindowApi,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+impl WindowOperatorSpec {
+    /// Flink's constructor checks for the assigner and trigger, and what a SQL window
+    /// aggregation cannot express; errors name the field under `window`.
+    pub fn validate(&self) -> Result<(), InputError> {
+        let at = |f: &str, m: String| InputError::new(format!("window.{f}"), m);
+        self.assigner.validate().map_err(|(f, m)| at(&format!("assigner.{f}"), m))?;
+        self.trigger.validate(self.assigner.span_ms()).map_err(|(f, m)| at(&format!("trigger.{f}"), m))?;
+        match self.api {
+            WindowApi::Datastream => {
+                if matches!(self.assigner, WindowSpec::Cumulate { .. }) {
+                    return Err(at("assigner.type", "cumulate is a Flink SQL window (CUMULATE): set \"api\": \"sql\"".into()));
+                }
+                Ok(())
+            }
+            WindowApi::Sql => self.validate_sql().map_err(|(f, m)| at(f, m.into())),
+        }
+    }
+
+    fn validate_sql(&self) -> Result<(), (&'static str, &'static str)> {
+        if self.allowed_lateness_ms != 0 {
+            return Err(("allowed_lateness_ms", "a SQL window aggregation has no allowed lateness: must be 0"));
+        }
+        if self.late_side_output {
+            return Err(("late_side_output", "a SQL window aggregation has no late side output: late rows are dropped"));
+        }
+        if self.trigger != TriggerSpec::EventTime {
+            return Err(("trigger", "a SQL window aggregation fires at the window's end only: no custom trigger"));
+        }
+        if let WindowSpec::Sliding { size_ms, slide_ms, .. } = self.assigner {
+            if size_ms % slide_ms != 0 {
+                return Err(("assigner.size_ms", "HOP needs size % slide == 0 (Flink's slicing window aggregation)"));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn one() -> u32 {
@@ -466,6 +515,9 @@ pub fn validate_generator(g: &GeneratorKind) -> Result<(), InputError> {
     match *g {
         GeneratorKind::BoundedOutOfOrderness { bound_ms } if bound_ms < 0 => {
             Err(InputError::new("bound_ms", "must be >= 0 (forBoundedOutOfOrderness rejects negative bounds)"))
+        }
+        GeneratorKind::SqlBounded { delay_ms } if delay_ms < 0 => {
+            Err(InputError::new("delay_ms", "must be >= 0 (a watermark ahead of the rows is not modelled)"))
         }
         GeneratorKind::MaxOnSilence { bound_ms, silence_ms } => {
             if bound_ms < 0 {

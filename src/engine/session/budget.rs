@@ -13,7 +13,7 @@ use crate::engine::error::InputError;
 use crate::engine::limits::{MAX_KEY_SLOTS, MAX_WORK};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::producer::ProducerKind;
-use crate::engine::scenario::schema::{KeysSpec, PartitionSelector, ProducerSpec, Scenario};
+use crate::engine::scenario::schema::{KeysSpec, PartitionSelector, ProducerSpec, Scenario, WindowOperatorSpec};
 use crate::engine::time::thousands;
 
 /// A window state update, in the unit of one producer or split scanned at an instant.
@@ -26,6 +26,8 @@ pub struct Estimate {
     pub records: u128,
     /// Windows one record is assigned to, at most.
     pub windows_per_record: u128,
+    /// Firings one window may make: 1, or a continuous trigger's early firings plus one.
+    pub firings_per_window: u128,
     /// Processing-time instants the run may process.
     pub instants: u128,
     /// Producers and partitions scanned at each instant.
@@ -37,10 +39,15 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// The window state updates and firings records may cause.
+    pub fn window_work(&self) -> u128 {
+        self.records * self.windows_per_record * self.firings_per_window.max(1) * WINDOW_UPDATE_COST
+    }
+
     /// All the work, in one number. A record's window assignment (a state update) costs about
     /// [`WINDOW_UPDATE_COST`] of the scans and ticks counted here.
     pub fn work(&self) -> u128 {
-        self.records * self.windows_per_record * WINDOW_UPDATE_COST + self.instants * self.scanned_per_instant + self.tick_work
+        self.window_work() + self.instants * self.scanned_per_instant + self.tick_work
     }
 }
 
@@ -73,7 +80,11 @@ fn key_count(keys: &KeysSpec) -> u128 {
 /// The estimate for a scenario run for its `duration_ms`.
 pub fn estimate(sc: &Scenario) -> Estimate {
     let duration = u128::from(sc.duration_ms.max(0).unsigned_abs());
-    let mut e = Estimate { windows_per_record: sc.window.as_ref().map_or(1, |w| windows_per_record(&w.assigner)), ..Estimate::default() };
+    let mut e = Estimate {
+        windows_per_record: sc.window.as_ref().map_or(1, |w| windows_per_record(&w.assigner)),
+        firings_per_window: sc.window.as_ref().map_or(1, firings_per_window),
+        ..Estimate::default()
+    };
     let mut partitions = sc.topic.partitions;
     let mut producers: u128 = 0;
     let add = |p: &ProducerSpec, from_ms: i64, partitions: u32, e: &mut Estimate| {
@@ -114,10 +125,20 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     e
 }
 
+/// Firings one window may make: a continuous trigger fires every interval of the window's span
+/// (all of them at once when the watermark jumps), then at the end.
+fn firings_per_window(w: &WindowOperatorSpec) -> u128 {
+    match w.trigger.interval_ms() {
+        Some(interval) => u128::from((w.assigner.span_ms().max(0) / interval.max(1)).unsigned_abs()) + 1,
+        None => 1,
+    }
+}
+
 /// Windows one record may be assigned to.
 fn windows_per_record(w: &WindowSpec) -> u128 {
     match *w {
         WindowSpec::Sliding { size_ms, slide_ms, .. } => u128::from(((size_ms.max(1) - 1) / slide_ms.max(1) + 1).unsigned_abs()),
+        WindowSpec::Cumulate { step_ms, max_size_ms, .. } => u128::from((max_size_ms.max(1) / step_ms.max(1)).unsigned_abs()),
         WindowSpec::Tumbling { .. } | WindowSpec::Session { .. } => 1,
     }
 }
@@ -131,6 +152,18 @@ pub fn check_until(sc: &Scenario, until_ms: i64) -> Result<(), InputError> {
     let mut longer = sc.clone();
     longer.duration_ms = until_ms;
     check(&longer)
+}
+
+fn window_work_text(e: &Estimate) -> String {
+    let records = thousands(e.records);
+    match e.firings_per_window {
+        0 | 1 => format!("{records} records × {} window(s) each (producers[].rate_per_s/count, window.assigner)", e.windows_per_record),
+        f => format!(
+            "{records} records × {} window(s) each × {} firings per window (producers[].rate_per_s/count, window.assigner, window.trigger.interval_ms)",
+            e.windows_per_record,
+            thousands(f)
+        ),
+    }
 }
 
 /// Refuses a scenario whose work or key slots exceed the budget, naming the fields to change.
@@ -148,14 +181,7 @@ pub fn check(sc: &Scenario) -> Result<(), InputError> {
     }
     if e.work() > MAX_WORK as u128 {
         let parts = [
-            (
-                e.records * e.windows_per_record * WINDOW_UPDATE_COST,
-                format!(
-                    "{} records × {} window(s) each (producers[].rate_per_s/count, window.assigner)",
-                    thousands(e.records),
-                    e.windows_per_record
-                ),
-            ),
+            (e.window_work(), window_work_text(&e)),
             (
                 e.instants * e.scanned_per_instant,
                 format!(
@@ -231,6 +257,11 @@ mod tests {
             assert_eq!(e.path, "duration_ms", "{what}: {e}");
             assert!(e.message.contains(words), "{what}: {e}");
         }
+        let mut early = base();
+        early["window"]["trigger"] = json!({"type": "continuous", "interval_ms": 1});
+        early["producers"] = json!([{"partitions": 0, "kind": "steady", "rate_per_s": 100_000}]);
+        let e = scenario(early).unwrap_err();
+        assert!(e.message.contains("1,001 firings per window"), "{e}");
         let e = scenario(keys).unwrap_err();
         assert_eq!(e.path, "producers", "{e}");
         assert!(e.message.contains("10,000,000,000 keys"), "{e}");

@@ -13,6 +13,7 @@
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
+use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{validate_generator, ProducerSpec, RecordSpec, Scenario};
 use crate::engine::sim::Simulation;
@@ -51,10 +52,13 @@ pub fn record(r: &RecordSpec, at: ProcTime, strict: bool) -> Result<(), InputErr
     Ok(())
 }
 
-/// A parameter change, as Flink's own constructors and the engine's arithmetic allow it.
-pub fn param(param: &Param) -> Result<(), InputError> {
+/// A parameter change, as Flink's own constructors and the engine's arithmetic allow it, for a
+/// job whose window aggregation is written in `api` (a SQL one has no lateness settings).
+pub fn param(param: &Param, api: WindowApi) -> Result<(), InputError> {
     let bad = |m: &str| Err(InputError::new("value", m));
     match *param {
+        Param::AllowedLatenessMs(l) if l != 0 && api == WindowApi::Sql => bad("a SQL window aggregation has no allowed lateness"),
+        Param::LateSideOutput(true) if api == WindowApi::Sql => bad("a SQL window aggregation has no late side output"),
         Param::BoundMs(b) if b < 0 => bad("the bound must be >= 0"),
         Param::Generator(ref g) => validate_generator(g).map_err(|e| e.within("value")),
         Param::IdleTimeoutMs(Some(t)) if t <= 0 => bad("the idle timeout must be > 0 (withIdleness rejects 0), or null for off"),
@@ -129,13 +133,14 @@ pub struct Shadow {
     /// Per partition: its split is released (or the partition was removed).
     released: Vec<bool>,
     topics: Topics,
+    api: WindowApi,
 }
 
 impl Shadow {
     /// The shape of a live simulation.
     pub fn of(sim: &Simulation) -> Self {
         let released = (0..sim.partitions().len()).map(|p| sim.partitions()[p].removed || sim.live_split_of(p).is_none()).collect();
-        Shadow { released, topics: sim.topics() }
+        Shadow { released, topics: sim.topics(), api: sim.config().window_api }
     }
 
     pub fn partitions(&self) -> u32 {
@@ -190,7 +195,7 @@ impl Shadow {
             Command::AttachProducer { producer: p } => {
                 producer(p, &self.topics).map_err(|e| e.within("producer"))?;
             }
-            Command::SetParam { param: p } => param(p).map_err(|e| e.within("param"))?,
+            Command::SetParam { param: p } => param(p, self.api).map_err(|e| e.within("param"))?,
             Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => self.live(*partition)?,
             Command::EndOfInput => {}
         }

@@ -1,8 +1,11 @@
 //! Watermark generators (`WatermarkStrategy.forBoundedOutOfOrderness`, `forMonotonousTimestamps`,
-//! `noWatermarks`) plus a deliberately wrong teaching generator, and their emission mode.
+//! `noWatermarks`), Flink SQL's pushed-down `WATERMARK FOR ts AS ts - INTERVAL ...`, a
+//! deliberately wrong teaching generator, and their emission mode.
 //!
 //! Reference §1.2–1.5: the bounded generator emits `max_ts - bound - 1` on every periodic
-//! emit, even when unchanged; deduplication happens downstream in the outputs.
+//! emit, even when unchanged; deduplication happens downstream in the outputs. §10.1: the SQL
+//! generator (`GeneratedWatermarkGeneratorSupplier.DefaultWatermarkGenerator`) keeps the largest
+//! `ts - delay` it has seen, starting from `Long.MIN_VALUE` — no `- 1`.
 
 use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use serde::{Deserialize, Serialize};
@@ -17,6 +20,9 @@ pub enum GeneratorKind {
     Monotonous,
     /// `noWatermarks()`: never emits (only the end-of-input MAX reaches downstream).
     NoWatermarks,
+    /// Flink SQL's `WATERMARK FOR ts AS ts - INTERVAL 'delay' ...` pushed into the source
+    /// (`SupportsWatermarkPushDown`): watermark = max_ts - delay, without the `- 1`.
+    SqlBounded { delay_ms: i64 },
     /// A custom generator some teams write: bounded, but emits `Long.MAX_VALUE` once a split has
     /// been silent for `silence_ms`. It closes every window and makes all later data late.
     MaxOnSilence { bound_ms: i64, silence_ms: i64 },
@@ -92,6 +98,7 @@ impl WatermarkGenerator {
             GeneratorKind::BoundedOutOfOrderness { bound_ms } => Some(bounded(bound_ms)),
             GeneratorKind::Monotonous => Some(bounded(0)),
             GeneratorKind::NoWatermarks => None,
+            GeneratorKind::SqlBounded { delay_ms } => Some(self.max_ts.map_or(NO_WATERMARK, |m| m.saturating_sub(delay_ms))),
             GeneratorKind::MaxOnSilence { bound_ms, silence_ms } => {
                 let silent = self.last_event_at.is_some_and(|t| now - t >= silence_ms);
                 Some(if silent { END_OF_TIME } else { bounded(bound_ms) })
@@ -143,6 +150,19 @@ mod tests {
         assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(1336)));
         g.on_event(EventTime(1000), ProcTime(0));
         assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(1336)));
+    }
+
+    #[test]
+    fn sql_bounded_has_no_minus_one_and_starts_at_min() {
+        let mut g = WatermarkGenerator::new(GeneratorKind::SqlBounded { delay_ms: 5000 }, EmitMode::Periodic);
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(NO_WATERMARK), "Long.MIN_VALUE: the outputs drop it");
+        g.on_event(EventTime(9_999), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(4_999)));
+        g.on_event(EventTime(14_999), ProcTime(0));
+        g.on_event(EventTime(3_000), ProcTime(0));
+        assert_eq!(g.on_periodic_emit(ProcTime(0)), Some(EventTime(9_999)), "V-SQL-3: fires TUMBLE [0, 10000)");
+        let mut g = WatermarkGenerator::new(GeneratorKind::SqlBounded { delay_ms: 0 }, EmitMode::PerEvent);
+        assert_eq!(g.on_event(EventTime(7), ProcTime(0)), Some(EventTime(7)), "strictly ascending: WATERMARK FOR ts AS ts");
     }
 
     #[test]

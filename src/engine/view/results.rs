@@ -7,6 +7,7 @@ use crate::engine::downstream::LateRecord;
 use crate::engine::keys::KeyTable;
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::sink::WindowResult;
+use crate::engine::operator::trigger::FiringKind;
 use crate::engine::time::{EventTime, ProcTime};
 use serde::Serialize;
 
@@ -31,8 +32,11 @@ pub struct WindowEmission {
     #[serde(serialize_with = "as_watermark")]
     #[cfg_attr(test, ts(as = "super::Watermark"))]
     pub watermark: EventTime,
-    /// 0 on time, 1, 2, … for late re-firings.
+    /// The window's firings before this one: 0 for its first row, 1, 2, … for re-firings.
     pub firing: u32,
+    /// `on_time`, `early` (a continuous trigger's interval) or `late` (a record after the
+    /// window's end, within the allowed lateness).
+    pub firing_kind: FiringKind,
     /// Processing time of the firing.
     pub time: ProcTime,
 }
@@ -52,6 +56,7 @@ impl WindowEmission {
             max: r.agg.max,
             watermark: r.watermark,
             firing: r.firing,
+            firing_kind: r.kind,
             time: r.time,
         }
     }

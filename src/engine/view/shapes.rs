@@ -122,7 +122,22 @@ fn results_late_records_and_trace_events_name_their_keys() {
     let w = json(&WindowEmission::new(i, r, sim.keys(), sim.config().aggregate));
     assert_eq!(
         keys(&w),
-        sorted(&["index", "subtask", "key", "start", "end", "value", "count", "sum", "min", "max", "watermark", "firing", "time"])
+        sorted(&[
+            "index",
+            "subtask",
+            "key",
+            "start",
+            "end",
+            "value",
+            "count",
+            "sum",
+            "min",
+            "max",
+            "watermark",
+            "firing",
+            "firingKind",
+            "time"
+        ])
     );
     assert!(w["key"].is_string() && w["watermark"]["ms"].is_number());
     let l = json(&LateRecordView::new(d.late.iter().next().unwrap(), sim.keys()));

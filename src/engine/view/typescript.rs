@@ -14,6 +14,7 @@ use crate::engine::explain::{Culprit, Explanation, Reason};
 use crate::engine::job::TwoInputMode;
 use crate::engine::metrics::{Metrics, RestWatermark, SourceMetrics, WindowMetrics};
 use crate::engine::operator::sink::SinkMode;
+use crate::engine::operator::trigger::FiringKind;
 use crate::engine::scenario::catalog::Preset;
 use crate::engine::session::action::Action;
 use crate::engine::snapshot::{
@@ -160,6 +161,7 @@ pub fn declarations() -> String {
     decl::<WindowMetrics>(c, o);
     decl::<Metrics>(c, o);
     decl::<Snapshot>(c, o);
+    decl::<FiringKind>(c, o);
     decl::<WindowEmission>(c, o);
     decl::<LateRecordView>(c, o);
     decl::<RestWatermark>(c, o);

@@ -66,6 +66,7 @@ fn GeneratorSelect() -> impl IntoView {
         GeneratorKind::Monotonous => "monotonous",
         GeneratorKind::NoWatermarks => "none",
         GeneratorKind::MaxOnSilence { .. } => "max_on_silence",
+        GeneratorKind::SqlBounded { .. } => "sql_bounded",
     };
     let on_gen = move |ev: leptos::ev::Event| {
         let b = bound_of(generator()).unwrap_or(0);
@@ -73,6 +74,7 @@ fn GeneratorSelect() -> impl IntoView {
             "monotonous" => GeneratorKind::Monotonous,
             "none" => GeneratorKind::NoWatermarks,
             "max_on_silence" => GeneratorKind::MaxOnSilence { bound_ms: b, silence_ms: 60_000 },
+            "sql_bounded" => GeneratorKind::SqlBounded { delay_ms: b },
             _ => GeneratorKind::BoundedOutOfOrderness { bound_ms: b },
         };
         if let Err(e) = set(pg, Param::Generator(g)) {
@@ -87,6 +89,7 @@ fn GeneratorSelect() -> impl IntoView {
                 <option value="monotonous">"forMonotonousTimestamps"</option>
                 <option value="none">"noWatermarks"</option>
                 <option value="max_on_silence">"custom: MAX when silent (wrong)"</option>
+                <option value="sql_bounded">"SQL: ts - INTERVAL (no −1)"</option>
             </select>
             <small class="field-msg"></small>
         </div>
@@ -166,6 +169,7 @@ impl WindowDraft {
             WindowSpec::Tumbling { size_ms, .. } => ("tumbling", size_ms, size_ms / 2, size_ms),
             WindowSpec::Sliding { size_ms, slide_ms, .. } => ("sliding", size_ms, slide_ms, size_ms),
             WindowSpec::Session { gap_ms } => ("session", gap_ms, gap_ms / 2, gap_ms),
+            WindowSpec::Cumulate { step_ms, max_size_ms, .. } => ("cumulate", max_size_ms, step_ms, max_size_ms),
         };
         self.kind.set(kind.into());
         self.size.set(dur_input(size));
@@ -181,6 +185,8 @@ impl WindowDraft {
         let spec = match self.kind.get_untracked().as_str() {
             "sliding" => parse(self.size, "size").and_then(|z| parse(self.slide, "slide").map(|s| WindowSpec::Sliding { size_ms: z, slide_ms: s, offset_ms: 0 })),
             "session" => parse(self.gap, "gap").map(|g| WindowSpec::Session { gap_ms: g }),
+            "cumulate" => parse(self.size, "max size")
+                .and_then(|z| parse(self.slide, "step").map(|s| WindowSpec::Cumulate { step_ms: s, max_size_ms: z, offset_ms: 0 })),
             _ => parse(self.size, "size").map(|z| WindowSpec::Tumbling { size_ms: z, offset_ms: 0 }),
         };
         spec.and_then(|s| s.validate().map(|_| s).map_err(|(f, m)| format!("{f}: {m}")))
@@ -257,10 +263,11 @@ fn WindowShape(d: WindowDraft) -> impl IntoView {
                     <option value="tumbling">"tumbling"</option>
                     <option value="sliding">"sliding"</option>
                     <option value="session">"session"</option>
+                    <option value="cumulate">"cumulate (SQL)"</option>
                 </select>
             </div>
             <DurationDraft id="f-wsize" label="size" sig=d.size err=d.err shown=Signal::derive(move || kind.get() != "session") />
-            <DurationDraft id="f-wslide" label="slide" sig=d.slide err=d.err shown=Signal::derive(move || kind.get() == "sliding") />
+            <DurationDraft id="f-wslide" label="slide" sig=d.slide err=d.err shown=Signal::derive(move || kind.get() == "sliding" || kind.get() == "cumulate") />
             <DurationDraft id="f-wgap" label="gap" sig=d.gap err=d.err shown=Signal::derive(move || kind.get() == "session") />
             <div class="field">
                 <label for="f-agg">"aggregate"</label>
