@@ -85,12 +85,25 @@ export type GeneratorKind =
   | { kind: "bounded_out_of_orderness"; bound_ms: number }
   | { kind: "monotonous" }
   | { kind: "no_watermarks" }
-  | { kind: "max_on_silence"; bound_ms: number; silence_ms: number };
+  | { kind: "max_on_silence"; bound_ms: number; silence_ms: number }
+  /** Flink SQL's `WATERMARK FOR ts AS ts - INTERVAL …` pushed into the source: max_ts - delay_ms (no - 1). */
+  | { kind: "sql_bounded"; delay_ms: number };
 
 export type WindowSpec =
   | { type: "tumbling"; size_ms: number; offset_ms?: number }
   | { type: "sliding"; size_ms: number; slide_ms: number; offset_ms?: number }
-  | { type: "session"; gap_ms: number };
+  | { type: "session"; gap_ms: number }
+  /** Flink SQL's CUMULATE (`"api": "sql"` only); max_size_ms a multiple of step_ms. */
+  | { type: "cumulate"; step_ms: number; max_size_ms: number; offset_ms?: number };
+
+/** `.trigger(...)`: EventTimeTrigger (default), PurgingTrigger.of(EventTimeTrigger), ContinuousEventTimeTrigger.of(interval) [purging]. */
+export type TriggerSpec =
+  | { type: "event_time" }
+  | { type: "purging" }
+  | { type: "continuous"; interval_ms: number; purging?: boolean };
+
+/** `datastream` (WindowOperator) or `sql` (a window TVF aggregation: no lateness, side output or trigger). */
+export type WindowApi = "datastream" | "sql";
 
 export type AggregateKind = "count" | "sum" | "min" | "max";
 export type SinkMode = "append" | "upsert";
@@ -209,6 +222,8 @@ export interface ScenarioInput {
     allowed_lateness_ms?: number;
     late_side_output?: boolean;
     aggregate?: AggregateKind;
+    trigger?: TriggerSpec;
+    api?: WindowApi;
   };
   sink?: { mode?: SinkMode };
   producers?: ProducerSpec[];

@@ -79,7 +79,7 @@ pub fn write_report(w: &mut impl Write, name: &str, sim: &Simulation, with_trace
             json!({
                 "subtask": r.subtask, "key": keys.name(r.key), "window_start": r.start, "window_end": r.end,
                 "value": r.agg.value(agg), "count": r.agg.count, "sum": r.agg.sum, "min": r.agg.min, "max": r.agg.max,
-                "watermark": r.watermark, "firing": r.firing, "time": r.time,
+                "watermark": r.watermark, "firing": r.firing, "firing_kind": r.kind, "time": r.time,
             })
         }),
     )?;
@@ -134,6 +134,9 @@ fn legacy_trace_event(e: &TraceEvent) -> Value {
         }
         if let Some(side) = o.remove("sideOutput") {
             o.insert("side_output".into(), side);
+        }
+        if let Some(kind) = o.remove("firingKind") {
+            o.insert("firing_kind".into(), kind);
         }
     }
     v

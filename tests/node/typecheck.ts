@@ -43,6 +43,14 @@ export async function example(): Promise<string> {
     commands: [{ at_ms: 5_000, command: "silence", partition: 1 }],
     seed: 7n,
   };
+  const sql: ScenarioInput = {
+    topic: { partitions: 1 },
+    source: { watermark: { generator: { kind: "sql_bounded", delay_ms: 5_000 } } },
+    window: { assigner: { type: "cumulate", step_ms: 1_000, max_size_ms: 3_000 }, api: "sql" },
+  };
+  const continuous: ScenarioInput = { ...input, window: { ...input.window, trigger: { type: "continuous", interval_ms: 1_000, purging: true } } };
+  // @ts-expect-error: a trigger type Flink does not have here
+  const bad: ScenarioInput = { ...input, window: { ...input.window, trigger: { type: "count", max_count: 3 } } };
   const p = new WatermarkPlayground(input);
   const q = WatermarkPlayground.fromPreset("seed-001-heartbeat");
   const r = WatermarkPlayground.fromScenario(JSON.stringify(input));
@@ -100,6 +108,8 @@ export async function example(): Promise<string> {
   const batch: EventBatch = p.eventsSince(snap.traceCursor - 10);
   const kinds: string[] = batch.events.map((e: TraceEvent) => (e.kind === "split_watermark" ? `${e.partition}:${e.watermark.ms}` : e.kind));
   const emitted: WindowEmission[] = p.windows(windows.length);
+  const early: number = emitted.filter((w) => w.firingKind === "early").length;
+  const onTime: string[] = batch.events.map((e: TraceEvent) => (e.kind === "window_fired" ? e.firingKind : ""));
   const late: LateRecord[] = p.lateRecords();
   const m: Metrics = p.metrics();
   const rest: RestWatermark[] = p.restWatermarks("window");
@@ -132,5 +142,5 @@ export async function example(): Promise<string> {
   if (embed.mounted) embed.unmount();
   full.unmount();
 
-  return [cls, first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
+  return [cls, early, onTime, sql.window.api, continuous.window.trigger?.type, bad.topic.partitions, first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
 }
