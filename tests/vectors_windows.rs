@@ -550,6 +550,11 @@ fn window_block_validation_names_the_field() {
     let sql_gen = r#", "source": {"watermark": {"generator": {"kind": "sql_bounded", "delay_ms": -1}}}"#;
     assert!(with(&format!("{{{tumbling}}}"), sql_gen).unwrap_err().starts_with("source.watermark.generator.delay_ms:"));
     assert!(with(r#"{"assigner": {"type": "sliding", "size_ms": 3000, "slide_ms": 1000}, "api": "sql"}"#, "").is_ok());
+    let connect = r#", "second_input": {"topic": {"name": "rates", "partitions": 1}, "mode": "connect"}"#;
+    let union = r#", "second_input": {"topic": {"name": "rates", "partitions": 1}, "mode": "union"}"#;
+    assert!(with(&format!(r#"{{{tumbling}, "api": "sql"}}"#), connect).unwrap_err().starts_with("window.api:"));
+    assert!(with(&format!(r#"{{{tumbling}, "trigger": {{"type": "purging"}}}}"#), connect).unwrap_err().starts_with("window.trigger:"));
+    assert!(with(&format!(r#"{{{tumbling}, "api": "sql"}}"#), union).is_ok(), "UNION ALL, then the window aggregation");
     assert!(with(&format!(r#"{{{tumbling}, "trigger": {{"type": "continuous", "interval_ms": 100, "purging": true}}}}"#), "").is_ok());
 }
 

@@ -1,7 +1,9 @@
 //! From scenario JSON to a running simulation: parsing with field paths, validation against
 //! Flink's own constructor checks, and construction.
 
-use super::schema::{validate_generator, FlinkSwitches, KafkaConnector, Scenario, SecondInputSpec, SourceSpec, StartOffset, TopicSpec};
+use super::schema::{
+    validate_generator, FlinkSwitches, KafkaConnector, Scenario, SecondInputSpec, SourceSpec, StartOffset, TopicSpec, WindowOperatorSpec,
+};
 use crate::engine::error::InputError;
 use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
 use crate::engine::keys::KeyTable;
@@ -55,6 +57,18 @@ pub(crate) fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputErr
     }
 }
 
+/// A connected two-input job ends in a `KeyedCoProcessFunction` (windows counted with timers):
+/// no `.trigger(...)` to set, and no SQL equivalent (SQL unions its inputs).
+fn connected_window(w: &WindowOperatorSpec) -> Result<(), InputError> {
+    if w.api == WindowApi::Sql {
+        return Err(InputError::new("window.api", "a SQL window aggregation reads one input: union the two (second_input.mode \"union\")"));
+    }
+    if w.trigger != TriggerSpec::EventTime {
+        return Err(InputError::new("window.trigger", "a connected two-input operator is a KeyedCoProcessFunction: it has no trigger"));
+    }
+    Ok(())
+}
+
 impl Scenario {
     pub fn validate(&self) -> Result<(), InputError> {
         range(self.topic.partitions as i64, 0, MAX_PARTITIONS as i64, "topic.partitions")?;
@@ -89,6 +103,9 @@ impl Scenario {
             (Some(w), None) => {
                 range(w.parallelism as i64, 1, MAX_PARALLELISM as i64, "window.parallelism")?;
                 w.validate()?;
+                if self.second_input.as_ref().is_some_and(|s| s.mode == TwoInputMode::Connect) {
+                    connected_window(w)?;
+                }
                 range(w.allowed_lateness_ms, 0, i64::MAX, "window.allowed_lateness_ms")
             }
             (None, Some(j)) => {
