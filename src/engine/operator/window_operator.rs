@@ -12,8 +12,9 @@
 //!   registers at or below `W` fire in the same pass;
 //! * a firing emits the window's contents if it has any (after a purge it has none).
 //!
-//! The trigger's state lives in `WinState`: `timer` (the timer at `maxTimestamp` is registered)
-//! and `fire_at` (the continuous trigger's `fire-time`). Timers of a window that was merged away
+//! The trigger's state lives next to the window's: `WinState.timer` (the timer at `maxTimestamp`
+//! is registered) and, for the continuous trigger only, `fire_times` (its `fire-time`; a map of
+//! its own, so the default trigger's state stays as small as it was). Timers of a window that was merged away
 //! or cleaned up are dropped with it: Flink leaves some registered, but they fire for a window
 //! that no longer exists and do nothing.
 
@@ -59,9 +60,6 @@ pub enum ElementOutcome {
     NullRowtime,
 }
 
-/// `fire_at` of a window without the continuous trigger's `fire-time` state.
-const NO_FIRE_TIME: EventTime = EventTime::MIN;
-
 #[derive(Clone, Copy, Debug)]
 struct WinState {
     end: EventTime,
@@ -69,8 +67,6 @@ struct WinState {
     firings: u32,
     /// The trigger's event-time timer at `maxTimestamp` is registered and has not fired.
     timer: bool,
-    /// `ContinuousEventTimeTrigger`'s `fire-time` (`NO_FIRE_TIME`: none); never below `MIN + 1`.
-    fire_at: EventTime,
 }
 
 type Timer = (EventTime, KeyId, EventTime, EventTime);
@@ -94,6 +90,8 @@ pub struct WindowOperator {
     /// sessions of one key never overlap), so the end lives in the value. Cumulative windows do
     /// share starts; their key is the window's end instead (`key_of`).
     state: LookupMap<StateKey, WinState>,
+    /// `ContinuousEventTimeTrigger`'s `fire-time` per window state (continuous trigger only).
+    fire_times: LookupMap<StateKey, EventTime>,
     /// Timers at the windows' max timestamps.
     timers: BTreeSet<Timer>,
     /// The continuous trigger's timers below their window's max timestamp.
@@ -121,6 +119,7 @@ impl WindowOperator {
             lateness_ms,
             watermark: NO_WATERMARK,
             state: LookupMap::default(),
+            fire_times: LookupMap::default(),
             timers: BTreeSet::new(),
             early_timers: BTreeSet::new(),
             cleanups: BTreeSet::new(),
@@ -356,7 +355,7 @@ impl WindowOperator {
     #[cold]
     #[inline(never)]
     fn new_window_state(&mut self, key: KeyId, w: Window) {
-        let st = WinState { end: w.1, agg: Agg::default(), firings: 0, timer: false, fire_at: NO_FIRE_TIME };
+        let st = WinState { end: w.1, agg: Agg::default(), firings: 0, timer: false };
         self.state.insert(self.key_of(key, w), st);
         self.register_cleanup(key, w);
     }
@@ -385,9 +384,8 @@ impl WindowOperator {
             self.timers.insert((max_ts, key, w.0, w.1));
         }
         if let Some(interval) = self.trigger.interval_ms() {
-            if st.fire_at == NO_FIRE_TIME {
-                let first = first_fire_time(ts, interval, max_ts);
-                self.register_fire_time(key, w, first);
+            if !self.fire_times.contains_key(&sk) {
+                self.register_fire_time(key, w, first_fire_time(ts, interval, max_ts));
             }
         }
     }
@@ -396,8 +394,8 @@ impl WindowOperator {
     /// is the window's own timer).
     fn register_fire_time(&mut self, key: KeyId, w: Window, t: EventTime) {
         let sk = self.key_of(key, w);
+        self.fire_times.insert(sk, t);
         let st = self.state.get_mut(&sk).expect("state exists");
-        st.fire_at = t;
         if t < w.1 - 1 {
             self.early_timers.insert((t, key, w.0, w.1));
         } else if !st.timer {
@@ -445,16 +443,15 @@ impl WindowOperator {
 
     /// Removes the merged windows' state and timers: their contents summed, and the smallest
     /// `fire-time` (the continuous trigger's `Min` reducing state), if any had state.
-    fn take_merged(&mut self, key: KeyId, windows: &[Window]) -> Option<(Agg, EventTime)> {
-        let mut merged: Option<(Agg, EventTime)> = None;
+    fn take_merged(&mut self, key: KeyId, windows: &[Window]) -> Option<(Agg, Option<EventTime>)> {
+        let mut merged: Option<(Agg, Option<EventTime>)> = None;
         for &m in windows {
             if let Some(st) = self.state.remove(&state_key(key, m.0)) {
-                let (agg, fire_at) = merged.get_or_insert((Agg::default(), NO_FIRE_TIME));
+                let (agg, fire_at) = merged.get_or_insert((Agg::default(), None));
                 agg.merge(&st.agg);
-                if st.fire_at != NO_FIRE_TIME && (*fire_at == NO_FIRE_TIME || st.fire_at < *fire_at) {
-                    *fire_at = st.fire_at;
+                if let Some(t) = self.take_fire_time(key, m) {
+                    *fire_at = Some(fire_at.map_or(t, |f| f.min(t)));
                 }
-                self.early_timers.remove(&(st.fire_at, key, m.0, m.1));
             }
             self.timers.remove(&(m.1 - 1, key, m.0, m.1));
             self.cleanups.remove(&(self.cleanup_time(m.1 - 1), key, m.0, m.1));
@@ -465,17 +462,25 @@ impl WindowOperator {
     /// The merged window's state and `Trigger.onMerge`: `EventTimeTrigger` registers the timer
     /// at the new end if it is still ahead; `ContinuousEventTimeTrigger` registers the merged
     /// `fire-time` whatever the watermark (the element's `onElement` sets the end's timer next).
-    fn merged_state(&mut self, key: KeyId, cover: Window, agg: Agg, fire_at: EventTime) {
+    fn merged_state(&mut self, key: KeyId, cover: Window, agg: Agg, fire_at: Option<EventTime>) {
         let continuous = self.trigger.interval_ms().is_some();
         let timer = !continuous && cover.1 - 1 > self.watermark;
         if timer {
             self.timers.insert((cover.1 - 1, key, cover.0, cover.1));
         }
-        self.state.insert(state_key(key, cover.0), WinState { end: cover.1, agg, firings: 0, timer, fire_at: NO_FIRE_TIME });
-        if continuous && fire_at != NO_FIRE_TIME {
-            self.register_fire_time(key, cover, fire_at);
+        self.state.insert(state_key(key, cover.0), WinState { end: cover.1, agg, firings: 0, timer });
+        if let Some(t) = fire_at {
+            self.register_fire_time(key, cover, t);
         }
         self.register_cleanup(key, cover);
+    }
+
+    /// `clear` of the continuous trigger: its `fire-time` and that timer go (the end's timer is
+    /// the caller's).
+    fn take_fire_time(&mut self, key: KeyId, w: Window) -> Option<EventTime> {
+        let t = self.fire_times.remove(&self.key_of(key, w))?;
+        self.early_timers.remove(&(t, key, w.0, w.1));
+        Some(t)
     }
 
     fn retire(&mut self, key: KeyId, w: Window) {
@@ -487,7 +492,9 @@ impl WindowOperator {
         if let Some(st) = self.state.remove(&self.key_of(key, w)) {
             self.purged_records += st.agg.count;
             self.held_records -= st.agg.count;
-            self.early_timers.remove(&(st.fire_at, key, w.0, w.1));
+            if self.trigger.interval_ms().is_some() {
+                self.take_fire_time(key, w);
+            }
         }
         self.timers.remove(&(w.1 - 1, key, w.0, w.1));
         if self.spec.is_merging() {
@@ -537,7 +544,7 @@ impl WindowOperator {
         let sk = self.key_of(key, (s, e));
         let Some(st) = self.state.get_mut(&sk) else { return };
         if early {
-            debug_assert_eq!(st.fire_at, t, "a window's early timer is its fire-time");
+            debug_assert_eq!(self.fire_times.get(&sk), Some(&t), "a window's early timer is its fire-time");
             // ContinuousEventTimeTrigger: the next interval, at most the window's end.
             let interval = self.trigger.interval_ms().expect("only the continuous trigger sets early timers");
             self.register_fire_time(key, (s, e), next_fire_time(t, interval, e - 1));
