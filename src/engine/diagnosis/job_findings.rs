@@ -236,19 +236,24 @@ impl FindingContext<'_> {
             out.push(f);
         }
         let dup = down.sink.duplicate_rows();
-        if down.sink.mode == SinkMode::Append && dup > 0 {
+        // A purging trigger's later rows hold only what came since: deltas, not repeats.
+        if down.sink.mode == SinkMode::Append && dup > 0 && !self.sim.cfg.trigger.purges() {
+            let (title, detail) = match self.sim.cfg.trigger.interval_ms() {
+                Some(i) => (
+                    format!("Early firings (ContinuousEventTimeTrigger every {}) wrote {dup} extra rows into an append sink: each repeats the records of the window's rows before it.", d(i)),
+                    "A continuous trigger accumulates: every early row holds the window so far. Sinks after it must upsert by window key, or purge on every firing (PurgingTrigger.of(...)) so each row is a delta.",
+                ),
+                None => (
+                    format!("Allowed lateness re-fired windows {dup} times into an append sink: it holds duplicate rows for the same window."),
+                    "Sinks downstream of allowedLateness must upsert by window key (seed 000 §4).",
+                ),
+            };
             out.push(
-                Finding::new(
-                    FindingKind::AppendSinkDuplicates,
-                    Severity::Warning,
-                    format!(
-                        "Allowed lateness re-fired windows {dup} times into an append sink: it holds duplicate rows for the same window."
-                    ),
-                )
-                .detail("Sinks downstream of allowedLateness must upsert by window key (seed 000 §4).")
-                .evidence("duplicates", u64::try_from(dup).unwrap_or(u64::MAX), format!("{dup} duplicate rows"))
-                .check("the sink table has several rows per (key, window)")
-                .fix("Sink: upsert", Action::Sink(SinkMode::Upsert)),
+                Finding::new(FindingKind::AppendSinkDuplicates, Severity::Warning, title)
+                    .detail(detail)
+                    .evidence("duplicates", u64::try_from(dup).unwrap_or(u64::MAX), format!("{dup} duplicate rows"))
+                    .check("the sink table has several rows per (key, window)")
+                    .fix("Sink: upsert", Action::Sink(SinkMode::Upsert)),
             );
         }
         out

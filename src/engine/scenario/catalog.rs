@@ -207,6 +207,17 @@ static PRESETS: &[Preset] = &[
         steps: &[Step { label: "Fix: table.exec.source.idle-timeout = 5 s", action: Action::IdleTimeout(Some(5_000)) }],
         json: include_str!("../../../presets/sql_idle_reactivates.json"),
     },
+    Preset {
+        id: "continuous-trigger",
+        title: "Early firings with a continuous trigger",
+        summary: "1-minute windows with ContinuousEventTimeTrigger.of(10 s): every 10 s of event time each window fires early with its contents so far, then once more on time. Six rows per window; into an append sink each early row repeats the records of the ones before it.",
+        look_at: "The emissions table: rows marked early for the same window, each with a growing count, then the on-time row. The WHY panel counts the extra rows.",
+        try_this: "Switch the sink to upsert: each firing replaces the window's row, and the table keeps one row per window.",
+        source: "reference §8.7 (ContinuousEventTimeTrigger, PurgingTrigger), seeds/000 §4 (sinks after re-firing windows upsert)",
+        speed: 10.0,
+        steps: &[Step { label: "Fix: upsert sink", action: Action::Sink(SinkMode::Upsert) }],
+        json: include_str!("../../../presets/continuous_trigger.json"),
+    },
 ];
 
 /// All presets, in menu order.
@@ -252,7 +263,7 @@ mod tests {
 
     #[test]
     fn every_preset_parses_and_builds() {
-        assert_eq!(presets().len(), 13);
+        assert_eq!(presets().len(), 14);
         for p in presets() {
             let sc = super::super::build::parse(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             sc.build().unwrap_or_else(|e| panic!("{}: {e}", p.id));
@@ -468,5 +479,25 @@ mod tests {
         assert!(delay(&f) < 12_000, "each row holds the job for at most the timeout: {}", delay(&f));
         let idle_flips = f.trace().retained().filter(|e| matches!(e.kind, crate::engine::trace::TraceKind::MidstreamStatus { .. })).count();
         assert!(idle_flips >= 4, "idle after each row, active again with the next: {idle_flips}");
+    }
+
+    #[test]
+    fn a_continuous_trigger_fires_early_and_accumulates() {
+        use crate::engine::operator::trigger::FiringKind;
+        let mut s = sim("continuous-trigger");
+        s.run_until(at(&s, 200)).unwrap();
+        let rows: Vec<_> = s.downstream().sink.results().filter(|r| r.start.ms() == s.config().start_time.ms() + 60_000).collect();
+        let early: Vec<_> = rows.iter().filter(|r| r.kind == FiringKind::Early).collect();
+        let on_time = rows.iter().filter(|r| r.kind == FiringKind::OnTime).count();
+        assert_eq!(on_time, 4, "one on-time row per key");
+        assert_eq!(early.len(), 5 * 4, "five early rows per key: every 10 s of a minute but the end");
+        for e in &early[..4] {
+            let counts: Vec<u64> = rows.iter().filter(|r| r.key == e.key).map(|r| r.agg.count).collect();
+            assert!(counts.windows(2).all(|w| w[0] <= w[1]), "accumulating: {counts:?}");
+        }
+        assert!(s.diagnose(&Default::default()).headline.starts_with("Early firings"));
+        s.apply(Command::SetParam { param: Param::SinkMode(SinkMode::Upsert) }).unwrap();
+        s.run_until(at(&s, 300)).unwrap();
+        assert!(!s.diagnose(&Default::default()).headline.starts_with("Early firings"), "the upsert sink keeps one row per window");
     }
 }
