@@ -15,11 +15,15 @@ use serde_json::{json, Value};
 use std::ops::ControlFlow;
 use wmp::engine::error::InputError;
 use wmp::engine::observer::Observer;
-use wmp::engine::scenario::{build, oracle};
+use wmp::engine::scenario::{build, oracle, oracle2};
 use wmp::engine::session::{budget, Session};
 use wmp::engine::sim::Simulation;
 
-const NATIVE: [&str; 7] = [
+const NATIVE: [&str; 11] = [
+    include_str!("scenarios/interval_join_quiet_side.json"),
+    include_str!("../presets/quiet_side_join.json"),
+    include_str!("../presets/midstream_assigner.json"),
+    include_str!("../presets/sql_idle_reactivates.json"),
     include_str!("scenarios/empty_partition.json"),
     include_str!("scenarios/far_future_outlier_clamped.json"),
     include_str!("scenarios/heartbeat_defeats_idle_timeout.json"),
@@ -27,6 +31,12 @@ const NATIVE: [&str; 7] = [
     include_str!("scenarios/more_subtasks_than_partitions.json"),
     include_str!("scenarios/seconds_read_as_millis.json"),
     include_str!("scenarios/seed_001_heartbeat.json"),
+];
+const ORACLE2: [&str; 4] = [
+    include_str!("golden/oracle2/scenarios/08_connect_returning_input_stalls.json"),
+    include_str!("golden/oracle2/scenarios/14_join_late_side_output.json"),
+    include_str!("golden/oracle2/scenarios/19_taw_swallows_upstream_idleness.json"),
+    include_str!("golden/oracle2/scenarios/23_sql_row_reactivates_after_idle_timeout.json"),
 ];
 const ORACLE: [&str; 3] = [
     include_str!("golden/oracle/scenarios/01_inorder_tumbling.json"),
@@ -154,6 +164,18 @@ proptest! {
             Err(e) => prop_assert!(names_what_is_wrong(&e), "{e}"),
             Ok(sc) => {
                 // What `validate` accepts, `run` runs.
+                if let Err(e) = sc.run() {
+                    prop_assert!(e.message.contains("the job failed"), "validate passed but run refused: {e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mutated_two_input_oracle_scenarios_are_refused_by_field_or_run(text in mutated(&ORACLE2)) {
+        match oracle2::parse(&text) {
+            Err(e) => prop_assert!(names_what_is_wrong(&e), "{e}"),
+            Ok(sc) => {
                 if let Err(e) = sc.run() {
                     prop_assert!(e.message.contains("the job failed"), "validate passed but run refused: {e}");
                 }
