@@ -304,6 +304,36 @@ export type WindowEmission = {
 };
 
 /**
+ * One pair an interval join emitted (`ProcessJoinFunction.processElement(left, right, ..)`).
+ */
+export type JoinEmission = {
+  /**
+   * Position in emission order (`joins(from)`).
+   */
+  index: number,
+  subtask: number,
+  key: string,
+  /**
+   * The left (first input's) element's timestamp and value.
+   */
+  leftTs: number,
+  leftValue: number,
+  /**
+   * The right (second input's) element's timestamp and value.
+   */
+  rightTs: number,
+  rightValue: number,
+  /**
+   * The output record's timestamp: `max(leftTs, rightTs)`.
+   */
+  ts: number,
+  /**
+   * Processing time of the emission.
+   */
+  time: number,
+};
+
+/**
  * A record that arrived after the watermark had passed all its windows.
  */
 export type LateRecord = {

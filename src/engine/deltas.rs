@@ -1,14 +1,15 @@
-//! A cursor over what a run produced: trace events, window results and late records since the
-//! last look. The JS API's listeners and the UI's tables both read "what is new" through it, so
+//! A cursor over what a run produced: trace events, window results, interval-join pairs and late
+//! records since the last look. The JS API's listeners and the UI's tables both read "what is new" through it, so
 //! the rules (which results are still retained, how many late records were dropped from the
 //! bounded buffer before anyone looked) are written once.
 
 use super::downstream::LateRecord;
+use super::operator::join_results::JoinResult;
 use super::operator::sink::WindowResult;
 use super::sim::Simulation;
 use super::trace::TraceEvent;
 
-/// Where a reader stands in each of the three streams.
+/// Where a reader stands in each of the four streams.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cursor {
     /// The next trace sequence number to read.
@@ -17,12 +18,15 @@ pub struct Cursor {
     pub windows: usize,
     /// Late records counted so far (dropped + side output): the index of the next one.
     pub late: u64,
+    /// The next joined pair's index (emission order).
+    pub joins: u64,
 }
 
 impl Cursor {
     /// A cursor past everything the simulation has produced so far.
     pub fn at_end(sim: &Simulation) -> Self {
-        Cursor { trace: sim.trace().cursor(), windows: sim.downstream().sink.total(), late: sim.downstream().late_total() }
+        let d = sim.downstream();
+        Cursor { trace: sim.trace().cursor(), windows: d.sink.total(), late: d.late_total(), joins: d.joins.total() }
     }
 
     /// Trace events not read yet: how many are waiting (retained or not).
@@ -50,6 +54,14 @@ impl Cursor {
         let from = self.windows.min(sink.total());
         self.windows = sink.total();
         sink.since(from)
+    }
+
+    /// The pairs an interval join emitted since the last read that are still kept, with their
+    /// emission index. Moves the cursor to the end.
+    pub fn read_joins<'a>(&mut self, sim: &'a Simulation) -> impl Iterator<Item = (u64, &'a JoinResult)> + 'a {
+        let from = self.joins;
+        self.joins = sim.downstream().joins.total();
+        sim.downstream().joins.since(from)
     }
 
     /// The late records counted since the last read that the late buffer still holds, with their

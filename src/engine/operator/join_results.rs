@@ -52,7 +52,13 @@ impl JoinResults {
 
     /// The kept pairs, oldest first, with their index in emission order.
     pub fn kept(&self) -> impl Iterator<Item = (u64, &JoinResult)> {
+        self.since(0)
+    }
+
+    /// The kept pairs with index `from` or later (those no longer kept are skipped).
+    pub fn since(&self, from: u64) -> impl Iterator<Item = (u64, &JoinResult)> {
         let first = self.total - self.kept.len() as u64;
-        self.kept.iter().enumerate().map(move |(i, r)| (first + i as u64, r))
+        let skip = from.saturating_sub(first).min(self.kept.len() as u64) as usize;
+        self.kept.iter().enumerate().skip(skip).map(move |(i, r)| (first + i as u64, r))
     }
 }

@@ -1,4 +1,4 @@
-//! Window results and late records as the JS API shows them: keys by name, watermarks as
+//! Window results, interval-join pairs and late records as the JS API shows them: keys by name, watermarks as
 //! `{ ms, raw }`, each window result numbered in emission order (`windows(from)` takes these
 //! numbers) with the aggregate the scenario emits already picked out.
 
@@ -6,6 +6,7 @@ use super::watermark::as_watermark;
 use crate::engine::downstream::LateRecord;
 use crate::engine::keys::KeyTable;
 use crate::engine::operator::aggregate::AggregateKind;
+use crate::engine::operator::join_results::JoinResult;
 use crate::engine::operator::sink::WindowResult;
 use crate::engine::operator::trigger::FiringKind;
 use crate::engine::time::{EventTime, ProcTime};
@@ -57,6 +58,43 @@ impl WindowEmission {
             watermark: r.watermark,
             firing: r.firing,
             firing_kind: r.kind,
+            time: r.time,
+        }
+    }
+}
+
+/// One pair an interval join emitted (`ProcessJoinFunction.processElement(left, right, ..)`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JoinEmission {
+    /// Position in emission order (`joins(from)`).
+    pub index: u64,
+    pub subtask: u32,
+    pub key: String,
+    /// The left (first input's) element's timestamp and value.
+    pub left_ts: EventTime,
+    pub left_value: i64,
+    /// The right (second input's) element's timestamp and value.
+    pub right_ts: EventTime,
+    pub right_value: i64,
+    /// The output record's timestamp: `max(leftTs, rightTs)`.
+    pub ts: EventTime,
+    /// Processing time of the emission.
+    pub time: ProcTime,
+}
+
+impl JoinEmission {
+    pub fn new(index: u64, r: &JoinResult, keys: &KeyTable) -> Self {
+        JoinEmission {
+            index,
+            subtask: r.subtask,
+            key: keys.name(r.key).to_string(),
+            left_ts: r.left_ts,
+            left_value: r.left_value,
+            right_ts: r.right_ts,
+            right_value: r.right_value,
+            ts: r.ts,
             time: r.time,
         }
     }

@@ -25,7 +25,7 @@ use crate::engine::status::WatermarkStatus;
 use crate::engine::trace::{TraceEvent, TraceKind};
 use crate::engine::view::events::EventBatch;
 use crate::engine::view::notify::{Level, StatusEvent, StepEvent, WatermarkEvent};
-use crate::engine::view::results::{LateRecordView, WindowEmission};
+use crate::engine::view::results::{JoinEmission, LateRecordView, WindowEmission};
 use crate::engine::view::Watermark;
 use ts_rs::{Config, TS};
 
@@ -163,6 +163,7 @@ pub fn declarations() -> String {
     decl::<Snapshot>(c, o);
     decl::<FiringKind>(c, o);
     decl::<WindowEmission>(c, o);
+    decl::<JoinEmission>(c, o);
     decl::<LateRecordView>(c, o);
     decl::<RestWatermark>(c, o);
     decl::<Reason>(c, o);
