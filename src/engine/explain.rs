@@ -243,10 +243,11 @@ impl Simulation {
         let operator = if self.cfg.interval_join.is_some() { "Join" } else { "Window" };
         let mut s = format!("{operator} subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
         if let Some(c) = &ex.held_by {
-            let part = c.partition.map_or(String::new(), |p| format!(", partition {p}"));
+            let part = c.partition.map_or(String::new(), |p| format!(", partition {}", self.partition_name(p)));
             s += &format!(" because of channel {} (source subtask {}{part})", c.channel, c.source_subtask);
         }
-        let parts: Vec<String> = ex.reasons.iter().map(|r| reason_clause(r, now, |t| format_utc(t.ms()))).collect();
+        let parts: Vec<String> =
+            ex.reasons.iter().map(|r| reason_clause_named(r, now, |t| format_utc(t.ms()), |p| self.partition_name(p))).collect();
         if !parts.is_empty() {
             s += ": ";
             s += &parts.join("; ");
@@ -294,21 +295,27 @@ fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>) -
 /// engine's sentence joins the clauses with UTC times; the playground shows each one as a
 /// sentence of its own with times relative to now. One wording for both.
 pub fn reason_clause(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String) -> String {
+    reason_clause_named(r, now, at, |p| p.to_string())
+}
+
+/// [`reason_clause`] with partitions named by `name` ([`Simulation::partition_name`]: `rates-0`
+/// in a job with two topics).
+pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String, name: impl Fn(u32) -> String) -> String {
     let d = format_duration;
     match r {
         Reason::AllInputsIdle => "every input channel is idle, so the watermark does not move (it resumes when a channel becomes active with a higher watermark)".into(),
         Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {source_subtask} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)"),
-        Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("partition {partition} has never received a record and no idle timeout is set"),
-        Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("partition {partition} has never received a record; it goes idle after the {} idle timeout", d(*t)),
-        Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {partition} has had no record for {} and no idle timeout is set", d(*silent_ms)),
+        Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("partition {} has never received a record and no idle timeout is set", name(*partition)),
+        Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("partition {} has never received a record; it goes idle after the {} idle timeout", name(*partition), d(*t)),
+        Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {} has had no record for {} and no idle timeout is set", name(*partition), d(*silent_ms)),
         Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms, period_ms } => format!(
-            "partition {partition} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator",
+            "partition {} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator", name(*partition),
             d(*period_ms),
             d(*last_record_ago_ms),
             d(*idle_timeout_ms)
         ),
         Reason::SlowPartition { partition, behind_ms, cause } => format!(
-            "partition {partition} is slow, {} behind its peers ({}): idleness cannot help, it is never silent",
+            "partition {} is slow, {} behind its peers ({}): idleness cannot help, it is never silent", name(*partition),
             d(*behind_ms),
             match cause {
                 Some(SlowCause::EventTimeDelay) => "its records arrive with old timestamps",
@@ -317,12 +324,12 @@ pub fn reason_clause(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String
             }
         ),
         Reason::ReturnedBelowWatermark { partition, late_records } => {
-            format!("partition {partition} came back from idle below the watermark: {late_records} of its records were late")
+            format!("partition {} came back from idle below the watermark: {late_records} of its records were late", name(*partition))
         }
         Reason::FlappingPartition { partition, flips, idle_timeout_ms } => {
-            format!("partition {partition} flipped idle/active {flips} times: the {} idle timeout is shorter than its normal gaps", d(*idle_timeout_ms))
+            format!("partition {} flipped idle/active {flips} times: the {} idle timeout is shorter than its normal gaps", name(*partition), d(*idle_timeout_ms))
         }
-        Reason::IdleCountdown { partition, idle_at } => format!("partition {partition} will be declared idle in {} unless a record arrives", d((*idle_at - now).max(0))),
+        Reason::IdleCountdown { partition, idle_at } => format!("partition {} will be declared idle in {} unless a record arrives", name(*partition), d((*idle_at - now).max(0))),
         Reason::PeriodicEmissionDisabled => "the auto-watermark interval (auto_watermark_interval_ms) is 0: no periodic watermarks, and idleness is never detected".into(),
         Reason::InputHolds { input, topic, other_watermark } => format!(
             "the two-input operator's {} input ({topic}) holds it; the other input is at {} (an operator with two inputs waits for the slower one)",
@@ -339,7 +346,7 @@ pub fn reason_clause(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String
         }
         Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),
         Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => {
-            format!("partition {partition} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps at the source", d(*ahead_ms), at(*max_timestamp))
+            format!("partition {} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps at the source", name(*partition), d(*ahead_ms), at(*max_timestamp))
         }
         Reason::SecondsReadAsMillis { watermark } => format!("the watermark is {} — epoch seconds read as milliseconds?", at(*watermark)),
         Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", at(*watermark)),

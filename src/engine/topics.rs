@@ -44,3 +44,17 @@ impl Topics {
         self.input_of.push(input);
     }
 }
+
+impl super::sim::Simulation {
+    /// A partition as texts name it: its engine number with one topic (`11`), Kafka's
+    /// `topic-N` (`TopicPartition`) with two, so that "partition rates-0" in an explanation is the
+    /// `rates-0` the UI shows.
+    pub fn partition_name(&self, p: u32) -> String {
+        match self.partitions.get(p as usize) {
+            Some(part) if self.config().inputs.len() > 1 => {
+                format!("{}-{}", self.config().inputs.get(part.input as usize).map_or("", |i| i.topic.as_str()), part.index_in_topic)
+            }
+            _ => p.to_string(),
+        }
+    }
+}

@@ -156,7 +156,7 @@ impl FindingContext<'_> {
             .iter()
             .filter_map(|r| match *r {
                 Reason::FarFutureTimestamp { partition, ahead_ms, .. } if !jumped => Some(
-                    Finding::new(FindingKind::FarFutureTimestamp, Severity::Warning, format!("Partition {partition} read a timestamp {} ahead of processing time. Its split watermark jumped there; the other partitions still hold the minimum, but once they go idle or catch up, every record behind it is late.", d(ahead_ms)))
+                    Finding::new(FindingKind::FarFutureTimestamp, Severity::Warning, format!("Partition {} read a timestamp {} ahead of processing time. Its split watermark jumped there; the other partitions still hold the minimum, but once they go idle or catch up, every record behind it is late.", self.sim.partition_name(partition), d(ahead_ms)))
                         .partition(partition)
                         .detail("One bad record is enough (seed 000 §2): validate or clamp timestamps at the source.")
                         .evidence("aheadMs", ahead_ms, format!("{} ahead", d(ahead_ms)))
@@ -164,7 +164,7 @@ impl FindingContext<'_> {
                         .fix("Clamp timestamps ↻", Action::ClampRestart),
                 ),
                 Reason::FarFutureTimestamp { partition, ahead_ms, .. } => Some(
-                    Finding::new(FindingKind::FarFutureTimestamp, Severity::Critical, format!("Partition {partition} read a timestamp {} ahead of processing time: the watermark jumped there and every record behind it is late.", d(ahead_ms)))
+                    Finding::new(FindingKind::FarFutureTimestamp, Severity::Critical, format!("Partition {} read a timestamp {} ahead of processing time: the watermark jumped there and every record behind it is late.", self.sim.partition_name(partition), d(ahead_ms)))
                         .partition(partition)
                         .detail("One bad record is enough (seed 000 §2): validate or clamp timestamps at the source.")
                         .evidence("aheadMs", ahead_ms, format!("{} ahead", d(ahead_ms)))
@@ -303,7 +303,11 @@ impl FindingContext<'_> {
         let culprit = self.culprit.and_then(|c| c.partition).and_then(|p| self.partitions.get(p as usize));
         let backfill = culprit.is_some_and(|p| p.class == PartitionClass::Slow && p.slow_cause != Some(SlowCause::FewRecords));
         let why = culprit.map_or("the watermark is held while records keep coming".to_string(), |p| {
-            format!("partition {} ({}) holds the watermark while records for later windows keep coming", p.partition, p.class.label())
+            format!(
+                "partition {} ({}) holds the watermark while records for later windows keep coming",
+                self.sim.partition_name(p.partition),
+                p.class.label()
+            )
         });
         let detail = if backfill {
             "During a backfill partitions catch up at different speeds and state for the 'future' grows until memory runs out (seed 000 §5). withWatermarkAlignment pauses the fast ones (not modelled yet)."

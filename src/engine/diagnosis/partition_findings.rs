@@ -87,19 +87,20 @@ impl FindingContext<'_> {
 
     fn empty(&self, p: &PartitionFacts) -> Option<Finding> {
         let n = p.partition;
+        let name = self.sim.partition_name(n);
         let owner = p.subtask.map_or(String::new(), |s| format!(" (source subtask {s})"));
         let f = match (self.timeout(), p.idle) {
             (_, true) => return None,
             (None, _) => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
-                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {n}{owner} has never received a record, so it holds its source subtask at No Watermark, and {}.", self.no_timeout_says()))
+                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} has never received a record, so it holds its source subtask at No Watermark, and {}.", self.no_timeout_says()))
                     .detail("An empty partition is what withIdleness is for: it excludes the split after the timeout. Its records, if any come later, may be behind the watermark.");
                 self.idle_fix(f)
             }
             (Some(t), false) => Finding::new(
                 FindingKind::EmptyPartition,
                 Severity::Info,
-                format!("Partition {n}{owner} has never received a record; the {} idle timeout excludes it soon.", d(t)),
+                format!("Partition {name}{owner} has never received a record; the {} idle timeout excludes it soon.", d(t)),
             ),
         };
         Some(f.partition(n).evidence("records", p.records, "0 records read").check(CHECK_PARTITION))
@@ -107,6 +108,7 @@ impl FindingContext<'_> {
 
     fn idle(&self, p: &PartitionFacts) -> Option<Finding> {
         let n = p.partition;
+        let name = self.sim.partition_name(n);
         let silent = p.silent_ms.unwrap_or(0);
         // With fewer than three records a stopped partition and a sparse one look the same.
         let stopped = if p.gap_p50_ms.is_some() && p.records >= 3 {
@@ -122,7 +124,7 @@ impl FindingContext<'_> {
             None => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
                 let holds = if self.holds(p) { " and holds the watermark" } else { "" };
-                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {n} {stopped}{holds}: {}.", self.no_timeout_says()))
+                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {name} {stopped}{holds}: {}.", self.no_timeout_says()))
                     .detail("A silent split keeps its last watermark and the minimum stays there. withIdleness excludes it after the timeout; if its producer broke, fix the producer instead.");
                 self.idle_fix(f)
             }
@@ -130,7 +132,7 @@ impl FindingContext<'_> {
             Some(t) => Finding::new(
                 FindingKind::IdlePartition,
                 Severity::Info,
-                format!("Partition {n} {stopped}; the {} idle timeout excludes it soon.", d(t)),
+                format!("Partition {name} {stopped}; the {} idle timeout excludes it soon.", d(t)),
             ),
         };
         Some(
@@ -145,6 +147,7 @@ impl FindingContext<'_> {
     /// longer than their period. Idled between them, the partition is handled.
     fn heartbeat(&self, p: &PartitionFacts) -> Option<Finding> {
         let n = p.partition;
+        let name = self.sim.partition_name(n);
         // Their period is known from two heartbeats on; before, nothing is promised about it.
         let period = p.gap_p50_ms;
         if p.idle || self.timeout().is_some_and(|t| period.is_some_and(|g| g > t)) && !self.holds(p) {
@@ -162,24 +165,25 @@ impl FindingContext<'_> {
             |g| format!("one every {}", d(g)),
         );
         let (sev, title) = match (self.timeout(), period) {
-            (Some(t), Some(g)) if g <= t => {
-                (sev, format!("Partition {n} gets {only}, {every}: they keep it active, so the {} idle timeout never excludes it.", d(t)))
-            }
+            (Some(t), Some(g)) if g <= t => (
+                sev,
+                format!("Partition {name} gets {only}, {every}: they keep it active, so the {} idle timeout never excludes it.", d(t)),
+            ),
             (Some(t), Some(_)) => {
-                (Severity::Info, format!("Partition {n} gets {only} ({every}); the {} idle timeout excludes it between them.", d(t)))
+                (Severity::Info, format!("Partition {name} gets {only} ({every}); the {} idle timeout excludes it between them.", d(t)))
             }
             (Some(t), None) => {
                 let sev = if self.holds(p) { Severity::Warning } else { Severity::Info };
                 (
                     sev,
                     format!(
-                        "Partition {n} has had {only} ({every}); the {} idle timeout excludes it if no heartbeat comes for that long.",
+                        "Partition {name} has had {only} ({every}); the {} idle timeout excludes it if no heartbeat comes for that long.",
                         d(t)
                     ),
                 )
             }
             (None, _) => {
-                (sev, format!("Partition {n} gets {only} ({every}): between them its watermark stands still and holds the windows."))
+                (sev, format!("Partition {name} gets {only} ({every}): between them its watermark stands still and holds the windows."))
             }
         };
         let mut f = Finding::new(FindingKind::HeartbeatPartition, sev, title)
@@ -199,24 +203,25 @@ impl FindingContext<'_> {
 
     fn slow(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
+        let name = self.sim.partition_name(n);
         let behind = p.behind_ms.unwrap_or(0);
         // A backlog behind an idle split is data that will arrive late: worth a warning too.
         let sev = if self.holds(p) || p.slow_cause == Some(SlowCause::ConsumerLag) { Severity::Warning } else { Severity::Info };
         let (title, what) = match p.slow_cause {
             Some(SlowCause::EventTimeDelay) => (
-                format!("Partition {n} is slow, {} behind its peers: its records are {} old when they arrive. withIdleness cannot help: it is never silent.", d(behind), d(p.data_delay_ms.unwrap_or(0))),
+                format!("Partition {name} is slow, {} behind its peers: its records are {} old when they arrive. withIdleness cannot help: it is never silent.", d(behind), d(p.data_delay_ms.unwrap_or(0))),
                 "Fix the producer or its clock; otherwise every result is that much later. Do not filter it or shorten the idle timeout: that drops real data.",
             ),
             Some(SlowCause::ConsumerLag) => (
                 format!(
-                    "Partition {n}'s reader cannot keep up: {} records wait unread.{}",
+                    "Partition {name}'s reader cannot keep up: {} records wait unread.{}",
                     p.unread,
                     if p.idle { " The idle timeout excluded it, so they will be late when they are read." } else { "" }
                 ),
                 "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.",
             ),
             _ => (
-                format!("Partition {n} gets a record every {} or so: its watermark trails its peers by up to that. An idle timeout does not fix it: shorter than its gaps it flaps, longer it never fires.", d(p.gap_p50_ms.unwrap_or(0))),
+                format!("Partition {name} gets a record every {} or so: its watermark trails its peers by up to that. An idle timeout does not fix it: shorter than its gaps it flaps, longer it never fires.", d(p.gap_p50_ms.unwrap_or(0))),
                 "Its watermark moves in steps; an idle timeout shorter than its gaps would make it flap. Accept the delay or give it more traffic.",
             ),
         };
@@ -232,7 +237,8 @@ impl FindingContext<'_> {
 
     fn returning(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
-        let mut f = Finding::new(FindingKind::ReturningPartition, Severity::Warning, format!("Partition {n} came back from idle below the watermark: {} late.", super::job_findings::were(p.late_records)))
+        let name = self.sim.partition_name(n);
+        let mut f = Finding::new(FindingKind::ReturningPartition, Severity::Warning, format!("Partition {name} came back from idle below the watermark: {} late.", super::job_findings::were(p.late_records)))
             .partition(n)
             .detail("Idleness is a trade-off (seed 000 §3): while a partition is idle the watermark moves on without it, and what it sends when it wakes may already be late.")
             .evidence("lateRecords", p.late_records, format!("{} late records from it", p.late_records))
@@ -261,12 +267,13 @@ impl FindingContext<'_> {
 
     fn flapping(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
+        let name = self.sim.partition_name(n);
         let t = self.sim.cfg.first().source.idle_timeout_ms.unwrap_or(0);
         let gap = p.gap_p99_ms.unwrap_or(0);
         let f = Finding::new(
             FindingKind::FlappingPartition,
             Severity::Warning,
-            format!("Partition {n} flipped idle/active {} times: the {} idle timeout is shorter than its normal gaps ({} at P99).", p.idle_flips, d(t), d(gap)),
+            format!("Partition {name} flipped idle/active {} times: the {} idle timeout is shorter than its normal gaps ({} at P99).", p.idle_flips, d(t), d(gap)),
         )
         .partition(n)
         .detail("Each return has to catch up before the minimum moves again, so the watermark stutters (seed 002 §1.2, §5.1). Set the timeout above its normal gaps.")
@@ -294,7 +301,7 @@ impl FindingContext<'_> {
             Finding::new(
                 FindingKind::StalledPartitionHidden,
                 Severity::Warning,
-                format!("Partition {} sent {:.1} records/s and has been silent for {}: idleness hides it. Is its producer broken?", p.partition, p.rate_per_s, d(silent)),
+                format!("Partition {} sent {:.1} records/s and has been silent for {}: idleness hides it. Is its producer broken?", self.sim.partition_name(p.partition), p.rate_per_s, d(silent)),
             )
             .partition(p.partition)
             .detail("If a partition is idle because a producer broke, fix the producer; do not hide it with an idle timeout (seed 000 §3). Its data, when it comes back, will be late.")
