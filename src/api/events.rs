@@ -1,7 +1,8 @@
 //! `on(event, cb)`: listeners, and the deltas that feed them.
 //!
 //! Nothing calls into JS while the engine runs. A call that advances the job collects what
-//! happened — window emissions from the sink (complete, in emission order), late records from
+//! happened — window emissions from the sink and an interval join's pairs (complete, in emission
+//! order), late records from
 //! the late-record buffer, watermark and idle/active changes from the trace ring — and the
 //! callbacks run at the end of the call, after the engine has returned, in processing-time
 //! order (within one millisecond: trace order for watermark/idle/active, then windows, then
@@ -15,7 +16,7 @@ use crate::engine::sim::Simulation;
 use crate::engine::time::ProcTime;
 use crate::engine::trace::TraceKind;
 use crate::engine::view::notify::{Level, StatusEvent, WatermarkEvent};
-use crate::engine::view::results::{LateRecordView, WindowEmission};
+use crate::engine::view::results::{JoinEmission, LateRecordView, WindowEmission};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
@@ -26,6 +27,8 @@ use wasm_bindgen::prelude::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventKind {
     Window,
+    /// A pair an interval join emitted.
+    Join,
     Late,
     Watermark,
     Idle,
@@ -36,11 +39,12 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    pub const NAMES: [&'static str; 7] = ["window", "late", "watermark", "idle", "active", "step", "lag"];
+    pub const NAMES: [&'static str; 8] = ["window", "join", "late", "watermark", "idle", "active", "step", "lag"];
 
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "window" => EventKind::Window,
+            "join" => EventKind::Join,
             "late" => EventKind::Late,
             "watermark" => EventKind::Watermark,
             "idle" => EventKind::Idle,
@@ -61,6 +65,7 @@ impl EventKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wants {
     pub window: bool,
+    pub join: bool,
     pub late: bool,
     pub watermark: bool,
     pub idle: bool,
@@ -76,11 +81,12 @@ impl Wants {
     /// Runs must be watched instant by instant so that nothing is dropped before it is pulled
     /// (the trace ring, the late buffer and the sink are all bounded).
     pub fn needs_pull(&self) -> bool {
-        self.trace() || self.late || self.window
+        self.trace() || self.late || self.window || self.join
     }
     fn wants(&self, k: EventKind) -> bool {
         match k {
             EventKind::Window => self.window,
+            EventKind::Join => self.join,
             EventKind::Late => self.late,
             EventKind::Watermark => self.watermark,
             EventKind::Idle => self.idle,
@@ -120,6 +126,7 @@ impl Listeners {
         for l in &self.list {
             match l.kind {
                 EventKind::Window => w.window = true,
+                EventKind::Join => w.join = true,
                 EventKind::Late => w.late = true,
                 EventKind::Watermark => w.watermark = true,
                 EventKind::Idle => w.idle = true,
@@ -165,7 +172,7 @@ pub use crate::engine::view::notify::StepEvent;
 
 struct Pending {
     time: ProcTime,
-    /// 0 trace events, 1 windows, 2 late records, 3 the step event.
+    /// 0 trace events, 1 windows and joined pairs, 2 late records, 3 the step event.
     class: u8,
     kind: EventKind,
     payload: Value,
@@ -233,6 +240,11 @@ impl Collector {
         if let (true, Some(kept)) = (wants.window, sim.config().window_results_retained) {
             if sim.downstream().sink.total() - self.cursor.windows >= (kept / 2).max(1) {
                 self.pull_windows(sim, wants);
+            }
+        }
+        if let (true, Some(kept)) = (wants.join, sim.config().window_results_retained) {
+            if sim.downstream().joins.total() - self.cursor.joins >= (kept as u64 / 2).max(1) {
+                self.pull_joins(sim, wants);
             }
         }
     }
@@ -310,6 +322,18 @@ impl Collector {
         }
     }
 
+    fn pull_joins(&mut self, sim: &Simulation, wants: Wants) {
+        if !wants.join {
+            self.cursor.joins = sim.downstream().joins.total();
+            return;
+        }
+        for (i, r) in self.cursor.read_joins(sim) {
+            if let Ok(payload) = serde_json::to_value(JoinEmission::new(i, r, sim.keys())) {
+                self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Join, payload });
+            }
+        }
+    }
+
     /// Ends a call: pulls the rest, adds the `step` event and returns the batch to dispatch.
     pub fn finish(&mut self, sim: &Simulation, wants: Wants, step: Option<StepEvent>) -> Batch {
         self.pull_trace(sim, wants);
@@ -322,6 +346,7 @@ impl Collector {
             self.cursor.late = sim.downstream().late_total();
         }
         self.pull_windows(sim, wants);
+        self.pull_joins(sim, wants);
         if let (true, Some(s)) = (wants.step, step) {
             if let Ok(payload) = serde_json::to_value(s) {
                 self.buffer.push(Pending { time: ProcTime::MAX, class: 3, kind: EventKind::Step, payload });

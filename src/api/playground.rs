@@ -12,7 +12,7 @@ use crate::engine::session::param::STRUCTURAL_PARAMS;
 use crate::engine::session::{share, Session};
 use crate::engine::snapshot::SnapshotOptions as ViewOptions;
 use crate::engine::time::describe_watermark;
-use crate::engine::view::results::{LateRecordView, WindowEmission};
+use crate::engine::view::results::{JoinEmission, LateRecordView, WindowEmission};
 use serde::Deserialize;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -476,6 +476,18 @@ impl WatermarkPlayground {
         })
     }
 
+    /// Pairs an interval join emitted, in emission order, from index `from` (default 0); the
+    /// newest `trace.window_results_retained` are kept, as for windows.
+    pub fn joins(&self, from: JsValue) -> Result<JsValue, JsValue> {
+        let m = "joins";
+        let from = if from.is_undefined() || from.is_null() { 0 } else { non_negative(&from, "from").map_err(|e| e.into_js(m))? };
+        self.read(m, |s| {
+            let keys = s.sim().keys();
+            let list: Vec<_> = s.sim().downstream().joins.since(from as u64).map(|(i, r)| JoinEmission::new(i, r, keys)).collect();
+            to_js(&list)
+        })
+    }
+
     /// The late records kept (the most recent `trace.late_records_retained`); the counters in
     /// `metrics()` are exact.
     #[wasm_bindgen(js_name = lateRecords)]
@@ -522,7 +534,7 @@ impl WatermarkPlayground {
         })
     }
 
-    /// Calls `callback` for every `event` from now on: `window`, `late`, `watermark`, `idle`,
+    /// Calls `callback` for every `event` from now on: `window`, `join`, `late`, `watermark`, `idle`,
     /// `active`, `step` or `lag` (with `setLagAlert`). Callbacks run at the end of the call that produced the events.
     pub fn on(&self, event: JsValue, callback: JsValue) -> Result<Subscription, JsValue> {
         let m = "on";

@@ -12,6 +12,7 @@ import type {
   EventBatch,
   Explanation,
   Fix,
+  JoinEmission,
   LagCrossing,
   LateRecord,
   Metrics,
@@ -125,6 +126,8 @@ export type ProducerKind =
 
 /** A producer (generator) attached to partitions; times are relative to the job start. */
 export type ProducerSpec = ProducerKind & {
+  /** The topic written to (default: the first input's); `partitions` count within it. */
+  topic?: string;
   partitions: PartitionSelector;
   keys?: KeysSpec;
   event_delay_ms?: number;
@@ -178,7 +181,7 @@ export type Param = { [K in keyof RuntimeParams]: { name: K; value: RuntimeParam
 
 /** An engine command (the scenario's `commands[]` without `at_ms`). */
 export type Command =
-  | { command: "add_partition" }
+  | { command: "add_partition"; topic?: string }
   | { command: "remove_partition"; partition: number }
   | { command: "produce"; partition: number; records: RecordSpec[] }
   | { command: "silence"; partition: number }
@@ -193,7 +196,50 @@ export type Command =
 
 export type TimedCommand = Command & { at_ms: number };
 
-/** A scenario as you may write it: everything but `topic.partitions` and `window` has a default. */
+/** A source's settings (the first input's `source`, or `second_input.source`). */
+export interface SourceInput {
+  parallelism?: number;
+  watermark?: {
+    generator?: GeneratorKind;
+    emit?: "periodic" | "per_event";
+    idle_timeout_ms?: number | null;
+    auto_watermark_interval_ms?: number;
+  };
+  timestamp_assigner?: TimestampAssigner;
+  transform?: { max_future_skew_ms?: number | null; drop_heartbeats?: boolean };
+  read_rate_per_s?: number | null;
+  start_offset?: "earliest" | "latest";
+  /** A watermark operator chained after the source (its watermarks replace the source's). */
+  midstream?: MidstreamSpec | null;
+}
+
+/**
+ * The operator after the source: DataStream's mid-stream `assignTimestampsAndWatermarks(...)`, or
+ * the operator a SQL `WATERMARK FOR ts AS ts - INTERVAL ...` becomes when not pushed into the source.
+ */
+export type MidstreamSpec =
+  | { operator: "timestamps_and_watermarks"; generator: GeneratorKind; emit?: "periodic" | "per_event"; idle_timeout_ms?: number | null }
+  | { operator: "sql_watermark_assigner"; delay_ms: number; idle_timeout_ms?: number };
+
+/** A second source, unioned with (`union`) or connected to (`connect`) the first. */
+export interface SecondInputSpec {
+  topic: { name?: string; partitions: number };
+  source?: SourceInput;
+  exchange?: Exchange;
+  mode?: "union" | "connect";
+}
+
+/** `first.keyBy(..).intervalJoin(second.keyBy(..)).between(lower, upper)`, instead of `window`. */
+export interface IntervalJoinSpec {
+  lower_ms: number;
+  upper_ms: number;
+  lower_exclusive?: boolean;
+  upper_exclusive?: boolean;
+  parallelism?: number;
+  late_side_output?: boolean;
+}
+
+/** A scenario as you may write it: everything but `topic.partitions` and `window` (or `interval_join`) has a default. */
 export interface ScenarioInput {
   name?: string;
   description?: string;
@@ -202,21 +248,11 @@ export interface ScenarioInput {
   duration_ms?: number;
   end_of_input?: boolean;
   topic: { name?: string; partitions: number };
-  source?: {
-    parallelism?: number;
-    watermark?: {
-      generator?: GeneratorKind;
-      emit?: "periodic" | "per_event";
-      idle_timeout_ms?: number | null;
-      auto_watermark_interval_ms?: number;
-    };
-    timestamp_assigner?: TimestampAssigner;
-    transform?: { max_future_skew_ms?: number | null; drop_heartbeats?: boolean };
-    read_rate_per_s?: number | null;
-    start_offset?: "earliest" | "latest";
-  };
+  source?: SourceInput;
   exchange?: { type?: Exchange; latency_ms?: number };
-  window: {
+  second_input?: SecondInputSpec;
+  /** The keyed windows; a job has them or an `interval_join` (of the two inputs). */
+  window?: {
     assigner: WindowSpec;
     parallelism?: number;
     allowed_lateness_ms?: number;
@@ -225,6 +261,7 @@ export interface ScenarioInput {
     trigger?: TriggerSpec;
     api?: WindowApi;
   };
+  interval_join?: IntervalJoinSpec;
   sink?: { mode?: SinkMode };
   producers?: ProducerSpec[];
   commands?: TimedCommand[];
@@ -273,6 +310,8 @@ export interface LagPoint {
 
 export interface EventMap {
   window: WindowEmission;
+  /** A pair an interval join emitted. */
+  join: JoinEmission;
   late: LateRecord;
   watermark: WatermarkEvent;
   idle: StatusEvent;
@@ -293,7 +332,10 @@ export class Subscription {
 
 // ---- the class -------------------------------------------------------------------------------
 
-/** A simulated Flink job (Kafka source → keyed event-time windows → sink), driven from JS. */
+/**
+ * A simulated Flink job (Kafka source(s) → keyed event-time windows or an interval join → sink),
+ * driven from JS.
+ */
 export class WatermarkPlayground {
   /** From a scenario object, a preset id, a share string or scenario JSON text. */
   constructor(source: ScenarioInput | string);
@@ -355,6 +397,8 @@ export class WatermarkPlayground {
   snapshot(options?: SnapshotOptions): Snapshot;
   eventsSince(cursor?: Millis): EventBatch;
   windows(from?: number): WindowEmission[];
+  /** Pairs an interval join emitted, in emission order, from index `from` (default 0). */
+  joins(from?: number): JoinEmission[];
   lateRecords(): LateRecord[];
   metrics(): Metrics;
   restWatermarks(vertex: "source" | "window"): RestWatermark[];
