@@ -9,6 +9,7 @@ use super::error_banner::Notices;
 use super::explain::ExplainPanel;
 use super::graph::JobGraph;
 use super::header::Header;
+use super::joins_log::JoinsLog;
 use super::keyboard::{self, HelpOverlay};
 use super::metrics::MetricsPanel;
 use super::playback;
@@ -72,6 +73,8 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
     if !no_loop {
         playback::start_loop(pg);
     }
+    // A join job lists joined pairs where a window job lists its window emissions.
+    let join_job = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
     view! {
         <div class="app" class:with-controls=move || controls_open.get()>
             <super::embed::HatchDefs />
@@ -98,7 +101,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                     <ChannelsTable />
                     <LatePanel />
                 </div>
-                <EmissionsLog />
+                {move || if join_job.get() { view! { <JoinsLog /> }.into_any() } else { view! { <EmissionsLog /> }.into_any() }}
                 <div class="row two">
                     <MetricsPanel />
                     <SharePanel />

@@ -120,7 +120,7 @@ fn LateRowView(i: usize, rows: RwSignal<Vec<LateRow>>) -> impl IntoView {
     view! {
         <tr>
             <td class="mono">{cell(|r, n| wm_human(r.time, n))}</td>
-            <td class="num">{cell(|r, _| format!("p{}", r.partition))}</td>
+            <td class="num">{move || row.with(|r| r.as_ref().map(|r| pg.snap_slow.with_untracked(|s| super::graph_layout::partition_label(s, r.partition)))).unwrap_or_default()}</td>
             <td>{cell(|r, _| r.key.clone())}</td>
             <td class="mono" title=cell(|r, _| r.ts.to_string())>{cell(|r, n| wm_human(r.ts, n))}</td>
             <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>

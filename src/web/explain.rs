@@ -12,13 +12,14 @@ use super::lag_chart::LagPanel;
 use super::reading::Reading;
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
-use crate::engine::explain::{reason_clause, Culprit, Explanation, Reason};
+use crate::engine::explain::{reason_clause_named, Culprit, Explanation, Reason};
 use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use leptos::prelude::*;
 
 /// One reason as a sentence of its own: the engine's wording, times relative to now.
-pub fn reason_text(r: &Reason, now: i64) -> String {
-    let clause = reason_clause(r, ProcTime(now), |t| wm_human(t.ms(), now));
+pub fn reason_text(r: &Reason, now: i64, snap: &crate::engine::snapshot::Snapshot) -> String {
+    // Partitions named as the engine's sentence names them (`rates-0` with two topics).
+    let clause = reason_clause_named(r, ProcTime(now), |t| wm_human(t.ms(), now), |p| super::graph_layout::partition_name(snap, p));
     let mut chars = clause.chars();
     let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
     format!("{first}{}.", chars.as_str())
@@ -143,7 +144,8 @@ fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
     let op = ex.subtask;
     let chain = r.held_by().map(|(_, h)| view! { <HeldChain op=op h=h.clone() /> });
     let sentence = if r.started() { ex.text.clone() } else { r.diag.headline.clone() };
-    let reasons = ex.reasons.iter().map(|r| view! { <li><span class="ico" aria-hidden="true">{icon(r)}</span>{reason_text(r, n.ms())}</li> }).collect_view();
+    let reasons = pg.snap_slow.with(|s| ex.reasons.iter().map(|r| (icon(r), reason_text(r, n.ms(), s))).collect::<Vec<_>>());
+    let reasons = reasons.into_iter().map(|(i, t)| view! { <li><span class="ico" aria-hidden="true">{i}</span>{t}</li> }).collect_view();
     let fixes = r.diag.fixes();
     let no_fix = fixes.is_empty();
     view! {
@@ -170,13 +172,23 @@ fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
 fn HeldChain(op: u32, h: Culprit) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let part = h.partition;
+    // A two-input operator: which input (its topic) the channel belongs to, first in the chain.
+    let (input, chained, part_name) = pg.snap_slow.with(|s| {
+        let two = s.operators.get(op as usize).is_some_and(|o| !o.inputs.is_empty());
+        let input = two.then(|| format!("input {} ({})", h.input + 1, s.job.topics.get(h.input).cloned().unwrap_or_default()));
+        let chained = s.sources.get(h.source_subtask as usize).and_then(|x| x.midstream.as_ref()).map(|m| super::graph_chained::flink_name(&m.operator));
+        (input, chained, part.map(|p| super::graph_layout::partition_name(s, p)))
+    });
+    let src = h.source_subtask;
     view! {
         <p class="chain" aria-label="What holds the watermark">
             <span class="muted">"held by "</span>
+            {input.map(|i| view! { <button class="chip holding" data-chain-input=h.input on:click=move |_| pg.selection.set(Selection::Operator(op))>{i}</button>" ← " })}
             <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Operator(op))>{format!("channel {}", h.channel)}</button>
             " ← "
-            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Source(h.source_subtask))>{format!("source subtask {}", h.source_subtask)}</button>
-            {part.map(|p| view! { " ← " <button class="chip holding" data-chain-partition=p on:click=move |_| pg.selection.set(Selection::Split(p))>{format!("partition {p}")}</button> })}
+            {chained.map(|c| view! { <button class="chip holding" data-chain-chained=src on:click=move |_| pg.selection.set(Selection::Source(src))>{c}</button>" ← " })}
+            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Source(src))>{format!("source subtask {src}")}</button>
+            {part.map(|p| view! { " ← " <button class="chip holding" data-chain-partition=p on:click=move |_| pg.selection.set(Selection::Split(p))>{format!("partition {}", part_name.clone().unwrap_or_default())}</button> })}
         </p>
     }
 }
@@ -222,8 +234,10 @@ fn SubjectSplit(p: u32) -> impl IntoView {
                     (Some(t), None) => format!("It is active (idle timeout {}).", dur_input(t)),
                 }
             };
+            let name = super::graph_layout::partition_name(s, p);
+            let engine = if name == p.to_string() { String::new() } else { format!(" (engine partition {p})") };
             format!(
-                "Partition {p} is read by source subtask {}. Its split watermark is {} ({}); {last}. {idle}{}",
+                "Partition {name}{engine} is read by source subtask {}. Its split watermark is {} ({}); {last}. {idle}{}",
                 sp.subtask.map_or("-".into(), |t| t.to_string()),
                 wm_human(wm.ms(), n.ms()),
                 wm_raw(wm.ms()),
@@ -260,17 +274,36 @@ fn SubjectSource(s: u32) -> impl IntoView {
         pg.snap_slow.with(|sn| {
             let n = sn.now;
             let Some(v) = sn.sources.get(s as usize) else { return String::new() };
-            let splits = if v.partitions.is_empty() { "owns no partition".to_string() } else { format!("reads partitions {}", v.partitions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")) };
+            let splits = if v.partitions.is_empty() {
+                "owns no partition".to_string()
+            } else {
+                format!("reads partitions {}", v.partitions.iter().map(|&p| super::graph_layout::partition_name(sn, p)).collect::<Vec<_>>().join(", "))
+            };
+            let topic = if sn.job.topics.len() > 1 {
+                format!(" (source of {}, its subtask {})", sn.job.topics.get(v.input as usize).cloned().unwrap_or_default(), v.subtask_in_source)
+            } else {
+                String::new()
+            };
+            // A chained watermark operator decides what leaves the subtask: say both states.
+            let chained = v.midstream.as_ref().map_or(String::new(), |m| {
+                format!(
+                    " The {} chained after it replaces that: it is at {} and {}{}.",
+                    super::graph_chained::flink_name(&m.operator),
+                    wm_human(m.output_watermark.ms(), n.ms()),
+                    if m.idle { "IDLE" } else { "active" },
+                    if v.idle && !m.idle { " although the source is idle (it swallows the source's status)" } else { "" }
+                )
+            });
             let holder = v
                 .partitions
                 .iter()
                 .filter_map(|&p| sn.splits.get(p as usize))
                 .filter(|sp| !sp.idle)
                 .min_by_key(|sp| sp.watermark.unwrap_or(NO_WATERMARK))
-                .map(|sp| format!(" Its lowest active split is partition {}.", sp.partition))
+                .map(|sp| format!(" Its lowest active split is partition {}.", super::graph_layout::partition_name(sn, sp.partition)))
                 .unwrap_or_default();
             format!(
-                "Source subtask {s} {splits}. It emits {} ({}){}; the minimum over its non-idle splits is {}.{holder}",
+                "Source subtask {s}{topic} {splits}. It emits {} ({}){}; the minimum over its non-idle splits is {}.{holder}{chained}",
                 wm_human(v.output_watermark.ms(), n.ms()),
                 wm_raw(v.output_watermark.ms()),
                 if v.idle { " and is IDLE" } else { "" },

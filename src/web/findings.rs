@@ -83,7 +83,7 @@ fn finding_row(f: &Finding, first: bool, r: &Reading, toggled: RwSignal<BTreeSet
     };
     let (mark, word) = severity_mark(f.severity);
     let class = format!("finding sev-{word}");
-    let badge = f.partition.and_then(|p| class_badge(p, &r.diag.partitions));
+    let badge = f.partition.and_then(|p| class_badge(p, &r.diag.partitions, &expect_context::<Pg>().snap_slow.with_untracked(|s| super::graph_layout::partition_name(s, p))));
     let body_id = format!("finding-{}-{}-{}", kind_name(f.kind), f.partition.map_or(-1, i64::from), f.source_subtask.map_or(-1, i64::from));
     view! {
         <li class=class class:holds=f.holds_watermark data-kind=kind_name(f.kind)
@@ -99,10 +99,11 @@ fn finding_row(f: &Finding, first: bool, r: &Reading, toggled: RwSignal<BTreeSet
     }
 }
 
-/// "partition 11 — sparse/heartbeat": the class the diagnosis gave the finding's partition.
-fn class_badge(p: u32, parts: &[PartitionFacts]) -> Option<impl IntoView> {
+/// "partition 11 — sparse/heartbeat": the class the diagnosis gave the finding's partition
+/// (named as the graph names it: `rates-0` with two topics).
+fn class_badge(p: u32, parts: &[PartitionFacts], name: &str) -> Option<impl IntoView> {
     let facts = parts.iter().find(|x| x.partition == p)?;
-    let text = format!("partition {p} — {}", facts.class.label());
+    let text = format!("partition {name} — {}", facts.class.label());
     Some(view! { <span class="badge class" data-class=facts.class.label()>{text}</span> })
 }
 

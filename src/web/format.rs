@@ -36,6 +36,19 @@ pub fn dur(ms: i64) -> String {
     format_duration(ms)
 }
 
+/// An interval join's bounds as an interval of `right.ts − left.ts`: `[−2 s, 5 s)` (a round
+/// bracket where `lowerBoundExclusive()` / `upperBoundExclusive()` is set).
+pub fn join_bounds(b: &crate::engine::operator::interval_join::JoinBounds) -> String {
+    let signed = |ms: i64| if ms < 0 { format!("−{}", dur_input(ms.unsigned_abs().min(i64::MAX as u64) as i64)) } else { dur_input(ms) };
+    format!(
+        "{}{}, {}{}",
+        if b.lower_exclusive { "(" } else { "[" },
+        signed(b.lower_ms),
+        signed(b.upper_ms),
+        if b.upper_exclusive { ")" } else { "]" }
+    )
+}
+
 pub use crate::engine::time::{format_duration_exact as dur_input, format_opt_duration_exact as opt_dur_input};
 
 /// Parses "5s", "5 s", "200ms", "1.5 min", "2h", "1d" or a bare number of milliseconds.

@@ -1,16 +1,19 @@
-//! The live job graph (SVG): partitions → source subtasks → exchange → window subtasks → sink.
+//! The live job graph (SVG): partitions → source subtasks → (chained watermark operators) →
+//! exchange → keyed subtasks (windows or an interval join) → sink; a job with two inputs gets
+//! a band per topic, and its keyed subtasks a valve (union) or a port per input (connect).
 //! Every node shows its watermark (human and raw); idle nodes are hatched, silenced partitions
 //! carry ❚❚, and the channel and split that hold each window subtask's minimum are drawn thick
-//! — the same "holds the minimum" mark as in the tables. Click a node to explain it.
+//! — the same "holds the minimum" mark as in the tables. Click a node (or Tab to it and press
+//! Enter) to explain it. Positions come from `graph_layout`.
 //!
 //! The SVG is written as markup (two layers: edges, which change rarely, and nodes) and
 //! replaced at most ~10 times per second while playing; one delegated click handler reads the
 //! `data-*` attributes. That keeps a 64-partition, 16×16-channel graph cheap to update.
 
-use super::format::{dur, thousands, wm_human, wm_raw};
+use super::format::{thousands, wm_human, wm_raw};
 use super::measure::use_width;
 use super::reading::{Chain, Reading};
-use super::rows::{op_memo, source_memo, split_memo};
+use super::rows::{source_memo, split_memo};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::operator::sink::SinkMode;
@@ -20,72 +23,10 @@ use leptos::prelude::*;
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
 
-const P_W: f64 = 150.0;
-const S_W: f64 = 156.0;
-const O_W: f64 = 168.0;
-const K_W: f64 = 96.0;
-const S_H: f64 = 44.0;
-const O_H: f64 = 56.0;
-const TOP: f64 = 26.0;
-
-/// Where everything goes; recomputed only when the topology or the width changes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Layout {
-    pub width: f64,
-    pub height: f64,
-    pub p_x: f64,
-    pub s_x: f64,
-    pub o_x: f64,
-    pub k_x: f64,
-    pub p_h: f64,
-    /// Row centre of each partition, source subtask and window subtask.
-    pub p_y: Vec<f64>,
-    pub s_y: Vec<f64>,
-    pub o_y: Vec<f64>,
-    pub k_y: f64,
-    /// (partition, owning source subtask) for every assigned, live split.
-    pub p_edges: Vec<(u32, u32)>,
-    /// (source subtask, window subtask) for every channel.
-    pub s_edges: Vec<(u32, u32)>,
-}
-
-fn spread(n: usize, pitch: f64, height: f64) -> Vec<f64> {
-    let used = n as f64 * pitch;
-    let top = TOP + ((height - TOP - used) / 2.0).max(0.0);
-    (0..n).map(|i| top + pitch * (i as f64 + 0.5)).collect()
-}
-
-pub fn layout(width: f64, snap: &crate::engine::snapshot::Snapshot) -> Layout {
-    let width = width.max(560.0);
-    let n = snap.splits.len();
-    let p_h = if n <= 18 { 24.0 } else if n <= 40 { 18.0 } else { 15.0 };
-    let s_pitch = S_H + 10.0;
-    let o_pitch = O_H + 10.0;
-    let content = (n as f64 * p_h).max(snap.sources.len() as f64 * s_pitch).max(snap.operators.len() as f64 * o_pitch).max(O_H + 20.0);
-    let height = TOP + content + 8.0;
-    let gap = ((width - 8.0 - P_W - 18.0 - S_W - O_W - K_W) / 3.0).max(24.0);
-    let p_x = 8.0 + 18.0;
-    let s_x = p_x + P_W + gap;
-    let o_x = s_x + S_W + gap;
-    let k_x = o_x + O_W + gap;
-    let p_edges = snap.splits.iter().filter(|s| !s.released).filter_map(|s| s.subtask.map(|t| (s.partition, t))).collect();
-    let s_edges = snap.operators.iter().flat_map(|o| o.channels.iter().map(move |c| (c.source_subtask, o.subtask))).collect();
-    Layout {
-        width,
-        height,
-        p_x,
-        s_x,
-        o_x,
-        k_x,
-        p_h,
-        p_y: spread(n, p_h, height),
-        s_y: spread(snap.sources.len(), s_pitch, height),
-        o_y: spread(snap.operators.len(), o_pitch, height),
-        k_y: TOP + content / 2.0,
-        p_edges,
-        s_edges,
-    }
-}
+pub use super::graph_layout::{layout, partition_label, Layout};
+use super::graph_chained::ChainedNode;
+use super::graph_layout::{K_W, O_W, S_H, S_W};
+use super::graph_operator::OperatorNode;
 
 /// The chain that holds the focused window subtask (window subtask, source subtask,
 /// partition), from the diagnosis taken with the graph's own snapshot: the highlight always
@@ -107,11 +48,17 @@ pub fn JobGraph() -> impl IntoView {
     let size_w = move || lay.with(|l| l.width);
     let size_h = move || lay.with(|l| l.height);
     view! {
-        <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev)
+        <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev.target())
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                // Enter on a focused node acts as a click (Space stays play / pause).
+                if ev.key() == "Enter" {
+                    on_graph_click(pg, ev.target());
+                }
+            }
             data-culprit-partition=move || pg.reading.with(Reading::culprit_attr) data-cause=move || pg.reading.with(Reading::cause_attr)>
             <div class="graph-layers" style:height=move || format!("{}px", size_h()) style:width=move || format!("{}px", size_w())>
                 <GraphEdges lay=lay chain=chain />
-                <svg class="graph" role="img" aria-label="Job graph: partitions, source subtasks, window subtasks and sink; click a node to explain it"
+                <svg class="graph" role="group" aria-label=move || graph_label(&pg)
                     width=size_w height=size_h>
                     <ColumnHeads lay=lay />
                     <GraphNodes lay=lay chain=chain />
@@ -121,10 +68,28 @@ pub fn JobGraph() -> impl IntoView {
     }
 }
 
-/// The one delegated click handler: a node's `data-*` attribute says what was clicked (the
-/// silence toggle of a partition first, as it sits inside the partition's node).
-fn on_graph_click(pg: Pg, ev: leptos::ev::MouseEvent) {
-    let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+/// What the graph shows, for screen readers: the job's shape in one sentence.
+fn graph_label(pg: &Pg) -> String {
+    pg.snap.with(|s| {
+        let j = &s.job;
+        let sources = match j.topics.as_slice() {
+            [one] => format!("partitions of {one} and their source subtasks"),
+            many => format!("two sources ({})", many.join(" and ")),
+        };
+        let op = if j.keyed_operator == "interval_join" { "interval join subtasks" } else { "window subtasks" };
+        let how = match j.two_input_mode {
+            Some(crate::engine::job::TwoInputMode::Union) => ", unioned into one input",
+            Some(crate::engine::job::TwoInputMode::Connect) => ", connected as two inputs",
+            None => "",
+        };
+        format!("Job graph: {sources}{how}, {op} and the sink; click a node or press Enter on it to explain it")
+    })
+}
+
+/// The one delegated click (and Enter) handler: a node's `data-*` attribute says what was
+/// activated (the silence toggle of a partition first, as it sits inside the partition's node).
+fn on_graph_click(pg: Pg, target: Option<web_sys::EventTarget>) {
+    let Some(target) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
     let attr = |sel: &str, name: &str| target.closest(sel).ok().flatten().and_then(|e| e.get_attribute(name)).and_then(|v| v.parse::<u32>().ok());
     if let Some(p) = attr("[data-silence]", "data-silence") {
         let silent = pg.snap.with_untracked(|s| s.splits.get(p as usize).is_some_and(|x| x.silent));
@@ -133,6 +98,8 @@ fn on_graph_click(pg: Pg, ev: leptos::ev::MouseEvent) {
     } else if let Some(p) = attr("[data-partition]", "data-partition") {
         pg.selection.set(Selection::Split(p));
     } else if let Some(s) = attr("[data-source]", "data-source") {
+        pg.selection.set(Selection::Source(s));
+    } else if let Some(s) = attr("[data-chained]", "data-chained") {
         pg.selection.set(Selection::Source(s));
     } else if let Some(o) = attr("[data-operator]", "data-operator") {
         pg.selection.set(Selection::Operator(o));
@@ -149,7 +116,10 @@ fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
             return Vec::new();
         }
         pg.snap.with(|s| {
-            s.operators.iter().flat_map(|o| o.channels.iter().filter(|c| c.is_min).map(move |c| (c.source_subtask, o.subtask))).collect::<Vec<_>>()
+            s.operators
+                .iter()
+                .flat_map(|o| o.channels.iter().filter(|c| c.is_min).map(move |c| (c.source_subtask, o.subtask, c.input)))
+                .collect::<Vec<_>>()
         })
     });
     // Each layer is repainted only when it changes: the plain edges (topology) and the edges
@@ -167,24 +137,57 @@ fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
 #[component]
 fn ColumnHeads(lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
+    let chained_head = move || {
+        // Flink's names: DataStream's operator is "Timestamps/Watermarks", SQL's "WatermarkAssigner".
+        pg.snap.with(|s| {
+            let sql = s.sources.iter().filter_map(|x| x.midstream.as_ref()).any(|m| m.operator.starts_with("SQL"));
+            if sql { "SQL WATERMARK OP." } else { "CHAINED OPERATOR" }
+        })
+    };
+    let bands = move || {
+        lay.with(|l| {
+            l.bands
+                .iter()
+                .map(|b| {
+                    let (x, y) = (l.p_x - 18.0, b.head_y);
+                    view! { <text class="band-head" data-band=b.input x=x y=y>{format!("{} · input {}", b.topic, b.input + 1)}</text> }
+                })
+                .collect_view()
+        })
+    };
     view! {
         <g class="col-heads">
             <text x=move || lay.with(|l| l.p_x) y="14">"PARTITIONS (splits)"</text>
             <text x=move || lay.with(|l| l.s_x) y="14">"SOURCE SUBTASKS"</text>
-            <text x=move || lay.with(|l| l.o_x) y="14">{move || format!("WINDOW SUBTASKS · {}", exchange_label(&pg))}</text>
+            {move || lay.with(|l| l.m_x).map(|x| view! { <text x=x y="14" class="chained-head">{chained_head}</text> })}
+            <text x=move || lay.with(|l| l.o_x) y="14">{move || operator_head(&pg)}</text>
             <text x=move || lay.with(|l| l.k_x) y="14">"SINK"</text>
         </g>
+        <g class="band-heads">{bands}</g>
     }
 }
 
-/// One node per partition, source subtask and window subtask, and the sink; a node is added
-/// or removed only when its count changes.
+/// The keyed operator's column head: what it is and how its input arrives.
+fn operator_head(pg: &Pg) -> String {
+    let (join, mode) = pg.cfg.with(|c| (c.interval_join, (c.inputs.len() > 1).then_some(c.two_input_mode)));
+    let ex = exchange_label(pg);
+    match (join, mode) {
+        (Some(b), _) => format!("INTERVAL JOIN {}", super::format::join_bounds(&b)),
+        (None, Some(crate::engine::job::TwoInputMode::Connect)) => "WINDOWS · connect".to_string(),
+        (None, Some(crate::engine::job::TwoInputMode::Union)) => format!("WINDOWS · union → {ex}"),
+        (None, None) => format!("WINDOW SUBTASKS · {ex}"),
+    }
+}
+
+/// One node per partition, source subtask, chained operator and keyed subtask, and the sink; a
+/// node is added or removed only when its count changes.
 #[component]
 fn GraphNodes(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let n_parts = Memo::new(move |_| pg.snap.with(|s| s.splits.len() as u32));
     let n_srcs = Memo::new(move |_| pg.snap.with(|s| s.sources.len() as u32));
     let n_ops = Memo::new(move |_| pg.snap.with(|s| s.operators.len() as u32));
+    let chained = Memo::new(move |_| lay.with(|l| l.chained.iter().enumerate().filter(|(_, &c)| c).map(|(s, _)| s as u32).collect::<Vec<_>>()));
     // Large topologies: partition pills show name and state; their watermarks are in the
     // splits table (and the tooltip), so that 64 pills do not re-layout at every update.
     let compact = Memo::new(move |_| n_parts.get() > 24);
@@ -194,6 +197,9 @@ fn GraphNodes(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         </For>
         <For each=move || 0..n_srcs.get() key=|s| *s let:s>
             <SourceNode s=s lay=lay chain=chain />
+        </For>
+        <For each=move || chained.get() key=|s| *s let:s>
+            <ChainedNode s=s lay=lay chain=chain />
         </For>
         <For each=move || 0..n_ops.get() key=|o| *o let:o>
             <OperatorNode o=o lay=lay chain=chain />
@@ -206,8 +212,9 @@ fn GraphNodes(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
 fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bool>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = split_memo(pg.snap, p);
+    let name = Memo::new(move |_| pg.snap.with(|s| partition_label(s, p)));
     let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
-    let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0)));
+    let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
     let class = move || {
         let mut c = String::from("node part");
         if let Some((idle, released, nowm, _)) = state.get() {
@@ -229,35 +236,36 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
         c
     };
     let label = move || {
+        let n = name.get();
         if compact.get() {
             return state.with(|s| match s {
-                Some((_, true, ..)) => format!("p{p} released"),
-                Some((true, ..)) => format!("p{p} idle"),
-                Some((_, _, true, _)) => format!("p{p} No Watermark"),
-                _ => format!("p{p}"),
+                Some((_, true, ..)) => format!("{n} released"),
+                Some((true, ..)) => format!("{n} idle"),
+                Some((_, _, true, _)) => format!("{n} No Watermark"),
+                _ => n.clone(),
             });
         }
         d.with(|s| match s {
-            Some(s) if s.released => format!("p{p}  released"),
-            Some(s) => format!("p{p}{} {}", if s.idle { " idle" } else { "" }, wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())),
+            Some(s) if s.released => format!("{n}  released"),
+            Some(s) => format!("{n}{} {}", if s.idle { " idle" } else { "" }, wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())),
             None => String::new(),
         })
     };
     let silent = move || state.with(|s| s.is_some_and(|s| s.3));
     view! {
-        <g class=class data-partition=p>
-            <title>{format!("partition {p}: click to explain; the ‖ / ▶ button silences or resumes its producers")}</title>
+        <g class=class data-partition=p tabindex="0" role="button" aria-label=move || format!("partition {}: explain", name.get())>
+            <title>{move || format!("partition {} (engine partition {p}): click to explain; the ‖ / ▶ button silences or resumes its producers", name.get())}</title>
             <g class="silence-btn" class:on=silent data-silence=p role="button"
-                aria-label=move || format!("{} partition {p}", if silent() { "Resume" } else { "Silence" })>
+                aria-label=move || format!("{} partition {}", if silent() { "Resume" } else { "Silence" }, name.get())>
                 <rect x=move || geo.get().0 - 18.0 y=move || geo.get().1 - geo.get().2 / 2.0 width="15" height=move || geo.get().2 rx="3" />
                 // Drawn, not a glyph: ❚❚ (silence) or ▶ (resume), 7 px, centred in the button.
                 <path class="glyph" d=move || {
-                    let (x, y, _) = geo.get();
+                    let (x, y, _, _) = geo.get();
                     let cx = x - 10.5;
                     if silent() { format!("M{:.1},{:.1}v7l6,-3.5z", cx - 2.5, y - 3.5) } else { format!("M{:.1},{:.1}h2.2v7h-2.2zM{:.1},{:.1}h2.2v7h-2.2z", cx - 3.2, y - 3.5, cx + 1.0, y - 3.5) }
                 } />
             </g>
-            <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=P_W height=move || geo.get().2 rx="4" />
+            <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
             <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>{label}</text>
         </g>
     }
@@ -271,24 +279,8 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let x = move || geo.get().0;
     let y = move || geo.get().1;
     let class = move || {
-        let mut c = String::from("node src");
-        d.with(|v| {
-            if let Some(v) = v {
-                if v.idle {
-                    c += " idle";
-                }
-                if v.output_watermark == NO_WATERMARK {
-                    c += " nowm";
-                }
-            }
-        });
-        if chain.with(|c| c.1) == Some(s) {
-            c += " holding";
-        }
-        if pg.selection.with(|sel| *sel == Selection::Source(s)) {
-            c += " selected";
-        }
-        c
+        let (idle, wm) = d.with(|v| v.as_ref().map_or((false, 0), |v| (v.idle, v.output_watermark.ms())));
+        node_class("node src", idle, wm, (chain.with(|c| c.1) == Some(s)).then_some(" holding"), pg.selection.with(|sel| *sel == Selection::Source(s)))
     };
     let line1 = move || {
         d.with(|v| {
@@ -300,72 +292,19 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     };
     let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.output_watermark.ms(), v.now.ms())));
     let line3 = move || d.with(|v| v.as_ref().map(|v| wm_raw(v.output_watermark.ms())));
+    let title = move || {
+        d.with(|v| {
+            let chained = v.as_ref().and_then(|v| v.midstream.as_ref()).map_or(String::new(), |m| format!("; the {} after it replaces its watermarks and statuses", m.operator));
+            format!("source subtask {s}: its output watermark is the minimum over its non-idle splits{chained}; click to explain")
+        })
+    };
     view! {
-        <g class=class data-source=s>
-            <title>{format!("source subtask {s}: its output watermark is the minimum over its non-idle splits; click to explain")}</title>
+        <g class=class data-source=s tabindex="0" role="button" aria-label=move || format!("source subtask {s}: explain")>
+            <title>{title}</title>
             <rect class="box" x=x y=y width=S_W height=S_H rx="6" />
             <text class="name" x=move || x() + 8.0 y=move || y() + 14.0>{line1}</text>
             <text class="mono wm" x=move || x() + 8.0 y=move || y() + 27.0>{line2}</text>
             <text class="mono raw" x=move || x() + 8.0 y=move || y() + 39.0>{line3}</text>
-        </g>
-    }
-}
-
-#[component]
-fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
-    let pg = expect_context::<Pg>();
-    let d = op_memo(pg.snap, o);
-    let geo = Memo::new(move |_| lay.with(|l| (l.o_x, l.o_y.get(o as usize).copied().unwrap_or(0.0) - O_H / 2.0)));
-    let x = move || geo.get().0;
-    let y = move || geo.get().1;
-    let class = move || {
-        let mut c = String::from("node op");
-        d.with(|v| {
-            if let Some(v) = v {
-                if v.idle {
-                    c += " idle";
-                }
-                if v.input_watermark == NO_WATERMARK {
-                    c += " nowm";
-                }
-            }
-        });
-        if chain.with(|c| c.0) == Some(o) {
-            c += " focus";
-        }
-        if pg.selection.with(|sel| matches!(sel, Selection::Operator(x) if *x == o)) {
-            c += " selected";
-        }
-        c
-    };
-    let line1 = move || {
-        d.with(|v| {
-            v.as_ref().map(|v| {
-                format!(
-                    "win {o}{}{}",
-                    if v.idle { " · IDLE" } else { "" },
-                    if v.window_state_size > 0 { format!(" · {} open", thousands(v.window_state_size as u64)) } else { String::new() }
-                )
-            })
-        })
-    };
-    let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.input_watermark.ms(), v.now.ms())));
-    let line3 = move || {
-        d.with(|v| {
-            v.as_ref().map(|v| {
-                let w = v.input_watermark.ms();
-                let lag = if w == NO_WATERMARK.ms() || w == i64::MAX { String::new() } else { format!(" · lag {}", dur(v.now.ms() - w)) };
-                format!("{}{lag}", wm_raw(w))
-            })
-        })
-    };
-    view! {
-        <g class=class data-operator=o>
-            <title>{format!("window subtask {o}: currentInputWatermark is the minimum over its active, aligned input channels; click to explain why")}</title>
-            <rect class="box" x=x y=y width=O_W height=O_H rx="6" />
-            <text class="name" x=move || x() + 8.0 y=move || y() + 15.0>{line1}</text>
-            <text class="mono wm" x=move || x() + 8.0 y=move || y() + 31.0>{line2}</text>
-            <text class="mono raw" x=move || x() + 8.0 y=move || y() + 46.0>{line3}</text>
         </g>
     }
 }
@@ -376,15 +315,34 @@ fn SinkNode(lay: Memo<Layout>) -> impl IntoView {
     let geo = Memo::new(move |_| lay.with(|l| (l.k_x, l.k_y - 26.0)));
     let x = move || geo.get().0;
     let y = move || geo.get().1;
+    let join = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
     let mode = move || if pg.cfg.with(|c| c.sink == SinkMode::Upsert) { "upsert" } else { "append" };
+    let count = move || thousands(pg.snap.with(|s| if join.get() { s.joins_emitted } else { s.windows_fired as u64 }));
     view! {
         <g class="node sink">
             <rect class="box" x=x y=y width=K_W height="52" rx="6" />
-            <text class="name" x=move || x() + 8.0 y=move || y() + 16.0>{move || format!("sink ({})", mode())}</text>
-            <text class="mono wm" x=move || x() + 8.0 y=move || y() + 32.0>{move || thousands(pg.snap.with(|s| s.windows_fired as u64))}</text>
-            <text class="raw" x=move || x() + 8.0 y=move || y() + 45.0>"results"</text>
+            <text class="name" x=move || x() + 8.0 y=move || y() + 16.0>{move || if join.get() { "sink".to_string() } else { format!("sink ({})", mode()) }}</text>
+            <text class="mono wm" x=move || x() + 8.0 y=move || y() + 32.0>{count}</text>
+            <text class="raw" x=move || x() + 8.0 y=move || y() + 45.0>{move || if join.get() { "joined pairs" } else { "results" }}</text>
         </g>
     }
+}
+
+/// A node's classes: its kind, hatched when idle, dashed at No Watermark, the chain's mark
+/// (`holding`, or `focus` for the explained subtask) and the selection.
+pub fn node_class(kind: &str, idle: bool, watermark: i64, mark: Option<&str>, selected: bool) -> String {
+    let mut c = String::from(kind);
+    if idle {
+        c += " idle";
+    }
+    if watermark == NO_WATERMARK.ms() {
+        c += " nowm";
+    }
+    c += mark.unwrap_or("");
+    if selected {
+        c += " selected";
+    }
+    c
 }
 
 fn exchange_label(pg: &Pg) -> &'static str {
@@ -401,17 +359,24 @@ fn curve(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
     format!("M{x1:.1},{y1:.1} C{mx:.1},{y1:.1} {mx:.1},{y2:.1} {x2:.1},{y2:.1}")
 }
 
-/// The plain edges: partition → source subtask, every channel, window subtask → sink.
+/// The plain edges: partition → source subtask, source subtask → its chained operator, every
+/// channel (into its port), each port into its node, keyed subtask → sink.
 pub fn edges_svg(l: &Layout) -> String {
     let mut out = String::with_capacity(32 * 1024);
     for &(p, s) in &l.p_edges {
         let y1 = l.p_y[p as usize];
         let y2 = l.s_y.get(s as usize).copied().unwrap_or(y1);
-        let _ = write!(out, r#"<path class="edge" d="{}"/>"#, curve(l.p_x + P_W, y1, l.s_x, y2));
+        let _ = write!(out, r#"<path class="edge" d="{}"/>"#, curve(l.p_x + l.p_w, y1, l.s_x, y2));
     }
-    for &(s, o) in &l.s_edges {
-        let (Some(&y1), Some(&y2)) = (l.s_y.get(s as usize), l.o_y.get(o as usize)) else { continue };
-        let _ = write!(out, r#"<path class="edge faint" d="{}"/>"#, curve(l.s_x + S_W, y1, l.o_x, y2));
+    if let Some(m) = l.m_x {
+        for (s, _) in l.chained.iter().enumerate().filter(|(_, &c)| c) {
+            let y = l.s_y[s];
+            let _ = write!(out, r#"<path class="edge chain-link" d="M{:.1},{y:.1} H{m:.1}"/>"#, l.s_x + S_W);
+        }
+    }
+    for &(s, o, input) in &l.s_edges {
+        let (Some((x1, y1)), Some((x2, y2))) = (l.channel_start(s), l.channel_end(o, input)) else { continue };
+        let _ = write!(out, r#"<path class="edge faint" d="{}"/>"#, curve(x1, y1, x2, y2));
     }
     for &y in &l.o_y {
         let _ = write!(out, r#"<path class="edge faint" d="{}"/>"#, curve(l.o_x + O_W, y, l.k_x, l.k_y));
@@ -419,24 +384,30 @@ pub fn edges_svg(l: &Layout) -> String {
     out
 }
 
-/// The edges that hold a minimum (one per window subtask), and the culprit chain thickest.
-pub fn marked_edges_svg(l: &Layout, chain: Chain, mins: &[(u32, u32)]) -> String {
+/// The edges that hold a minimum (one per keyed subtask), and the culprit chain thickest:
+/// channel (from the chained operator, if any, into its port) ← source subtask ← partition.
+pub fn marked_edges_svg(l: &Layout, chain: Chain, mins: &[(u32, u32, usize)]) -> String {
     let (co, cs, cp) = chain;
     let mut out = String::new();
-    for &(s, o) in mins {
+    for &(s, o, input) in mins {
         if co == Some(o) && cs == Some(s) {
             continue;
         }
-        let (Some(&y1), Some(&y2)) = (l.s_y.get(s as usize), l.o_y.get(o as usize)) else { continue };
-        let _ = write!(out, r#"<path class="edge min" d="{}"/>"#, curve(l.s_x + S_W, y1, l.o_x, y2));
+        let (Some((x1, y1)), Some((x2, y2))) = (l.channel_start(s), l.channel_end(o, input)) else { continue };
+        let _ = write!(out, r#"<path class="edge min" d="{}"/>"#, curve(x1, y1, x2, y2));
     }
     if let (Some(o), Some(s)) = (co, cs) {
-        if let (Some(&y1), Some(&y2)) = (l.s_y.get(s as usize), l.o_y.get(o as usize)) {
-            let _ = write!(out, r#"<path class="edge culprit" d="{}"/>"#, curve(l.s_x + S_W, y1, l.o_x, y2));
+        let input = l.s_edges.iter().find(|e| e.0 == s && e.1 == o).map_or(0, |e| e.2);
+        if let (Some((x1, y1)), Some((x2, y2))) = (l.channel_start(s), l.channel_end(o, input)) {
+            let _ = write!(out, r#"<path class="edge culprit" d="{}"/>"#, curve(x1, y1, x2, y2));
+        }
+        if let (Some(m), Some(true)) = (l.m_x, l.chained.get(s as usize)) {
+            let y = l.s_y[s as usize];
+            let _ = write!(out, r#"<path class="edge culprit" d="M{:.1},{y:.1} H{m:.1}"/>"#, l.s_x + S_W);
         }
         if let Some(p) = cp {
             if let (Some(&y1), Some(&y2)) = (l.p_y.get(p as usize), l.s_y.get(s as usize)) {
-                let _ = write!(out, r#"<path class="edge culprit" d="{}"/>"#, curve(l.p_x + P_W, y1, l.s_x, y2));
+                let _ = write!(out, r#"<path class="edge culprit" d="{}"/>"#, curve(l.p_x + l.p_w, y1, l.s_x, y2));
             }
         }
     }

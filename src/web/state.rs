@@ -67,6 +67,19 @@ pub struct EmissionRow {
     pub kind: FiringKind,
 }
 
+/// One pair an interval join emitted, as the emissions log shows it for a join job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JoinRow {
+    pub idx: u64,
+    pub time: i64,
+    pub subtask: u32,
+    pub key: String,
+    pub left_ts: i64,
+    pub right_ts: i64,
+    /// The output record's timestamp, `max(left_ts, right_ts)`.
+    pub ts: i64,
+}
+
 /// One late record as the late panel shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LateRow {
@@ -130,6 +143,8 @@ pub struct Pg {
 #[derive(Clone, Copy)]
 pub struct Logs {
     pub emissions: RwSignal<Vec<EmissionRow>>,
+    /// An interval join's pairs (a join job has no window emissions).
+    pub joins: RwSignal<Vec<JoinRow>>,
     pub late_rows: RwSignal<Vec<LateRow>>,
     pub duplicates: RwSignal<u64>,
     pub late_dropped: RwSignal<u64>,
@@ -210,6 +225,7 @@ impl Pg {
             metrics_open: RwSignal::new(false),
             logs: Logs {
                 emissions: RwSignal::new(Vec::new()),
+                joins: RwSignal::new(Vec::new()),
                 late_rows: RwSignal::new(Vec::new()),
                 duplicates: RwSignal::new(0),
                 late_dropped: RwSignal::new(0),
@@ -254,6 +270,7 @@ impl Pg {
         self.timeline.set_value(TimelineData::new(start.ms()));
         self.seen.set_value(Cursor::default());
         self.logs.emissions.set(Vec::new());
+        self.logs.joins.set(Vec::new());
         self.logs.late_rows.set(Vec::new());
         self.logs.duplicates.set(0);
         self.logs.late_dropped.set(0);
@@ -440,6 +457,7 @@ impl Pg {
             return;
         };
         self.read_new_windows();
+        self.read_new_joins();
         self.read_new_late();
         if with_graph {
             self.timeline_rev.update(|r| *r += 1);
@@ -497,6 +515,31 @@ impl Pg {
         }
         self.timeline.update_value(|t| t.add_firings(&fired));
         self.logs.emissions.update(|list| prepend(list, rows));
+    }
+
+    /// New pairs of an interval join since the last look: the newest rows for the log.
+    fn read_new_joins(&self) {
+        let mut cursor = self.seen.get_value();
+        let rows: Vec<JoinRow> = self.with_sim(|s| {
+            let new: Vec<_> = cursor.read_joins(s).collect();
+            new[new.len().saturating_sub(TABLE_ROWS)..]
+                .iter()
+                .map(|&(idx, r)| JoinRow {
+                    idx,
+                    time: r.time.ms(),
+                    subtask: r.subtask,
+                    key: s.keys().name(r.key).to_string(),
+                    left_ts: r.left_ts.ms(),
+                    right_ts: r.right_ts.ms(),
+                    ts: r.ts.ms(),
+                })
+                .collect()
+        });
+        if cursor == self.seen.get_value() {
+            return;
+        }
+        self.seen.set_value(cursor);
+        self.logs.joins.update(|list| prepend(list, rows));
     }
 
     /// New late records since the last look: rows for the panel and the timeline, the counters.

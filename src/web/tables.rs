@@ -1,6 +1,7 @@
-//! The splits table (one row per partition) and the channels table (one row per input channel
-//! of the focused window subtask). The row holding the minimum carries the same ◀ min mark and
-//! outline as the graph.
+//! The splits table (one row per partition, named `topic-N` in a job with two topics) and the
+//! channels table (one row per input channel of the focused keyed subtask, with its logical
+//! input; a two-input operator's `currentInput1/2Watermark` above it). The row holding the
+//! minimum carries the same ◀ min mark and outline as the graph.
 
 use super::format::{dur, thousands, wm_human, wm_raw};
 use super::measure::{gated, use_visible};
@@ -26,10 +27,7 @@ pub fn SplitsTable() -> impl IntoView {
         <section class="card table-card" aria-labelledby="splits-h">
             <header class="card-head">
                 <h2 id="splits-h">"SPLITS"</h2>
-                <span class="muted small">{move || {
-                    let t = pg.cfg.with(|c| c.first().source.idle_timeout_ms);
-                    format!("idle timeout {}", t.map_or("off (Flink's default)".to_string(), dur))
-                }}</span>
+                <span class="muted small">{move || idle_timeouts(&pg)}</span>
             </header>
             <div class="scroll" node_ref=node>
                 <table class="data" id="splits-table">
@@ -79,7 +77,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             class:selected=move || pg.selection.with(|x| *x == Selection::Split(p))
             class:released=move || released.get() data-partition=p
             on:click=move |_| pg.selection.set(Selection::Split(p))>
-            <th scope="row">{format!("p{p}")}<span class="min-mark" aria-label="holds the minimum">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
+            <th scope="row">{move || snap.with(|s| super::graph_layout::partition_label(s, p))}<span class="min-mark" aria-label="holds the minimum">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
             <td class="num">{cell(|s| s.subtask.map_or("–".into(), |t| t.to_string()))}</td>
             <td class="num">{cell(|s| thousands(s.produced))}</td>
             <td class="num">{cell(|s| thousands(s.read))}</td>
@@ -92,7 +90,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             <td class="mono">{cell(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
             <td>
                 <button class="btn tiny" disabled=move || released.get()
-                    aria-label=move || format!("{} partition {p}", if silent.get() { "Resume" } else { "Silence" })
+                    aria-label=move || format!("{} partition {}", if silent.get() { "Resume" } else { "Silence" }, snap.with(|s| super::graph_layout::partition_label(s, p)))
                     on:click=move |ev| {
                         ev.stop_propagation();
                         let cmd = if silent.get_untracked() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
@@ -118,16 +116,18 @@ pub fn ChannelsTable() -> impl IntoView {
         let f = focus.get();
         snap.with(|s| s.operators.get(f as usize).map_or(0, |o| o.channels.len()))
     });
+    let two_inputs = Memo::new(move |_| snap.with(|s| s.operators.first().is_some_and(|o| !o.inputs.is_empty())));
     view! {
         <section class="card table-card" aria-labelledby="channels-h">
             <header class="card-head">
-                <h2 id="channels-h">{move || format!("CHANNELS · window subtask {}", focus.get())}</h2>
-                <span class="muted small">"min over active, aligned channels"</span>
+                <h2 id="channels-h">{move || format!("CHANNELS · {} subtask {}", if pg.cfg.with(|c| c.interval_join.is_some()) { "join" } else { "window" }, focus.get())}</h2>
+                <span class="muted small">{move || if two_inputs.get() { "per input: min over active, aligned channels" } else { "min over active, aligned channels" }}</span>
             </header>
+            <InputsStrip focus=focus snap=snap />
             <div class="scroll" node_ref=node>
                 <table class="data" id="channels-table">
                     <thead><tr>
-                        <th scope="col">"channel"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>
+                        <th scope="col">"channel"</th><th scope="col">"input"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>
                         <th scope="col">"status"</th><th scope="col">"aligned"</th>
                     </tr></thead>
                     <tbody>
@@ -152,11 +152,75 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
     view! {
         <tr class:holding=move || is_min.get() class:idle=move || idle.get()
             on:click=move |_| { if let Some(src) = d.with_untracked(|x| x.as_ref().map(|x| x.source_subtask)) { pg.selection.set(Selection::Source(src)) } }>
-            <th scope="row">{format!("ch{c}")}<span class="min-mark">{move || if is_min.get() { " ◀ min" } else { "" }}</span></th>
+            <th scope="row">{move || d.with(|x| x.as_ref().map(|x| format!("ch{}", x.channel)))}<span class="min-mark">{move || if is_min.get() { " ◀ min" } else { "" }}</span></th>
+            <td>{move || input_name(snap, d.with(|x| x.as_ref().map(|x| (x.input, x.source_subtask))))}</td>
             <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", x.source_subtask)))}</td>
             <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark.ms(), x.now.ms())))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark.ms())))}</span></td>
             <td class="status">{move || if idle.get() { "◌ IDLE" } else { "● ACTIVE" }}</td>
             <td>{move || d.with(|x| x.as_ref().map(|x| if x.aligned { "✓" } else { "✗ not aligned" }))}</td>
         </tr>
+    }
+}
+
+/// The idle timeout of each source ("idle timeout 5 s", or per topic when they differ), and of
+/// the chained watermark operators when they have their own.
+fn idle_timeouts(pg: &Pg) -> String {
+    let t = |x: Option<i64>| x.map_or("off (Flink's default)".to_string(), dur);
+    pg.cfg.with(|c| {
+        let srcs: Vec<Option<i64>> = c.inputs.iter().map(|i| i.source.idle_timeout_ms).collect();
+        let mut out = if srcs.windows(2).all(|w| w[0] == w[1]) {
+            format!("idle timeout {}", t(srcs[0]))
+        } else {
+            c.inputs.iter().map(|i| format!("{}: idle timeout {}", i.topic, t(i.source.idle_timeout_ms))).collect::<Vec<_>>().join(" · ")
+        };
+        if let Some(m) = c.inputs.iter().find_map(|i| i.midstream) {
+            out += &format!(" · chained {}: {}", super::graph_chained::flink_name(m.label()), t(m.idle_timeout_ms()));
+        }
+        out
+    })
+}
+
+/// A channel's logical input: the topic its source reads (with "in1"/"in2" for a two-input
+/// operator, whose inputs have a valve each; a union's channels share one valve).
+fn input_name(snap: RwSignal<crate::engine::snapshot::Snapshot>, ch: Option<(usize, u32)>) -> String {
+    let Some((input, src)) = ch else { return String::new() };
+    snap.with(|s| {
+        let source_input = s.sources.get(src as usize).map_or(0, |x| x.input as usize);
+        let topic = s.job.topics.get(source_input).cloned().unwrap_or_default();
+        match s.job.two_input_mode {
+            Some(crate::engine::job::TwoInputMode::Connect) => format!("in{} {topic}", input + 1),
+            _ => topic,
+        }
+    })
+}
+
+/// A two-input operator's inputs above its channels: `currentInputNWatermark` of each, idle, and
+/// the one that holds the minimum (◀ min, as in the graph).
+#[component]
+fn InputsStrip(focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let started = Memo::new(move |_| pg.reading_slow.with(super::reading::Reading::started));
+    let inputs = Memo::new(move |_| {
+        let f = focus.get();
+        snap.with(|s| s.operators.get(f as usize).map(|o| (o.inputs.clone(), s.now.ms())).unwrap_or_default())
+    });
+    move || {
+        let (list, now) = inputs.get();
+        (!list.is_empty()).then(|| {
+            let items = list
+                .into_iter()
+                .map(|i| {
+                    let min = started.get() && i.is_min;
+                    let wm = if i.idle { "◌ IDLE".to_string() } else { wm_human(i.watermark.ms(), now) };
+                    view! {
+                        <li class:holding=min class:idle=i.idle data-input=i.input title=format!("currentInput{}Watermark = {}", i.input + 1, wm_raw(i.watermark.ms()))>
+                            <b>{format!("currentInput{}Watermark", i.input + 1)}</b>{format!(" ({}) ", i.topic)}<span class="mono">{wm}</span>
+                            <span class="min-mark">{if min { " ◀ min" } else { "" }}</span>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! { <ul class="inputs-strip small" id="inputs-strip">{items}</ul> }
+        })
     }
 }

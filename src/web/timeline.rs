@@ -327,7 +327,12 @@ fn TimelineTable() -> impl IntoView {
             let times: Vec<i64> = (0..=5).map(|k| d.start + span * k / 5).collect();
             let head = times.iter().map(|&t| view! { <th scope="col">{elapsed(t, d.start)}</th> }).collect_view();
             let mut rows: Vec<(String, &Series)> = d.operators.iter().enumerate().map(|(i, s)| (format!("window subtask {i}"), s)).collect();
-            rows.extend(d.splits.iter().enumerate().map(|(i, s)| (format!("partition {i}"), s)));
+            for (o, per_input) in d.inputs.iter().enumerate() {
+                for (k, s) in per_input.iter().enumerate() {
+                    rows.push((format!("subtask {o} · currentInput{}Watermark ({})", k + 1, d.input_names.get(k).cloned().unwrap_or_default()), s));
+                }
+            }
+            rows.extend(d.splits.iter().enumerate().map(|(i, s)| (d.split_name(i), s)));
             let body = rows
                 .into_iter()
                 .map(|(name, s)| {

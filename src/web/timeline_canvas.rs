@@ -294,7 +294,16 @@ fn line(ctx: &Ctx, p: &Palette, kind: LineKind, points: &[(f64, f64)]) {
         LineKind::Culprit => (&p.hold, 2.2, 1.0),
         LineKind::Operator => (&p.accent, 2.0, 0.75),
         LineKind::OperatorFocus => (&p.accent, 3.0, 1.0),
+        LineKind::Input(_) => (&p.accent, 1.6, 0.9),
     };
+    // A two-input operator's inputs are dashed (input 1 long dashes, input 2 short ones): they
+    // run under the operator's own line, which is their minimum.
+    let dash: &[f64] = match kind {
+        LineKind::Input(0) => &[7.0, 4.0],
+        LineKind::Input(_) => &[2.0, 3.0],
+        _ => &[],
+    };
+    let _ = ctx.set_line_dash(&js_sys::Array::from_iter(dash.iter().map(|&d| wasm_bindgen::JsValue::from_f64(d))));
     let Some((&(x0, y0), rest)) = points.split_first() else { return };
     ctx.begin_path();
     ctx.move_to(x0, y0);
@@ -305,6 +314,7 @@ fn line(ctx: &Ctx, p: &Palette, kind: LineKind, points: &[(f64, f64)]) {
     stroke_style(ctx, colour, width);
     ctx.stroke();
     ctx.set_global_alpha(1.0);
+    let _ = ctx.set_line_dash(&js_sys::Array::new());
 }
 
 fn fill_rect(ctx: &Ctx, colour: &str, x: f64, y: f64, w: f64, h: f64) {

@@ -1,6 +1,7 @@
 //! What the timeline draws, recorded as the simulation runs: one watermark series per split and
-//! per window subtask (a step function, one point per change), idle intervals, window firings
-//! and late records. Bounded: old points are thinned, old marks dropped.
+//! per keyed subtask (a step function, one point per change) and, for a two-input operator, one
+//! per input (`currentInput1/2Watermark`), idle intervals, window firings and late records.
+//! Bounded: old points are thinned, old marks dropped.
 
 use crate::engine::snapshot::Snapshot;
 use crate::engine::time::NO_WATERMARK;
@@ -68,7 +69,13 @@ pub struct TimelineData {
     pub start: i64,
     pub last: i64,
     pub splits: Vec<Series>,
+    /// Each split's name as sentences say it (`11`, or `rates-0` with two topics).
+    pub split_names: Vec<String>,
     pub operators: Vec<Series>,
+    /// Per keyed subtask, its inputs' series when it has two (empty otherwise).
+    pub inputs: Vec<Vec<Series>>,
+    /// The inputs' topics (a two-input job).
+    pub input_names: Vec<String>,
     pub firings: Vec<FiringMark>,
     pub late: Vec<LateMark>,
 }
@@ -84,6 +91,8 @@ impl TimelineData {
         self.last = self.last.max(t);
         if self.splits.len() < snap.splits.len() {
             self.splits.resize_with(snap.splits.len(), Series::default);
+            self.split_names = (0..snap.splits.len() as u32).map(|p| super::graph_layout::partition_name(snap, p)).collect();
+            self.input_names = snap.job.topics.clone();
         }
         for (series, sp) in self.splits.iter_mut().zip(&snap.splits) {
             if sp.released {
@@ -96,6 +105,15 @@ impl TimelineData {
         }
         for (series, op) in self.operators.iter_mut().zip(&snap.operators) {
             series.push(t, op.input_watermark.ms(), op.idle);
+        }
+        if self.inputs.len() < snap.operators.len() {
+            self.inputs.resize_with(snap.operators.len(), Vec::new);
+        }
+        for (per_input, op) in self.inputs.iter_mut().zip(&snap.operators) {
+            per_input.resize_with(op.inputs.len(), Series::default);
+            for (series, i) in per_input.iter_mut().zip(&op.inputs) {
+                series.push(t, i.watermark.ms(), i.idle);
+            }
         }
     }
 
@@ -116,5 +134,12 @@ impl TimelineData {
         if self.late.len() > MAX_MARKS {
             self.late.drain(..self.late.len() - MAX_MARKS / 2);
         }
+    }
+}
+
+impl TimelineData {
+    /// A split's name (`partition 11`, `partition rates-0`) for labels and the table.
+    pub fn split_name(&self, i: usize) -> String {
+        format!("partition {}", self.split_names.get(i).map_or_else(|| i.to_string(), |n| n.clone()))
     }
 }

@@ -41,6 +41,8 @@ pub enum LineKind {
     Operator,
     /// The window subtask the WHY panel talks about.
     OperatorFocus,
+    /// One input of the focused two-input operator (`currentInputNWatermark`; 0 or 1).
+    Input(u8),
 }
 
 /// One thing to paint, in CSS pixels from the plot's top left.
@@ -315,14 +317,19 @@ fn lines(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, f: &Frame) {
         }
     };
     for &i in drawn.iter().filter(|&&i| f.culprit != Some(i as u32)) {
-        line(format!("partition {i}"), LineKind::Split, &data.splits[i]);
+        line(data.split_name(i), LineKind::Split, &data.splits[i]);
+    }
+    // The focused two-input operator's inputs, under its own line: the lower one is what holds it.
+    for (k, s) in data.inputs.get(f.focus_op as usize).into_iter().flatten().enumerate() {
+        let topic = data.input_names.get(k).map_or(String::new(), |t| format!(" ({t})"));
+        line(format!("currentInput{}Watermark{topic} of subtask {}", k + 1, f.focus_op), LineKind::Input(k as u8), s);
     }
     for (i, s) in data.operators.iter().enumerate() {
         let kind = if i as u32 == f.focus_op { LineKind::OperatorFocus } else { LineKind::Operator };
         line(format!("window subtask {i}"), kind, s);
     }
     if let Some(c) = f.culprit.filter(|&c| drawn.contains(&(c as usize))) {
-        line(format!("partition {c}"), LineKind::Culprit, &data.splits[c as usize]);
+        line(data.split_name(c as usize), LineKind::Culprit, &data.splits[c as usize]);
     }
 }
 
@@ -381,7 +388,11 @@ fn late_records(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
 fn idle_lanes(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, max_lanes: usize) -> usize {
     let mut lanes: Vec<(String, &Series)> =
         data.operators.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("win {i}"), s)).collect();
-    lanes.extend(data.splits.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| (format!("p{i}"), s)));
+    lanes.extend(data.splits.iter().enumerate().filter(|(_, s)| s.ever_idle()).map(|(i, s)| {
+        // `p11`, or the topic's own name (`rates-0`) in a job with two topics.
+        let name = data.split_names.get(i).filter(|n| n.parse::<u32>().is_err()).cloned().unwrap_or_else(|| format!("p{i}"));
+        (name, s)
+    }));
     lanes.truncate(max_lanes);
     let lane_top = TOP + sc.h + AXIS_H;
     for (k, (name, s)) in lanes.iter().enumerate() {
@@ -404,12 +415,13 @@ impl Plot {
     /// How many of each kind of item, as `name=count` pairs: the canvas carries this as
     /// `data-marks`, for tests and for anyone checking what is drawn.
     pub fn census(&self) -> String {
-        let mut n = [0usize; 10];
+        let mut n = [0usize; 11];
         for it in &self.items {
             let k = match it {
                 Item::Band { picked: false, .. } => 0,
                 Item::Band { picked: true, .. } => 1,
                 Item::Line { kind: LineKind::Split | LineKind::Culprit, .. } => 2,
+                Item::Line { kind: LineKind::Input(_), .. } => 10,
                 Item::Line { .. } => 3,
                 Item::Fired { .. } => 4,
                 Item::LateRefire { .. } => 5,
@@ -421,7 +433,7 @@ impl Plot {
             };
             n[k] += 1;
         }
-        let names = ["bands", "picked", "splits", "operators", "fired", "refired", "dropped", "side", "lanes", "idle"];
+        let names = ["bands", "picked", "splits", "operators", "fired", "refired", "dropped", "side", "lanes", "idle", "inputs"];
         names.iter().zip(n).map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
     }
 
@@ -479,7 +491,19 @@ mod tests {
             operators: vec![series(&[(0, MIN), (2_000, 500)])],
             firings: vec![(3_000, 1_000, 0, false), (3_000, 1_000, 1, false), (6_000, 1_000, 0, true)],
             late: vec![(4_000, 200, false), (5_000, 300, true)],
+            ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_two_input_operator_gets_a_dashed_line_per_input_under_its_own() {
+        let mut d = data();
+        d.inputs = vec![vec![series(&[(0, MIN), (2_000, 900)]), series(&[(0, MIN), (2_000, 500)])]];
+        d.input_names = vec!["orders".into(), "rates".into()];
+        let p = plot(&d, &frame(&d));
+        let inputs: Vec<_> = lines(&p).into_iter().filter(|l| matches!(l.1, LineKind::Input(_))).map(|l| l.0).collect();
+        assert_eq!(inputs, ["currentInput1Watermark (orders) of subtask 0", "currentInput2Watermark (rates) of subtask 0"]);
+        assert!(p.census().ends_with("inputs=2"), "{}", p.census());
     }
 
     type LineView<'a> = (&'a str, LineKind, &'a [(f64, f64)]);
@@ -538,7 +562,7 @@ mod tests {
         f.picked = Some((1_000, 2_000));
         let p = plot(&d, &f);
         // Two subtasks fired window 1000 at the same instant: one mark.
-        assert_eq!(p.census(), "bands=6 picked=1 splits=1 operators=1 fired=1 refired=1 dropped=1 side=1 lanes=0 idle=0");
+        assert_eq!(p.census(), "bands=6 picked=1 splits=1 operators=1 fired=1 refired=1 dropped=1 side=1 lanes=0 idle=0 inputs=0");
     }
 
     #[test]
@@ -565,7 +589,7 @@ mod tests {
         let p = plot(&d, &frame(&d));
         assert_eq!(p.height, h0 + LANE_H);
         assert!(p.items.iter().any(|it| matches!(it, Item::Lane { label, .. } if label == "p0 idle")));
-        assert!(p.census().ends_with("lanes=1 idle=2"));
+        assert!(p.census().ends_with("lanes=1 idle=2 inputs=0"));
         let mut f = frame(&d);
         f.max_lanes = 0;
         assert_eq!(plot(&d, &f).height, h0);

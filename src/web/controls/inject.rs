@@ -11,8 +11,26 @@ use leptos::prelude::*;
 
 fn partition_options(pg: Pg) -> impl IntoView {
     // A memo: the options are rebuilt only when the partitions change, not at every update.
-    let live = Memo::new(move |_| pg.snap_slow.with(|s| s.splits.iter().filter(|p| !p.released).map(|p| p.partition).collect::<Vec<_>>()));
-    move || live.get().into_iter().map(|p| view! { <option value=p.to_string()>{format!("partition {p}")}</option> }).collect_view()
+    // Values are engine partition numbers; the names are the graph's (`rates-0` with two topics).
+    let live = Memo::new(move |_| {
+        pg.snap_slow.with(|s| {
+            s.splits.iter().filter(|p| !p.released).map(|p| (p.partition, crate::web::graph_layout::partition_label(s, p.partition))).collect::<Vec<_>>()
+        })
+    });
+    move || live.get().into_iter().map(|(p, name)| view! { <option value=p.to_string()>{format!("partition {name}")}</option> }).collect_view()
+}
+
+/// "All partitions", once per topic in a job with two (a producer writes to one topic).
+fn all_options(pg: Pg) -> impl IntoView {
+    let topics = Memo::new(move |_| pg.snap_slow.with(|s| s.job.topics.clone()));
+    move || {
+        let t = topics.get();
+        if t.len() < 2 {
+            view! { <option value="all">"all partitions"</option> }.into_any()
+        } else {
+            t.into_iter().enumerate().map(|(i, name)| view! { <option value=format!("all:{i}")>{format!("all partitions of {name}")}</option> }).collect_view().into_any()
+        }
+    }
 }
 
 /// The drafted record (partition, timestamp mode and text, key, value, heartbeat flag) and the
@@ -188,15 +206,15 @@ impl GeneratorDraft {
         }
     }
 
-    /// The drafted producer, validated.
-    fn spec(self) -> Result<ProducerSpec, String> {
+    /// The drafted producer, validated; `snap` says which topic a partition belongs to.
+    fn spec(self, snap: &crate::engine::snapshot::Snapshot) -> Result<ProducerSpec, String> {
         let k = self.kind.get_untracked();
         // The kind's parameters before the partition: which message shows when both are wrong.
         let kind = self.producer_kind()?;
-        let partitions = self.partitions()?;
+        let (topic, partitions) = self.partitions(snap)?;
         let keys = if k == "heartbeat" { KeysSpec::List(vec!["heartbeat".into()]) } else { KeysSpec::Count { count: 8, prefix: "gen-".into() } };
         Ok(ProducerSpec {
-            topic: None,
+            topic,
             partitions,
             kind,
             keys,
@@ -218,21 +236,32 @@ impl GeneratorDraft {
         })
     }
 
-    fn partitions(self) -> Result<PartitionSelector, String> {
+    /// The topic and the partitions within it: a producer counts partitions within its topic,
+    /// the UI's targets are engine partition numbers (the second topic's follow the first's).
+    fn partitions(self, snap: &crate::engine::snapshot::Snapshot) -> Result<(Option<String>, PartitionSelector), String> {
+        let all = PartitionSelector::All(crate::engine::scenario::schema::AllPartitions::All);
+        let topic = |input: usize| (snap.job.topics.len() > 1).then(|| snap.job.topics.get(input).cloned()).flatten();
         Ok(match self.target.get_untracked().as_str() {
-            "all" => PartitionSelector::All(crate::engine::scenario::schema::AllPartitions::All),
-            t => PartitionSelector::One(parse_int(t, 0, u32::MAX as i64).map_err(|e| format!("partition: {e}"))? as u32),
+            "all" => (None, all),
+            t if t.starts_with("all:") => (topic(t[4..].parse().unwrap_or(0)), all),
+            t => {
+                let p = parse_int(t, 0, u32::MAX as i64).map_err(|e| format!("partition: {e}"))? as u32;
+                match snap.splits.get(p as usize) {
+                    Some(s) if snap.job.topics.len() > 1 => (topic(s.input as usize), PartitionSelector::One(s.partition_in_topic)),
+                    _ => (None, PartitionSelector::One(p)),
+                }
+            }
         })
     }
 
     /// Re-checks the draft as it is typed.
-    fn check(self) {
-        self.err.set(self.spec().err());
+    fn check(self, pg: Pg) {
+        self.err.set(pg.snap_slow.with_untracked(|s| self.spec(s).err()));
     }
 
     /// Attaches the drafted generator, or says what is wrong.
     fn attach(self, pg: Pg) {
-        match self.spec() {
+        match pg.snap_slow.with_untracked(|s| self.spec(s)) {
             Err(e) => self.err.set(Some(e)),
             Ok(producer) => match pg.apply(Command::AttachProducer { producer }) {
                 Ok(()) => {
@@ -282,7 +311,7 @@ fn GeneratorTarget(d: GeneratorDraft) -> impl IntoView {
         <div class="field-row">
             <div class="field">
                 <label for="f-gen-kind">"kind"</label>
-                <select id="f-gen-kind" prop:value=move || d.kind.get() on:change=move |ev| { d.kind.set(event_target_value(&ev)); d.check(); }>
+                <select id="f-gen-kind" prop:value=move || d.kind.get() on:change=move |ev| { d.kind.set(event_target_value(&ev)); d.check(pg); }>
                     <option value="steady">"steady rate"</option>
                     <option value="jitter">"out-of-order (jitter)"</option>
                     <option value="burst">"bursts"</option>
@@ -293,7 +322,7 @@ fn GeneratorTarget(d: GeneratorDraft) -> impl IntoView {
             <div class="field">
                 <label for="f-gen-target">"partition"</label>
                 <select id="f-gen-target" prop:value=move || d.target.get() on:change=move |ev| d.target.set(event_target_value(&ev))>
-                    <option value="all">"all partitions"</option>
+                    {all_options(pg)}
                     {partition_options(pg)}
                 </select>
             </div>
@@ -304,10 +333,11 @@ fn GeneratorTarget(d: GeneratorDraft) -> impl IntoView {
 /// One generator parameter, shown only for the `kinds` that use it (checked as typed).
 #[component]
 fn GeneratorInput(d: GeneratorDraft, id: &'static str, label: &'static str, sig: RwSignal<String>, kinds: &'static [&'static str]) -> impl IntoView {
+    let pg = expect_context::<Pg>();
     view! {
         <div class="field" class:hidden=move || !kinds.contains(&d.kind.get().as_str())>
             <label for=id>{label}</label>
-            <input id=id type="text" prop:value=move || sig.get() on:input=move |ev| { sig.set(event_target_value(&ev)); d.check(); } />
+            <input id=id type="text" prop:value=move || sig.get() on:input=move |ev| { sig.set(event_target_value(&ev)); d.check(pg); } />
         </div>
     }
 }

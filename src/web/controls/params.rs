@@ -23,6 +23,33 @@ fn bound_of(g: GeneratorKind) -> Option<i64> {
     }
 }
 
+/// What the strategy fields act on when the job has more than one source or a watermark
+/// operator after the source: the engine's parameters change every source's strategy, and an
+/// idle timeout the chained operators' too. Nothing when there is one plain source.
+fn scope_note(pg: Pg) -> Option<String> {
+    pg.cfg.with(|c| {
+        let topics: Vec<&str> = c.inputs.iter().map(|i| i.topic.as_str()).collect();
+        let chained = c.inputs.iter().find_map(|i| i.midstream).map(|m| crate::web::graph_chained::flink_name(m.label()));
+        match (topics.len() > 1, chained) {
+            (false, None) => None,
+            (true, None) => Some(format!("These change the strategy of every source ({}).", topics.join(", "))),
+            (false, Some(op)) => Some(format!(
+                "The source's strategy; the idle timeout also sets the {op} operator's own (the one that decides the watermark here)."
+            )),
+            (true, Some(op)) => Some(format!("These change every source's strategy ({}); the idle timeout also the {op} operators'.", topics.join(", "))),
+        }
+    })
+}
+
+/// The idle timeout the field shows: the source's, or — when SQL's watermark operator decides the
+/// watermark — that operator's (`table.exec.source.idle-timeout`; the source has none).
+fn shown_idle_timeout(pg: Pg) -> Option<i64> {
+    pg.cfg.with(|c| match c.first().midstream {
+        Some(m @ crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }) => m.idle_timeout_ms(),
+        _ => c.first().source.idle_timeout_ms,
+    })
+}
+
 #[component]
 pub fn StrategyControls() -> impl IntoView {
     let pg = expect_context::<Pg>();
@@ -30,6 +57,7 @@ pub fn StrategyControls() -> impl IntoView {
     view! {
         <section class="ctl-group" aria-labelledby="ctl-strategy">
             <h3 id="ctl-strategy">"Watermark strategy"</h3>
+            {move || scope_note(pg).map(|t| view! { <p class="ctl-note small muted" id="strategy-scope">{t}</p> })}
             <GeneratorSelect />
             <Field label="out-of-orderness bound" id="f-bound" hint="e.g. 5 s"
                 value=Signal::derive(move || bound_of(generator()).map_or("n/a".into(), dur_input))
@@ -37,7 +65,7 @@ pub fn StrategyControls() -> impl IntoView {
                 validate=v_duration
                 on_commit=Callback::new(move |t: String| set(pg, Param::BoundMs(parse_duration(&t)?))) />
             <Field label="idle timeout (withIdleness)" id="f-idle" hint="off, or e.g. 60 s"
-                value=Signal::derive(move || opt_dur_input(pg.cfg.with(|c| c.first().source.idle_timeout_ms)))
+                value=Signal::derive(move || opt_dur_input(shown_idle_timeout(pg)))
                 validate=v_opt_positive_duration
                 on_commit=Callback::new(move |t: String| set(pg, Param::IdleTimeoutMs(parse_opt_duration(&t)?))) />
             <Field label="auto-watermark interval" id="f-interval" hint="200 ms; 0 disables"
@@ -223,8 +251,17 @@ impl WindowDraft {
     }
 }
 
+/// The keyed operator's settings: windows (and the sink) or an interval join's, following the
+/// job that is loaded.
 #[component]
 pub fn WindowControls() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let join = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
+    move || if join.get() { view! { <JoinControls /> }.into_any() } else { view! { <WindowSection /> }.into_any() }
+}
+
+#[component]
+fn WindowSection() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = WindowDraft::new();
     Effect::new(move |_| {
@@ -247,6 +284,24 @@ pub fn WindowControls() -> impl IntoView {
                 checked=Signal::derive(move || pg.cfg.with(|c| c.late_side_output))
                 param=Param::LateSideOutput />
             <SinkSelect />
+        </section>
+    }
+}
+
+/// An interval join's settings: the bounds (part of the job's shape: change them in the
+/// scenario and import it) and the late side outputs (live).
+#[component]
+fn JoinControls() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let bounds = move || pg.cfg.with(|c| c.interval_join.map(|b| crate::web::format::join_bounds(&b)).unwrap_or_default());
+    view! {
+        <section class="ctl-group" aria-labelledby="ctl-window">
+            <h3 id="ctl-window">"Interval join"</h3>
+            <p class="small" id="join-bounds">"between: right.ts − left.ts in "<b class="mono">{bounds}</b></p>
+            <p class="ctl-note small muted">"The bounds are part of the job: change interval_join in the scenario (Export, edit, Import). Windows, allowed lateness and the sink mode do not apply to a join."</p>
+            <ParamCheck id="f-side" label="late side outputs (sideOutputLeftLateData / sideOutputRightLateData)"
+                checked=Signal::derive(move || pg.cfg.with(|c| c.late_side_output))
+                param=Param::LateSideOutput />
         </section>
     }
 }

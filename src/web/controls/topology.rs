@@ -35,19 +35,23 @@ pub fn TopologyControls() -> impl IntoView {
 #[component]
 fn PartitionButtons() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let parts = Memo::new(move |_| pg.snap_slow.with(|s| s.splits.iter().filter(|p| !p.released).map(|p| p.partition).collect::<Vec<_>>()));
+    let parts = Memo::new(move |_| {
+        pg.snap_slow.with(|s| s.splits.iter().filter(|p| !p.released).map(|p| (p.partition, crate::web::graph_layout::partition_label(s, p.partition))).collect::<Vec<_>>())
+    });
     let remove_sel = RwSignal::new(String::new());
     let add = move |_| {
         if pg.apply_or_report(Command::AddPartition { topic: None }) {
-            let n = pg.snap_slow.with_untracked(|s| s.splits.len());
-            pg.info(format!("Added partition {} (no producer yet: it holds the watermark until it gets data or goes idle)", n - 1));
+            // It goes to the first input's topic (`add_partition` without a topic).
+            let name = pg.snap_slow.with_untracked(|s| crate::web::graph_layout::partition_label(s, s.splits.len() as u32 - 1));
+            pg.info(format!("Added partition {name} (no producer yet: it holds the watermark until it gets data or goes idle)"));
         }
     };
     let remove = move |_| {
-        let p = remove_sel.get_untracked().parse::<u32>().ok().or_else(|| parts.get_untracked().last().copied());
+        let p = remove_sel.get_untracked().parse::<u32>().ok().or_else(|| parts.get_untracked().last().map(|x| x.0));
         if let Some(p) = p {
+            let name = pg.snap_slow.with_untracked(|s| crate::web::graph_layout::partition_label(s, p));
             if pg.apply_or_report(Command::RemovePartition { partition: p }) {
-                pg.info(format!("Removed partition {p}: its split is released"));
+                pg.info(format!("Removed partition {name}: its split is released"));
             }
         }
     };
@@ -56,7 +60,7 @@ fn PartitionButtons() -> impl IntoView {
             <button class="btn small" id="btn-add-partition" on:click=add>"+ Add partition"</button>
             <select aria-label="Partition to remove" prop:value=move || remove_sel.get() on:change=move |ev| remove_sel.set(event_target_value(&ev))>
                 <option value="">"last"</option>
-                {move || parts.get().into_iter().map(|p| view! { <option value=p.to_string()>{format!("p{p}")}</option> }).collect_view()}
+                {move || parts.get().into_iter().map(|(p, name)| view! { <option value=p.to_string()>{name}</option> }).collect_view()}
             </select>
             <button class="btn small ghost" id="btn-remove-partition" on:click=remove>"− Remove"</button>
         </div>
@@ -104,7 +108,8 @@ impl TopologyDraft {
             "forward" => Exchange::Forward,
             _ => Exchange::Hash,
         };
-        let live_parts = pg.snap_slow.with_untracked(|sn| sn.splits.len() as u32);
+        // The first topic's partitions (added ones go there); the second topic's are its own.
+        let live_parts = pg.snap_slow.with_untracked(|sn| sn.splits.iter().filter(|p| p.input == 0).count() as u32);
         match pg.restart_with(|sc| {
             sc.source.parallelism = s;
             match (&mut sc.window, &mut sc.interval_join) {
@@ -136,10 +141,16 @@ fn ParallelismControls() -> impl IntoView {
         d.load(s, w, x);
     });
     let exchange = d.exchange;
+    // With two inputs these change the first source (its topic named) and its exchange; a join
+    // job's keyed operator is the join.
+    let src_label = Signal::derive(move || {
+        pg.cfg.with(|c| if c.inputs.len() > 1 { format!("source parallelism ({})", c.first().topic) } else { "source parallelism".to_string() })
+    });
+    let op_label = Signal::derive(move || pg.cfg.with(|c| if c.interval_join.is_some() { "join parallelism" } else { "window parallelism" }.to_string()));
     view! {
         <div class="field-row">
-            <NumDraft id="f-src-par" label="source parallelism" sig=d.src_p err=d.err />
-            <NumDraft id="f-win-par" label="window parallelism" sig=d.win_p err=d.err />
+            <NumDraft id="f-src-par" label=src_label sig=d.src_p err=d.err />
+            <NumDraft id="f-win-par" label=op_label sig=d.win_p err=d.err />
             <div class="field">
                 <label for="f-exchange">"exchange"</label>
                 <select id="f-exchange" prop:value=move || exchange.get() on:change=move |ev| exchange.set(event_target_value(&ev))>
@@ -158,14 +169,14 @@ fn ParallelismControls() -> impl IntoView {
 
 /// A drafted parallelism, checked as typed (the message goes to `err`).
 #[component]
-fn NumDraft(id: &'static str, label: &'static str, sig: RwSignal<String>, err: RwSignal<Option<String>>) -> impl IntoView {
+fn NumDraft(id: &'static str, label: Signal<String>, sig: RwSignal<String>, err: RwSignal<Option<String>>) -> impl IntoView {
     view! {
         <div class="field">
             <label for=id>{label}</label>
             <input id=id type="text" inputmode="numeric" prop:value=move || sig.get()
                 on:input=move |ev| {
                     let t = event_target_value(&ev);
-                    err.set(v_parallelism(&t).err().map(|e| format!("{label}: {e}")));
+                    err.set(v_parallelism(&t).err().map(|e| format!("{}: {e}", label.get_untracked())));
                     sig.set(t);
                 } />
         </div>

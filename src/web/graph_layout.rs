@@ -1,0 +1,271 @@
+//! Where the job graph puts everything, from a snapshot and the available width: the columns
+//! (partitions → source subtasks → the chained watermark operators, if any → keyed subtasks →
+//! sink), one band per job input (its topic's partitions beside the source subtasks that read
+//! them, under the topic's name), and the ports where channels enter a keyed subtask: none for
+//! one input, one valve for a union (both sources' channels meet in it), one port per input for
+//! a two-input operator. Pure (no DOM): it compiles natively and is unit tested with the engine.
+
+use crate::engine::job::TwoInputMode;
+use crate::engine::snapshot::Snapshot;
+
+/// Node sizes: partition pill (minimum width), source subtask, chained operator, keyed
+/// subtask, sink; heights of a source subtask and of a keyed subtask with one or two inputs.
+pub const P_W_MIN: f64 = 140.0;
+pub const S_W: f64 = 156.0;
+pub const M_W: f64 = 144.0;
+pub const O_W: f64 = 168.0;
+pub const K_W: f64 = 96.0;
+pub const S_H: f64 = 44.0;
+pub const O_H: f64 = 56.0;
+/// A two-input operator shows each input's watermark on a line of its own.
+pub const O_H2: f64 = 86.0;
+/// Where the column heads end.
+pub const TOP: f64 = 26.0;
+/// A band's topic name above its partitions.
+const GROUP_HEAD: f64 = 18.0;
+/// Room left of a keyed subtask for its input ports.
+pub const PORT_W: f64 = 12.0;
+/// Width of one monospace character of a partition pill, for sizing the column.
+const MONO_CH: f64 = 6.7;
+
+/// How channels enter a keyed subtask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ports {
+    /// One input: channels go straight into the node.
+    Direct,
+    /// `union`: one valve over every channel of both sources.
+    Valve,
+    /// `connect` / interval join: one valve per input, combined (`currentInputNWatermark`).
+    TwoInputs,
+}
+
+/// One job input's band: its topic's name over its partitions and source subtasks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    pub input: u8,
+    pub topic: String,
+    /// Where the band's heading sits.
+    pub head_y: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    pub width: f64,
+    pub height: f64,
+    pub p_x: f64,
+    pub p_w: f64,
+    pub s_x: f64,
+    /// The chained watermark operators' column, when any source subtask has one.
+    pub m_x: Option<f64>,
+    pub o_x: f64,
+    pub o_h: f64,
+    pub k_x: f64,
+    pub p_h: f64,
+    /// Row centre of each partition (by engine number), source subtask and keyed subtask.
+    pub p_y: Vec<f64>,
+    pub s_y: Vec<f64>,
+    pub o_y: Vec<f64>,
+    pub k_y: f64,
+    /// Bands with headings: only when the job has two inputs.
+    pub bands: Vec<Band>,
+    pub ports: Ports,
+    /// Which source subtasks have a chained watermark operator.
+    pub chained: Vec<bool>,
+    /// (partition, owning source subtask) for every assigned, live split.
+    pub p_edges: Vec<(u32, u32)>,
+    /// (source subtask, keyed subtask, input) for every channel.
+    pub s_edges: Vec<(u32, u32, usize)>,
+}
+
+impl Layout {
+    /// Where a channel from source subtask `s` leaves: the chained operator after it, if any.
+    pub fn channel_start(&self, s: u32) -> Option<(f64, f64)> {
+        let y = *self.s_y.get(s as usize)?;
+        match (self.m_x, self.chained.get(s as usize)) {
+            (Some(m), Some(true)) => Some((m + M_W, y)),
+            _ => Some((self.s_x + S_W, y)),
+        }
+    }
+
+    /// Where a channel of logical input `input` enters keyed subtask `o` (its port).
+    pub fn channel_end(&self, o: u32, input: usize) -> Option<(f64, f64)> {
+        let y = *self.o_y.get(o as usize)?;
+        Some(match self.ports {
+            Ports::Direct => (self.o_x, y),
+            Ports::Valve => (self.o_x - PORT_W, y),
+            Ports::TwoInputs => (self.o_x - PORT_W, self.port_y(o, input)?),
+        })
+    }
+
+    /// The vertical centre of input `input`'s port (and of its line in the node).
+    pub fn port_y(&self, o: u32, input: usize) -> Option<f64> {
+        let top = self.o_y.get(o as usize)? - self.o_h / 2.0;
+        Some(top + 55.0 + 16.0 * input as f64)
+    }
+}
+
+fn spread(n: usize, pitch: f64, top: f64, room: f64) -> Vec<f64> {
+    let used = n as f64 * pitch;
+    let top = top + ((room - used) / 2.0).max(0.0);
+    (0..n).map(|i| top + pitch * (i as f64 + 0.5)).collect()
+}
+
+/// The partition's name as the graph and the tables show it: `p11` with one topic, Kafka's
+/// `topic-N` (TopicPartition) with two.
+pub fn partition_label(snap: &Snapshot, p: u32) -> String {
+    if snap.job.topics.len() > 1 {
+        partition_name(snap, p)
+    } else {
+        format!("p{p}")
+    }
+}
+
+/// The partition as sentences name it ("partition 11", "partition rates-0"): the engine's
+/// `Simulation::partition_name`, from the snapshot.
+pub fn partition_name(snap: &Snapshot, p: u32) -> String {
+    match snap.splits.get(p as usize) {
+        Some(s) if snap.job.topics.len() > 1 => {
+            format!("{}-{}", snap.job.topics.get(s.input as usize).map_or("", String::as_str), s.partition_in_topic)
+        }
+        _ => p.to_string(),
+    }
+}
+
+pub fn layout(width: f64, snap: &Snapshot) -> Layout {
+    let width = width.max(560.0);
+    let n = snap.splits.len();
+    let two = snap.job.topics.len() > 1;
+    let p_h = if n <= 18 {
+        24.0
+    } else if n <= 40 {
+        18.0
+    } else {
+        15.0
+    };
+    let s_pitch = S_H + 10.0;
+    let ports = match snap.job.two_input_mode {
+        Some(TwoInputMode::Connect) => Ports::TwoInputs,
+        Some(TwoInputMode::Union) => Ports::Valve,
+        None => Ports::Direct,
+    };
+    let o_h = if ports == Ports::TwoInputs { O_H2 } else { O_H };
+    let o_pitch = o_h + 10.0;
+    let chained: Vec<bool> = snap.sources.iter().map(|s| s.midstream.is_some()).collect();
+    let has_chain = chained.iter().any(|&c| c);
+    // Partition pills grow with the longest name: `impressions-1 idle 00:00:28.781` is the name
+    // and 18 more characters.
+    let longest = (0..n as u32).map(|p| partition_label(snap, p).chars().count()).max().unwrap_or(3);
+    let p_w = P_W_MIN.max((longest + 18) as f64 * MONO_CH + 12.0);
+    // One band per input: its partitions (in topic order) and its source subtasks side by side.
+    let inputs = if two { snap.job.topics.len() } else { 1 };
+    let mut p_y = vec![0.0; n];
+    let mut s_y = vec![0.0; snap.sources.len()];
+    let mut bands = Vec::new();
+    let mut top = TOP;
+    for input in 0..inputs {
+        let parts: Vec<usize> = (0..n).filter(|&p| !two || snap.splits[p].input as usize == input).collect();
+        let srcs: Vec<usize> = (0..snap.sources.len()).filter(|&s| !two || snap.sources[s].input as usize == input).collect();
+        let head = if two { GROUP_HEAD } else { 0.0 };
+        let room = (parts.len() as f64 * p_h).max(srcs.len() as f64 * s_pitch);
+        if two {
+            bands.push(Band { input: input as u8, topic: snap.job.topics[input].clone(), head_y: top + 12.0 });
+        }
+        for (&p, y) in parts.iter().zip(spread(parts.len(), p_h, top + head, room)) {
+            p_y[p] = y;
+        }
+        for (&s, y) in srcs.iter().zip(spread(srcs.len(), s_pitch, top + head, room)) {
+            s_y[s] = y;
+        }
+        top += head + room + if two { 10.0 } else { 0.0 };
+    }
+    let bands_h = top - TOP;
+    let content = bands_h.max(snap.operators.len() as f64 * o_pitch).max(o_h + 20.0);
+    let height = TOP + content + 8.0;
+    let port = if ports == Ports::Direct { 0.0 } else { PORT_W };
+    let m_w = if has_chain { M_W } else { 0.0 };
+    let columns = if has_chain { 4.0 } else { 3.0 };
+    // Four columns of edges fit a 1440 px screen's graph card (808 px) only with narrower gaps.
+    let min_gap = if has_chain { 15.0 } else { 24.0 };
+    let gap = ((width - 8.0 - 18.0 - p_w - S_W - m_w - port - O_W - K_W) / columns).max(min_gap);
+    let p_x = 8.0 + 18.0;
+    let s_x = p_x + p_w + gap;
+    let m_x = has_chain.then_some(s_x + S_W + gap);
+    let o_x = s_x + S_W + gap + if has_chain { M_W + gap } else { 0.0 } + port;
+    let k_x = o_x + O_W + gap;
+    let p_edges = snap.splits.iter().filter(|s| !s.released).filter_map(|s| s.subtask.map(|t| (s.partition, t))).collect();
+    let s_edges = snap.operators.iter().flat_map(|o| o.channels.iter().map(move |c| (c.source_subtask, o.subtask, c.input))).collect();
+    Layout {
+        width: width.max(k_x + K_W + 8.0),
+        height,
+        p_x,
+        p_w,
+        s_x,
+        m_x,
+        o_x,
+        o_h,
+        k_x,
+        p_h,
+        p_y,
+        s_y,
+        o_y: spread(snap.operators.len(), o_pitch, TOP, content),
+        k_y: TOP + content / 2.0,
+        bands,
+        ports,
+        chained,
+        p_edges,
+        s_edges,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scenario::{build, catalog};
+
+    fn snap(id: &str, ms: i64) -> Snapshot {
+        let sc = build::parse(catalog::preset(id).unwrap().json).unwrap();
+        let mut sim = sc.build().unwrap();
+        let at = sim.config().start_time.ms() + ms;
+        sim.run_until(crate::engine::time::ProcTime(at)).unwrap();
+        sim.snapshot()
+    }
+
+    #[test]
+    fn one_input_has_no_bands_ports_or_chained_column() {
+        let l = layout(808.0, &snap("seed-001-heartbeat", 1_000));
+        assert!(l.bands.is_empty() && l.m_x.is_none());
+        assert_eq!(l.ports, Ports::Direct);
+        assert_eq!(l.channel_end(0, 0), Some((l.o_x, l.o_y[0])));
+        assert!(l.k_x + K_W <= 808.0, "fits the width");
+    }
+
+    #[test]
+    fn a_connected_job_has_a_band_per_topic_and_a_port_per_input() {
+        let s = snap("quiet-side-join", 1_000);
+        let l = layout(808.0, &s);
+        assert!(l.k_x + K_W <= 808.0, "fits the width");
+        assert_eq!(l.bands.iter().map(|b| b.topic.as_str()).collect::<Vec<_>>(), ["orders", "rates"]);
+        assert_eq!(l.ports, Ports::TwoInputs);
+        // The rates partition (engine number 4) and its source subtask sit in the second band,
+        // below every orders partition.
+        assert!(l.p_y[4] > l.p_y[..4].iter().copied().fold(0.0, f64::max));
+        assert!(l.p_y[4] > l.bands[1].head_y && l.s_y[2] > l.bands[1].head_y);
+        let (a, b) = (l.channel_end(0, 0).unwrap(), l.channel_end(0, 1).unwrap());
+        assert!(b.1 > a.1 && a.0 < l.o_x, "two ports left of the node, input 2 below input 1");
+        assert_eq!(partition_label(&s, 4), "rates-0");
+        assert_eq!(partition_label(&s, 3), "orders-3");
+    }
+
+    #[test]
+    fn a_union_has_one_valve_and_chained_operators_get_a_column() {
+        let l = layout(808.0, &snap("union-idle-stream", 1_000));
+        assert!(l.k_x + K_W <= 808.0, "fits the width (impressions-1 is the longest name)");
+        assert_eq!(l.ports, Ports::Valve);
+        assert_eq!(l.channel_end(1, 0).map(|e| e.1), l.channel_end(1, 1).map(|e| e.1), "every channel enters one valve");
+        let m = layout(808.0, &snap("midstream-assigner", 1_000));
+        let mx = m.m_x.expect("a chained column");
+        assert!(m.s_x + S_W < mx && mx + M_W < m.o_x);
+        assert_eq!(m.channel_start(0), Some((mx + M_W, m.s_y[0])), "channels leave from the chained operator");
+        assert!(m.k_x + K_W <= 808.0, "four columns still fit a 1440 px screen's graph card");
+    }
+}

@@ -1,0 +1,137 @@
+//! A keyed subtask in the job graph: a window subtask or an interval join subtask, with its
+//! `currentInputWatermark` (human, raw, lag). With two inputs (`connect`, interval join) it
+//! also shows `currentInput1Watermark` and `currentInput2Watermark` on lines of their own, each
+//! beside the port its channels enter, and the input that holds the minimum gets the graph's
+//! one "holds the minimum" mark (thick orange port, ◀ min) — as a channel would with one input.
+//! A union's subtask has one port: the valve that covers both sources' channels.
+
+use super::format::{dur, thousands, wm_human, wm_raw};
+use super::graph_layout::{Layout, Ports, O_W, PORT_W};
+use super::reading::{Chain, Reading};
+use super::rows::op_memo;
+use super::state::{Pg, Selection};
+use crate::engine::time::NO_WATERMARK;
+use leptos::prelude::*;
+
+#[component]
+pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = op_memo(pg.snap, o);
+    let geo = Memo::new(move |_| lay.with(|l| (l.o_x, l.o_y.get(o as usize).copied().unwrap_or(0.0) - l.o_h / 2.0, l.o_h, l.ports)));
+    let x = move || geo.get().0;
+    let y = move || geo.get().1;
+    let join = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
+    let class = move || {
+        let (idle, wm) = d.with(|v| v.as_ref().map_or((false, 0), |v| (v.idle, v.input_watermark.ms())));
+        let selected = pg.selection.with(|sel| matches!(sel, Selection::Operator(x) if *x == o));
+        super::graph::node_class("node op", idle, wm, (chain.with(|c| c.0) == Some(o)).then_some(" focus"), selected)
+    };
+    let line1 = move || {
+        d.with(|v| {
+            v.as_ref().map(|v| {
+                let state = match v.join_buffered {
+                    Some((l, r)) if l + r > 0 => format!(" · {} buffered", thousands(l + r)),
+                    _ if v.window_state_size > 0 => format!(" · {} open", thousands(v.window_state_size as u64)),
+                    _ => String::new(),
+                };
+                format!("{} {o}{}{state}", if join.get() { "join" } else { "win" }, if v.idle { " · IDLE" } else { "" })
+            })
+        })
+    };
+    let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.input_watermark.ms(), v.now.ms())));
+    let line3 = move || {
+        d.with(|v| {
+            v.as_ref().map(|v| {
+                let w = v.input_watermark.ms();
+                let lag = if w == NO_WATERMARK.ms() || w == i64::MAX { String::new() } else { format!(" · lag {}", dur(v.now.ms() - w)) };
+                format!("{}{lag}", wm_raw(w))
+            })
+        })
+    };
+    let title = move || {
+        if geo.with(|g| g.3 == Ports::TwoInputs) {
+            format!("{} subtask {o}: a two-input operator; currentInputWatermark is the minimum of currentInput1Watermark and currentInput2Watermark over the inputs that are not idle; click to explain why", if join.get() { "interval join" } else { "window" })
+        } else {
+            format!("window subtask {o}: currentInputWatermark is the minimum over its active, aligned input channels; click to explain why")
+        }
+    };
+    view! {
+        <g class=class data-operator=o tabindex="0" role="button" aria-label=move || format!("{} subtask {o}: explain", if join.get() { "interval join" } else { "window" })>
+            <title>{title}</title>
+            <rect class="box" x=x y=y width=O_W height=move || geo.get().2 rx="6" />
+            <text class="name" x=move || x() + 8.0 y=move || y() + 15.0>{line1}</text>
+            <text class="mono wm" x=move || x() + 8.0 y=move || y() + 31.0>{line2}</text>
+            <text class="mono raw" x=move || x() + 8.0 y=move || y() + 46.0>{line3}</text>
+            {move || match geo.get().3 {
+                Ports::Direct => ().into_any(),
+                Ports::Valve => view! { <Valve o=o lay=lay /> }.into_any(),
+                Ports::TwoInputs => view! { <InputPort o=o input=0 lay=lay /><InputPort o=o input=1 lay=lay /> }.into_any(),
+            }}
+        </g>
+    }
+}
+
+/// A union's one valve: both sources' channels enter it, it hands one watermark on.
+#[component]
+fn Valve(o: u32, lay: Memo<Layout>) -> impl IntoView {
+    let geo = Memo::new(move |_| lay.with(|l| (l.o_x, l.o_y.get(o as usize).copied().unwrap_or(0.0))));
+    view! {
+        <g class="port valve">
+            <title>"union: one StatusWatermarkValve over the channels of both sources (an idle channel is left out; a returning one waits until it catches up)"</title>
+            <rect class="port-box" x=move || geo.get().0 - PORT_W y=move || geo.get().1 - 11.0 width=PORT_W height="22" rx="3" />
+            <path class="port-bar" d=move || { let (x, y) = geo.get(); format!("M{:.1},{:.1}v12", x - PORT_W / 2.0, y - 6.0) } />
+        </g>
+    }
+}
+
+/// One input of a two-input operator: its port (where its channels enter) and its line in the
+/// node, `inN topic  watermark`, marked when it holds the operator's minimum.
+#[component]
+fn InputPort(o: u32, input: usize, lay: Memo<Layout>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = Memo::new(move |_| pg.snap.with(|s| s.operators.get(o as usize).and_then(|v| v.inputs.get(input).cloned()).map(|i| (i, s.now))));
+    // Before anything is read nothing is named as holding the minimum (one diagnosis rule).
+    let started = Memo::new(move |_| pg.reading.with(Reading::started));
+    let is_min = Memo::new(move |_| started.get() && d.with(|v| v.as_ref().is_some_and(|(i, _)| i.is_min)));
+    let idle = Memo::new(move |_| d.with(|v| v.as_ref().is_some_and(|(i, _)| i.idle)));
+    let geo = Memo::new(move |_| lay.with(|l| (l.o_x, l.port_y(o, input).unwrap_or(0.0))));
+    let text = move || {
+        d.with(|v| {
+            v.as_ref().map(|(i, now)| {
+                let wm = if i.idle { "IDLE".to_string() } else { wm_human(i.watermark.ms(), now.ms()) };
+                // The port beside it says which input; ◀ marks the one holding the minimum.
+                format!("{} {wm}{}", short(&i.topic), if is_min.get() { " ◀" } else { "" })
+            })
+        })
+    };
+    let title = move || {
+        d.with(|v| {
+            v.as_ref().map_or(String::new(), |(i, _)| {
+                format!(
+                    "currentInput{}Watermark ({}): {}{}",
+                    input + 1,
+                    i.topic,
+                    wm_raw(i.watermark.ms()),
+                    if i.idle { " — idle: left out of the minimum" } else if is_min.get() { " — holds the operator's minimum" } else { "" }
+                )
+            })
+        })
+    };
+    view! {
+        <g class="port input" class:holding=move || is_min.get() class:idle=move || idle.get() data-input=input>
+            <title>{title}</title>
+            <rect class="port-box" x=move || geo.get().0 - PORT_W y=move || geo.get().1 - 6.0 width=PORT_W height="12" rx="2" />
+            <text class="port-num" x=move || geo.get().0 - PORT_W / 2.0 y=move || geo.get().1 + 3.5 text-anchor="middle">{(input + 1).to_string()}</text>
+            <text class="mono in-line" x=move || geo.get().0 + 8.0 y=move || geo.get().1 + 3.5>{text}</text>
+        </g>
+    }
+}
+
+/// A topic name cut to fit the input's line beside its watermark.
+fn short(topic: &str) -> String {
+    if topic.chars().count() <= 8 {
+        topic.to_string()
+    } else {
+        format!("{}…", topic.chars().take(7).collect::<String>())
+    }
+}
