@@ -228,6 +228,13 @@ impl Simulation {
         if let Param::IdleTimeoutMs(t) = param {
             let now = self.now.max(self.cfg.start_time);
             self.down.chained.iter_mut().flatten().for_each(|m| m.set_idle_timeout(t, now));
+            // The configuration says what runs: the chained operators' specs carry the new timeout
+            // (the UI's idle field and SQL snippet read `table.exec.source.idle-timeout` there).
+            for (s, m) in self.down.chained.iter().enumerate() {
+                if let (Some(m), Some(src)) = (m, self.sources.get(s)) {
+                    self.cfg.inputs[src.input as usize].midstream = Some(m.spec);
+                }
+            }
         }
     }
 }
