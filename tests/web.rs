@@ -205,6 +205,43 @@ async fn one_diagnosis_names_one_culprit_everywhere() {
     c.remove();
 }
 
+/// The shapes beyond one source, in the graph: a band per topic, a two-input operator's ports
+/// with the holding input marked, a union's valve, the chained operator beside its idle source;
+/// and one diagnosis everywhere (graph, WHY, card) with partitions named `topic-N`.
+#[wasm_bindgen_test]
+async fn two_inputs_and_chained_operators_are_drawn_and_named_alike() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    pg.load_preset("quiet-side-join").unwrap();
+    pg.run_until(at(&pg, 30)).unwrap();
+    pg.refresh();
+    settle().await;
+    assert_eq!(count(&c, "svg.graph .band-heads text"), 2);
+    assert_eq!(count(&c, "svg.graph .node.op .port.input"), 4);
+    assert_eq!(count(&c, "svg.graph .node.op[data-operator='0'] .port.input.holding[data-input='1']"), 1);
+    let n = named(&c);
+    assert!(n.iter().all(|x| *x == n[0]), "{n:?}");
+    assert_eq!(n[0].0.as_deref(), Some("4"));
+    assert!(text(&c, ".why").contains("partition rates-0"), "{}", text(&c, ".why"));
+    assert!(text(&c, "#splits-table tr[data-partition='4'] th").starts_with("rates-0"));
+    assert!(text(&c, "#inputs-strip").contains("currentInput2Watermark (rates)"));
+    pg.load_preset("union-idle-stream").unwrap();
+    settle().await;
+    assert_eq!(count(&c, "svg.graph .node.op .port.valve"), 2);
+    assert_eq!(count(&c, "svg.graph .node.op .port.input"), 0);
+    pg.load_preset("midstream-assigner").unwrap();
+    pg.run_until(at(&pg, 60)).unwrap();
+    pg.refresh();
+    settle().await;
+    assert_eq!(count(&c, "svg.graph .node.chained"), 2);
+    assert_eq!(count(&c, "svg.graph .node.src.idle[data-source='0']"), 1, "the source subtask is idle");
+    assert_eq!(count(&c, "svg.graph .node.chained.holding[data-chained='0']"), 1, "the operator after it holds");
+    assert_eq!(count(&c, "svg.graph .node.chained.idle"), 0);
+    assert!(text(&c, "#strategy-scope").contains("Timestamps/Watermarks"));
+    drop(handle);
+    c.remove();
+}
+
 #[wasm_bindgen_test]
 async fn advisor_applies_its_advice_and_the_lag_alert_shows() {
     let pg = Pg::new();

@@ -84,6 +84,15 @@ fn WhyTab(tab: RwSignal<&'static str>, id: &'static str, label: &'static str) ->
     }
 }
 
+/// What the keyed subtasks are: "window", or "join" in an interval join job.
+fn noun(pg: &Pg) -> &'static str {
+    if pg.cfg.with(|c| c.interval_join.is_some()) {
+        "join"
+    } else {
+        "window"
+    }
+}
+
 /// Which window subtask to explain: the slowest (no selection), or one chosen by hand.
 #[component]
 fn ExplainTarget() -> impl IntoView {
@@ -99,8 +108,8 @@ fn ExplainTarget() -> impl IntoView {
                     pg.selection.set(v.parse().map(Selection::Operator).unwrap_or(Selection::None));
                     pg.refresh();
                 }>
-                <option value="auto">"the slowest window subtask"</option>
-                {move || (0..ops.get()).map(|o| view! { <option value=o.to_string()>{format!("window subtask {o}")}</option> }).collect_view()}
+                <option value="auto">{move || format!("the slowest {} subtask", noun(&pg))}</option>
+                {move || (0..ops.get()).map(|o| view! { <option value=o.to_string()>{format!("{} subtask {o}", noun(&pg))}</option> }).collect_view()}
             </select>
         </label>
     }
@@ -151,7 +160,7 @@ fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
     view! {
         <div class="why-main" data-culprit-partition=r.culprit_attr() data-cause=r.cause_attr()>
             <p class="headline">
-                <b>{format!("Window subtask {op}")}</b>
+                <b>{format!("{} subtask {op}", if noun(&pg) == "join" { "Join" } else { "Window" })}</b>
                 {format!(" is at {} ", wm_human(ex.watermark.ms(), n.ms()))}
                 <span class="raw mono">{format!("({})", wm_raw(ex.watermark.ms()))}</span>
                 {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| format!(" · {} behind processing time", dur(n.ms() - ex.watermark.ms())))}

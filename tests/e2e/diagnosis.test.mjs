@@ -21,6 +21,10 @@ const PRESETS = [
   ["late-data", 60_000, 30],
   ["heartbeat-idle-timeout", 60_000, 30],
   ["max-on-silence", 60_000, 30],
+  ["quiet-side-join", 30_000, 30],
+  ["union-idle-stream", 60_000, 30],
+  ["midstream-assigner", 60_000, 30],
+  ["sql-idle-reactivates", 120_000, 30],
 ];
 
 /** What each view names: culprit partition and cause, from their data attributes. */

@@ -1,17 +1,25 @@
 // Takes screenshots of the main states at 1280×800 and 1920×1080 (or the sizes given as
 // arguments, e.g. `390x844 1440x900`) into artifacts/ui/, with the WHY panel's advisor and lag
 // tabs and the embed layout. Run after `trunk build --release`:  node tests/e2e/screens.mjs
+// With `--shapes`: the presets for two inputs and chained watermark operators, and the interval
+// join scenario, each played a minute (the viewport and the whole page), instead.
+import fs from "node:fs";
 import path from "node:path";
-import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, artifactsDir } from "./lib.mjs";
+import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, artifactsDir, ROOT } from "./lib.mjs";
 
 const out = artifactsDir("ui");
 const server = await startServer();
 const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await launch();
 const shots = [];
+const shapes = process.argv.includes("--shapes");
 try {
-  const sizes = process.argv.slice(2).map((a) => a.split("x").map(Number));
+  const sizes = process.argv.slice(2).filter((a) => a !== "--shapes").map((a) => a.split("x").map(Number));
   for (const [w, h] of sizes.length ? sizes : [[1280, 800], [1920, 1080]]) {
+    if (shapes) {
+      await shapeShots(w, h);
+      continue;
+    }
     for (const scheme of ["light", "dark"]) {
       const { context, page, problems } = await openPage(browser, { viewport: { width: w, height: h }, colorScheme: scheme });
       await gotoApp(page, base);
@@ -59,4 +67,27 @@ async function diagnosisTabs(page, size) {
   await embed.click("#btn-play");
   await embed.screenshot({ path: path.join(out, `embed-${size}.png`) });
   await embed.close();
+}
+
+/** Presets 10–13 and the interval join scenario at one size, after a minute of play. */
+async function shapeShots(w, h) {
+  const join = JSON.parse(fs.readFileSync(path.join(ROOT, "tests/scenarios/interval_join_orders_payments.json"), "utf8"));
+  const { context, page, problems } = await openPage(browser, { viewport: { width: w, height: h } });
+  await gotoApp(page, base);
+  for (const id of ["quiet-side-join", "union-idle-stream", "midstream-assigner", "sql-idle-reactivates", "interval-join"]) {
+    if (id === "interval-join") {
+      await page.goto(base + "#scenario=" + encodeURIComponent(JSON.stringify(join)));
+      await page.waitForFunction(() => document.querySelector("svg.graph .col-heads")?.textContent.includes("INTERVAL JOIN"));
+    } else {
+      await choosePreset(page, id);
+    }
+    await playUntil(page, 60_000, 30);
+    for (const [suffix, fullPage] of [["", false], ["-full", true]]) {
+      const name = `${id}-${w}x${h}${suffix}.png`;
+      await page.screenshot({ path: path.join(out, name), fullPage });
+      shots.push(name);
+    }
+  }
+  if (problems.length) console.log(problems.join("\n"));
+  await context.close();
 }

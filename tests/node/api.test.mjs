@@ -12,14 +12,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { root, dist, wmpBin, WatermarkPlayground } from "./load.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const dist = path.resolve(process.env.WMP_DIST ?? path.join(root, "dist"));
-const wmpBin = path.resolve(process.env.WMP_BIN ?? path.join(root, "target/release/wmp"));
-
-const { initSync, WatermarkPlayground } = await import(path.join(dist, "wmp.js"));
-initSync({ module: fs.readFileSync(path.join(dist, "wmp_bg.wasm")) });
 
 function nativeRun(file) {
   const out = execFileSync(wmpBin, ["run", file], { encoding: "utf8", maxBuffer: 1 << 30 });

@@ -12,6 +12,7 @@ import init, {
   type LagCrossing,
   type LagPoint,
   type Explanation,
+  type JoinEmission,
   type LateRecord,
   type Metrics,
   type PresetInfo,
@@ -134,6 +135,34 @@ export async function example(): Promise<string> {
   const share: string = p.toShareString();
   sub.remove();
   for (const x of [p, q, r, s, t]) x.free();
+
+  // Two inputs: an interval join of orders with payments, and the views of a two-input job.
+  const joined = new WatermarkPlayground({
+    topic: { name: "orders", partitions: 2 },
+    second_input: { topic: { name: "payments", partitions: 1 }, mode: "connect", source: { parallelism: 1, midstream: null } },
+    interval_join: { lower_ms: -2_000, upper_ms: 5_000, upper_exclusive: true },
+    producers: [{ topic: "payments", partitions: "all", kind: "steady", rate_per_s: 3 }],
+  });
+  const joinSub = joined.on("join", (j: JoinEmission) => console.log(j.key, j.leftTs, j.rightTs, j.ts));
+  joined.apply({ command: "add_partition", topic: "payments" });
+  joined.runFor(10_000);
+  joinSub.remove();
+  const pairs: JoinEmission[] = joined.joins(0);
+  const js = joined.snapshot();
+  const shape: string = `${js.job.topics.join("+")} ${js.job.twoInputMode ?? "one input"} ${js.job.keyedOperator} ${js.job.joinBounds?.[0]} ${js.joinsEmitted}`;
+  const inputs: string[] = js.operators[0].inputs.map((i) => `${i.input} ${i.topic} ${i.watermark.raw} ${i.idle} ${i.isMin}`);
+  const buffered: number = (js.operators[0].joinBuffered?.[0] ?? 0) + js.splits[0].partitionInTopic + js.sources[0].subtaskInSource;
+  const chained: boolean | undefined = js.sources[0].midstream?.idle;
+  const perInput: Watermark | undefined = joined.metrics().window[0].currentInput2Watermark;
+  const mid: ScenarioInput = {
+    topic: { partitions: 1 },
+    source: { midstream: { operator: "sql_watermark_assigner", delay_ms: 2_000, idle_timeout_ms: 5_000 } },
+    window: { assigner: { type: "tumbling", size_ms: 10_000 } },
+  };
+  // @ts-expect-error: a midstream operator is one of the two kinds
+  const badMid: ScenarioInput = { topic: { partitions: 1 }, source: { midstream: { operator: "map" } } };
+  joined.free();
+  console.log(pairs.length, shape, inputs, buffered, chained, perInput, mid, badMid);
 
   const embed: MountedPlayground = mount(host, { layout: "embed", preset: "seed-001-heartbeat", speed: 300, autoplay: true, fullUrl: "/index.html" });
   const full = mount(host, { scenario: back, layout: "full" });

@@ -1,0 +1,14 @@
+// The bundle under test, loaded once for a test file: dist/wmp.js + dist/wmp_bg.wasm (or
+// WMP_DIST), and where the native runner is (target/release/wmp, or WMP_BIN).
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, "../..");
+export const dist = path.resolve(process.env.WMP_DIST ?? path.join(root, "dist"));
+export const wmpBin = path.resolve(process.env.WMP_BIN ?? path.join(root, "target/release/wmp"));
+
+const wmp = await import(path.join(dist, "wmp.js"));
+wmp.initSync({ module: fs.readFileSync(path.join(dist, "wmp_bg.wasm")) });
+export const { WatermarkPlayground } = wmp;
