@@ -170,7 +170,9 @@ fn java_generator(g: GeneratorKind, ty: &str) -> String {
             java_duration(delay_ms - 1),
             sql_interval(delay_ms)
         ),
-        GeneratorKind::SqlBounded { .. } => format!(".<{ty}>forGenerator(ctx -> new MaxTimestampGenerator())  // SQL's WATERMARK FOR ts AS ts: the max itself"),
+        GeneratorKind::SqlBounded { .. } => {
+            format!(".<{ty}>forGenerator(ctx -> new MaxTimestampGenerator())  // SQL's WATERMARK FOR ts AS ts: the max itself")
+        }
     }
 }
 
@@ -396,7 +398,9 @@ fn sql_watermark(g: GeneratorKind) -> String {
         GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } if bound_ms > 0 => {
             format!("  WATERMARK FOR event_time AS event_time - {}", sql_interval(bound_ms))
         }
-        GeneratorKind::SqlBounded { delay_ms } if delay_ms > 0 => format!("  WATERMARK FOR event_time AS event_time - {}", sql_interval(delay_ms)),
+        GeneratorKind::SqlBounded { delay_ms } if delay_ms > 0 => {
+            format!("  WATERMARK FOR event_time AS event_time - {}", sql_interval(delay_ms))
+        }
         GeneratorKind::NoWatermarks => "  -- no WATERMARK clause: event-time windows never fire".to_string(),
         _ => "  WATERMARK FOR event_time AS event_time".to_string(),
     }

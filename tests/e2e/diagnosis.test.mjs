@@ -25,6 +25,7 @@ const PRESETS = [
   ["union-idle-stream", 60_000, 30],
   ["midstream-assigner", 60_000, 30],
   ["sql-idle-reactivates", 120_000, 30],
+  ["continuous-trigger", 120_000, 30],
 ];
 
 /** What each view names: culprit partition and cause, from their data attributes. */

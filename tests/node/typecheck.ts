@@ -49,9 +49,10 @@ export async function example(): Promise<string> {
     source: { watermark: { generator: { kind: "sql_bounded", delay_ms: 5_000 } } },
     window: { assigner: { type: "cumulate", step_ms: 1_000, max_size_ms: 3_000 }, api: "sql" },
   };
-  const continuous: ScenarioInput = { ...input, window: { ...input.window, trigger: { type: "continuous", interval_ms: 1_000, purging: true } } };
+  // `window` is optional in the type (a join job has `interval_join` instead): `input` has one.
+  const continuous: ScenarioInput = { ...input, window: { ...input.window!, trigger: { type: "continuous", interval_ms: 1_000, purging: true } } };
   // @ts-expect-error: a trigger type Flink does not have here
-  const bad: ScenarioInput = { ...input, window: { ...input.window, trigger: { type: "count", max_count: 3 } } };
+  const bad: ScenarioInput = { ...input, window: { ...input.window!, trigger: { type: "count", max_count: 3 } } };
   const p = new WatermarkPlayground(input);
   const q = WatermarkPlayground.fromPreset("seed-001-heartbeat");
   const r = WatermarkPlayground.fromScenario(JSON.stringify(input));
@@ -171,5 +172,5 @@ export async function example(): Promise<string> {
   if (embed.mounted) embed.unmount();
   full.unmount();
 
-  return [cls, early, onTime, sql.window.api, continuous.window.trigger?.type, bad.topic.partitions, first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
+  return [cls, early, onTime, sql.window?.api, continuous.window?.trigger?.type, bad.topic.partitions, first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
 }
