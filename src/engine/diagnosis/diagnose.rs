@@ -6,8 +6,10 @@ use super::advisor::{advise, Advice, Inputs};
 use super::classify::PartitionFacts;
 use super::finding::{Finding, FindingKind, Fix, Severity};
 use super::lag::{lag_ms, over_threshold, SubtaskLag};
+use super::topology_findings::sql_idle_timeout_ms;
 use crate::engine::explain::{Culprit, Explanation, Reason};
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::session::action::Action;
 use crate::engine::sim::Simulation;
@@ -92,7 +94,7 @@ impl Simulation {
         // At the end of input (Long.MAX_VALUE) nothing holds the watermark.
         let culprit =
             explanation.as_ref().filter(|e| e.watermark != END_OF_TIME).and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
-        let mut advice = advise(&Inputs {
+        let advice = advise(&Inputs {
             partitions: &partitions,
             bound_ms: bound_of(self.cfg.first().source.generator),
             idle_timeout_ms: self.cfg.first().source.idle_timeout_ms,
@@ -107,6 +109,7 @@ impl Simulation {
                     e.reasons.iter().any(|r| matches!(r, Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. }))
                 }),
         });
+        let mut advice = self.without_source_bound(advice);
         let lag = self.lags(now, opts);
         let cx = FindingContext {
             sim: self,
@@ -153,6 +156,30 @@ impl Simulation {
             lag,
             explanation,
         }
+    }
+
+    /// A watermark operator after the source decides the watermark: a bound for the source's
+    /// generator would change nothing, so none is advised; SQL's operator takes the idle
+    /// timeout its finding proposes (rows re-activate it, so flapping is no reason for more).
+    fn without_source_bound(&self, mut advice: Advice) -> Advice {
+        let Some(m) = self.cfg.first().midstream else { return advice };
+        advice.bound.recommended_ms = None;
+        advice.bound.basis =
+            "the watermark operator after the source decides the watermark; its delay is set there, not in the source's strategy".into();
+        advice.bound.cost = String::new();
+        advice.actions.retain(|a| !matches!(a, Action::Bound(_) | Action::IdleTimeout(_)));
+        if matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. }) {
+            let t = sql_idle_timeout_ms(advice.tolerated_delay_ms);
+            advice.idle_timeout.current_ms = m.idle_timeout_ms();
+            advice.idle_timeout.recommended_ms = Some(t);
+            advice.idle_timeout.basis = "SQL's watermark operator goes idle after the timeout without rows and any row makes it active again: each row can hold the job for the timeout, so half the tolerated delay".into();
+            advice.idle_timeout.cost =
+                format!("the operator flips idle/active with sparse rows; each row holds the job for up to {}", d(t));
+            if advice.idle_timeout.current_ms != Some(t) {
+                advice.actions.push(Action::IdleTimeout(Some(t)));
+            }
+        }
+        advice
     }
 
     /// Whether a window subtask's watermark is far ahead of processing time or at the end of

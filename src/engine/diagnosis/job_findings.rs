@@ -119,6 +119,10 @@ impl FindingContext<'_> {
     }
 
     fn generator(&self) -> Option<Finding> {
+        // With a watermark operator after the source, the source's generator reaches nothing.
+        if self.sim.cfg.first().midstream.is_some() {
+            return None;
+        }
         match self.sim.cfg.first().source.generator {
             GeneratorKind::NoWatermarks => {
                 let b = self.advice.bound.recommended_ms.unwrap_or(0);

@@ -3,7 +3,7 @@
 //! the source knew (reference §6.4, §7, §10.1). They read the explanation's reasons, so the
 //! WHY panel and the findings never disagree.
 
-use super::diagnose::{d, window_size_ms, FindingContext};
+use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
 use crate::engine::session::action::Action;
@@ -41,8 +41,7 @@ impl FindingContext<'_> {
     /// active again: each row holds the job for the timeout. Half the tolerated delay (one
     /// window by default) bounds that; flapping is the price, and harmless here.
     fn shorter_sql_timeout(&self, f: Finding, current: Option<i64>) -> Finding {
-        let tolerated = self.opts.tolerated_delay_ms.unwrap_or_else(|| window_size_ms(self.sim.cfg.window));
-        let advised = (tolerated / 2).max(1);
+        let advised = sql_idle_timeout_ms(self.advice.tolerated_delay_ms);
         if current.is_some_and(|c| c <= advised) {
             return f;
         }
@@ -96,6 +95,12 @@ fn midstream(s: u32, operator: &str, source_idle: bool, timeout: Option<i64>, si
             silent.map_or("no record passed it yet".into(), |t| format!("last record through it {} ago", d(t))),
         )
         .check("currentOutputWatermark of the assigner operator, and the source's own watermark gauge next to it")
+}
+
+/// The `table.exec.source.idle-timeout` to propose for SQL's watermark operator: half the
+/// delay the user tolerates (each row can hold the job for the timeout).
+pub(crate) fn sql_idle_timeout_ms(tolerated_delay_ms: i64) -> i64 {
+    (tolerated_delay_ms / 2).max(1)
 }
 
 fn ordinal(input: usize) -> &'static str {
