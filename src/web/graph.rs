@@ -161,7 +161,7 @@ fn ColumnHeads(lay: Memo<Layout>) -> impl IntoView {
             <text x=move || lay.with(|l| l.s_x) y="14">"SOURCE SUBTASKS"</text>
             {move || lay.with(|l| l.m_x).map(|x| view! { <text x=x y="14" class="chained-head">{chained_head}</text> })}
             <text x=move || lay.with(|l| l.o_x) y="14">{move || operator_head(&pg)}</text>
-            <text x=move || lay.with(|l| l.k_x) y="14">"SINK"</text>
+            <text x=move || lay.with(|l| l.k_x) y="14" class:hidden=move || lay.with(|l| l.sink_below)>"SINK"</text>
         </g>
         <g class="band-heads">{bands}</g>
     }
@@ -379,7 +379,14 @@ pub fn edges_svg(l: &Layout) -> String {
         let _ = write!(out, r#"<path class="edge faint" d="{}"/>"#, curve(x1, y1, x2, y2));
     }
     for &y in &l.o_y {
-        let _ = write!(out, r#"<path class="edge faint" d="{}"/>"#, curve(l.o_x + O_W, y, l.k_x, l.k_y));
+        let d = if l.sink_below {
+            // A bus on the right of the keyed subtasks, down to the sink under them.
+            let x = l.o_x + O_W;
+            format!("M{x:.1},{y:.1} C{:.1},{y:.1} {:.1},{:.1} {x:.1},{:.1}", x + 14.0, x + 14.0, l.k_y, l.k_y)
+        } else {
+            curve(l.o_x + O_W, y, l.k_x, l.k_y)
+        };
+        let _ = write!(out, r#"<path class="edge faint" d="{d}"/>"#);
     }
     out
 }

@@ -66,6 +66,8 @@ pub struct Layout {
     pub s_y: Vec<f64>,
     pub o_y: Vec<f64>,
     pub k_y: f64,
+    /// The sink sits under the keyed subtasks (a narrow graph with a chained column).
+    pub sink_below: bool,
     /// Bands with headings: only when the job has two inputs.
     pub bands: Vec<Band>,
     pub ports: Ports,
@@ -179,23 +181,30 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
         top += head + room + if two { 10.0 } else { 0.0 };
     }
     let bands_h = top - TOP;
-    let content = bands_h.max(snap.operators.len() as f64 * o_pitch).max(o_h + 20.0);
-    let height = TOP + content + 8.0;
+    let ops_h = snap.operators.len() as f64 * o_pitch;
     let port = if ports == Ports::Direct { 0.0 } else { PORT_W };
     let m_w = if has_chain { M_W } else { 0.0 };
-    let columns = if has_chain { 4.0 } else { 3.0 };
-    // Four columns of edges fit a 1440 px screen's graph card (808 px) only with narrower gaps.
+    // Four columns of edges fit a 1440 px screen's graph card (808 px) only with narrower gaps;
+    // narrower still (1280 px), the sink goes under the keyed subtasks instead of beside them,
+    // so that the chained column and the keyed subtasks stay in view without scrolling.
     let min_gap = if has_chain { 15.0 } else { 24.0 };
-    let gap = ((width - 8.0 - 18.0 - p_w - S_W - m_w - port - O_W - K_W) / columns).max(min_gap);
+    // Left margin and the silence buttons, the nodes, and a right margin.
+    let fixed = 8.0 + 18.0 + p_w + S_W + m_w + port + O_W + 8.0;
+    let sink_below = has_chain && width < fixed + K_W + 4.0 * min_gap;
+    let columns = if has_chain && !sink_below { 4.0 } else { 3.0 };
+    // Under the subtasks, the sink leaves room on the right for the bus that leads down to it.
+    let gap = ((width - fixed - if sink_below { 16.0 } else { K_W }) / columns).max(min_gap);
+    let content = bands_h.max(ops_h + if sink_below { 52.0 + 24.0 } else { 0.0 }).max(o_h + 20.0);
+    let height = TOP + content + 8.0;
     let p_x = 8.0 + 18.0;
     let s_x = p_x + p_w + gap;
     let m_x = has_chain.then_some(s_x + S_W + gap);
     let o_x = s_x + S_W + gap + if has_chain { M_W + gap } else { 0.0 } + port;
-    let k_x = o_x + O_W + gap;
+    let k_x = if sink_below { o_x + O_W - K_W } else { o_x + O_W + gap };
     let p_edges = snap.splits.iter().filter(|s| !s.released).filter_map(|s| s.subtask.map(|t| (s.partition, t))).collect();
     let s_edges = snap.operators.iter().flat_map(|o| o.channels.iter().map(move |c| (c.source_subtask, o.subtask, c.input))).collect();
     Layout {
-        width: width.max(k_x + K_W + 8.0),
+        width: width.max(k_x + K_W + if sink_below { 16.0 + 8.0 } else { 8.0 } - 0.5),
         height,
         p_x,
         p_w,
@@ -207,8 +216,9 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
         p_h,
         p_y,
         s_y,
-        o_y: spread(snap.operators.len(), o_pitch, TOP, content),
-        k_y: TOP + content / 2.0,
+        o_y: spread(snap.operators.len(), o_pitch, TOP, if sink_below { ops_h } else { content }),
+        k_y: if sink_below { TOP + ops_h + 24.0 + 26.0 } else { TOP + content / 2.0 },
+        sink_below,
         bands,
         ports,
         chained,
@@ -267,5 +277,10 @@ mod tests {
         assert!(m.s_x + S_W < mx && mx + M_W < m.o_x);
         assert_eq!(m.channel_start(0), Some((mx + M_W, m.s_y[0])), "channels leave from the chained operator");
         assert!(m.k_x + K_W <= 808.0, "four columns still fit a 1440 px screen's graph card");
+        assert!(!m.sink_below);
+        let narrow = layout(712.0, &snap("midstream-assigner", 1_000));
+        assert!(narrow.sink_below && narrow.k_x + K_W + 16.0 + 8.0 <= 712.0, "at 1280 px the sink goes under the window subtasks");
+        assert_eq!(narrow.width, 712.0, "nothing to scroll");
+        assert!(narrow.k_y - 26.0 > narrow.o_y[1] + O_H / 2.0, "below the last one");
     }
 }
