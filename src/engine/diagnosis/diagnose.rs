@@ -141,7 +141,8 @@ impl Simulation {
             .first()
             .filter(|f| f.holds_watermark || f.severity <= Severity::Warning || f.kind == FindingKind::NothingReadYet)
             .map(|f| f.kind);
-        let headline = headline(cause.and(findings.first()), explanation.as_ref());
+        let operator = if self.cfg.interval_join.is_some() { "join" } else { "window" };
+        let headline = headline(cause.and(findings.first()), explanation.as_ref(), operator);
         Diagnosis {
             now,
             elapsed_ms: if self.started { now - self.cfg.start_time } else { -1 },
@@ -233,11 +234,12 @@ fn mark_holders(findings: &mut [Finding], culprit: Option<&Culprit>) {
     }
 }
 
-fn headline(first: Option<&Finding>, ex: Option<&Explanation>) -> String {
+/// `operator`: what the keyed subtasks are (`window` or `join`).
+fn headline(first: Option<&Finding>, ex: Option<&Explanation>, operator: &str) -> String {
     match (first, ex) {
         (Some(f), _) => f.title.clone(),
         (None, Some(e)) => {
-            format!("No problem found: the slowest window subtask ({}) is at {}.", e.subtask, describe_watermark(e.watermark))
+            format!("No problem found: the slowest {operator} subtask ({}) is at {}.", e.subtask, describe_watermark(e.watermark))
         }
         (None, None) => "No problem found.".into(),
     }
