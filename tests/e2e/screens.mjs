@@ -1,7 +1,7 @@
 // Takes screenshots of the main states at 1280×800 and 1920×1080 (or the sizes given as
 // arguments, e.g. `390x844 1440x900`) into artifacts/ui/, with the WHY panel's advisor and lag
 // tabs and the embed layout. Run after `trunk build --release`:  node tests/e2e/screens.mjs
-// With `--shapes`: the presets for two inputs and chained watermark operators, and the interval
+// With `--shapes`: the presets for two inputs, chained watermark operators and early firings, and the interval
 // join scenario, each played a minute (the viewport and the whole page), instead.
 import fs from "node:fs";
 import path from "node:path";
@@ -74,7 +74,7 @@ async function shapeShots(w, h) {
   const join = JSON.parse(fs.readFileSync(path.join(ROOT, "tests/scenarios/interval_join_orders_payments.json"), "utf8"));
   const { context, page, problems } = await openPage(browser, { viewport: { width: w, height: h } });
   await gotoApp(page, base);
-  for (const id of ["quiet-side-join", "union-idle-stream", "midstream-assigner", "sql-idle-reactivates", "interval-join"]) {
+  for (const id of ["quiet-side-join", "union-idle-stream", "midstream-assigner", "sql-idle-reactivates", "continuous-trigger", "interval-join"]) {
     if (id === "interval-join") {
       await page.goto(base + "#scenario=" + encodeURIComponent(JSON.stringify(join)));
       await page.waitForFunction(() => document.querySelector("svg.graph .col-heads")?.textContent.includes("INTERVAL JOIN"));
