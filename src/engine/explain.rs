@@ -240,7 +240,7 @@ impl Simulation {
     }
 
     fn sentence(&self, ex: &Explanation, now: ProcTime) -> String {
-        let operator = if self.cfg.interval_join.is_some() { "Join" } else { "Window" };
+        let operator = capitalized(self.cfg.keyed_noun());
         let mut s = format!("{operator} subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
         if let Some(c) = &ex.held_by {
             let part = c.partition.map_or(String::new(), |p| format!(", partition {}", self.partition_name(p)));
@@ -353,7 +353,13 @@ pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> 
     }
 }
 
-fn ordinal(input: usize) -> &'static str {
+fn capitalized(word: &str) -> String {
+    let mut c = word.chars();
+    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+}
+
+/// A two-input operator's input in words.
+pub(crate) fn ordinal(input: usize) -> &'static str {
     if input == 0 {
         "first"
     } else {

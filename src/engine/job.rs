@@ -95,6 +95,15 @@ impl JobConfig {
         self.inputs.len() == 2 && self.two_input_mode == TwoInputMode::Connect
     }
 
+    /// What a keyed subtask is called in texts: `join` or `window`.
+    pub fn keyed_noun(&self) -> &'static str {
+        if self.interval_join.is_some() {
+            "join"
+        } else {
+            "window"
+        }
+    }
+
     /// Source subtasks over all inputs (global source subtask indices follow input order).
     pub fn total_source_parallelism(&self) -> u32 {
         self.inputs.iter().map(|i| i.source_parallelism).sum()

@@ -86,11 +86,7 @@ fn WhyTab(tab: RwSignal<&'static str>, id: &'static str, label: &'static str) ->
 
 /// What the keyed subtasks are: "window", or "join" in an interval join job.
 fn noun(pg: &Pg) -> &'static str {
-    if pg.cfg.with(|c| c.interval_join.is_some()) {
-        "join"
-    } else {
-        "window"
-    }
+    pg.cfg.with(|c| c.keyed_noun())
 }
 
 /// Which window subtask to explain: the slowest (no selection), or one chosen by hand.

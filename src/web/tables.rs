@@ -120,7 +120,7 @@ pub fn ChannelsTable() -> impl IntoView {
     view! {
         <section class="card table-card" aria-labelledby="channels-h">
             <header class="card-head">
-                <h2 id="channels-h">{move || format!("CHANNELS · {} subtask {}", if pg.cfg.with(|c| c.interval_join.is_some()) { "join" } else { "window" }, focus.get())}</h2>
+                <h2 id="channels-h">{move || format!("CHANNELS · {} subtask {}", pg.cfg.with(|c| c.keyed_noun()), focus.get())}</h2>
                 <span class="muted small">{move || if two_inputs.get() { "per input: min over active, aligned channels" } else { "min over active, aligned channels" }}</span>
             </header>
             <InputsStrip focus=focus snap=snap />

@@ -141,8 +141,7 @@ impl Simulation {
             .first()
             .filter(|f| f.holds_watermark || f.severity <= Severity::Warning || f.kind == FindingKind::NothingReadYet)
             .map(|f| f.kind);
-        let operator = if self.cfg.interval_join.is_some() { "join" } else { "window" };
-        let headline = headline(cause.and(findings.first()), explanation.as_ref(), operator);
+        let headline = headline(cause.and(findings.first()), explanation.as_ref(), self.cfg.keyed_noun());
         Diagnosis {
             now,
             elapsed_ms: if self.started { now - self.cfg.start_time } else { -1 },

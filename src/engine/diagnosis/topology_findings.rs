@@ -5,7 +5,7 @@
 
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
-use crate::engine::explain::Reason;
+use crate::engine::explain::{ordinal, Reason};
 use crate::engine::session::action::Action;
 
 /// A chained operator this long without records while it holds the watermark is stuck.
@@ -101,12 +101,4 @@ fn midstream(s: u32, operator: &str, source_idle: bool, timeout: Option<i64>, si
 /// delay the user tolerates (each row can hold the job for the timeout).
 pub(crate) fn sql_idle_timeout_ms(tolerated_delay_ms: i64) -> i64 {
     (tolerated_delay_ms / 2).max(1)
-}
-
-fn ordinal(input: usize) -> &'static str {
-    if input == 0 {
-        "first"
-    } else {
-        "second"
-    }
 }

@@ -275,6 +275,15 @@ impl IntervalJoinSpec {
 }
 
 impl Scenario {
+    /// Sets the keyed operator's parallelism (window or join).
+    pub fn set_keyed_parallelism(&mut self, p: u32) {
+        match (&mut self.window, &mut self.interval_join) {
+            (Some(w), _) => w.parallelism = p,
+            (None, Some(j)) => j.parallelism = p,
+            (None, None) => {}
+        }
+    }
+
     /// The keyed operator's parallelism (window or join).
     pub fn keyed_parallelism(&self) -> u32 {
         match (&self.window, &self.interval_join) {

@@ -74,11 +74,7 @@ impl Session {
         self.restructure(|sc| {
             match name {
                 "source_parallelism" => sc.source.parallelism = from_value(value, "value")?,
-                "window_parallelism" => match (&mut sc.window, &mut sc.interval_join) {
-                    (Some(w), _) => w.parallelism = from_value(value, "value")?,
-                    (None, Some(j)) => j.parallelism = from_value(value, "value")?,
-                    (None, None) => {}
-                },
+                "window_parallelism" => sc.set_keyed_parallelism(from_value(value, "value")?),
                 "window" => window_block(sc)?.assigner = from_value(value, "value")?,
                 _ => window_block(sc)?.aggregate = from_value(value, "value")?,
             }

@@ -112,11 +112,7 @@ impl TopologyDraft {
         let live_parts = pg.snap_slow.with_untracked(|sn| sn.splits.iter().filter(|p| p.input == 0).count() as u32);
         match pg.restart_with(|sc| {
             sc.source.parallelism = s;
-            match (&mut sc.window, &mut sc.interval_join) {
-                (Some(win), _) => win.parallelism = w,
-                (None, Some(j)) => j.parallelism = w,
-                (None, None) => {}
-            }
+            sc.set_keyed_parallelism(w);
             sc.exchange.kind = x;
             // Partitions added while running become part of the topic.
             sc.topic.partitions = sc.topic.partitions.max(live_parts);
