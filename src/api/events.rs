@@ -284,6 +284,11 @@ impl Collector {
                 | TraceKind::SplitAdded { .. }
                 | TraceKind::SplitReleased { .. }
                 | TraceKind::EndOfInputDropped { .. }
+                | TraceKind::SplitPaused { .. }
+                | TraceKind::SplitResumed { .. }
+                | TraceKind::AlignmentBlocked { .. }
+                | TraceKind::AlignmentUnblocked { .. }
+                | TraceKind::BackPressure { .. }
                 | TraceKind::WindowFired { .. }
                 | TraceKind::Joined { .. }
                 | TraceKind::LateRecord { .. } => continue,

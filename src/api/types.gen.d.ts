@@ -718,6 +718,11 @@ export type TraceKind =
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
   | { "kind": "joined", subtask: number, key: string, leftTs: number, rightTs: number, }
   | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, firingKind: FiringKind, }
+  | { "kind": "split_paused", subtask: number, partition: number, maxAllowed: Watermark, }
+  | { "kind": "split_resumed", subtask: number, partition: number, }
+  | { "kind": "alignment_blocked", subtask: number, maxAllowed: Watermark, }
+  | { "kind": "alignment_unblocked", subtask: number, }
+  | { "kind": "back_pressure", subtask: number, on: boolean, }
   | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, };
 
 /**
@@ -746,6 +751,11 @@ export type TraceEvent = {
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
   | { "kind": "joined", subtask: number, key: string, leftTs: number, rightTs: number, }
   | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, firingKind: FiringKind, }
+  | { "kind": "split_paused", subtask: number, partition: number, maxAllowed: Watermark, }
+  | { "kind": "split_resumed", subtask: number, partition: number, }
+  | { "kind": "alignment_blocked", subtask: number, maxAllowed: Watermark, }
+  | { "kind": "alignment_unblocked", subtask: number, }
+  | { "kind": "back_pressure", subtask: number, on: boolean, }
   | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, });
 
 /**

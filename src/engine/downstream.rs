@@ -5,6 +5,7 @@
 use super::channel::{Channel, ChannelItem};
 use super::diagnosis::histogram::Histogram;
 use super::element::Record;
+use super::flow::credits::KeyedFlow;
 use super::job::{InputConfig, JobConfig};
 use super::keys::{KeyId, KeyTable};
 use super::operator::hot_windows::NO_SLOT;
@@ -49,15 +50,15 @@ pub struct Downstream {
     /// straight into the window operator.
     direct: bool,
     /// Per global source subtask: the window subtasks its watermarks and statuses reach.
-    targets: Vec<Vec<u32>>,
+    pub(crate) targets: Vec<Vec<u32>>,
     /// Per global source subtask, the watermark operator chained after it (empty when no
     /// input has one).
     pub chained: Vec<Option<Midstream>>,
     chain_out: Vec<Signal>,
-    latency_ms: i64,
+    pub(crate) latency_ms: i64,
     /// `channels[src * window_parallelism + dst]` over global source subtasks, used only with
     /// latency > 0.
-    channels: Vec<Channel>,
+    pub(crate) channels: Vec<Channel>,
     /// Cached keyBy target per key id, with the key's dense slot in that subtask.
     key_route: Vec<(u32, u32)>,
     /// Slots handed out per window subtask.
@@ -78,6 +79,12 @@ pub struct Downstream {
     /// An interval join's output (empty for a window job).
     pub joins: JoinResults,
     joined: Vec<JoinedPair>,
+    /// Records per second one keyed subtask processes (`None`: unbounded, no back-pressure).
+    pub(crate) capacity_per_s: Option<u64>,
+    /// Records a channel buffers before its sender waits.
+    pub(crate) buffer_records: u64,
+    /// Per keyed subtask: its processing budget and busy time (`flow::credits`).
+    pub keyed_flow: Vec<KeyedFlow>,
 }
 
 /// What Flink's interval join throws for an element without a timestamp.
@@ -101,12 +108,19 @@ impl Downstream {
             late: VecDeque::new(),
             late_retained: cfg.late_records_retained,
             late_side_output: cfg.late_side_output,
-            direct: cfg.channel_latency_ms == 0 && cfg.interval_join.is_none() && cfg.inputs.iter().all(|i| i.midstream.is_none()),
+            direct: cfg.channel_latency_ms == 0
+                && cfg.flow.keyed_capacity_per_s.is_none()
+                && cfg.interval_join.is_none()
+                && cfg.inputs.iter().all(|i| i.midstream.is_none()),
             targets,
             chained: chained(cfg),
             chain_out: Vec::new(),
             latency_ms: cfg.channel_latency_ms,
-            channels: if cfg.channel_latency_ms > 0 { vec![Channel::default(); (p * q) as usize] } else { Vec::new() },
+            channels: if cfg.channel_latency_ms > 0 || cfg.flow.keyed_capacity_per_s.is_some() {
+                vec![Channel::default(); (p * q) as usize]
+            } else {
+                Vec::new()
+            },
             key_route: Vec::new(),
             slots_used: vec![0; q as usize],
             max_parallelism: default_max_parallelism(q),
@@ -118,6 +132,9 @@ impl Downstream {
             lateness: Histogram::default(),
             joins: JoinResults::new(cfg.window_results_retained),
             joined: Vec::new(),
+            capacity_per_s: cfg.flow.keyed_capacity_per_s,
+            buffer_records: cfg.flow.channel_buffer_records,
+            keyed_flow: vec![KeyedFlow::default(); q as usize],
         }
     }
 
@@ -142,7 +159,7 @@ impl Downstream {
             self.channels = vec![Channel::default(); self.targets.len() * self.windows.len()];
         }
         self.latency_ms = latency_ms;
-        self.direct = latency_ms == 0 && self.chained.is_empty() && self.windows.iter().all(|w| w.join.is_none());
+        self.direct = !self.buffered() && self.chained.is_empty() && self.windows.iter().all(|w| w.join.is_none());
     }
 
     /// Routes a record from a source subtask (the record goes out before the generator runs);
@@ -190,7 +207,7 @@ impl Downstream {
         now: ProcTime,
         trace: &mut Trace,
     ) {
-        if self.latency_ms > 0 {
+        if self.buffered() {
             let ch = (src * self.windows.len() as u32 + dst) as usize;
             self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(*rec, ts, slot, input));
         } else {
@@ -302,7 +319,7 @@ impl Downstream {
         let q = self.windows.len() as u32;
         for k in 0..self.targets[src as usize].len() {
             let dst = self.targets[src as usize][k];
-            if self.latency_ms > 0 {
+            if self.buffered() {
                 self.channels[(src * q + dst) as usize].send(now + self.latency_ms, ChannelItem::Signal(sig));
             } else {
                 self.process_signal(src, dst, sig, now, trace);
@@ -323,15 +340,24 @@ impl Downstream {
         if self.channels.is_empty() {
             return;
         }
+        if let Some(cap) = self.capacity_per_s {
+            self.process_with_capacity(cap, now, trace);
+            return;
+        }
         let q = self.windows.len() as u32;
         for ch in 0..self.channels.len() {
             let (src, dst) = (ch as u32 / q, ch as u32 % q);
             while let Some(item) = self.channels[ch].pop_due(now) {
-                match item {
-                    ChannelItem::Record(rec, ts, slot, input) => self.receive_record(dst, slot, input, &rec, ts, now, trace),
-                    ChannelItem::Signal(sig) => self.process_signal(src, dst, sig, now, trace),
-                }
+                self.deliver(src, dst, item, now, trace);
             }
+        }
+    }
+
+    /// An item taken from a channel by keyed subtask `dst`.
+    pub(crate) fn deliver(&mut self, src: u32, dst: u32, item: ChannelItem, now: ProcTime, trace: &mut Trace) {
+        match item {
+            ChannelItem::Record(rec, ts, slot, input) => self.receive_record(dst, slot, input, &rec, ts, now, trace),
+            ChannelItem::Signal(sig) => self.process_signal(src, dst, sig, now, trace),
         }
     }
 

@@ -209,7 +209,7 @@ impl Simulation {
         if let Some(f) = facts.get(p as usize) {
             why.extend(class_reason(f, timeout, silent));
         }
-        if let Some(at) = sp.idle_deadline(interval) {
+        if let Some(at) = sp.idle_deadline(interval, now) {
             why.push(Reason::IdleCountdown { partition: p, idle_at: at });
         }
         (Some(p), why)

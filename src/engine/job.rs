@@ -6,6 +6,8 @@
 //! one valve over every channel) or through `connect` (a two-input operator: one valve per
 //! input, combined by `IndexedCombinedWatermarkStatus`, reference §6.1, §6.4).
 
+use super::alignment::{AlignmentParams, AlignmentSwitches};
+use super::flow::FlowConfig;
 use super::operator::aggregate::AggregateKind;
 use super::operator::assigner::WindowSpec;
 use super::operator::interval_join::JoinBounds;
@@ -14,6 +16,7 @@ use super::operator::sink::SinkMode;
 use super::operator::sql_window::WindowApi;
 use super::operator::trigger::TriggerSpec;
 use super::partitioner::Exchange;
+use super::source::start_offset::StartOffset;
 use super::source::SourceSettings;
 use super::time::ProcTime;
 use super::valve::ValveSwitches;
@@ -27,8 +30,12 @@ pub struct InputConfig {
     pub source: SourceSettings,
     /// Records per second each source subtask reads; `None` = as fast as they arrive.
     pub read_rate_per_s: Option<u64>,
-    /// Start reading from the earliest offset (true) or skip what is in the log at start.
-    pub start_from_earliest: bool,
+    /// Where reading starts in each partition.
+    pub start_offset: StartOffset,
+    /// Records of one partition in one Kafka fetch (`source::fetcher`).
+    pub fetch_records_per_partition: u64,
+    /// `withWatermarkAlignment`, if set.
+    pub alignment: Option<AlignmentParams>,
     pub exchange: Exchange,
     /// A watermark operator chained after the source, replacing the source's watermarks.
     pub midstream: Option<MidstreamSpec>,
@@ -72,6 +79,9 @@ pub struct JobConfig {
     pub combined_all_idle_flush: bool,
     /// Flink ≤ 1.14: a mid-stream `assignTimestampsAndWatermarks` forwarded upstream statuses.
     pub midstream_forwards_status: bool,
+    /// Capacities: keyed subtasks' processing rate, channels' credits.
+    pub flow: FlowConfig,
+    pub alignment: AlignmentSwitches,
     pub trace_capacity: usize,
     pub trace_records: bool,
     /// How many late records are kept for display (counters are always exact).
@@ -102,6 +112,16 @@ impl JobConfig {
         } else {
             "window"
         }
+    }
+
+    /// Whether any input is aligned.
+    pub fn aligned(&self) -> bool {
+        self.inputs.iter().any(|i| i.alignment.is_some())
+    }
+
+    /// Whether records wait in logs and channels for room (back-pressure) or alignment.
+    pub fn flow_controlled(&self) -> bool {
+        self.flow.keyed_capacity_per_s.is_some() || self.aligned()
     }
 
     /// Source subtasks over all inputs (global source subtask indices follow input order).

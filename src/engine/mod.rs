@@ -12,6 +12,7 @@
 // `cast_unsigned`, for hashes and Java's `int` arithmetic). `cargo clippy` enforces it.
 #![deny(clippy::cast_sign_loss, clippy::cast_possible_wrap)]
 
+pub mod alignment;
 pub mod channel;
 pub mod combined_watermark;
 pub mod command;
@@ -22,6 +23,7 @@ pub mod element;
 pub mod error;
 pub mod explain;
 pub mod fingerprint;
+pub mod flow;
 pub mod job;
 pub mod keys;
 pub mod limits;

@@ -48,6 +48,13 @@ impl Partition {
         self.unread.len()
     }
 
+    /// Skips records from the head of the log while `before` holds (a start position).
+    pub fn skip_while(&mut self, before: impl Fn(&Record) -> bool) -> usize {
+        let n = self.unread.iter().take_while(|r| before(r)).count();
+        self.unread.drain(..n);
+        n
+    }
+
     /// Skips everything currently in the log (start offset "latest").
     pub fn skip_all(&mut self) -> usize {
         let n = self.unread.len();

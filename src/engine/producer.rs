@@ -160,16 +160,21 @@ impl ProducerState {
         let key = if s.keys.len() == 1 { s.keys[0] } else { s.keys[self.rng.below(s.keys.len() as u64) as usize] };
         let lag = s.event_delay_ms + if s.jitter_ms > 0 { self.rng.up_to(s.jitter_ms) } else { 0 };
         let now_et = EventTime::from_proc(now);
+        let mut append_time = now;
         let (ts, heartbeat) = match self.kind {
             ProducerKind::Heartbeat { .. } => (now_et, true),
             ProducerKind::Outlier { future_ms } => (now_et.saturating_add(future_ms), false),
             ProducerKind::Backlog { count, span_ms } => {
                 let step = span_ms as i128 * n as i128 / count.max(1) as i128;
-                (EventTime::from_proc(self.start) - span_ms + step as i64, false)
+                let ts = EventTime::from_proc(self.start) - span_ms + step as i64;
+                // History was appended back then: its Kafka timestamp is its time, so that a
+                // start position by timestamp finds it (`StartOffset::TimestampMs`).
+                append_time = ProcTime(ts.ms());
+                (ts, false)
             }
             _ => (now_et - lag, false),
         };
-        Record { event_ts: ts, append_time: now, key, value: s.value, partition: self.partition, offset: 0, heartbeat }
+        Record { event_ts: ts, append_time, key, value: s.value, partition: self.partition, offset: 0, heartbeat }
     }
 }
 

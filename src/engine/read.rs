@@ -25,32 +25,53 @@ impl Simulation {
     /// Whether partition `p`'s records skip the log (see the module docs).
     #[inline]
     pub(crate) fn reads_directly(&self, p: usize) -> bool {
-        self.cfg.inputs[self.partitions[p].input as usize].read_rate_per_s.is_none() && self.live_split_of(p).is_some()
+        self.cfg.inputs[self.partitions[p].input as usize].read_rate_per_s.is_none()
+            && !self.cfg.flow_controlled()
+            && self.live_split_of(p).is_some()
     }
 
     pub(crate) fn read(&mut self, t: ProcTime) {
         self.pending_reads = false;
         self.index_producers();
+        let flow = self.cfg.flow_controlled();
         for s in 0..self.sources.len() {
             match self.cfg.inputs[self.sources[s].input as usize].read_rate_per_s {
-                None => self.read_unlimited(s, t),
-                Some(rate) => self.read_limited(s, rate, t),
+                None if !flow => self.read_unlimited(s, t),
+                None => self.read_fetched(s, u64::MAX, t),
+                Some(rate) => {
+                    let budget = self.read_budget(s, rate);
+                    self.read_fetched(s, budget, t)
+                }
+            }
+            if flow {
+                let blocked = !self.down.output_available(s as u32);
+                self.sources[s].set_back_pressured(blocked, t, &mut self.trace);
             }
         }
     }
 
-    fn read_limited(&mut self, s: usize, rate: u64, t: ProcTime) {
-        let mut budget = self.read_budget(s, rate);
-        for i in 0..self.sources[s].splits.len() {
-            let split = &self.sources[s].splits[i];
-            if split.released {
-                continue;
-            }
-            let p = split.partition as usize;
-            while budget > 0 {
+    /// Reads up to `budget` records in the Kafka fetcher's order (`source::fetcher`), while the
+    /// subtask is not waiting for alignment, only from unpaused splits, and only while every
+    /// output channel has room (otherwise it is back-pressured).
+    fn read_fetched(&mut self, s: usize, mut budget: u64, t: ProcTime) {
+        let per_partition = self.cfg.inputs[self.sources[s].input as usize].fetch_records_per_partition;
+        while budget > 0 && self.sources[s].reads() && self.down.output_available(s as u32) {
+            let src = &self.sources[s];
+            let backlog: Vec<u64> = (0..src.splits.len())
+                .map(|i| if src.readable(i) { self.partitions[src.splits[i].partition as usize].unread() as u64 } else { 0 })
+                .collect();
+            let Some((i, left)) = self.sources[s].fetcher.next(backlog.len(), per_partition, |i| backlog[i]) else { break };
+            let p = self.sources[s].splits[i].partition as usize;
+            let mut n = 0;
+            while n < left && budget > 0 && self.sources[s].reads() && self.sources[s].readable(i) && self.down.output_available(s as u32) {
                 let Some(r) = self.partitions[p].pop() else { break };
+                n += 1;
                 budget -= 1;
                 self.read_record(s, i, r, t);
+            }
+            self.sources[s].fetcher.consumed(n);
+            if n == 0 {
+                break;
             }
         }
     }

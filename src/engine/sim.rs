@@ -12,15 +12,18 @@
 //! Time only moves through `step`, `run_until` and `step_to_next_interesting`; nothing reads a
 //! clock. The next instant is computed, so sparse scenarios skip idle stretches in one step.
 
+use super::alignment::coordinator::AlignmentCoordinator;
+use super::alignment::source_alignment::SourceAlignment;
 use super::command::Command;
 use super::downstream::Downstream;
 use super::element::Record;
 use super::error::InputError;
+use super::flow::timer_gauge::UPDATE_INTERVAL_MS;
 use super::job::JobConfig;
 use super::keys::KeyTable;
 use super::observer::Observer;
 use super::partition::Partition;
-use super::producer::ProducerState;
+use super::producer::{ProducerKind, ProducerState};
 use super::rng::Rng;
 use super::source::enumerator::split_owner;
 use super::source::subtask::SourceSubtask;
@@ -67,6 +70,12 @@ pub struct Simulation {
     pub(crate) producers_of_stale: bool,
     /// Reused buffer for the records a producer writes in one instant.
     pub(crate) batch: Vec<Record>,
+    /// The alignment coordinators (one per aligned input, with the group store).
+    pub(crate) coordinator: AlignmentCoordinator,
+    /// Per input: its next alignment report/announce instant, if aligned.
+    pub(crate) next_alignment: Vec<Option<ProcTime>>,
+    /// The next metric update instant (`TimerGauge`s, every 5 s).
+    pub(crate) next_metric_update: ProcTime,
 }
 
 impl Simulation {
@@ -79,7 +88,10 @@ impl Simulation {
         for (input, ic) in cfg.inputs.iter().enumerate() {
             for i in 0..ic.source_parallelism {
                 let index = sources.len() as u32;
-                sources.push(SourceSubtask::new(index, (input as u8, i), ic.source, ic.exchange, rng.below(q) as u32));
+                let alignment = ic.alignment.clone().map(|a| SourceAlignment::new(a, cfg.alignment.buffer_size));
+                sources.push(
+                    SourceSubtask::new(index, (input as u8, i), ic.source, ic.exchange, rng.below(q) as u32).with_alignment(alignment),
+                );
             }
         }
         let mut sim = Simulation {
@@ -100,6 +112,11 @@ impl Simulation {
             producers_of: Vec::new(),
             producers_of_stale: true,
             batch: Vec::new(),
+            coordinator: AlignmentCoordinator::new(
+                cfg.inputs.iter().map(|i| i.alignment.as_ref().map(|a| (a.group.clone(), a.max_drift_ms))).collect(),
+            ),
+            next_alignment: cfg.inputs.iter().map(|i| i.alignment.as_ref().map(|a| cfg.start_time + a.update_interval_ms)).collect(),
+            next_metric_update: cfg.start_time + UPDATE_INTERVAL_MS,
             cfg,
         };
         for (input, &n) in partitions.iter().enumerate() {
@@ -212,9 +229,11 @@ impl Simulation {
             }
         }
         consider(self.next_tick);
+        self.next_alignment.iter().for_each(|&t| consider(t));
         consider(self.down.next_delivery());
         consider(self.down.next_timer());
-        if (self.pending_reads || self.cfg.inputs.iter().any(|i| i.read_rate_per_s.is_some())) && self.has_backlog() {
+        let budgeted = self.cfg.flow_controlled() || self.cfg.inputs.iter().any(|i| i.read_rate_per_s.is_some());
+        if (self.pending_reads || budgeted) && self.has_backlog() {
             consider(Some(from));
         }
         next
@@ -229,8 +248,13 @@ impl Simulation {
         }
     }
 
+    /// Whether a split that can be read now has records waiting (a paused split, or one of a
+    /// subtask waiting for alignment, waits for the next announcement instead).
     fn has_backlog(&self) -> bool {
-        (0..self.partitions.len()).any(|p| self.live_split_of(p).is_some() && self.partitions[p].unread() > 0)
+        (0..self.partitions.len()).any(|p| {
+            self.partitions[p].unread() > 0
+                && self.live_split_of(p).is_some_and(|(s, i)| self.sources[s].reads() && self.sources[s].readable(i))
+        })
     }
 
     /// Processes the next instant; returns it, or `None` when nothing will ever happen again.
@@ -298,16 +322,31 @@ impl Simulation {
         if self.cfg.auto_watermark_interval_ms > 0 {
             self.next_tick = Some(self.cfg.start_time + self.cfg.auto_watermark_interval_ms);
         }
-        for p in &mut self.partitions {
-            if !self.cfg.inputs[p.input as usize].start_from_earliest {
-                p.skip_all();
-            }
-        }
+        self.take_start_positions(t);
         self.down.open(t);
         for s in 0..self.sources.len() {
             self.signals.clear();
             self.sources[s].open(t, &mut self.trace, &mut self.signals);
             self.broadcast(s, t);
+        }
+    }
+
+    /// At job start each partition is positioned by its input's start offset; history (a
+    /// backlog produced at the start) is in the log first, so that a position can skip it.
+    fn take_start_positions(&mut self, t: ProcTime) {
+        for j in 0..self.producers.len() {
+            let p = self.producers[j].partition as usize;
+            let input = self.partitions[p].input as usize;
+            if self.cfg.inputs[input].start_offset.needs_history() && matches!(self.producers[j].kind, ProducerKind::Backlog { .. }) {
+                let part = &mut self.partitions[p];
+                self.producers[j].produce(t, |r| part.append(r));
+            }
+        }
+        for p in 0..self.partitions.len() {
+            let (input, index) = (self.partitions[p].input as usize, self.partitions[p].index_in_topic);
+            if let Err(e) = self.cfg.inputs[input].start_offset.apply(&mut self.partitions[p], index) {
+                self.down.failure.get_or_insert(e);
+            }
         }
     }
 
@@ -328,6 +367,7 @@ impl Simulation {
             return Err(InputError::invalid("", failure.clone()));
         }
         self.down.fire_timers(t, &mut self.trace);
+        self.note_flow(t);
         if self.next_tick == Some(t) {
             for s in 0..self.sources.len() {
                 self.signals.clear();
@@ -337,6 +377,7 @@ impl Simulation {
             }
             self.next_tick = Some(t + self.cfg.auto_watermark_interval_ms);
         }
+        self.align(t);
         Ok(())
     }
 

@@ -239,7 +239,7 @@ impl Simulation {
                     max_timestamp: sp.max_ts,
                     watermark: src.split_watermark(i),
                     idle: src.split_idle(i),
-                    idle_deadline: if src.split_idle(i) { None } else { sp.idle_deadline(interval) },
+                    idle_deadline: if src.split_idle(i) { None } else { sp.idle_deadline(interval, self.now) },
                     last_record_at: sp.last_record_at,
                     released: sp.released || part.removed,
                     ..base

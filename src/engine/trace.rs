@@ -100,6 +100,27 @@ pub enum TraceKind<K = KeyId> {
         #[serde(rename = "firingKind")]
         kind: FiringKind,
     },
+    /// Split alignment paused a split: its watermark is ahead of the announced max allowed.
+    SplitPaused {
+        subtask: u32,
+        partition: u32,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        max_allowed: EventTime,
+    },
+    /// Split alignment resumed a paused split.
+    SplitResumed { subtask: u32, partition: u32 },
+    /// A source subtask waits for alignment (reads nothing) until the group catches up.
+    AlignmentBlocked {
+        subtask: u32,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        max_allowed: EventTime,
+    },
+    /// A source subtask reads again after waiting for alignment.
+    AlignmentUnblocked { subtask: u32 },
+    /// A source subtask became back-pressured (no room in an output channel) or stopped being.
+    BackPressure { subtask: u32, on: bool },
     /// A record arrived too late for all its windows.
     LateRecord {
         subtask: u32,
@@ -144,6 +165,11 @@ impl<K> TraceKind<K> {
             &MidstreamWatermark { subtask, watermark } => MidstreamWatermark { subtask, watermark },
             &MidstreamStatus { subtask, status } => MidstreamStatus { subtask, status },
             &EndOfInputDropped { subtask } => EndOfInputDropped { subtask },
+            &SplitPaused { subtask, partition, max_allowed } => SplitPaused { subtask, partition, max_allowed },
+            &SplitResumed { subtask, partition } => SplitResumed { subtask, partition },
+            &AlignmentBlocked { subtask, max_allowed } => AlignmentBlocked { subtask, max_allowed },
+            &AlignmentUnblocked { subtask } => AlignmentUnblocked { subtask },
+            &BackPressure { subtask, on } => BackPressure { subtask, on },
             &OperatorWatermark { subtask, watermark } => OperatorWatermark { subtask, watermark },
             &OperatorStatus { subtask, status } => OperatorStatus { subtask, status },
             Joined { subtask, key, left_ts, right_ts } => Joined { subtask: *subtask, key: f(key), left_ts: *left_ts, right_ts: *right_ts },
@@ -185,6 +211,10 @@ impl TraceKind {
                 | TraceKind::SourceStatus { .. }
                 | TraceKind::MidstreamStatus { .. }
                 | TraceKind::OperatorStatus { .. }
+                | TraceKind::SplitPaused { .. }
+                | TraceKind::SplitResumed { .. }
+                | TraceKind::AlignmentBlocked { .. }
+                | TraceKind::AlignmentUnblocked { .. }
         )
     }
 
@@ -238,6 +268,13 @@ impl TraceKind {
                     h.add_i64(EARLY_FIRING_MARK);
                 }
             }
+            SplitPaused { subtask, partition, max_allowed } => {
+                [20, *subtask as i64, *partition as i64, max_allowed.ms()].iter().for_each(|v| h.add_i64(*v))
+            }
+            SplitResumed { subtask, partition } => [21, *subtask as i64, *partition as i64].iter().for_each(|v| h.add_i64(*v)),
+            AlignmentBlocked { subtask, max_allowed } => [22, *subtask as i64, max_allowed.ms()].iter().for_each(|v| h.add_i64(*v)),
+            AlignmentUnblocked { subtask } => [23, *subtask as i64].iter().for_each(|v| h.add_i64(*v)),
+            BackPressure { subtask, on } => [24, *subtask as i64, *on as i64].iter().for_each(|v| h.add_i64(*v)),
             Joined { subtask, key, left_ts, right_ts } => {
                 [17, *subtask as i64, *key as i64, left_ts.ms(), right_ts.ms()].iter().for_each(|v| h.add_i64(*v))
             }

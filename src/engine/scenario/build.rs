@@ -4,7 +4,9 @@
 use super::schema::{
     validate_generator, FlinkSwitches, KafkaConnector, Scenario, SecondInputSpec, SourceSpec, StartOffset, TopicSpec, WindowOperatorSpec,
 };
+use crate::engine::alignment::AlignmentSwitches;
 use crate::engine::error::InputError;
+use crate::engine::flow::FlowConfig;
 use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
 use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARALLELISM, MAX_PARTITIONS, MAX_SAFE, MAX_TRACE_CAPACITY};
@@ -182,6 +184,16 @@ impl Scenario {
             },
             combined_all_idle_flush: self.flink.combined_all_idle_flush,
             midstream_forwards_status: self.flink.midstream_forwards_status,
+            flow: FlowConfig {
+                keyed_capacity_per_s: self.flow.keyed_capacity_per_s,
+                channel_buffer_records: self.flow.channel_buffer_records,
+            },
+            alignment: AlignmentSwitches {
+                buffer_size: self.flink.alignment_buffer_size,
+                skip_idle_splits: self.flink.alignment_skip_idle_splits,
+                allow_unaligned_source_splits: self.flink.allow_unaligned_source_splits,
+                reader_pauses_splits: true,
+            },
             trace_capacity: self.trace.capacity,
             trace_records: self.trace.records,
             late_records_retained: self.trace.late_records_retained,
@@ -239,6 +251,15 @@ impl SourceSpec {
                 ));
             }
         }
+        if let Some(a) = &wm.alignment {
+            a.validate().map_err(|(f, m)| InputError::new(format!("watermark.alignment.{f}"), m))?;
+        }
+        if self.fetch.record_bytes == 0 {
+            return Err(InputError::new("fetch.record_bytes", "must be > 0"));
+        }
+        if let StartOffset::TimestampMs(t) = self.start_offset {
+            range(t, 0, MAX_SAFE, "start_offset.timestamp_ms")?;
+        }
         if self.read_rate_per_s == Some(0) {
             return Err(InputError::new("read_rate_per_s", "must be > 0, or null for unlimited"));
         }
@@ -261,9 +282,13 @@ impl SourceSpec {
                 transform: self.transform,
                 combined_all_idle_flush: flink.combined_all_idle_flush,
                 legacy_idle_without_splits: flink.kafka_connector == KafkaConnector::Legacy,
+                idleness_clock: flink.idleness_clock,
+                alignment_skip_idle_splits: flink.alignment_skip_idle_splits,
             },
             read_rate_per_s: self.read_rate_per_s,
-            start_from_earliest: self.start_offset == StartOffset::Earliest,
+            start_offset: self.start_offset.clone(),
+            fetch_records_per_partition: self.fetch.records_per_partition(),
+            alignment: wm.alignment.clone(),
             exchange,
             midstream: self.midstream,
         }

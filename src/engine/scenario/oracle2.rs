@@ -286,6 +286,8 @@ impl Oracle2Scenario {
             valve: ValveSwitches::default(),
             combined_all_idle_flush: true,
             midstream_forwards_status: false,
+            flow: crate::engine::flow::FlowConfig::default(),
+            alignment: crate::engine::alignment::AlignmentSwitches::default(),
             trace_capacity: 100_000,
             trace_records: false,
             late_records_retained: usize::MAX,

@@ -1,8 +1,10 @@
 //! The JSON scenario format. Every field has a default except `topic.partitions` and `window`;
 //! unknown fields are rejected, and errors name the field path (see `docs/SCENARIO.md`).
 
+use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
+use crate::engine::flow::IdlenessClock;
 use crate::engine::job::TwoInputMode;
 use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_BURST_COUNT, MAX_KEYS, MAX_RATE_PER_S};
 use crate::engine::operator::aggregate::AggregateKind;
@@ -61,6 +63,8 @@ pub struct Scenario {
     pub producers: Vec<ProducerSpec>,
     #[serde(default)]
     pub commands: Vec<TimedCommand>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub flow: FlowSpec,
     #[serde(default)]
     pub flink: FlinkSwitches,
     #[serde(default)]
@@ -118,6 +122,8 @@ pub struct SourceSpec {
     /// Records per second each source subtask reads; `null` = as fast as they arrive.
     pub read_rate_per_s: Option<u64>,
     pub start_offset: StartOffset,
+    #[serde(skip_serializing_if = "is_default")]
+    pub fetch: FetchSpec,
     /// A watermark operator chained after the source (`assignTimestampsAndWatermarks` in the
     /// middle of the job, or SQL's watermark operator); `null`: watermarks from the source.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -133,16 +139,53 @@ impl Default for SourceSpec {
             transform: SourceTransform::default(),
             read_rate_per_s: None,
             start_offset: StartOffset::Earliest,
+            fetch: FetchSpec::default(),
             midstream: None,
         }
     }
 }
 
+pub use crate::engine::source::start_offset::StartOffset;
+
+/// The Kafka consumer's fetch size, which decides the order a reader that cannot keep up
+/// moves through its partitions in (`source::fetcher`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StartOffset {
-    Earliest,
-    Latest,
+#[serde(deny_unknown_fields, default)]
+pub struct FetchSpec {
+    /// `max.partition.fetch.bytes` (1 MiB).
+    pub max_partition_fetch_bytes: u64,
+    /// The size of one record in the topic.
+    pub record_bytes: u64,
+}
+
+impl Default for FetchSpec {
+    fn default() -> Self {
+        FetchSpec { max_partition_fetch_bytes: 1_048_576, record_bytes: 100 }
+    }
+}
+
+impl FetchSpec {
+    /// Records of one partition in one fetch (at least one, as Kafka returns at least one
+    /// record even when it is larger than the limit).
+    pub fn records_per_partition(&self) -> u64 {
+        (self.max_partition_fetch_bytes / self.record_bytes.max(1)).max(1)
+    }
+}
+
+/// Capacities (`flow`): see `docs/FLOW.md`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FlowSpec {
+    /// Records per second one keyed subtask can process; `null`: unbounded.
+    pub keyed_capacity_per_s: Option<u64>,
+    /// Records one channel buffers before its sender waits (credits).
+    pub channel_buffer_records: u64,
+}
+
+impl Default for FlowSpec {
+    fn default() -> Self {
+        FlowSpec { keyed_capacity_per_s: None, channel_buffer_records: crate::engine::flow::DEFAULT_CHANNEL_BUFFER_RECORDS }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -154,6 +197,9 @@ pub struct WatermarkSpec {
     pub idle_timeout_ms: Option<i64>,
     /// `pipeline.auto-watermark-interval` (Flink's default 200 ms; 0 disables periodic emission).
     pub auto_watermark_interval_ms: i64,
+    /// `withWatermarkAlignment(group, maxDrift, updateInterval)`; `null`: not aligned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alignment: Option<AlignmentParams>,
 }
 
 impl Default for WatermarkSpec {
@@ -163,6 +209,7 @@ impl Default for WatermarkSpec {
             emit: EmitMode::Periodic,
             idle_timeout_ms: None,
             auto_watermark_interval_ms: 200,
+            alignment: None,
         }
     }
 }
@@ -478,6 +525,27 @@ pub struct FlinkSwitches {
     /// ≤ 1.14 (before FLINK-26708): a mid-stream `assignTimestampsAndWatermarks` forwarded the
     /// upstream idle/active statuses instead of swallowing them.
     pub midstream_forwards_status: bool,
+    /// ≥ 1.20.1 / 2.0 `input_activity` (idleness pauses while back-pressured or alignment-
+    /// blocked) or `wall` (≤ 1.20.0).
+    #[serde(skip_serializing_if = "is_default")]
+    pub idleness_clock: IdlenessClock,
+    /// `pipeline.watermark-alignment.buffer-size` (2.3: 3; 0 = before 2.3).
+    #[serde(skip_serializing_if = "is_three")]
+    pub alignment_buffer_size: usize,
+    /// 2.1.3 / 2.3.0: the periodic split-alignment check skips idle splits.
+    #[serde(skip_serializing_if = "is_true")]
+    pub alignment_skip_idle_splits: bool,
+    /// `pipeline.watermark-alignment.allow-unaligned-source-splits`.
+    #[serde(skip_serializing_if = "is_default")]
+    pub allow_unaligned_source_splits: bool,
+}
+
+fn is_three(n: &usize) -> bool {
+    *n == 3
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl Default for FlinkSwitches {
@@ -488,6 +556,10 @@ impl Default for FlinkSwitches {
             valve_rederive_on_reactivate: false,
             kafka_connector: KafkaConnector::Flip27,
             midstream_forwards_status: false,
+            idleness_clock: IdlenessClock::InputActivity,
+            alignment_buffer_size: 3,
+            alignment_skip_idle_splits: true,
+            allow_unaligned_source_splits: false,
         }
     }
 }

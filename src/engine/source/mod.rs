@@ -2,14 +2,17 @@
 //! idleness, the split multiplexer and the subtask's watermark output (reference §1–§4).
 
 pub mod enumerator;
+pub mod fetcher;
 pub mod generator;
 pub mod idleness;
 pub mod multiplexer;
 pub mod output;
 pub mod split;
+pub mod start_offset;
 pub mod subtask;
 pub mod timestamp;
 
+use crate::engine::flow::IdlenessClock;
 use generator::{EmitMode, GeneratorKind};
 use timestamp::{SourceTransform, TimestampAssigner};
 
@@ -26,4 +29,8 @@ pub struct SourceSettings {
     pub combined_all_idle_flush: bool,
     /// The legacy `FlinkKafkaConsumer` marked a subtask that owns no partition idle at once.
     pub legacy_idle_without_splits: bool,
+    /// Which clock the idleness timers read (reference §1.8).
+    pub idleness_clock: IdlenessClock,
+    /// 2.1.3 / 2.3.0: the periodic split-alignment check skips idle splits.
+    pub alignment_skip_idle_splits: bool,
 }

@@ -4,6 +4,7 @@
 use super::generator::WatermarkGenerator;
 use super::idleness::IdlenessWrapper;
 use crate::engine::diagnosis::observed::Observed;
+use crate::engine::flow::pausable_clock::PausableClock;
 use crate::engine::time::{EventTime, ProcTime};
 
 #[derive(Clone, Debug)]
@@ -23,6 +24,8 @@ pub struct Split {
     pub idle_since: Option<ProcTime>,
     /// What it saw, for the diagnosis.
     pub observed: Observed,
+    /// The split's input-activity clock: its idleness timer reads it (reference §1.8).
+    pub clock: PausableClock,
 }
 
 impl Split {
@@ -39,6 +42,7 @@ impl Split {
             released: false,
             idle_since: None,
             observed: Observed::default(),
+            clock: PausableClock::default(),
         }
     }
 
@@ -57,14 +61,16 @@ impl Split {
     /// When the idleness timer will declare this split idle if nothing arrives, if it can.
     /// The countdown starts at the first quiet periodic probe, and idle is declared at the
     /// first probe strictly more than the timeout after it.
-    pub fn idle_deadline(&self, interval_ms: i64) -> Option<ProcTime> {
+    /// The countdown runs on the split's clock: while the clock is paused there is no deadline.
+    pub fn idle_deadline(&self, interval_ms: i64, now: ProcTime) -> Option<ProcTime> {
         let timer = self.idleness.timer()?;
         let start = timer.countdown_started_at()?;
-        if interval_ms <= 0 {
+        if interval_ms <= 0 || self.clock.is_paused() {
             return None;
         }
         let probes = timer.timeout_ms() / interval_ms + 1;
         // Saturating: a timeout near Long.MAX_VALUE has a deadline at the end of time.
-        Some(ProcTime(start.ms().saturating_add(probes.saturating_mul(interval_ms))))
+        let relative = start.ms().saturating_add(probes.saturating_mul(interval_ms));
+        Some(ProcTime(relative.saturating_add(self.clock.paused_ms(now))))
     }
 }

@@ -2,13 +2,18 @@
 //! from its splits, runs one generator per split plus one for the main output, combines the
 //! splits in the multiplexer and emits watermarks and statuses through its output.
 
+use super::fetcher::Fetcher;
 use super::generator::{EmitMode, WatermarkGenerator};
 use super::idleness::{IdleCheck, IdlenessWrapper};
 use super::multiplexer::{MuxCall, WatermarkOutputMultiplexer};
 use super::output::{Path, SourceWatermarkOutput};
 use super::split::Split;
 use super::SourceSettings;
+use crate::engine::alignment::source_alignment::{SourceAlignment, SplitChange};
 use crate::engine::element::Record;
+use crate::engine::flow::back_pressure::TaskPressure;
+use crate::engine::flow::pausable_clock::PausableClock;
+use crate::engine::flow::IdlenessClock;
 use crate::engine::partitioner::Exchange;
 use crate::engine::status::{Signal, WatermarkStatus};
 use crate::engine::time::{EventTime, ProcTime};
@@ -40,6 +45,14 @@ pub struct SourceSubtask {
     pub rebalance_next: u32,
     /// Fractional read budget (milli-records) for a rate-limited reader.
     pub read_budget_milli: u64,
+    /// The order in which a reader that cannot read everything moves through its splits.
+    pub fetcher: Fetcher,
+    /// Watermark alignment, when the strategy has `withWatermarkAlignment`.
+    pub alignment: Option<SourceAlignment>,
+    /// The main output's input-activity clock (its idleness timer reads it).
+    pub main_clock: PausableClock,
+    pub pressure: TaskPressure,
+    split_changes: Vec<SplitChange>,
 }
 
 impl SourceSubtask {
@@ -69,7 +82,18 @@ impl SourceSubtask {
             exchange,
             rebalance_next: rebalance_start,
             read_budget_milli: 0,
+            fetcher: Fetcher::default(),
+            alignment: None,
+            main_clock: PausableClock::default(),
+            pressure: TaskPressure::default(),
+            split_changes: Vec::new(),
         }
+    }
+
+    /// The subtask with its side of watermark alignment.
+    pub fn with_alignment(mut self, alignment: Option<SourceAlignment>) -> Self {
+        self.alignment = alignment;
+        self
     }
 
     pub fn settings(&self) -> &SourceSettings {
@@ -100,6 +124,9 @@ impl SourceSubtask {
         let slot = self.mux.register();
         let g = WatermarkGenerator::new(self.settings.generator, self.settings.emit);
         self.splits.push(Split::new(partition, slot, g, IdlenessWrapper::new(self.settings.idle_timeout_ms)));
+        if let Some(a) = &mut self.alignment {
+            a.add_split();
+        }
         trace.push(now, TraceKind::SplitAdded { subtask: self.index, partition });
         self.splits.len() - 1
     }
@@ -212,7 +239,7 @@ impl SourceSubtask {
             }
             let before = self.split_state(i);
             let sp = &mut self.splits[i];
-            match sp.idleness.on_periodic_emit(now) {
+            match sp.idleness.on_periodic_emit(sp.clock.relative(now)) {
                 IdleCheck::Emit => {
                     if let Some(w) = sp.generator.on_periodic_emit(now) {
                         self.mux.deferred_watermark(sp.slot, w);
@@ -229,7 +256,7 @@ impl SourceSubtask {
         self.calls = calls;
         self.route_calls(now, trace, signals);
         let from = signals.len();
-        match self.main_idleness.on_periodic_emit(now) {
+        match self.main_idleness.on_periodic_emit(self.main_clock.relative(now)) {
             IdleCheck::Emit => {
                 if let Some(w) = self.main.on_periodic_emit(now) {
                     self.output.emit_watermark(Path::Main, w, signals);
@@ -264,6 +291,13 @@ impl SourceSubtask {
                 trace.push(now, TraceKind::SplitWatermark { subtask, partition, watermark: w });
             }
         }
+        if let (Some(w), Some(a)) = (w, &mut self.alignment) {
+            if before.0.is_none_or(|b| w > b) {
+                a.on_split_watermark(i, w, &mut self.split_changes);
+                self.apply_split_changes(now, trace);
+            }
+        }
+        let sp = &mut self.splits[i];
         if idle != before.1 {
             if idle {
                 sp.idle_since = Some(now);
@@ -274,6 +308,103 @@ impl SourceSubtask {
                 sp.observed.returned_at = Some(now);
                 trace.push(now, TraceKind::SplitActive { subtask, partition });
             }
+        }
+    }
+
+    /// Whether split `i` is read: assigned, not released, not paused by split alignment.
+    #[inline]
+    pub fn readable(&self, i: usize) -> bool {
+        !self.splits[i].released && !self.alignment.as_ref().is_some_and(|a| a.paused[i])
+    }
+
+    /// Whether the subtask reads at all (not `WAITING_FOR_ALIGNMENT`).
+    #[inline]
+    pub fn reads(&self) -> bool {
+        !self.alignment.as_ref().is_some_and(|a| a.waiting)
+    }
+
+    /// Split `i` is paused by split alignment.
+    pub fn split_paused(&self, i: usize) -> bool {
+        self.alignment.as_ref().is_some_and(|a| a.paused.get(i).copied().unwrap_or(false))
+    }
+
+    /// The alignment report tick: sample, check, and what to report to the coordinator.
+    pub fn alignment_tick(&mut self, finished: bool, now: ProcTime, trace: &mut Trace) -> Option<EventTime> {
+        let idle = self.output.is_idle();
+        let split_idle: Vec<bool> = (0..self.splits.len()).map(|i| self.split_idle(i)).collect();
+        let a = self.alignment.as_mut()?;
+        let was = a.waiting;
+        let report = a.tick(idle, finished, &split_idle, self.settings.alignment_skip_idle_splits, &mut self.split_changes);
+        self.note_waiting(was, now, trace);
+        self.apply_split_changes(now, trace);
+        report
+    }
+
+    /// The coordinator's `WatermarkAlignmentEvent`.
+    pub fn on_announcement(&mut self, max_allowed: EventTime, now: ProcTime, trace: &mut Trace) {
+        let split_idle: Vec<bool> = (0..self.splits.len()).map(|i| self.split_idle(i)).collect();
+        let Some(a) = self.alignment.as_mut() else { return };
+        let was = a.waiting;
+        a.on_announcement(max_allowed, &split_idle, self.settings.alignment_skip_idle_splits, &mut self.split_changes);
+        self.note_waiting(was, now, trace);
+        self.apply_split_changes(now, trace);
+    }
+
+    fn note_waiting(&mut self, was: bool, now: ProcTime, trace: &mut Trace) {
+        let Some(a) = &self.alignment else { return };
+        if a.waiting != was {
+            let subtask = self.index;
+            trace.push(
+                now,
+                if a.waiting {
+                    TraceKind::AlignmentBlocked { subtask, max_allowed: a.max_desired }
+                } else {
+                    TraceKind::AlignmentUnblocked { subtask }
+                },
+            );
+        }
+        self.update_clocks(now);
+    }
+
+    fn apply_split_changes(&mut self, now: ProcTime, trace: &mut Trace) {
+        let Some(a) = &self.alignment else { return };
+        let max_allowed = a.max_desired;
+        for (i, paused) in std::mem::take(&mut self.split_changes) {
+            let (subtask, partition) = (self.index, self.splits[i].partition);
+            trace.push(
+                now,
+                if paused {
+                    TraceKind::SplitPaused { subtask, partition, max_allowed }
+                } else {
+                    TraceKind::SplitResumed { subtask, partition }
+                },
+            );
+        }
+        self.update_clocks(now);
+    }
+
+    /// The end of a processed millisecond's reads: whether the subtask was back-pressured.
+    pub fn set_back_pressured(&mut self, on: bool, now: ProcTime, trace: &mut Trace) {
+        if self.pressure.is_back_pressured != on {
+            self.pressure.is_back_pressured = on;
+            trace.push(now, TraceKind::BackPressure { subtask: self.index, on });
+            self.update_clocks(now);
+        }
+    }
+
+    /// Pauses the input-activity clocks while the task cannot read (reference §1.8): every clock
+    /// while back-pressured or waiting for alignment (a split's clock runs on the main one), a
+    /// split's also while split alignment pauses it.
+    fn update_clocks(&mut self, now: ProcTime) {
+        if self.settings.idleness_clock == IdlenessClock::Wall {
+            return;
+        }
+        let bp = self.pressure.is_back_pressured;
+        let waiting = !self.reads();
+        self.main_clock.set_paused(bp || waiting, now);
+        for i in 0..self.splits.len() {
+            let paused = bp || waiting || self.split_paused(i);
+            self.splits[i].clock.set_paused(paused, now);
         }
     }
 
@@ -295,7 +426,12 @@ impl SourceSubtask {
             match *s {
                 Signal::Watermark(w) => {
                     self.last_emitted_at = Some(now);
-                    trace.push(now, TraceKind::SourceWatermark { subtask, watermark: w })
+                    trace.push(now, TraceKind::SourceWatermark { subtask, watermark: w });
+                    if let Some(a) = &mut self.alignment {
+                        let was = a.waiting;
+                        a.on_output_watermark(w);
+                        self.note_waiting(was, now, trace);
+                    }
                 }
                 Signal::Status(st) => {
                     match st {

@@ -1,0 +1,34 @@
+//! When alignment runs (step 7 of a millisecond, `docs/FLOW.md`): at every `updateInterval`
+//! after the start, each subtask of an aligned source samples, checks and reports, then the
+//! coordinator announces the max allowed watermark to the subtasks that reported. Flink runs
+//! these on separate timers and an RPC; the engine runs them at the same instant, in this
+//! order, with no delay.
+
+use crate::engine::sim::Simulation;
+use crate::engine::time::ProcTime;
+
+impl Simulation {
+    pub(crate) fn align(&mut self, t: ProcTime) {
+        for input in 0..self.next_alignment.len() {
+            if self.next_alignment[input] != Some(t) {
+                continue;
+            }
+            let Some(interval) = self.cfg.inputs[input].alignment.as_ref().map(|a| a.update_interval_ms) else { continue };
+            let subtasks: Vec<usize> = (0..self.sources.len()).filter(|&s| self.sources[s].input as usize == input).collect();
+            for &s in &subtasks {
+                if let Some(w) = self.sources[s].alignment_tick(self.ended, t, &mut self.trace) {
+                    let index = self.sources[s].index_in_source;
+                    self.coordinator.report(input as u8, index, w);
+                }
+            }
+            if let Some(max_allowed) = self.coordinator.max_allowed(input as u8) {
+                for &s in &subtasks {
+                    if self.coordinator.has_reported(input as u8, self.sources[s].index_in_source) {
+                        self.sources[s].on_announcement(max_allowed, t, &mut self.trace);
+                    }
+                }
+            }
+            self.next_alignment[input] = Some(t + interval);
+        }
+    }
+}

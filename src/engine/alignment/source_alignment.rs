@@ -1,0 +1,181 @@
+//! The subtask side of alignment (`SourceOperator`, reference §5.1): what the subtask reports,
+//! whether it waits for alignment (stops reading), and which of its splits are paused.
+//!
+//! Every decision compares the coordinator's `maxDesired` with the *oldest sample* of a
+//! watermark (2.3's buffer; with buffer size 0 the latest value), equality allowed.
+
+use super::sampler::WatermarkSampler;
+use super::AlignmentParams;
+use crate::engine::time::EventTime;
+
+#[derive(Clone, Debug)]
+pub struct SourceAlignment {
+    pub params: AlignmentParams,
+    /// The last announcement (`Long.MAX_VALUE` until the first one: nothing is blocked).
+    pub max_desired: EventTime,
+    output: WatermarkSampler,
+    splits: Vec<WatermarkSampler>,
+    /// Per split index: paused by split alignment.
+    pub paused: Vec<bool>,
+    /// `WAITING_FOR_ALIGNMENT`: the subtask reads nothing.
+    pub waiting: bool,
+    /// Whether an announcement has arrived (the drift gauge is registered then).
+    pub announced: bool,
+    buffer_size: usize,
+}
+
+/// A split whose pause state changed (index, now paused).
+pub type SplitChange = (usize, bool);
+
+impl SourceAlignment {
+    pub fn new(params: AlignmentParams, buffer_size: usize) -> Self {
+        SourceAlignment {
+            params,
+            max_desired: EventTime::MAX,
+            output: WatermarkSampler::new(buffer_size),
+            splits: Vec::new(),
+            paused: Vec::new(),
+            waiting: false,
+            announced: false,
+            buffer_size,
+        }
+    }
+
+    pub fn add_split(&mut self) {
+        self.splits.push(WatermarkSampler::new(self.buffer_size));
+        self.paused.push(false);
+    }
+
+    /// The subtask's forwarded output watermark rose.
+    pub fn on_output_watermark(&mut self, w: EventTime) {
+        self.output.add_latest(w);
+        self.check_subtask();
+    }
+
+    /// Split `i`'s watermark rose: checked for pausing at once.
+    pub fn on_split_watermark(&mut self, i: usize, w: EventTime, changes: &mut Vec<SplitChange>) {
+        self.splits[i].add_latest(w);
+        if !self.paused[i] && self.splits[i].oldest() > self.max_desired {
+            self.paused[i] = true;
+            changes.push((i, true));
+        }
+    }
+
+    /// The report tick: sample everything, check, and say what to report (`None`: nothing,
+    /// while the output watermark is still `Long.MIN_VALUE` and the subtask is not finished).
+    pub fn tick(
+        &mut self,
+        idle: bool,
+        finished: bool,
+        split_idle: &[bool],
+        skip_idle: bool,
+        changes: &mut Vec<SplitChange>,
+    ) -> Option<EventTime> {
+        self.output.sample();
+        self.splits.iter_mut().for_each(WatermarkSampler::sample);
+        self.check_subtask();
+        self.check_splits(split_idle, skip_idle, changes);
+        if finished {
+            return Some(EventTime::MAX);
+        }
+        let latest = self.output.latest();
+        if latest == EventTime::MIN {
+            return None;
+        }
+        Some(if idle { EventTime::MAX } else { latest })
+    }
+
+    /// A `WatermarkAlignmentEvent`.
+    pub fn on_announcement(&mut self, max_allowed: EventTime, split_idle: &[bool], skip_idle: bool, changes: &mut Vec<SplitChange>) {
+        self.max_desired = max_allowed;
+        self.announced = true;
+        self.check_subtask();
+        self.check_splits(split_idle, skip_idle, changes);
+    }
+
+    fn check_subtask(&mut self) {
+        self.waiting = self.max_desired < self.output.oldest();
+    }
+
+    fn check_splits(&mut self, split_idle: &[bool], skip_idle: bool, changes: &mut Vec<SplitChange>) {
+        for i in 0..self.splits.len() {
+            if skip_idle && split_idle.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let ahead = self.splits[i].oldest() > self.max_desired;
+            if ahead != self.paused[i] {
+                self.paused[i] = ahead;
+                changes.push((i, ahead));
+            }
+        }
+    }
+
+    /// `watermarkAlignmentDrift`: last emitted watermark − maxDesired (once announced).
+    pub fn drift_ms(&self) -> Option<i64> {
+        self.announced.then(|| self.output.latest().ms().saturating_sub(self.max_desired.ms()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(drift: i64) -> AlignmentParams {
+        AlignmentParams { group: "group1".into(), max_drift_ms: drift, update_interval_ms: 1 }
+    }
+
+    /// V-AL-5 (`SourceOperatorAlignmentTest#testWatermarkAlignment`, buffer size 0).
+    #[test]
+    fn v_al_5_subtask_blocking() {
+        let mut a = SourceAlignment::new(params(100), 0);
+        a.add_split();
+        let mut ch = Vec::new();
+        a.on_output_watermark(EventTime(1000));
+        assert_eq!(a.tick(false, false, &[false], true, &mut ch), Some(EventTime(1000)));
+        a.on_announcement(EventTime(999), &[false], true, &mut ch);
+        assert!(a.waiting);
+        a.on_announcement(EventTime(1001), &[false], true, &mut ch);
+        assert!(!a.waiting);
+        a.on_output_watermark(EventTime(2000));
+        assert!(a.waiting, "2000 > 1001: blocked at once on the rise");
+        assert_eq!(a.tick(false, false, &[false], true, &mut ch), Some(EventTime(2000)));
+    }
+
+    /// V-AL-8: a finished subtask reports MAX; nothing is reported while the watermark is MIN.
+    #[test]
+    fn v_al_8_finished_reports_max() {
+        let mut a = SourceAlignment::new(params(100), 3);
+        let mut ch = Vec::new();
+        assert_eq!(a.tick(true, false, &[], true, &mut ch), None, "MIN: nothing sent, even when idle");
+        assert_eq!(a.tick(false, true, &[], true, &mut ch), Some(EventTime::MAX));
+    }
+
+    /// V-AL-11's first half: a split ahead of the allowed watermark is paused; equality is allowed.
+    #[test]
+    fn split_pause_and_resume() {
+        let mut a = SourceAlignment::new(params(1), 0);
+        a.add_split();
+        a.add_split();
+        let mut ch = Vec::new();
+        a.on_split_watermark(0, EventTime(5), &mut ch);
+        a.on_split_watermark(1, EventTime(4), &mut ch);
+        a.on_announcement(EventTime(4), &[false, false], true, &mut ch);
+        assert_eq!(ch, vec![(0, true)]);
+        assert_eq!(a.paused, vec![true, false]);
+        ch.clear();
+        a.on_announcement(EventTime(5), &[false, false], true, &mut ch);
+        assert_eq!(ch, vec![(0, false)]);
+    }
+
+    #[test]
+    fn idle_splits_are_skipped_by_the_periodic_check() {
+        let mut a = SourceAlignment::new(params(0), 0);
+        a.add_split();
+        let mut ch = Vec::new();
+        a.on_split_watermark(0, EventTime(50), &mut ch);
+        a.on_announcement(EventTime(10), &[true], true, &mut ch);
+        assert!(ch.is_empty() && !a.paused[0], "2.3 skips idle splits");
+        a.on_announcement(EventTime(10), &[true], false, &mut ch);
+        assert_eq!(ch, vec![(0, true)], "2.2 pauses them");
+    }
+}

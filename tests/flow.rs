@@ -1,0 +1,196 @@
+//! Flow control (issue 13, `docs/FLOW.md`): the Kafka fetcher's order, start positions,
+//! back-pressure and its metrics, the input-activity clock, and watermark alignment, each on a
+//! small job whose outcome follows from Flink's rules (reference §1.7–1.8, §5).
+
+use serde_json::{json, Value};
+use wmp::engine::flow::back_pressure::BackPressureLevel;
+use wmp::engine::scenario::build::parse;
+use wmp::engine::sim::Simulation;
+use wmp::engine::time::EventTime;
+use wmp::engine::trace::TraceKind;
+
+fn build(v: &Value) -> Simulation {
+    parse(&v.to_string()).expect("valid").build().expect("builds")
+}
+
+fn run(v: &Value, ms: i64) -> Simulation {
+    let mut s = build(v);
+    s.run_until(s.config().start_time + ms).unwrap();
+    s
+}
+
+fn job(partitions: u32) -> Value {
+    json!({
+        "trace": {"records": false},
+        "topic": {"partitions": partitions},
+        "source": {"watermark": {"generator": {"kind": "bounded_out_of_orderness", "bound_ms": 1000}}},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 10000}},
+        "producers": []
+    })
+}
+
+fn backlog(partitions: Value, count: u64, span_ms: i64) -> Value {
+    json!({"partitions": partitions, "kind": "backlog", "count": count, "span_ms": span_ms})
+}
+
+fn count(s: &Simulation, f: impl Fn(&TraceKind) -> bool) -> usize {
+    s.trace().retained().filter(|e| f(&e.kind)).count()
+}
+
+#[test]
+fn a_slow_reader_moves_through_its_partitions_one_fetch_batch_each() {
+    let mut v = job(3);
+    v["source"]["read_rate_per_s"] = json!(1000);
+    v["source"]["fetch"] = json!({"max_partition_fetch_bytes": 10_000, "record_bytes": 100});
+    v["producers"] = json!([backlog(json!("all"), 1000, 3_600_000)]);
+    let s = run(&v, 299);
+    let read: Vec<u64> = s.sources()[0].splits.iter().map(|sp| sp.records_read).collect();
+    assert_eq!(read, vec![100, 100, 100], "one batch of 100 records per partition per fetch round");
+}
+
+/// The issue's backfill: with Kafka's fetch fairness a fast reader never leaves a partition
+/// unread for the idle timeout; a fetch size that lets one partition hog the reader does.
+#[test]
+fn backfill_with_a_short_idle_timeout_loses_records_only_when_one_partition_hogs_the_reader() {
+    let late = |fetch_bytes: u64| {
+        let mut v = job(3);
+        v["source"]["read_rate_per_s"] = json!(45_000);
+        v["source"]["watermark"]["idle_timeout_ms"] = json!(2000);
+        v["source"]["fetch"] = json!({"max_partition_fetch_bytes": fetch_bytes, "record_bytes": 100});
+        v["producers"] = json!([backlog(json!("all"), 120_000, 3_600_000)]);
+        run(&v, 20_000).downstream().late_total()
+    };
+    assert_eq!(late(1_048_576), 0);
+    assert!(late(1 << 40) > 100_000, "draining partition after partition idles the others");
+}
+
+#[test]
+fn start_positions_over_history() {
+    let read_after = |start: Value| {
+        let mut v = job(2);
+        v["source"]["start_offset"] = start;
+        v["producers"] = json!([backlog(json!("all"), 1000, 1_000_000)]);
+        let s = run(&v, 100);
+        s.sources()[0].splits.iter().map(|sp| sp.records_read).collect::<Vec<_>>()
+    };
+    let start = wmp::engine::scenario::schema::DEFAULT_START_MS;
+    assert_eq!(read_after(json!("earliest")), vec![1000, 1000]);
+    assert_eq!(read_after(json!("latest")), vec![0, 0]);
+    assert_eq!(read_after(json!({"timestamp_ms": start - 250_000})), vec![250, 250]);
+    assert_eq!(read_after(json!({"committed": {"offsets": [900, 10], "reset": "none"}})), vec![100, 990]);
+    assert_eq!(read_after(json!({"committed": {"offsets": [900], "reset": "latest"}})), vec![100, 0]);
+    let mut v = job(2);
+    v["source"]["start_offset"] = json!({"committed": {"offsets": [900]}});
+    let mut s = build(&v);
+    let err = s.run_until(s.config().start_time + 10).unwrap_err();
+    assert!(err.to_string().contains("NoOffsetForPartitionException"), "{err}");
+}
+
+fn overloaded(clock: &str) -> Value {
+    let mut v = job(3);
+    v["flow"] = json!({"keyed_capacity_per_s": 1000, "channel_buffer_records": 500});
+    v["flink"] = json!({"idleness_clock": clock});
+    v["source"]["watermark"]["idle_timeout_ms"] = json!(1000);
+    v["producers"] = json!([{"partitions": [0, 1], "kind": "steady", "rate_per_s": 2000}]);
+    v
+}
+
+#[test]
+fn an_overloaded_keyed_subtask_back_pressures_the_source() {
+    let s = run(&overloaded("input_activity"), 30_000);
+    let src = &s.sources()[0];
+    assert!(src.pressure.is_back_pressured);
+    assert!(src.pressure.back_pressured.value() > 900, "{}", src.pressure.back_pressured.value());
+    assert_eq!(src.pressure.level(), BackPressureLevel::High);
+    let flow = &s.downstream().keyed_flow[0];
+    assert!(flow.busy.value() >= 990, "{}", flow.busy.value());
+    assert!((29_000..=30_000).contains(&flow.processed), "{}", flow.processed);
+    let lag: usize = s.partitions().iter().map(|p| p.unread()).sum();
+    assert!(lag > 80_000, "consumer lag grows: {lag}");
+    assert!(s.downstream().channel_records(0, 0) <= 500);
+}
+
+/// FLIP-471: time spent back-pressured does not count as idle time, so the silent partition 2
+/// never goes idle in 2.x and holds the watermark; with the wall clock (≤ 1.20.0) it does.
+#[test]
+fn a_back_pressured_silent_split_never_goes_idle_on_the_input_activity_clock() {
+    let idle = |clock: &str| count(&run(&overloaded(clock), 20_000), |k| matches!(k, TraceKind::SplitIdle { partition: 2, .. }));
+    assert_eq!(idle("input_activity"), 0);
+    assert_eq!(idle("wall"), 1);
+}
+
+fn aligned_backfill(buffer: usize, aligned: bool) -> Value {
+    let mut v = job(2);
+    v["source"]["read_rate_per_s"] = json!(10_000);
+    v["source"]["watermark"]["emit"] = json!("per_event");
+    v["source"]["watermark"]["idle_timeout_ms"] = json!(2000);
+    if aligned {
+        v["source"]["watermark"]["alignment"] = json!({"group": "g", "max_drift_ms": 5000, "update_interval_ms": 1000});
+    }
+    v["flink"] = json!({"alignment_buffer_size": buffer});
+    v["producers"] = json!([backlog(json!(0), 100_000, 3_600_000), {"partitions": [0, 1], "kind": "steady", "rate_per_s": 100}]);
+    v
+}
+
+/// Split alignment with buffer size 0 and per-event watermarks: a split is paused as soon as
+/// its watermark passes the announced max, so a split's watermark only rises from at or below
+/// the max allowed. With one subtask the group minimum is its own watermark, announced once a
+/// second, so the history advances by about the max drift per update interval: alignment
+/// throttles the backfill to 5 s of event time per second here.
+#[test]
+fn no_split_runs_ahead_of_the_announced_max_while_aligned() {
+    let mut s = build(&aligned_backfill(0, true));
+    let end = s.config().start_time + 15_000;
+    let mut paused_seen = false;
+    let mut before = [EventTime::MIN; 2];
+    let mut allowed = EventTime::MAX;
+    let mut at_5s = None;
+    while s.now() < end {
+        if s.now() >= s.config().start_time + 5_000 && at_5s.is_none() {
+            at_5s = s.sources()[0].split_watermark(0);
+        }
+        s.step().unwrap();
+        let src = &s.sources()[0];
+        for (i, was) in before.iter_mut().enumerate() {
+            let w = src.split_watermark(i).unwrap_or(EventTime::MIN);
+            assert!(w <= *was || *was <= allowed, "split {i} rose from {was:?} above the max allowed {allowed:?}");
+            *was = w;
+            paused_seen |= src.split_paused(i);
+        }
+        allowed = src.alignment.as_ref().unwrap().max_desired;
+    }
+    assert!(paused_seen, "the live partition is paused while the history catches up");
+    let advanced = before[0].ms() - at_5s.unwrap().ms();
+    assert!((10 * 4_900..=10 * 5_100).contains(&advanced), "history advanced {advanced} ms of event time in 10 s");
+    assert!(s.sources()[0].split_paused(1), "the live split waits for the history");
+    let unaligned = run(&aligned_backfill(0, false), 3_000);
+    let w: Vec<i64> = (0..2).map(|i| unaligned.sources()[0].split_watermark(i).unwrap().ms()).collect();
+    assert!(w[1] - w[0] > 2_000_000, "without alignment the live split runs most of an hour ahead: {w:?}");
+}
+
+/// V-AL-11: a paused split's clock is paused, so it never becomes idle while paused; on the
+/// wall clock it would.
+#[test]
+fn a_paused_split_does_not_become_idle() {
+    let idle = |clock: &str| {
+        let mut v = aligned_backfill(3, true);
+        v["flink"]["idleness_clock"] = json!(clock);
+        count(&run(&v, 8_000), |k| matches!(k, TraceKind::SplitIdle { partition: 1, .. }))
+    };
+    assert_eq!(idle("input_activity"), 0);
+    assert!(idle("wall") >= 1);
+}
+
+/// The 2.3 buffer lets a split run ahead for about `buffer × interval` before it is paused.
+#[test]
+fn the_sampling_buffer_delays_the_pause() {
+    let first_pause = |buffer: usize| {
+        let s = run(&aligned_backfill(buffer, true), 8_000);
+        let first = s.trace().retained().find(|e| matches!(e.kind, TraceKind::SplitPaused { .. })).map(|e| e.time - s.config().start_time);
+        first
+    };
+    // The first report (and so announcement) waits until the live split has a watermark: it
+    // is first read at 2.1 s, after two fetch batches of the history (10,485 records each).
+    assert_eq!(first_pause(0), Some(3_000), "paused at the first announcement");
+    assert_eq!(first_pause(3), Some(5_000), "only once the oldest of three samples is ahead");
+}
