@@ -119,6 +119,14 @@ fn a_back_pressured_silent_split_never_goes_idle_on_the_input_activity_clock() {
     assert_eq!(idle("wall"), 1);
 }
 
+#[test]
+fn explain_says_back_pressure_keeps_the_silent_split_active() {
+    let s = run(&overloaded("input_activity"), 20_000);
+    let ex = s.explain(0).unwrap();
+    assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(2), "{}", ex.text);
+    assert!(ex.text.contains("back-pressured") && ex.text.contains("FLIP-471"), "{}", ex.text);
+}
+
 fn aligned_backfill(buffer: usize, aligned: bool) -> Value {
     let mut v = job(2);
     v["source"]["read_rate_per_s"] = json!(10_000);
@@ -163,6 +171,8 @@ fn no_split_runs_ahead_of_the_announced_max_while_aligned() {
     let advanced = before[0].ms() - at_5s.unwrap().ms();
     assert!((10 * 4_900..=10 * 5_100).contains(&advanced), "history advanced {advanced} ms of event time in 10 s");
     assert!(s.sources()[0].split_paused(1), "the live split waits for the history");
+    let ex = s.explain(0).unwrap();
+    assert!(ex.text.contains("watermark alignment pauses partition(s) 1 until partition 0 catches up"), "{}", ex.text);
     let unaligned = run(&aligned_backfill(0, false), 3_000);
     let w: Vec<i64> = (0..2).map(|i| unaligned.sources()[0].split_watermark(i).unwrap().ms()).collect();
     assert!(w[1] - w[0] > 2_000_000, "without alignment the live split runs most of an hour ahead: {w:?}");

@@ -519,6 +519,21 @@ impl WatermarkPlayground {
         })
     }
 
+    /// The answer of Flink's REST `GET /jobs/:jobid/vertices/:vertexid/backpressure` for
+    /// `"source"` or `"window"`.
+    #[wasm_bindgen(js_name = restBackPressure)]
+    pub fn rest_back_pressure(&self, vertex: JsValue) -> Result<JsValue, JsValue> {
+        let m = "restBackPressure";
+        let v = string_arg(&vertex, "vertex").map_err(|e| e.into_js(m))?;
+        self.read(m, |s| {
+            let answer = s
+                .sim()
+                .rest_back_pressure(&v)
+                .ok_or_else(|| ApiError::new("vertex", format!("no vertex {v:?} (\"source\" or \"window\")")))?;
+            to_js(&answer)
+        })
+    }
+
     /// Why window subtask `subtask`'s watermark is where it is: who holds it, the reasons, the
     /// windows that wait.
     pub fn explain(&self, subtask: JsValue) -> Result<JsValue, JsValue> {

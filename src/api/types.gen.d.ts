@@ -48,6 +48,10 @@ export type SplitView = {
    * Every producer of the partition is silenced (or it has none).
    */
   silent: boolean,
+  /**
+   * Split alignment paused it: its watermark is ahead of the group's allowed maximum.
+   */
+  paused: boolean,
 };
 
 /**
@@ -63,6 +67,28 @@ export type MidstreamView = {
    */
   outputWatermark: Watermark,
   idle: boolean,
+};
+
+export type BackPressureLevel = "OK" | "LOW" | "HIGH";
+
+/**
+ * A source subtask's side of watermark alignment.
+ */
+export type AlignmentView = {
+  group: string,
+  maxDriftMs: number,
+  /**
+   * The last announced maximum (`Long.MAX_VALUE` until the first announcement).
+   */
+  maxAllowed: Watermark,
+  /**
+   * `WAITING_FOR_ALIGNMENT`: it reads nothing until the group catches up.
+   */
+  waiting: boolean,
+  /**
+   * `watermarkAlignmentDrift`.
+   */
+  driftMs: number | null,
 };
 
 export type SourceView = {
@@ -81,6 +107,18 @@ export type SourceView = {
   outputWatermark: Watermark,
   idle: boolean,
   mainOutputIdle: boolean,
+  /**
+   * No room in an output channel: the subtask reads nothing (`isBackPressured`).
+   */
+  backPressured: boolean,
+  /**
+   * The Web UI's colour for it (from `backPressuredTimeMsPerSecond`).
+   */
+  backPressureLevel: BackPressureLevel,
+  /**
+   * Watermark alignment, when its strategy has it.
+   */
+  alignment: AlignmentView | null,
 };
 
 export type ChannelView = {
@@ -97,6 +135,10 @@ export type ChannelView = {
    * This channel holds the operator's minimum.
    */
   isMin: boolean,
+  /**
+   * Records waiting in the channel (with a capacity limit or latency).
+   */
+  bufferedRecords: number,
 };
 
 /**
@@ -139,6 +181,14 @@ export type JobShape = {
    */
   joinBounds: [number,
   number] | null,
+  /**
+   * Records per second one keyed subtask processes (null: unbounded, no back-pressure).
+   */
+  keyedCapacityPerS: number | null,
+  /**
+   * Credits of one channel, in records.
+   */
+  channelBufferRecords: number,
 };
 
 /**
@@ -184,6 +234,23 @@ export type SourceMetrics = {
   idle: boolean,
   idleTimeMs: number,
   splits: number,
+  /**
+   * Back-pressure (`flow`): false / 0 without a capacity limit.
+   */
+  isBackPressured: boolean,
+  backPressuredTimeMsPerSecond: number,
+  /**
+   * The fullest output channel's share of its credits (0..1).
+   */
+  outPoolUsage: number,
+  /**
+   * The Kafka connector's `pendingRecords`: records not yet read from its splits.
+   */
+  pendingRecords: number,
+  /**
+   * `watermarkAlignmentDrift` (registered at the first alignment announcement).
+   */
+  watermarkAlignmentDrift: number | null,
 };
 
 /**
@@ -208,6 +275,14 @@ export type WindowMetrics = {
    */
   windowStateSize: number,
   recordsInWindowState: number,
+  /**
+   * `busyTimeMsPerSecond` (0 without a capacity limit: processing then takes no time).
+   */
+  busyTimeMsPerSecond: number,
+  /**
+   * The fullest input channel's share of its credits (0..1).
+   */
+  inPoolUsage: number,
   /**
    * Two-input operators: `currentInput1Watermark`, `currentInput2Watermark` (the
    * operator's `currentInputWatermark` is their minimum).
@@ -356,6 +431,27 @@ export type LateRecord = {
  */
 export type RestWatermark = { id: string, value: string, };
 
+export type RestSubtaskBackPressure = {
+  subtask: number,
+  "backpressure-level": string,
+  /**
+   * `backPressuredTimeMsPerSecond / 1000`.
+   */
+  ratio: number,
+  idleRatio: number,
+  busyRatio: number,
+};
+
+/**
+ * The REST back-pressure answer for a vertex.
+ */
+export type RestBackPressure = {
+  status: string,
+  "backpressure-level": string,
+  "end-timestamp": number,
+  subtasks: Array<RestSubtaskBackPressure>,
+};
+
 /**
  * One reason, as data (the UI renders it; the explanation's `text` says it in a sentence);
  * `kind` names it in snake_case.
@@ -378,6 +474,10 @@ export type Reason =
  * Whether the source itself announced IDLE (a status the DataStream operator swallows).
  */
 sourceIdle: boolean, idleTimeoutMs: number | null, silentMs: number | null, sql: boolean, }
+  | { "kind": "back_pressured_never_idle", partition: number, sourceSubtask: number, idleTimeoutMs: number, silentMs: number, }
+  | { "kind": "waiting_for_alignment", sourceSubtask: number, maxAllowed: Watermark, }
+  | { "kind": "split_paused_by_alignment", partition: number, maxAllowed: Watermark, }
+  | { "kind": "alignment_pauses_others", partition: number, paused: Array<number>, maxDriftMs: number, updateIntervalMs: number, }
   | { "kind": "channel_not_realigned", channel: number, sourceSubtask: number, }
   | { "kind": "far_future_timestamp", partition: number, maxTimestamp: number, aheadMs: number, }
   | { "kind": "seconds_read_as_millis", watermark: Watermark, }

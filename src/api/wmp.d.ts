@@ -17,6 +17,7 @@ import type {
   LateRecord,
   Metrics,
   PresetInfo,
+  RestBackPressure,
   RestWatermark,
   Snapshot,
   StatusEvent,
@@ -204,14 +205,25 @@ export interface SourceInput {
     emit?: "periodic" | "per_event";
     idle_timeout_ms?: number | null;
     auto_watermark_interval_ms?: number;
+    /** `withWatermarkAlignment(group, maxDrift, updateInterval)`. */
+    alignment?: { group: string; max_drift_ms: number; update_interval_ms?: number } | null;
   };
   timestamp_assigner?: TimestampAssigner;
   transform?: { max_future_skew_ms?: number | null; drop_heartbeats?: boolean };
   read_rate_per_s?: number | null;
-  start_offset?: "earliest" | "latest";
+  /** Kafka's `OffsetsInitializer`. */
+  start_offset?: StartOffset;
+  /** The Kafka fetch size: a reader moves through its partitions one fetch batch each. */
+  fetch?: { max_partition_fetch_bytes?: number; record_bytes?: number };
   /** A watermark operator chained after the source (its watermarks replace the source's). */
   midstream?: MidstreamSpec | null;
 }
+
+export type StartOffset =
+  | "earliest"
+  | "latest"
+  | { timestamp_ms: number }
+  | { committed: { offsets: number[]; reset?: "earliest" | "latest" | "none" } };
 
 /**
  * The operator after the source: DataStream's mid-stream `assignTimestampsAndWatermarks(...)`, or
@@ -265,11 +277,19 @@ export interface ScenarioInput {
   sink?: { mode?: SinkMode };
   producers?: ProducerSpec[];
   commands?: TimedCommand[];
+  /** Capacities: a keyed subtask's records/s and a channel's credits (back-pressure). */
+  flow?: { keyed_capacity_per_s?: number | null; channel_buffer_records?: number };
   flink?: {
     combined_all_idle_flush?: boolean;
     valve_unconditional_flush?: boolean;
     valve_rederive_on_reactivate?: boolean;
     kafka_connector?: "flip27" | "legacy";
+    midstream_forwards_status?: boolean;
+    /** `input_activity` (≥ 1.20.1 / 2.0) or `wall` (≤ 1.20.0). */
+    idleness_clock?: "input_activity" | "wall";
+    alignment_buffer_size?: number;
+    alignment_skip_idle_splits?: boolean;
+    allow_unaligned_source_splits?: boolean;
   };
   trace?: { capacity?: number; records?: boolean; late_records_retained?: number; window_results_retained?: number | null };
 }
@@ -402,6 +422,8 @@ export class WatermarkPlayground {
   lateRecords(): LateRecord[];
   metrics(): Metrics;
   restWatermarks(vertex: "source" | "window"): RestWatermark[];
+  /** Flink's REST `GET /jobs/:jobid/vertices/:vertexid/backpressure` answer for the vertex. */
+  restBackPressure(vertex: "source" | "window"): RestBackPressure;
   explain(subtask: number): Explanation;
   /** The job-level diagnosis: culprit, cause, findings with evidence and fixes, partition classes, advice, lag. */
   diagnose(options?: DiagnosisOptions): Diagnosis;

@@ -65,6 +65,8 @@ pub enum Param {
     SinkMode(SinkMode),
     ChannelLatencyMs(i64),
     ReadRatePerS(Option<u64>),
+    /// Records per second one keyed subtask processes (`null`: unbounded, no back-pressure).
+    KeyedCapacityPerS(Option<u64>),
     /// Clamp timestamps to processing time + this skew (`null`: no clamp).
     MaxFutureSkewMs(Option<i64>),
     DropHeartbeats(bool),
@@ -196,6 +198,10 @@ impl Simulation {
                 self.down.set_latency(l);
             }
             Param::ReadRatePerS(r) => self.cfg.inputs.iter_mut().for_each(|i| i.read_rate_per_s = r),
+            Param::KeyedCapacityPerS(c) => {
+                self.cfg.flow.keyed_capacity_per_s = c;
+                self.down.set_capacity(c);
+            }
             strategy => self.set_strategy(strategy),
         }
         Ok(())

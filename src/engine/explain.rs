@@ -58,6 +58,25 @@ pub enum Reason {
         silent_ms: Option<i64>,
         sql: bool,
     },
+    /// The holding split is silent, but its source subtask is back-pressured: since 2.0
+    /// (FLIP-471) that time does not count towards the idle timeout, so it never goes idle.
+    BackPressuredNeverIdle { partition: u32, source_subtask: u32, idle_timeout_ms: i64, silent_ms: i64 },
+    /// The holding source subtask waits for watermark alignment (reads nothing).
+    WaitingForAlignment {
+        source_subtask: u32,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        max_allowed: EventTime,
+    },
+    /// Split alignment paused the holding split.
+    SplitPausedByAlignment {
+        partition: u32,
+        #[serde(serialize_with = "as_watermark")]
+        #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+        max_allowed: EventTime,
+    },
+    /// Alignment pauses other splits of the subtask until the holding one catches up.
+    AlignmentPausesOthers { partition: u32, paused: Vec<u32>, max_drift_ms: i64, update_interval_ms: i64 },
     /// A channel came back from idle below the output watermark and is ignored until it catches up.
     ChannelNotRealigned { channel: usize, source_subtask: u32 },
     /// A split read a timestamp far ahead of processing time; records behind it become late.
@@ -212,7 +231,39 @@ impl Simulation {
         if let Some(at) = sp.idle_deadline(interval, now) {
             why.push(Reason::IdleCountdown { partition: p, idle_at: at });
         }
+        let flow = self.flow_reasons(s, i, timeout, silent.unwrap_or(now - self.cfg.start_time));
+        if flow.iter().any(|r| matches!(r, Reason::BackPressuredNeverIdle { .. })) {
+            // "It goes idle after the timeout" is not true while the clock stands.
+            why.retain(|r| !matches!(r, Reason::SplitNeverReceived { .. }));
+        }
+        why.extend(flow);
         (Some(p), why)
+    }
+
+    /// What back-pressure and alignment do to the holding split `i` of source subtask `s`.
+    fn flow_reasons(&self, s: u32, i: usize, timeout: Option<i64>, quiet: i64) -> Vec<Reason> {
+        let src = &self.sources[s as usize];
+        let p = src.splits[i].partition;
+        let mut out = Vec::new();
+        let paused_clock = src.settings().idleness_clock == super::flow::IdlenessClock::InputActivity;
+        if let (true, true, Some(t)) = (src.pressure.is_back_pressured, paused_clock, timeout) {
+            if quiet >= t {
+                out.push(Reason::BackPressuredNeverIdle { partition: p, source_subtask: s, idle_timeout_ms: t, silent_ms: quiet });
+            }
+        }
+        let Some(a) = &src.alignment else { return out };
+        if a.waiting {
+            out.push(Reason::WaitingForAlignment { source_subtask: s, max_allowed: a.max_desired });
+        }
+        if src.split_paused(i) {
+            out.push(Reason::SplitPausedByAlignment { partition: p, max_allowed: a.max_desired });
+        }
+        let paused: Vec<u32> = (0..src.splits.len()).filter(|&j| j != i && src.split_paused(j)).map(|j| src.splits[j].partition).collect();
+        if !paused.is_empty() {
+            let (max_drift_ms, update_interval_ms) = (a.params.max_drift_ms, a.params.update_interval_ms);
+            out.push(Reason::AlignmentPausesOthers { partition: p, paused, max_drift_ms, update_interval_ms });
+        }
+        out
     }
 
     fn timestamp_reasons(&self, wm: EventTime, now: ProcTime) -> Vec<Reason> {
@@ -344,6 +395,26 @@ pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> 
         Reason::MidstreamHolds { source_subtask, operator, source_idle, idle_timeout_ms, silent_ms, sql } => {
             midstream_clause(*source_subtask, operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql)
         }
+        Reason::BackPressuredNeverIdle { partition, source_subtask, idle_timeout_ms, silent_ms } => format!(
+            "partition {} has had no record for {}, but source subtask {source_subtask} is back-pressured: since Flink 1.20.1 / 2.0 (FLIP-471) back-pressured time does not count towards the {} idle timeout, so it never goes idle while the job is overloaded",
+            name(*partition),
+            d(*silent_ms),
+            d(*idle_timeout_ms)
+        ),
+        Reason::WaitingForAlignment { source_subtask, max_allowed } => format!(
+            "source subtask {source_subtask} waits for watermark alignment: its watermark is past the group's maximum allowed {}, so it reads nothing until the group catches up",
+            at(*max_allowed)
+        ),
+        Reason::SplitPausedByAlignment { partition, max_allowed } => {
+            format!("split alignment paused partition {}: its watermark is past the group's maximum allowed {}", name(*partition), at(*max_allowed))
+        }
+        Reason::AlignmentPausesOthers { partition, paused, max_drift_ms, update_interval_ms } => format!(
+            "watermark alignment pauses partition(s) {} until partition {} catches up; it may move {} ahead of the group every {}",
+            paused.iter().map(|&p| name(p)).collect::<Vec<_>>().join(", "),
+            name(*partition),
+            d(*max_drift_ms),
+            d(*update_interval_ms)
+        ),
         Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),
         Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => {
             format!("partition {} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps at the source", name(*partition), d(*ahead_ms), at(*max_timestamp))

@@ -2,6 +2,7 @@
 //! `GET /jobs/:jobid/vertices/:vertexid/watermarks` (reference §11). Both serialize to the JS
 //! API's shapes (watermarks as `{ ms, raw }`); `wmp run`'s report writes its own, older form.
 
+use super::flow::back_pressure::BackPressureLevel;
 use super::sim::Simulation;
 use super::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use super::view::watermark::{as_opt_watermark, as_watermark};
@@ -23,6 +24,16 @@ pub struct SourceMetrics {
     pub idle: bool,
     pub idle_time_ms: i64,
     pub splits: usize,
+    /// Back-pressure (`flow`): false / 0 without a capacity limit.
+    #[serde(rename = "isBackPressured")]
+    pub is_back_pressured: bool,
+    pub back_pressured_time_ms_per_second: i64,
+    /// The fullest output channel's share of its credits (0..1).
+    pub out_pool_usage: f64,
+    /// The Kafka connector's `pendingRecords`: records not yet read from its splits.
+    pub pending_records: u64,
+    /// `watermarkAlignmentDrift` (registered at the first alignment announcement).
+    pub watermark_alignment_drift: Option<i64>,
 }
 
 /// Window operator subtask metrics.
@@ -48,6 +59,10 @@ pub struct WindowMetrics {
     /// Keys × open windows.
     pub window_state_size: usize,
     pub records_in_window_state: u64,
+    /// `busyTimeMsPerSecond` (0 without a capacity limit: processing then takes no time).
+    pub busy_time_ms_per_second: i64,
+    /// The fullest input channel's share of its credits (0..1).
+    pub in_pool_usage: f64,
     /// Two-input operators: `currentInput1Watermark`, `currentInput2Watermark` (the
     /// operator's `currentInputWatermark` is their minimum).
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "as_opt_watermark")]
@@ -74,6 +89,44 @@ pub struct RestWatermark {
     pub value: String,
 }
 
+/// The REST back-pressure answer for a vertex.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "kebab-case")]
+pub struct RestBackPressure {
+    pub status: &'static str,
+    pub backpressure_level: &'static str,
+    pub end_timestamp: i64,
+    pub subtasks: Vec<RestSubtaskBackPressure>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct RestSubtaskBackPressure {
+    pub subtask: u32,
+    #[serde(rename = "backpressure-level")]
+    pub backpressure_level: &'static str,
+    /// `backPressuredTimeMsPerSecond / 1000`.
+    pub ratio: f64,
+    #[serde(rename = "idleRatio")]
+    pub idle_ratio: f64,
+    #[serde(rename = "busyRatio")]
+    pub busy_ratio: f64,
+}
+
+impl RestSubtaskBackPressure {
+    fn new(subtask: u32, back_pressured_ms: i64, busy_ms: i64) -> Self {
+        let (ratio, busy_ratio) = (back_pressured_ms as f64 / 1000.0, busy_ms as f64 / 1000.0);
+        RestSubtaskBackPressure {
+            subtask,
+            backpressure_level: BackPressureLevel::of(back_pressured_ms).rest_name(),
+            ratio,
+            idle_ratio: (1.0 - ratio - busy_ratio).max(0.0),
+            busy_ratio,
+        }
+    }
+}
+
 fn lag(now: ProcTime, w: EventTime) -> Option<i64> {
     (w != NO_WATERMARK && w != END_OF_TIME).then(|| now.ms().saturating_sub(w.ms()))
 }
@@ -96,6 +149,16 @@ impl Simulation {
                     idle: s.output.is_idle(),
                     idle_time_ms: s.idle_time_ms + idle_extra,
                     splits: s.splits.iter().filter(|sp| !sp.released).count(),
+                    is_back_pressured: s.pressure.is_back_pressured,
+                    back_pressured_time_ms_per_second: s.pressure.back_pressured.value(),
+                    out_pool_usage: self.pool_usage(self.down.targets[s.index as usize].iter().map(|&d| (s.index, d))),
+                    pending_records: s
+                        .splits
+                        .iter()
+                        .filter(|sp| !sp.released)
+                        .map(|sp| self.partitions[sp.partition as usize].unread() as u64)
+                        .sum(),
+                    watermark_alignment_drift: s.alignment.as_ref().and_then(|a| a.drift_ms()),
                 }
             })
             .collect();
@@ -116,11 +179,38 @@ impl Simulation {
                 idle_time_ms: w.idle_time_ms + w.idle_since.map_or(0, |t| now - t),
                 window_state_size: w.op.state_size(),
                 records_in_window_state: w.op.records_in_state(),
+                busy_time_ms_per_second: self.down.keyed_flow[w.index as usize].busy.value(),
+                in_pool_usage: self.pool_usage(w.input.channels().map(|(ch, _)| (ch.source, w.index))),
                 current_input1_watermark: (w.input.inputs() > 1).then(|| w.input.input_watermark(0)),
                 current_input2_watermark: (w.input.inputs() > 1).then(|| w.input.input_watermark(1)),
             })
             .collect();
         Metrics { now, source, window }
+    }
+
+    /// The fullest of these (source, keyed subtask) channels as a share of its credits.
+    fn pool_usage(&self, channels: impl Iterator<Item = (u32, u32)>) -> f64 {
+        let cap = self.cfg.flow.channel_buffer_records.max(1) as f64;
+        channels.map(|(s, d)| self.down.channel_records(s, d) as f64 / cap).fold(0.0, f64::max).min(1.0)
+    }
+
+    /// `GET /jobs/:jobid/vertices/:vertexid/backpressure` (`JobVertexBackPressureInfo`): the
+    /// vertex's level is its worst subtask's.
+    pub fn rest_back_pressure(&self, vertex: &str) -> Option<RestBackPressure> {
+        let subtasks: Vec<RestSubtaskBackPressure> = match vertex {
+            "source" => self.sources.iter().map(|s| RestSubtaskBackPressure::new(s.index, s.pressure.back_pressured.value(), 0)).collect(),
+            "window" => {
+                self.down.keyed_flow.iter().enumerate().map(|(i, f)| RestSubtaskBackPressure::new(i as u32, 0, f.busy.value())).collect()
+            }
+            _ => return None,
+        };
+        let worst = subtasks.iter().map(|s| s.ratio).fold(0.0, f64::max);
+        Some(RestBackPressure {
+            status: "ok",
+            backpressure_level: BackPressureLevel::of((worst * 1000.0) as i64).rest_name(),
+            end_timestamp: self.now.max(self.cfg.start_time).ms(),
+            subtasks,
+        })
     }
 
     /// The REST watermarks answer for a vertex: `"source"` gives `[]` (sources register no

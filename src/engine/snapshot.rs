@@ -7,6 +7,7 @@
 //! The per-frame picture is cheap: the open-window lists (they walk the window state) and the
 //! metrics are only computed when [`SnapshotOptions`] asks for them.
 
+use super::flow::back_pressure::BackPressureLevel;
 use super::metrics::Metrics;
 use super::operator::interval_join::Side;
 use super::sim::Simulation;
@@ -40,6 +41,8 @@ pub struct SplitView {
     pub released: bool,
     /// Every producer of the partition is silenced (or it has none).
     pub silent: bool,
+    /// Split alignment paused it: its watermark is ahead of the group's allowed maximum.
+    pub paused: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -61,6 +64,29 @@ pub struct SourceView {
     pub output_watermark: EventTime,
     pub idle: bool,
     pub main_output_idle: bool,
+    /// No room in an output channel: the subtask reads nothing (`isBackPressured`).
+    pub back_pressured: bool,
+    /// The Web UI's colour for it (from `backPressuredTimeMsPerSecond`).
+    pub back_pressure_level: BackPressureLevel,
+    /// Watermark alignment, when its strategy has it.
+    pub alignment: Option<AlignmentView>,
+}
+
+/// A source subtask's side of watermark alignment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AlignmentView {
+    pub group: String,
+    pub max_drift_ms: i64,
+    /// The last announced maximum (`Long.MAX_VALUE` until the first announcement).
+    #[serde(serialize_with = "as_watermark")]
+    #[cfg_attr(test, ts(as = "super::view::Watermark"))]
+    pub max_allowed: EventTime,
+    /// `WAITING_FOR_ALIGNMENT`: it reads nothing until the group catches up.
+    pub waiting: bool,
+    /// `watermarkAlignmentDrift`.
+    pub drift_ms: Option<i64>,
 }
 
 /// A watermark operator chained after a source subtask.
@@ -105,6 +131,10 @@ pub struct JobShape {
     pub keyed_operator: &'static str,
     /// An interval join's inclusive bounds (null for windows).
     pub join_bounds: Option<(i64, i64)>,
+    /// Records per second one keyed subtask processes (null: unbounded, no back-pressure).
+    pub keyed_capacity_per_s: Option<u64>,
+    /// Credits of one channel, in records.
+    pub channel_buffer_records: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -122,6 +152,8 @@ pub struct ChannelView {
     pub aligned: bool,
     /// This channel holds the operator's minimum.
     pub is_min: bool,
+    /// Records waiting in the channel (with a capacity limit or latency).
+    pub buffered_records: u64,
 }
 
 /// A window waiting for the watermark: its key, bounds and the records it holds.
@@ -229,6 +261,7 @@ impl Simulation {
                     last_record_at: None,
                     released: part.removed,
                     silent,
+                    paused: false,
                 };
                 let Some((s, i)) = self.split_of(p) else { return base };
                 let src = &self.sources[s as usize];
@@ -242,6 +275,7 @@ impl Simulation {
                     idle_deadline: if src.split_idle(i) { None } else { sp.idle_deadline(interval, self.now) },
                     last_record_at: sp.last_record_at,
                     released: sp.released || part.removed,
+                    paused: src.split_paused(i),
                     ..base
                 }
             })
@@ -263,6 +297,15 @@ impl Simulation {
                 output_watermark: s.output.current_watermark(),
                 idle: s.output.is_idle(),
                 main_output_idle: s.main_output_idle(),
+                back_pressured: s.pressure.is_back_pressured,
+                back_pressure_level: s.pressure.level(),
+                alignment: s.alignment.as_ref().map(|a| AlignmentView {
+                    group: a.params.group.clone(),
+                    max_drift_ms: a.params.max_drift_ms,
+                    max_allowed: a.max_desired,
+                    waiting: a.waiting,
+                    drift_ms: a.drift_ms(),
+                }),
             })
             .collect();
         let operators = self
@@ -287,6 +330,7 @@ impl Simulation {
                             status: c.status,
                             aligned: c.aligned,
                             is_min: min == Some(ch),
+                            buffered_records: self.down.channel_records(ch.source, w.index),
                         })
                         .collect(),
                     inputs: self.logical_inputs(w),
@@ -331,6 +375,8 @@ impl Simulation {
             two_input_mode: (self.cfg.inputs.len() > 1).then_some(self.cfg.two_input_mode),
             keyed_operator: if self.cfg.interval_join.is_some() { "interval_join" } else { "window" },
             join_bounds: self.cfg.interval_join.map(|b| b.normalized()),
+            keyed_capacity_per_s: self.cfg.flow.keyed_capacity_per_s,
+            channel_buffer_records: self.cfg.flow.channel_buffer_records,
         }
     }
 

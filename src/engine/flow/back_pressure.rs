@@ -15,6 +15,15 @@ pub enum BackPressureLevel {
 }
 
 impl BackPressureLevel {
+    /// As the REST API writes it.
+    pub fn rest_name(self) -> &'static str {
+        match self {
+            BackPressureLevel::Ok => "ok",
+            BackPressureLevel::Low => "low",
+            BackPressureLevel::High => "high",
+        }
+    }
+
     /// From `backPressuredTimeMsPerSecond`.
     pub fn of(ms_per_second: i64) -> Self {
         let ratio = ms_per_second as f64 / 1000.0;

@@ -31,6 +31,16 @@ impl Downstream {
         self.latency_ms > 0 || self.capacity_per_s.is_some()
     }
 
+    /// A new capacity (the `keyed_capacity_per_s` parameter): records stay in their channels.
+    pub(crate) fn set_capacity(&mut self, cap: Option<u64>) {
+        if cap.is_some() && self.channels.is_empty() {
+            self.channels = vec![Default::default(); self.targets.len() * self.windows.len()];
+        }
+        self.capacity_per_s = cap;
+        let latency = self.latency_ms;
+        self.set_latency(latency);
+    }
+
     /// Whether source subtask `src` may emit: every channel it feeds has room (Flink's record
     /// writer is unavailable once one subpartition is at its buffer limit).
     #[inline]

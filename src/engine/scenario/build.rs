@@ -92,6 +92,11 @@ impl Scenario {
                 return Err(InputError::new(format!("commands[{i}].at_ms"), "must be >= 0"));
             }
         }
+        if self.flow.keyed_capacity_per_s == Some(0) {
+            return Err(InputError::new("flow.keyed_capacity_per_s", "must be > 0, or null for unbounded"));
+        }
+        range(self.flow.channel_buffer_records.min(MAX_SAFE as u64).cast_signed(), 1, MAX_SAFE, "flow.channel_buffer_records")?;
+        range(i64::try_from(self.flink.alignment_buffer_size).unwrap_or(i64::MAX), 0, 100, "flink.alignment_buffer_size")?;
         if self.trace.capacity > MAX_TRACE_CAPACITY {
             return Err(InputError::new("trace.capacity", format!("at most {}", thousands(MAX_TRACE_CAPACITY as u64))));
         }

@@ -117,7 +117,12 @@ pub fn estimate(sc: &Scenario) -> Estimate {
             _ => None,
         })
     };
-    let rate_limited = sc.source.read_rate_per_s.is_some() || params().any(|p| matches!(p, Param::ReadRatePerS(Some(_))));
+    // Back-pressure and alignment also keep a backlog that is worked off every millisecond.
+    // Back-pressure and alignment also keep a backlog that is worked off every millisecond.
+    let flow = sc.flow.keyed_capacity_per_s.is_some()
+        || sc.source.watermark.alignment.is_some()
+        || params().any(|p| matches!(p, Param::KeyedCapacityPerS(Some(_))));
+    let rate_limited = flow || sc.source.read_rate_per_s.is_some() || params().any(|p| matches!(p, Param::ReadRatePerS(Some(_))));
     let latency = sc.exchange.latency_ms > 0 || params().any(|p| matches!(p, Param::ChannelLatencyMs(l) if *l > 0));
     let deliveries = if latency { e.records } else { 0 };
     e.instants = if rate_limited { duration + 1 } else { (e.records + deliveries + ticks + sc.commands.len() as u128).min(duration + 1) };

@@ -68,6 +68,7 @@ pub fn param(param: &Param, api: WindowApi) -> Result<(), InputError> {
         Param::AllowedLatenessMs(l) if l < 0 => bad("allowed lateness must be >= 0"),
         Param::ChannelLatencyMs(l) if !(0..=MAX_INTERVAL_MS).contains(&l) => bad(&format!("latency must be in 0..={MAX_INTERVAL_MS}")),
         Param::ReadRatePerS(Some(0)) => bad("the read rate must be > 0, or null for unlimited"),
+        Param::KeyedCapacityPerS(Some(0)) => bad("the capacity must be > 0, or null for unbounded"),
         _ => Ok(()),
     }
 }

@@ -11,7 +11,7 @@ use crate::engine::scenario::schema::{Scenario, WindowOperatorSpec};
 use serde_json::Value;
 
 /// The `set_param` names: parameters the running job can change.
-pub const RUNTIME_PARAMS: [&str; 11] = [
+pub const RUNTIME_PARAMS: [&str; 12] = [
     "bound_ms",
     "generator",
     "idle_timeout_ms",
@@ -21,6 +21,7 @@ pub const RUNTIME_PARAMS: [&str; 11] = [
     "sink_mode",
     "channel_latency_ms",
     "read_rate_per_s",
+    "keyed_capacity_per_s",
     "max_future_skew_ms",
     "drop_heartbeats",
 ];

@@ -67,6 +67,7 @@ fn the_snapshot_is_the_api_snapshot() {
         "lastRecordAt",
         "released",
         "silent",
+        "paused",
     ];
     assert_eq!(keys(&s["splits"][0]), sorted(&split));
     assert_eq!(keys(&s["splits"][0]["watermark"]), ["ms", "raw"]);
@@ -81,7 +82,10 @@ fn the_snapshot_is_the_api_snapshot() {
             "combinedWatermark",
             "outputWatermark",
             "idle",
-            "mainOutputIdle"
+            "mainOutputIdle",
+            "backPressured",
+            "backPressureLevel",
+            "alignment"
         ])
     );
     let op = [
@@ -101,7 +105,7 @@ fn the_snapshot_is_the_api_snapshot() {
     assert_eq!(s["operators"][0]["inputWatermark"], json!({"ms": null, "raw": i64::MAX.to_string()}));
     assert_eq!(
         keys(&s["operators"][0]["channels"][0]),
-        sorted(&["input", "channel", "sourceSubtask", "watermark", "status", "aligned", "isMin"])
+        sorted(&["input", "channel", "sourceSubtask", "watermark", "status", "aligned", "isMin", "bufferedRecords"])
     );
     assert_eq!(s["operators"][0]["channels"][0]["status"], json!("ACTIVE"));
     assert_eq!(keys(&s["metrics"]), ["now", "source", "window"]);
@@ -161,7 +165,7 @@ fn explanations_metrics_and_presets_are_camel_case() {
     assert_eq!(e["watermark"], json!({"ms": null, "raw": i64::MIN.to_string()}));
     assert_eq!(keys(&e["heldBy"]), sorted(&["input", "channel", "sourceSubtask", "partition"]));
     assert_eq!(e["reasons"][0], json!({"kind": "split_never_received", "partition": 0, "idleTimeoutMs": null}));
-    assert_eq!(keys(&json(&sim.metrics().window[0])).len(), 12);
+    assert_eq!(keys(&json(&sim.metrics().window[0])).len(), 14);
     let p = json(&catalog::presets()[0]);
     assert_eq!(keys(&p), sorted(&["id", "title", "summary", "lookAt", "tryThis", "source"]), "without its scenario");
 }

@@ -11,12 +11,14 @@ use crate::engine::diagnosis::finding::{Evidence, Finding, FindingKind, Fix, Sev
 use crate::engine::diagnosis::lag::{LagCrossing, SubtaskLag};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::explain::{Culprit, Explanation, Reason};
+use crate::engine::flow::back_pressure::BackPressureLevel;
 use crate::engine::job::TwoInputMode;
-use crate::engine::metrics::{Metrics, RestWatermark, SourceMetrics, WindowMetrics};
+use crate::engine::metrics::{Metrics, RestBackPressure, RestSubtaskBackPressure, RestWatermark, SourceMetrics, WindowMetrics};
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::operator::trigger::FiringKind;
 use crate::engine::scenario::catalog::Preset;
 use crate::engine::session::action::Action;
+use crate::engine::snapshot::AlignmentView;
 use crate::engine::snapshot::{
     ChannelView, JobShape, LogicalInputView, MidstreamView, OpenWindow, OperatorView, Snapshot, SourceView, SplitView,
 };
@@ -150,6 +152,8 @@ pub fn declarations() -> String {
     decl::<WatermarkStatus>(c, o);
     decl::<SplitView>(c, o);
     decl::<MidstreamView>(c, o);
+    decl::<BackPressureLevel>(c, o);
+    decl::<AlignmentView>(c, o);
     decl::<SourceView>(c, o);
     decl::<ChannelView>(c, o);
     decl::<LogicalInputView>(c, o);
@@ -166,6 +170,8 @@ pub fn declarations() -> String {
     decl::<JoinEmission>(c, o);
     decl::<LateRecordView>(c, o);
     decl::<RestWatermark>(c, o);
+    decl::<RestSubtaskBackPressure>(c, o);
+    decl::<RestBackPressure>(c, o);
     decl::<Reason>(c, o);
     decl::<Culprit>(c, o);
     decl::<Explanation>(c, o);
