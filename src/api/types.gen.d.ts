@@ -586,6 +586,7 @@ export type FindingKind = "nothing_read_yet"
   | "idle_partition"
   | "subtask_without_split"
   | "heartbeat_partition"
+  | "back_pressure"
   | "slow_partition"
   | "returning_partition"
   | "flapping_partition"
@@ -603,6 +604,7 @@ export type FindingKind = "nothing_read_yet"
   | "append_sink_duplicates"
   | "bound_too_large"
   | "window_state_growing"
+  | "alignment_pauses"
   | "channel_not_realigned"
   | "all_inputs_idle"
   | "event_time_lag"
@@ -644,7 +646,10 @@ export type Action =
   | { "kind": "source_parallelism", "value": number }
   | { "kind": "legacy_connector" }
   | { "kind": "idleness_instead_of_max" }
-  | { "kind": "watermarks_in_source" };
+  | { "kind": "watermarks_in_source" }
+  | { "kind": "keyed_capacity", "value": number | null }
+  | { "kind": "wall_clock_idleness" }
+  | { "kind": "alignment", "value": { maxDriftMs: number, } };
 
 /**
  * A fix the engine can apply: `applyFix(fix.action)` in the JS API.

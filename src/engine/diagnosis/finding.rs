@@ -32,6 +32,9 @@ pub enum FindingKind {
     SubtaskWithoutSplit,
     /// Heartbeats keep a partition active, so idleness never excludes it.
     HeartbeatPartition,
+    /// The keyed operator cannot keep up: it back-pressures the sources (and, since 2.0, keeps
+    /// their silent splits from going idle).
+    BackPressure,
     /// A partition with steady data behind its peers holds the watermark; idleness cannot help.
     SlowPartition,
     /// A partition came back from idle below the watermark: its records are late.
@@ -66,6 +69,8 @@ pub enum FindingKind {
     BoundTooLarge,
     /// Window state piles up while partitions are out of step (a backfill).
     WindowStateGrowing,
+    /// Watermark alignment pauses splits or source subtasks that ran ahead.
+    AlignmentPauses,
     /// A channel came back active below the watermark and is ignored until it catches up.
     ChannelNotRealigned,
     /// Every input of a window subtask is idle: its watermark waits.

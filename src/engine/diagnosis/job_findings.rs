@@ -2,15 +2,16 @@
 //! emission interval, the generator, timestamps, late data and what the sink does with it,
 //! the bound, window state piling up, channels and event-time lag.
 
+use super::advisor::nice_up;
 use super::classify::{PartitionClass, SlowCause};
-use super::diagnose::{bound_of, d, FindingContext};
+use super::diagnose::{bound_of, d, window_size_ms, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::session::action::Action;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::source::timestamp::TimestampAssigner;
-use crate::engine::time::END_OF_TIME;
+use crate::engine::time::{thousands, END_OF_TIME};
 
 /// A window subtask with this many open windows per key or more is piling up state.
 const STATE_WINDOWS_PER_KEY: usize = 10;
@@ -30,6 +31,8 @@ impl FindingContext<'_> {
         out.extend(self.late());
         out.extend(self.bound_too_large());
         out.extend(self.state_growing());
+        out.extend(self.back_pressure());
+        out.extend(self.alignment_pauses());
         out.extend(self.channels());
         out.extend(self.lag_alert());
         out
@@ -313,8 +316,9 @@ impl FindingContext<'_> {
                 p.class.label()
             )
         });
-        let detail = if backfill {
-            "During a backfill partitions catch up at different speeds and state for the 'future' grows until memory runs out (seed 000 §5). withWatermarkAlignment pauses the fast ones (not modelled yet)."
+        let aligned = self.sim.cfg.aligned();
+        let detail = if backfill && !aligned {
+            "During a backfill partitions catch up at different speeds and state for the 'future' grows until memory runs out (seed 000 §5). withWatermarkAlignment pauses the ones that run ahead."
         } else {
             "Every window waits for the watermark, so state grows with the stall: fix what holds it (the finding above) and the windows fire."
         };
@@ -331,7 +335,81 @@ impl FindingContext<'_> {
         if let Some(p) = culprit {
             f = f.partition(p.partition);
         }
+        if backfill && !aligned {
+            let drift = nice_up(window_size_ms(self.sim.cfg.window));
+            f = f.fix(format!("Watermark alignment, max drift {} ↻", d(drift)), Action::Alignment { max_drift_ms: drift });
+        }
         Some(f)
+    }
+
+    /// Back-pressure from the keyed operator: the sources read only what it takes, and on the
+    /// input-activity clock their silent splits never go idle (reference §1.8).
+    fn back_pressure(&self) -> Option<Finding> {
+        let src = self
+            .sim
+            .sources
+            .iter()
+            .filter(|s| s.pressure.is_back_pressured)
+            .max_by_key(|s| (s.pressure.back_pressured.value(), std::cmp::Reverse(s.index)))?;
+        let cap = self.sim.cfg.flow.keyed_capacity_per_s?;
+        let never_idle = self.explanation.is_some_and(|e| e.reasons.iter().any(|r| matches!(r, Reason::BackPressuredNeverIdle { .. })));
+        let elapsed_ms = (self.sim.now - self.sim.cfg.start_time).max(1).unsigned_abs();
+        let produced: u64 = self.sim.partitions.iter().map(|p| p.produced).sum();
+        let per_subtask = produced.saturating_mul(1000) / elapsed_ms / u64::from(self.sim.cfg.window_parallelism.max(1));
+        // Twice what arrives, so that the backlog drains too.
+        let rec = nice_up(i64::try_from(per_subtask.saturating_mul(2)).unwrap_or(i64::MAX)).unsigned_abs().max(cap + 1);
+        let lag: u64 = self.sim.partitions.iter().map(|p| p.unread() as u64).sum();
+        let ms = src.pressure.back_pressured.value();
+        let title = if never_idle {
+            format!("The window operator cannot keep up ({} records/s per subtask): source subtask {} is back-pressured, so its silent split never goes idle (FLIP-471).", thousands(cap), src.index)
+        } else {
+            format!("The window operator cannot keep up ({} records/s per subtask): source subtask {} is back-pressured and consumer lag grows.", thousands(cap), src.index)
+        };
+        let mut f = Finding::new(FindingKind::BackPressure, if never_idle { Severity::Critical } else { Severity::Warning }, title)
+            .detail("Since Flink 1.20.1 / 2.0 idleness is measured on an input-activity clock that stands still while the task is back-pressured or blocked by alignment: a slow job never declares a split idle. A shorter idle timeout does not help; capacity does (more parallelism, a cheaper operator).")
+            .evidence("backPressuredTimeMsPerSecond", ms, format!("{ms} ms/s back-pressured ({})", src.pressure.level().rest_name().to_uppercase()))
+            .evidence("pendingRecords", lag, format!("{} records unread", thousands(lag)))
+            .evidence("incomingPerSubtask", per_subtask, format!("{} records/s arrive per window subtask", thousands(per_subtask)))
+            .source_subtask(src.index)
+            .check("the Web UI's back pressure tab (HIGH), backPressuredTimeMsPerSecond of the source and busyTimeMsPerSecond of the window operator")
+            .fix(format!("Window capacity {}/s", thousands(rec)), Action::KeyedCapacity(Some(rec)));
+        if never_idle {
+            if let Some(p) = self.culprit.and_then(|c| c.partition) {
+                f = f.partition(p);
+            }
+        }
+        Some(f)
+    }
+
+    /// Alignment at work: what is paused and why (no fix: it is the fix for a backfill).
+    fn alignment_pauses(&self) -> Option<Finding> {
+        let paused: Vec<u32> = self
+            .sim
+            .sources
+            .iter()
+            .flat_map(|s| (0..s.splits.len()).filter(|&i| s.split_paused(i)).map(|i| s.splits[i].partition))
+            .collect();
+        let waiting: Vec<u32> = self.sim.sources.iter().filter(|s| !s.reads()).map(|s| s.index).collect();
+        if paused.is_empty() && waiting.is_empty() {
+            return None;
+        }
+        let a = self.sim.cfg.inputs.iter().find_map(|i| i.alignment.as_ref())?;
+        let names: Vec<String> = paused.iter().map(|&p| self.sim.partition_name(p)).collect();
+        let what = match (names.is_empty(), waiting.is_empty()) {
+            (false, true) => format!("partition(s) {} are paused", names.join(", ")),
+            (true, false) => format!("source subtask(s) {} wait", waiting.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
+            _ => format!(
+                "partition(s) {} are paused and source subtask(s) {} wait",
+                names.join(", "),
+                waiting.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        Some(
+            Finding::new(FindingKind::AlignmentPauses, Severity::Info, format!("Watermark alignment ({:?}, max drift {}): {what} until the group catches up.", a.group, d(a.max_drift_ms)))
+                .detail("Alignment keeps a split or subtask from running more than the max drift ahead of the group's slowest, so window state stays bounded during a backfill; the backfill then advances about max drift per update interval.")
+                .evidence("pausedSplits", paused.len() as u64, format!("{} paused", paused.len()))
+                .check("watermarkAlignmentDrift of the source; split.<id>.watermark.pausedTimeMsPerSecond (2.1+)"),
+        )
     }
 
     fn channels(&self) -> Vec<Finding> {

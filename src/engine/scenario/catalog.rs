@@ -218,6 +218,20 @@ static PRESETS: &[Preset] = &[
         steps: &[Step { label: "Fix: upsert sink", action: Action::Sink(SinkMode::Upsert) }],
         json: include_str!("../../../presets/continuous_trigger.json"),
     },
+    Preset {
+        id: "backpressure-never-idle",
+        title: "A back-pressured split never goes idle (Flink 2.x)",
+        summary: "The window operator takes 1,500 records/s, 2,400/s arrive: the sources are back-pressured. Partition 3 stops at 00:00:30, withIdleness(5 s) is set, and still nothing fires after that: time spent back-pressured does not count towards the idle timeout (FLIP-471).",
+        look_at: "The edge into the window operator is red (HIGH back-pressure); partition 3 is silent but never idle, and the WHY panel says the back-pressured subtask's idleness clock stands still. Consumer lag (unread) grows on every partition.",
+        try_this: "Give the window operator capacity (5,000/s): back-pressure ends, partition 3 goes idle 5 s later and the windows fire. Or restart as Flink 1.19, whose wall-clock idleness marked it idle while back-pressured.",
+        source: "reference §1.8 (FLIP-471, FLINK-35886: idleness on an input-activity clock since 1.20.1 / 2.0)",
+        speed: 10.0,
+        steps: &[
+            Step { label: "Fix: window capacity 5,000/s", action: Action::KeyedCapacity(Some(5_000)) },
+            Step { label: "Flink 1.19: wall-clock idleness ↻", action: Action::WallClockIdleness },
+        ],
+        json: include_str!("../../../presets/backpressure_never_idle.json"),
+    },
 ];
 
 /// All presets, in menu order.
@@ -263,7 +277,7 @@ mod tests {
 
     #[test]
     fn every_preset_parses_and_builds() {
-        assert_eq!(presets().len(), 14);
+        assert_eq!(presets().len(), 15);
         for p in presets() {
             let sc = super::super::build::parse(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             sc.build().unwrap_or_else(|e| panic!("{}: {e}", p.id));
@@ -499,5 +513,32 @@ mod tests {
         s.apply(Command::SetParam { param: Param::SinkMode(SinkMode::Upsert) }).unwrap();
         s.run_until(at(&s, 300)).unwrap();
         assert!(!s.diagnose(&Default::default()).headline.starts_with("Early firings"), "the upsert sink keeps one row per window");
+    }
+
+    #[test]
+    fn a_back_pressured_split_never_goes_idle_until_capacity_or_the_wall_clock() {
+        use crate::engine::flow::back_pressure::BackPressureLevel;
+        let mut s = sim("backpressure-never-idle");
+        s.run_until(at(&s, 120)).unwrap();
+        let snap = s.snapshot();
+        assert_eq!(snap.sources[0].back_pressure_level, BackPressureLevel::High);
+        // Its backlog is read by 00:01:00 (the reader lags); silent since, but never idle.
+        assert!(
+            !snap.splits[3].idle && snap.splits[3].unread == 0 && snap.splits[3].last_record_at < Some(at(&s, 90)),
+            "{:?}",
+            snap.splits[3]
+        );
+        let stalled = s.snapshot().operators[0].input_watermark;
+        assert!(stalled < EventTime::from_proc(at(&s, 31)), "held at partition 3's last watermark");
+        assert!(s.explain(0).unwrap().text.contains("back-pressured"));
+        s.apply(Command::SetParam { param: Param::KeyedCapacityPerS(Some(5_000)) }).unwrap();
+        s.run_until(at(&s, 180)).unwrap();
+        assert!(s.snapshot().splits[3].idle, "no back-pressure: the clock runs again");
+        assert!(s.snapshot().operators[0].input_watermark > EventTime::from_proc(at(&s, 100)));
+        let mut old = super::super::build::parse(preset("backpressure-never-idle").unwrap().json).unwrap();
+        Action::WallClockIdleness.change(&mut old);
+        let mut o = old.build().unwrap();
+        o.run_until(at(&o, 120)).unwrap();
+        assert!(o.snapshot().splits[3].idle, "Flink 1.19 marked it idle while back-pressured");
     }
 }

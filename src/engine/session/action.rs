@@ -4,13 +4,15 @@
 //! or changes the scenario and restarts it from time zero with the user's actions replayed
 //! (what a real job needs for a new timestamp assigner, parallelism or connector).
 
+use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::{Command, Param};
+use crate::engine::flow::IdlenessClock;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{KafkaConnector, KeysSpec, PartitionSelector, ProducerSpec, Scenario, SourceSpec};
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
-use crate::engine::time::{format_duration_exact, format_opt_duration_exact};
+use crate::engine::time::{format_duration_exact, format_opt_duration_exact, thousands};
 
 /// Serialized as `{ kind, value }` (`{"kind": "idle_timeout", "value": 60000}`), which
 /// `applyFix` takes back.
@@ -44,6 +46,14 @@ pub enum Action {
     /// Restart with the chained watermark operators' strategies moved into the sources
     /// (per-partition watermarks, the source's idleness).
     WatermarksInSource,
+    /// A keyed subtask's capacity in records/s (`None`: unbounded).
+    KeyedCapacity(Option<u64>),
+    /// Restart on Flink ≤ 1.20.0's wall-clock idleness (back-pressured time counts).
+    WallClockIdleness,
+    /// Restart with `withWatermarkAlignment("backfill", maxDrift, 1 s)` on every source.
+    Alignment {
+        max_drift_ms: i64,
+    },
 }
 
 /// A labelled step, as a preset card or the WHY panel shows it.
@@ -71,13 +81,16 @@ impl Action {
             Action::DropHeartbeats(b) => set(Param::DropHeartbeats(b)),
             Action::AutoInterval(i) => set(Param::AutoWatermarkIntervalMs(i)),
             Action::DetachProducers(partition) => Some(Command::DetachProducers { partition }),
+            Action::KeyedCapacity(c) => set(Param::KeyedCapacityPerS(c)),
             Action::WakeLate { partition, delay_ms } => Some(Command::AttachProducer { producer: late_device(partition, delay_ms) }),
             Action::ClampRestart
             | Action::Assigner(_)
             | Action::SourceParallelism(_)
             | Action::LegacyConnector
             | Action::IdlenessInsteadOfMax
-            | Action::WatermarksInSource => None,
+            | Action::WatermarksInSource
+            | Action::WallClockIdleness
+            | Action::Alignment { .. } => None,
         }
     }
 
@@ -100,6 +113,14 @@ impl Action {
                 watermarks_in_source(&mut sc.source);
                 if let Some(second) = &mut sc.second_input {
                     watermarks_in_source(&mut second.source);
+                }
+            }
+            Action::WallClockIdleness => sc.flink.idleness_clock = IdlenessClock::Wall,
+            Action::Alignment { max_drift_ms } => {
+                let params = AlignmentParams { group: "backfill".into(), max_drift_ms, update_interval_ms: 1_000 };
+                sc.source.watermark.alignment = Some(params.clone());
+                if let Some(second) = &mut sc.second_input {
+                    second.source.watermark.alignment = Some(params);
                 }
             }
             _ => {}
@@ -126,6 +147,11 @@ impl Action {
             Action::LegacyConnector => "legacy FlinkKafkaConsumer (restarted)".into(),
             Action::IdlenessInsteadOfMax => "bounded generator with withIdleness(60 s) (restarted)".into(),
             Action::WatermarksInSource => "watermarks generated in the source, per partition (restarted)".into(),
+            Action::KeyedCapacity(c) => {
+                c.map_or("window capacity unbounded".into(), |c| format!("window capacity {}/s per subtask", thousands(c)))
+            }
+            Action::WallClockIdleness => "Flink 1.19: idleness on the wall clock (restarted)".into(),
+            Action::Alignment { max_drift_ms } => format!("watermark alignment, max drift {} (restarted)", d(max_drift_ms)),
         }
     }
 }
