@@ -43,9 +43,18 @@ fn scenario() -> impl Strategy<Value = Value> {
             let cmds = prop::collection::vec(command(duration), 0..8);
             let prods = prop::collection::vec(producer(), 1..5);
             let trace = (prop_oneof![Just(0usize), Just(50), Just(2000)], any::<bool>());
-            (Just((partitions, sp, wp, duration, seed)), exchange, source, window_op, prods, cmds, any::<bool>(), trace)
+            // Flow control (issue 13): a keyed capacity with small channel buffers, alignment
+            // with a small drift and any buffer size, either clock.
+            let flow = (
+                prop::option::of((50u64..3000, 1u64..200)),
+                prop::option::of((0i64..2000, 1i64..1500, 0usize..4)),
+                any::<bool>(),
+                prop_oneof![Just("earliest"), Just("latest")],
+            );
+            (Just((partitions, sp, wp, duration, seed)), exchange, source, window_op, prods, cmds, any::<bool>(), (trace, flow))
         })
-        .prop_map(|((partitions, sp, wp, duration, seed), exchange, source, window_op, producers, commands, end, trace)| {
+        .prop_map(|((partitions, sp, wp, duration, seed), exchange, source, window_op, producers, commands, end, (trace, flow))| {
+            let (capacity, alignment, wall, start) = flow;
             let (bound, idle, per_event, interval, drop_hb, rate) = source;
             let (assigner, lateness, side, latency) = window_op;
             let producers = within_topic(producers, "partitions", partitions);
@@ -63,9 +72,16 @@ fn scenario() -> impl Strategy<Value = Value> {
                         "emit": if per_event { "per_event" } else { "periodic" },
                         "idle_timeout_ms": idle,
                         "auto_watermark_interval_ms": interval,
+                        "alignment": alignment.map(|(drift, every, _)| json!({"group": "g", "max_drift_ms": drift, "update_interval_ms": every})),
                     },
                     "transform": {"drop_heartbeats": drop_hb},
                     "read_rate_per_s": rate,
+                    "start_offset": start,
+                },
+                "flow": capacity.map_or(json!({}), |(c, b)| json!({"keyed_capacity_per_s": c, "channel_buffer_records": b})),
+                "flink": {
+                    "idleness_clock": if wall { "wall" } else { "input_activity" },
+                    "alignment_buffer_size": alignment.map_or(3, |a| a.2),
                 },
                 "exchange": {"type": exchange, "latency_ms": latency},
                 "window": {"assigner": assigner, "parallelism": wp, "allowed_lateness_ms": lateness, "late_side_output": side},

@@ -5,9 +5,15 @@
 //! order, with no delay.
 
 use crate::engine::sim::Simulation;
-use crate::engine::time::ProcTime;
+use crate::engine::time::{EventTime, ProcTime};
 
 impl Simulation {
+    /// The minimum over input `input`'s alignment group as the coordinator knows it (the last
+    /// reports), if the input is aligned and anything was reported.
+    pub fn alignment_group_min(&self, input: u8) -> Option<EventTime> {
+        self.coordinator.group_min(input)
+    }
+
     pub(crate) fn align(&mut self, t: ProcTime) {
         for input in 0..self.next_alignment.len() {
             if self.next_alignment[input] != Some(t) {
