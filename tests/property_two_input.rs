@@ -300,7 +300,7 @@ proptest! {
                 }
                 OneOp::Tick(dt) => {
                     now += dt;
-                    op.on_periodic_emit(now, &mut out);
+                    op.on_periodic_emit(now, now, &mut out);
                 }
                 OneOp::Upstream(w) => op.process_watermark(EventTime(w), &mut out),
                 OneOp::Status(s) => op.process_status(s, &mut out),
@@ -342,7 +342,7 @@ proptest! {
         let mut advance = |op: &mut WatermarkAssignerOperator, dt: i64, out: &mut Vec<Signal>| {
             now += dt;
             if op.next_timer_at().is_some_and(|due| due <= now) {
-                op.on_timer(now, out);
+                op.on_timer(now, now, out);
             }
             now
         };

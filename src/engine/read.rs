@@ -15,6 +15,7 @@
 //! reported to the split once, with their maximum (`SourceSubtask::after_records`).
 
 use super::element::Record;
+use super::flow::IdlenessClock;
 use super::producer::ProducerKind;
 use super::sim::Simulation;
 use super::source::subtask::SourceSubtask;
@@ -46,6 +47,11 @@ impl Simulation {
             if flow {
                 let blocked = !self.down.output_available(s as u32);
                 self.sources[s].set_back_pressured(blocked, t, &mut self.trace);
+                // The chained operator runs in the same task: its clock stands too.
+                let pausable = self.cfg.inputs[self.sources[s].input as usize].source.idleness_clock == IdlenessClock::InputActivity;
+                if let Some(Some(m)) = self.down.chained.get_mut(s) {
+                    m.clock.set_paused(blocked && pausable, t);
+                }
             }
         }
     }

@@ -13,6 +13,7 @@
 
 use super::timestamps_and_watermarks::TimestampsAndWatermarksOperator;
 use super::watermark_assigner::WatermarkAssignerOperator;
+use crate::engine::flow::pausable_clock::PausableClock;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::status::Signal;
 use crate::engine::time::{EventTime, ProcTime, NO_WATERMARK};
@@ -94,6 +95,8 @@ pub struct Midstream {
     /// The last watermark that went out (`currentOutputWatermark`).
     pub output_watermark: EventTime,
     scratch: Vec<Signal>,
+    /// The operator's input-activity clock: its idleness reads it (FLIP-471).
+    pub clock: PausableClock,
 }
 
 impl Midstream {
@@ -114,6 +117,7 @@ impl Midstream {
             announced_idle: false,
             output_watermark: NO_WATERMARK,
             scratch: Vec::new(),
+            clock: PausableClock::default(),
         }
     }
 
@@ -173,7 +177,7 @@ impl Midstream {
     pub fn on_periodic_emit(&mut self, now: ProcTime, out: &mut Vec<Signal>) {
         if let Op::TimestampsAndWatermarks(op) = &mut self.op {
             self.scratch.clear();
-            op.on_periodic_emit(now, &mut self.scratch);
+            op.on_periodic_emit(now, self.clock.relative(now), &mut self.scratch);
             self.gate(out);
         }
     }
@@ -189,7 +193,7 @@ impl Midstream {
     pub fn on_timer(&mut self, now: ProcTime, out: &mut Vec<Signal>) {
         if let Op::Sql { op, .. } = &mut self.op {
             self.scratch.clear();
-            op.on_timer(now, &mut self.scratch);
+            op.on_timer(now, self.clock.relative(now), &mut self.scratch);
             self.gate(out);
         }
     }

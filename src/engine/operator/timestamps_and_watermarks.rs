@@ -16,9 +16,8 @@
 //! `now + interval` after each firing, none at all when `pipeline.auto-watermark-interval` is 0
 //! (then periodic generators never emit and idleness is never detected).
 //!
-//! Known gaps: back-pressure is not modelled, so the input-activity clock (FLIP-471, FLINK-35886:
-//! the idleness countdown pauses while the task is back-pressured) always runs; V-TAW-7's
-//! back-pressured phases cannot be expressed yet. Batch execution (`emitProgressiveWatermarks =
+//! Idleness reads the operator's input-activity clock (FLIP-471, FLINK-35886), which the caller
+//! pauses while the task is back-pressured (V-TAW-7). Batch execution (`emitProgressiveWatermarks =
 //! false`: a `NoWatermarksGenerator` and no timer) is the `NoWatermarks` generator without ticks.
 
 use crate::engine::source::generator::{EmitMode, GeneratorKind, WatermarkGenerator};
@@ -107,9 +106,10 @@ impl TimestampsAndWatermarksOperator {
         self.idleness.on_event();
     }
 
-    /// `onProcessingTime`: the (idleness-wrapped) generator's `onPeriodicEmit`.
-    pub fn on_periodic_emit(&mut self, now: ProcTime, out: &mut Vec<Signal>) {
-        match self.idleness.on_periodic_emit(now) {
+    /// `onProcessingTime`: the (idleness-wrapped) generator's `onPeriodicEmit`; the idleness
+    /// timer reads `activity`, the input-activity clock.
+    pub fn on_periodic_emit(&mut self, now: ProcTime, activity: ProcTime, out: &mut Vec<Signal>) {
+        match self.idleness.on_periodic_emit(activity) {
             IdleCheck::Emit => {
                 if let Some(w) = self.generator.on_periodic_emit(now) {
                     self.emitter.emit_watermark(w, out);
@@ -133,7 +133,7 @@ impl TimestampsAndWatermarksOperator {
     /// `finish()`: one last `onPeriodicEmit`, whatever the interval. Flink reads the clock here
     /// (the idleness check and the silence generator), hence `now`.
     pub fn finish(&mut self, now: ProcTime, out: &mut Vec<Signal>) {
-        self.on_periodic_emit(now, out);
+        self.on_periodic_emit(now, now, out);
     }
 }
 
@@ -157,8 +157,36 @@ mod tests {
 
     fn tick(op: &mut TimestampsAndWatermarksOperator, t: i64) -> Vec<Signal> {
         let mut out = Vec::new();
-        op.on_periodic_emit(T0 + t, &mut out);
+        op.on_periodic_emit(T0 + t, T0 + t, &mut out);
         out
+    }
+
+    /// V-TAW-7 watermarksWithIdlenessUnderBackpressure: punctuated generator, withIdleness(100),
+    /// timer every 200 ms. While back-pressured (hard, then soft: the same pause here) ten
+    /// advances of 100 ms emit nothing; after it, ten more emit exactly one IDLE.
+    #[test]
+    fn v_taw_7_idleness_under_back_pressure() {
+        use crate::engine::flow::pausable_clock::PausableClock;
+        let mut op = monotonous(EmitMode::PerEvent, Some(100));
+        let mut clock = PausableClock::default();
+        let mut out = Vec::new();
+        let mut run = |op: &mut TimestampsAndWatermarksOperator, clock: &PausableClock, from: i64| {
+            let mut out = Vec::new();
+            for k in 1..=10 {
+                let t = T0 + from + 100 * k;
+                if (from + 100 * k) % 200 == 0 {
+                    op.on_periodic_emit(t, clock.relative(t), &mut out);
+                }
+            }
+            out
+        };
+        clock.set_paused(true, T0);
+        out.extend(run(&mut op, &clock, 0));
+        assert_eq!(out, vec![], "hard back-pressure");
+        out.extend(run(&mut op, &clock, 1000));
+        assert_eq!(out, vec![], "soft back-pressure");
+        clock.set_paused(false, T0 + 2000);
+        assert_eq!(run(&mut op, &clock, 2000), vec![Status(Idle)], "back-pressure off");
     }
 
     /// V-TAW-1 inputWatermarksAreNotForwarded; statuses are swallowed as well.

@@ -149,18 +149,19 @@ impl WatermarkAssignerOperator {
         }
     }
 
-    /// `onProcessingTime`: periodic emission, the idleness check, the next timer.
-    pub fn on_timer(&mut self, now: ProcTime, out: &mut Vec<Signal>) {
+    /// `onProcessingTime`: periodic emission, the idleness check (on `activity`, the
+    /// input-activity clock, FLIP-471), the next timer.
+    pub fn on_timer(&mut self, now: ProcTime, activity: ProcTime, out: &mut Vec<Signal>) {
         let interval = self.watermark_interval_ms;
         if interval > 0 && self.last_watermark_periodic_emit_time.saturating_add(interval) <= now {
             self.last_watermark_periodic_emit_time = now;
             self.advance_watermark(out);
         }
         if self.last_idle_check_processed_elements != Some(self.processed_elements) {
-            self.time_since_last_idle_check = now;
+            self.time_since_last_idle_check = activity;
             self.last_idle_check_processed_elements = Some(self.processed_elements);
         }
-        let timed_out = self.time_since_last_idle_check.saturating_add(self.idle_timeout_ms) <= now;
+        let timed_out = self.time_since_last_idle_check.saturating_add(self.idle_timeout_ms) <= activity;
         if self.idleness_enabled() && !self.current_status.is_idle() && timed_out {
             self.emit_status(WatermarkStatus::Idle, out);
         }
@@ -229,7 +230,7 @@ mod tests {
     fn set_time(op: &mut WatermarkAssignerOperator, t: i64) -> Vec<Signal> {
         let mut out = Vec::new();
         while op.next_timer_at().is_some_and(|due| due <= T0 + t) {
-            op.on_timer(T0 + t, &mut out);
+            op.on_timer(T0 + t, T0 + t, &mut out);
         }
         out
     }
@@ -364,7 +365,7 @@ mod tests {
         let mut op = opened(i64::MAX, i64::MAX);
         assert_eq!(op.next_timer_at(), Some(ProcTime::MAX));
         assert_eq!(rows(&mut op, &[Some(i64::MAX)]), vec![], "MAX − 0 is not > MAX");
-        op.on_timer(ProcTime::MAX, &mut Vec::new());
+        op.on_timer(ProcTime::MAX, ProcTime::MAX, &mut Vec::new());
         let mut op = opened(1, 1);
         assert_eq!(rows(&mut op, &[Some(i64::MIN), Some(i64::MAX)]), vec![Watermark(END_OF_TIME)]);
         let mut out = Vec::new();
