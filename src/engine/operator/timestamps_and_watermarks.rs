@@ -170,7 +170,7 @@ mod tests {
         let mut op = monotonous(EmitMode::PerEvent, Some(100));
         let mut clock = PausableClock::default();
         let mut out = Vec::new();
-        let mut run = |op: &mut TimestampsAndWatermarksOperator, clock: &PausableClock, from: i64| {
+        let run = |op: &mut TimestampsAndWatermarksOperator, clock: &PausableClock, from: i64| {
             let mut out = Vec::new();
             for k in 1..=10 {
                 let t = T0 + from + 100 * k;
