@@ -204,3 +204,17 @@ fn the_sampling_buffer_delays_the_pause() {
     assert_eq!(first_pause(0), Some(3_000), "paused at the first announcement");
     assert_eq!(first_pause(3), Some(5_000), "only once the oldest of three samples is ahead");
 }
+
+/// A reader that cannot pause splits fails the job at the first pause, unless
+/// `allow-unaligned-source-splits` is set: then only the subtask level aligns.
+#[test]
+fn a_reader_without_split_pausing_fails_unless_unaligned_splits_are_allowed() {
+    let mut v = aligned_backfill(0, true);
+    v["source"]["reader_pauses_splits"] = json!(false);
+    let mut s = build(&v);
+    let err = s.run_until(s.config().start_time + 8_000).unwrap_err();
+    assert!(err.to_string().contains("UnsupportedOperationException"), "{err}");
+    v["flink"]["allow_unaligned_source_splits"] = json!(true);
+    let s = run(&v, 8_000);
+    assert_eq!(count(&s, |k| matches!(k, TraceKind::SplitPaused { .. })), 0);
+}

@@ -215,6 +215,8 @@ export interface SourceInput {
   start_offset?: StartOffset;
   /** The Kafka fetch size: a reader moves through its partitions one fetch batch each. */
   fetch?: { max_partition_fetch_bytes?: number; record_bytes?: number };
+  /** Whether the reader can pause single splits (split-level alignment); Kafka's can. */
+  reader_pauses_splits?: boolean;
   /** A watermark operator chained after the source (its watermarks replace the source's). */
   midstream?: MidstreamSpec | null;
 }

@@ -36,6 +36,8 @@ pub struct InputConfig {
     pub fetch_records_per_partition: u64,
     /// `withWatermarkAlignment`, if set.
     pub alignment: Option<AlignmentParams>,
+    /// Whether the reader can pause single splits (`pauseOrResumeSplits`; Kafka's can).
+    pub reader_pauses_splits: bool,
     pub exchange: Exchange,
     /// A watermark operator chained after the source, replacing the source's watermarks.
     pub midstream: Option<MidstreamSpec>,

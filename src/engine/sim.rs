@@ -13,7 +13,8 @@
 //! clock. The next instant is computed, so sparse scenarios skip idle stretches in one step.
 
 use super::alignment::coordinator::AlignmentCoordinator;
-use super::alignment::source_alignment::SourceAlignment;
+use super::alignment::source_alignment::{SourceAlignment, SplitPausing};
+use super::alignment::UNSUPPORTED_SPLIT_PAUSE;
 use super::command::Command;
 use super::downstream::Downstream;
 use super::element::Record;
@@ -88,7 +89,9 @@ impl Simulation {
         for (input, ic) in cfg.inputs.iter().enumerate() {
             for i in 0..ic.source_parallelism {
                 let index = sources.len() as u32;
-                let alignment = ic.alignment.clone().map(|a| SourceAlignment::new(a, cfg.alignment.buffer_size));
+                let pausing = SplitPausing::of(ic.reader_pauses_splits, cfg.alignment.allow_unaligned_source_splits);
+                let alignment =
+                    ic.alignment.clone().map(|a| SourceAlignment::new(a, cfg.alignment.buffer_size).with_split_pausing(pausing));
                 sources.push(
                     SourceSubtask::new(index, (input as u8, i), ic.source, ic.exchange, rng.below(q) as u32).with_alignment(alignment),
                 );
@@ -363,9 +366,7 @@ impl Simulation {
         self.produce(t);
         self.down.deliver_due(t, &mut self.trace);
         self.read(t);
-        if let Some(failure) = &self.down.failure {
-            return Err(InputError::invalid("", failure.clone()));
-        }
+        self.failed()?;
         self.down.fire_timers(t, &mut self.trace);
         self.note_flow(t);
         if self.next_tick == Some(t) {
@@ -378,7 +379,18 @@ impl Simulation {
             self.next_tick = Some(t + self.cfg.auto_watermark_interval_ms);
         }
         self.align(t);
-        Ok(())
+        if self.sources.iter().any(|s| s.alignment.as_ref().is_some_and(|a| a.unsupported)) {
+            self.down.failure.get_or_insert_with(|| UNSUPPORTED_SPLIT_PAUSE.to_string());
+        }
+        self.failed()
+    }
+
+    /// The job failed within this instant (an operator threw): the run stops with the message.
+    fn failed(&self) -> Result<(), InputError> {
+        match &self.down.failure {
+            Some(failure) => Err(InputError::invalid("", failure.clone())),
+            None => Ok(()),
+        }
     }
 
     /// Step 2 for the partitions whose records wait in the log; the others are produced at

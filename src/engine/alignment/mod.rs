@@ -52,13 +52,11 @@ pub struct AlignmentSwitches {
     /// `pipeline.watermark-alignment.allow-unaligned-source-splits`: a reader that cannot pause
     /// splits is aligned at subtask level only instead of failing the job.
     pub allow_unaligned_source_splits: bool,
-    /// Whether the reader can pause single splits (Kafka's can).
-    pub reader_pauses_splits: bool,
 }
 
 impl Default for AlignmentSwitches {
     fn default() -> Self {
-        AlignmentSwitches { buffer_size: 3, skip_idle_splits: true, allow_unaligned_source_splits: false, reader_pauses_splits: true }
+        AlignmentSwitches { buffer_size: 3, skip_idle_splits: true, allow_unaligned_source_splits: false }
     }
 }
 

@@ -22,6 +22,31 @@ pub struct SourceAlignment {
     /// Whether an announcement has arrived (the drift gauge is registered then).
     pub announced: bool,
     buffer_size: usize,
+    /// What a split pause does: pause it, nothing (the reader cannot pause and
+    /// `allow-unaligned-source-splits` is set), or fail the job.
+    pub split_pausing: SplitPausing,
+    /// A pause was needed but the reader cannot pause splits: the job fails.
+    pub unsupported: bool,
+}
+
+/// `SourceReader.pauseOrResumeSplits` support.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitPausing {
+    Supported,
+    /// The reader throws, and `allow-unaligned-source-splits` swallows it: source level only.
+    Ignored,
+    /// The reader throws `UnsupportedOperationException`: the job fails.
+    Fails,
+}
+
+impl SplitPausing {
+    pub fn of(reader_pauses: bool, allow_unaligned: bool) -> Self {
+        match (reader_pauses, allow_unaligned) {
+            (true, _) => SplitPausing::Supported,
+            (false, true) => SplitPausing::Ignored,
+            (false, false) => SplitPausing::Fails,
+        }
+    }
 }
 
 /// A split whose pause state changed (index, now paused).
@@ -38,6 +63,25 @@ impl SourceAlignment {
             waiting: false,
             announced: false,
             buffer_size,
+            split_pausing: SplitPausing::Supported,
+            unsupported: false,
+        }
+    }
+
+    pub fn with_split_pausing(mut self, p: SplitPausing) -> Self {
+        self.split_pausing = p;
+        self
+    }
+
+    /// Pauses or resumes split `i` as the reader allows.
+    fn set_paused(&mut self, i: usize, paused: bool, changes: &mut Vec<SplitChange>) {
+        match self.split_pausing {
+            SplitPausing::Supported => {
+                self.paused[i] = paused;
+                changes.push((i, paused));
+            }
+            SplitPausing::Ignored => {}
+            SplitPausing::Fails => self.unsupported |= paused,
         }
     }
 
@@ -56,8 +100,7 @@ impl SourceAlignment {
     pub fn on_split_watermark(&mut self, i: usize, w: EventTime, changes: &mut Vec<SplitChange>) {
         self.splits[i].add_latest(w);
         if !self.paused[i] && self.splits[i].oldest() > self.max_desired {
-            self.paused[i] = true;
-            changes.push((i, true));
+            self.set_paused(i, true, changes);
         }
     }
 
@@ -104,8 +147,7 @@ impl SourceAlignment {
             }
             let ahead = self.splits[i].oldest() > self.max_desired;
             if ahead != self.paused[i] {
-                self.paused[i] = ahead;
-                changes.push((i, ahead));
+                self.set_paused(i, ahead, changes);
             }
         }
     }
@@ -165,6 +207,19 @@ mod tests {
         ch.clear();
         a.on_announcement(EventTime(5), &[false, false], true, &mut ch);
         assert_eq!(ch, vec![(0, false)]);
+    }
+
+    #[test]
+    fn a_reader_that_cannot_pause_fails_the_job_unless_unaligned_splits_are_allowed() {
+        let mut ch = Vec::new();
+        for (pausing, unsupported) in [(SplitPausing::Fails, true), (SplitPausing::Ignored, false)] {
+            let mut a = SourceAlignment::new(params(0), 0).with_split_pausing(pausing);
+            a.add_split();
+            a.on_split_watermark(0, EventTime(50), &mut ch);
+            a.on_announcement(EventTime(10), &[false], true, &mut ch);
+            assert!(ch.is_empty() && !a.paused[0]);
+            assert_eq!(a.unsupported, unsupported);
+        }
     }
 
     #[test]

@@ -197,7 +197,6 @@ impl Scenario {
                 buffer_size: self.flink.alignment_buffer_size,
                 skip_idle_splits: self.flink.alignment_skip_idle_splits,
                 allow_unaligned_source_splits: self.flink.allow_unaligned_source_splits,
-                reader_pauses_splits: true,
             },
             trace_capacity: self.trace.capacity,
             trace_records: self.trace.records,
@@ -294,6 +293,7 @@ impl SourceSpec {
             start_offset: self.start_offset.clone(),
             fetch_records_per_partition: self.fetch.records_per_partition(),
             alignment: wm.alignment.clone(),
+            reader_pauses_splits: self.reader_pauses_splits,
             exchange,
             midstream: self.midstream,
         }

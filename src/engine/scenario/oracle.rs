@@ -131,6 +131,7 @@ pub(super) fn oracle_input(
         start_offset: crate::engine::source::start_offset::StartOffset::Earliest,
         fetch_records_per_partition: crate::engine::source::fetcher::DEFAULT_FETCH_RECORDS_PER_PARTITION,
         alignment: None,
+        reader_pauses_splits: true,
         exchange,
         midstream,
     }

@@ -124,6 +124,9 @@ pub struct SourceSpec {
     pub start_offset: StartOffset,
     #[serde(skip_serializing_if = "is_default")]
     pub fetch: FetchSpec,
+    /// Whether the reader supports `pauseOrResumeSplits` (split-level alignment); Kafka's does.
+    #[serde(skip_serializing_if = "is_true")]
+    pub reader_pauses_splits: bool,
     /// A watermark operator chained after the source (`assignTimestampsAndWatermarks` in the
     /// middle of the job, or SQL's watermark operator); `null`: watermarks from the source.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -140,6 +143,7 @@ impl Default for SourceSpec {
             read_rate_per_s: None,
             start_offset: StartOffset::Earliest,
             fetch: FetchSpec::default(),
+            reader_pauses_splits: true,
             midstream: None,
         }
     }
