@@ -396,6 +396,18 @@ fn reads_have_the_documented_shapes() {
     assert_eq!(len(&p.rest_watermarks("source".into()).unwrap()), 0);
     expect_err(p.rest_watermarks("sink".into()), "RangeError", &["restWatermarks", "vertex", "sink"]);
     expect_err(p.rest_watermarks(JsValue::NULL), "TypeError", &["vertex"]);
+    let bp = p.rest_back_pressure("source".into()).unwrap();
+    assert_eq!(get(&bp, "backpressure-level").as_string().unwrap(), "ok", "no capacity limit: no back-pressure");
+    expect_err(p.rest_back_pressure("sink".into()), "RangeError", &["restBackPressure", "vertex", "sink"]);
+
+    // A job whose window operator cannot keep up (issue 13): HIGH, and the views say so.
+    let bp = Playground::from_preset(JsValue::from_str("backpressure-never-idle")).unwrap();
+    bp.run_until(JsValue::from(60_000)).unwrap();
+    let answer = bp.rest_back_pressure("source".into()).unwrap();
+    assert_eq!(get(&answer, "backpressure-level").as_string().unwrap(), "high");
+    let snap = bp.snapshot(JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&snap, "sources.0.backPressureLevel").as_string().unwrap(), "HIGH");
+    assert!(get(&bp.metrics().unwrap(), "source.0.isBackPressured").as_bool().unwrap());
 
     let ex = p.explain(JsValue::from(0)).unwrap();
     assert!(get(&ex, "text").as_string().unwrap().starts_with("Window subtask 0"));

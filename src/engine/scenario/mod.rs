@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod catalog;
+pub mod flow_spec;
 pub mod oracle;
 pub mod oracle2;
 pub mod oracle_schedule;
