@@ -718,7 +718,11 @@ export type TraceKind =
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
   | { "kind": "joined", subtask: number, key: string, leftTs: number, rightTs: number, }
   | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, firingKind: FiringKind, }
-  | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, };
+  | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, }
+  | { "kind": "checkpoint_completed", id: number, }
+  | { "kind": "task_manager_lost", taskManager: number, usedBytes: number, limitBytes: number, }
+  | { "kind": "job_failed", reason: string, }
+  | { "kind": "job_restarted", attempt: number, checkpoint: number | null, };
 
 /**
  * One trace entry.
@@ -746,7 +750,11 @@ export type TraceEvent = {
   | { "kind": "operator_status", subtask: number, status: WatermarkStatus, }
   | { "kind": "joined", subtask: number, key: string, leftTs: number, rightTs: number, }
   | { "kind": "window_fired", subtask: number, key: string, start: number, end: number, count: number, sum: number, watermark: Watermark, firing: number, firingKind: FiringKind, }
-  | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, });
+  | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, }
+  | { "kind": "checkpoint_completed", id: number, }
+  | { "kind": "task_manager_lost", taskManager: number, usedBytes: number, limitBytes: number, }
+  | { "kind": "job_failed", reason: string, }
+  | { "kind": "job_restarted", attempt: number, checkpoint: number | null, });
 
 /**
  * The retained events from `cursor` on, how many of the requested ones the bounded trace had

@@ -6,6 +6,7 @@
 //! one valve over every channel) or through `connect` (a two-input operator: one valve per
 //! input, combined by `IndexedCombinedWatermarkStatus`, reference §6.1, §6.4).
 
+use super::checkpoint::CheckpointConfig;
 use super::operator::aggregate::AggregateKind;
 use super::operator::assigner::WindowSpec;
 use super::operator::interval_join::JoinBounds;
@@ -15,6 +16,7 @@ use super::operator::sql_window::WindowApi;
 use super::operator::trigger::TriggerSpec;
 use super::partitioner::Exchange;
 use super::source::SourceSettings;
+use super::task_manager::ClusterConfig;
 use super::time::ProcTime;
 use super::valve::ValveSwitches;
 use serde::{Deserialize, Serialize};
@@ -78,6 +80,10 @@ pub struct JobConfig {
     pub late_records_retained: usize,
     /// Window results the sink keeps (`None`: all).
     pub window_results_retained: Option<usize>,
+    /// TaskManagers, their memory and the state-size estimate (`flow`).
+    pub cluster: ClusterConfig,
+    /// The checkpoint interval and the restart strategy (`checkpointing`).
+    pub checkpointing: CheckpointConfig,
 }
 
 impl JobConfig {

@@ -13,6 +13,7 @@
 #![deny(clippy::cast_sign_loss, clippy::cast_possible_wrap)]
 
 pub mod channel;
+pub mod checkpoint;
 pub mod combined_watermark;
 pub mod command;
 pub mod deltas;
@@ -21,6 +22,7 @@ pub mod downstream;
 pub mod element;
 pub mod error;
 pub mod explain;
+pub mod failover;
 pub mod fingerprint;
 pub mod job;
 pub mod keys;
@@ -34,13 +36,16 @@ pub mod partitioner;
 pub mod producer;
 pub mod read;
 pub mod report;
+pub mod restart_strategy;
 pub mod rng;
 pub mod scenario;
 pub mod session;
 pub mod sim;
 pub mod snapshot;
 pub mod source;
+pub mod state_size;
 pub mod status;
+pub mod task_manager;
 pub mod time;
 pub mod topics;
 pub mod trace;

@@ -7,7 +7,11 @@
 //! 4. each source subtask (index order) reads its splits in assignment order — all available
 //!    records, or up to its read budget, one split after the other;
 //! 5. if `t` is a periodic-watermark instant (`start + k * interval`), every source subtask runs
-//!    its periodic emission (reference §2.2).
+//!    its periodic emission (reference §2.2);
+//! 8. checkpoints, the TaskManagers' memory check, the state-size history (`failover`).
+//!
+//! A restart due at `t` happens before step 1; while the job is down only steps 1, 2 and 8 run
+//! (`failover`).
 //!
 //! Time only moves through `step`, `run_until` and `step_to_next_interesting`; nothing reads a
 //! clock. The next instant is computed, so sparse scenarios skip idle stretches in one step.
@@ -16,6 +20,7 @@ use super::command::Command;
 use super::downstream::Downstream;
 use super::element::Record;
 use super::error::InputError;
+use super::failover::{Failover, JobStatus};
 use super::job::JobConfig;
 use super::keys::KeyTable;
 use super::observer::Observer;
@@ -67,6 +72,8 @@ pub struct Simulation {
     pub(crate) producers_of_stale: bool,
     /// Reused buffer for the records a producer writes in one instant.
     pub(crate) batch: Vec<Record>,
+    /// Checkpoints, failures and restarts (`failover`).
+    pub(crate) failover: Failover,
 }
 
 impl Simulation {
@@ -100,6 +107,7 @@ impl Simulation {
             producers_of: Vec::new(),
             producers_of_stale: true,
             batch: Vec::new(),
+            failover: Failover::new(&cfg),
             cfg,
         };
         for (input, &n) in partitions.iter().enumerate() {
@@ -163,6 +171,7 @@ impl Simulation {
         let p = self.partitions.len() as u32;
         let index_in_topic = self.partitions.iter().filter(|x| x.input == input).count() as u32;
         self.partitions.push(Partition::in_topic(input, index_in_topic));
+        self.partitions[p as usize].retain_reads(self.failover.retains_reads());
         let ic = &self.cfg.inputs[input as usize];
         let first_subtask: u32 = self.cfg.inputs[..input as usize].iter().map(|i| i.source_parallelism).sum();
         let owner = first_subtask + split_owner(&ic.topic, index_in_topic, ic.source_parallelism);
@@ -210,6 +219,14 @@ impl Simulation {
             if !self.partitions[p.partition as usize].removed {
                 consider(p.next_time(from));
             }
+        }
+        consider(self.failover.next_event_time());
+        // A job that is down delivers, fires and reads nothing (`failover`); a FAILED one
+        // does nothing at all.
+        match self.failover.status {
+            JobStatus::Running => {}
+            JobStatus::Restarting => return next,
+            JobStatus::Failed => return None,
         }
         consider(self.next_tick);
         consider(self.down.next_delivery());
@@ -309,6 +326,7 @@ impl Simulation {
             self.sources[s].open(t, &mut self.trace, &mut self.signals);
             self.broadcast(s, t);
         }
+        self.note_start_offsets();
     }
 
     fn process(&mut self, t: ProcTime) -> Result<(), InputError> {
@@ -317,9 +335,15 @@ impl Simulation {
         if !self.started {
             self.start(t);
         }
+        self.restart_if_due(t);
         while self.scheduled.front().is_some_and(|c| c.at <= t) {
             let Some(c) = self.scheduled.pop_front() else { break };
             self.apply(c.command).map_err(|e| e.within(&c.path))?;
+        }
+        if !self.failover.is_running() {
+            self.while_down(t);
+            self.end_of_instant(t);
+            return Ok(());
         }
         self.produce(t);
         self.down.deliver_due(t, &mut self.trace);
@@ -337,6 +361,7 @@ impl Simulation {
             }
             self.next_tick = Some(t + self.cfg.auto_watermark_interval_ms);
         }
+        self.end_of_instant(t);
         Ok(())
     }
 

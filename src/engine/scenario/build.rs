@@ -90,6 +90,8 @@ impl Scenario {
                 return Err(InputError::new(format!("commands[{i}].at_ms"), "must be >= 0"));
             }
         }
+        self.flow.validate().map_err(|e| e.within("flow"))?;
+        self.checkpointing.validate().map_err(|e| e.within("checkpointing"))?;
         if self.trace.capacity > MAX_TRACE_CAPACITY {
             return Err(InputError::new("trace.capacity", format!("at most {}", thousands(MAX_TRACE_CAPACITY as u64))));
         }
@@ -186,6 +188,8 @@ impl Scenario {
             trace_records: self.trace.records,
             late_records_retained: self.trace.late_records_retained,
             window_results_retained: self.trace.window_results_retained,
+            cluster: self.flow.cluster(),
+            checkpointing: self.checkpointing.config(),
         }
     }
 

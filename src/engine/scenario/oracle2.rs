@@ -290,6 +290,8 @@ impl Oracle2Scenario {
             trace_records: false,
             late_records_retained: usize::MAX,
             window_results_retained: None,
+            cluster: Default::default(),
+            checkpointing: Default::default(),
         })
     }
 

@@ -1,6 +1,8 @@
 //! The JSON scenario format. Every field has a default except `topic.partitions` and `window`;
 //! unknown fields are rejected, and errors name the field path (see `docs/SCENARIO.md`).
 
+use super::checkpointing::CheckpointingSpec;
+use super::flow::FlowSpec;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::job::TwoInputMode;
@@ -65,6 +67,12 @@ pub struct Scenario {
     pub flink: FlinkSwitches,
     #[serde(default)]
     pub trace: TraceSpec,
+    /// TaskManagers, memory and the state-size estimate (`docs/FLOW.md`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub flow: FlowSpec,
+    /// Checkpoints and the restart strategy (`docs/FLOW.md`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub checkpointing: CheckpointingSpec,
 }
 
 fn default_seed() -> u64 {
