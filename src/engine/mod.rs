@@ -25,6 +25,7 @@ pub mod explain;
 pub mod failover;
 pub mod fingerprint;
 pub mod job;
+pub mod job_run;
 pub mod keys;
 pub mod limits;
 pub mod metrics;

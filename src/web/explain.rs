@@ -32,7 +32,8 @@ fn icon(r: &Reason) -> &'static str {
         Reason::KeptActiveBySparseRecords { .. } => "♥",
         Reason::SlowPartition { .. } | Reason::InputHolds { .. } | Reason::InputStalls { .. } => "◷",
         Reason::MidstreamHolds { .. } => "⇥",
-        Reason::ReturnedBelowWatermark { .. } | Reason::FlappingPartition { .. } => "↺",
+        Reason::ReturnedBelowWatermark { .. } | Reason::FlappingPartition { .. } | Reason::StalledAfterRestore { .. } => "↺",
+        Reason::JobDown { .. } => "✕",
         Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",
         Reason::SubtaskWithoutSplit { .. }
         | Reason::SplitNeverReceived { .. }
