@@ -40,4 +40,12 @@ impl Channel {
     pub fn in_flight_records(&self) -> u64 {
         self.queue.iter().filter(|(_, i)| matches!(i, ChannelItem::Record(..))).count() as u64
     }
+
+    /// The records waiting here.
+    pub fn records(&self) -> impl Iterator<Item = &Record> + '_ {
+        self.queue.iter().filter_map(|(_, i)| match i {
+            ChannelItem::Record(r, ..) => Some(r),
+            ChannelItem::Signal(_) => None,
+        })
+    }
 }

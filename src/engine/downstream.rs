@@ -318,6 +318,11 @@ impl Downstream {
         self.channels.iter().map(|c| c.in_flight_records()).sum()
     }
 
+    /// Every record read but still in a channel (a checkpoint's offsets stop before them).
+    pub fn records_in_flight(&self) -> impl Iterator<Item = &Record> + '_ {
+        self.channels.iter().flat_map(|c| c.records())
+    }
+
     /// Delivers what is due, channel by channel in index order.
     pub fn deliver_due(&mut self, now: ProcTime, trace: &mut Trace) {
         if self.channels.is_empty() {

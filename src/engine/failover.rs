@@ -395,7 +395,7 @@ impl Simulation {
     }
 
     fn complete_checkpoint(&mut self, t: ProcTime) {
-        let offsets: Vec<u64> = self.partitions.iter().map(|p| p.read_offset()).collect();
+        let offsets = self.consistent_offsets();
         let c = CompletedCheckpoint {
             id: 0,
             at: t,
@@ -409,6 +409,20 @@ impl Simulation {
         }
         let id = self.failover.coordinator.complete(c);
         self.trace.push(t, TraceKind::CheckpointCompleted { id });
+    }
+
+    /// Per partition the offset the keyed state has processed everything before: the read
+    /// position, or the first record still in a channel. With one latency on every channel,
+    /// what a partition has in flight is the suffix of what it read (sent in the last
+    /// `latency_ms`), so those records are neither in the state nor lost: the restore reads
+    /// them again — what Flink's aligned barriers guarantee by waiting for them instead.
+    fn consistent_offsets(&self) -> Vec<u64> {
+        let mut offsets: Vec<u64> = self.partitions.iter().map(|p| p.read_offset()).collect();
+        for r in self.down.records_in_flight() {
+            let o = &mut offsets[r.partition as usize];
+            *o = (*o).min(r.offset);
+        }
+        offsets
     }
 
     /// Counts the results of this instant that the sink had received before the last failure.
