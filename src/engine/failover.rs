@@ -30,13 +30,14 @@ use super::checkpoint::{CheckpointCoordinator, CompletedCheckpoint, KeyedState};
 use super::downstream::Downstream;
 use super::job::JobConfig;
 use super::keys::KeyId;
+use super::limits::{MAX_REPLAYED_RECORDS, MAX_RESTARTS};
 use super::operator::sql_window::WindowApi;
 use super::restart_strategy::RestartBackoff;
 use super::rng::Rng;
 use super::sim::Simulation;
 use super::source::subtask::SourceSubtask;
 use super::state_size::StateSizeHistory;
-use super::time::{EventTime, ProcTime, NO_WATERMARK};
+use super::time::{thousands, EventTime, ProcTime, NO_WATERMARK};
 use super::trace::{Trace, TraceKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -201,11 +202,16 @@ impl Simulation {
             set(&mut f.high_water, p, high);
             set(&mut f.replay_from, p, read);
         }
+        let limit = self.simulator_limit();
         let f = &mut self.failover;
         f.emitted = Some(EmittedBefore::of(&self.down));
         f.failed_at = Some(t);
-        f.failure = Some(reason);
-        match f.backoff.on_failure(t) {
+        f.failure = Some(match &limit {
+            Some(l) => format!("{reason}; {l}"),
+            None => reason,
+        });
+        let delay = if limit.is_some() { None } else { f.backoff.on_failure(t) };
+        match delay {
             Some(delay) => {
                 f.status = JobStatus::Restarting;
                 // A restart takes at least the next millisecond.
@@ -218,6 +224,23 @@ impl Simulation {
         }
         // The failed attempt's state is gone: the chart shows it.
         self.sample_state(t);
+    }
+
+    /// Why the simulator will not restart the job even if the strategy would: too many
+    /// restarts, or too many records to read again (`limits`).
+    fn simulator_limit(&self) -> Option<String> {
+        if self.failover.attempt > MAX_RESTARTS {
+            return Some(format!("the simulator restarts a job at most {MAX_RESTARTS} times"));
+        }
+        let restore = self.failover.coordinator.last.as_ref().map(|c| c.offsets.as_slice());
+        let again: u64 = (0..self.partitions.len())
+            .map(|p| {
+                let to = restore.and_then(|o| o.get(p)).copied().unwrap_or_else(|| at(&self.failover.initial_offsets, p));
+                self.partitions[p].read_offset().saturating_sub(to)
+            })
+            .sum();
+        (self.records_replayed() + again > MAX_REPLAYED_RECORDS)
+            .then(|| format!("the simulator replays at most {} records over a run", thousands(MAX_REPLAYED_RECORDS)))
     }
 
     /// Step 0 of an instant: the restart, once the strategy's delay has passed.
