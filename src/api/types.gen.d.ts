@@ -530,7 +530,7 @@ sourceIdle: boolean, idleTimeoutMs: number | null, silentMs: number | null, sql:
   | { "kind": "seconds_read_as_millis", watermark: Watermark, }
   | { "kind": "millis_read_as_seconds", watermark: Watermark, }
   | { "kind": "job_down", restartingUntil: number | null, }
-  | { "kind": "stalled_after_restore", restoredAt: number, channel: number, sourceSubtask: number, silent: boolean, idleTimeoutMs: number | null, };
+  | { "kind": "stalled_after_restore", restoredAt: number, channel: number, sourceSubtask: number, silentPartition: number | null, idleTimeoutMs: number | null, };
 
 /**
  * Who holds the watermark.

@@ -77,9 +77,16 @@ pub enum Reason {
     /// The job is down: RESTARTING until `restarting_until`, or FAILED for good (null).
     JobDown { restarting_until: Option<ProcTime> },
     /// After a restore every watermark starts from `Long.MIN_VALUE` and idleness is lost: the
-    /// holding channel has had no watermark since. `silent`: its source subtask has read nothing
-    /// since the restore, so only the idle timeout (in full, again) can release it.
-    StalledAfterRestore { restored_at: ProcTime, channel: usize, source_subtask: u32, silent: bool, idle_timeout_ms: Option<i64> },
+    /// holding channel has had no watermark since. `silent_partition`: a split of its source
+    /// subtask that has had no record since the restore, so that only the idle timeout (in
+    /// full, again) can release it.
+    StalledAfterRestore {
+        restored_at: ProcTime,
+        channel: usize,
+        source_subtask: u32,
+        silent_partition: Option<u32>,
+        idle_timeout_ms: Option<i64>,
+    },
 }
 
 /// Who holds the watermark.
@@ -179,9 +186,17 @@ impl Simulation {
             return None;
         }
         let src = self.sources.get(ch.source as usize)?;
-        let silent = src.splits.iter().filter(|sp| !sp.released).all(|sp| sp.last_record_at.is_none());
+        // New splits have seen no record since the restore until their first one arrives.
+        let silent =
+            (0..src.splits.len()).find(|&i| !src.splits[i].released && !src.split_idle(i) && src.splits[i].last_record_at.is_none());
         let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| self.cfg.auto_watermark_interval_ms > 0);
-        Some(Reason::StalledAfterRestore { restored_at, channel: ch.channel, source_subtask: ch.source, silent, idle_timeout_ms: timeout })
+        Some(Reason::StalledAfterRestore {
+            restored_at,
+            channel: ch.channel,
+            source_subtask: ch.source,
+            silent_partition: silent.map(|i| src.splits[i].partition),
+            idle_timeout_ms: timeout,
+        })
     }
 
     /// For a two-input operator: which input holds it, and any input that stalls it.
@@ -377,24 +392,26 @@ pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> 
         Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", at(*watermark)),
         Reason::JobDown { restarting_until: Some(u) } => format!("the job is RESTARTING (the restart strategy's delay ends in {}): nothing is read or processed until then", d((*u - now).max(0))),
         Reason::JobDown { restarting_until: None } => "the job FAILED and the restart strategy allows no more restarts: nothing happens any more".into(),
-        Reason::StalledAfterRestore { restored_at, channel, source_subtask, silent, idle_timeout_ms } => {
-            restore_clause(now - *restored_at, *channel, *source_subtask, *silent, *idle_timeout_ms)
+        Reason::StalledAfterRestore { restored_at, channel, source_subtask, silent_partition, idle_timeout_ms } => {
+            restore_clause(now - *restored_at, *channel, *source_subtask, silent_partition.map(&name), *idle_timeout_ms)
         }
     }
 }
 
-fn restore_clause(ago: i64, channel: usize, s: u32, silent: bool, timeout: Option<i64>) -> String {
+fn restore_clause(ago: i64, channel: usize, s: u32, silent: Option<String>, timeout: Option<i64>) -> String {
     let d = format_duration;
     let head = format!(
         "stalled after the restore {} ago: watermarks restart from Long.MIN_VALUE and idleness is lost, and channel {channel} (source subtask {s}) has no watermark yet",
         d(ago.max(0))
     );
     match (silent, timeout) {
-        (true, Some(t)) => format!("{head}; its partitions are silent, so it needs the idle timeout ({}) again", d(t)),
-        (true, None) => {
-            format!("{head}; its partitions are silent and no idle timeout is set, so it holds every window until a record arrives")
+        (Some(p), Some(t)) => format!("{head}: partition {p} has had no record since, so it needs the idle timeout ({}) again", d(t)),
+        (Some(p), None) => {
+            format!(
+                "{head}: partition {p} has had no record since and no idle timeout is set, so it holds every window until a record arrives"
+            )
         }
-        (false, _) => format!("{head} (it has read records: its next periodic watermark releases it)"),
+        (None, _) => format!("{head} (its next periodic watermark releases it)"),
     }
 }
 
