@@ -225,6 +225,35 @@ fn a_sql_window_aggregation_keeps_its_checkpointed_watermark() {
     assert_eq!(sim.downstream().late_total(), 1, "late detection survives the restore (reference §10.2)");
 }
 
+#[test]
+fn an_interval_join_gets_its_buffers_back_with_the_watermark_at_min() {
+    let v = json!({
+        "duration_ms": 8000,
+        "topic": {"name": "left", "partitions": 1},
+        "second_input": {"topic": {"name": "right", "partitions": 1}, "mode": "connect"},
+        "interval_join": {"lower_ms": -3000, "upper_ms": 0},
+        "producers": [
+            {"topic": "left", "partitions": 0, "kind": "steady", "rate_per_s": 10},
+            {"topic": "right", "partitions": 0, "kind": "steady", "rate_per_s": 10}
+        ],
+        "checkpointing": {"interval_ms": 2000, "restart": {"type": "fixed_delay", "delay_ms": 600}},
+        "commands": [{"at_ms": 4900, "command": "fail", "target": {"keyed_subtask": 0}}],
+        "trace": {"records": false}
+    });
+    let at_checkpoint = sim_at(&v, 4000);
+    let buffered = at_checkpoint.snapshot().operators[0].join_buffered;
+    assert!(buffered.is_some_and(|(l, r)| l > 0 && r > 0), "{buffered:?}");
+    let sim = sim_at(&v, 5500);
+    let op = &sim.snapshot().operators[0];
+    assert_eq!(op.input_watermark, EventTime::MIN);
+    // Restored at 5500 and the backlog since the checkpoint read again in that instant; with
+    // W = MIN nothing is cleaned up, so the buffers hold the checkpoint's plus the replay.
+    let (l, r) = op.join_buffered.unwrap();
+    let (l0, r0) = buffered.unwrap();
+    assert!(l >= l0 + 9 && r >= r0 + 9, "{:?} after {:?}", (l, r), (l0, r0));
+    assert_eq!(op.state_entries, l + r);
+}
+
 fn memory_loop() -> Value {
     json!({
         "duration_ms": 30_000,
