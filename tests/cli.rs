@@ -281,3 +281,24 @@ fn diagnose_prints_the_diagnosis_as_json_or_text() {
     assert_eq!(report["sink_mode"], json!("append"));
     assert_eq!(report["diagnosis"]["cause"], json!("bound_too_small"));
 }
+
+#[test]
+fn a_failed_job_reports_its_run_and_a_bad_fail_target_is_named() {
+    let mut sc = native_scenario();
+    sc["checkpointing"] = json!({"interval_ms": 500, "restart": {"type": "fixed_delay", "delay_ms": 200, "attempts": 1}});
+    sc["commands"] = json!([
+        {"at_ms": 1000, "command": "fail", "target": {"task_manager": 0}},
+        {"at_ms": 2000, "command": "fail", "target": {"keyed_subtask": 0}}
+    ]);
+    let f = TempScenario::new(&sc.to_string());
+    let out = wmp(&["run", f.path()], None);
+    assert!(out.status.success(), "the run succeeds and says the job failed: {}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let job = &got["job"];
+    assert_eq!((job["status"].as_str(), job["attempt"].as_u64(), job["restarts"].as_u64()), (Some("FAILED"), Some(2), Some(1)), "{job}");
+    assert!(job["failure"].as_str().unwrap().contains("keyed subtask 0"), "{job}");
+    assert_eq!(got["metrics"]["job"]["numRestarts"], json!(1));
+    sc["commands"][0]["target"] = json!({"source_subtask": 1});
+    let line = run_bad_native(&sc, "a source subtask the job does not have");
+    assert!(line.contains("commands[0].target.source_subtask: no source subtask 1 (the job has 1)"), "{line}");
+}

@@ -291,7 +291,11 @@ impl Collector {
                 | TraceKind::BackPressure { .. }
                 | TraceKind::WindowFired { .. }
                 | TraceKind::Joined { .. }
-                | TraceKind::LateRecord { .. } => continue,
+                | TraceKind::LateRecord { .. }
+                | TraceKind::CheckpointCompleted { .. }
+                | TraceKind::TaskManagerLost { .. }
+                | TraceKind::JobFailed { .. }
+                | TraceKind::JobRestarted { .. } => continue,
             };
             if !wants.wants(kind) {
                 continue;

@@ -108,6 +108,10 @@ export type SourceView = {
   idle: boolean,
   mainOutputIdle: boolean,
   /**
+   * The TaskManager it runs on (`flow.task_managers`).
+   */
+  taskManager: number,
+  /**
    * No room in an output channel: the subtask reads nothing (`isBackPressured`).
    */
   backPressured: boolean,
@@ -217,6 +221,19 @@ export type OperatorView = {
    */
   openWindows: Array<OpenWindow>,
   openWindowCount: number,
+  /**
+   * Keyed state entries: (key, window) states, or a join's buffered elements (0 while the
+   * job is down).
+   */
+  stateEntries: number,
+  /**
+   * Their estimated heap bytes: entries × `flow.state_bytes_per_entry` × `flow.record_scale`.
+   */
+  stateBytes: number,
+  /**
+   * The TaskManager it runs on (`flow.task_managers`).
+   */
+  taskManager: number,
 };
 
 /**
@@ -289,9 +306,108 @@ export type WindowMetrics = {
    */
   currentInput1Watermark?: Watermark,
   currentInput2Watermark?: Watermark,
+  /**
+   * Keyed state entries and their estimated bytes (`flow`), and the TaskManager it runs on.
+   */
+  stateEntries: number,
+  stateBytes: number,
+  taskManager: number,
 };
 
-export type Metrics = { now: number, source: Array<SourceMetrics>, window: Array<WindowMetrics>, };
+/**
+ * Job metrics (Flink's job scope): restarts and checkpoints.
+ */
+export type JobMetrics = {
+  numRestarts: number,
+  numberOfCompletedCheckpoints: number,
+  /**
+   * Flink reports −1 before the first restore; null here.
+   */
+  lastCheckpointRestoreTimestamp: number | null,
+};
+
+export type Metrics = {
+  now: number,
+  source: Array<SourceMetrics>,
+  window: Array<WindowMetrics>,
+  job: JobMetrics,
+};
+
+/**
+ * Flink's `JobStatus`, as far as the simulated job goes through it.
+ */
+export type JobStatus = "RUNNING" | "RESTARTING" | "FAILED";
+
+/**
+ * A completed checkpoint.
+ */
+export type CheckpointView = {
+  id: number,
+  /**
+   * Processing time it completed at.
+   */
+  at: number,
+};
+
+/**
+ * One TaskManager's keyed state against its memory.
+ */
+export type TaskManagerView = {
+  index: number,
+  /**
+   * Estimated bytes of the keyed state of the subtasks it runs (0 while the job is down).
+   */
+  usedBytes: number,
+  /**
+   * `flow.task_manager_memory_bytes` (null: unlimited).
+   */
+  limitBytes: number | null,
+  /**
+   * Keyed subtasks it runs.
+   */
+  keyedSubtasks: Array<number>,
+};
+
+/**
+ * The job's run across attempts (`snapshot().run`).
+ */
+export type JobRunView = {
+  status: JobStatus,
+  /**
+   * 1 for the first run, one more per restart.
+   */
+  attempt: number,
+  restarts: number,
+  /**
+   * `execution.checkpointing.interval` (null: off).
+   */
+  checkpointIntervalMs: number | null,
+  checkpointsCompleted: number,
+  lastCheckpoint: CheckpointView | null,
+  /**
+   * The last failure: when, and why.
+   */
+  failedAt: number | null,
+  failure: string | null,
+  /**
+   * While RESTARTING: when the restart strategy's delay ends.
+   */
+  restartingUntil: number | null,
+  /**
+   * The last restore: when, and from which checkpoint (null: from the start offsets).
+   */
+  restoredAt: number | null,
+  restoredFrom: number | null,
+  /**
+   * Records read again after restores (below a read position reached before a failure).
+   */
+  recordsReplayed: number,
+  /**
+   * Results the sink received again after restores (duplicate rows for an append sink).
+   */
+  resultsDuplicated: number,
+  taskManagers: Array<TaskManagerView>,
+};
 
 export type Snapshot = {
   /**
@@ -332,6 +448,37 @@ export type Snapshot = {
    * `snapshot()` always has them).
    */
   metrics: Metrics,
+  /**
+   * The job's run: status, attempts, checkpoints, failures, TaskManagers' memory.
+   */
+  run: JobRunView,
+};
+
+/**
+ * One sample: state entries per keyed subtask at `time`.
+ */
+export type StateSample = { time: number, entries: Array<number>, };
+
+/**
+ * The keyed state size over processing time (`stateSizeHistory()`). A failure shows as two
+ * samples at the same time, the size that failed and zero; checkpoints and failures are in the
+ * trace (`checkpoint_completed`, `job_failed`, `job_restarted`).
+ */
+export type StateSizeHistoryView = {
+  /**
+   * The sampling interval now (it doubles as the history fills).
+   */
+  intervalMs: number,
+  /**
+   * Bytes per state entry × `record_scale`: a sample's entries times this are its bytes.
+   */
+  bytesPerEntry: number,
+  limitBytes: number | null,
+  /**
+   * The TaskManager of each keyed subtask.
+   */
+  taskManagerOf: Array<number>,
+  samples: Array<StateSample>,
 };
 
 /**
@@ -481,7 +628,9 @@ sourceIdle: boolean, idleTimeoutMs: number | null, silentMs: number | null, sql:
   | { "kind": "channel_not_realigned", channel: number, sourceSubtask: number, }
   | { "kind": "far_future_timestamp", partition: number, maxTimestamp: number, aheadMs: number, }
   | { "kind": "seconds_read_as_millis", watermark: Watermark, }
-  | { "kind": "millis_read_as_seconds", watermark: Watermark, };
+  | { "kind": "millis_read_as_seconds", watermark: Watermark, }
+  | { "kind": "job_down", restartingUntil: number | null, }
+  | { "kind": "stalled_after_restore", restoredAt: number, channel: number, sourceSubtask: number, silentPartition: number | null, idleTimeoutMs: number | null, };
 
 /**
  * Who holds the watermark.
@@ -828,7 +977,11 @@ export type TraceKind =
   | { "kind": "alignment_blocked", subtask: number, maxAllowed: Watermark, }
   | { "kind": "alignment_unblocked", subtask: number, }
   | { "kind": "back_pressure", subtask: number, on: boolean, }
-  | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, };
+  | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, }
+  | { "kind": "checkpoint_completed", id: number, }
+  | { "kind": "task_manager_lost", taskManager: number, usedBytes: number, limitBytes: number, }
+  | { "kind": "job_failed", reason: string, }
+  | { "kind": "job_restarted", attempt: number, checkpoint: number | null, };
 
 /**
  * One trace entry.
@@ -861,7 +1014,11 @@ export type TraceEvent = {
   | { "kind": "alignment_blocked", subtask: number, maxAllowed: Watermark, }
   | { "kind": "alignment_unblocked", subtask: number, }
   | { "kind": "back_pressure", subtask: number, on: boolean, }
-  | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, });
+  | { "kind": "late_record", subtask: number, partition: number, offset: number, ts: number, key: string, watermark: Watermark, sideOutput: boolean, }
+  | { "kind": "checkpoint_completed", id: number, }
+  | { "kind": "task_manager_lost", taskManager: number, usedBytes: number, limitBytes: number, }
+  | { "kind": "job_failed", reason: string, }
+  | { "kind": "job_restarted", attempt: number, checkpoint: number | null, });
 
 /**
  * The retained events from `cursor` on, how many of the requested ones the bounded trace had

@@ -193,7 +193,14 @@ export type Command =
   | { command: "mark_split_idle"; partition: number }
   | { command: "mark_split_active"; partition: number }
   | { command: "release_split"; partition: number }
-  | { command: "end_of_input" };
+  | { command: "end_of_input" }
+  | { command: "fail"; target: { task_manager: number } | { keyed_subtask: number } | { source_subtask: number } };
+
+/** `checkpointing.restart`: Flink's restart strategies (docs/FLOW.md). */
+export type RestartStrategy =
+  | { type: "fixed_delay"; delay_ms?: number; attempts?: number }
+  | { type: "exponential_delay"; initial_ms?: number; max_ms?: number; multiplier?: number; jitter?: number; reset_threshold_ms?: number }
+  | { type: "none" };
 
 export type TimedCommand = Command & { at_ms: number };
 
@@ -294,6 +301,15 @@ export interface ScenarioInput {
     allow_unaligned_source_splits?: boolean;
   };
   trace?: { capacity?: number; records?: boolean; late_records_retained?: number; window_results_retained?: number | null };
+  /** TaskManagers, their memory and the keyed-state estimate (docs/FLOW.md). */
+  flow?: {
+    record_scale?: number;
+    state_bytes_per_entry?: number;
+    task_managers?: number;
+    task_manager_memory_bytes?: number | null;
+  };
+  /** Checkpoints and the restart strategy (docs/FLOW.md); no `restart`: Flink's default. */
+  checkpointing?: { interval_ms?: number | null; restart?: RestartStrategy };
 }
 
 /** A scenario as the API returns it (`toScenario()`, `presetScenario()`): every field present. */

@@ -57,4 +57,12 @@ impl Channel {
     pub fn in_flight_records(&self) -> u64 {
         self.records
     }
+
+    /// The records waiting here, with their timestamps and job input.
+    pub fn records(&self) -> impl Iterator<Item = (Record, EventTime, u8)> + '_ {
+        self.queue.iter().filter_map(|(_, i)| match *i {
+            ChannelItem::Record(r, ts, _, input) => Some((r, ts, input)),
+            ChannelItem::Signal(_) => None,
+        })
+    }
 }

@@ -4,6 +4,7 @@
 
 use super::element::Record;
 use super::error::InputError;
+use super::failover::FailTarget;
 use super::operator::sink::SinkMode;
 use super::producer::{ProducerState, RecordShape};
 use super::rng::Rng;
@@ -47,6 +48,9 @@ pub enum Command {
     ReleaseSplit { partition: u32 },
     /// End of input: the sources emit the final `Long.MAX_VALUE` watermark.
     EndOfInput,
+    /// Kills a TaskManager or one subtask: the job fails and the restart strategy decides what
+    /// follows (`failover`).
+    Fail { target: FailTarget },
 }
 
 /// A parameter that can change while the job runs.
@@ -70,6 +74,15 @@ pub enum Param {
     /// Clamp timestamps to processing time + this skew (`null`: no clamp).
     MaxFutureSkewMs(Option<i64>),
     DropHeartbeats(bool),
+}
+
+/// Why the job failed, in the words of Flink's exception.
+fn fail_reason(target: FailTarget) -> String {
+    match target {
+        FailTarget::TaskManager(n) => format!("TaskManager {n} was killed (command): its subtasks failed"),
+        FailTarget::KeyedSubtask(n) => format!("keyed subtask {n} failed (command)"),
+        FailTarget::SourceSubtask(n) => format!("source subtask {n} failed (command)"),
+    }
 }
 
 impl Simulation {
@@ -124,6 +137,10 @@ impl Simulation {
                 self.release(partition);
             }
             Command::EndOfInput => self.end_of_input(),
+            Command::Fail { target } => {
+                check::fail_target(target, &check::JobSize::of(self)).map_err(|e| e.within("target"))?;
+                self.fail_job(now, fail_reason(target));
+            }
         }
         self.trace.push(now, TraceKind::Command { text });
         Ok(())

@@ -3,6 +3,7 @@
 //! broadcast to every connected channel (reference §3).
 
 use super::channel::{Channel, ChannelItem};
+use super::checkpoint::InFlightRecord;
 use super::diagnosis::histogram::Histogram;
 use super::element::Record;
 use super::flow::credits::KeyedFlow;
@@ -333,6 +334,20 @@ impl Downstream {
 
     pub fn in_flight_records(&self) -> u64 {
         self.channels.iter().map(|c| c.in_flight_records()).sum()
+    }
+
+    /// Per channel index, the records read but still in it (a checkpoint keeps them).
+    pub fn records_in_flight(&self) -> Vec<(usize, Vec<InFlightRecord>)> {
+        self.channels.iter().enumerate().filter(|(_, c)| c.in_flight_records() > 0).map(|(i, c)| (i, c.records().collect())).collect()
+    }
+
+    /// A restore puts a checkpoint's in-flight records back into their channels (their keys
+    /// routed again: the fresh operators hand out slots anew), due after the channel latency.
+    pub fn restore_in_flight(&mut self, ch: usize, records: &[InFlightRecord], keys: &KeyTable, now: ProcTime) {
+        for &(rec, ts, input) in records {
+            let slot = if self.windows.is_empty() { NO_SLOT } else { self.route_key(rec.key, keys).1 };
+            self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(rec, ts, slot, input));
+        }
     }
 
     /// Delivers what is due, channel by channel in index order.

@@ -93,6 +93,19 @@ pub enum Reason {
         #[cfg_attr(test, ts(as = "super::view::Watermark"))]
         watermark: EventTime,
     },
+    /// The job is down: RESTARTING until `restarting_until`, or FAILED for good (null).
+    JobDown { restarting_until: Option<ProcTime> },
+    /// After a restore every watermark starts from `Long.MIN_VALUE` and idleness is lost: the
+    /// holding channel has had no watermark since. `silent_partition`: a split of its source
+    /// subtask that has had no record since the restore, so that only the idle timeout (in
+    /// full, again) can release it.
+    StalledAfterRestore {
+        restored_at: ProcTime,
+        channel: usize,
+        source_subtask: u32,
+        silent_partition: Option<u32>,
+        idle_timeout_ms: Option<i64>,
+    },
 }
 
 /// Who holds the watermark.
@@ -138,7 +151,7 @@ impl Simulation {
         let w = self.down.windows.get(subtask as usize)?;
         let now = self.now.max(self.cfg.start_time);
         let wm = w.current_input_watermark();
-        let mut reasons = Vec::new();
+        let mut reasons: Vec<Reason> = self.job_reason().into_iter().collect();
         let mut held_by = None;
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
@@ -149,6 +162,7 @@ impl Simulation {
                 None => self.source_reasons(ch.source, now, facts),
             };
             held_by = Some(Culprit { input: ch.input, channel: ch.channel, source_subtask: ch.source, partition });
+            reasons.extend(self.restore_reason(w, ch));
             reasons.append(&mut why);
         }
         for (ch, c) in w.input.channels() {
@@ -176,6 +190,32 @@ impl Simulation {
         };
         ex.text = self.sentence(&ex, now);
         Some(ex)
+    }
+
+    /// Why nothing moves while the job is down.
+    fn job_reason(&self) -> Option<Reason> {
+        (!self.failover.is_running()).then_some(Reason::JobDown { restarting_until: self.failover.restarting_until })
+    }
+
+    /// The holding channel has had no watermark since the last restore.
+    fn restore_reason(&self, w: &super::window_subtask::WindowSubtask, ch: super::operator_input::ChannelRef) -> Option<Reason> {
+        let restored_at = self.failover.restored_at.filter(|_| self.failover.is_running())?;
+        let (_, c) = w.input.channels().find(|(r, _)| *r == ch)?;
+        if c.watermark != NO_WATERMARK {
+            return None;
+        }
+        let src = self.sources.get(ch.source as usize)?;
+        // New splits have seen no record since the restore until their first one arrives.
+        let silent =
+            (0..src.splits.len()).find(|&i| !src.splits[i].released && !src.split_idle(i) && src.splits[i].last_record_at.is_none());
+        let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| self.cfg.auto_watermark_interval_ms > 0);
+        Some(Reason::StalledAfterRestore {
+            restored_at,
+            channel: ch.channel,
+            source_subtask: ch.source,
+            silent_partition: silent.map(|i| src.splits[i].partition),
+            idle_timeout_ms: timeout,
+        })
     }
 
     /// For a two-input operator: which input holds it, and any input that stalls it.
@@ -421,6 +461,28 @@ pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> 
         }
         Reason::SecondsReadAsMillis { watermark } => format!("the watermark is {} — epoch seconds read as milliseconds?", at(*watermark)),
         Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", at(*watermark)),
+        Reason::JobDown { restarting_until: Some(u) } => format!("the job is RESTARTING (the restart strategy's delay ends in {}): nothing is read or processed until then", d((*u - now).max(0))),
+        Reason::JobDown { restarting_until: None } => "the job FAILED and the restart strategy allows no more restarts: nothing happens any more".into(),
+        Reason::StalledAfterRestore { restored_at, channel, source_subtask, silent_partition, idle_timeout_ms } => {
+            restore_clause(now - *restored_at, *channel, *source_subtask, silent_partition.map(&name), *idle_timeout_ms)
+        }
+    }
+}
+
+fn restore_clause(ago: i64, channel: usize, s: u32, silent: Option<String>, timeout: Option<i64>) -> String {
+    let d = format_duration;
+    let head = format!(
+        "stalled after the restore {} ago: watermarks restart from Long.MIN_VALUE and idleness is lost, and channel {channel} (source subtask {s}) has no watermark yet",
+        d(ago.max(0))
+    );
+    match (silent, timeout) {
+        (Some(p), Some(t)) => format!("{head}: partition {p} has had no record since, so it needs the idle timeout ({}) again", d(t)),
+        (Some(p), None) => {
+            format!(
+                "{head}: partition {p} has had no record since and no idle timeout is set, so it holds every window until a record arrives"
+            )
+        }
+        (None, _) => format!("{head} (its next periodic watermark releases it)"),
     }
 }
 

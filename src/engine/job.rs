@@ -7,6 +7,7 @@
 //! input, combined by `IndexedCombinedWatermarkStatus`, reference §6.1, §6.4).
 
 use super::alignment::{AlignmentParams, AlignmentSwitches};
+use super::checkpoint::CheckpointConfig;
 use super::flow::FlowConfig;
 use super::operator::aggregate::AggregateKind;
 use super::operator::assigner::WindowSpec;
@@ -18,6 +19,7 @@ use super::operator::trigger::TriggerSpec;
 use super::partitioner::Exchange;
 use super::source::start_offset::StartOffset;
 use super::source::SourceSettings;
+use super::task_manager::ClusterConfig;
 use super::time::ProcTime;
 use super::valve::ValveSwitches;
 use serde::{Deserialize, Serialize};
@@ -90,6 +92,10 @@ pub struct JobConfig {
     pub late_records_retained: usize,
     /// Window results the sink keeps (`None`: all).
     pub window_results_retained: Option<usize>,
+    /// TaskManagers, their memory and the state-size estimate (`flow`).
+    pub cluster: ClusterConfig,
+    /// The checkpoint interval and the restart strategy (`checkpointing`).
+    pub checkpointing: CheckpointConfig,
 }
 
 impl JobConfig {

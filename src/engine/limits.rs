@@ -37,3 +37,9 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 pub const MAX_WORK: u64 = 10_000_000_000;
 /// Key ids all producers may hold together (`keys.count` × partitions, summed).
 pub const MAX_KEY_SLOTS: u64 = 20_000_000;
+/// Restarts one run may make: a restart loop (a TaskManager that is lost again right after
+/// each restore) ends the job FAILED after this many, as the simulator's own limit.
+pub const MAX_RESTARTS: u32 = 1000;
+/// Records restores may read again over a run (each restore re-reads everything since the
+/// checkpoint); a failure that would go past it ends the job FAILED, as the simulator's limit.
+pub const MAX_REPLAYED_RECORDS: u64 = 100_000_000;

@@ -71,6 +71,21 @@ pub struct WindowMetrics {
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "as_opt_watermark")]
     #[cfg_attr(test, ts(as = "Option<super::view::Watermark>", optional))]
     pub current_input2_watermark: Option<EventTime>,
+    /// Keyed state entries and their estimated bytes (`flow`), and the TaskManager it runs on.
+    pub state_entries: u64,
+    pub state_bytes: u64,
+    pub task_manager: u32,
+}
+
+/// Job metrics (Flink's job scope): restarts and checkpoints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JobMetrics {
+    pub num_restarts: u32,
+    pub number_of_completed_checkpoints: u64,
+    /// Flink reports −1 before the first restore; null here.
+    pub last_checkpoint_restore_timestamp: Option<ProcTime>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -79,6 +94,7 @@ pub struct Metrics {
     pub now: ProcTime,
     pub source: Vec<SourceMetrics>,
     pub window: Vec<WindowMetrics>,
+    pub job: JobMetrics,
 }
 
 /// One entry of the REST watermarks answer; values are strings, as Flink sends them.
@@ -183,9 +199,18 @@ impl Simulation {
                 in_pool_usage: self.pool_usage(w.input.channels().map(|(ch, _)| (ch.source, w.index))),
                 current_input1_watermark: (w.input.inputs() > 1).then(|| w.input.input_watermark(0)),
                 current_input2_watermark: (w.input.inputs() > 1).then(|| w.input.input_watermark(1)),
+                state_entries: self.state_entries(w.index as usize),
+                state_bytes: self.cfg.cluster.bytes(self.state_entries(w.index as usize)),
+                task_manager: self.cfg.cluster.task_manager_of(w.index),
             })
             .collect();
-        Metrics { now, source, window }
+        let f = self.failover();
+        let job = JobMetrics {
+            num_restarts: f.attempt - 1,
+            number_of_completed_checkpoints: f.coordinator.completed(),
+            last_checkpoint_restore_timestamp: f.restored_at,
+        };
+        Metrics { now, source, window, job }
     }
 
     /// The fullest of these (source, keyed subtask) channels as a share of its credits.

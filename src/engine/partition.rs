@@ -1,5 +1,8 @@
 //! A topic partition: an append-only log that producers write to and one split reads from.
-//! Only unread records are kept, so memory follows the backlog, not the history.
+//! Only unread records are kept, so memory follows the backlog, not the history — unless the
+//! job can restart: then the records read since the last completed checkpoint are kept too
+//! (`read_log`), because a restore rewinds the read position to the checkpointed offset and
+//! reads them again (Kafka keeps them; the engine keeps only what a restore can reach).
 
 use super::element::Record;
 use std::collections::VecDeque;
@@ -16,6 +19,9 @@ pub struct Partition {
     /// engine numbers partitions across both topics, Kafka within one.
     pub input: u8,
     pub index_in_topic: u32,
+    /// Records already read, oldest first, kept while `retain_reads` (see the module docs).
+    read_log: VecDeque<Record>,
+    retain_reads: bool,
 }
 
 impl Partition {
@@ -26,13 +32,20 @@ impl Partition {
     /// Appends a record, assigning its offset.
     #[inline]
     pub fn append(&mut self, r: Record) {
-        let r = self.stamp(r);
+        let r = self.next_stamp(r);
         self.unread.push_back(r);
     }
 
     /// Assigns the next offset to a record that is read at once instead of waiting in the log.
     #[inline]
-    pub fn stamp(&mut self, mut r: Record) -> Record {
+    pub fn stamp(&mut self, r: Record) -> Record {
+        let r = self.next_stamp(r);
+        self.note_read(r);
+        r
+    }
+
+    #[inline]
+    fn next_stamp(&mut self, mut r: Record) -> Record {
         r.offset = self.next_offset;
         self.next_offset += 1;
         self.produced += 1;
@@ -41,7 +54,9 @@ impl Partition {
 
     #[inline]
     pub fn pop(&mut self) -> Option<Record> {
-        self.unread.pop_front()
+        let r = self.unread.pop_front()?;
+        self.note_read(r);
+        Some(r)
     }
 
     pub fn unread(&self) -> usize {
@@ -59,6 +74,51 @@ impl Partition {
     pub fn skip_all(&mut self) -> usize {
         let n = self.unread.len();
         self.unread.clear();
+        n
+    }
+}
+
+/// What a checkpoint and a restore need: the read position, and the records read since the
+/// last completed checkpoint to read them again.
+impl Partition {
+    #[inline]
+    fn note_read(&mut self, r: Record) {
+        if self.retain_reads {
+            self.read_log.push_back(r);
+        }
+    }
+
+    /// Keeps the records read from now on, for a restore to rewind into.
+    pub fn retain_reads(&mut self, on: bool) {
+        self.retain_reads = on;
+    }
+
+    /// The offset the split reads next (Kafka's position, what a checkpoint stores).
+    pub fn read_offset(&self) -> u64 {
+        self.next_offset - self.unread.len() as u64
+    }
+
+    /// Forgets the kept records below `offset` (a checkpoint at `offset` completed).
+    pub fn trim_read_log(&mut self, offset: u64) {
+        while self.read_log.front().is_some_and(|r| r.offset < offset) {
+            self.read_log.pop_front();
+        }
+    }
+
+    /// Records kept for a restore.
+    pub fn read_log_len(&self) -> usize {
+        self.read_log.len()
+    }
+
+    /// A restore: the read position goes back to `offset`, so the kept records from there on
+    /// are unread again, ahead of what was appended since. Returns how many were put back.
+    pub fn rewind_to(&mut self, offset: u64) -> u64 {
+        self.trim_read_log(offset);
+        debug_assert!(self.read_log.front().is_none_or(|r| r.offset == offset), "the read log reaches back to the checkpoint");
+        let n = self.read_log.len() as u64;
+        while let Some(r) = self.read_log.pop_back() {
+            self.unread.push_front(r);
+        }
         n
     }
 }

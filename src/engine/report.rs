@@ -1,6 +1,6 @@
 //! The JSON report of a run (`wmp run`): window results (or an interval join's pairs) in
 //! emission order, late records,
-//! counters, the watermark sequence per operator subtask, metrics, the sink's mode, the
+//! counters, the job's run (attempts, failures, restarts, checkpoints), the watermark sequence per operator subtask, metrics, the sink's mode, the
 //! diagnosis of the end state and the trace hash.
 
 use super::sim::Simulation;
@@ -31,6 +31,9 @@ pub fn write_report(w: &mut impl Write, name: &str, sim: &Simulation, with_trace
     let diagnosis = raw_watermarks(serde_json::to_value(sim.diagnose(&Default::default())).unwrap_or(Value::Null));
     member(w, true, "diagnosis", &diagnosis)?;
     member(w, false, "end_time", &json!(sim.now()))?;
+    // The job's run: status (RUNNING, RESTARTING or FAILED), attempts, checkpoints, failures,
+    // what restores replayed and duplicated, the TaskManagers' memory.
+    member(w, false, "job", &serde_json::to_value(sim.job_run()).unwrap_or(Value::Null))?;
     if d.joins.total() > 0 || sim.config().interval_join.is_some() {
         write!(w, ",\"joins\":")?;
         array(

@@ -7,7 +7,11 @@
 //! 4. each source subtask (index order) reads its splits in assignment order — all available
 //!    records, or up to its read budget, one split after the other;
 //! 5. if `t` is a periodic-watermark instant (`start + k * interval`), every source subtask runs
-//!    its periodic emission (reference §2.2).
+//!    its periodic emission (reference §2.2);
+//! 8. checkpoints, the TaskManagers' memory check, the state-size history (`failover`).
+//!
+//! A restart due at `t` happens before step 1; while the job is down only steps 1, 2 and 8 run
+//! (`failover`).
 //!
 //! Time only moves through `step`, `run_until` and `step_to_next_interesting`; nothing reads a
 //! clock. The next instant is computed, so sparse scenarios skip idle stretches in one step.
@@ -19,6 +23,7 @@ use super::command::Command;
 use super::downstream::Downstream;
 use super::element::Record;
 use super::error::InputError;
+use super::failover::{Failover, JobStatus};
 use super::flow::timer_gauge::UPDATE_INTERVAL_MS;
 use super::job::JobConfig;
 use super::keys::KeyTable;
@@ -77,26 +82,15 @@ pub struct Simulation {
     pub(crate) next_alignment: Vec<Option<ProcTime>>,
     /// The next metric update instant (`TimerGauge`s, every 5 s).
     pub(crate) next_metric_update: ProcTime,
+    /// Checkpoints, failures and restarts (`failover`).
+    pub(crate) failover: Failover,
 }
 
 impl Simulation {
     /// A job with `partitions[i]` empty partitions in input i's topic, assigned to that input's
     /// source subtasks as Kafka does.
     pub fn new(cfg: JobConfig, keys: KeyTable, partitions: &[u32]) -> Self {
-        let mut rng = Rng::derive(cfg.seed, 0x5EB);
-        let q = cfg.window_parallelism.max(1) as u64;
-        let mut sources = Vec::new();
-        for (input, ic) in cfg.inputs.iter().enumerate() {
-            for i in 0..ic.source_parallelism {
-                let index = sources.len() as u32;
-                let pausing = SplitPausing::of(ic.reader_pauses_splits, cfg.alignment.allow_unaligned_source_splits);
-                let alignment =
-                    ic.alignment.clone().map(|a| SourceAlignment::new(a, cfg.alignment.buffer_size).with_split_pausing(pausing));
-                sources.push(
-                    SourceSubtask::new(index, (input as u8, i), ic.source, ic.exchange, rng.below(q) as u32).with_alignment(alignment),
-                );
-            }
-        }
+        let sources = new_sources(&cfg, &mut Rng::derive(cfg.seed, 0x5EB));
         let mut sim = Simulation {
             trace: Trace::new(cfg.trace_capacity, cfg.trace_records),
             down: Downstream::new(&cfg),
@@ -115,11 +109,10 @@ impl Simulation {
             producers_of: Vec::new(),
             producers_of_stale: true,
             batch: Vec::new(),
-            coordinator: AlignmentCoordinator::new(
-                cfg.inputs.iter().map(|i| i.alignment.as_ref().map(|a| (a.group.clone(), a.max_drift_ms))).collect(),
-            ),
+            coordinator: AlignmentCoordinator::of(&cfg),
             next_alignment: cfg.inputs.iter().map(|i| i.alignment.as_ref().map(|a| cfg.start_time + a.update_interval_ms)).collect(),
             next_metric_update: cfg.start_time + UPDATE_INTERVAL_MS,
+            failover: Failover::new(&cfg),
             cfg,
         };
         for (input, &n) in partitions.iter().enumerate() {
@@ -183,6 +176,7 @@ impl Simulation {
         let p = self.partitions.len() as u32;
         let index_in_topic = self.partitions.iter().filter(|x| x.input == input).count() as u32;
         self.partitions.push(Partition::in_topic(input, index_in_topic));
+        self.partitions[p as usize].retain_reads(self.failover.retains_reads());
         let ic = &self.cfg.inputs[input as usize];
         let first_subtask: u32 = self.cfg.inputs[..input as usize].iter().map(|i| i.source_parallelism).sum();
         let owner = first_subtask + split_owner(&ic.topic, index_in_topic, ic.source_parallelism);
@@ -230,6 +224,14 @@ impl Simulation {
             if !self.partitions[p.partition as usize].removed {
                 consider(p.next_time(from));
             }
+        }
+        consider(self.failover.next_event_time());
+        // A job that is down delivers, fires and reads nothing (`failover`); a FAILED one
+        // does nothing at all.
+        match self.failover.status {
+            JobStatus::Running => {}
+            JobStatus::Restarting => return next,
+            JobStatus::Failed => return None,
         }
         consider(self.next_tick);
         self.next_alignment.iter().for_each(|&t| consider(t));
@@ -332,6 +334,7 @@ impl Simulation {
             self.sources[s].open(t, &mut self.trace, &mut self.signals);
             self.broadcast(s, t);
         }
+        self.note_start_offsets();
     }
 
     /// At job start each partition is positioned by its input's start offset; history (a
@@ -359,9 +362,15 @@ impl Simulation {
         if !self.started {
             self.start(t);
         }
+        self.restart_if_due(t);
         while self.scheduled.front().is_some_and(|c| c.at <= t) {
             let Some(c) = self.scheduled.pop_front() else { break };
             self.apply(c.command).map_err(|e| e.within(&c.path))?;
+        }
+        if !self.failover.is_running() {
+            self.while_down(t);
+            self.end_of_instant(t);
+            return Ok(());
         }
         self.produce(t);
         self.down.deliver_due(t, &mut self.trace);
@@ -382,7 +391,9 @@ impl Simulation {
         if self.sources.iter().any(|s| s.alignment.as_ref().is_some_and(|a| a.unsupported)) {
             self.down.failure.get_or_insert_with(|| UNSUPPORTED_SPLIT_PAUSE.to_string());
         }
-        self.failed()
+        self.failed()?;
+        self.end_of_instant(t);
+        Ok(())
     }
 
     /// The job failed within this instant (an operator threw): the run stops with the message.
@@ -436,4 +447,22 @@ impl Simulation {
             self.broadcast(s, t);
         }
     }
+}
+
+/// The source subtasks of a job as they start (at job start and at every restart): the first
+/// input's, then the second's, each with its side of alignment; `rng` draws each one's first
+/// rebalance target.
+pub(crate) fn new_sources(cfg: &JobConfig, rng: &mut Rng) -> Vec<SourceSubtask> {
+    let q = u64::from(cfg.window_parallelism.max(1));
+    let mut sources = Vec::new();
+    for (input, ic) in cfg.inputs.iter().enumerate() {
+        let pausing = SplitPausing::of(ic.reader_pauses_splits, cfg.alignment.allow_unaligned_source_splits);
+        for i in 0..ic.source_parallelism {
+            let index = sources.len() as u32;
+            let alignment = ic.alignment.clone().map(|a| SourceAlignment::new(a, cfg.alignment.buffer_size).with_split_pausing(pausing));
+            let first = rng.below(q) as u32;
+            sources.push(SourceSubtask::new(index, (input as u8, i), ic.source, ic.exchange, first).with_alignment(alignment));
+        }
+    }
+    sources
 }

@@ -8,6 +8,7 @@
 //! metrics are only computed when [`SnapshotOptions`] asks for them.
 
 use super::flow::back_pressure::BackPressureLevel;
+use super::job_run::JobRunView;
 use super::metrics::Metrics;
 use super::operator::interval_join::Side;
 use super::sim::Simulation;
@@ -64,6 +65,8 @@ pub struct SourceView {
     pub output_watermark: EventTime,
     pub idle: bool,
     pub main_output_idle: bool,
+    /// The TaskManager it runs on (`flow.task_managers`).
+    pub task_manager: u32,
     /// No room in an output channel: the subtask reads nothing (`isBackPressured`).
     pub back_pressured: bool,
     /// The Web UI's colour for it (from `backPressuredTimeMsPerSecond`).
@@ -187,6 +190,13 @@ pub struct OperatorView {
     /// The earliest windows waiting for the watermark (at most `snapshot({ openWindows })`).
     pub open_windows: Vec<OpenWindow>,
     pub open_window_count: usize,
+    /// Keyed state entries: (key, window) states, or a join's buffered elements (0 while the
+    /// job is down).
+    pub state_entries: u64,
+    /// Their estimated heap bytes: entries × `flow.state_bytes_per_entry` × `flow.record_scale`.
+    pub state_bytes: u64,
+    /// The TaskManager it runs on (`flow.task_managers`).
+    pub task_manager: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -219,6 +229,8 @@ pub struct Snapshot {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(as = "Metrics"))]
     pub metrics: Option<Metrics>,
+    /// The job's run: status, attempts, checkpoints, failures, TaskManagers' memory.
+    pub run: JobRunView,
 }
 
 /// What a snapshot computes beyond the cheap per-frame picture.
@@ -297,6 +309,7 @@ impl Simulation {
                 output_watermark: s.output.current_watermark(),
                 idle: s.output.is_idle(),
                 main_output_idle: s.main_output_idle(),
+                task_manager: self.cfg.cluster.task_manager_of(s.index),
                 back_pressured: s.pressure.is_back_pressured,
                 back_pressure_level: s.pressure.level(),
                 alignment: s.alignment.as_ref().map(|a| AlignmentView {
@@ -345,6 +358,9 @@ impl Simulation {
                             .collect()
                     },
                     open_window_count: w.op.pending_count(),
+                    state_entries: self.state_entries(w.index as usize),
+                    state_bytes: self.cfg.cluster.bytes(self.state_entries(w.index as usize)),
+                    task_manager: self.cfg.cluster.task_manager_of(w.index),
                 }
             })
             .collect();
@@ -366,6 +382,7 @@ impl Simulation {
             trace_hash: self.trace.hash_hex(),
             sink_mode: self.down.sink.mode,
             metrics: opts.metrics.then(|| self.metrics()),
+            run: self.job_run(),
         }
     }
 

@@ -133,6 +133,15 @@ pub enum TraceKind<K = KeyId> {
         watermark: EventTime,
         side_output: bool,
     },
+    /// A checkpoint completed (`docs/FLOW.md`: instantaneous and consistent).
+    CheckpointCompleted { id: u64 },
+    /// A TaskManager's keyed state went over its memory: it is lost, and the job fails.
+    TaskManagerLost { task_manager: u32, used_bytes: u64, limit_bytes: u64 },
+    /// The job failed: the restart strategy decides whether and when it restarts.
+    JobFailed { reason: String },
+    /// The job restarted: `attempt` 2 is the first restart; restored from `checkpoint`, or
+    /// from the start offsets when it is null.
+    JobRestarted { attempt: u32, checkpoint: Option<u64> },
 }
 
 /// What an early firing adds to the fingerprint after its fields (not a kind's number).
@@ -193,6 +202,10 @@ impl<K> TraceKind<K> {
                 watermark: *watermark,
                 side_output: *side_output,
             },
+            &CheckpointCompleted { id } => CheckpointCompleted { id },
+            &TaskManagerLost { task_manager, used_bytes, limit_bytes } => TaskManagerLost { task_manager, used_bytes, limit_bytes },
+            JobFailed { reason } => JobFailed { reason: reason.clone() },
+            &JobRestarted { attempt, checkpoint } => JobRestarted { attempt, checkpoint },
         }
     }
 }
@@ -215,6 +228,9 @@ impl TraceKind {
                 | TraceKind::SplitResumed { .. }
                 | TraceKind::AlignmentBlocked { .. }
                 | TraceKind::AlignmentUnblocked { .. }
+                | TraceKind::TaskManagerLost { .. }
+                | TraceKind::JobFailed { .. }
+                | TraceKind::JobRestarted { .. }
         )
     }
 
@@ -291,6 +307,18 @@ impl TraceKind {
                 ] {
                     h.add_i64(v)
                 }
+            }
+            // Kind numbers from 40 on: flow control (issue 13) has its own range.
+            CheckpointCompleted { id } => [40, id.cast_signed()].iter().for_each(|v| h.add_i64(*v)),
+            TaskManagerLost { task_manager, used_bytes, limit_bytes } => {
+                [41, *task_manager as i64, used_bytes.cast_signed(), limit_bytes.cast_signed()].iter().for_each(|v| h.add_i64(*v))
+            }
+            JobFailed { reason } => {
+                h.add_i64(42);
+                h.add_bytes(reason.as_bytes());
+            }
+            JobRestarted { attempt, checkpoint } => {
+                [43, *attempt as i64, checkpoint.map_or(-1, u64::cast_signed)].iter().for_each(|v| h.add_i64(*v))
             }
         }
     }

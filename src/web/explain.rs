@@ -34,7 +34,8 @@ fn icon(r: &Reason) -> &'static str {
         Reason::MidstreamHolds { .. } => "⇥",
         Reason::BackPressuredNeverIdle { .. } => "⇶",
         Reason::WaitingForAlignment { .. } | Reason::SplitPausedByAlignment { .. } | Reason::AlignmentPausesOthers { .. } => "⏸",
-        Reason::ReturnedBelowWatermark { .. } | Reason::FlappingPartition { .. } => "↺",
+        Reason::ReturnedBelowWatermark { .. } | Reason::FlappingPartition { .. } | Reason::StalledAfterRestore { .. } => "↺",
+        Reason::JobDown { .. } => "✕",
         Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",
         Reason::SubtaskWithoutSplit { .. }
         | Reason::SplitNeverReceived { .. }

@@ -4,6 +4,7 @@
 //! FLINK-31632) to the subtasks of the source that have reported.
 
 use super::aggregator::WatermarkAggregator;
+use crate::engine::job::JobConfig;
 use crate::engine::time::EventTime;
 use std::collections::BTreeMap;
 
@@ -30,6 +31,11 @@ impl AlignmentCoordinator {
             .map(|g| g.map(|(group, max_drift_ms)| SourceAggregate { group, max_drift_ms, subtasks: WatermarkAggregator::default() }))
             .collect();
         AlignmentCoordinator { sources, groups: BTreeMap::new() }
+    }
+
+    /// The coordinators of a job's aligned inputs.
+    pub fn of(cfg: &JobConfig) -> Self {
+        AlignmentCoordinator::new(cfg.inputs.iter().map(|i| i.alignment.as_ref().map(|a| (a.group.clone(), a.max_drift_ms))).collect())
     }
 
     /// A `ReportedWatermarkEvent` from subtask `subtask` (index within its source).

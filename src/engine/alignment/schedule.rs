@@ -14,6 +14,16 @@ impl Simulation {
         self.coordinator.group_min(input)
     }
 
+    /// While the job is down nothing reports or announces; the schedule moves past `t`.
+    pub(crate) fn skip_alignment_ticks(&mut self, t: ProcTime) {
+        for (input, next) in self.next_alignment.iter_mut().enumerate() {
+            let Some(interval) = self.cfg.inputs[input].alignment.as_ref().map(|a| a.update_interval_ms) else { continue };
+            while next.is_some_and(|n| n <= t) {
+                *next = next.map(|n| n + interval);
+            }
+        }
+    }
+
     pub(crate) fn align(&mut self, t: ProcTime) {
         for input in 0..self.next_alignment.len() {
             if self.next_alignment[input] != Some(t) {

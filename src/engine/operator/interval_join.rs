@@ -164,6 +164,12 @@ impl IntervalJoinOperator {
         IntervalJoinOperator { lower_ms, upper_ms, watermark: NO_WATERMARK, buffers: Default::default(), timers: BTreeSet::new() }
     }
 
+    /// The operator as a restore from a checkpoint of it builds it: buffers and cleanup timers
+    /// come back, the watermark starts at `Long.MIN_VALUE` again (reference §12).
+    pub fn restored(&self) -> Self {
+        IntervalJoinOperator { watermark: NO_WATERMARK, ..self.clone() }
+    }
+
     /// The normalised, inclusive `(lower, upper)` bounds.
     pub fn bounds(&self) -> (i64, i64) {
         (self.lower_ms, self.upper_ms)

@@ -196,6 +196,23 @@ impl WindowOperator {
         self.timers.len()
     }
 
+    /// The operator as a restore from a checkpoint of it builds it: keyed state and timers come
+    /// back, the current watermark does not (it is not checkpointed: `Long.MIN_VALUE` until the
+    /// first watermark arrives, reference §12). The write-back cache is folded in first.
+    pub fn restored(&self) -> Self {
+        let mut op = self.clone();
+        op.flush_hot();
+        op.hot = HotWindows::default();
+        op.last_tumbling = (EventTime(1), EventTime(0));
+        op.watermark = NO_WATERMARK;
+        op
+    }
+
+    /// A SQL window aggregation's checkpointed watermark, restored (reference §10.2).
+    pub fn restore_watermark(&mut self, w: EventTime) {
+        self.watermark = w;
+    }
+
     fn cleanup_time(&self, max_ts: EventTime) -> EventTime {
         max_ts.checked_add(self.lateness_ms).unwrap_or(EventTime::MAX)
     }
@@ -503,8 +520,12 @@ impl WindowOperator {
     }
 
     /// `processWatermark`: set W, fire the due trigger timers in timestamp order, then clean up.
+    /// The valve only forwards increasing watermarks; one at or below W can only follow a
+    /// restored SQL watermark (`restore_watermark`) and changes nothing.
     pub fn advance_watermark(&mut self, w: EventTime, fired: &mut Vec<WindowFiring>) {
-        debug_assert!(w > self.watermark, "the valve only forwards increasing watermarks");
+        if w <= self.watermark {
+            return;
+        }
         // Only a firing or a cleanup reads the state map; with many channels the watermark
         // advances far more often than a window is due (a wide job advances each subtask's
         // watermark ~80 times a second), so the cached deltas stay put until then.

@@ -92,10 +92,8 @@ impl Scenario {
                 return Err(InputError::new(format!("commands[{i}].at_ms"), "must be >= 0"));
             }
         }
-        if self.flow.keyed_capacity_per_s == Some(0) {
-            return Err(InputError::new("flow.keyed_capacity_per_s", "must be > 0, or null for unbounded"));
-        }
-        range(self.flow.channel_buffer_records.min(MAX_SAFE as u64).cast_signed(), 1, MAX_SAFE, "flow.channel_buffer_records")?;
+        self.flow.validate().map_err(|e| e.within("flow"))?;
+        self.checkpointing.validate().map_err(|e| e.within("checkpointing"))?;
         range(i64::try_from(self.flink.alignment_buffer_size).unwrap_or(i64::MAX), 0, 100, "flink.alignment_buffer_size")?;
         if self.trace.capacity > MAX_TRACE_CAPACITY {
             return Err(InputError::new("trace.capacity", format!("at most {}", thousands(MAX_TRACE_CAPACITY as u64))));
@@ -202,6 +200,8 @@ impl Scenario {
             trace_records: self.trace.records,
             late_records_retained: self.trace.late_records_retained,
             window_results_retained: self.trace.window_results_retained,
+            cluster: self.flow.cluster(),
+            checkpointing: self.checkpointing.config(),
         }
     }
 

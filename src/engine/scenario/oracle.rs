@@ -243,6 +243,8 @@ impl OracleScenario {
             trace_records: true,
             late_records_retained: usize::MAX,
             window_results_retained: None,
+            cluster: Default::default(),
+            checkpointing: Default::default(),
         })
     }
 

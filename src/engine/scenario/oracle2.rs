@@ -292,6 +292,8 @@ impl Oracle2Scenario {
             trace_records: false,
             late_records_retained: usize::MAX,
             window_results_retained: None,
+            cluster: Default::default(),
+            checkpointing: Default::default(),
         })
     }
 

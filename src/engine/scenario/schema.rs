@@ -1,6 +1,8 @@
 //! The JSON scenario format. Every field has a default except `topic.partitions` and `window`;
 //! unknown fields are rejected, and errors name the field path (see `docs/SCENARIO.md`).
 
+use super::checkpointing::CheckpointingSpec;
+use super::flow::FlowSpec;
 use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
@@ -63,12 +65,17 @@ pub struct Scenario {
     pub producers: Vec<ProducerSpec>,
     #[serde(default)]
     pub commands: Vec<TimedCommand>,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub flow: FlowSpec,
     #[serde(default)]
     pub flink: FlinkSwitches,
     #[serde(default)]
     pub trace: TraceSpec,
+    /// Capacities (back-pressure), TaskManagers, memory and the state-size estimate
+    /// (`docs/FLOW.md`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub flow: FlowSpec,
+    /// Checkpoints and the restart strategy (`docs/FLOW.md`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub checkpointing: CheckpointingSpec,
 }
 
 fn default_seed() -> u64 {
@@ -151,7 +158,7 @@ impl Default for SourceSpec {
 
 pub use crate::engine::source::start_offset::StartOffset;
 
-pub use super::flow_spec::{FetchSpec, FlowSpec};
+pub use super::flow::FetchSpec;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -36,6 +36,9 @@ pub struct Estimate {
     pub tick_work: u128,
     /// Key ids held by producers (each producer keeps its keys per partition).
     pub key_slots: u128,
+    /// Checkpoints times what each copies: the partitions' offsets and the keyed state, at
+    /// most one entry per key slot and window of a record (`checkpointing.interval_ms`).
+    pub checkpoint_work: u128,
 }
 
 impl Estimate {
@@ -47,7 +50,7 @@ impl Estimate {
     /// All the work, in one number. A record's window assignment (a state update) costs about
     /// [`WINDOW_UPDATE_COST`] of the scans and ticks counted here.
     pub fn work(&self) -> u128 {
-        self.window_work() + self.instants * self.scanned_per_instant + self.tick_work
+        self.window_work() + self.instants * self.scanned_per_instant + self.tick_work + self.checkpoint_work
     }
 }
 
@@ -127,6 +130,11 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     let deliveries = if latency { e.records } else { 0 };
     e.instants = if rate_limited { duration + 1 } else { (e.records + deliveries + ticks + sc.commands.len() as u128).min(duration + 1) };
     e.scanned_per_instant = producers + partitions as u128 + 1;
+    if let Some(i) = sc.checkpointing.interval_ms {
+        let checkpoints = duration / u128::from(i.max(1).unsigned_abs());
+        let state = (e.key_slots * e.windows_per_record).min(e.records * e.windows_per_record);
+        e.checkpoint_work = checkpoints * (partitions as u128 + state);
+    }
     e
 }
 
@@ -196,6 +204,7 @@ pub fn check(sc: &Scenario) -> Result<(), InputError> {
                 ),
             ),
             (e.tick_work, format!("{} for the periodic ticks (source.watermark.auto_watermark_interval_ms)", thousands(e.tick_work))),
+            (e.checkpoint_work, format!("{} for the checkpoints (checkpointing.interval_ms)", thousands(e.checkpoint_work))),
         ];
         let worst = parts.iter().max_by_key(|p| p.0).map(|p| p.1.clone()).unwrap_or_default();
         return Err(InputError::new(
@@ -282,6 +291,19 @@ mod tests {
         ]);
         let e = estimate(&scenario(v).unwrap());
         assert_eq!(e.records, 500 + 1 + 3);
+    }
+
+    #[test]
+    fn frequent_checkpoints_of_a_large_state_are_refused() {
+        let mut v = base();
+        v["duration_ms"] = json!(3_600_000);
+        v["topic"]["partitions"] = json!(10);
+        v["producers"] = json!([{"partitions": "all", "kind": "steady", "rate_per_s": 1000, "keys": {"count": 1_000_000}}]);
+        v["checkpointing"] = json!({"interval_ms": 10});
+        let e = scenario(v.clone()).unwrap_err();
+        assert!(e.message.contains("checkpoints"), "{e}");
+        v["checkpointing"] = json!({"interval_ms": 60_000});
+        assert!(scenario(v).is_ok());
     }
 
     #[test]

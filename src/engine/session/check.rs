@@ -12,6 +12,7 @@
 
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
+use crate::engine::failover::FailTarget;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARTITIONS, MAX_SAFE};
 use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::producer::ProducerKind;
@@ -128,6 +129,39 @@ pub fn scenario_bounds(sc: &Scenario) -> Result<(), InputError> {
     Ok(())
 }
 
+/// How many TaskManagers and subtasks a `fail` command may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JobSize {
+    pub task_managers: u32,
+    pub keyed_subtasks: u32,
+    pub source_subtasks: u32,
+}
+
+impl JobSize {
+    pub fn of(sim: &Simulation) -> Self {
+        let c = sim.config();
+        JobSize {
+            task_managers: c.cluster.task_managers,
+            keyed_subtasks: c.window_parallelism,
+            source_subtasks: c.total_source_parallelism(),
+        }
+    }
+}
+
+/// A `fail` command's target must exist (paths relative to `target`).
+pub fn fail_target(t: FailTarget, size: &JobSize) -> Result<(), InputError> {
+    let (n, count, path, what) = match t {
+        FailTarget::TaskManager(n) => (n, size.task_managers, "task_manager", "TaskManager"),
+        FailTarget::KeyedSubtask(n) => (n, size.keyed_subtasks, "keyed_subtask", "keyed subtask"),
+        FailTarget::SourceSubtask(n) => (n, size.source_subtasks, "source_subtask", "source subtask"),
+    };
+    if n < count {
+        Ok(())
+    } else {
+        Err(InputError::new(path, format!("no {what} {n} (the job has {count})")))
+    }
+}
+
 /// The job's shape as far as commands care.
 #[derive(Clone, Debug)]
 pub struct Shadow {
@@ -135,13 +169,14 @@ pub struct Shadow {
     released: Vec<bool>,
     topics: Topics,
     api: WindowApi,
+    size: JobSize,
 }
 
 impl Shadow {
     /// The shape of a live simulation.
     pub fn of(sim: &Simulation) -> Self {
         let released = (0..sim.partitions().len()).map(|p| sim.partitions()[p].removed || sim.live_split_of(p).is_none()).collect();
-        Shadow { released, topics: sim.topics(), api: sim.config().window_api }
+        Shadow { released, topics: sim.topics(), api: sim.config().window_api, size: JobSize::of(sim) }
     }
 
     pub fn partitions(&self) -> u32 {
@@ -199,6 +234,7 @@ impl Shadow {
             Command::SetParam { param: p } => param(p, self.api).map_err(|e| e.within("param"))?,
             Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => self.live(*partition)?,
             Command::EndOfInput => {}
+            Command::Fail { target } => fail_target(*target, &self.size).map_err(|e| e.within("target"))?,
         }
         Ok(())
     }

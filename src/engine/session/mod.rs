@@ -22,6 +22,7 @@ pub mod share;
 
 use super::command::Command;
 use super::error::InputError;
+use super::failover::JobStatus;
 use super::observer::Observer;
 use super::scenario::schema::{Scenario, TimedCommand};
 use super::sim::{ScheduledCommand, Simulation};
@@ -139,8 +140,18 @@ impl Session {
         }
     }
 
-    /// Runs an engine call; an error halts the session for good.
+    /// Runs an engine call; an error halts the session for good, and so does a job that ended
+    /// FAILED (its restart strategy allowed no more restarts) — the call itself succeeds.
     fn guard<T>(&mut self, f: impl FnOnce(&mut Simulation) -> Result<T, InputError>) -> Result<T, InputError> {
+        let out = self.guard_errors(f);
+        if self.halted.is_none() && self.sim.job_status() == JobStatus::Failed {
+            let reason = self.sim.failover().failure.clone().unwrap_or_default();
+            self.halted = Some(Halt::JobFailed(format!("the job FAILED ({reason}) and its restart strategy allows no more restarts")));
+        }
+        out
+    }
+
+    fn guard_errors<T>(&mut self, f: impl FnOnce(&mut Simulation) -> Result<T, InputError>) -> Result<T, InputError> {
         f(&mut self.sim).map_err(|e| {
             if let Some(failure) = self.sim.downstream().failure.clone() {
                 self.halted = Some(Halt::JobFailed(failure));
@@ -291,7 +302,7 @@ impl Session {
         let end = self.start().saturating_add(self.scenario.duration_ms).max(self.sim.now());
         self.check_budget(&[], end, "duration_ms")?;
         self.run_until_abs(end, obs)?;
-        if self.scenario.end_of_input {
+        if self.scenario.end_of_input && self.halted.is_none() {
             self.guard(|sim| sim.apply(Command::EndOfInput))?;
             self.finished = true;
         }

@@ -49,6 +49,7 @@ fn the_snapshot_is_the_api_snapshot() {
         "traceHash",
         "sinkMode",
         "metrics",
+        "run",
     ];
     assert_eq!(keys(&s), sorted(&top));
     assert_eq!(s["finished"], json!(true));
@@ -85,7 +86,8 @@ fn the_snapshot_is_the_api_snapshot() {
             "mainOutputIdle",
             "backPressured",
             "backPressureLevel",
-            "alignment"
+            "alignment",
+            "taskManager"
         ])
     );
     let op = [
@@ -99,6 +101,9 @@ fn the_snapshot_is_the_api_snapshot() {
         "windowStateSize",
         "openWindows",
         "openWindowCount",
+        "stateEntries",
+        "stateBytes",
+        "taskManager",
     ];
     assert_eq!(keys(&s["operators"][0]), sorted(&op));
     // End of input: Long.MAX_VALUE has no number, only its exact text.
@@ -108,7 +113,30 @@ fn the_snapshot_is_the_api_snapshot() {
         sorted(&["input", "channel", "sourceSubtask", "watermark", "status", "aligned", "isMin", "bufferedRecords"])
     );
     assert_eq!(s["operators"][0]["channels"][0]["status"], json!("ACTIVE"));
-    assert_eq!(keys(&s["metrics"]), ["now", "source", "window"]);
+    assert_eq!(keys(&s["metrics"]), ["job", "now", "source", "window"]);
+    assert_eq!(keys(&s["metrics"]["job"]), sorted(&["numRestarts", "numberOfCompletedCheckpoints", "lastCheckpointRestoreTimestamp"]));
+    let run = [
+        "status",
+        "attempt",
+        "restarts",
+        "checkpointIntervalMs",
+        "checkpointsCompleted",
+        "lastCheckpoint",
+        "failedAt",
+        "failure",
+        "restartingUntil",
+        "restoredAt",
+        "restoredFrom",
+        "recordsReplayed",
+        "resultsDuplicated",
+        "taskManagers",
+    ];
+    assert_eq!(keys(&s["run"]), sorted(&run));
+    assert_eq!(s["run"]["status"], json!("RUNNING"));
+    assert_eq!(keys(&s["run"]["taskManagers"][0]), sorted(&["index", "usedBytes", "limitBytes", "keyedSubtasks"]));
+    let h = json(&sim.state_size_history());
+    assert_eq!(keys(&h), sorted(&["intervalMs", "bytesPerEntry", "limitBytes", "taskManagerOf", "samples"]));
+    assert_eq!(keys(&h["samples"][0]), ["entries", "time"]);
     assert!(s["metrics"]["window"][0]["currentInputWatermark"]["raw"].is_string());
     assert!(s["metrics"]["source"][0]["currentOutputWatermark"]["raw"].is_string());
     assert!(s["metrics"]["window"][0]["numLateRecordsSideOutput"].as_u64().unwrap() > 0);
@@ -165,7 +193,7 @@ fn explanations_metrics_and_presets_are_camel_case() {
     assert_eq!(e["watermark"], json!({"ms": null, "raw": i64::MIN.to_string()}));
     assert_eq!(keys(&e["heldBy"]), sorted(&["input", "channel", "sourceSubtask", "partition"]));
     assert_eq!(e["reasons"][0], json!({"kind": "split_never_received", "partition": 0, "idleTimeoutMs": null}));
-    assert_eq!(keys(&json(&sim.metrics().window[0])).len(), 14);
+    assert_eq!(keys(&json(&sim.metrics().window[0])).len(), 17);
     let p = json(&catalog::presets()[0]);
     assert_eq!(keys(&p), sorted(&["id", "title", "summary", "lookAt", "tryThis", "source"]), "without its scenario");
 }

@@ -11,9 +11,11 @@ use crate::engine::diagnosis::finding::{Evidence, Finding, FindingKind, Fix, Sev
 use crate::engine::diagnosis::lag::{LagCrossing, SubtaskLag};
 use crate::engine::diagnosis::Diagnosis;
 use crate::engine::explain::{Culprit, Explanation, Reason};
+use crate::engine::failover::JobStatus;
 use crate::engine::flow::back_pressure::BackPressureLevel;
 use crate::engine::job::TwoInputMode;
-use crate::engine::metrics::{Metrics, RestBackPressure, RestSubtaskBackPressure, RestWatermark, SourceMetrics, WindowMetrics};
+use crate::engine::job_run::{CheckpointView, JobRunView, StateSizeHistoryView, TaskManagerView};
+use crate::engine::metrics::{JobMetrics, Metrics, RestBackPressure, RestSubtaskBackPressure, RestWatermark, SourceMetrics, WindowMetrics};
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::operator::trigger::FiringKind;
 use crate::engine::scenario::catalog::Preset;
@@ -23,6 +25,7 @@ use crate::engine::snapshot::{
     ChannelView, JobShape, LogicalInputView, MidstreamView, OpenWindow, OperatorView, Snapshot, SourceView, SplitView,
 };
 use crate::engine::source::timestamp::TimestampAssigner;
+use crate::engine::state_size::StateSample;
 use crate::engine::status::WatermarkStatus;
 use crate::engine::trace::{TraceEvent, TraceKind};
 use crate::engine::view::events::EventBatch;
@@ -163,8 +166,15 @@ pub fn declarations() -> String {
     decl::<OperatorView>(c, o);
     decl::<SourceMetrics>(c, o);
     decl::<WindowMetrics>(c, o);
+    decl::<JobMetrics>(c, o);
     decl::<Metrics>(c, o);
+    decl::<JobStatus>(c, o);
+    decl::<CheckpointView>(c, o);
+    decl::<TaskManagerView>(c, o);
+    decl::<JobRunView>(c, o);
     decl::<Snapshot>(c, o);
+    decl::<StateSample>(c, o);
+    decl::<StateSizeHistoryView>(c, o);
     decl::<FiringKind>(c, o);
     decl::<WindowEmission>(c, o);
     decl::<JoinEmission>(c, o);
