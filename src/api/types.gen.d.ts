@@ -193,6 +193,11 @@ export type JobShape = {
    * Credits of one channel, in records.
    */
   channelBufferRecords: number,
+  /**
+   * One simulated record (and key) stands for this many real ones; every count the views
+   * show is multiplied by it already.
+   */
+  recordScale: number,
 };
 
 /**
@@ -754,6 +759,7 @@ export type FindingKind = "nothing_read_yet"
   | "bound_too_large"
   | "window_state_growing"
   | "alignment_pauses"
+  | "job_restarts"
   | "channel_not_realigned"
   | "all_inputs_idle"
   | "event_time_lag"
@@ -798,7 +804,8 @@ export type Action =
   | { "kind": "watermarks_in_source" }
   | { "kind": "keyed_capacity", "value": number | null }
   | { "kind": "wall_clock_idleness" }
-  | { "kind": "alignment", "value": { maxDriftMs: number, } };
+  | { "kind": "alignment", "value": { maxDriftMs: number, } }
+  | { "kind": "kill_task_manager", "value": number };
 
 /**
  * A fix the engine can apply: `applyFix(fix.action)` in the JS API.

@@ -1,7 +1,7 @@
 //! The job's run as the views show it: its status, attempts, checkpoints, failures and
 //! restarts, what a restore replayed, the TaskManagers' memory, and the keyed state size over
 //! time (`snapshot().job`, `stateSizeHistory()`, the `job` member of `wmp run`'s report).
-//! Counts of records are simulated ones; bytes are already multiplied by `flow.record_scale`.
+//! Counts are real ones: simulated counts and bytes are multiplied by `flow.record_scale`.
 
 use super::failover::JobStatus;
 use super::sim::Simulation;
@@ -95,8 +95,8 @@ impl Simulation {
             restarting_until: f.restarting_until,
             restored_at: f.restored_at,
             restored_from: f.restored_from,
-            records_replayed: self.records_replayed(),
-            results_duplicated: f.results_duplicated,
+            records_replayed: self.cfg.cluster.scaled(self.records_replayed()),
+            results_duplicated: self.cfg.cluster.scaled(f.results_duplicated),
             task_managers: (0..used.len() as u32)
                 .map(|tm| TaskManagerView {
                     index: tm,

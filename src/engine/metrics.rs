@@ -148,7 +148,9 @@ fn lag(now: ProcTime, w: EventTime) -> Option<i64> {
 }
 
 impl Simulation {
+    /// Counts are real ones (× `flow.record_scale`, see `snapshot_with`).
     pub fn metrics(&self) -> Metrics {
+        let x = |n: u64| self.cfg.cluster.scaled(n);
         let now = self.now.max(self.cfg.start_time);
         let source = self
             .sources
@@ -160,20 +162,20 @@ impl Simulation {
                     subtask: s.index,
                     current_output_watermark: w,
                     watermark_lag: lag(s.idle_since.unwrap_or(now), w),
-                    num_records_out: s.num_records_out,
-                    num_records_filtered: s.num_records_filtered,
+                    num_records_out: x(s.num_records_out),
+                    num_records_filtered: x(s.num_records_filtered),
                     idle: s.output.is_idle(),
                     idle_time_ms: s.idle_time_ms + idle_extra,
                     splits: s.splits.iter().filter(|sp| !sp.released).count(),
                     is_back_pressured: s.pressure.is_back_pressured,
                     back_pressured_time_ms_per_second: s.pressure.back_pressured.value(),
                     out_pool_usage: self.pool_usage(self.down.targets[s.index as usize].iter().map(|&d| (s.index, d))),
-                    pending_records: s
+                    pending_records: x(s
                         .splits
                         .iter()
                         .filter(|sp| !sp.released)
                         .map(|sp| self.partitions[sp.partition as usize].unread() as u64)
-                        .sum(),
+                        .sum()),
                     watermark_alignment_drift: s.alignment.as_ref().and_then(|a| a.drift_ms()),
                 }
             })
@@ -187,19 +189,19 @@ impl Simulation {
                 current_input_watermark: w.current_input_watermark(),
                 current_output_watermark: w.current_output_watermark,
                 watermark_lag: lag(now, w.current_input_watermark()),
-                num_records_in: w.num_records_in,
-                num_records_out: w.num_records_out,
-                num_late_records_dropped: w.num_late_records_dropped,
-                num_late_records_side_output: w.num_late_records_side_output,
+                num_records_in: x(w.num_records_in),
+                num_records_out: x(w.num_records_out),
+                num_late_records_dropped: x(w.num_late_records_dropped),
+                num_late_records_side_output: x(w.num_late_records_side_output),
                 idle: w.input.is_idle(),
                 idle_time_ms: w.idle_time_ms + w.idle_since.map_or(0, |t| now - t),
-                window_state_size: w.op.state_size(),
-                records_in_window_state: w.op.records_in_state(),
+                window_state_size: x(w.op.state_size() as u64) as usize,
+                records_in_window_state: x(w.op.records_in_state()),
                 busy_time_ms_per_second: self.down.keyed_flow[w.index as usize].busy.value(),
                 in_pool_usage: self.pool_usage(w.input.channels().map(|(ch, _)| (ch.source, w.index))),
                 current_input1_watermark: (w.input.inputs() > 1).then(|| w.input.input_watermark(0)),
                 current_input2_watermark: (w.input.inputs() > 1).then(|| w.input.input_watermark(1)),
-                state_entries: self.state_entries(w.index as usize),
+                state_entries: x(self.state_entries(w.index as usize)),
                 state_bytes: self.cfg.cluster.bytes(self.state_entries(w.index as usize)),
                 task_manager: self.cfg.cluster.task_manager_of(w.index),
             })

@@ -138,6 +138,9 @@ pub struct JobShape {
     pub keyed_capacity_per_s: Option<u64>,
     /// Credits of one channel, in records.
     pub channel_buffer_records: u64,
+    /// One simulated record (and key) stands for this many real ones; every count the views
+    /// show is multiplied by it already.
+    pub record_scale: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -252,7 +255,9 @@ impl Simulation {
         self.snapshot_with(SnapshotOptions::default())
     }
 
+    /// Counts are real ones: simulated records, results and state entries × `flow.record_scale`.
     pub fn snapshot_with(&self, opts: SnapshotOptions) -> Snapshot {
+        let x = |n: u64| self.cfg.cluster.scaled(n);
         let interval = self.cfg.auto_watermark_interval_ms;
         let splits = (0..self.partitions.len() as u32)
             .map(|p| {
@@ -263,9 +268,9 @@ impl Simulation {
                     input: part.input,
                     partition_in_topic: part.index_in_topic,
                     subtask: None,
-                    produced: part.produced,
+                    produced: x(part.produced),
                     read: 0,
-                    unread: part.unread(),
+                    unread: x(part.unread() as u64) as usize,
                     max_timestamp: None,
                     watermark: None,
                     idle: false,
@@ -280,7 +285,7 @@ impl Simulation {
                 let sp = &src.splits[i];
                 SplitView {
                     subtask: Some(s),
-                    read: sp.records_read,
+                    read: x(sp.records_read),
                     max_timestamp: sp.max_ts,
                     watermark: src.split_watermark(i),
                     idle: src.split_idle(i),
@@ -348,7 +353,7 @@ impl Simulation {
                         .collect(),
                     inputs: self.logical_inputs(w),
                     join_buffered: w.join.as_ref().map(|j| (j.buffered(Side::Left), j.buffered(Side::Right))),
-                    window_state_size: w.op.state_size(),
+                    window_state_size: x(w.op.state_size() as u64) as usize,
                     open_windows: if opts.open_windows == 0 {
                         Vec::new()
                     } else {
@@ -358,7 +363,7 @@ impl Simulation {
                             .collect()
                     },
                     open_window_count: w.op.pending_count(),
-                    state_entries: self.state_entries(w.index as usize),
+                    state_entries: x(self.state_entries(w.index as usize)),
                     state_bytes: self.cfg.cluster.bytes(self.state_entries(w.index as usize)),
                     task_manager: self.cfg.cluster.task_manager_of(w.index),
                 }
@@ -375,9 +380,9 @@ impl Simulation {
             splits,
             sources,
             operators,
-            windows_fired: self.down.sink.total(),
-            joins_emitted: self.down.joins.total(),
-            late_records: late,
+            windows_fired: x(self.down.sink.total() as u64) as usize,
+            joins_emitted: x(self.down.joins.total()),
+            late_records: x(late),
             trace_cursor: self.trace.cursor(),
             trace_hash: self.trace.hash_hex(),
             sink_mode: self.down.sink.mode,
@@ -394,6 +399,7 @@ impl Simulation {
             join_bounds: self.cfg.interval_join.map(|b| b.normalized()),
             keyed_capacity_per_s: self.cfg.flow.keyed_capacity_per_s,
             channel_buffer_records: self.cfg.flow.channel_buffer_records,
+            record_scale: self.cfg.cluster.record_scale,
         }
     }
 

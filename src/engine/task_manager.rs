@@ -41,6 +41,13 @@ impl ClusterConfig {
     pub fn bytes(&self, entries: u64) -> u64 {
         entries.saturating_mul(self.state_bytes_per_entry).saturating_mul(self.record_scale)
     }
+
+    /// A count of simulated records, keys' results or state entries as real ones (the views
+    /// show these; tables of single records list the simulated ones).
+    #[inline]
+    pub fn scaled(&self, n: u64) -> u64 {
+        n.saturating_mul(self.record_scale)
+    }
 }
 
 /// State entries of one keyed subtask: window states, or a join's buffered elements.

@@ -71,6 +71,8 @@ pub enum FindingKind {
     WindowStateGrowing,
     /// Watermark alignment pauses splits or source subtasks that ran ahead.
     AlignmentPauses,
+    /// The job failed and restarted (a lost TaskManager, a killed task): what it costs.
+    JobRestarts,
     /// A channel came back active below the watermark and is ignored until it catches up.
     ChannelNotRealigned,
     /// Every input of a window subtask is idle: its watermark waits.

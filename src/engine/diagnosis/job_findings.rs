@@ -33,6 +33,7 @@ impl FindingContext<'_> {
         out.extend(self.state_growing());
         out.extend(self.back_pressure());
         out.extend(self.alignment_pauses());
+        out.extend(self.job_restarts());
         out.extend(self.channels());
         out.extend(self.lag_alert());
         out
@@ -308,7 +309,13 @@ impl FindingContext<'_> {
         }
         // What holds the watermark is why the state waits: the culprit partition and its class.
         let culprit = self.culprit.and_then(|c| c.partition).and_then(|p| self.partitions.get(p as usize));
-        let backfill = culprit.is_some_and(|p| p.class == PartitionClass::Slow && p.slow_cause != Some(SlowCause::FewRecords));
+        // A backfill: the holder lags its peers with data, or reads history (records arriving
+        // far older than the window they belong to).
+        let window = window_size_ms(self.sim.cfg.window);
+        let backfill = culprit.is_some_and(|p| {
+            p.class == PartitionClass::Slow && p.slow_cause != Some(SlowCause::FewRecords)
+                || p.data_delay_ms.is_some_and(|d| d > 10 * window)
+        });
         let why = culprit.map_or("the watermark is held while records keep coming".to_string(), |p| {
             format!(
                 "partition {} ({}) holds the watermark while records for later windows keep coming",
@@ -336,7 +343,10 @@ impl FindingContext<'_> {
             f = f.partition(p.partition);
         }
         if backfill && !aligned {
-            let drift = nice_up(window_size_ms(self.sim.cfg.window));
+            // Well past the bound (alignment must not pause over ordinary disorder) and at least
+            // a window: seed 000 pairs a 30 s bound with a 5 min drift.
+            let bound = bound_of(self.sim.cfg.first().source.generator).unwrap_or(0);
+            let drift = nice_up(window.max(10 * bound));
             f = f.fix(format!("Watermark alignment, max drift {} ↻", d(drift)), Action::Alignment { max_drift_ms: drift });
         }
         Some(f)
@@ -376,6 +386,48 @@ impl FindingContext<'_> {
         if never_idle {
             if let Some(p) = self.culprit.and_then(|c| c.partition) {
                 f = f.partition(p);
+            }
+        }
+        Some(f)
+    }
+
+    /// Failures and restarts: a TaskManager that keeps being lost is a restart loop.
+    fn job_restarts(&self) -> Option<Finding> {
+        let f = &self.sim.failover;
+        let restarts = f.attempt.saturating_sub(1);
+        let reason = f.failure.as_deref()?;
+        let lost = reason.contains("TaskManager") && reason.contains("memory");
+        let severity = if lost && restarts >= 2 { Severity::Critical } else { Severity::Warning };
+        let title = if lost && restarts >= 2 {
+            format!("The job is in a restart loop: {restarts} restarts, each after a TaskManager was lost with its state over memory.")
+        } else {
+            let times = if restarts == 1 { "once".to_string() } else { format!("{restarts} times") };
+            format!("The job failed and restarted {times}: {reason}.")
+        };
+        let replayed = self.sim.cfg.cluster.scaled(self.sim.records_replayed());
+        let mut f = Finding::new(FindingKind::JobRestarts, severity, title)
+            .detail("A restore brings back offsets and window state but not watermarks or idleness: records since the checkpoint are read again (duplicates in an append sink), every channel needs a watermark again and a silent partition needs its full idle timeout again before windows fire.")
+            .evidence("restarts", u64::from(restarts), format!("{restarts} restarts"))
+            .evidence("recordsReplayed", replayed, format!("{} records read again", thousands(replayed)))
+            .check("the job's numRestarts and the exceptions tab; checkpoint size over time");
+        // Stalled after the restore by a silent partition: each restart costs the idle timeout,
+        // so the advisor's (shorter) timeout is the fix.
+        let stalled = self.explanation.and_then(|e| {
+            e.reasons.iter().find_map(|r| match *r {
+                Reason::StalledAfterRestore { silent_partition: Some(p), idle_timeout_ms: Some(t), .. } => Some((p, t)),
+                _ => None,
+            })
+        });
+        if let (Some((p, t)), Some(rec)) = (stalled, self.advice.idle_timeout.recommended_ms) {
+            if rec < t {
+                f = f
+                    .partition(p)
+                    .detail(format!(
+                        "Since the restore, partition {} holds every window until its {} idle timeout passes again (seed 002 §5.3).",
+                        self.sim.partition_name(p),
+                        d(t)
+                    ))
+                    .fix(format!("Idle timeout {}", d(rec)), Action::IdleTimeout(Some(rec)));
             }
         }
         Some(f)

@@ -157,9 +157,9 @@ impl Scenario {
     }
 
     pub fn job_config(&self) -> JobConfig {
-        let mut inputs = vec![self.source.input_config(&self.topic, self.exchange.kind, &self.flink)];
+        let mut inputs = vec![self.source.input_config(&self.topic, self.exchange.kind, &self.flink, self.flow.record_scale)];
         if let Some(s) = &self.second_input {
-            inputs.push(s.source.input_config(&s.topic, s.exchange, &self.flink));
+            inputs.push(s.source.input_config(&s.topic, s.exchange, &self.flink, self.flow.record_scale));
         }
         JobConfig {
             seed: self.seed,
@@ -273,7 +273,7 @@ impl SourceSpec {
         Ok(())
     }
 
-    fn input_config(&self, topic: &TopicSpec, exchange: Exchange, flink: &FlinkSwitches) -> InputConfig {
+    fn input_config(&self, topic: &TopicSpec, exchange: Exchange, flink: &FlinkSwitches, record_scale: u64) -> InputConfig {
         let wm = &self.watermark;
         InputConfig {
             topic: topic.name.clone(),
@@ -291,7 +291,7 @@ impl SourceSpec {
             },
             read_rate_per_s: self.read_rate_per_s,
             start_offset: self.start_offset.clone(),
-            fetch_records_per_partition: self.fetch.records_per_partition(),
+            fetch_records_per_partition: (self.fetch.records_per_partition() / record_scale.max(1)).max(1),
             alignment: wm.alignment.clone(),
             reader_pauses_splits: self.reader_pauses_splits,
             exchange,

@@ -232,6 +232,44 @@ static PRESETS: &[Preset] = &[
         ],
         json: include_str!("../../../presets/backpressure_never_idle.json"),
     },
+    Preset {
+        id: "backfill-taskmanager-lost",
+        title: "Replay from one day ago: the TaskManager is lost",
+        summary: "A restart from the offsets of one day ago. The quiet partition 3 races hours ahead in event time while the busy ones hold the watermark; window state for the future piles up until a TaskManager passes its 4 GiB and is lost, again after every restart.",
+        look_at: "The state-size chart climbs to the memory line, then the TaskManager is lost and the job restarts from the last checkpoint, over and over; partition 3's watermark runs far ahead of the others. Counts are real ones: one simulated record stands for 50,000.",
+        try_this: "Turn on watermark alignment (max drift 5 min): partition 3 is paused whenever it gets ahead, state stays bounded and the replay goes through (the next preset runs that from the start).",
+        source: "seeds/000 §5 (backfills and replays: watermark alignment); reference §5, §12",
+        speed: 60.0,
+        steps: &[
+            Step { label: "Fix: watermark alignment, max drift 5 min ↻", action: Action::Alignment { max_drift_ms: 300_000 } },
+        ],
+        json: include_str!("../../../presets/backfill_taskmanager_lost.json"),
+    },
+    Preset {
+        id: "backfill-aligned",
+        title: "Replay from one day ago, with watermark alignment",
+        summary: "The same replay with withWatermarkAlignment(\"orders\", 5 min, 1 s): partition 3 is paused whenever it runs more than five minutes (plus the 2.3 sampling buffer) ahead, window state stays bounded and the TaskManagers survive.",
+        look_at: "Partition 3 carries a pause badge most of the time; the state-size chart stays far below the memory line; windows fire in order while the replay catches up.",
+        try_this: "Kill TaskManager 0: the job restores the last checkpoint, watermarks start again at No Watermark and alignment takes over again once every subtask has reported.",
+        source: "seeds/000 §5; reference §5 (FLIP-182, FLIP-217, the 2.3 sampling buffer)",
+        speed: 60.0,
+        steps: &[Step { label: "Kill TaskManager 0", action: Action::KillTaskManager(0) }],
+        json: include_str!("../../../presets/backfill_aligned.json"),
+    },
+    Preset {
+        id: "restart-stalls-until-idle",
+        title: "After a restart, windows stall until the idle timeout again",
+        summary: "Partition 3 is silent and idle (withIdleness(30 s)), windows fire every 10 s. At 00:02:00 TaskManager 0 is lost; the restore brings offsets and window state back but not watermarks or the idle flag, so every window waits 30 s for partition 3 again, then fires in a burst.",
+        look_at: "The failure and restart marks on the timeline, then a 30 s gap in the emissions; the WHY panel says the channel has had no watermark since the restore and partition 3 needs its idle timeout again.",
+        try_this: "Set the idle timeout the WHY panel proposes (5 s), then kill TaskManager 0 again: the stall after the restore shrinks to seconds.",
+        source: "seeds/002 §5.3 (恢复后水位重置); reference §12",
+        speed: 10.0,
+        steps: &[
+            Step { label: "Fix: idle timeout 5 s", action: Action::IdleTimeout(Some(5_000)) },
+            Step { label: "Kill TaskManager 0", action: Action::KillTaskManager(0) },
+        ],
+        json: include_str!("../../../presets/restart_stalls_until_idle.json"),
+    },
 ];
 
 /// All presets, in menu order.
@@ -277,7 +315,7 @@ mod tests {
 
     #[test]
     fn every_preset_parses_and_builds() {
-        assert_eq!(presets().len(), 15);
+        assert_eq!(presets().len(), 18);
         for p in presets() {
             let sc = super::super::build::parse(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             sc.build().unwrap_or_else(|e| panic!("{}: {e}", p.id));
@@ -540,5 +578,48 @@ mod tests {
         let mut o = old.build().unwrap();
         o.run_until(at(&o, 120)).unwrap();
         assert!(o.snapshot().splits[3].idle, "Flink 1.19 marked it idle while back-pressured");
+    }
+
+    #[test]
+    fn a_replay_without_alignment_loses_the_task_manager_and_with_it_does_not() {
+        let mut s = sim("backfill-taskmanager-lost");
+        s.run_until(at(&s, 300)).unwrap();
+        let run = s.snapshot().run;
+        assert!(run.restarts >= 3, "a restart loop: {run:?}");
+        assert!(run.failure.as_deref().is_some_and(|f| f.contains("TaskManager 0 lost")), "{run:?}");
+        let d = s.diagnose(&Default::default());
+        assert!(d.fixes().iter().any(|f| f.action == Action::Alignment { max_drift_ms: 300_000 }));
+        let mut a = sim("backfill-aligned");
+        a.run_until(at(&a, 300)).unwrap();
+        let run = a.snapshot().run;
+        assert_eq!(run.restarts, 0, "{run:?}");
+        assert!(
+            a.snapshot().splits.iter().any(|sp| sp.paused)
+                || a.trace().retained().any(|e| matches!(e.kind, crate::engine::trace::TraceKind::SplitPaused { .. }))
+        );
+        let most = a.snapshot().operators.iter().map(|o| o.state_bytes).max().unwrap();
+        assert!(most < 4 << 30, "state stays under the TaskManager's memory: {most}");
+        assert!(fired(&a) > 0);
+    }
+
+    #[test]
+    fn after_a_restore_windows_wait_for_the_idle_timeout_again() {
+        let mut s = sim("restart-stalls-until-idle");
+        s.run_until(at(&s, 119)).unwrap();
+        let before = fired(&s);
+        assert!(before > 0, "partition 3 is idle: windows fire");
+        s.run_until(at(&s, 150)).unwrap();
+        assert_eq!(s.snapshot().run.restarts, 1);
+        let stalled = fired(&s);
+        assert!(s
+            .explain(0)
+            .unwrap()
+            .reasons
+            .iter()
+            .any(|r| matches!(r, crate::engine::explain::Reason::StalledAfterRestore { silent_partition: Some(3), .. })));
+        s.run_until(at(&s, 170)).unwrap();
+        assert!(fired(&s) > stalled, "after the 30 s idle timeout the burst comes");
+        let results = s.downstream().sink.results().filter(|r| r.time > at(&s, 125) && r.time <= at(&s, 150)).count();
+        assert_eq!(results, 0, "nothing fires while partition 3 counts its idle timeout again");
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::{Command, Param};
+use crate::engine::failover::FailTarget;
 use crate::engine::flow::IdlenessClock;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::producer::ProducerKind;
@@ -54,6 +55,8 @@ pub enum Action {
     Alignment {
         max_drift_ms: i64,
     },
+    /// Kill a TaskManager: the job fails and restarts from its last checkpoint.
+    KillTaskManager(u32),
 }
 
 /// A labelled step, as a preset card or the WHY panel shows it.
@@ -82,6 +85,7 @@ impl Action {
             Action::AutoInterval(i) => set(Param::AutoWatermarkIntervalMs(i)),
             Action::DetachProducers(partition) => Some(Command::DetachProducers { partition }),
             Action::KeyedCapacity(c) => set(Param::KeyedCapacityPerS(c)),
+            Action::KillTaskManager(n) => Some(Command::Fail { target: FailTarget::TaskManager(n) }),
             Action::WakeLate { partition, delay_ms } => Some(Command::AttachProducer { producer: late_device(partition, delay_ms) }),
             Action::ClampRestart
             | Action::Assigner(_)
@@ -152,6 +156,7 @@ impl Action {
             }
             Action::WallClockIdleness => "Flink 1.19: idleness on the wall clock (restarted)".into(),
             Action::Alignment { max_drift_ms } => format!("watermark alignment, max drift {} (restarted)", d(max_drift_ms)),
+            Action::KillTaskManager(n) => format!("TaskManager {n} killed"),
         }
     }
 }
