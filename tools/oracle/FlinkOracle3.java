@@ -484,6 +484,10 @@ public class FlinkOracle3 {
             synchronized (Seq.LOCK) { Seq.got = got; }
             if (!s.kind.equals("fail")) marker(out, Ev.STEP, k);
             synchronized (Seq.LOCK) {
+                if (run != Seq.run || attempt != Seq.attempt) { avail = new CompletableFuture<>(); return InputStatus.NOTHING_AVAILABLE; }
+                // Once the marker is out the step may be acknowledged and the next one handed over
+                // before this point (the future that woke us is already complete): take it now.
+                if (Seq.given[role] != null) return InputStatus.MORE_AVAILABLE;
                 avail = new CompletableFuture<>();
                 Seq.wake[role] = avail;
             }
