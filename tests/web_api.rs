@@ -409,6 +409,14 @@ fn reads_have_the_documented_shapes() {
     assert_eq!(get(&snap, "sources.0.backPressureLevel").as_string().unwrap(), "HIGH");
     assert!(get(&bp.metrics().unwrap(), "source.0.isBackPressured").as_bool().unwrap());
 
+    // A replay that loses its TaskManager: the state history reaches the memory limit.
+    let job = Playground::from_preset(JsValue::from_str("backfill-taskmanager-lost")).unwrap();
+    job.run_until(JsValue::from(120_000)).unwrap();
+    let h = job.state_size_history().unwrap();
+    assert_eq!(num(&h, "limitBytes"), 4_294_967_296.0);
+    assert!(len(&get(&h, "samples")) > 100);
+    assert_eq!(get(&job.snapshot(JsValue::UNDEFINED).unwrap(), "run.status").as_string().unwrap(), "RESTARTING");
+
     let ex = p.explain(JsValue::from(0)).unwrap();
     assert!(get(&ex, "text").as_string().unwrap().starts_with("Window subtask 0"));
     assert!(js_sys::Array::is_array(&get(&ex, "reasons")));

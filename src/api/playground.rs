@@ -519,6 +519,13 @@ impl WatermarkPlayground {
         })
     }
 
+    /// Window state per keyed subtask over time (entries, sampled every second and thinned as
+    /// the run grows), with the bytes per entry and the TaskManagers' memory limit.
+    #[wasm_bindgen(js_name = stateSizeHistory)]
+    pub fn state_size_history(&self) -> Result<JsValue, JsValue> {
+        self.read("stateSizeHistory", |s| to_js(&s.sim().state_size_history()))
+    }
+
     /// The answer of Flink's REST `GET /jobs/:jobid/vertices/:vertexid/backpressure` for
     /// `"source"` or `"window"`.
     #[wasm_bindgen(js_name = restBackPressure)]

@@ -475,7 +475,8 @@ export type StateSizeHistoryView = {
    */
   intervalMs: number,
   /**
-   * Bytes per state entry × `record_scale`: a sample's entries times this are its bytes.
+   * Bytes per state entry: a sample's entries (real ones, × `record_scale`) times this are
+   * its bytes.
    */
   bytesPerEntry: number,
   limitBytes: number | null,

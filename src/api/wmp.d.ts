@@ -18,6 +18,7 @@ import type {
   Metrics,
   PresetInfo,
   RestBackPressure,
+  StateSizeHistoryView,
   RestWatermark,
   Snapshot,
   StatusEvent,
@@ -440,6 +441,8 @@ export class WatermarkPlayground {
   lateRecords(): LateRecord[];
   metrics(): Metrics;
   restWatermarks(vertex: "source" | "window"): RestWatermark[];
+  /** Window state per keyed subtask over time, with bytes per entry and the memory limit. */
+  stateSizeHistory(): StateSizeHistoryView;
   /** Flink's REST `GET /jobs/:jobid/vertices/:vertexid/backpressure` answer for the vertex. */
   restBackPressure(vertex: "source" | "window"): RestBackPressure;
   explain(subtask: number): Explanation;

@@ -69,7 +69,8 @@ pub struct JobRunView {
 pub struct StateSizeHistoryView {
     /// The sampling interval now (it doubles as the history fills).
     pub interval_ms: i64,
-    /// Bytes per state entry × `record_scale`: a sample's entries times this are its bytes.
+    /// Bytes per state entry: a sample's entries (real ones, × `record_scale`) times this are
+    /// its bytes.
     pub bytes_per_entry: u64,
     pub limit_bytes: Option<u64>,
     /// The TaskManager of each keyed subtask.
@@ -113,10 +114,14 @@ impl Simulation {
         let h = &self.failover.history;
         StateSizeHistoryView {
             interval_ms: h.interval_ms(),
-            bytes_per_entry: c.bytes(1),
+            bytes_per_entry: c.state_bytes_per_entry,
             limit_bytes: c.memory_bytes,
             task_manager_of: (0..self.down.windows.len() as u32).map(|i| c.task_manager_of(i)).collect(),
-            samples: h.samples().to_vec(),
+            samples: h
+                .samples()
+                .iter()
+                .map(|x| StateSample { time: x.time, entries: x.entries.iter().map(|&e| c.scaled(e)).collect() })
+                .collect(),
         }
     }
 }
