@@ -218,3 +218,26 @@ fn a_reader_without_split_pausing_fails_unless_unaligned_splits_are_allowed() {
     let s = run(&v, 8_000);
     assert_eq!(count(&s, |k| matches!(k, TraceKind::SplitPaused { .. })), 0);
 }
+
+/// V-AL-7 (`SourceOperatorAlignmentTest#testReportedWatermarkDoNotDecrease`): a split added with
+/// an older record does not lower what the subtask reports: the output watermark never goes
+/// back, and the report is the last forwarded watermark.
+#[test]
+fn v_al_7_the_reported_watermark_never_decreases() {
+    let start = wmp::engine::scenario::schema::DEFAULT_START_MS;
+    let mut v = job(1);
+    v["source"]["watermark"] = json!({"generator": {"kind": "bounded_out_of_orderness", "bound_ms": 0}, "emit": "per_event",
+        "alignment": {"group": "g", "max_drift_ms": 100, "update_interval_ms": 1}});
+    v["flink"] = json!({"alignment_buffer_size": 0});
+    v["commands"] = json!([
+        {"at_ms": 1, "command": "produce", "partition": 0, "records": [{"ts": start + 2000, "key": "a"}]},
+        {"at_ms": 3, "command": "add_partition"},
+        {"at_ms": 4, "command": "produce", "partition": 1, "records": [{"ts": start + 1000, "key": "a"}]}
+    ]);
+    let mut s = build(&v);
+    s.run_until(s.config().start_time + 3).unwrap();
+    assert_eq!(s.alignment_group_min(0), Some(EventTime(start + 1999)));
+    s.run_until(s.config().start_time + 10).unwrap();
+    assert_eq!(s.sources()[0].split_watermark(1), Some(EventTime(start + 999)), "the new split is behind");
+    assert_eq!(s.alignment_group_min(0), Some(EventTime(start + 1999)), "the report stays at 1999");
+}
