@@ -368,7 +368,7 @@ impl FindingContext<'_> {
         let per_subtask = produced.saturating_mul(1000) / elapsed_ms / u64::from(self.sim.cfg.window_parallelism.max(1));
         // Twice what arrives, so that the backlog drains too.
         let rec = nice_up(i64::try_from(per_subtask.saturating_mul(2)).unwrap_or(i64::MAX)).unsigned_abs().max(cap + 1);
-        let lag: u64 = self.sim.partitions.iter().map(|p| p.unread() as u64).sum();
+        let lag = self.sim.cfg.cluster.scaled(self.sim.partitions.iter().map(|p| p.unread() as u64).sum());
         let ms = src.pressure.back_pressured.value();
         let title = if never_idle {
             format!("The window operator cannot keep up ({} records/s per subtask): source subtask {} is back-pressured, so its silent split never goes idle (FLIP-471).", thousands(cap), src.index)
@@ -379,7 +379,7 @@ impl FindingContext<'_> {
             .detail("Since Flink 1.20.1 / 2.0 idleness is measured on an input-activity clock that stands still while the task is back-pressured or blocked by alignment: a slow job never declares a split idle. A shorter idle timeout does not help; capacity does (more parallelism, a cheaper operator).")
             .evidence("backPressuredTimeMsPerSecond", ms, format!("{ms} ms/s back-pressured ({})", src.pressure.level().rest_name().to_uppercase()))
             .evidence("pendingRecords", lag, format!("{} records unread", thousands(lag)))
-            .evidence("incomingPerSubtask", per_subtask, format!("{} records/s arrive per window subtask", thousands(per_subtask)))
+            .evidence("incomingPerSubtask", per_subtask, format!("{} records/s arrive per window subtask", thousands(self.sim.cfg.cluster.scaled(per_subtask))))
             .source_subtask(src.index)
             .check("the Web UI's back pressure tab (HIGH), backPressuredTimeMsPerSecond of the source and busyTimeMsPerSecond of the window operator")
             .fix(format!("Window capacity {}/s", thousands(rec)), Action::KeyedCapacity(Some(rec)));

@@ -6,6 +6,7 @@ use super::classify::{PartitionClass, PartitionFacts, SlowCause};
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::session::action::Action;
+use crate::engine::time::thousands;
 
 /// A partition silent this long after steady traffic, excluded by idleness, looks broken.
 const STALLED_AFTER_MS: i64 = 60_000;
@@ -205,6 +206,10 @@ impl FindingContext<'_> {
         let n = p.partition;
         let name = self.sim.partition_name(n);
         let behind = p.behind_ms.unwrap_or(0);
+        // Counts as real ones (`flow.record_scale`), as the views show them.
+        let scale = self.sim.cfg.cluster.record_scale;
+        let unread = self.sim.cfg.cluster.scaled(p.unread as u64);
+        let rate = p.rate_per_s * scale as f64;
         // A backlog behind an idle split is data that will arrive late: worth a warning too.
         let sev = if self.holds(p) || p.slow_cause == Some(SlowCause::ConsumerLag) { Severity::Warning } else { Severity::Info };
         let (title, what) = match p.slow_cause {
@@ -215,7 +220,7 @@ impl FindingContext<'_> {
             Some(SlowCause::ConsumerLag) => (
                 format!(
                     "Partition {name}'s reader cannot keep up: {} records wait unread.{}",
-                    p.unread,
+                    thousands(unread),
                     if p.idle { " The idle timeout excluded it, so they will be late when they are read." } else { "" }
                 ),
                 "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.",
@@ -229,9 +234,9 @@ impl FindingContext<'_> {
             .partition(n)
             .detail(what)
             .evidence("behindMs", behind, format!("{} behind the other partitions", d(behind)))
-            .evidence("ratePerS", whole(p.rate_per_s), format!("{:.1} records/s", p.rate_per_s))
+            .evidence("ratePerS", whole(rate), format!("{:.1} records/s", rate))
             .evidence("dataDelayMs", p.data_delay_ms.unwrap_or(0), format!("newest record {} old on arrival", d(p.data_delay_ms.unwrap_or(0))))
-            .evidence("unread", p.unread as u64, format!("{} records unread", p.unread))
+            .evidence("unread", unread, format!("{} records unread", thousands(unread)))
             .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
     }
 
