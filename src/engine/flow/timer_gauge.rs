@@ -2,8 +2,6 @@
 //! spent in a state (back-pressured, busy), averaged over the last 60 s in 5 s updates, clamped
 //! to 0..=1000. The value changes only at an update (every 5 s of processing time).
 
-use crate::engine::time::ProcTime;
-
 /// `View.UPDATE_INTERVAL_SECONDS`.
 pub const UPDATE_INTERVAL_MS: i64 = 5_000;
 const BUCKETS: usize = 12;
@@ -48,11 +46,6 @@ impl TimerGauge {
     pub fn accumulated(&self) -> i64 {
         self.accumulated
     }
-}
-
-/// Whether `t` is a metric update instant (every 5 s after the start).
-pub fn is_update_instant(start: ProcTime, t: ProcTime) -> bool {
-    t > start && (t - start) % UPDATE_INTERVAL_MS == 0
 }
 
 #[cfg(test)]
