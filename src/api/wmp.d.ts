@@ -287,8 +287,6 @@ export interface ScenarioInput {
   sink?: { mode?: SinkMode };
   producers?: ProducerSpec[];
   commands?: TimedCommand[];
-  /** Capacities: a keyed subtask's records/s and a channel's credits (back-pressure). */
-  flow?: { keyed_capacity_per_s?: number | null; channel_buffer_records?: number };
   flink?: {
     combined_all_idle_flush?: boolean;
     valve_unconditional_flush?: boolean;
@@ -302,8 +300,13 @@ export interface ScenarioInput {
     allow_unaligned_source_splits?: boolean;
   };
   trace?: { capacity?: number; records?: boolean; late_records_retained?: number; window_results_retained?: number | null };
-  /** TaskManagers, their memory and the keyed-state estimate (docs/FLOW.md). */
+  /** Capacities (back-pressure), TaskManagers, their memory and the keyed-state estimate (docs/FLOW.md). */
   flow?: {
+    /** Records/s one keyed subtask processes; null: unbounded. */
+    keyed_capacity_per_s?: number | null;
+    /** A channel's credits, in records. */
+    channel_buffer_records?: number;
+    /** One simulated record (and key) stands for N real ones. */
     record_scale?: number;
     state_bytes_per_entry?: number;
     task_managers?: number;

@@ -165,6 +165,35 @@ export async function example(): Promise<string> {
   joined.free();
   console.log(pairs.length, shape, inputs, buffered, chained, perInput, mid, badMid);
 
+  // Flow control, checkpoints and restore (issue 13).
+  const flowJob: ScenarioInput = {
+    topic: { partitions: 2 },
+    source: {
+      start_offset: { timestamp_ms: 1_767_139_200_000 },
+      fetch: { max_partition_fetch_bytes: 1_048_576 },
+      watermark: { alignment: { group: "orders", max_drift_ms: 300_000 } },
+    },
+    window: { assigner: { type: "tumbling", size_ms: 60_000 } },
+    flow: { keyed_capacity_per_s: 1_500, channel_buffer_records: 2_000, record_scale: 1_000, task_manager_memory_bytes: 4 << 30 },
+    checkpointing: { interval_ms: 30_000, restart: { type: "fixed_delay", delay_ms: 10_000, attempts: 10 } },
+    flink: { idleness_clock: "wall", alignment_buffer_size: 0 },
+    commands: [{ at_ms: 60_000, command: "fail", target: { task_manager: 0 } }],
+  };
+  // @ts-expect-error: a start offset is earliest, latest, a timestamp or committed offsets
+  const badStart: ScenarioInput = { topic: { partitions: 1 }, source: { start_offset: "yesterday" } };
+  const fj = WatermarkPlayground.fromScenario(flowJob);
+  fj.runUntil(90_000);
+  const fs = fj.snapshot();
+  const level: "OK" | "LOW" | "HIGH" = fs.sources[0].backPressureLevel;
+  const paused: boolean = fs.splits[0].paused || (fs.sources[0].alignment?.waiting ?? false);
+  const restarts: number = fs.run.restarts + fs.job.recordScale + fs.operators[0].channels[0].bufferedRecords;
+  const bp = fj.restBackPressure("source");
+  const history = fj.stateSizeHistory();
+  const stateBytes: number = (history.samples.at(-1)?.entries[0] ?? 0) * history.bytesPerEntry;
+  const drift: number | null = fj.metrics().source[0].watermarkAlignmentDrift;
+  fj.free();
+  console.log(badStart, level, paused, restarts, bp["backpressure-level"], stateBytes, drift);
+
   const embed: MountedPlayground = mount(host, { layout: "embed", preset: "seed-001-heartbeat", speed: 300, autoplay: true, fullUrl: "/index.html" });
   const full = mount(host, { scenario: back, layout: "full" });
   // @ts-expect-error: no such layout
