@@ -417,6 +417,14 @@ impl Simulation {
         }
     }
 
+    /// A checkpoint triggered now (`Command::Checkpoint`): it completes with the current state
+    /// if the job runs; the periodic grid, if any, goes on as it was.
+    pub(crate) fn trigger_checkpoint(&mut self, t: ProcTime) {
+        if self.failover.is_running() {
+            self.complete_checkpoint(t);
+        }
+    }
+
     fn complete_checkpoint(&mut self, t: ProcTime) {
         let offsets = self.consistent_offsets();
         let c = CompletedCheckpoint {
