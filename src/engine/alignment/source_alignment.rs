@@ -99,9 +99,31 @@ impl SourceAlignment {
     /// Split `i`'s watermark rose: checked for pausing at once.
     pub fn on_split_watermark(&mut self, i: usize, w: EventTime, changes: &mut Vec<SplitChange>) {
         self.splits[i].add_latest(w);
+        self.check_split_for_pause(i, changes);
+    }
+
+    /// Split `i` became active again (`markActive`, or a record after an idle spell): 2.1.3 and
+    /// 2.3.0 skip idle splits in the periodic check, so a split coming back is checked for
+    /// *pausing* at once; a paused one is resumed only by the next periodic check (reference
+    /// §5.1).
+    pub fn on_split_active(&mut self, i: usize, changes: &mut Vec<SplitChange>) {
+        self.check_split_for_pause(i, changes);
+    }
+
+    fn check_split_for_pause(&mut self, i: usize, changes: &mut Vec<SplitChange>) {
         if !self.paused[i] && self.splits[i].oldest() > self.max_desired {
             self.set_paused(i, true, changes);
         }
+    }
+
+    /// The subtask's sampler (`sampledLatestWatermark`): its latest and oldest sample.
+    pub fn output_sampler(&self) -> &WatermarkSampler {
+        &self.output
+    }
+
+    /// Split `i`'s sampler (`sampledSplitWatermarks`).
+    pub fn split_sampler(&self, i: usize) -> Option<&WatermarkSampler> {
+        self.splits.get(i)
     }
 
     /// The report tick: sample everything, check, and say what to report (`None`: nothing,
@@ -220,6 +242,27 @@ mod tests {
             assert!(ch.is_empty() && !a.paused[0]);
             assert_eq!(a.unsupported, unsupported);
         }
+    }
+
+    /// 2.3.0: a split that comes back from idle is checked for pausing at once, but a paused
+    /// one waits for the next periodic check to be resumed (golden oracle3/10).
+    #[test]
+    fn a_split_coming_back_from_idle_is_checked_for_pausing_only() {
+        let mut a = SourceAlignment::new(params(0), 0);
+        a.add_split();
+        a.add_split();
+        let mut ch = Vec::new();
+        a.on_announcement(EventTime(10), &[true, true], true, &mut ch);
+        a.splits[0].add_latest(EventTime(50));
+        a.on_split_active(0, &mut ch);
+        assert_eq!(ch, vec![(0, true)]);
+        ch.clear();
+        a.on_announcement(EventTime(100), &[false, false], true, &mut ch);
+        assert_eq!(ch, vec![(0, false)]);
+        ch.clear();
+        a.paused[1] = true;
+        a.on_split_active(1, &mut ch);
+        assert!(ch.is_empty() && a.paused[1], "no resume on markActive");
     }
 
     #[test]

@@ -297,6 +297,14 @@ impl SourceSubtask {
                 self.apply_split_changes(now, trace);
             }
         }
+        // 2.1.3 / 2.3.0 track idle splits (and skip them in the periodic check): one that comes
+        // back is checked for pausing at once.
+        if !idle && before.1 && self.settings.alignment_skip_idle_splits {
+            if let Some(a) = &mut self.alignment {
+                a.on_split_active(i, &mut self.split_changes);
+                self.apply_split_changes(now, trace);
+            }
+        }
         let sp = &mut self.splits[i];
         if idle != before.1 {
             if idle {
