@@ -36,6 +36,10 @@ impl Simulation {
         self.index_producers();
         let flow = self.cfg.flow_controlled();
         for s in 0..self.sources.len() {
+            // A subtask that ended its input reads nothing more.
+            if self.sources[s].finished {
+                continue;
+            }
             match self.cfg.inputs[self.sources[s].input as usize].read_rate_per_s {
                 None if !flow => self.read_unlimited(s, t),
                 None => self.read_fetched(s, u64::MAX, t),

@@ -27,6 +27,9 @@ pub struct SourceAlignment {
     pub split_pausing: SplitPausing,
     /// A pause was needed but the reader cannot pause splits: the job fails.
     pub unsupported: bool,
+    /// The subtask reached the end of its input (`DATA_FINISHED`): it reports `Long.MAX_VALUE`
+    /// and neither waits nor pauses any more.
+    pub finished: bool,
 }
 
 /// `SourceReader.pauseOrResumeSplits` support.
@@ -65,6 +68,7 @@ impl SourceAlignment {
             buffer_size,
             split_pausing: SplitPausing::Supported,
             unsupported: false,
+            finished: false,
         }
     }
 
@@ -111,9 +115,16 @@ impl SourceAlignment {
     }
 
     fn check_split_for_pause(&mut self, i: usize, changes: &mut Vec<SplitChange>) {
-        if !self.paused[i] && self.splits[i].oldest() > self.max_desired {
+        if !self.finished && !self.paused[i] && self.splits[i].oldest() > self.max_desired {
             self.set_paused(i, true, changes);
         }
+    }
+
+    /// End of input (`DATA_FINISHED`): from now on the subtask reports `Long.MAX_VALUE`, and
+    /// nothing is blocked or paused (Flink's checks act only while it is reading).
+    pub fn finish(&mut self) {
+        self.finished = true;
+        self.waiting = false;
     }
 
     /// The subtask's sampler (`sampledLatestWatermark`): its latest and oldest sample.
@@ -136,6 +147,9 @@ impl SourceAlignment {
         skip_idle: bool,
         changes: &mut Vec<SplitChange>,
     ) -> Option<EventTime> {
+        if self.finished {
+            return Some(EventTime::MAX);
+        }
         self.output.sample();
         self.splits.iter_mut().for_each(WatermarkSampler::sample);
         self.check_subtask();
@@ -154,12 +168,15 @@ impl SourceAlignment {
     pub fn on_announcement(&mut self, max_allowed: EventTime, split_idle: &[bool], skip_idle: bool, changes: &mut Vec<SplitChange>) {
         self.max_desired = max_allowed;
         self.announced = true;
+        if self.finished {
+            return;
+        }
         self.check_subtask();
         self.check_splits(split_idle, skip_idle, changes);
     }
 
     fn check_subtask(&mut self) {
-        self.waiting = self.max_desired < self.output.oldest();
+        self.waiting = !self.finished && self.max_desired < self.output.oldest();
     }
 
     fn check_splits(&mut self, split_idle: &[bool], skip_idle: bool, changes: &mut Vec<SplitChange>) {
@@ -263,6 +280,20 @@ mod tests {
         a.paused[1] = true;
         a.on_split_active(1, &mut ch);
         assert!(ch.is_empty() && a.paused[1], "no resume on markActive");
+    }
+
+    #[test]
+    fn a_finished_subtask_reports_max_and_never_waits() {
+        let mut a = SourceAlignment::new(params(0), 0);
+        a.add_split();
+        let mut ch = Vec::new();
+        a.on_output_watermark(EventTime(50));
+        a.on_announcement(EventTime(10), &[false], true, &mut ch);
+        assert!(a.waiting);
+        a.finish();
+        a.on_output_watermark(EventTime::MAX);
+        assert!(!a.waiting);
+        assert_eq!(a.tick(false, false, &[false], true, &mut ch), Some(EventTime::MAX));
     }
 
     #[test]
