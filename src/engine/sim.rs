@@ -254,11 +254,12 @@ impl Simulation {
     }
 
     /// Whether a split that can be read now has records waiting (a paused split, or one of a
-    /// subtask waiting for alignment, waits for the next announcement instead; a finished
-    /// reader reads nothing).
+    /// subtask waiting for alignment, waits for the next announcement instead; a polled or
+    /// finished reader reads nothing by itself).
     fn has_backlog(&self) -> bool {
         (0..self.partitions.len()).any(|p| {
             self.partitions[p].unread() > 0
+                && !self.cfg.inputs[self.partitions[p].input as usize].polled
                 && self.live_split_of(p).is_some_and(|(s, i)| {
                     let src = &self.sources[s];
                     !src.finished && src.reads() && src.readable(i)
@@ -401,7 +402,7 @@ impl Simulation {
     }
 
     /// The job failed within this instant (an operator threw): the run stops with the message.
-    fn failed(&self) -> Result<(), InputError> {
+    pub(crate) fn failed(&self) -> Result<(), InputError> {
         match &self.down.failure {
             Some(failure) => Err(InputError::invalid("", failure.clone())),
             None => Ok(()),
