@@ -119,6 +119,25 @@ fn two_input_oracle_scenario_matches_flink() {
 }
 
 #[test]
+fn alignment_and_restore_oracle_scenario_matches_flink() {
+    let out = wmp(&["run", "--format", "oracle3", "tests/golden/oracle3/scenarios/11_restore_replay_duplicates.json"], None);
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    let got: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/golden/oracle3/expected/11_restore_replay_duplicates.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(got["scenario"], "11_restore_replay_duplicates", "named after its file, as the oracle names it");
+    for field in ["emitted", "records", "replayed", "restored", "checkpoints"] {
+        assert_eq!(&got[field], &expected[field], "{field} differs from real Flink's");
+    }
+    let bad = wmp(&["validate", "--format", "oracle3", "-"], Some(r#"{"sources": [{"splits": [[]]}], "schedule": [{"fail": {}}]}"#));
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("schedule[0].fail") && err.contains("checkpointing"), "{err}");
+}
+
+#[test]
 fn native_scenario_runs_with_stable_trace_hash() {
     let f = TempScenario::new(&native_scenario().to_string());
     let hashes: Vec<String> = (0..2)

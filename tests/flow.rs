@@ -241,3 +241,33 @@ fn v_al_7_the_reported_watermark_never_decreases() {
     assert_eq!(s.sources()[0].split_watermark(1), Some(EventTime(start + 999)), "the new split is behind");
     assert_eq!(s.alignment_group_min(0), Some(EventTime(start + 1999)), "the report stays at 1999");
 }
+
+/// One source subtask ends its input alone (`Simulation::end_input_of`: a bounded source's
+/// reader is done with its splits): it emits `Long.MAX_VALUE`, reads nothing more and reports
+/// `Long.MAX_VALUE` to the alignment coordinator, so the group minimum is the other subtask's;
+/// the keyed operator's watermark stays with the subtask that goes on.
+#[test]
+fn one_source_subtask_ends_its_input_alone() {
+    let mut v = job(2);
+    v["source"]["parallelism"] = json!(2);
+    v["source"]["watermark"]["emit"] = json!("per_event");
+    v["source"]["watermark"]["alignment"] = json!({"group": "g", "max_drift_ms": 100_000, "update_interval_ms": 100});
+    v["producers"] = json!([{"partitions": [0, 1], "kind": "steady", "rate_per_s": 100}]);
+    let mut s = run(&v, 2_000);
+    let ending = s.split_of(0).unwrap().0;
+    let other = s.split_of(1).unwrap().0;
+    assert_ne!(ending, other);
+    s.end_input_of(ending).unwrap();
+    let read = |s: &Simulation| s.sources()[ending as usize].splits.iter().map(|x| x.records_read).sum::<u64>();
+    let read_at_end = read(&s);
+    s.run_until(s.config().start_time + 3_000).unwrap();
+    assert_eq!(read(&s), read_at_end, "a finished subtask reads nothing");
+    let max_from =
+        |sub: u32| count(&s, |k| matches!(k, TraceKind::SourceWatermark { subtask, watermark: EventTime::MAX } if *subtask == sub));
+    assert_eq!((max_from(ending), max_from(other)), (1, 0));
+    // 3000 is a report instant: the other subtask reported its output watermark last.
+    let other_wm = s.sources()[other as usize].output.current_watermark();
+    assert_eq!(s.alignment_group_min(0), Some(other_wm));
+    assert!(s.downstream().windows[0].current_input_watermark() < EventTime::MAX);
+    assert!(s.end_input_of(ending).is_err(), "it ended already");
+}

@@ -371,3 +371,34 @@ fn bad_blocks_and_targets_are_named() {
     assert!(err(&|v| v["commands"][0]["target"] = json!({"job_manager": 0})).starts_with("commands[0]"));
     assert_eq!(err(&|_| {}), "ok");
 }
+
+/// `{"command": "checkpoint"}` (Flink's REST `POST /jobs/:id/checkpoints`) completes a checkpoint
+/// at once, between the periodic ones, and a restore goes back to it; the periodic grid goes on.
+#[test]
+fn a_triggered_checkpoint_completes_at_once_and_is_restored_from() {
+    let mut v = base();
+    v["commands"] = json!([
+        {"at_ms": 4500, "command": "checkpoint"},
+        {"at_ms": 4900, "command": "fail", "target": {"keyed_subtask": 0}},
+        {"at_ms": 5200, "command": "checkpoint"}
+    ]);
+    let sim = sim_at(&v, 6000);
+    let marks: Vec<(i64, String)> = events(&sim)
+        .iter()
+        .filter_map(|e| match &e.kind {
+            TraceKind::CheckpointCompleted { id } => Some((e.time.ms() - S, format!("checkpoint {id}"))),
+            TraceKind::JobRestarted { checkpoint, .. } => Some((e.time.ms() - S, format!("restored from {checkpoint:?}"))),
+            _ => None,
+        })
+        .collect();
+    // The one at 5200 comes while the job is down: there is nothing to checkpoint.
+    let want =
+        [(2000, "checkpoint 1"), (4000, "checkpoint 2"), (4500, "checkpoint 3"), (5500, "restored from Some(3)"), (6000, "checkpoint 4")];
+    assert_eq!(marks, want.map(|(t, s)| (t, s.to_string())));
+    // Read again from the offset of 4500: commands run first in their millisecond, so the
+    // record read at 4500 comes after the checkpoint.
+    let all = reads(&sim, 0);
+    let before = all.iter().filter(|&&(t, _)| t < 4500).count() as u64;
+    let again = all.iter().find(|&&(t, _)| t >= 5500).copied();
+    assert_eq!(again, Some((5500, before)));
+}

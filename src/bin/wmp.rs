@@ -1,8 +1,8 @@
 //! `wmp`: the command-line runner. Runs a scenario file (or `-` for stdin) and prints JSON.
 //!
 //! ```text
-//! wmp run [--format native|oracle] [--trace] FILE|-
-//! wmp validate FILE|-
+//! wmp run [--format native|oracle|oracle2|oracle3] [--trace] FILE|-
+//! wmp validate [--format native|oracle|oracle2|oracle3] FILE|-
 //! wmp diagnose [--at MS] [--text] FILE|-
 //! ```
 //! `diagnose` runs the scenario to `--at` ms (default: its duration, without the end of input)
@@ -14,10 +14,11 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 use wmp::engine::limits::MAX_INPUT_BYTES;
 use wmp::engine::report::write_report;
-use wmp::engine::scenario::{oracle, oracle2};
+use wmp::engine::scenario::{oracle, oracle2, oracle3, oracle3_report};
 use wmp::engine::session::Session;
 
-const USAGE: &str = "usage: wmp run|validate [--format native|oracle|oracle2] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|-";
+const USAGE: &str =
+    "usage: wmp run|validate [--format native|oracle|oracle2|oracle3] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|-";
 
 /// What a command prints: text, or the native report (streamed, it can be large).
 enum Output {
@@ -59,7 +60,7 @@ fn run(args: Vec<String>) -> Result<Output, String> {
     let (mut at_ms, mut text_out) = (None, false);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--format" => format = args.next().ok_or("--format needs native, oracle or oracle2")?,
+            "--format" => format = args.next().ok_or("--format needs native, oracle, oracle2 or oracle3")?,
             "--trace" => trace = true,
             "--text" => text_out = true,
             "--at" => {
@@ -96,6 +97,20 @@ fn run(args: Vec<String>) -> Result<Output, String> {
             }
             Ok(Output::Text(out.to_string()))
         }
+        ("run", "oracle3") => {
+            let mut sc = oracle3::parse(&text).map_err(at)?;
+            if sc.name.is_empty() {
+                // The oracle names a run after its file.
+                let stem = std::path::Path::new(&file).file_stem().map(|s| s.to_string_lossy().to_string());
+                sc.name = stem.filter(|_| file != "-").unwrap_or_default();
+            }
+            let run = sc.run().map_err(at)?;
+            let mut out = oracle3_report::report(&sc, &run);
+            if trace {
+                out["trace"] = wmp::engine::report::trace(&run.sim);
+            }
+            Ok(Output::Text(out.to_string()))
+        }
         ("diagnose", "native") => {
             let mut session = Session::from_json(&text).map_err(at)?;
             let until = at_ms.unwrap_or(session.scenario().duration_ms);
@@ -111,8 +126,9 @@ fn run(args: Vec<String>) -> Result<Output, String> {
         ("validate", "native") => Session::from_json(&text).map(|_| Output::Text("ok".into())).map_err(at),
         ("validate", "oracle") => oracle::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
         ("validate", "oracle2") => oracle2::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
-        (_, "native" | "oracle" | "oracle2") => Err(format!("unknown command {cmd:?} ({USAGE})")),
-        _ => Err(format!("--format must be native, oracle or oracle2, got {format:?}")),
+        ("validate", "oracle3") => oracle3::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
+        (_, "native" | "oracle" | "oracle2" | "oracle3") => Err(format!("unknown command {cmd:?} ({USAGE})")),
+        _ => Err(format!("--format must be native, oracle, oracle2 or oracle3, got {format:?}")),
     }
 }
 

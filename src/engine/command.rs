@@ -51,6 +51,11 @@ pub enum Command {
     /// Kills a TaskManager or one subtask: the job fails and the restart strategy decides what
     /// follows (`failover`).
     Fail { target: FailTarget },
+    /// Triggers a checkpoint now, as Flink's REST `POST /jobs/:jobid/checkpoints` does (with or
+    /// without periodic checkpointing): it completes at once with the current state
+    /// (`failover`). While the job is down there is nothing to checkpoint (Flink answers the
+    /// call with an error; the job goes on).
+    Checkpoint,
 }
 
 /// A parameter that can change while the job runs.
@@ -141,6 +146,7 @@ impl Simulation {
                 check::fail_target(target, &check::JobSize::of(self)).map_err(|e| e.within("target"))?;
                 self.fail_job(now, fail_reason(target));
             }
+            Command::Checkpoint => self.trigger_checkpoint(now),
         }
         self.trace.push(now, TraceKind::Command { text });
         Ok(())

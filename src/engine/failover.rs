@@ -300,6 +300,8 @@ impl Simulation {
         // The coordinator's aggregates are not checkpointed either (reference §12).
         self.coordinator = AlignmentCoordinator::of(&self.cfg);
         for (new, o) in self.sources.iter_mut().zip(&old) {
+            // A subtask that had ended its input ends it again (`open_restarted`).
+            new.finished = o.finished;
             new.num_records_out = o.num_records_out;
             new.num_records_filtered = o.num_records_filtered;
             new.idle_time_ms = o.idle_time_ms + o.idle_since.map_or(0, |s| (failed_at - s).max(0));
@@ -372,6 +374,9 @@ impl Simulation {
         for s in 0..self.sources.len() {
             self.signals.clear();
             self.sources[s].open(t, &mut self.trace, &mut self.signals);
+            if self.sources[s].finished {
+                self.sources[s].finish(t, &mut self.trace, &mut self.signals);
+            }
             self.broadcast(s, t);
         }
         if self.ended {
@@ -414,6 +419,14 @@ impl Simulation {
         }
         if self.failover.history.due(t) {
             self.sample_state(t);
+        }
+    }
+
+    /// A checkpoint triggered now (`Command::Checkpoint`): it completes with the current state
+    /// if the job runs; the periodic grid, if any, goes on as it was.
+    pub(crate) fn trigger_checkpoint(&mut self, t: ProcTime) {
+        if self.failover.is_running() {
+            self.complete_checkpoint(t);
         }
     }
 

@@ -32,6 +32,10 @@ pub struct InputConfig {
     pub source: SourceSettings,
     /// Records per second each source subtask reads; `None` = as fast as they arrive.
     pub read_rate_per_s: Option<u64>,
+    /// The readers emit records only when polled (`Simulation::poll`), as a test drives
+    /// `SourceReader.pollNext` step by step (the oracle3 goldens' scripted reader); the records
+    /// wait in their partitions until then.
+    pub polled: bool,
     /// Where reading starts in each partition.
     pub start_offset: StartOffset,
     /// Records of one partition in one Kafka fetch (`source::fetcher`).

@@ -36,6 +36,7 @@ pub mod operator;
 pub mod operator_input;
 pub mod partition;
 pub mod partitioner;
+pub mod poll;
 pub mod producer;
 pub mod read;
 pub mod report;

@@ -26,9 +26,8 @@ impl Simulation {
     /// Whether partition `p`'s records skip the log (see the module docs).
     #[inline]
     pub(crate) fn reads_directly(&self, p: usize) -> bool {
-        self.cfg.inputs[self.partitions[p].input as usize].read_rate_per_s.is_none()
-            && !self.cfg.flow_controlled()
-            && self.live_split_of(p).is_some()
+        let input = &self.cfg.inputs[self.partitions[p].input as usize];
+        input.read_rate_per_s.is_none() && !input.polled && !self.cfg.flow_controlled() && self.live_split_of(p).is_some()
     }
 
     pub(crate) fn read(&mut self, t: ProcTime) {
@@ -36,6 +35,10 @@ impl Simulation {
         self.index_producers();
         let flow = self.cfg.flow_controlled();
         for s in 0..self.sources.len() {
+            // A polled reader reads in `poll`; a finished one not at all.
+            if self.cfg.inputs[self.sources[s].input as usize].polled || self.sources[s].finished {
+                continue;
+            }
             match self.cfg.inputs[self.sources[s].input as usize].read_rate_per_s {
                 None if !flow => self.read_unlimited(s, t),
                 None => self.read_fetched(s, u64::MAX, t),
@@ -164,7 +167,7 @@ impl Simulation {
     }
 
     #[inline]
-    fn read_record(&mut self, s: usize, i: usize, r: Record, t: ProcTime) {
+    pub(crate) fn read_record(&mut self, s: usize, i: usize, r: Record, t: ProcTime) {
         let src = &mut self.sources[s];
         if self.trace.records_enabled() {
             let k = TraceKind::RecordRead { subtask: s as u32, partition: r.partition, offset: r.offset, ts: r.event_ts, key: r.key };

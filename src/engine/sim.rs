@@ -254,11 +254,16 @@ impl Simulation {
     }
 
     /// Whether a split that can be read now has records waiting (a paused split, or one of a
-    /// subtask waiting for alignment, waits for the next announcement instead).
+    /// subtask waiting for alignment, waits for the next announcement instead; a polled or
+    /// finished reader reads nothing by itself).
     fn has_backlog(&self) -> bool {
         (0..self.partitions.len()).any(|p| {
             self.partitions[p].unread() > 0
-                && self.live_split_of(p).is_some_and(|(s, i)| self.sources[s].reads() && self.sources[s].readable(i))
+                && !self.cfg.inputs[self.partitions[p].input as usize].polled
+                && self.live_split_of(p).is_some_and(|(s, i)| {
+                    let src = &self.sources[s];
+                    !src.finished && src.reads() && src.readable(i)
+                })
         })
     }
 
@@ -397,7 +402,7 @@ impl Simulation {
     }
 
     /// The job failed within this instant (an operator threw): the run stops with the message.
-    fn failed(&self) -> Result<(), InputError> {
+    pub(crate) fn failed(&self) -> Result<(), InputError> {
         match &self.down.failure {
             Some(failure) => Err(InputError::invalid("", failure.clone())),
             None => Ok(()),
@@ -435,6 +440,26 @@ impl Simulation {
 
     pub(crate) fn signals_mut(&mut self) -> &mut Vec<Signal> {
         &mut self.signals
+    }
+
+    /// Source subtask `subtask` alone reaches the end of its input, as a bounded source's
+    /// reader does once its splits are done: it emits `Long.MAX_VALUE` (unless announced IDLE),
+    /// reads nothing more and, if aligned, reports `Long.MAX_VALUE` to the coordinator. The
+    /// others go on; their ends are separate events (the valve's minimum moves one channel at a
+    /// time).
+    pub fn end_input_of(&mut self, subtask: u32) -> Result<(), InputError> {
+        let s = usize::try_from(subtask)
+            .ok()
+            .filter(|&s| s < self.sources.len())
+            .ok_or_else(|| InputError::new("source_subtask", format!("the job has {} source subtask(s)", self.sources.len())))?;
+        if self.sources[s].finished {
+            return Err(InputError::invalid("source_subtask", format!("source subtask {subtask} has already ended its input")));
+        }
+        let t = self.now.max(self.cfg.start_time);
+        self.signals.clear();
+        self.sources[s].finish(t, &mut self.trace, &mut self.signals);
+        self.broadcast(s, t);
+        Ok(())
     }
 
     /// End of input: every source subtask emits `Long.MAX_VALUE` (unless announced IDLE).

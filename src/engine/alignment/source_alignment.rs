@@ -27,6 +27,9 @@ pub struct SourceAlignment {
     pub split_pausing: SplitPausing,
     /// A pause was needed but the reader cannot pause splits: the job fails.
     pub unsupported: bool,
+    /// The subtask reached the end of its input (`DATA_FINISHED`): it reports `Long.MAX_VALUE`
+    /// and neither waits nor pauses any more.
+    pub finished: bool,
 }
 
 /// `SourceReader.pauseOrResumeSplits` support.
@@ -65,6 +68,7 @@ impl SourceAlignment {
             buffer_size,
             split_pausing: SplitPausing::Supported,
             unsupported: false,
+            finished: false,
         }
     }
 
@@ -99,9 +103,38 @@ impl SourceAlignment {
     /// Split `i`'s watermark rose: checked for pausing at once.
     pub fn on_split_watermark(&mut self, i: usize, w: EventTime, changes: &mut Vec<SplitChange>) {
         self.splits[i].add_latest(w);
-        if !self.paused[i] && self.splits[i].oldest() > self.max_desired {
+        self.check_split_for_pause(i, changes);
+    }
+
+    /// Split `i` became active again (`markActive`, or a record after an idle spell): 2.1.3 and
+    /// 2.3.0 skip idle splits in the periodic check, so a split coming back is checked for
+    /// *pausing* at once; a paused one is resumed only by the next periodic check (reference
+    /// §5.1).
+    pub fn on_split_active(&mut self, i: usize, changes: &mut Vec<SplitChange>) {
+        self.check_split_for_pause(i, changes);
+    }
+
+    fn check_split_for_pause(&mut self, i: usize, changes: &mut Vec<SplitChange>) {
+        if !self.finished && !self.paused[i] && self.splits[i].oldest() > self.max_desired {
             self.set_paused(i, true, changes);
         }
+    }
+
+    /// End of input (`DATA_FINISHED`): from now on the subtask reports `Long.MAX_VALUE`, and
+    /// nothing is blocked or paused (Flink's checks act only while it is reading).
+    pub fn finish(&mut self) {
+        self.finished = true;
+        self.waiting = false;
+    }
+
+    /// The subtask's sampler (`sampledLatestWatermark`): its latest and oldest sample.
+    pub fn output_sampler(&self) -> &WatermarkSampler {
+        &self.output
+    }
+
+    /// Split `i`'s sampler (`sampledSplitWatermarks`).
+    pub fn split_sampler(&self, i: usize) -> Option<&WatermarkSampler> {
+        self.splits.get(i)
     }
 
     /// The report tick: sample everything, check, and say what to report (`None`: nothing,
@@ -114,6 +147,9 @@ impl SourceAlignment {
         skip_idle: bool,
         changes: &mut Vec<SplitChange>,
     ) -> Option<EventTime> {
+        if self.finished {
+            return Some(EventTime::MAX);
+        }
         self.output.sample();
         self.splits.iter_mut().for_each(WatermarkSampler::sample);
         self.check_subtask();
@@ -132,12 +168,15 @@ impl SourceAlignment {
     pub fn on_announcement(&mut self, max_allowed: EventTime, split_idle: &[bool], skip_idle: bool, changes: &mut Vec<SplitChange>) {
         self.max_desired = max_allowed;
         self.announced = true;
+        if self.finished {
+            return;
+        }
         self.check_subtask();
         self.check_splits(split_idle, skip_idle, changes);
     }
 
     fn check_subtask(&mut self) {
-        self.waiting = self.max_desired < self.output.oldest();
+        self.waiting = !self.finished && self.max_desired < self.output.oldest();
     }
 
     fn check_splits(&mut self, split_idle: &[bool], skip_idle: bool, changes: &mut Vec<SplitChange>) {
@@ -220,6 +259,41 @@ mod tests {
             assert!(ch.is_empty() && !a.paused[0]);
             assert_eq!(a.unsupported, unsupported);
         }
+    }
+
+    /// 2.3.0: a split that comes back from idle is checked for pausing at once, but a paused
+    /// one waits for the next periodic check to be resumed (golden oracle3/10).
+    #[test]
+    fn a_split_coming_back_from_idle_is_checked_for_pausing_only() {
+        let mut a = SourceAlignment::new(params(0), 0);
+        a.add_split();
+        a.add_split();
+        let mut ch = Vec::new();
+        a.on_announcement(EventTime(10), &[true, true], true, &mut ch);
+        a.splits[0].add_latest(EventTime(50));
+        a.on_split_active(0, &mut ch);
+        assert_eq!(ch, vec![(0, true)]);
+        ch.clear();
+        a.on_announcement(EventTime(100), &[false, false], true, &mut ch);
+        assert_eq!(ch, vec![(0, false)]);
+        ch.clear();
+        a.paused[1] = true;
+        a.on_split_active(1, &mut ch);
+        assert!(ch.is_empty() && a.paused[1], "no resume on markActive");
+    }
+
+    #[test]
+    fn a_finished_subtask_reports_max_and_never_waits() {
+        let mut a = SourceAlignment::new(params(0), 0);
+        a.add_split();
+        let mut ch = Vec::new();
+        a.on_output_watermark(EventTime(50));
+        a.on_announcement(EventTime(10), &[false], true, &mut ch);
+        assert!(a.waiting);
+        a.finish();
+        a.on_output_watermark(EventTime::MAX);
+        assert!(!a.waiting);
+        assert_eq!(a.tick(false, false, &[false], true, &mut ch), Some(EventTime::MAX));
     }
 
     #[test]

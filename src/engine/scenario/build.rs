@@ -290,6 +290,7 @@ impl SourceSpec {
                 alignment_skip_idle_splits: flink.alignment_skip_idle_splits,
             },
             read_rate_per_s: self.read_rate_per_s,
+            polled: false,
             start_offset: self.start_offset.clone(),
             fetch_records_per_partition: (self.fetch.records_per_partition() / record_scale.max(1)).max(1),
             alignment: wm.alignment.clone(),

@@ -1,7 +1,8 @@
 //! Scenario files: the engine's own JSON format (`schema`), its validation and construction
 //! (`build`) with its `flow` and `checkpointing` blocks, and the Flink oracles' formats for differential tests: the shared one-input oracle
 //! (`oracle`) and the project's two-input oracle (`oracle2`, `tools/oracle/`), which share the
-//! schedule rules (`oracle_schedule`).
+//! schedule rules (`oracle_schedule`), and its alignment and checkpoint/restore oracle (`oracle3`,
+//! with its result shape in `oracle3_report`).
 
 pub mod build;
 pub mod catalog;
@@ -9,5 +10,7 @@ pub mod checkpointing;
 pub mod flow;
 pub mod oracle;
 pub mod oracle2;
+pub mod oracle3;
+pub mod oracle3_report;
 pub mod oracle_schedule;
 pub mod schema;

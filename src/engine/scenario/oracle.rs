@@ -128,6 +128,7 @@ pub(super) fn oracle_input(
             alignment_skip_idle_splits: true,
         },
         read_rate_per_s: None,
+        polled: false,
         start_offset: crate::engine::source::start_offset::StartOffset::Earliest,
         fetch_records_per_partition: crate::engine::source::fetcher::DEFAULT_FETCH_RECORDS_PER_PARTITION,
         alignment: None,

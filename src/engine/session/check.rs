@@ -233,7 +233,7 @@ impl Shadow {
             }
             Command::SetParam { param: p } => param(p, self.api).map_err(|e| e.within("param"))?,
             Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => self.live(*partition)?,
-            Command::EndOfInput => {}
+            Command::EndOfInput | Command::Checkpoint => {}
             Command::Fail { target } => fail_target(*target, &self.size).map_err(|e| e.within("target"))?,
         }
         Ok(())

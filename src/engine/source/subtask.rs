@@ -53,6 +53,9 @@ pub struct SourceSubtask {
     pub main_clock: PausableClock,
     pub pressure: TaskPressure,
     split_changes: Vec<SplitChange>,
+    /// This subtask alone reached the end of its input (`Simulation::end_input_of`): it reads
+    /// nothing more.
+    pub finished: bool,
 }
 
 impl SourceSubtask {
@@ -87,6 +90,7 @@ impl SourceSubtask {
             main_clock: PausableClock::default(),
             pressure: TaskPressure::default(),
             split_changes: Vec::new(),
+            finished: false,
         }
     }
 
@@ -277,6 +281,19 @@ impl SourceSubtask {
         self.note_signals_from(from, now, trace, signals);
     }
 
+    /// This subtask's reader returned `END_OF_INPUT` (a bounded source whose splits are done):
+    /// the operator goes `DATA_FINISHED` — alignment reports `Long.MAX_VALUE` from now on and
+    /// stops blocking or pausing — and the task emits `Long.MAX_VALUE` (dropped while IDLE).
+    pub fn finish(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        self.finished = true;
+        if let Some(a) = &mut self.alignment {
+            let was = a.waiting;
+            a.finish();
+            self.note_waiting(was, now, trace);
+        }
+        self.end_of_input(now, trace, signals);
+    }
+
     fn split_state(&self, i: usize) -> (Option<EventTime>, bool) {
         (self.split_watermark(i), self.split_idle(i))
     }
@@ -294,6 +311,14 @@ impl SourceSubtask {
         if let (Some(w), Some(a)) = (w, &mut self.alignment) {
             if before.0.is_none_or(|b| w > b) {
                 a.on_split_watermark(i, w, &mut self.split_changes);
+                self.apply_split_changes(now, trace);
+            }
+        }
+        // 2.1.3 / 2.3.0 track idle splits (and skip them in the periodic check): one that comes
+        // back is checked for pausing at once.
+        if !idle && before.1 && self.settings.alignment_skip_idle_splits {
+            if let Some(a) = &mut self.alignment {
+                a.on_split_active(i, &mut self.split_changes);
                 self.apply_split_changes(now, trace);
             }
         }
@@ -334,7 +359,8 @@ impl SourceSubtask {
         let split_idle: Vec<bool> = (0..self.splits.len()).map(|i| self.split_idle(i)).collect();
         let a = self.alignment.as_mut()?;
         let was = a.waiting;
-        let report = a.tick(idle, finished, &split_idle, self.settings.alignment_skip_idle_splits, &mut self.split_changes);
+        let report =
+            a.tick(idle, finished || self.finished, &split_idle, self.settings.alignment_skip_idle_splits, &mut self.split_changes);
         self.note_waiting(was, now, trace);
         self.apply_split_changes(now, trace);
         report
