@@ -195,7 +195,9 @@ export type Command =
   | { command: "mark_split_active"; partition: number }
   | { command: "release_split"; partition: number }
   | { command: "end_of_input" }
-  | { command: "fail"; target: { task_manager: number } | { keyed_subtask: number } | { source_subtask: number } };
+  | { command: "fail"; target: { task_manager: number } | { keyed_subtask: number } | { source_subtask: number } }
+  /** A checkpoint now (Flink's REST `POST /jobs/:jobid/checkpoints`). */
+  | { command: "checkpoint" };
 
 /** `checkpointing.restart`: Flink's restart strategies (docs/FLOW.md). */
 export type RestartStrategy =

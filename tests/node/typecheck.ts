@@ -177,7 +177,10 @@ export async function example(): Promise<string> {
     flow: { keyed_capacity_per_s: 1_500, channel_buffer_records: 2_000, record_scale: 1_000, task_manager_memory_bytes: 4 << 30 },
     checkpointing: { interval_ms: 30_000, restart: { type: "fixed_delay", delay_ms: 10_000, attempts: 10 } },
     flink: { idleness_clock: "wall", alignment_buffer_size: 0 },
-    commands: [{ at_ms: 60_000, command: "fail", target: { task_manager: 0 } }],
+    commands: [
+      { at_ms: 45_000, command: "checkpoint" },
+      { at_ms: 60_000, command: "fail", target: { task_manager: 0 } },
+    ],
   };
   // @ts-expect-error: a start offset is earliest, latest, a timestamp or committed offsets
   const badStart: ScenarioInput = { topic: { partitions: 1 }, source: { start_offset: "yesterday" } };
