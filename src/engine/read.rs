@@ -15,7 +15,7 @@
 //! reported to the split once, with their maximum (`SourceSubtask::after_records`).
 
 use super::element::Record;
-use super::flow::IdlenessClock;
+use super::flow::{budget_cap_milli, IdlenessClock};
 use super::producer::ProducerKind;
 use super::sim::Simulation;
 use super::source::subtask::SourceSubtask;
@@ -160,7 +160,7 @@ impl Simulation {
     /// Whole records subtask `s` may read this millisecond at `rate` records/s.
     fn read_budget(&mut self, s: usize, rate: u64) -> u64 {
         let src = &mut self.sources[s];
-        src.read_budget_milli = (src.read_budget_milli + rate).min(rate.max(1000));
+        src.read_budget_milli = (src.read_budget_milli + rate).min(budget_cap_milli(rate));
         let whole = src.read_budget_milli / 1000;
         src.read_budget_milli -= whole * 1000;
         whole

@@ -63,7 +63,7 @@ impl Downstream {
         let q = self.windows.len() as u32;
         for dst in 0..q {
             let f = &mut self.keyed_flow[dst as usize];
-            f.budget_milli = (f.budget_milli + cap).min(cap.max(1000));
+            f.budget_milli = (f.budget_milli + cap).min(super::budget_cap_milli(cap));
             let mut budget = f.budget_milli / 1000;
             let before = budget;
             let sources: Vec<u32> = (0..self.targets.len() as u32).filter(|&s| self.targets[s as usize].contains(&dst)).collect();

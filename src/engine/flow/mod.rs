@@ -30,6 +30,18 @@ impl Default for FlowConfig {
     }
 }
 
+/// The most milli-records a budget of `rate` per second may hold after one millisecond's
+/// increment: a full record for rates under 1,000/s (one record every few milliseconds), and
+/// the fraction carried over for higher rates (1,500/s is 1, 2, 1, 2, … per millisecond), but
+/// nothing saved up while idle.
+pub fn budget_cap_milli(rate_per_s: u64) -> u64 {
+    if rate_per_s > 1000 {
+        rate_per_s.saturating_add(999)
+    } else {
+        1000
+    }
+}
+
 /// Which clock measures the idle timeout.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -41,4 +53,22 @@ pub enum IdlenessClock {
     InputActivity,
     /// ≤ 1.20.0: wall-clock time.
     Wall,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::budget_cap_milli;
+
+    #[test]
+    fn a_budget_carries_fractions_above_a_thousand_per_second() {
+        let mut milli = 0;
+        let mut taken = 0;
+        for _ in 0..1000 {
+            milli = (milli + 1500).min(budget_cap_milli(1500));
+            taken += milli / 1000;
+            milli %= 1000;
+        }
+        assert_eq!(taken, 1500);
+        assert_eq!(budget_cap_milli(150), 1000);
+    }
 }
