@@ -19,6 +19,8 @@ pub const S_H: f64 = 44.0;
 pub const O_H: f64 = 56.0;
 /// A two-input operator shows each input's watermark on a line of its own.
 pub const O_H2: f64 = 86.0;
+/// With a capacity limit a keyed subtask gets one more line: busy time and its channels' buffers.
+pub const O_FLOW_H: f64 = 14.0;
 /// Where the column heads end.
 pub const TOP: f64 = 26.0;
 /// A band's topic name above its partitions.
@@ -106,6 +108,12 @@ impl Layout {
     }
 }
 
+/// A channel's curve from (x1, y1) to (x2, y2), as SVG path data.
+pub fn curve(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
+    let mx = (x1 + x2) / 2.0;
+    format!("M{x1:.1},{y1:.1} C{mx:.1},{y1:.1} {mx:.1},{y2:.1} {x2:.1},{y2:.1}")
+}
+
 fn spread(n: usize, pitch: f64, top: f64, room: f64) -> Vec<f64> {
     let used = n as f64 * pitch;
     let top = top + ((room - used) / 2.0).max(0.0);
@@ -150,7 +158,8 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
         Some(TwoInputMode::Union) => Ports::Valve,
         None => Ports::Direct,
     };
-    let o_h = if ports == Ports::TwoInputs { O_H2 } else { O_H };
+    let flow = snap.job.keyed_capacity_per_s.is_some();
+    let o_h = if ports == Ports::TwoInputs { O_H2 } else { O_H } + if flow { O_FLOW_H } else { 0.0 };
     let o_pitch = o_h + 10.0;
     let chained: Vec<bool> = snap.sources.iter().map(|s| s.midstream.is_some()).collect();
     let has_chain = chained.iter().any(|&c| c);
