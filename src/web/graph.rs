@@ -220,26 +220,7 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
     let name = Memo::new(move |_| pg.snap.with(|s| partition_label(s, p)));
     let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
-    let class = move || {
-        let mut c = String::from("node part");
-        if let Some((idle, released, nowm, _)) = state.get() {
-            if idle {
-                c += " idle";
-            }
-            if released {
-                c += " released";
-            } else if nowm {
-                c += " nowm";
-            }
-        }
-        if chain.with(|c| c.2) == Some(p) {
-            c += " holding";
-        }
-        if pg.selection.with(|sel| *sel == Selection::Split(p)) {
-            c += " selected";
-        }
-        c
-    };
+    let class = move || part_class(state.get(), chain.with(|c| c.2) == Some(p), pg.selection.with(|sel| *sel == Selection::Split(p)));
     let label = move || {
         let n = name.get();
         if compact.get() {
@@ -275,6 +256,18 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
             <PauseBadge p=p lay=lay />
         </g>
     }
+}
+
+/// A partition's classes from its state (idle, released, No Watermark, silent).
+fn part_class(state: Option<(bool, bool, bool, bool)>, holding: bool, selected: bool) -> String {
+    let mut c = String::from("node part");
+    if let Some((idle, released, nowm, _)) = state {
+        c += if idle { " idle" } else { "" };
+        c += if released { " released" } else if nowm { " nowm" } else { "" };
+    }
+    c += if holding { " holding" } else { "" };
+    c += if selected { " selected" } else { "" };
+    c
 }
 
 #[component]
