@@ -1,4 +1,6 @@
-//! Flink-named metrics per subtask and the REST-shaped watermarks JSON of a vertex, copyable.
+//! Flink-named metrics per subtask (back-pressure, busy time, buffer usage, pending records and
+//! alignment drift among them) and the REST answers of a vertex — `/watermarks` and
+//! `/backpressure` side by side — copyable.
 //! Computed only while the panel is open.
 
 use super::format::{dur, thousands, wm_human, wm_raw};
@@ -21,7 +23,7 @@ pub fn MetricsPanel() -> impl IntoView {
                     <WindowMetrics />
                     <SourceMetrics />
                 </div>
-                <RestWatermarks />
+                <div class="rest-pair"><RestAnswers /></div>
             </details>
         </section>
     }
@@ -30,6 +32,11 @@ pub fn MetricsPanel() -> impl IntoView {
 /// A watermark lag, or a dash when there is no watermark to lag.
 fn lag(l: Option<i64>) -> String {
     l.map_or("–".to_string(), dur)
+}
+
+/// A buffer pool's usage as Flink reports it (a share, 0..1).
+fn pool(u: f64) -> String {
+    format!("{u:.2}")
 }
 
 /// One row per window operator subtask.
@@ -45,6 +52,7 @@ fn WindowMetrics() -> impl IntoView {
                 <th scope="col" class="num">"watermarkLag"</th><th scope="col" class="num">"numRecordsIn"</th><th scope="col" class="num">"numRecordsOut"</th>
                 <th scope="col" class="num">"numLateRecordsDropped"</th><th scope="col" class="num">"late side output"</th>
                 <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"window state"</th>
+                <th scope="col" class="num">"busyTimeMsPerSecond"</th><th scope="col" class="num">"inPoolUsage"</th>
             </tr></thead>
             <tbody>
                 {move || pg.metrics.with(|m| m.as_ref().map(|m| m.window.iter().map(|w| view! {
@@ -59,6 +67,8 @@ fn WindowMetrics() -> impl IntoView {
                         <td class="num">{thousands(w.num_late_records_side_output)}</td>
                         <td class="num">{dur(w.idle_time_ms)}</td>
                         <td class="num">{thousands(w.window_state_size as u64)}</td>
+                        <td class="num">{w.busy_time_ms_per_second}</td>
+                        <td class="num">{pool(w.in_pool_usage)}</td>
                     </tr>
                 }).collect_view()))}
             </tbody>
@@ -78,6 +88,9 @@ fn SourceMetrics() -> impl IntoView {
                 <th scope="col">"subtask"</th><th scope="col">"currentOutputWatermark"</th><th scope="col" class="num">"watermarkLag"</th>
                 <th scope="col" class="num">"numRecordsOut"</th><th scope="col" class="num">"filtered"</th><th scope="col">"idle"</th>
                 <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"splits"</th>
+                <th scope="col">"isBackPressured"</th><th scope="col" class="num">"backPressuredTimeMsPerSecond"</th>
+                <th scope="col" class="num">"outPoolUsage"</th><th scope="col" class="num">"pendingRecords"</th>
+                <th scope="col" class="num">"watermarkAlignmentDrift"</th>
             </tr></thead>
             <tbody>
                 {move || pg.metrics.with(|m| m.as_ref().map(|m| m.source.iter().map(|s| view! {
@@ -90,6 +103,11 @@ fn SourceMetrics() -> impl IntoView {
                         <td>{if s.idle { "◌ idle" } else { "● active" }}</td>
                         <td class="num">{dur(s.idle_time_ms)}</td>
                         <td class="num">{s.splits}</td>
+                        <td>{s.is_back_pressured.to_string()}</td>
+                        <td class="num">{s.back_pressured_time_ms_per_second}</td>
+                        <td class="num">{pool(s.out_pool_usage)}</td>
+                        <td class="num">{thousands(s.pending_records)}</td>
+                        <td class="num">{s.watermark_alignment_drift.map_or("–".to_string(), dur)}</td>
                     </tr>
                 }).collect_view()))}
             </tbody>
@@ -97,28 +115,40 @@ fn SourceMetrics() -> impl IntoView {
     }
 }
 
-/// The REST-shaped watermarks JSON of the chosen vertex, with a copy button.
+/// The REST endpoints of a vertex, each with its vertex picker and a copy button: the
+/// watermarks (`/watermarks`) and the back-pressure answer (`/backpressure`).
 #[component]
-fn RestWatermarks() -> impl IntoView {
+fn RestAnswers() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let vertex = RwSignal::new("window".to_string());
+    let watermarks = |pg: Pg, v: &str| pg.with_sim(|s| s.rest_watermarks(v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default());
+    let back_pressure = |pg: Pg, v: &str| pg.with_sim(|s| s.rest_back_pressure(v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default());
+    view! {
+        <RestAnswer endpoint="watermarks" vertex="window" id="rest-json" copy_id="btn-copy-rest" what="REST watermarks JSON" answer=Callback::new(move |v: String| watermarks(pg, &v).unwrap_or_default()) />
+        <RestAnswer endpoint="backpressure" vertex="source" id="rest-bp-json" copy_id="btn-copy-rest-bp" what="REST back-pressure JSON" answer=Callback::new(move |v: String| back_pressure(pg, &v).unwrap_or_default()) />
+    }
+}
+
+/// One REST answer for the chosen vertex, with a copy button (follows the slow snapshot).
+#[component]
+fn RestAnswer(endpoint: &'static str, vertex: &'static str, id: &'static str, copy_id: &'static str, what: &'static str, answer: Callback<String, String>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let vertex = RwSignal::new(vertex.to_string());
     let rest = move || {
         pg.snap_slow.track();
-        let v = vertex.get();
-        pg.with_sim(|s| s.rest_watermarks(&v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default()).unwrap_or_default()
+        answer.run(vertex.get())
     };
     view! {
         <div class="rest">
             <div class="rest-head">
                 <code>"GET /jobs/:jobid/vertices/"</code>
-                <select aria-label="Vertex" prop:value=move || vertex.get() on:change=move |ev| vertex.set(event_target_value(&ev))>
+                <select aria-label=format!("Vertex for /{endpoint}") prop:value=move || vertex.get() on:change=move |ev| vertex.set(event_target_value(&ev))>
                     <option value="window">"window"</option>
                     <option value="source">"source"</option>
                 </select>
-                <code>"/watermarks"</code>
-                <button class="btn tiny" id="btn-copy-rest" on:click=move |_| copy_text(&pg, rest(), "REST watermarks JSON")>"Copy"</button>
+                <code>{format!("/{endpoint}")}</code>
+                <button class="btn tiny" id=copy_id on:click=move |_| copy_text(&pg, rest(), what)>"Copy"</button>
             </div>
-            <pre class="code" id="rest-json">{rest}</pre>
+            <pre class="code" id=id>{rest}</pre>
         </div>
     }
 }
