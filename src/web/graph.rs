@@ -292,7 +292,7 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.output_watermark.ms(), v.now.ms())));
     // While alignment holds it back, its raw watermark makes way for the reason it reads nothing.
     let waiting = Memo::new(move |_| d.with(|v| v.as_ref().is_some_and(|v| v.alignment.as_ref().is_some_and(|a| a.waiting))));
-    let line3 = move || d.with(|v| v.as_ref().map(|v| if waiting.get() { "⏸ waiting for alignment".to_string() } else { wm_raw(v.output_watermark.ms()) }));
+    let line3 = move || d.with(|v| v.as_ref().map(|v| if waiting.get() { "waiting for alignment".to_string() } else { wm_raw(v.output_watermark.ms()) }));
     let title = move || {
         d.with(|v| {
             let chained = v.as_ref().and_then(|v| v.midstream.as_ref()).map_or(String::new(), |m| format!("; the {} after it replaces its watermarks and statuses", m.operator));
@@ -312,7 +312,9 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
             <rect class="box" x=x y=y width=S_W height=S_H rx="6" />
             <text class="name" x=move || x() + 8.0 y=move || y() + 14.0>{line1}</text>
             <text class="mono wm" x=move || x() + 8.0 y=move || y() + 27.0>{line2}</text>
-            <text class="mono raw" x=move || x() + 8.0 y=move || y() + 39.0>{line3}</text>
+            // Drawn, not the ⏸ glyph (most fonts lack it): two bars before "waiting for alignment".
+            <path class="wait-glyph" class:hidden=move || !waiting.get() d=move || format!("M{:.1},{:.1}h2v7h-2zM{:.1},{:.1}h2v7h-2z", x() + 8.0, y() + 32.0, x() + 12.0, y() + 32.0) />
+            <text class="mono raw" x=move || x() + if waiting.get() { 19.0 } else { 8.0 } y=move || y() + 39.0>{line3}</text>
             <BpBadge s=s lay=lay />
         </g>
     }

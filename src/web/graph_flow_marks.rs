@@ -1,5 +1,5 @@
 //! The job graph's flow marks (issue 13): a source subtask's back-pressure badge (OK / LOW /
-//! HIGH in the Web UI's colours, with `backPressuredTimeMsPerSecond`), the ⏸ badge on a split
+//! HIGH in the Web UI's colours, with `backPressuredTimeMsPerSecond`), the pause badge on a split
 //! that split alignment paused (drawn on its edge, where the reader stopped taking from it), a
 //! keyed subtask's busy time and input buffers, and their legend. Shown only when the job can be
 //! back-pressured (a capacity limit) or is aligned; positions come from `graph_layout`, the data
@@ -39,7 +39,7 @@ pub fn BpBadge(s: u32, lay: Memo<Layout>) -> impl IntoView {
     }
 }
 
-/// The ⏸ on a split's edge while split alignment pauses it, with the group's max allowed
+/// The pause badge (two bars, drawn) on a split's edge while split alignment pauses it, with the group's max allowed
 /// watermark in its title.
 #[component]
 pub fn PauseBadge(p: u32, lay: Memo<Layout>) -> impl IntoView {
@@ -103,9 +103,10 @@ pub fn FlowLegend() -> impl IntoView {
     let limited = Memo::new(move |_| pg.cfg.with(|c| c.flow.keyed_capacity_per_s.is_some()));
     let aligned = Memo::new(move |_| pg.cfg.with(|c| c.aligned()));
     view! {
-        <span class="lg-bp" class:hidden=move || !limited.get() title="Flink Web UI back-pressure: OK ≤ 10 %, LOW ≤ 50 %, HIGH > 50 % of the time back-pressured (backPressuredTimeMsPerSecond)">
-            " · back-pressure "<i class="sw bp-ok">"OK"</i><i class="sw bp-low">"LOW"</i><i class="sw bp-high">"HIGH"</i>" · ▮ buffer fill"
+        <span class="lg-bp" class:hidden=move || !limited.get()
+            title="Flink Web UI back-pressure of a source subtask: OK ≤ 10 %, LOW ≤ 50 %, HIGH > 50 % of its time back-pressured (backPressuredTimeMsPerSecond, a 60 s average updated every 5 s); the gauges in a window subtask: each input channel's buffered records out of its credits">
+            "back-pressure "<i class="sw bp-ok">"OK"</i><i class="sw bp-low">"LOW"</i><i class="sw bp-high">"HIGH"</i>" ▮ buffers"
         </span>
-        <span class="lg-pause" class:hidden=move || !aligned.get()>" · ⏸ paused / waiting for alignment"</span>
+        <span class="lg-pause" class:hidden=move || !aligned.get()><i class="sw-pause">"‖"</i>" paused by alignment"</span>
     }
 }

@@ -4,6 +4,7 @@
 //! Computed only while the panel is open.
 
 use super::format::{dur, thousands, wm_human, wm_raw};
+use super::metrics_flow::FlowMetrics;
 use super::share::copy_text;
 use super::state::Pg;
 use leptos::prelude::*;
@@ -20,8 +21,14 @@ pub fn MetricsPanel() -> impl IntoView {
             }>
                 <summary><h2 id="metrics-h">"METRICS & REST"</h2><span class="muted small">" Flink's metric names, per subtask"</span></summary>
                 <div class="scroll">
-                    <WindowMetrics />
-                    <SourceMetrics />
+                    // A job that can be back-pressured or is aligned shows those metrics first.
+                    {move || {
+                        if pg.cfg.with(|c| c.flow_controlled()) {
+                            view! { <FlowMetrics /><WindowMetrics /><SourceMetrics /> }.into_any()
+                        } else {
+                            view! { <WindowMetrics /><SourceMetrics /><FlowMetrics /> }.into_any()
+                        }
+                    }}
                 </div>
                 <div class="rest-pair"><RestAnswers /></div>
             </details>
@@ -32,11 +39,6 @@ pub fn MetricsPanel() -> impl IntoView {
 /// A watermark lag, or a dash when there is no watermark to lag.
 fn lag(l: Option<i64>) -> String {
     l.map_or("–".to_string(), dur)
-}
-
-/// A buffer pool's usage as Flink reports it (a share, 0..1).
-fn pool(u: f64) -> String {
-    format!("{u:.2}")
 }
 
 /// One row per window operator subtask.
@@ -52,7 +54,6 @@ fn WindowMetrics() -> impl IntoView {
                 <th scope="col" class="num">"watermarkLag"</th><th scope="col" class="num">"numRecordsIn"</th><th scope="col" class="num">"numRecordsOut"</th>
                 <th scope="col" class="num">"numLateRecordsDropped"</th><th scope="col" class="num">"late side output"</th>
                 <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"window state"</th>
-                <th scope="col" class="num">"busyTimeMsPerSecond"</th><th scope="col" class="num">"inPoolUsage"</th>
             </tr></thead>
             <tbody>
                 {move || pg.metrics.with(|m| m.as_ref().map(|m| m.window.iter().map(|w| view! {
@@ -67,8 +68,6 @@ fn WindowMetrics() -> impl IntoView {
                         <td class="num">{thousands(w.num_late_records_side_output)}</td>
                         <td class="num">{dur(w.idle_time_ms)}</td>
                         <td class="num">{thousands(w.window_state_size as u64)}</td>
-                        <td class="num">{w.busy_time_ms_per_second}</td>
-                        <td class="num">{pool(w.in_pool_usage)}</td>
                     </tr>
                 }).collect_view()))}
             </tbody>
@@ -88,9 +87,6 @@ fn SourceMetrics() -> impl IntoView {
                 <th scope="col">"subtask"</th><th scope="col">"currentOutputWatermark"</th><th scope="col" class="num">"watermarkLag"</th>
                 <th scope="col" class="num">"numRecordsOut"</th><th scope="col" class="num">"filtered"</th><th scope="col">"idle"</th>
                 <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"splits"</th>
-                <th scope="col">"isBackPressured"</th><th scope="col" class="num">"backPressuredTimeMsPerSecond"</th>
-                <th scope="col" class="num">"outPoolUsage"</th><th scope="col" class="num">"pendingRecords"</th>
-                <th scope="col" class="num">"watermarkAlignmentDrift"</th>
             </tr></thead>
             <tbody>
                 {move || pg.metrics.with(|m| m.as_ref().map(|m| m.source.iter().map(|s| view! {
@@ -103,11 +99,6 @@ fn SourceMetrics() -> impl IntoView {
                         <td>{if s.idle { "◌ idle" } else { "● active" }}</td>
                         <td class="num">{dur(s.idle_time_ms)}</td>
                         <td class="num">{s.splits}</td>
-                        <td>{s.is_back_pressured.to_string()}</td>
-                        <td class="num">{s.back_pressured_time_ms_per_second}</td>
-                        <td class="num">{pool(s.out_pool_usage)}</td>
-                        <td class="num">{thousands(s.pending_records)}</td>
-                        <td class="num">{s.watermark_alignment_drift.map_or("–".to_string(), dur)}</td>
                     </tr>
                 }).collect_view()))}
             </tbody>

@@ -6,7 +6,7 @@
 //! (frame loop, step, speed), `app` (layout), `header`, `presets`, `graph` (+ `graph_layout`, `graph_operator`, `graph_chained`, `graph_flow` and
 //! `graph_flow_marks` for back-pressure, buffers and alignment), `explain`,
 //! `tables`, `emissions` (+ `joins_log` for an interval join), `timeline` (+ `timeline_data`, `timeline_plot`,
-//! `timeline_canvas`), `controls/`, `metrics`, `share` (export/import/link), `snippets`
+//! `timeline_canvas`), `controls/`, `metrics` (+ `metrics_flow`), `share` (export/import/link), `snippets`
 //! (Java / SQL), `keyboard`, `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
 //! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `rows` (per-row memos
@@ -50,6 +50,7 @@ dom_modules!(
     lag_chart,
     measure,
     metrics,
+    metrics_flow,
     playback,
     presets,
     reading,

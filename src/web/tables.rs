@@ -61,7 +61,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
                 } else if s.idle {
                     "◌ IDLE".to_string()
                 } else if s.paused {
-                    "⏸ paused by split alignment".to_string()
+                    "‖ paused by split alignment".to_string()
                 } else {
                     match s.idle_deadline {
                         Some(at) => format!("● active · idle in {}", dur((at - s.now).max(0))),
