@@ -118,4 +118,12 @@ async function flowShots(page, w, h) {
   await playUntil(page, 16_000, 5);
   await shot("aligned-backfill");
   await page.locator(".graph-card").screenshot({ path: path.join(out, `aligned-graph-${w}x${h}.png`) });
+  // The controls' flow section, with a refused restart naming the scenario field.
+  if (!(await page.locator(".controls-drawer").isVisible())) await page.keyboard.press("c");
+  const flow = page.locator("section[aria-labelledby='ctl-flow']");
+  await flow.scrollIntoViewIfNeeded();
+  await page.fill("#f-align-group", "");
+  await page.click("#btn-apply-flow");
+  await flow.screenshot({ path: path.join(out, `controls-flow-${w}x${h}.png`) });
+  await page.keyboard.press("Escape");
 }
