@@ -9,6 +9,12 @@ use super::format::{dur, thousands};
 use super::state::Pg;
 use leptos::prelude::*;
 
+/// A camelCase metric name with break opportunities before its words, so that a narrow column
+/// wraps `backPressured · TimeMs · PerSecond` instead of cutting it.
+fn wbr(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_uppercase() { format!("<wbr>{c}") } else { c.to_string() }).collect()
+}
+
 /// A buffer pool's usage as Flink reports it (a share, 0..1).
 fn pool(u: f64) -> String {
     format!("{u:.2}")
@@ -21,8 +27,8 @@ pub fn FlowMetrics() -> impl IntoView {
         <table class="data" id="metrics-source-flow">
             <caption>"Source subtasks · back-pressure, consumer lag and alignment"</caption>
             <thead><tr>
-                <th scope="col">"subtask"</th><th scope="col">"isBackPressured"</th><th scope="col" class="num">"backPressuredTimeMsPerSecond"</th>
-                <th scope="col" class="num">"outPoolUsage"</th><th scope="col" class="num">"pendingRecords"</th><th scope="col" class="num">"watermarkAlignmentDrift"</th>
+                <th scope="col">"subtask"</th><th scope="col" inner_html=wbr("isBackPressured")></th><th scope="col" class="num" inner_html=wbr("backPressuredTimeMsPerSecond")></th>
+                <th scope="col" class="num" inner_html=wbr("outPoolUsage")></th><th scope="col" class="num" inner_html=wbr("pendingRecords")></th><th scope="col" class="num" inner_html=wbr("watermarkAlignmentDrift")></th>
             </tr></thead>
             <tbody>
                 {move || pg.metrics.with(|m| m.as_ref().map(|m| m.source.iter().map(|s| view! {
@@ -40,7 +46,7 @@ pub fn FlowMetrics() -> impl IntoView {
         <table class="data" id="metrics-window-flow">
             <caption>"Window operator subtasks · load"</caption>
             <thead><tr>
-                <th scope="col">"subtask"</th><th scope="col" class="num">"busyTimeMsPerSecond"</th><th scope="col" class="num">"inPoolUsage"</th>
+                <th scope="col">"subtask"</th><th scope="col" class="num" inner_html=wbr("busyTimeMsPerSecond")></th><th scope="col" class="num" inner_html=wbr("inPoolUsage")></th>
             </tr></thead>
             <tbody>
                 {move || pg.metrics.with(|m| m.as_ref().map(|m| m.window.iter().map(|w| view! {
