@@ -84,7 +84,7 @@ pub fn pressure_edges_svg(l: &Layout, s: &Snapshot) -> String {
         let lvl = v.back_pressure_level;
         let _ = write!(
             out,
-            r#"<path class="edge bp {}" data-bp="{}" data-source="{src}" data-operator="{o}" d="{}"/>"#,
+            r#"<path class="edge bp {}" data-bp="{}" data-bp-source="{src}" data-bp-operator="{o}" d="{}"/>"#,
             level_class(lvl),
             level_name(lvl),
             curve(x1, y1, x2, y2)
@@ -212,7 +212,7 @@ mod tests {
         );
         let l = super::super::graph_layout::layout(808.0, &snap);
         let svg = pressure_edges_svg(&l, &snap);
-        assert!(svg.contains(r#"class="edge bp bp-high" data-bp="HIGH" data-source="0" data-operator="0""#), "{svg}");
+        assert!(svg.contains(r#"class="edge bp bp-high" data-bp="HIGH" data-bp-source="0" data-bp-operator="0""#), "{svg}");
         let fills = channel_fills(&snap, 0);
         assert_eq!(fills.len(), 1);
         assert!(fills[0].ratio() > 0.5 && fills[0].credits == 2_000, "{fills:?}");
