@@ -39,6 +39,7 @@ pub fn culprit(pg: &Pg) -> Chain {
 #[component]
 pub fn JobGraph() -> impl IntoView {
     let pg = expect_context::<Pg>();
+    super::graph_flow_marks::FlowOn::provide(pg);
     let node = NodeRef::<Div>::new();
     let width = use_width(node, 720.0);
     let lay = Memo::new(move |_| {
@@ -301,8 +302,9 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         })
     };
     // Screen readers hear the flow state with the name (the badge inside a button is not read).
+    let limited = expect_context::<super::graph_flow_marks::FlowOn>().limited;
     let label = move || {
-        let bp = pg.snap.with(|sn| super::graph_flow::flow_limited(sn).then(|| sn.sources.get(s as usize).map(|v| v.back_pressure_level)).flatten());
+        let bp = limited.get().then(|| d.with(|v| v.as_ref().map(|v| v.back_pressure_level))).flatten();
         let bp = bp.map_or(String::new(), |l| format!(", {}", super::graph_flow::bp_label(l, pg.reading.with(|r| r.flow.back_pressured(s)))));
         format!("source subtask {s}{bp}{}: explain", if waiting.get() { ", waiting for alignment" } else { "" })
     };

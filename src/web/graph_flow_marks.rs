@@ -14,10 +14,51 @@ use leptos::prelude::*;
 /// Width of the back-pressure badge in a source subtask's top right corner.
 const BADGE_W: f64 = 32.0;
 
+/// Which flow marks the job can show, from its configuration (changed by a restart or a live
+/// capacity): the graph's nodes mount their marks only then, so that a job without flow control
+/// (the 64-partition bench) has no extra subscribers on the snapshot.
+#[derive(Clone, Copy)]
+pub struct FlowOn {
+    /// A capacity limit: back-pressure, busy time, buffers.
+    pub limited: Memo<bool>,
+    /// Watermark alignment on some source.
+    pub aligned: Memo<bool>,
+}
+
+impl FlowOn {
+    /// Puts it in the context of the job graph's nodes.
+    pub fn provide(pg: Pg) {
+        let limited = Memo::new(move |_| pg.cfg.with(|c| c.flow.keyed_capacity_per_s.is_some()));
+        let aligned = Memo::new(move |_| pg.cfg.with(|c| c.aligned()));
+        provide_context(FlowOn { limited, aligned });
+    }
+}
+
+/// [`BpBadgeShown`] when the job has a capacity limit.
+#[component]
+pub fn BpBadge(s: u32, lay: Memo<Layout>) -> impl IntoView {
+    let on = expect_context::<FlowOn>();
+    move || on.limited.get().then(|| view! { <BpBadgeShown s=s lay=lay /> })
+}
+
+/// [`PauseBadgeShown`] when the job is aligned.
+#[component]
+pub fn PauseBadge(p: u32, lay: Memo<Layout>) -> impl IntoView {
+    let on = expect_context::<FlowOn>();
+    move || on.aligned.get().then(|| view! { <PauseBadgeShown p=p lay=lay /> })
+}
+
+/// [`FlowLineShown`] when the job has a capacity limit.
+#[component]
+pub fn FlowLine(o: u32, lay: Memo<Layout>) -> impl IntoView {
+    let on = expect_context::<FlowOn>();
+    move || on.limited.get().then(|| view! { <FlowLineShown o=o lay=lay /> })
+}
+
 /// A source subtask's back-pressure level, as Flink's Web UI colours it, with the time per
 /// second it spent back-pressured in its title (nothing without a capacity limit).
 #[component]
-pub fn BpBadge(s: u32, lay: Memo<Layout>) -> impl IntoView {
+fn BpBadgeShown(s: u32, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let mark = Memo::new(move |_| {
         let lvl = pg.snap.with(|sn| flow_limited(sn).then(|| sn.sources.get(s as usize).map(|v| v.back_pressure_level)).flatten())?;
@@ -42,7 +83,7 @@ pub fn BpBadge(s: u32, lay: Memo<Layout>) -> impl IntoView {
 /// The pause badge (two bars, drawn) on a split's edge while split alignment pauses it, with the group's max allowed
 /// watermark in its title.
 #[component]
-pub fn PauseBadge(p: u32, lay: Memo<Layout>) -> impl IntoView {
+fn PauseBadgeShown(p: u32, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     // (paused, the owning source subtask's last announced max allowed watermark, now)
     let state = Memo::new(move |_| {
@@ -75,7 +116,7 @@ pub fn PauseBadge(p: u32, lay: Memo<Layout>) -> impl IntoView {
 /// A keyed subtask's last line with a capacity limit: `busyTimeMsPerSecond` and one gauge per
 /// input channel, filled by its buffered records out of its credits.
 #[component]
-pub fn FlowLine(o: u32, lay: Memo<Layout>) -> impl IntoView {
+fn FlowLineShown(o: u32, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let shown = Memo::new(move |_| pg.snap.with(flow_limited));
     let busy = Memo::new(move |_| pg.reading.with(|r| r.flow.busy(o)));
