@@ -84,3 +84,15 @@ fn interval_join_emits_pairs_but_the_quiet_side_holds_its_watermark() {
     assert!(wm < start + 11_000, "held near where payments stopped: {wm}");
     assert!(r["metrics"]["window"][0]["currentInput1Watermark"].as_i64().unwrap() > start + 25_000, "orders are ahead");
 }
+
+/// The playground's check of the alignment marks: at 16 s split alignment pauses the live
+/// partition 2 beside the history, and source subtask 0 (both splits live) waits for alignment.
+#[test]
+fn aligned_backfill_pauses_a_split_and_makes_a_subtask_wait() {
+    let path = format!("{}/tests/scenarios/aligned_backfill.json", env!("CARGO_MANIFEST_DIR"));
+    let mut sim = parse(&std::fs::read_to_string(path).unwrap()).unwrap().build().unwrap();
+    sim.run_until(sim.config().start_time + 16_000).unwrap();
+    let snap = sim.snapshot();
+    assert!(snap.splits[2].paused && snap.splits[2].subtask == Some(1), "{:?}", snap.splits[2]);
+    assert!(snap.sources[0].alignment.as_ref().is_some_and(|a| a.waiting), "{:?}", snap.sources[0].alignment);
+}

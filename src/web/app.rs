@@ -89,6 +89,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                             <span class="legend small muted">
                                 <span class="lg-idle">"idle"</span>" · "<super::icons::Svg icon=super::icons::Icon::Pause />" silenced · "
                                 <span class="lg-min">"━ holds the minimum"</span>" · dashed: No Watermark"
+                                <super::graph_flow_marks::FlowLegend />
                             </span>
                         </header>
                         <JobGraph />

@@ -33,7 +33,7 @@ fn icon(r: &Reason) -> &'static str {
         Reason::SlowPartition { .. } | Reason::InputHolds { .. } | Reason::InputStalls { .. } => "◷",
         Reason::MidstreamHolds { .. } => "⇥",
         Reason::BackPressuredNeverIdle { .. } => "⇶",
-        Reason::WaitingForAlignment { .. } | Reason::SplitPausedByAlignment { .. } | Reason::AlignmentPausesOthers { .. } => "⏸",
+        Reason::WaitingForAlignment { .. } | Reason::SplitPausedByAlignment { .. } | Reason::AlignmentPausesOthers { .. } => "‖",
         Reason::ReturnedBelowWatermark { .. } | Reason::FlappingPartition { .. } | Reason::StalledAfterRestore { .. } => "↺",
         Reason::JobDown { .. } => "✕",
         Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",

@@ -25,7 +25,8 @@ use wasm_bindgen::JsCast;
 
 pub use super::graph_layout::{layout, partition_label, Layout};
 use super::graph_chained::ChainedNode;
-use super::graph_layout::{K_W, O_W, S_H, S_W};
+use super::graph_flow_marks::{BpBadge, PauseBadge};
+use super::graph_layout::{curve, K_W, O_W, S_H, S_W};
 use super::graph_operator::OperatorNode;
 
 /// The chain that holds the focused window subtask (window subtask, source subtask,
@@ -38,6 +39,7 @@ pub fn culprit(pg: &Pg) -> Chain {
 #[component]
 pub fn JobGraph() -> impl IntoView {
     let pg = expect_context::<Pg>();
+    super::graph_flow_marks::FlowOn::provide(pg);
     let node = NodeRef::<Div>::new();
     let width = use_width(node, 720.0);
     let lay = Memo::new(move |_| {
@@ -126,10 +128,14 @@ fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     // that hold a minimum (a few paths); the nodes above update their text in place.
     let edges = Memo::new(move |_| lay.with(edges_svg));
     let marked = Memo::new(move |_| lay.with(|l| marked_edges_svg(l, chain.get(), &mins.get())));
+    // Channels coloured by their source subtask's back-pressure level (a capacity limit only):
+    // repainted when a level changes, under the edges that hold a minimum.
+    let pressure = Memo::new(move |_| lay.with(|l| pg.snap.with(|s| super::graph_flow::pressure_edges_svg(l, s))));
     let size_w = move || lay.with(|l| l.width);
     let size_h = move || lay.with(|l| l.height);
     view! {
         <svg class="graph-edges" aria-hidden="true" width=size_w height=size_h inner_html=move || edges.get()></svg>
+        <svg class="graph-edges pressure" aria-hidden="true" width=size_w height=size_h inner_html=move || pressure.get()></svg>
         <svg class="graph-edges marked" aria-hidden="true" width=size_w height=size_h inner_html=move || marked.get()></svg>
     }
 }
@@ -215,26 +221,7 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
     let name = Memo::new(move |_| pg.snap.with(|s| partition_label(s, p)));
     let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
-    let class = move || {
-        let mut c = String::from("node part");
-        if let Some((idle, released, nowm, _)) = state.get() {
-            if idle {
-                c += " idle";
-            }
-            if released {
-                c += " released";
-            } else if nowm {
-                c += " nowm";
-            }
-        }
-        if chain.with(|c| c.2) == Some(p) {
-            c += " holding";
-        }
-        if pg.selection.with(|sel| *sel == Selection::Split(p)) {
-            c += " selected";
-        }
-        c
-    };
+    let class = move || part_class(state.get(), chain.with(|c| c.2) == Some(p), pg.selection.with(|sel| *sel == Selection::Split(p)));
     let label = move || {
         let n = name.get();
         if compact.get() {
@@ -267,8 +254,21 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
             </g>
             <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
             <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>{label}</text>
+            <PauseBadge p=p lay=lay />
         </g>
     }
+}
+
+/// A partition's classes from its state (idle, released, No Watermark, silent).
+fn part_class(state: Option<(bool, bool, bool, bool)>, holding: bool, selected: bool) -> String {
+    let mut c = String::from("node part");
+    if let Some((idle, released, nowm, _)) = state {
+        c += if idle { " idle" } else { "" };
+        c += if released { " released" } else if nowm { " nowm" } else { "" };
+    }
+    c += if holding { " holding" } else { "" };
+    c += if selected { " selected" } else { "" };
+    c
 }
 
 #[component]
@@ -291,20 +291,33 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         })
     };
     let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.output_watermark.ms(), v.now.ms())));
-    let line3 = move || d.with(|v| v.as_ref().map(|v| wm_raw(v.output_watermark.ms())));
+    // While alignment holds it back, its raw watermark makes way for the reason it reads nothing.
+    let waiting = Memo::new(move |_| d.with(|v| v.as_ref().is_some_and(|v| v.alignment.as_ref().is_some_and(|a| a.waiting))));
+    let line3 = move || d.with(|v| v.as_ref().map(|v| if waiting.get() { "waiting for alignment".to_string() } else { wm_raw(v.output_watermark.ms()) }));
     let title = move || {
         d.with(|v| {
             let chained = v.as_ref().and_then(|v| v.midstream.as_ref()).map_or(String::new(), |m| format!("; the {} after it replaces its watermarks and statuses", m.operator));
-            format!("source subtask {s}: its output watermark is the minimum over its non-idle splits{chained}; click to explain")
+            let align = v.as_ref().map_or(String::new(), |v| super::graph_flow::alignment_note(v, v.now.ms()));
+            format!("source subtask {s}: its output watermark is the minimum over its non-idle splits{chained}{align}; click to explain")
         })
     };
+    // Screen readers hear the flow state with the name (the badge inside a button is not read).
+    let limited = expect_context::<super::graph_flow_marks::FlowOn>().limited;
+    let label = move || {
+        let bp = limited.get().then(|| d.with(|v| v.as_ref().map(|v| v.back_pressure_level))).flatten();
+        let bp = bp.map_or(String::new(), |l| format!(", {}", super::graph_flow::bp_label(l, pg.reading.with(|r| r.flow.back_pressured(s)))));
+        format!("source subtask {s}{bp}{}: explain", if waiting.get() { ", waiting for alignment" } else { "" })
+    };
     view! {
-        <g class=class data-source=s tabindex="0" role="button" aria-label=move || format!("source subtask {s}: explain")>
+        <g class=move || class() + if waiting.get() { " waiting" } else { "" } data-source=s tabindex="0" role="button" aria-label=label>
             <title>{title}</title>
             <rect class="box" x=x y=y width=S_W height=S_H rx="6" />
             <text class="name" x=move || x() + 8.0 y=move || y() + 14.0>{line1}</text>
             <text class="mono wm" x=move || x() + 8.0 y=move || y() + 27.0>{line2}</text>
-            <text class="mono raw" x=move || x() + 8.0 y=move || y() + 39.0>{line3}</text>
+            // Drawn, not the ⏸ glyph (most fonts lack it): two bars before "waiting for alignment".
+            <path class="wait-glyph" class:hidden=move || !waiting.get() d=move || format!("M{:.1},{:.1}h2v7h-2zM{:.1},{:.1}h2v7h-2z", x() + 8.0, y() + 32.0, x() + 12.0, y() + 32.0) />
+            <text class="mono raw" x=move || x() + if waiting.get() { 19.0 } else { 8.0 } y=move || y() + 39.0>{line3}</text>
+            <BpBadge s=s lay=lay />
         </g>
     }
 }
@@ -352,11 +365,6 @@ fn exchange_label(pg: &Pg) -> &'static str {
         Exchange::Rebalance => "rebalance",
         Exchange::Forward => "forward",
     }
-}
-
-fn curve(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
-    let mx = (x1 + x2) / 2.0;
-    format!("M{x1:.1},{y1:.1} C{mx:.1},{y1:.1} {mx:.1},{y2:.1} {x2:.1},{y2:.1}")
 }
 
 /// The plain edges: partition → source subtask, source subtask → its chained operator, every

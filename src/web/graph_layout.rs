@@ -19,6 +19,8 @@ pub const S_H: f64 = 44.0;
 pub const O_H: f64 = 56.0;
 /// A two-input operator shows each input's watermark on a line of its own.
 pub const O_H2: f64 = 86.0;
+/// With a capacity limit a keyed subtask gets one more line: busy time and its channels' buffers.
+pub const O_FLOW_H: f64 = 14.0;
 /// Where the column heads end.
 pub const TOP: f64 = 26.0;
 /// A band's topic name above its partitions.
@@ -106,6 +108,12 @@ impl Layout {
     }
 }
 
+/// A channel's curve from (x1, y1) to (x2, y2), as SVG path data.
+pub fn curve(x1: f64, y1: f64, x2: f64, y2: f64) -> String {
+    let mx = (x1 + x2) / 2.0;
+    format!("M{x1:.1},{y1:.1} C{mx:.1},{y1:.1} {mx:.1},{y2:.1} {x2:.1},{y2:.1}")
+}
+
 fn spread(n: usize, pitch: f64, top: f64, room: f64) -> Vec<f64> {
     let used = n as f64 * pitch;
     let top = top + ((room - used) / 2.0).max(0.0);
@@ -133,36 +141,27 @@ pub fn partition_name(snap: &Snapshot, p: u32) -> String {
     }
 }
 
-pub fn layout(width: f64, snap: &Snapshot) -> Layout {
-    let width = width.max(560.0);
-    let n = snap.splits.len();
-    let two = snap.job.topics.len() > 1;
-    let p_h = if n <= 18 {
-        24.0
-    } else if n <= 40 {
-        18.0
-    } else {
-        15.0
-    };
-    let s_pitch = S_H + 10.0;
+/// How channels enter a keyed subtask, and its height: two inputs show a line each, a capacity
+/// limit adds one for busy time and buffers.
+fn keyed_shape(snap: &Snapshot) -> (Ports, f64) {
     let ports = match snap.job.two_input_mode {
         Some(TwoInputMode::Connect) => Ports::TwoInputs,
         Some(TwoInputMode::Union) => Ports::Valve,
         None => Ports::Direct,
     };
-    let o_h = if ports == Ports::TwoInputs { O_H2 } else { O_H };
-    let o_pitch = o_h + 10.0;
-    let chained: Vec<bool> = snap.sources.iter().map(|s| s.midstream.is_some()).collect();
-    let has_chain = chained.iter().any(|&c| c);
-    // Partition pills grow with the longest name: `impressions-1 idle 00:00:28.781` is the name
-    // and 18 more characters.
-    let longest = (0..n as u32).map(|p| partition_label(snap, p).chars().count()).max().unwrap_or(3);
-    let p_w = P_W_MIN.max((longest + 18) as f64 * MONO_CH + 12.0);
-    // One band per input: its partitions (in topic order) and its source subtasks side by side.
+    let flow = if snap.job.keyed_capacity_per_s.is_some() { O_FLOW_H } else { 0.0 };
+    (ports, if ports == Ports::TwoInputs { O_H2 } else { O_H } + flow)
+}
+
+/// One band per input: its partitions (in topic order) and its source subtasks side by side,
+/// under the topic's name when the job has two. Returns the rows of partitions and source
+/// subtasks, the bands' headings and the height they take.
+fn place_bands(snap: &Snapshot, p_h: f64) -> (Vec<f64>, Vec<f64>, Vec<Band>, f64) {
+    let n = snap.splits.len();
+    let two = snap.job.topics.len() > 1;
+    let s_pitch = S_H + 10.0;
     let inputs = if two { snap.job.topics.len() } else { 1 };
-    let mut p_y = vec![0.0; n];
-    let mut s_y = vec![0.0; snap.sources.len()];
-    let mut bands = Vec::new();
+    let (mut p_y, mut s_y, mut bands) = (vec![0.0; n], vec![0.0; snap.sources.len()], Vec::new());
     let mut top = TOP;
     for input in 0..inputs {
         let parts: Vec<usize> = (0..n).filter(|&p| !two || snap.splits[p].input as usize == input).collect();
@@ -180,7 +179,33 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
         }
         top += head + room + if two { 10.0 } else { 0.0 };
     }
-    let bands_h = top - TOP;
+    (p_y, s_y, bands, top - TOP)
+}
+
+/// A partition pill's row height: smaller as partitions add up.
+fn pill_height(n: usize) -> f64 {
+    if n <= 18 {
+        24.0
+    } else if n <= 40 {
+        18.0
+    } else {
+        15.0
+    }
+}
+
+pub fn layout(width: f64, snap: &Snapshot) -> Layout {
+    let width = width.max(560.0);
+    let n = snap.splits.len();
+    let p_h = pill_height(n);
+    let (ports, o_h) = keyed_shape(snap);
+    let o_pitch = o_h + 10.0;
+    let chained: Vec<bool> = snap.sources.iter().map(|s| s.midstream.is_some()).collect();
+    let has_chain = chained.iter().any(|&c| c);
+    // Partition pills grow with the longest name: `impressions-1 idle 00:00:28.781` is the name
+    // and 18 more characters.
+    let longest = (0..n as u32).map(|p| partition_label(snap, p).chars().count()).max().unwrap_or(3);
+    let p_w = P_W_MIN.max((longest + 18) as f64 * MONO_CH + 12.0);
+    let (p_y, s_y, bands, bands_h) = place_bands(snap, p_h);
     let ops_h = snap.operators.len() as f64 * o_pitch;
     let port = if ports == Ports::Direct { 0.0 } else { PORT_W };
     let m_w = if has_chain { M_W } else { 0.0 };

@@ -62,6 +62,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
             <text class="name" x=move || x() + 8.0 y=move || y() + 15.0>{line1}</text>
             <text class="mono wm" x=move || x() + 8.0 y=move || y() + 31.0>{line2}</text>
             <text class="mono raw" x=move || x() + 8.0 y=move || y() + 46.0>{line3}</text>
+            <super::graph_flow_marks::FlowLine o=o lay=lay />
             {move || match geo.get().3 {
                 Ports::Direct => ().into_any(),
                 Ports::Valve => view! { <Valve o=o lay=lay /> }.into_any(),

@@ -17,6 +17,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("+ / −", "faster / slower"),
     ("R", "reset to time zero"),
     ("1 … 9", "load preset 1 … 9"),
+    ("⇧0 … ⇧9", "load preset 10 … 19 (Shift + the digit key)"),
     ("C", "show / hide the controls"),
     ("T", "theme: auto → light → dark"),
     ("?", "this help"),
@@ -58,6 +59,7 @@ impl Keys {
             "t" | "T" => self.theme.cycle(),
             "?" => self.help_open.update(|o| *o = !*o),
             k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k != "0" => self.load_preset((k.as_bytes()[0] - b'1') as usize),
+            k if k.starts_with("preset:") => self.load_preset(k[7..].parse::<usize>().unwrap_or(usize::MAX).wrapping_sub(1)),
             _ => return false,
         }
         true
@@ -76,6 +78,16 @@ impl Keys {
     }
 }
 
+/// Shift + a digit key (`Digit0` … `Digit9`, whatever character the layout gives it: `!`, `)`
+/// …) loads presets 10 … 19, as `preset:10` … `preset:19`. A layout whose digits need Shift
+/// (AZERTY) sends the digit itself: that stays presets 1 … 9.
+fn shifted_digit(e: &web_sys::KeyboardEvent) -> Option<String> {
+    let code = e.code();
+    let d = code.strip_prefix("Digit").filter(|d| d.len() == 1)?;
+    let n: usize = d.parse().ok()?;
+    (e.shift_key() && !e.key().chars().all(|c| c.is_ascii_digit())).then(|| format!("preset:{}", 10 + n))
+}
+
 /// Installs the window-level key handler.
 pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>) {
     let keys = Keys { pg, help_open, controls_open, theme: expect_context::<ThemeState>() };
@@ -89,7 +101,7 @@ pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>)
             pg.selection.set(super::state::Selection::None);
             return;
         }
-        if !typing(&e) && keys.press(&e.key()) {
+        if !typing(&e) && keys.press(&shifted_digit(&e).unwrap_or_else(|| e.key())) {
             e.prevent_default();
         }
     });

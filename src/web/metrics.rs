@@ -1,7 +1,10 @@
-//! Flink-named metrics per subtask and the REST-shaped watermarks JSON of a vertex, copyable.
+//! Flink-named metrics per subtask (back-pressure, busy time, buffer usage, pending records and
+//! alignment drift among them) and the REST answers of a vertex — `/watermarks` and
+//! `/backpressure` side by side — copyable.
 //! Computed only while the panel is open.
 
 use super::format::{dur, thousands, wm_human, wm_raw};
+use super::metrics_flow::FlowMetrics;
 use super::share::copy_text;
 use super::state::Pg;
 use leptos::prelude::*;
@@ -18,10 +21,16 @@ pub fn MetricsPanel() -> impl IntoView {
             }>
                 <summary><h2 id="metrics-h">"METRICS & REST"</h2><span class="muted small">" Flink's metric names, per subtask"</span></summary>
                 <div class="scroll">
-                    <WindowMetrics />
-                    <SourceMetrics />
+                    // A job that can be back-pressured or is aligned shows those metrics first.
+                    {move || {
+                        if pg.cfg.with(|c| c.flow_controlled()) {
+                            view! { <FlowMetrics /><WindowMetrics /><SourceMetrics /> }.into_any()
+                        } else {
+                            view! { <WindowMetrics /><SourceMetrics /><FlowMetrics /> }.into_any()
+                        }
+                    }}
                 </div>
-                <RestWatermarks />
+                <div class="rest-pair"><RestAnswers /></div>
             </details>
         </section>
     }
@@ -97,28 +106,40 @@ fn SourceMetrics() -> impl IntoView {
     }
 }
 
-/// The REST-shaped watermarks JSON of the chosen vertex, with a copy button.
+/// The REST endpoints of a vertex, each with its vertex picker and a copy button: the
+/// watermarks (`/watermarks`) and the back-pressure answer (`/backpressure`).
 #[component]
-fn RestWatermarks() -> impl IntoView {
+fn RestAnswers() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let vertex = RwSignal::new("window".to_string());
+    let watermarks = |pg: Pg, v: &str| pg.with_sim(|s| s.rest_watermarks(v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default());
+    let back_pressure = |pg: Pg, v: &str| pg.with_sim(|s| s.rest_back_pressure(v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default());
+    view! {
+        <RestAnswer endpoint="watermarks" vertex="window" id="rest-json" copy_id="btn-copy-rest" what="REST watermarks JSON" answer=Callback::new(move |v: String| watermarks(pg, &v).unwrap_or_default()) />
+        <RestAnswer endpoint="backpressure" vertex="source" id="rest-bp-json" copy_id="btn-copy-rest-bp" what="REST back-pressure JSON" answer=Callback::new(move |v: String| back_pressure(pg, &v).unwrap_or_default()) />
+    }
+}
+
+/// One REST answer for the chosen vertex, with a copy button (follows the slow snapshot).
+#[component]
+fn RestAnswer(endpoint: &'static str, vertex: &'static str, id: &'static str, copy_id: &'static str, what: &'static str, answer: Callback<String, String>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let vertex = RwSignal::new(vertex.to_string());
     let rest = move || {
         pg.snap_slow.track();
-        let v = vertex.get();
-        pg.with_sim(|s| s.rest_watermarks(&v)).map(|r| serde_json::to_string_pretty(&r).unwrap_or_default()).unwrap_or_default()
+        answer.run(vertex.get())
     };
     view! {
         <div class="rest">
             <div class="rest-head">
                 <code>"GET /jobs/:jobid/vertices/"</code>
-                <select aria-label="Vertex" prop:value=move || vertex.get() on:change=move |ev| vertex.set(event_target_value(&ev))>
+                <select aria-label=format!("Vertex for /{endpoint}") prop:value=move || vertex.get() on:change=move |ev| vertex.set(event_target_value(&ev))>
                     <option value="window">"window"</option>
                     <option value="source">"source"</option>
                 </select>
-                <code>"/watermarks"</code>
-                <button class="btn tiny" id="btn-copy-rest" on:click=move |_| copy_text(&pg, rest(), "REST watermarks JSON")>"Copy"</button>
+                <code>{format!("/{endpoint}")}</code>
+                <button class="btn tiny" id=copy_id on:click=move |_| copy_text(&pg, rest(), what)>"Copy"</button>
             </div>
-            <pre class="code" id="rest-json">{rest}</pre>
+            <pre class="code" id=id>{rest}</pre>
         </div>
     }
 }

@@ -3,15 +3,16 @@
 //! never names the JS API module (`tests/purity.rs` checks that; the API may mount this UI).
 //!
 //! One concept per file: `state` (the session and the signals views read), `playback`
-//! (frame loop, step, speed), `app` (layout), `header`, `presets`, `graph` (+ `graph_layout`, `graph_operator`, `graph_chained`), `explain`,
+//! (frame loop, step, speed), `app` (layout), `header`, `presets`, `graph` (+ `graph_layout`, `graph_operator`, `graph_chained`, `graph_flow` and
+//! `graph_flow_marks` for back-pressure, buffers and alignment), `explain`,
 //! `tables`, `emissions` (+ `joins_log` for an interval join), `timeline` (+ `timeline_data`, `timeline_plot`,
-//! `timeline_canvas`), `controls/`, `metrics`, `share` (export/import/link), `snippets`
+//! `timeline_canvas`), `controls/`, `metrics` (+ `metrics_flow`), `share` (export/import/link), `snippets`
 //! (Java / SQL), `keyboard`, `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
 //! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `rows` (per-row memos
 //! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
 //!
-//! `format`, `graph_layout`, `lag_plot`, `snippets`, `timeline_data` and `timeline_plot` touch no DOM: they compile natively too, so
+//! `format`, `graph_flow`, `graph_layout`, `lag_plot`, `snippets`, `timeline_data` and `timeline_plot` touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -22,6 +23,7 @@ macro_rules! dom_modules {
 }
 
 pub mod format;
+pub mod graph_flow;
 pub mod graph_layout;
 pub mod lag_plot;
 pub mod snippets;
@@ -39,6 +41,7 @@ dom_modules!(
     findings,
     graph,
     graph_chained,
+    graph_flow_marks,
     graph_operator,
     header,
     joins_log,
@@ -47,6 +50,7 @@ dom_modules!(
     lag_chart,
     measure,
     metrics,
+    metrics_flow,
     playback,
     presets,
     reading,

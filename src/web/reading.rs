@@ -7,6 +7,7 @@
 use crate::engine::diagnosis::finding::FindingKind;
 use crate::engine::diagnosis::{Diagnosis, DiagnosisOptions};
 use crate::engine::explain::{Culprit, Explanation};
+use super::graph_flow::FlowRates;
 use crate::engine::sim::Simulation;
 
 /// The diagnosis of one instant and the explanation the WHY panel shows.
@@ -16,6 +17,8 @@ pub struct Reading {
     /// The explanation of the selected window subtask, or else the diagnosis' own (of the
     /// slowest one); taken at the same instant as `diag`.
     pub explanation: Option<Explanation>,
+    /// Back-pressure and busy time per subtask, for the graph's flow marks.
+    pub flow: FlowRates,
 }
 
 /// The chain the graph marks: (window subtask, source subtask, partition).
@@ -30,7 +33,7 @@ impl Reading {
             Some(o) if Some(o) != diag.window_subtask => sim.explain_with(o, &diag.partitions),
             _ => diag.explanation.clone(),
         };
-        Reading { diag, explanation }
+        Reading { diag, explanation, flow: FlowRates::take(sim) }
     }
 
     /// Whether anything has been read: before, nothing may be named as a culprit.

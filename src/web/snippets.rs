@@ -7,6 +7,7 @@
 //! API names are Flink 2.3's (`KeyedStream.IntervalJoin.between(Duration, Duration)`, the
 //! operator names "Timestamps/Watermarks" and "Interval Join"). Pure: unit tested natively.
 
+use crate::engine::flow::IdlenessClock;
 use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
@@ -15,6 +16,7 @@ use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::operator::trigger::TriggerSpec;
 use crate::engine::source::generator::GeneratorKind;
+use crate::engine::source::start_offset::{OffsetResetStrategy, StartOffset};
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::source::SourceSettings;
 
@@ -145,9 +147,20 @@ fn java_strategy(cfg: &JobConfig, i: usize, input: &InputConfig) -> String {
         java_generator(src.generator, ty),
         java_assigner(src.assigner)
     );
-    match src.idle_timeout_ms {
-        Some(t) => s += &format!("\n    .withIdleness({});", java_duration(t)),
-        None => s += ";  // no withIdleness: a silent partition holds the watermark forever",
+    if let Some(t) = src.idle_timeout_ms {
+        s += &format!("\n    .withIdleness({})", java_duration(t));
+    }
+    if let Some(a) = &input.alignment {
+        s += &format!(
+            "\n    .withWatermarkAlignment(\"{}\", {}, {})",
+            a.group.replace('"', "\\\""),
+            java_duration(a.max_drift_ms),
+            java_duration(a.update_interval_ms)
+        );
+    }
+    s += if src.idle_timeout_ms.is_some() { ";" } else { ";  // no withIdleness: a silent partition holds the watermark forever" };
+    if src.idle_timeout_ms.is_some() && src.idleness_clock == IdlenessClock::Wall {
+        s += "\n// Flink <= 1.20.0: the idle timeout runs on the wall clock, also while the task is back-pressured\n// (1.20.1 / 2.0, FLIP-471: only time the source could read counts)";
     }
     if input.midstream.is_some() {
         s += "\n// (a watermark operator after the source replaces these watermarks and statuses: see below)";
@@ -189,9 +202,31 @@ fn java_assigner(a: TimestampAssigner) -> &'static str {
     }
 }
 
-/// The auto-watermark interval and the keyed operator's parallelism.
+/// The job-wide alignment options that differ from Flink 2.3's defaults, as `key = value`.
+fn alignment_options(cfg: &JobConfig) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let defaults = crate::engine::alignment::AlignmentSwitches::default();
+    if cfg.alignment.buffer_size != defaults.buffer_size {
+        out.push(("pipeline.watermark-alignment.buffer-size", cfg.alignment.buffer_size.to_string()));
+    }
+    if cfg.alignment.allow_unaligned_source_splits != defaults.allow_unaligned_source_splits {
+        out.push(("pipeline.watermark-alignment.allow-unaligned-source-splits", cfg.alignment.allow_unaligned_source_splits.to_string()));
+    }
+    out
+}
+
+/// The environment (with a configuration when an option differs from the default), the
+/// auto-watermark interval and the keyed operator's parallelism.
 fn java_env(cfg: &JobConfig) -> String {
     let mut s = String::new();
+    let options = alignment_options(cfg);
+    if !options.is_empty() {
+        let entries: Vec<String> = options.iter().map(|(k, v)| format!("\n    \"{k}\", \"{v}\"")).collect();
+        s += &format!(
+            "Configuration conf = Configuration.fromMap(Map.of({}));\nStreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);\n",
+            entries.join(",")
+        );
+    }
     s += &format!(
         "env.getConfig().setAutoWatermarkInterval({}L);{}\n",
         cfg.auto_watermark_interval_ms,
@@ -227,10 +262,40 @@ fn stream_var(cfg: &JobConfig, i: usize) -> String {
     }
 }
 
+/// The `KafkaSource` when it does not start at `OffsetsInitializer.earliest()` (the builder's
+/// default): where it starts, with the committed offsets or the time in a comment.
+fn java_kafka_source(ty: &str, var: &str, input: &InputConfig) -> String {
+    let (init, note) = match &input.start_offset {
+        StartOffset::Earliest => return String::new(),
+        StartOffset::Latest => ("OffsetsInitializer.latest()".to_string(), "skips what the topic holds at start".to_string()),
+        StartOffset::TimestampMs(t) => {
+            (format!("OffsetsInitializer.timestamp({t}L)"), format!("the first record at or after {}", super::format::wm_human(*t, *t)))
+        }
+        StartOffset::Committed(c) => (
+            format!("OffsetsInitializer.committedOffsets(OffsetResetStrategy.{})", reset_name(c.reset).to_uppercase()),
+            format!("the group's committed offsets: {}", c.offsets.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(", ")),
+        ),
+    };
+    format!(
+        "KafkaSource<{ty}> {var} = KafkaSource.<{ty}>builder()\n    .setTopics(\"{}\")\n    .setStartingOffsets({init})  // {note}\n    // .setBootstrapServers(..), .setGroupId(..), .setValueOnlyDeserializer(..)\n    .build();\n\n",
+        input.topic
+    )
+}
+
+/// A reset strategy as Kafka names it (`earliest`, `latest`, `none`).
+fn reset_name(r: OffsetResetStrategy) -> &'static str {
+    match r {
+        OffsetResetStrategy::Earliest => "earliest",
+        OffsetResetStrategy::Latest => "latest",
+        OffsetResetStrategy::None => "none",
+    }
+}
+
 /// `fromSource(...)`, and the watermark operator chained after it, if any.
 fn java_source(cfg: &JobConfig, i: usize, input: &InputConfig) -> String {
     let ty = element_type(cfg, i);
     let source = if cfg.inputs.len() == 1 { "kafkaSource".to_string() } else { format!("{}Source", ident(&input.topic)) };
+    let builder = java_kafka_source(ty, &source, input);
     let mut s = format!(
         "DataStream<{ty}> {} = env\n    .fromSource({source}, {}, \"{}\")\n    .setParallelism({})",
         stream_var(cfg, i),
@@ -256,7 +321,7 @@ fn java_source(cfg: &JobConfig, i: usize, input: &InputConfig) -> String {
         }
         None => {}
     }
-    s + ";\n\n"
+    builder + &s + ";\n\n"
 }
 
 /// The window's lateness settings and aggregate after `.window(...)`, and what they imply.
@@ -430,13 +495,48 @@ fn sql_table(input: &InputConfig, own_idle: Option<Option<i64>>) -> String {
         wm.unwrap_or_default()
     );
     s += &format!(
-        "  'connector' = 'kafka',\n  'topic' = '{}',\n  'properties.bootstrap.servers' = 'broker:9092',\n  'scan.startup.mode' = 'earliest-offset',\n  'format' = 'json',\n  'scan.parallelism' = '{}'",
-        input.topic, input.source_parallelism
+        "  'connector' = 'kafka',\n  'topic' = '{}',\n  'properties.bootstrap.servers' = 'broker:9092',\n{},\n  'format' = 'json',\n  'scan.parallelism' = '{}'",
+        input.topic,
+        sql_startup(&input.start_offset),
+        input.source_parallelism
     );
     if let Some(t) = own_idle {
         s += &format!(",\n  'scan.watermark.idle-timeout' = '{}'", t.map_or("0 s".to_string(), sql_duration));
     }
+    s += &sql_alignment(input);
     s += "\n);\n\n";
+    s
+}
+
+/// `scan.startup.mode` (the Kafka table's default is `group-offsets`, so it is always written)
+/// and the options it needs.
+fn sql_startup(start: &StartOffset) -> String {
+    match start {
+        StartOffset::Earliest => "  'scan.startup.mode' = 'earliest-offset'".into(),
+        StartOffset::Latest => "  'scan.startup.mode' = 'latest-offset'".into(),
+        StartOffset::TimestampMs(t) => format!("  'scan.startup.mode' = 'timestamp',\n  'scan.startup.timestamp-millis' = '{t}'"),
+        StartOffset::Committed(c) => {
+            let mut s = "  'scan.startup.mode' = 'group-offsets',\n  'properties.group.id' = 'my-group'".to_string();
+            if c.reset != OffsetResetStrategy::None {
+                s += &format!(",\n  'properties.auto.offset.reset' = '{}'", reset_name(c.reset));
+            }
+            s
+        }
+    }
+}
+
+/// FLIP-296's watermark alignment table options (Flink >= 1.18), when the source is aligned;
+/// the update interval only when it is not the default 1 s.
+fn sql_alignment(input: &InputConfig) -> String {
+    let Some(a) = &input.alignment else { return String::new() };
+    let mut s = format!(
+        ",\n  'scan.watermark.alignment.group' = '{}',\n  'scan.watermark.alignment.max-drift' = '{}'",
+        a.group.replace('\'', "''"),
+        sql_duration(a.max_drift_ms)
+    );
+    if a.update_interval_ms != 1_000 {
+        s += &format!(",\n  'scan.watermark.alignment.update-interval' = '{}'", sql_duration(a.update_interval_ms));
+    }
     s
 }
 
@@ -450,7 +550,14 @@ pub fn sql(cfg: &JobConfig) -> String {
         (false, _) => s += "-- the inputs' idle timeouts differ: each table sets 'scan.watermark.idle-timeout' (Flink >= 1.18)\n",
     }
     s += &format!("SET 'pipeline.auto-watermark-interval' = '{}';\n", sql_duration(cfg.auto_watermark_interval_ms));
-    s += &format!("SET 'parallelism.default' = '{}';\n\n", cfg.window_parallelism);
+    s += &format!("SET 'parallelism.default' = '{}';\n", cfg.window_parallelism);
+    for (k, v) in alignment_options(cfg) {
+        s += &format!("SET '{k}' = '{v}';\n");
+    }
+    if cfg.inputs.iter().any(|i| i.source.idleness_clock == IdlenessClock::Wall && sql_strategy(i).1.is_some()) {
+        s += "-- Flink <= 1.20.0: the idle timeout runs on the wall clock, also while the source is back-pressured\n";
+    }
+    s += "\n";
     for (i, input) in cfg.inputs.iter().enumerate() {
         s += &sql_table(input, (!same).then_some(idles[i]));
     }
@@ -610,6 +717,42 @@ mod tests {
         let mut inclusive = c.clone();
         inclusive.interval_join.as_mut().unwrap().upper_exclusive = false;
         assert!(sql(&inclusive).contains("r.event_time BETWEEN l.event_time - INTERVAL '2' SECOND AND l.event_time + INTERVAL '5' SECOND"));
+    }
+
+    #[test]
+    fn alignment_start_offsets_and_pipeline_options_only_when_set() {
+        let plain = preset("backpressure-never-idle");
+        let (j, q) = (java(&plain), sql(&plain));
+        assert!(
+            !j.contains("withWatermarkAlignment") && !j.contains("KafkaSource.<Event>builder()") && !j.contains("Configuration"),
+            "{j}"
+        );
+        assert!(q.contains("'scan.startup.mode' = 'earliest-offset'") && !q.contains("alignment"), "{q}");
+        let mut c = plain.clone();
+        c.inputs[0].alignment =
+            Some(crate::engine::alignment::AlignmentParams { group: "backfill".into(), max_drift_ms: 20_000, update_interval_ms: 500 });
+        c.inputs[0].start_offset = StartOffset::TimestampMs(1_767_139_200_000);
+        c.alignment.buffer_size = 0;
+        let (j, q) = (java(&c), sql(&c));
+        assert!(j.contains("    .withIdleness(Duration.ofSeconds(5))\n    .withWatermarkAlignment(\"backfill\", Duration.ofSeconds(20), Duration.ofMillis(500));"), "{j}");
+        assert!(j.contains("KafkaSource<Event> kafkaSource = KafkaSource.<Event>builder()\n    .setTopics(\"clicks\")\n    .setStartingOffsets(OffsetsInitializer.timestamp(1767139200000L))"), "{j}");
+        assert!(
+            j.starts_with("WatermarkStrategy<Event>")
+                && j.contains("Configuration.fromMap(Map.of(\n    \"pipeline.watermark-alignment.buffer-size\", \"0\"));"),
+            "{j}"
+        );
+        assert!(q.contains("'scan.startup.mode' = 'timestamp',\n  'scan.startup.timestamp-millis' = '1767139200000'"), "{q}");
+        assert!(q.contains("'scan.watermark.alignment.group' = 'backfill',\n  'scan.watermark.alignment.max-drift' = '20 s',\n  'scan.watermark.alignment.update-interval' = '500 ms'"), "{q}");
+        assert!(q.contains("SET 'pipeline.watermark-alignment.buffer-size' = '0';"), "{q}");
+        c.inputs[0].start_offset = StartOffset::Committed(crate::engine::source::start_offset::CommittedOffsets {
+            offsets: vec![120, 4000],
+            reset: OffsetResetStrategy::Latest,
+        });
+        c.inputs[0].source.idleness_clock = IdlenessClock::Wall;
+        let (j, q) = (java(&c), sql(&c));
+        assert!(j.contains(".setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))  // the group's committed offsets: 120, 4000"), "{j}");
+        assert!(j.contains("// Flink <= 1.20.0: the idle timeout runs on the wall clock"), "{j}");
+        assert!(q.contains("'scan.startup.mode' = 'group-offsets',\n  'properties.group.id' = 'my-group',\n  'properties.auto.offset.reset' = 'latest'"), "{q}");
     }
 
     #[test]

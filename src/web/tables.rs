@@ -60,6 +60,8 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
                     "released".to_string()
                 } else if s.idle {
                     "◌ IDLE".to_string()
+                } else if s.paused {
+                    "‖ paused by split alignment".to_string()
                 } else {
                     match s.idle_deadline {
                         Some(at) => format!("● active · idle in {}", dur((at - s.now).max(0))),
@@ -128,7 +130,7 @@ pub fn ChannelsTable() -> impl IntoView {
                 <table class="data" id="channels-table">
                     <thead><tr>
                         <th scope="col">"channel"</th><th scope="col">"input"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>
-                        <th scope="col">"status"</th><th scope="col">"aligned"</th>
+                        <th scope="col">"status"</th><th scope="col">"aligned"</th><th scope="col" class="num" title="records waiting in the channel / its credits (channel_buffer_records)">"buffered"</th>
                     </tr></thead>
                     <tbody>
                         <For each=move || 0..n.get() key=|c| *c let:c>
@@ -158,8 +160,18 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
             <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark.ms(), x.now.ms())))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark.ms())))}</span></td>
             <td class="status">{move || if idle.get() { "◌ IDLE" } else { "● ACTIVE" }}</td>
             <td>{move || d.with(|x| x.as_ref().map(|x| if x.aligned { "✓" } else { "✗ not aligned" }))}</td>
+            <td class="num">{move || d.with(|x| x.as_ref().map(|x| buffered(snap, x.buffered_records)))}</td>
         </tr>
     }
+}
+
+/// A channel's buffered records, out of its credits when the job has a capacity limit (only
+/// then can it fill up and back-pressure its source subtask).
+fn buffered(snap: RwSignal<crate::engine::snapshot::Snapshot>, n: u64) -> String {
+    snap.with(|s| match s.job.keyed_capacity_per_s {
+        Some(_) => format!("{} / {}", thousands(n), thousands(s.job.channel_buffer_records)),
+        None => thousands(n),
+    })
 }
 
 /// The idle timeout of each source ("idle timeout 5 s", or per topic when they differ), and of

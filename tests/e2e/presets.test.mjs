@@ -174,3 +174,29 @@ test("MAX on silence: the watermark ends, later data is dropped; withIdleness is
     assert.equal(await dropped(page), 0);
   });
 });
+
+test("back-pressure: a back-pressured split never goes idle (Flink 2.x) until the window operator has capacity", async () => {
+  await withPreset("backpressure-never-idle", async (page) => {
+    await playUntil(page, 120_000, 30);
+    // The channel into the window operator in the Web UI's HIGH colour, the source subtask's
+    // badge saying so with its backPressuredTimeMsPerSecond, and the window's busy time.
+    assert.deepEqual(await page.locator("svg.graph-edges.pressure path").evaluateAll((ps) => ps.map((p) => p.getAttribute("data-bp"))), ["HIGH"]);
+    assert.ok(await page.locator("svg.graph-edges.pressure path.bp-high").count(), "coloured as HIGH");
+    assert.match(await page.locator("svg.graph .bp-badge").getAttribute("aria-label"), /^back-pressured: HIGH, \d{3,4} ms\/s$/);
+    assert.ok(Number(await page.locator("svg.graph .flow-line").getAttribute("data-busy")) > 0, "the window subtask is busy");
+    assert.equal(await page.locator("svg.graph .flow-line .gauge-fill").count(), 1, "one gauge for its one channel");
+    // Partition 3 stopped at 00:00:30: silent since, but never idle.
+    const p3 = page.locator("#splits-table tr[data-partition='3']");
+    const row = (await p3.textContent()).replace(/\s+/g, " ");
+    assert.ok(!row.includes("IDLE"), row);
+    assert.match(await p3.locator("td").nth(6).textContent(), /^(\d{2,}\.\d s|\d+(\.\d)? min) ago$/, "silent for a while");
+    assert.match(await why(page), /back-pressured/);
+    await page.screenshot({ path: path.join(shots, "backpressure-high.png") });
+    const before = await results(page);
+    await step(page, "Fix: window capacity 5,000/s");
+    await playUntil(page, 180_000, 30);
+    assert.ok((await p3.textContent()).includes("IDLE"), "partition 3 goes idle once back-pressure ends");
+    assert.ok((await results(page)) > before, "the windows it held fire");
+    await page.screenshot({ path: path.join(shots, "backpressure-fixed.png") });
+  });
+});

@@ -2,7 +2,9 @@
 // arguments, e.g. `390x844 1440x900`) into artifacts/ui/, with the WHY panel's advisor and lag
 // tabs and the embed layout. Run after `trunk build --release`:  node tests/e2e/screens.mjs
 // With `--shapes`: the presets for two inputs, chained watermark operators and early firings, and the interval
-// join scenario, each played a minute (the viewport and the whole page), instead.
+// join scenario, each played a minute (the viewport and the whole page), instead. Both modes also take the
+// flow-control states: back-pressure (preset backpressure-never-idle, before and after its fix, with the
+// metrics panel open) and watermark alignment (tests/scenarios/aligned_backfill.json).
 import fs from "node:fs";
 import path from "node:path";
 import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, artifactsDir, ROOT } from "./lib.mjs";
@@ -35,6 +37,7 @@ try {
         await page.click("text=Allowed lateness 10 s");
         await playUntil(page, 70_000, 30);
         await page.screenshot({ path: path.join(out, `late-${w}x${h}.png`), fullPage: true });
+        await flowShots(page, w, h);
       }
       if (problems.length) console.log(problems.join("\n"));
       await context.close();
@@ -74,7 +77,7 @@ async function shapeShots(w, h) {
   const join = JSON.parse(fs.readFileSync(path.join(ROOT, "tests/scenarios/interval_join_orders_payments.json"), "utf8"));
   const { context, page, problems } = await openPage(browser, { viewport: { width: w, height: h } });
   await gotoApp(page, base);
-  for (const id of ["quiet-side-join", "union-idle-stream", "midstream-assigner", "sql-idle-reactivates", "continuous-trigger", "interval-join"]) {
+  for (const id of ["quiet-side-join", "union-idle-stream", "midstream-assigner", "sql-idle-reactivates", "continuous-trigger", "backpressure-never-idle", "interval-join"]) {
     if (id === "interval-join") {
       await page.goto(base + "#scenario=" + encodeURIComponent(JSON.stringify(join)));
       await page.waitForFunction(() => document.querySelector("svg.graph .col-heads")?.textContent.includes("INTERVAL JOIN"));
@@ -88,6 +91,39 @@ async function shapeShots(w, h) {
       shots.push(name);
     }
   }
+  await flowShots(page, w, h);
   if (problems.length) console.log(problems.join("\n"));
   await context.close();
+}
+
+/** Back-pressure (HIGH, then fixed) with the metrics panel, and watermark alignment (paused splits). */
+async function flowShots(page, w, h) {
+  const shot = async (name, fullPage = false) => {
+    await page.screenshot({ path: path.join(out, `${name}-${w}x${h}.png`), fullPage });
+    shots.push(`${name}-${w}x${h}.png`);
+  };
+  await choosePreset(page, "backpressure-never-idle");
+  await playUntil(page, 120_000, 30);
+  await shot("backpressure-high");
+  await page.locator(".graph-card").screenshot({ path: path.join(out, `backpressure-graph-${w}x${h}.png`) });
+  await page.click(".metrics-card summary");
+  await page.locator(".metrics-card").screenshot({ path: path.join(out, `backpressure-metrics-${w}x${h}.png`) });
+  await page.click(".metrics-card summary");
+  await page.click(".preset-actions button:has-text('Fix: window capacity')");
+  await playUntil(page, 180_000, 30);
+  await shot("backpressure-fixed");
+  const aligned = JSON.parse(fs.readFileSync(path.join(ROOT, "tests/scenarios/aligned_backfill.json"), "utf8"));
+  await page.goto(base + "#scenario=" + encodeURIComponent(JSON.stringify(aligned)));
+  await page.waitForFunction(() => document.querySelector(".preset-card h2")?.textContent.includes("Aligned backfill"));
+  await playUntil(page, 16_000, 5);
+  await shot("aligned-backfill");
+  await page.locator(".graph-card").screenshot({ path: path.join(out, `aligned-graph-${w}x${h}.png`) });
+  // The controls' flow section, with a refused restart naming the scenario field.
+  if (!(await page.locator(".controls-drawer").isVisible())) await page.keyboard.press("c");
+  const flow = page.locator("section[aria-labelledby='ctl-flow']");
+  await flow.scrollIntoViewIfNeeded();
+  await page.fill("#f-align-group", "");
+  await page.click("#btn-apply-flow");
+  await flow.screenshot({ path: path.join(out, `controls-flow-${w}x${h}.png`) });
+  await page.keyboard.press("Escape");
 }

@@ -1,8 +1,10 @@
-//! The controls drawer: topology, watermark strategy, windows and sink, and injecting events.
+//! The controls drawer: topology, watermark strategy, windows and sink, flow control and the
+//! Flink version, and injecting events.
 //! Live changes apply at once (as engine commands, recorded for export); structural ones
 //! (parallelism, window shape, timestamp assigner) restart the scenario, marked ↻.
 
 pub mod field;
+pub mod flow;
 pub mod inject;
 pub mod params;
 pub mod topology;
@@ -16,6 +18,7 @@ pub fn ControlsPanel() -> impl IntoView {
             <params::StrategyControls />
             <params::WindowControls />
             <topology::TopologyControls />
+            <flow::FlowControls />
             <inject::InjectControls />
             <inject::GeneratorControls />
         </div>

@@ -1,0 +1,255 @@
+//! Flow control and version switches (issue 13, `docs/FLOW.md`): the keyed subtasks' capacity
+//! (live: `keyed_capacity_per_s`), the idleness clock of the Flink version (restart), and, in
+//! one restart group, watermark alignment (`withWatermarkAlignment(group, maxDrift,
+//! updateInterval)`) and where the Kafka source starts reading (`OffsetsInitializer`). A refused
+//! restart shows the engine's message with the scenario field it names.
+
+use super::field::*;
+use crate::engine::alignment::AlignmentParams;
+use crate::engine::command::{Command, Param};
+use crate::engine::flow::IdlenessClock;
+use crate::engine::scenario::schema::{Scenario, StartOffset};
+use crate::web::format::{dur_input, parse_duration, parse_int, parse_utc, thousands, wm_human};
+use crate::web::state::Pg;
+use leptos::prelude::*;
+
+/// `unbounded` (or empty), or records per second.
+fn parse_capacity(s: &str) -> Result<Option<u64>, String> {
+    match s.trim() {
+        "" | "unbounded" | "off" => Ok(None),
+        t => parse_int(t, 1, 1_000_000_000).map(|v| Some(v as u64)),
+    }
+}
+
+fn v_capacity(s: &str) -> Result<(), String> {
+    parse_capacity(s).map(|_| ())
+}
+
+#[component]
+pub fn FlowControls() -> impl IntoView {
+    view! {
+        <section class="ctl-group" aria-labelledby="ctl-flow">
+            <h3 id="ctl-flow">"Flow control and Flink version"</h3>
+            <CapacityField />
+            <IdlenessClockSelect />
+            <RestartGroup />
+        </section>
+    }
+}
+
+/// The capacity field (live): what one keyed subtask processes per second; empty = unbounded.
+#[component]
+fn CapacityField() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    view! {
+        <Field label="capacity per window/join subtask (records/s)" id="f-capacity" hint="unbounded, or e.g. 5000"
+            value=Signal::derive(move || pg.cfg.with(|c| c.flow.keyed_capacity_per_s.map_or("unbounded".into(), |v| v.to_string())))
+            validate=v_capacity
+            on_commit=Callback::new(move |t: String| {
+                pg.apply(Command::SetParam { param: Param::KeyedCapacityPerS(parse_capacity(&t)?) }).map_err(|e| e.message)
+            }) />
+        <p class="ctl-note small muted">"Beyond it records wait in the channels; a source subtask whose channel is full is back-pressured (live)."</p>
+    }
+}
+
+/// Flink 2.x's input-activity idleness clock or 1.19's wall clock (restarts the job).
+#[component]
+fn IdlenessClockSelect() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let clock = move || pg.cfg.with(|c| c.first().source.idleness_clock);
+    let on_change = move |ev: leptos::ev::Event| {
+        let (c, what) = match event_target_value(&ev).as_str() {
+            "wall" => (IdlenessClock::Wall, "Flink 1.19: idleness on the wall clock"),
+            _ => (IdlenessClock::InputActivity, "Flink 2.x: idleness on the input-activity clock"),
+        };
+        match pg.restart_with(|sc| sc.flink.idleness_clock = c) {
+            Ok(()) => pg.info(format!("{what} (restarted)")),
+            Err(e) => pg.error(format!("{e}")),
+        }
+    };
+    view! {
+        <div class="field">
+            <label for="f-idle-clock">"Flink version: idleness clock ↻"</label>
+            <select id="f-idle-clock" on:change=on_change
+                prop:value=move || if clock() == IdlenessClock::Wall { "wall" } else { "input_activity" }>
+                <option value="input_activity">"2.x: input-activity clock (1.20.1+)"</option>
+                <option value="wall">"1.19: wall clock (≤ 1.20.0)"</option>
+            </select>
+            <small class="field-msg">"2.x: back-pressured or alignment-blocked time does not count towards withIdleness"</small>
+        </div>
+    }
+}
+
+/// Drafts for the restart-only alignment and start position, and the message under them.
+#[derive(Clone, Copy)]
+struct FlowDraft {
+    aligned: RwSignal<bool>,
+    group: RwSignal<String>,
+    drift: RwSignal<String>,
+    interval: RwSignal<String>,
+    start: RwSignal<String>,
+    at: RwSignal<String>,
+    err: RwSignal<Option<String>>,
+}
+
+impl FlowDraft {
+    fn new() -> Self {
+        let s = || RwSignal::new(String::new());
+        FlowDraft { aligned: RwSignal::new(false), group: s(), drift: s(), interval: s(), start: s(), at: s(), err: RwSignal::new(None) }
+    }
+
+    /// Resets the drafts to the scenario that runs.
+    fn load(self, a: Option<AlignmentParams>, start: &StartOffset, now: i64) {
+        self.aligned.set(a.is_some());
+        let a = a.unwrap_or(AlignmentParams { group: "backfill".into(), max_drift_ms: 20_000, update_interval_ms: 1_000 });
+        self.group.set(a.group);
+        self.drift.set(dur_input(a.max_drift_ms));
+        self.interval.set(dur_input(a.update_interval_ms));
+        let (kind, at) = match start {
+            StartOffset::Earliest => ("earliest", None),
+            StartOffset::Latest => ("latest", None),
+            StartOffset::TimestampMs(t) => ("timestamp", Some(*t)),
+            StartOffset::Committed(_) => ("committed", None),
+        };
+        self.start.set(kind.into());
+        self.at.set(wm_human(at.unwrap_or(now), now));
+        self.err.set(None);
+    }
+
+    /// The drafted alignment (`None`: off), checked as the scenario will check it.
+    fn alignment(self) -> Result<Option<AlignmentParams>, String> {
+        if !self.aligned.get_untracked() {
+            return Ok(None);
+        }
+        let drift = parse_duration(&self.drift.get_untracked()).map_err(|e| format!("max drift: {e}"))?;
+        let interval = parse_duration(&self.interval.get_untracked()).map_err(|e| format!("update interval: {e}"))?;
+        Ok(Some(AlignmentParams { group: self.group.get_untracked().trim().to_string(), max_drift_ms: drift, update_interval_ms: interval }))
+    }
+
+    /// The drafted start position (committed offsets stay as the scenario has them).
+    fn start_offset(self, current: &StartOffset, day_of: i64) -> Result<StartOffset, String> {
+        Ok(match self.start.get_untracked().as_str() {
+            "latest" => StartOffset::Latest,
+            "timestamp" => StartOffset::TimestampMs(parse_utc(&self.at.get_untracked(), day_of).map_err(|e| format!("start timestamp: {e}"))?),
+            "committed" => current.clone(),
+            _ => StartOffset::Earliest,
+        })
+    }
+
+    /// Restarts with the drafted alignment and start position on every source, or says what is
+    /// wrong (the engine's message names the scenario field).
+    fn apply(self, pg: Pg) {
+        let current = pg.base.with_value(|b| b.source.start_offset.clone());
+        let drafted = self.alignment().and_then(|a| self.start_offset(&current, pg.start_time()).map(|s| (a, s)));
+        let (align, start) = match drafted {
+            Ok(d) => d,
+            Err(e) => return self.err.set(Some(e)),
+        };
+        let what = match &align {
+            Some(a) => format!("watermark alignment \"{}\", max drift {}", a.group, dur_input(a.max_drift_ms)),
+            None => "no watermark alignment".to_string(),
+        };
+        match pg.restart_with(|sc| set_flow(sc, &align, &start)) {
+            Ok(()) => {
+                self.err.set(None);
+                pg.info(format!("{what}, start offset {} (restarted)", self.start.get_untracked()));
+            }
+            Err(e) => self.err.set(Some(format!("{e}"))),
+        }
+    }
+}
+
+/// Every source of the scenario gets the alignment and the start position.
+fn set_flow(sc: &mut Scenario, align: &Option<AlignmentParams>, start: &StartOffset) {
+    sc.source.watermark.alignment = align.clone();
+    sc.source.start_offset = start.clone();
+    if let Some(second) = &mut sc.second_input {
+        second.source.watermark.alignment = align.clone();
+        second.source.start_offset = start.clone();
+    }
+}
+
+/// Watermark alignment on/off with its group, max drift and update interval, and the start
+/// position, applied together with a restart.
+#[component]
+fn RestartGroup() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = FlowDraft::new();
+    // The scenario's values, changed only by a restart or a load: the drafts follow them.
+    let running = Memo::new(move |_| {
+        pg.cfg.track();
+        pg.base.with_value(|b| (b.source.watermark.alignment.clone(), b.source.start_offset.clone()))
+    });
+    Effect::new(move |_| running.with(|(a, start)| d.load(a.clone(), start, pg.start_time())));
+    let aligned = d.aligned;
+    view! {
+        <label class="check">
+            <input type="checkbox" id="f-align" prop:checked=move || aligned.get() on:change=move |ev| aligned.set(event_target_checked(&ev)) />
+            "watermark alignment (withWatermarkAlignment) ↻"
+        </label>
+        <div class="field-row" class:hidden=move || !aligned.get()>
+            <TextDraft id="f-align-group" label="group" sig=d.group err=d.err check=v_any />
+            <TextDraft id="f-align-drift" label="max drift" sig=d.drift err=d.err check=v_duration />
+            <TextDraft id="f-align-interval" label="update interval" sig=d.interval err=d.err check=v_positive_duration />
+        </div>
+        <StartOffsetFields d=d />
+        <div class="apply-row">
+            <button class="btn small" id="btn-apply-flow" on:click=move |_| d.apply(pg)>"Apply ↻"</button>
+            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role="alert">{move || d.err.get().unwrap_or_else(|| "alignment and start offset restart the job from time zero".into())}</small>
+        </div>
+    }
+}
+
+/// Where the Kafka source starts: earliest, latest, a timestamp (its field), or the committed
+/// group offsets the scenario lists (kept as they are).
+#[component]
+fn StartOffsetFields(d: FlowDraft) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let start = d.start;
+    let committed = Memo::new(move |_| {
+        pg.cfg.track();
+        pg.base.with_value(|b| match &b.source.start_offset {
+            StartOffset::Committed(c) => Some(c.offsets.iter().map(|&o| thousands(o)).collect::<Vec<_>>().join(", ")),
+            _ => None,
+        })
+    });
+    view! {
+        <div class="field-row">
+            <div class="field">
+                <label for="f-start">"start offset ↻"</label>
+                <select id="f-start" prop:value=move || start.get() on:change=move |ev| start.set(event_target_value(&ev))>
+                    <option value="earliest">"earliest()"</option>
+                    <option value="latest">"latest()"</option>
+                    <option value="timestamp">"timestamp(…)"</option>
+                    <option value="committed" disabled=move || committed.with(Option::is_none)>
+                        {move || committed.get().map_or("committedOffsets (set in the scenario)".to_string(), |o| format!("committedOffsets ({o})"))}
+                    </option>
+                </select>
+            </div>
+            <TextDraft id="f-start-at" label="records from (UTC)" sig=d.at err=d.err check=|t| parse_utc(t, 0).map(|_| ()) hidden=Signal::derive(move || start.get() != "timestamp") />
+        </div>
+    }
+}
+
+/// A drafted text, checked as typed (the message goes to `err`).
+#[component]
+fn TextDraft(
+    id: &'static str,
+    label: &'static str,
+    sig: RwSignal<String>,
+    err: RwSignal<Option<String>>,
+    check: Validate,
+    #[prop(optional, into)] hidden: Signal<bool>,
+) -> impl IntoView {
+    view! {
+        <div class="field" class:hidden=move || hidden.get()>
+            <label for=id>{label}</label>
+            <input id=id type="text" spellcheck="false" prop:value=move || sig.get()
+                on:input=move |ev| {
+                    let t = event_target_value(&ev);
+                    err.set(check(&t).err().map(|e| format!("{label}: {e}")));
+                    sig.set(t);
+                } />
+        </div>
+    }
+}
