@@ -26,6 +26,10 @@ const PRESETS = [
   ["midstream-assigner", 60_000, 30],
   ["sql-idle-reactivates", 120_000, 30],
   ["continuous-trigger", 120_000, 30],
+  ["backpressure-never-idle", 60_000, 30],
+  ["backfill-taskmanager-lost", 100_000, 60],
+  ["backfill-aligned", 100_000, 60],
+  ["restart-stalls-until-idle", 140_000, 30],
 ];
 
 /** What each view names: culprit partition and cause, from their data attributes. */
