@@ -91,11 +91,13 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                                 <span class="lg-min">"━ holds the minimum"</span>" · dashed: No Watermark"
                             </span>
                         </header>
+                        <super::job_status::JobStatusStrip />
                         <JobGraph />
                     </section>
                     <ExplainPanel />
                 </div>
                 <Timeline />
+                <super::state_chart::StateCard />
                 <SplitsTable />
                 <div class="row two">
                     <ChannelsTable />
