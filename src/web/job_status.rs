@@ -42,6 +42,12 @@ fn facts(run: &JobRunView, start: i64) -> Vec<String> {
         (None, Some(i)) => format!("checkpoint every {}: none yet", dur(i)),
         (Some(c), Some(_)) => format!("last checkpoint #{} at {}", c.id, &elapsed(c.at.ms(), start)[..8]),
     });
+    if let (Some(reason), Some(at)) = (&run.failure, run.failed_at) {
+        // "TaskManager 0 lost: its keyed state … went over its memory …": the head is enough
+        // here; the whole reason is on the timeline's ✕ and in the WHY panel.
+        let head = reason.split(':').next().unwrap_or(reason);
+        out.push(format!("✕ {head} at {}", &elapsed(at.ms(), start)[..8]));
+    }
     if let (Some(from), Some(at)) = (run.restored_from, run.restored_at) {
         out.push(format!("restored #{from} at {}", &elapsed(at.ms(), start)[..8]));
     }
@@ -115,12 +121,25 @@ fn KillButtons(run: Memo<JobRunView>, error: RwSignal<Option<String>>) -> impl I
     }
 }
 
+/// What killing a TaskManager does to this job (the button's tooltip).
+fn kill_title(pg: Pg, n: u32) -> String {
+    pg.cfg.with(|c| match (c.checkpointing.restart, c.checkpointing.interval_ms) {
+        (RestartStrategy::None {}, _) => format!("Kill TaskManager {n}: with restart-strategy none the job FAILS for good"),
+        (_, None) => format!("Kill TaskManager {n}: the job fails and restarts from the start offsets (checkpointing is off)"),
+        (_, Some(_)) => format!("Kill TaskManager {n}: the job fails and restarts from its last checkpoint"),
+    })
+}
+
 /// Kills TaskManager `n` at the next instant; an engine error goes under the strip.
 fn kill(pg: Pg, n: u32, error: RwSignal<Option<String>>) {
     match pg.apply(Command::Fail { target: FailTarget::TaskManager(n) }) {
         Ok(()) => {
             error.set(None);
-            pg.info(format!("TaskManager {n} killed: the job fails and restarts as its restart strategy says"));
+            let what = match pg.with_sim(|s| s.job_status()) {
+                JobStatus::Failed => "the job FAILED for good (no restart left); Reset (R) starts it again",
+                _ => "the job fails and restarts as its restart strategy says",
+            };
+            pg.info(format!("TaskManager {n} killed: {what}"));
         }
         Err(e) => error.set(Some(format!("Kill TaskManager {n}: {e}"))),
     }
@@ -152,7 +171,7 @@ fn TaskManagerChip(n: u32, run: Memo<JobRunView>, blocked: Memo<Option<&'static 
             <span class="mono tm-bytes">{move || info.with(|i| i.0.clone())}</span>
             <button class="btn tiny kill" id=format!("kill-tm-{n}") aria-label=format!("Kill TaskManager {n}")
                 disabled=move || blocked.get().is_some()
-                title=move || blocked.get().map_or_else(|| format!("Kill TaskManager {n}: the job fails and restores its last checkpoint"), str::to_string)
+                title=move || blocked.get().map_or_else(|| kill_title(pg, n), str::to_string)
                 on:click=move |_| kill(pg, n, error)>"✕ kill"</button>
         </span>
     }

@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 /// The fastest speed a link or `mount()` may ask for.
 pub const MAX_SPEED: f64 = 100_000.0;
 
-pub const SPEEDS: &[f64] = &[0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 300.0, 1_000.0, 3_000.0, 10_000.0];
+pub const SPEEDS: &[f64] = &[0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 100.0, 300.0, 1_000.0, 3_000.0, 10_000.0];
 
 /// Engine work allowed per frame, in ms of wall time.
 const FRAME_BUDGET_MS: f64 = 6.0;

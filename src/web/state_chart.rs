@@ -114,7 +114,11 @@ fn StateChart(by: RwSignal<By>) -> impl IntoView {
         </div>
         <p class="small legend state-legend">
             {legend}
-            <span class="st-key lim">"┄ TaskManager memory"</span><span class="lg-fail">"✕ failure"</span>
+            {move || drawn.with(|d| match d.limit {
+                Some(_) => view! { <span class="st-key lim">"┄ TaskManager memory"</span> }.into_any(),
+                None => view! { <span class="muted">"no memory limit (flow.task_manager_memory_bytes)"</span> }.into_any(),
+            })}
+            <span class="lg-fail">"✕ failure"</span>
             <span class="lg-restart">"↻ restart"</span><span class="lg-ckpt">"╷ checkpoint"</span><span class="lg-down">"down"</span>
         </p>
         <p class="small muted">{move || pg.cfg.with(|c| format!(

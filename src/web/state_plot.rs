@@ -140,13 +140,8 @@ pub fn chart_svg(f: &Frame, lines: &[StateSeries], limit: Option<u64>, marks: &J
     if let Some(l) = limit {
         let yl = y.of(l);
         let _ = write!(out, r#"<path class="st-limit" d="M{LEFT:.1},{yl:.1}H{:.1}"/>"#, f.width - RIGHT);
-        let _ = write!(
-            out,
-            r#"<text class="st-tick lim" x="{:.1}" y="{:.1}" text-anchor="end">TaskManager memory {}</text>"#,
-            f.width - RIGHT - 2.0,
-            yl - 4.0,
-            bytes(l)
-        );
+        let _ =
+            write!(out, r#"<text class="st-tick lim" x="{:.1}" y="{:.1}">TaskManager memory {}</text>"#, LEFT + 6.0, yl - 4.0, bytes(l));
     }
     checkpoint_ticks(&mut out, f, &y, marks);
     event_marks(&mut out, f, &y, marks);
@@ -185,10 +180,14 @@ fn axes(out: &mut String, f: &Frame, y: &Y) {
 fn line(out: &mut String, f: &Frame, y: &Y, k: usize, s: &StateSeries) {
     let mut d = String::new();
     let mut col: Option<(i64, u64, u64, u64, u64)> = None; // (column, first, min, max, last)
+                                                           // A step line: the state holds its sampled value until the next sample (a restore jumps).
     let flush = |d: &mut String, c: (i64, u64, u64, u64, u64)| {
         let x = LEFT + c.0 as f64;
-        let cmd = if d.is_empty() { "M" } else { "L" };
-        let _ = write!(d, "{cmd}{x:.1},{:.1}", y.of(c.1));
+        if d.is_empty() {
+            let _ = write!(d, "M{x:.1},{:.1}", y.of(c.1));
+        } else {
+            let _ = write!(d, "H{x:.1}V{:.1}", y.of(c.1));
+        }
         if c.2 != c.3 {
             let _ = write!(d, "V{:.1}V{:.1}", y.of(c.2), y.of(c.3));
         }
@@ -207,6 +206,7 @@ fn line(out: &mut String, f: &Frame, y: &Y, k: usize, s: &StateSeries) {
     }
     if let Some(cur) = col {
         flush(&mut d, cur);
+        let _ = write!(d, "H{:.1}", f.x_of(f.t1));
     }
     let _ = write!(out, r#"<path class="st-line s{}" d="{d}"><title>{}</title></path>"#, k % 8, s.name);
 }
@@ -223,7 +223,7 @@ fn down_spans(out: &mut String, f: &Frame, marks: &JobMarks) {
     }
 }
 
-/// The completed checkpoints as ticks on the time axis (one per pixel column).
+/// The completed checkpoints as ticks under the time axis (one per pixel column).
 fn checkpoint_ticks(out: &mut String, f: &Frame, y: &Y, marks: &JobMarks) {
     let yb = y.of(0);
     let mut d = String::new();
@@ -231,7 +231,7 @@ fn checkpoint_ticks(out: &mut String, f: &Frame, y: &Y, marks: &JobMarks) {
     for &(t, _) in &marks.checkpoints {
         let x = f.x_of(t);
         if t >= f.t0 && t <= f.t1 && x - last >= 1.0 {
-            let _ = write!(d, "M{x:.1},{yb:.1}v-5");
+            let _ = write!(d, "M{x:.1},{:.1}v5", yb + 1.0);
             last = x;
         }
     }
