@@ -352,8 +352,8 @@ fn text(ctx: &Ctx, font: &str, colour: &str, align: &str, s: &str, x: f64, y: f6
 }
 
 /// The job's run (`timeline_job`): the periods it was down shaded, a dashed line at each
-/// failure and restart, and a tick at each checkpoint under the plot's bottom edge (firings off
-/// the scale sit on that edge). The ✕ and ↻
+/// failure and restart, and a tick at each checkpoint over the plot's top edge (firings off the
+/// scale sit on the bottom edge). The ✕ and ↻
 /// glyphs are elements over the canvas (`timeline_marks`), with their reasons as titles.
 fn job_marks(ctx: &Ctx, p: &Palette, plot: &Plot) {
     let (h, bottom) = (plot.plot_h, TOP + plot.plot_h);
@@ -372,7 +372,7 @@ fn job_marks(ctx: &Ctx, p: &Palette, plot: &Plot) {
             dashed(ctx, &[]);
         }
     }
-    if path_of(ctx, plot, |c, it| matches!(it, Item::Checkpoint { x } if { c.move_to(*x, bottom + 1.0); c.line_to(*x, bottom + 6.0); true })) {
+    if path_of(ctx, plot, |c, it| matches!(it, Item::Checkpoint { x } if { c.move_to(*x, TOP - 8.0); c.line_to(*x, TOP - 1.0); true })) {
         stroke_style(ctx, &p.ok, 1.5);
         ctx.stroke();
     }

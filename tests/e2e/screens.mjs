@@ -104,6 +104,7 @@ async function flowShots(w, h) {
   const { context, page, problems } = await openPage(browser, { viewport: { width: w, height: h } });
   await gotoApp(page, base);
   const shot = async (name) => {
+    await page.evaluate(() => window.scrollTo(0, 0));
     for (const [suffix, fullPage] of [["", false], ["-full", true]]) {
       await page.screenshot({ path: path.join(out, `${name}-${w}x${h}${suffix}.png`), fullPage });
       shots.push(`${name}-${w}x${h}${suffix}.png`);
