@@ -92,11 +92,13 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                                 <super::graph_flow_marks::FlowLegend />
                             </span>
                         </header>
+                        <super::job_status::JobStatusStrip />
                         <JobGraph />
                     </section>
                     <ExplainPanel />
                 </div>
                 <Timeline />
+                <super::state_chart::StateCard />
                 <SplitsTable />
                 <div class="row two">
                     <ChannelsTable />

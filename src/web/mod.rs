@@ -14,6 +14,12 @@
 //!
 //! `format`, `graph_flow`, `graph_layout`, `lag_plot`, `snippets`, `timeline_data` and `timeline_plot` touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
+//!
+//! The job's run (checkpoints, failures, restore, memory): `job_marks` (what happened, recorded
+//! after every instant), `job_status` (the status strip and the kill buttons), `state_chart`
+//! (+ `state_plot`), and on the timeline `timeline_job` (its display-list items) and
+//! `timeline_marks` (the ✕ / ↻ glyphs). `job_marks`, `state_plot` and `timeline_job` touch no
+//! DOM either.
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -25,9 +31,12 @@ macro_rules! dom_modules {
 pub mod format;
 pub mod graph_flow;
 pub mod graph_layout;
+pub mod job_marks;
 pub mod lag_plot;
 pub mod snippets;
+pub mod state_plot;
 pub mod timeline_data;
+pub mod timeline_job;
 pub mod timeline_plot;
 dom_modules!(
     actions,
@@ -46,6 +55,7 @@ dom_modules!(
     header,
     joins_log,
     icons,
+    job_status,
     keyboard,
     lag_chart,
     measure,
@@ -57,10 +67,12 @@ dom_modules!(
     rows,
     share,
     state,
+    state_chart,
     tables,
     theme,
     timeline,
-    timeline_canvas
+    timeline_canvas,
+    timeline_marks
 );
 
 #[cfg(target_arch = "wasm32")]

@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 /// The fastest speed a link or `mount()` may ask for.
 pub const MAX_SPEED: f64 = 100_000.0;
 
-pub const SPEEDS: &[f64] = &[0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 300.0, 1_000.0, 3_000.0, 10_000.0];
+pub const SPEEDS: &[f64] = &[0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 100.0, 300.0, 1_000.0, 3_000.0, 10_000.0];
 
 /// Engine work allowed per frame, in ms of wall time.
 const FRAME_BUDGET_MS: f64 = 6.0;
@@ -56,7 +56,7 @@ impl Pg {
     /// One engine instant (the next processing time at which anything happens).
     pub fn step_once(&self) {
         self.playing.set(false);
-        match self.halted_error().and_then(|()| self.update_session(|s| s.step(&mut ()))) {
+        match self.halted_error().and_then(|()| self.update_watched((), |s, w| s.step(w)).0) {
             Ok(Some(_)) => {}
             Ok(None) => self.info("Nothing more will happen: no producer, command or timer is pending."),
             Err(e) => self.error(format!("{e}")),
@@ -68,7 +68,7 @@ impl Pg {
     /// subtask changes status (or six hours of processing time pass).
     pub fn step_next_interesting(&self) {
         self.playing.set(false);
-        match self.halted_error().and_then(|()| self.update_session(|s| s.step_to_next_interesting(NEXT_INTERESTING_LIMIT_MS, &mut ()))) {
+        match self.halted_error().and_then(|()| self.update_watched((), |s, w| s.step_to_next_interesting(NEXT_INTERESTING_LIMIT_MS, w)).0) {
             Ok(true) => {}
             Ok(false) => self.info("Nothing interesting happened within 6 h of processing time."),
             Err(e) => self.error(format!("{e}")),
@@ -89,8 +89,8 @@ impl Pg {
         }
         let from = self.now();
         let target = from + want;
-        let mut budget = FrameBudget { deadline: perf_now() + FRAME_BUDGET_MS, instants: 0 };
-        if let Err(e) = self.update_session(|s| s.run_until_abs(ProcTime(target), &mut budget)) {
+        let budget = FrameBudget { deadline: perf_now() + FRAME_BUDGET_MS, instants: 0 };
+        if let (Err(e), _) = self.update_watched(budget, |s, w| s.run_until_abs(ProcTime(target), w)) {
             self.playing.set(false);
             self.stop_if_halted();
             self.error(format!("the simulation stopped: {e}"));

@@ -19,6 +19,8 @@ use crate::engine::scenario::build;
 use crate::engine::scenario::catalog::{self, Preset};
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::deltas::Cursor;
+use crate::engine::observer::Observer;
+use super::job_marks::Watch;
 use crate::engine::session::Session;
 use crate::engine::sim::Simulation;
 use crate::engine::snapshot::Snapshot;
@@ -292,6 +294,17 @@ impl Pg {
         self.session.try_update_value(f).expect("the playground is alive")
     }
 
+    /// Drives the session with the job marks (checkpoints, failures, restarts) recorded after
+    /// every instant, and `inner` asked whether to go on; returns `inner` back.
+    pub(crate) fn update_watched<O: Observer, R>(&self, inner: O, f: impl FnOnce(&mut Session, &mut Watch<'_, O>) -> R) -> (R, O) {
+        let mut marks = self.timeline.try_update_value(|t| std::mem::take(&mut t.job)).unwrap_or_default();
+        let mut watch = Watch { marks: &mut marks, inner };
+        let r = self.update_session(|s| f(s, &mut watch));
+        let Watch { inner, .. } = watch;
+        self.timeline.update_value(|t| t.job = marks);
+        (r, inner)
+    }
+
     /// Whether the user has issued no command since the scenario was loaded.
     pub fn untouched(&self) -> bool {
         self.session.with_value(|s| s.issued() == 0)
@@ -336,7 +349,7 @@ impl Pg {
     /// the same trace hash (in the page, the JS API and `wmp run`).
     pub fn apply(&self, cmd: Command) -> Result<(), InputError> {
         self.halted_error()?;
-        let res = self.update_session(|s| s.apply(cmd));
+        let (res, ()) = self.update_watched((), |s, w| s.apply_now(vec![cmd], &[String::new()], w));
         self.stop_if_halted();
         self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.refresh();
@@ -373,7 +386,7 @@ impl Pg {
     /// Runs the engine up to processing time `t` (ms since the epoch).
     pub fn run_until(&self, t: i64) -> Result<(), InputError> {
         self.halted_error()?;
-        self.update_session(|s| s.run_until_abs(crate::engine::time::ProcTime(t), &mut ())).map(|_| ())
+        self.update_watched((), |s, w| s.run_until_abs(crate::engine::time::ProcTime(t), w)).0.map(|_| ())
     }
 
     pub fn now(&self) -> i64 {

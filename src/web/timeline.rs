@@ -220,6 +220,20 @@ fn TimelineLegend(compact: bool) -> impl IntoView {
             <span class="lg-diag">"┄ processing time"</span>
             <span>"▮ fired"</span><span>"◇ late re-firing"</span><span>"✕ dropped"</span><span>"○ side output"</span>
             <span class="lg-idle">"idle"</span>
+            <JobLegend />
+        </span>
+    }
+}
+
+/// The job-run marks of the legend, for a job with checkpoints or after a failure.
+#[component]
+fn JobLegend() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let shown = Memo::new(move |_| pg.snap_slow.with(|s| s.run.checkpoint_interval_ms.is_some() || s.run.attempt > 1 || s.run.failed_at.is_some()));
+    view! {
+        <span class="lg-job" class:hidden=move || !shown.get()>
+            <span class="lg-ckpt">"╷ checkpoint"</span><span class="lg-fail">"✕ failure"</span>
+            <span class="lg-restart">"↻ restart"</span><span class="lg-down">"RESTARTING"</span>
         </span>
     }
 }
@@ -284,8 +298,10 @@ fn TimelinePlot(node: NodeRef<Div>, vp: Viewport, drawn: Drawn) -> impl IntoView
             <canvas class="timeline" node_ref=drawn.canvas role="img" aria-label="Watermarks over processing time; the table below has the same data"
                     title=move || hover.get().unwrap_or_else(|| HINT.to_string())
                 data-view=move || drawn.content.with(|p| format!("{} {} {} {}", p.view.x0, p.view.x1, p.view.y0, p.view.y1))
-                data-marks=move || drawn.content.with(|p| p.census())>
+                data-marks=move || drawn.content.with(|p| p.census())
+                data-job=move || drawn.content.with(super::timeline_job::job_census)>
             </canvas>
+            <super::timeline_marks::TimelineJobMarks plot=drawn.content />
         </div>
     }
 }
@@ -348,9 +364,15 @@ fn TimelineTable() -> impl IntoView {
             let refired = d.firings.iter().filter(|f| f.3).count();
             let dropped = d.late.iter().filter(|l| !l.2).count();
             let side = d.late.len() - dropped;
+            let job = &d.job;
+            let fails = job.events.iter().filter(|e| matches!(e, super::job_marks::JobEvent::Failed { .. })).count();
+            let job_note = (!job.checkpoints.is_empty() || fails > 0).then(|| {
+                let last = job.events.last().map_or_else(String::new, |e| format!("; last: {} at {}", e.describe(), elapsed(e.at(), d.start)));
+                format!(" Job: {} checkpoints, {fails} failures, {} restarts{last}.", job.checkpoints.len(), job.events.len() - fails)
+            });
             view! {
                 <table class="data">
-                    <caption>{format!("Watermark (event time) per series at processing times since the start. Marks recorded: {fired} firing groups ({refired} late re-firings), {dropped} dropped and {side} side-output late records.")}</caption>
+                    <caption>{format!("Watermark (event time) per series at processing times since the start. Marks recorded: {fired} firing groups ({refired} late re-firings), {dropped} dropped and {side} side-output late records.")}{job_note}</caption>
                     <thead><tr><th scope="col">"series"</th>{head}<th scope="col">"idle in total"</th></tr></thead>
                     <tbody>{body}</tbody>
                 </table>

@@ -114,6 +114,7 @@ pub fn paint(canvas: &HtmlCanvasElement, plot: &Plot) {
     let p = palette_of(canvas);
     ctx.set_line_join("round");
     bands(&ctx, &p, plot);
+    job_marks(&ctx, &p, plot);
     grid(&ctx, &p, plot);
     for item in &plot.items {
         match item {
@@ -348,4 +349,31 @@ fn text(ctx: &Ctx, font: &str, colour: &str, align: &str, s: &str, x: f64, y: f6
     ctx.set_text_align(align);
     ctx.set_fill_style_str(colour);
     let _ = ctx.fill_text(s, x, y);
+}
+
+/// The job's run (`timeline_job`): the periods it was down shaded, a dashed line at each
+/// failure and restart, and a tick at each checkpoint over the plot's top edge (firings off the
+/// scale sit on the bottom edge). The ✕ and ↻
+/// glyphs are elements over the canvas (`timeline_marks`), with their reasons as titles.
+fn job_marks(ctx: &Ctx, p: &Palette, plot: &Plot) {
+    let (h, bottom) = (plot.plot_h, TOP + plot.plot_h);
+    if path_of(ctx, plot, |c, it| matches!(it, Item::JobDown { x, w } if { c.rect(*x, TOP, *w, h); true })) {
+        ctx.set_global_alpha(0.13);
+        ctx.set_fill_style_str(&p.refire);
+        ctx.fill();
+        ctx.set_global_alpha(1.0);
+    }
+    for (restart, colour) in [(false, &p.late), (true, &p.ok)] {
+        let at = |c: &Ctx, it: &Item| matches!(it, Item::JobEvent { x, restart: r, .. } if *r == restart && { c.move_to(*x, TOP); c.line_to(*x, bottom); true });
+        if path_of(ctx, plot, at) {
+            dashed(ctx, &[3.0, 3.0]);
+            stroke_style(ctx, colour, 1.0);
+            ctx.stroke();
+            dashed(ctx, &[]);
+        }
+    }
+    if path_of(ctx, plot, |c, it| matches!(it, Item::Checkpoint { x } if { c.move_to(*x, TOP - 8.0); c.line_to(*x, TOP - 1.0); true })) {
+        stroke_style(ctx, &p.ok, 1.5);
+        ctx.stroke();
+    }
 }

@@ -78,6 +78,8 @@ pub struct TimelineData {
     pub input_names: Vec<String>,
     pub firings: Vec<FiringMark>,
     pub late: Vec<LateMark>,
+    /// Checkpoints, failures and restarts (`job_marks`), recorded after every instant.
+    pub job: super::job_marks::JobMarks,
 }
 
 impl TimelineData {

@@ -106,6 +106,22 @@ pub enum Item {
         y: f64,
         w: f64,
     },
+    /// The job was down (RESTARTING, or FAILED) from `x` for `w` px (`timeline_job`).
+    JobDown {
+        x: f64,
+        w: f64,
+    },
+    /// A completed checkpoint: a tick on the time axis.
+    Checkpoint {
+        x: f64,
+    },
+    /// A failure (✕) or a restart (↻), with its tooltip; `n` events folded into one glyph.
+    JobEvent {
+        x: f64,
+        restart: bool,
+        label: String,
+        n: usize,
+    },
 }
 
 /// A whole picture: what to paint, the canvas height, and the view it was drawn for.
@@ -251,6 +267,7 @@ pub fn plot(data: &TimelineData, f: &Frame) -> Plot {
     let sc = Scale { v: f.view, w: f.width, h: f.plot_h };
     let mut items = Vec::with_capacity(256);
     bands(&mut items, &sc, f);
+    super::timeline_job::job_items(&mut items, &data.job, f.view, f.width, data.last, data.start);
     grid(&mut items, &sc, data);
     let (ya, _) = sc.y(f.view.x0);
     let (yb, _) = sc.y(f.view.x1);

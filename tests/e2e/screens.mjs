@@ -4,7 +4,9 @@
 // With `--shapes`: the presets for two inputs, chained watermark operators and early firings, and the interval
 // join scenario, each played a minute (the viewport and the whole page), instead. Both modes also take the
 // flow-control states: back-pressure (preset backpressure-never-idle, before and after its fix, with the
-// metrics panel open) and watermark alignment (tests/scenarios/aligned_backfill.json).
+// metrics panel open) and watermark alignment (tests/scenarios/aligned_backfill.json). With `--flow`:
+// the checkpoint / failure / restore presets (restart-stalls-until-idle, backfill-taskmanager-lost,
+// backfill-aligned with TaskManager 0 killed), each at its point, with the state-size card.
 import fs from "node:fs";
 import path from "node:path";
 import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, artifactsDir, ROOT } from "./lib.mjs";
@@ -15,11 +17,16 @@ const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await launch();
 const shots = [];
 const shapes = process.argv.includes("--shapes");
+const flow = process.argv.includes("--flow");
 try {
-  const sizes = process.argv.slice(2).filter((a) => a !== "--shapes").map((a) => a.split("x").map(Number));
+  const sizes = process.argv.slice(2).filter((a) => !a.startsWith("--")).map((a) => a.split("x").map(Number));
   for (const [w, h] of sizes.length ? sizes : [[1280, 800], [1920, 1080]]) {
     if (shapes) {
       await shapeShots(w, h);
+      continue;
+    }
+    if (flow) {
+      await restoreShots(w, h);
       continue;
     }
     for (const scheme of ["light", "dark"]) {
@@ -126,4 +133,33 @@ async function flowShots(page, w, h) {
   await page.click("#btn-apply-flow");
   await flow.screenshot({ path: path.join(out, `controls-flow-${w}x${h}.png`) });
   await page.keyboard.press("Escape");
+}
+
+/** The checkpoint / failure / restore presets at one size, each at its point (issue 13). */
+async function restoreShots(w, h) {
+  const { context, page, problems } = await openPage(browser, { viewport: { width: w, height: h } });
+  await gotoApp(page, base);
+  const shot = async (name) => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const [suffix, fullPage] of [["", false], ["-full", true]]) {
+      await page.screenshot({ path: path.join(out, `${name}-${w}x${h}${suffix}.png`), fullPage });
+      shots.push(`${name}-${w}x${h}${suffix}.png`);
+    }
+    await page.locator(".state-card").screenshot({ path: path.join(out, `${name}-${w}x${h}-state.png`) });
+  };
+  await choosePreset(page, "restart-stalls-until-idle");
+  await playUntil(page, 121_000, 10);
+  await shot("restart-stalls-restarting");
+  await playUntil(page, 135_000, 10);
+  await shot("restart-stalls-stalled");
+  await choosePreset(page, "backfill-taskmanager-lost");
+  await playUntil(page, 150_000, 60);
+  await shot("backfill-taskmanager-lost");
+  await choosePreset(page, "backfill-aligned");
+  await playUntil(page, 120_000, 60);
+  await page.click("#kill-tm-0");
+  await playUntil(page, 150_000, 60);
+  await shot("backfill-aligned-killed");
+  if (problems.length) console.log(problems.join("\n"));
+  await context.close();
 }

@@ -1,0 +1,116 @@
+// Checkpoints, failures and restore, end to end (issue 13): the job status strip, the ✕ / ↻
+// marks on the timeline, the WHY panel after a restore, the kill buttons, and the state-size
+// chart with the TaskManager memory line. Each test logs the wall time its preset took to reach
+// its point at the preset's own speed. Screenshots go to artifacts/e2e/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, clockMs, artifactsDir } from "./lib.mjs";
+
+let server, browser, baseUrl;
+const shots = artifactsDir("e2e");
+
+before(async () => {
+  server = await startServer();
+  baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => server.close(r));
+});
+
+const results = async (page) => Number((await page.locator("#emissions-count").textContent()).split(" ")[0].replace(/,/g, ""));
+const why = async (page) => (await page.locator(".why").textContent()).replace(/\s+/g, " ");
+const strip = async (page) => (await page.locator("#job-strip").textContent()).replace(/\s+/g, " ");
+const status = (page) => page.locator("#job-strip").getAttribute("data-status");
+const jobMarks = (page) => page.locator("canvas.timeline").getAttribute("data-job");
+const step = (page, label) => page.locator(".preset-actions button", { hasText: label }).first().click();
+
+async function withPreset(id, fn) {
+  const { context, page, problems } = await openPage(browser, { viewport: { width: 1440, height: 900 } });
+  try {
+    await gotoApp(page, baseUrl);
+    await choosePreset(page, id);
+    await fn(page);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+}
+
+test("restart-stalls-until-idle: failure, RESTARTING, the restore stalls 30 s; with a 5 s idle timeout a kill stalls seconds", async () => {
+  await withPreset("restart-stalls-until-idle", async (page) => {
+    assert.equal(await status(page), "RUNNING");
+    const t0 = Date.now();
+    // The scripted failure is at 00:02:00 and the restart strategy waits 5 s.
+    await playUntil(page, 120_500, 10);
+    console.log(`restart-stalls-until-idle: past the failure at 00:02:00 (10×) after ${Date.now() - t0} ms of wall time`);
+    assert.equal(await status(page), "RESTARTING");
+    assert.match(await strip(page), /RESTARTING until 00:02:05/);
+    assert.match(await strip(page), /✕ TaskManager 0 was killed \(command\) at 00:02:00/);
+    assert.match(await jobMarks(page), /failures=1 restarts=0 down=1/);
+    const fail = page.locator(".tl-jm.fail").first();
+    assert.match(await fail.getAttribute("title"), /job failed: TaskManager 0 was killed .* at 00:02:00/);
+    assert.ok(await page.locator("#kill-tm-0").isDisabled(), "nothing to kill while the job is down");
+    assert.match(await page.locator("#job-strip .tm-why").textContent(), /RESTARTING/);
+    assert.match(await why(page), /the job is RESTARTING/i);
+    await page.screenshot({ path: path.join(shots, "restore-restarting.png") });
+
+    await playUntil(page, 126_000, 10);
+    assert.equal(await status(page), "RUNNING");
+    const afterRestore = await results(page);
+    await playUntil(page, 135_000, 10);
+    assert.match(await strip(page), /attempt 2 · 1 restart/);
+    assert.match(await page.locator(".tl-jm.restart").first().getAttribute("title"), /restored checkpoint 11 at 00:02:05/);
+    assert.match(await jobMarks(page), /failures=1 restarts=1 down=1/);
+    const w = await why(page);
+    assert.match(w, /stalled after the restore/);
+    assert.match(w, /partition 3 has had no record since, so it needs the idle timeout \(30\.0 s\) again/);
+    assert.equal(await results(page), afterRestore, "nothing fires while partition 3 waits out its 30 s again");
+    await page.screenshot({ path: path.join(shots, "restore-stalled.png") });
+
+    // The fix the WHY panel proposes, then a failure of our own.
+    await step(page, "Fix: idle timeout 5 s");
+    await page.click("#kill-tm-0");
+    const killed = await clockMs(page);
+    assert.equal(await status(page), "RESTARTING");
+    assert.match(await jobMarks(page), /failures=2 restarts=1 down=2/);
+    await playUntil(page, killed + 5_500, 10);
+    assert.equal(await status(page), "RUNNING", "restored 5 s after the kill");
+    const restored = await results(page);
+    await playUntil(page, killed + 14_000, 10);
+    assert.ok((await results(page)) > restored, "windows fire again within seconds of the second restore");
+    assert.doesNotMatch(await why(page), /stalled after the restore/);
+    assert.match(await strip(page), /attempt 3 · 2 restarts/);
+    await page.screenshot({ path: path.join(shots, "restore-short-stall.png") });
+  });
+});
+
+test("backfill-taskmanager-lost: the state climbs to the memory line, TaskManager 0 is lost, the job restarts", async () => {
+  await withPreset("backfill-taskmanager-lost", async (page) => {
+    const chart = page.locator("svg.state-chart");
+    assert.equal(await chart.getAttribute("data-limit"), String(4 * 1024 ** 3));
+    assert.match(await page.locator(".state-card").textContent(), /TaskManager memory 4 GiB/);
+    const t0 = Date.now();
+    await page.click("#btn-play");
+    await page.locator(".tl-jm.fail").first().waitFor({ timeout: 30_000 });
+    await page.click("#btn-play");
+    const wall = Date.now() - t0;
+    console.log(`backfill-taskmanager-lost: "TaskManager 0 lost" (00:01:53) shown after ${wall} ms of wall time at 60×, paused at ${(await clockMs(page)) / 1000} s`);
+    assert.ok(wall < 10_000, `the preset reaches its point in ${wall} ms`);
+    assert.match(await page.locator(".tl-jm.fail").first().getAttribute("title"), /TaskManager 0 lost: its keyed state/);
+    assert.match(await strip(page), /✕ TaskManager 0 lost at 00:0\d:\d\d/);
+    // The chart shows the state that killed it: over the memory line.
+    await page.waitForFunction(() => Number(document.querySelector("svg.state-chart")?.dataset.failures) >= 1);
+    assert.ok(Number(await chart.getAttribute("data-peak")) >= Number(await chart.getAttribute("data-limit")));
+    assert.equal(await page.locator("svg.state-chart .st-fail").count() >= 1, true);
+    assert.ok(["RESTARTING", "RUNNING"].includes(await status(page)));
+    await page.locator(".state-card").screenshot({ path: path.join(shots, "state-chart-lost.png") });
+    // Again after the restart: a loop of failures.
+    await playUntil(page, 150_000, 60);
+    assert.match(await jobMarks(page), /failures=[2-9]/);
+    assert.match(await strip(page), /restored #3/);
+    await page.screenshot({ path: path.join(shots, "backfill-lost.png") });
+  });
+});
