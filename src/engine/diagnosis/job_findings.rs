@@ -397,8 +397,17 @@ impl FindingContext<'_> {
         let restarts = f.attempt.saturating_sub(1);
         let reason = f.failure.as_deref()?;
         let lost = reason.contains("TaskManager") && reason.contains("memory");
-        let severity = if lost && restarts >= 2 { Severity::Critical } else { Severity::Warning };
-        let title = if lost && restarts >= 2 {
+        let down = !f.is_running();
+        let severity = if down || lost && restarts >= 2 { Severity::Critical } else { Severity::Warning };
+        let title = if down {
+            match f.restarting_until {
+                Some(u) => format!(
+                    "The job is down (RESTARTING until {}): {reason}. Nothing is read or processed until then.",
+                    crate::engine::time::format_utc(u.ms())
+                ),
+                None => format!("The job FAILED for good: {reason}."),
+            }
+        } else if lost && restarts >= 2 {
             format!("The job is in a restart loop: {restarts} restarts, each after a TaskManager was lost with its state over memory.")
         } else {
             let times = if restarts == 1 { "once".to_string() } else { format!("{restarts} times") };
@@ -418,6 +427,10 @@ impl FindingContext<'_> {
                 _ => None,
             })
         });
+        // While it is down, that is what holds every window.
+        if let Some(p) = self.culprit.and_then(|c| c.partition).filter(|_| down) {
+            f = f.partition(p);
+        }
         if let (Some((p, t)), Some(rec)) = (stalled, self.advice.idle_timeout.recommended_ms) {
             if rec < t {
                 f = f

@@ -263,7 +263,7 @@ static PRESETS: &[Preset] = &[
         look_at: "The failure and restart marks on the timeline, then a 30 s gap in the emissions; the WHY panel says the channel has had no watermark since the restore and partition 3 needs its idle timeout again.",
         try_this: "Set the idle timeout the WHY panel proposes (5 s), then kill TaskManager 0 again: the stall after the restore shrinks to seconds.",
         source: "seeds/002 §5.3 (恢复后水位重置); reference §12",
-        speed: 10.0,
+        speed: 30.0,
         steps: &[
             Step { label: "Fix: idle timeout 5 s", action: Action::IdleTimeout(Some(5_000)) },
             Step { label: "Kill TaskManager 0", action: Action::KillTaskManager(0) },
