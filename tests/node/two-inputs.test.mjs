@@ -53,7 +53,15 @@ test("a two-input operator: the job's shape, currentInput1/2Watermark in snapsho
   const p = WatermarkPlayground.fromPreset("quiet-side-join");
   p.runUntil(30_000);
   const s = p.snapshot();
-  assert.deepEqual(s.job, { topics: ["orders", "rates"], twoInputMode: "connect", keyedOperator: "window", joinBounds: null });
+  assert.deepEqual(s.job, {
+    topics: ["orders", "rates"],
+    twoInputMode: "connect",
+    keyedOperator: "window",
+    joinBounds: null,
+    keyedCapacityPerS: null,
+    channelBufferRecords: 3200,
+    recordScale: 1,
+  });
   assert.deepEqual(s.splits.map((x) => [x.input, x.partitionInTopic]), [[0, 0], [0, 1], [0, 2], [0, 3], [1, 0]]);
   assert.deepEqual(s.sources.map((x) => [x.input, x.subtaskInSource]), [[0, 0], [0, 1], [1, 0]]);
   const op = s.operators[0];
