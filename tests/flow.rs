@@ -271,3 +271,23 @@ fn one_source_subtask_ends_its_input_alone() {
     assert!(s.downstream().windows[0].current_input_watermark() < EventTime::MAX);
     assert!(s.end_input_of(ending).is_err(), "it ended already");
 }
+
+/// Alignment goes on after a restore: the new tasks report and get announcements on the grid
+/// again, whatever instant the restart falls on (TaskManager 0 killed at an odd millisecond).
+#[test]
+fn alignment_goes_on_after_a_restore() {
+    let json = wmp::engine::scenario::catalog::preset("backfill-aligned").unwrap().json;
+    let mut s = parse(json).unwrap().build().unwrap();
+    let start = s.config().start_time;
+    s.run_until(start + 60_003).unwrap();
+    s.apply(wmp::engine::command::Command::Fail { target: wmp::engine::failover::FailTarget::TaskManager(0) }).unwrap();
+    s.run_until(start + 120_000).unwrap();
+    let restarted = s.trace().retained().filter(|e| matches!(e.kind, TraceKind::JobRestarted { .. })).map(|e| e.time).next();
+    let restarted = restarted.expect("the job restarted");
+    let paused_after = count(&s, |k| matches!(k, TraceKind::SplitPaused { .. }));
+    assert!(
+        s.trace().retained().any(|e| e.time > restarted && matches!(e.kind, TraceKind::SplitPaused { .. })),
+        "splits are paused again after the restore ({paused_after} pauses in all)"
+    );
+    assert!(s.sources().iter().all(|src| src.alignment.as_ref().is_some_and(|a| a.max_desired != EventTime::MAX)), "announced again");
+}

@@ -102,11 +102,6 @@ impl CheckpointCoordinator {
         self.next_id - 1
     }
 
-    /// Whether a checkpoint is due at `t` (the instant `t` is on the grid).
-    pub fn due(&self, t: ProcTime) -> bool {
-        self.next_at == Some(t)
-    }
-
     /// The checkpoint after the one due now, or the first one at or after `t` after a restart
     /// (the grid stays the one from the job start).
     pub fn schedule_from(&mut self, t: ProcTime) {

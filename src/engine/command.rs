@@ -144,12 +144,21 @@ impl Simulation {
             Command::EndOfInput => self.end_of_input(),
             Command::Fail { target } => {
                 check::fail_target(target, &check::JobSize::of(self)).map_err(|e| e.within("target"))?;
-                self.fail_job(now, fail_reason(target));
+                // A TaskManager that runs no subtask takes nothing down with it.
+                if self.runs_a_subtask(target) {
+                    self.fail_job(now, fail_reason(target));
+                }
             }
             Command::Checkpoint => self.trigger_checkpoint(now),
         }
         self.trace.push(now, TraceKind::Command { text });
         Ok(())
+    }
+
+    fn runs_a_subtask(&self, target: FailTarget) -> bool {
+        let FailTarget::TaskManager(n) = target else { return true };
+        let most = self.cfg.total_source_parallelism().max(self.cfg.window_parallelism);
+        (0..most).any(|i| self.cfg.cluster.task_manager_of(i) == n)
     }
 
     fn live_split(&self, partition: u32) -> Result<(usize, usize), InputError> {

@@ -344,6 +344,11 @@ impl Downstream {
     /// A restore puts a checkpoint's in-flight records back into their channels (their keys
     /// routed again: the fresh operators hand out slots anew), due after the channel latency.
     pub fn restore_in_flight(&mut self, ch: usize, records: &[InFlightRecord], keys: &KeyTable, now: ProcTime) {
+        // The latency or capacity that kept them there may have been turned off since: they
+        // still arrive, through channels made for them.
+        if self.channels.is_empty() {
+            self.channels = vec![Channel::default(); self.targets.len() * self.windows.len()];
+        }
         for &(rec, ts, input) in records {
             let slot = if self.windows.is_empty() { NO_SLOT } else { self.route_key(rec.key, keys).1 };
             self.channels[ch].send(now + self.latency_ms, ChannelItem::Record(rec, ts, slot, input));

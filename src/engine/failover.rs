@@ -267,6 +267,7 @@ impl Simulation {
         self.failover.coordinator.last = checkpoint;
         self.failover.coordinator.schedule_from(t);
         self.realign_periodic_tick(t);
+        self.realign_alignment_ticks(t);
         self.pending_reads = true;
         self.open_restarted(t);
         self.sample_state(t);
@@ -406,15 +407,16 @@ impl Simulation {
     pub(crate) fn end_of_instant(&mut self, t: ProcTime) {
         if self.failover.is_running() {
             self.count_duplicates();
-            if self.failover.coordinator.next_at().is_some_and(|n| n <= t) {
-                self.complete_checkpoint(t);
-            }
+            // The memory check first: a TaskManager that is lost takes no checkpoint of the state
+            // that killed it.
             if let Some((task_manager, used_bytes, limit_bytes)) = self.task_manager_over_limit() {
                 self.trace.push(t, TraceKind::TaskManagerLost { task_manager, used_bytes, limit_bytes });
                 let reason = format!(
                     "TaskManager {task_manager} lost: its keyed state (about {used_bytes} bytes) went over its memory ({limit_bytes} bytes)"
                 );
                 self.fail_job(t, reason);
+            } else if self.failover.coordinator.next_at().is_some_and(|n| n <= t) {
+                self.complete_checkpoint(t);
             }
         }
         if self.failover.history.due(t) {

@@ -160,7 +160,7 @@ impl Simulation {
     /// Whole records subtask `s` may read this millisecond at `rate` records/s.
     fn read_budget(&mut self, s: usize, rate: u64) -> u64 {
         let src = &mut self.sources[s];
-        src.read_budget_milli = (src.read_budget_milli + rate).min(budget_cap_milli(rate));
+        src.read_budget_milli = src.read_budget_milli.saturating_add(rate).min(budget_cap_milli(rate));
         let whole = src.read_budget_milli / 1000;
         src.read_budget_milli -= whole * 1000;
         whole

@@ -47,8 +47,6 @@ impl AlignmentParams {
 pub struct AlignmentSwitches {
     /// `pipeline.watermark-alignment.buffer-size` (2.3: 3; 0 = before 2.3).
     pub buffer_size: usize,
-    /// 2.1.3 / 2.3.0: the periodic split check skips idle splits.
-    pub skip_idle_splits: bool,
     /// `pipeline.watermark-alignment.allow-unaligned-source-splits`: a reader that cannot pause
     /// splits is aligned at subtask level only instead of failing the job.
     pub allow_unaligned_source_splits: bool,
@@ -56,7 +54,7 @@ pub struct AlignmentSwitches {
 
 impl Default for AlignmentSwitches {
     fn default() -> Self {
-        AlignmentSwitches { buffer_size: 3, skip_idle_splits: true, allow_unaligned_source_splits: false }
+        AlignmentSwitches { buffer_size: 3, allow_unaligned_source_splits: false }
     }
 }
 

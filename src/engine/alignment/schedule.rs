@@ -14,6 +14,17 @@ impl Simulation {
         self.coordinator.group_min(input)
     }
 
+    /// At a restart the new tasks report on the alignment grid from the job start again: the
+    /// first grid instant at or after `t`.
+    pub(crate) fn realign_alignment_ticks(&mut self, t: ProcTime) {
+        let start = self.cfg.start_time;
+        for (input, next) in self.next_alignment.iter_mut().enumerate() {
+            let Some(every) = self.cfg.inputs[input].alignment.as_ref().map(|a| a.update_interval_ms) else { continue };
+            let k = ((t - start).max(0) + every - 1) / every;
+            *next = Some(start + k.max(1) * every);
+        }
+    }
+
     /// While the job is down nothing reports or announces; the schedule moves past `t`.
     pub(crate) fn skip_alignment_ticks(&mut self, t: ProcTime) {
         for (input, next) in self.next_alignment.iter_mut().enumerate() {

@@ -17,6 +17,8 @@ pub struct SourceAlignment {
     splits: Vec<WatermarkSampler>,
     /// Per split index: paused by split alignment.
     pub paused: Vec<bool>,
+    /// Per split index: released (finished or removed), out of the checks.
+    released: Vec<bool>,
     /// `WAITING_FOR_ALIGNMENT`: the subtask reads nothing.
     pub waiting: bool,
     /// Whether an announcement has arrived (the drift gauge is registered then).
@@ -63,6 +65,7 @@ impl SourceAlignment {
             output: WatermarkSampler::new(buffer_size),
             splits: Vec::new(),
             paused: Vec::new(),
+            released: Vec::new(),
             waiting: false,
             announced: false,
             buffer_size,
@@ -92,6 +95,7 @@ impl SourceAlignment {
     pub fn add_split(&mut self) {
         self.splits.push(WatermarkSampler::new(self.buffer_size));
         self.paused.push(false);
+        self.released.push(false);
     }
 
     /// The subtask's forwarded output watermark rose.
@@ -115,13 +119,21 @@ impl SourceAlignment {
     }
 
     fn check_split_for_pause(&mut self, i: usize, changes: &mut Vec<SplitChange>) {
-        if !self.finished && !self.paused[i] && self.splits[i].oldest() > self.max_desired {
+        if !self.finished && !self.released[i] && !self.paused[i] && self.splits[i].oldest() > self.max_desired {
             self.set_paused(i, true, changes);
         }
     }
 
     /// End of input (`DATA_FINISHED`): from now on the subtask reports `Long.MAX_VALUE`, and
     /// nothing is blocked or paused (Flink's checks act only while it is reading).
+    /// `splitFinished`: a released split leaves the checks (its sampler and pause are gone).
+    pub fn release_split(&mut self, i: usize) {
+        if let Some(r) = self.released.get_mut(i) {
+            *r = true;
+            self.paused[i] = false;
+        }
+    }
+
     pub fn finish(&mut self) {
         self.finished = true;
         self.waiting = false;
@@ -181,7 +193,7 @@ impl SourceAlignment {
 
     fn check_splits(&mut self, split_idle: &[bool], skip_idle: bool, changes: &mut Vec<SplitChange>) {
         for i in 0..self.splits.len() {
-            if skip_idle && split_idle.get(i).copied().unwrap_or(false) {
+            if self.released[i] || skip_idle && split_idle.get(i).copied().unwrap_or(false) {
                 continue;
             }
             let ahead = self.splits[i].oldest() > self.max_desired;

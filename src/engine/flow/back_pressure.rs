@@ -37,13 +37,12 @@ impl BackPressureLevel {
     }
 }
 
-/// One task's back-pressure and busy time.
+/// A source task's back-pressure (its busy time is not modelled: reading is free).
 #[derive(Clone, Debug, Default)]
 pub struct TaskPressure {
     /// Back-pressured in the last processed millisecond (`isBackPressured`).
     pub is_back_pressured: bool,
     pub back_pressured: TimerGauge,
-    pub busy: TimerGauge,
 }
 
 impl TaskPressure {
@@ -53,7 +52,6 @@ impl TaskPressure {
 
     pub fn update(&mut self) {
         self.back_pressured.update();
-        self.busy.update();
     }
 }
 

@@ -63,7 +63,7 @@ impl Downstream {
         let q = self.windows.len() as u32;
         for dst in 0..q {
             let f = &mut self.keyed_flow[dst as usize];
-            f.budget_milli = (f.budget_milli + cap).min(super::budget_cap_milli(cap));
+            f.budget_milli = f.budget_milli.saturating_add(cap).min(super::budget_cap_milli(cap));
             let mut budget = f.budget_milli / 1000;
             let before = budget;
             let sources: Vec<u32> = (0..self.targets.len() as u32).filter(|&s| self.targets[s as usize].contains(&dst)).collect();
@@ -92,9 +92,10 @@ impl Downstream {
             let taken = before - budget;
             f.budget_milli -= taken * 1000;
             f.processed += taken;
-            f.busy_micros += taken * 1_000_000 / cap.max(1);
+            f.busy_micros = f.busy_micros.saturating_add(taken.saturating_mul(1_000_000) / cap.max(1));
+            // A millisecond is busy at most once; work left over carries into the next.
             let whole = (f.busy_micros / 1000).min(1);
-            f.busy_micros = (f.busy_micros - whole * 1000).min(1000);
+            f.busy_micros -= whole * 1000;
             f.busy.add(whole.cast_signed());
         }
     }

@@ -193,7 +193,6 @@ impl Scenario {
             },
             alignment: AlignmentSwitches {
                 buffer_size: self.flink.alignment_buffer_size,
-                skip_idle_splits: self.flink.alignment_skip_idle_splits,
                 allow_unaligned_source_splits: self.flink.allow_unaligned_source_splits,
             },
             trace_capacity: self.trace.capacity,

@@ -435,7 +435,6 @@ impl Oracle3Scenario {
             flow: crate::engine::flow::FlowConfig::default(),
             alignment: AlignmentSwitches {
                 buffer_size: self.buffer_size(),
-                skip_idle_splits: true,
                 allow_unaligned_source_splits: self.flink.allow_unaligned_source_splits,
             },
             trace_capacity: TRACE_CAPACITY,

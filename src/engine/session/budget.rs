@@ -121,9 +121,9 @@ pub fn estimate(sc: &Scenario) -> Estimate {
         })
     };
     // Back-pressure and alignment also keep a backlog that is worked off every millisecond.
-    // Back-pressure and alignment also keep a backlog that is worked off every millisecond.
     let flow = sc.flow.keyed_capacity_per_s.is_some()
         || sc.source.watermark.alignment.is_some()
+        || sc.second_input.as_ref().is_some_and(|s| s.source.watermark.alignment.is_some())
         || params().any(|p| matches!(p, Param::KeyedCapacityPerS(Some(_))));
     let rate_limited = flow || sc.source.read_rate_per_s.is_some() || params().any(|p| matches!(p, Param::ReadRatePerS(Some(_))));
     let latency = sc.exchange.latency_ms > 0 || params().any(|p| matches!(p, Param::ChannelLatencyMs(l) if *l > 0));

@@ -131,6 +131,8 @@ impl SourceSubtask {
         if let Some(a) = &mut self.alignment {
             a.add_split();
         }
+        // A split that arrives while the task is back-pressured starts with its clock paused.
+        self.update_clocks(now);
         trace.push(now, TraceKind::SplitAdded { subtask: self.index, partition });
         self.splits.len() - 1
     }
@@ -141,6 +143,9 @@ impl SourceSubtask {
         if !sp.released {
             sp.released = true;
             self.mux.unregister(sp.slot);
+            if let Some(a) = &mut self.alignment {
+                a.release_split(i);
+            }
             trace.push(now, TraceKind::SplitReleased { subtask: self.index, partition: sp.partition });
         }
     }
@@ -272,8 +277,14 @@ impl SourceSubtask {
         self.note_signals_from(from, now, trace, signals);
     }
 
-    /// End of input: the `Long.MAX_VALUE` watermark (dropped while announced IDLE).
+    /// End of input: the `Long.MAX_VALUE` watermark (dropped while announced IDLE); alignment
+    /// reports `Long.MAX_VALUE` from now on and stops blocking or pausing (`DATA_FINISHED`).
     pub fn end_of_input(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        if let Some(a) = &mut self.alignment {
+            let was = a.waiting;
+            a.finish();
+            self.note_waiting(was, now, trace);
+        }
         let from = signals.len();
         if !self.output.end_of_input(signals) && self.output.current_watermark() != EventTime::MAX {
             trace.push(now, TraceKind::EndOfInputDropped { subtask: self.index });
@@ -286,11 +297,6 @@ impl SourceSubtask {
     /// stops blocking or pausing — and the task emits `Long.MAX_VALUE` (dropped while IDLE).
     pub fn finish(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
         self.finished = true;
-        if let Some(a) = &mut self.alignment {
-            let was = a.waiting;
-            a.finish();
-            self.note_waiting(was, now, trace);
-        }
         self.end_of_input(now, trace, signals);
     }
 
@@ -419,8 +425,8 @@ impl SourceSubtask {
     }
 
     /// Pauses the input-activity clocks while the task cannot read (reference §1.8): every clock
-    /// while back-pressured or waiting for alignment (a split's clock runs on the main one), a
-    /// split's also while split alignment pauses it.
+    /// while back-pressured, the main one while waiting for alignment, a split's while split
+    /// alignment pauses it.
     fn update_clocks(&mut self, now: ProcTime) {
         if self.settings.idleness_clock == IdlenessClock::Wall {
             return;
@@ -429,7 +435,7 @@ impl SourceSubtask {
         let waiting = !self.reads();
         self.main_clock.set_paused(bp || waiting, now);
         for i in 0..self.splits.len() {
-            let paused = bp || waiting || self.split_paused(i);
+            let paused = bp || self.split_paused(i);
             self.splits[i].clock.set_paused(paused, now);
         }
     }
