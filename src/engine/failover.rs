@@ -132,6 +132,11 @@ impl Failover {
         }
     }
 
+    /// Restarts so far (`numRestarts`): one per attempt after the first.
+    pub fn restarts(&self) -> u32 {
+        self.attempt.saturating_sub(1)
+    }
+
     #[inline]
     pub fn is_running(&self) -> bool {
         self.status == JobStatus::Running

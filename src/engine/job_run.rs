@@ -87,7 +87,7 @@ impl Simulation {
         JobRunView {
             status: f.status,
             attempt: f.attempt,
-            restarts: f.attempt - 1,
+            restarts: f.restarts(),
             checkpoint_interval_ms: f.coordinator.interval_ms(),
             checkpoints_completed: f.coordinator.completed(),
             last_checkpoint: f.coordinator.last.as_ref().map(|k| CheckpointView { id: k.id, at: k.at }),

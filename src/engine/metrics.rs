@@ -208,7 +208,7 @@ impl Simulation {
             .collect();
         let f = self.failover();
         let job = JobMetrics {
-            num_restarts: f.attempt - 1,
+            num_restarts: f.restarts(),
             number_of_completed_checkpoints: f.coordinator.completed(),
             last_checkpoint_restore_timestamp: f.restored_at,
         };

@@ -394,7 +394,7 @@ impl FindingContext<'_> {
     /// Failures and restarts: a TaskManager that keeps being lost is a restart loop.
     fn job_restarts(&self) -> Option<Finding> {
         let f = &self.sim.failover;
-        let restarts = f.attempt.saturating_sub(1);
+        let restarts = f.restarts();
         let reason = f.failure.as_deref()?;
         let lost = reason.contains("TaskManager") && reason.contains("memory");
         let down = !f.is_running();
