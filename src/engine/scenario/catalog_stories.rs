@@ -1,5 +1,6 @@
 //! Every preset's story, played: what its card says happens does happen, and its steps do
 //! what their labels say.
+
 use super::*;
 use crate::engine::command::{Command, Param};
 use crate::engine::sim::Simulation;
