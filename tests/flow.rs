@@ -3,6 +3,7 @@
 //! small job whose outcome follows from Flink's rules (reference §1.7–1.8, §5).
 
 use serde_json::{json, Value};
+use wmp::engine::diagnosis::finding::FindingKind;
 use wmp::engine::flow::back_pressure::BackPressureLevel;
 use wmp::engine::scenario::build::parse;
 use wmp::engine::sim::Simulation;
@@ -290,4 +291,34 @@ fn alignment_goes_on_after_a_restore() {
         "splits are paused again after the restore ({paused_after} pauses in all)"
     );
     assert!(s.sources().iter().all(|src| src.alignment.as_ref().is_some_and(|a| a.max_desired != EventTime::MAX)), "announced again");
+}
+
+/// In the back-pressure preset partition 3's backlog drains at about 59 s. From then on its
+/// idleness clock stands still: no finding may promise that the timeout "excludes it soon"
+/// (it said so for the first 5 s, while the back-pressure finding said "never"), and once the
+/// partition counts as stopped the back-pressure finding is the cause and offers the fix.
+#[test]
+fn while_back_pressure_stands_the_idleness_clock_no_finding_promises_the_timeout() {
+    let preset = wmp::engine::scenario::catalog::preset("backpressure-never-idle").unwrap();
+    let mut s = parse(preset.json).unwrap().build().unwrap();
+    let start = s.config().start_time;
+    let (mut held_seen, mut stopped_seen) = (false, false);
+    for t in (55_000..=90_000).step_by(250) {
+        s.run_until(start + t).unwrap();
+        let (src, i) = s.split_of(3).unwrap();
+        let held = s.sources()[src as usize].idleness_held_by_pressure(i);
+        let d = s.diagnose(&Default::default());
+        held_seen |= held;
+        if held {
+            for f in &d.findings {
+                assert!(!f.title.contains("excludes it soon"), "at {t} ms: {}", f.title);
+            }
+        }
+        if d.findings.iter().any(|f| f.partition == Some(3) && f.kind == FindingKind::IdlePartition) {
+            stopped_seen = true;
+            assert_eq!(d.cause, Some(FindingKind::BackPressure), "at {t} ms: {}", d.headline);
+            assert!(d.fixes().iter().any(|f| f.label.starts_with("Window capacity")), "at {t} ms");
+        }
+    }
+    assert!(held_seen && stopped_seen, "the story reaches the stopped, back-pressured partition");
 }

@@ -271,7 +271,9 @@ impl Simulation {
         if let Some(at) = sp.idle_deadline(interval, now) {
             why.push(Reason::IdleCountdown { partition: p, idle_at: at });
         }
-        let flow = self.flow_reasons(s, i, timeout, silent.unwrap_or(now - self.cfg.start_time));
+        // Silent as the diagnosis classes it (not merely between two records).
+        let stopped = facts.get(p as usize).is_some_and(|f| matches!(f.class, PartitionClass::Idle | PartitionClass::Empty));
+        let flow = self.flow_reasons(s, i, timeout, silent.unwrap_or(now - self.cfg.start_time), stopped);
         if flow.iter().any(|r| matches!(r, Reason::BackPressuredNeverIdle { .. })) {
             // "It goes idle after the timeout" is not true while the clock stands.
             why.retain(|r| !matches!(r, Reason::SplitNeverReceived { .. }));
@@ -281,13 +283,13 @@ impl Simulation {
     }
 
     /// What back-pressure and alignment do to the holding split `i` of source subtask `s`.
-    fn flow_reasons(&self, s: u32, i: usize, timeout: Option<i64>, quiet: i64) -> Vec<Reason> {
+    fn flow_reasons(&self, s: u32, i: usize, timeout: Option<i64>, quiet: i64, stopped: bool) -> Vec<Reason> {
         let src = &self.sources[s as usize];
         let p = src.splits[i].partition;
         let mut out = Vec::new();
-        let paused_clock = src.settings().idleness_clock == super::flow::IdlenessClock::InputActivity;
-        if let (true, true, Some(t)) = (src.pressure.is_back_pressured, paused_clock, timeout) {
-            if quiet >= t {
+        if let Some(t) = timeout.filter(|&t| quiet >= t || stopped && src.idleness_held_by_pressure(i)) {
+            let paused_clock = src.settings().idleness_clock == super::flow::IdlenessClock::InputActivity;
+            if src.pressure.is_back_pressured && paused_clock {
                 out.push(Reason::BackPressuredNeverIdle { partition: p, source_subtask: s, idle_timeout_ms: t, silent_ms: quiet });
             }
         }

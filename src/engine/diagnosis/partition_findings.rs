@@ -57,6 +57,20 @@ impl FindingContext<'_> {
         self.sim.cfg.first().source.idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
     }
 
+    /// What the idle timeout `t` will do for silent partition `n`: exclude it soon, unless
+    /// back-pressure stands its input-activity clock (FLIP-471), which the back-pressure
+    /// finding explains.
+    fn timeout_says(&self, n: u32, t: i64) -> String {
+        let held = self.sim.split_of(n).filter(|&(s, i)| self.sim.sources[s as usize].idleness_held_by_pressure(i));
+        match held {
+            Some((s, _)) => format!(
+                "source subtask {s} is back-pressured, so its idleness clock stands still and the {} idle timeout does not pass",
+                d(t)
+            ),
+            None => format!("the {} idle timeout excludes it soon", d(t)),
+        }
+    }
+
     /// Why no idle timeout excludes a silent split: none is set, or it is never checked.
     fn no_timeout_says(&self) -> String {
         match self.sim.cfg.first().source.idle_timeout_ms {
@@ -101,7 +115,7 @@ impl FindingContext<'_> {
             (Some(t), false) => Finding::new(
                 FindingKind::EmptyPartition,
                 Severity::Info,
-                format!("Partition {name}{owner} has never received a record; the {} idle timeout excludes it soon.", d(t)),
+                format!("Partition {name}{owner} has never received a record; {}.", self.timeout_says(n, t)),
             ),
         };
         Some(f.partition(n).evidence("records", p.records, "0 records read").check(CHECK_PARTITION))
@@ -133,7 +147,7 @@ impl FindingContext<'_> {
             Some(t) => Finding::new(
                 FindingKind::IdlePartition,
                 Severity::Info,
-                format!("Partition {name} {stopped}; the {} idle timeout excludes it soon.", d(t)),
+                format!("Partition {name} {stopped}; {}.", self.timeout_says(n, t)),
             ),
         };
         Some(

@@ -158,6 +158,14 @@ impl SourceSubtask {
         self.mux.partial(self.splits[i].slot).is_some_and(|p| p.idle)
     }
 
+    /// Whether back-pressure stands split `i`'s input-activity clock while its idleness
+    /// countdown runs: the timeout cannot pass, however long the split stays silent (§1.8).
+    pub fn idleness_held_by_pressure(&self, i: usize) -> bool {
+        let sp = &self.splits[i];
+        let counting = sp.idleness.timer().is_some_and(|t| t.countdown_started_at().is_some());
+        self.pressure.is_back_pressured && sp.clock.is_paused() && counting
+    }
+
     pub fn combined_watermark(&self) -> EventTime {
         self.mux.combined()
     }
