@@ -38,6 +38,7 @@ use super::rng::Rng;
 use super::sim::new_sources;
 use super::sim::Simulation;
 use super::state_size::StateSizeHistory;
+use super::task_manager::lost_reason;
 use super::time::{thousands, EventTime, ProcTime, NO_WATERMARK};
 use super::trace::{Trace, TraceKind};
 use serde::{Deserialize, Serialize};
@@ -416,9 +417,7 @@ impl Simulation {
             // that killed it.
             if let Some((task_manager, used_bytes, limit_bytes)) = self.task_manager_over_limit() {
                 self.trace.push(t, TraceKind::TaskManagerLost { task_manager, used_bytes, limit_bytes });
-                let reason = format!(
-                    "TaskManager {task_manager} lost: its keyed state (about {used_bytes} bytes) went over its memory ({limit_bytes} bytes)"
-                );
+                let reason = lost_reason(task_manager, used_bytes, limit_bytes);
                 self.fail_job(t, reason);
             } else if self.failover.coordinator.next_at().is_some_and(|n| n <= t) {
                 self.complete_checkpoint(t);

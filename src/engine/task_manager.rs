@@ -87,9 +87,51 @@ impl Simulation {
     }
 }
 
+/// Why a TaskManager was lost, in the job's failure cause. Both sizes round to the same text
+/// near the limit ("4 GiB over 4 GiB"), so the excess is said too.
+pub fn lost_reason(task_manager: u32, used_bytes: u64, limit_bytes: u64) -> String {
+    let (used, limit, over) = (format_bytes(used_bytes), format_bytes(limit_bytes), format_bytes(used_bytes.saturating_sub(limit_bytes)));
+    format!("TaskManager {task_manager} lost: its keyed state (about {used}) went over its memory ({limit}) by {over}")
+}
+
+/// Bytes in binary units, as people read memory: "0 B", "1.5 KiB", "512 MiB", "4 GiB".
+pub fn format_bytes(n: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 || v >= 100.0 || (v - v.round()).abs() < 0.05 {
+        format!("{} {}", v.round(), UNITS[u])
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lost_task_manager_says_by_how_much() {
+        assert_eq!(
+            lost_reason(0, 4_300_000_000, 4 << 30),
+            "TaskManager 0 lost: its keyed state (about 4 GiB) went over its memory (4 GiB) by 4.8 MiB"
+        );
+    }
+
+    #[test]
+    fn bytes_read_in_binary_units() {
+        assert_eq!(format_bytes(0), "0 B");
+        assert_eq!(format_bytes(1023), "1023 B");
+        assert_eq!(format_bytes(4 << 30), "4 GiB");
+        assert_eq!(format_bytes(4_300_000_000), "4 GiB");
+        assert_eq!(format_bytes(3_900_000_000), "3.6 GiB");
+        assert_eq!(format_bytes(512 << 20), "512 MiB");
+        assert_eq!(format_bytes(1536), "1.5 KiB");
+    }
 
     #[test]
     fn placement_and_bytes() {

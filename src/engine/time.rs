@@ -166,8 +166,13 @@ pub fn format_watermark(w: EventTime, style: WatermarkStyle) -> String {
         (WatermarkStyle::Near(_), END_OF_TIME) => "end of input".into(),
         (WatermarkStyle::Utc, _) => format_utc(w.ms()),
         // Within half a day of now the time of day is unambiguous (and keeps columns narrow).
-        (WatermarkStyle::Near(now), _) if (w.ms() as i128 - now.ms() as i128).abs() < DAY / 2 => format_utc(w.ms())[11..].to_string(),
-        (WatermarkStyle::Near(_), _) if (w.ms() as i128).abs() < 200_000 * 365 * DAY => format_utc(w.ms())[..19].to_string(),
+        // Cut at the separators, not at fixed offsets: years before 0 or after 9999 are longer.
+        (WatermarkStyle::Near(now), _) if (w.ms() as i128 - now.ms() as i128).abs() < DAY / 2 => {
+            format_utc(w.ms()).rsplit_once(' ').map_or_else(String::new, |(_, time)| time.to_string())
+        }
+        (WatermarkStyle::Near(_), _) if (w.ms() as i128).abs() < 200_000 * 365 * DAY => {
+            format_utc(w.ms()).rsplit_once('.').map_or_else(String::new, |(seconds, _)| seconds.to_string())
+        }
         (WatermarkStyle::Near(_), _) => format!("{:+.2e} ms", w.ms() as f64),
     }
 }
@@ -265,6 +270,10 @@ mod tests {
         assert_eq!(format_watermark(EventTime(day.ms() - 6_000), WatermarkStyle::Near(day)), "23:59:54.000");
         assert_eq!(format_watermark(EventTime(5), WatermarkStyle::Near(day)), "1970-01-01 00:00:00");
         assert_eq!(format_watermark(END_OF_TIME, WatermarkStyle::Near(day)), "end of input");
+        // Before year 0 the date is longer; the text is still a whole date and time.
+        let bc = -358_190_000_000_000;
+        assert_eq!(format_watermark(EventTime(bc), WatermarkStyle::Near(day)), "-9381-05-31 09:46:40");
+        assert_eq!(format_watermark(EventTime(bc), WatermarkStyle::Near(ProcTime(bc))), "09:46:40.000");
         assert_eq!(format_watermark(NO_WATERMARK, WatermarkStyle::Raw), "Long.MIN_VALUE");
         assert_eq!(format_watermark(EventTime(-3), WatermarkStyle::Raw), "-3");
         assert_eq!(format_duration_exact(5_400_000), "90 min");

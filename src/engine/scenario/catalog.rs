@@ -59,7 +59,7 @@ static PRESETS: &[Preset] = &[
         summary: "4 partitions, 2 source subtasks; partition 3 never receives a record. Its split stays at No Watermark and holds every window subtask: records flow, nothing fires.",
         look_at: "Partition 3 reads No Watermark; source subtask 0's output and every window subtask's channel from it are No Watermark too, so the WHY panel names partition 3.",
         try_this: "Turn on withIdleness (5 s, what the WHY panel proposes): partition 3 goes idle and the windows fire. Then wake partition 3 with a device that uploads 40-second-old records: they arrive behind the watermark and are dropped as late.",
-        source: "seeds/000 §3 (idle partitions), seeds/002 §1.1 (空闲分区卡住水位)",
+        source: "seeds/000 §3 (idle partitions), seeds/002 §1.1 (in Chinese: “an idle partition stalls the watermark”)",
         speed: 5.0,
         steps: &[
             Step { label: "Fix: withIdleness(5 s)", action: Action::IdleTimeout(Some(5_000)) },
@@ -143,7 +143,7 @@ static PRESETS: &[Preset] = &[
         summary: "withIdleness(60 s) is set, but partition 1 gets a monitoring heartbeat every 30 s. The split is never idle, its watermark moves only with each heartbeat, and windows fire in bursts up to 30 s late.",
         look_at: "Partition 1's idle countdown restarts at every heartbeat and never reaches zero; the WHY panel says sparse records keep it active.",
         try_this: "Filter heartbeats before the watermark generator: 60 s later partition 1 goes idle and the windows fire on time.",
-        source: "seeds/002 §1.2 and §5.1 (心跳式的脏数据让 idle 判定永远进不去)",
+        source: "seeds/002 §1.2 and §5.1 (in Chinese: “heartbeat-like junk records keep the idle check from ever firing”)",
         speed: 10.0,
         steps: &[
             Step { label: "Fix: filter heartbeats", action: Action::DropHeartbeats(true) },
@@ -156,7 +156,7 @@ static PRESETS: &[Preset] = &[
         summary: "A home-made generator emits Long.MAX_VALUE after 60 s of silence. Traffic stops at 1 min; at 2 min every window fires and the watermark is 'end of input'. When traffic resumes at 4 min, every record is late and dropped.",
         look_at: "The window subtask's watermark reads end of input (Long.MAX_VALUE) from 00:02:00; after 00:04:00 numLateRecordsDropped climbs and no window ever fires again.",
         try_this: "Restart with withIdleness(60 s) instead: the splits go idle, the windows wait, and nothing is lost when traffic comes back.",
-        source: "seeds/002 §1.3 (为什么不能靠发个 Long.MAX_VALUE 的 watermark 糊弄过去)",
+        source: "seeds/002 §1.3 (in Chinese: “why emitting a Long.MAX_VALUE watermark is no way out”)",
         speed: 10.0,
         steps: &[
             Step { label: "Fix: withIdleness(60 s) instead ↻", action: Action::IdlenessInsteadOfMax },
@@ -262,7 +262,7 @@ static PRESETS: &[Preset] = &[
         summary: "Partition 3 is silent and idle (withIdleness(30 s)), windows fire every 10 s. At 00:02:00 TaskManager 0 is lost; the restore brings offsets and window state back but not watermarks or the idle flag, so every window waits 30 s for partition 3 again, then fires in a burst.",
         look_at: "The failure and restart marks on the timeline, then a 30 s gap in the emissions; the WHY panel says the channel has had no watermark since the restore and partition 3 needs its idle timeout again.",
         try_this: "Set the idle timeout the WHY panel proposes (5 s), then kill TaskManager 0 again: the stall after the restore shrinks to seconds.",
-        source: "seeds/002 §5.3 (恢复后水位重置); reference §12",
+        source: "seeds/002 §5.3 (in Chinese: “the watermark resets after a restore”); reference §12",
         speed: 30.0,
         steps: &[
             Step { label: "Fix: idle timeout 5 s", action: Action::IdleTimeout(Some(5_000)) },

@@ -35,6 +35,17 @@ fn every_preset_parses_and_builds() {
     }
 }
 
+/// The page must read the same without CJK fonts installed: citations of the Chinese seed
+/// quote it in English.
+#[test]
+fn preset_texts_are_in_latin_script() {
+    for p in presets() {
+        for text in [p.title, p.summary, p.look_at, p.try_this, p.source] {
+            assert!(text.chars().all(|c| !('\u{2e80}'..='\u{9fff}').contains(&c)), "{}: {text}", p.id);
+        }
+    }
+}
+
 #[test]
 fn seed_001_stalls_bursts_and_the_fixes_behave() {
     let mut s = sim("seed-001-heartbeat");
