@@ -7,6 +7,7 @@
 #   - Debian chromium + chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)
 #   - tests/e2e/node_modules (playwright-core, from tests/e2e/package-lock.json)
 #   - tests/node/node_modules (typescript, pinned, for the JS API's `tsc --noEmit` check)
+#   - tools/web/node_modules (binaryen, pinned: the wasm-opt the release bundle runs)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -118,6 +119,16 @@ else
     (cd tests/node && npm install --no-audit --no-fund) || die "npm install in tests/node failed"
   fi
   done_ "tests/node/node_modules installed"
+fi
+
+# 7. wasm-opt for the release bundle (scripts/trunk-wasm-lib.sh): npm's binaryen, which runs
+# in Node, since Trunk cannot download its own here.
+if [ -f tools/web/node_modules/binaryen/bin/wasm-opt ]; then
+  log "tools/web/node_modules (binaryen): present"
+else
+  begin "npm ci in tools/web (binaryen)"
+  (cd tools/web && npm ci --no-audit --no-fund) || die "npm ci in tools/web failed"
+  done_ "tools/web/node_modules installed"
 fi
 
 log "setup complete"

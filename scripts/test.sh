@@ -8,9 +8,10 @@
 #               (headless Chromium; web_api is the JS API)
 #   3. types:   tsc --noEmit -p tests/node               (the JS API's src/api/wmp.d.ts + types.gen.d.ts)
 #   4. bundle:  trunk build --release                    (dist/)
-#   5. node:    node --test in tests/node                (the JS API in Node.js on dist/, against
-#               target/release/wmp)
-#   6. e2e:     node --test in tests/e2e                 (dist/ on 127.0.0.1, Playwright)
+#   5. node:    node --test in tests/node                (the JS API in Node.js on dist/: the
+#               engine-only wmp-engine.js, and wmp.js beside it; against target/release/wmp)
+#   6. e2e:     node --test in tests/e2e                 (dist/ on 127.0.0.1, Playwright; with
+#               the download-size budgets, load-size.test.mjs)
 # Every step runs even if an earlier one failed (node and e2e only if the bundle built); the
 # script exits non-zero if any failed. Needs no stdin; works with CI=true.
 set -euo pipefail

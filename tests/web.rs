@@ -108,7 +108,7 @@ async fn app_shell_renders_the_first_preset() {
     let pg = Pg::new();
     let (c, handle) = mount(pg);
     settle().await;
-    assert_eq!(text(&c, ".brand .title"), "Watermark Playground");
+    assert_eq!(text(&c, "h1.title"), "Watermark Playground");
     assert_eq!(count(&c, "svg.graph .node.part"), 16);
     assert_eq!(count(&c, "svg.graph .node.src"), 8);
     assert_eq!(count(&c, "svg.graph .node.op"), 8);
@@ -153,6 +153,8 @@ async fn why_panel_names_partition_11_and_the_fix_releases_the_windows() {
     assert_eq!(count(&c, "svg.graph .node.part.holding[data-partition='11']"), 1);
     assert_eq!(count(&c, "svg.graph-edges .edge.culprit"), 2, "partition → source and source → window edges");
     assert!(text(&c, "#emissions-count").starts_with("0 results"));
+    // Screen readers hear the verdict (the diagnosis' headline) in the live region.
+    assert!(text(&c, "[data-testid=why-live]").starts_with("Partition 11 "), "{}", text(&c, "[data-testid=why-live]"));
     // The one-click fix.
     click(&c, ".why .btn.fix");
     pg.run_until(at(&pg, 23 * 60)).unwrap();
@@ -318,6 +320,83 @@ async fn silence_a_split_with_one_click_and_see_it_go_idle() {
     settle().await;
     assert!(text(&c, "#splits-table tr[data-partition='0']").contains("IDLE"));
     assert_eq!(count(&c, "svg.graph .node.part.idle[data-partition='0']"), 1);
+    drop(handle);
+    c.remove();
+}
+
+/// A bubbling keydown of `key` on the first element matching `sel`.
+fn press_on(root: &web_sys::HtmlElement, sel: &str, key: &str) {
+    let k = web_sys::KeyboardEventInit::new();
+    k.set_key(key);
+    k.set_bubbles(true);
+    k.set_cancelable(true);
+    q(root, sel).dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &k).unwrap()).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn window_nodes_count_what_they_fired_and_dropped() {
+    let pg = Pg::new();
+    pg.load_preset("late-data").unwrap();
+    let (c, handle) = mount(pg);
+    for s in 1..=60 {
+        pg.run_until(at(&pg, s)).unwrap();
+        pg.refresh();
+    }
+    settle().await;
+    let n = count(&c, "svg.graph .node.op");
+    let (mut fired, mut dropped) = (0u64, 0u64);
+    for o in 0..n {
+        let line = text(&c, &format!("svg.graph .node.op[data-operator='{o}'] text.counts"));
+        let num = |after: &str| -> u64 {
+            let head = line.split(after).next().unwrap();
+            head.rsplit(|ch: char| !ch.is_ascii_digit() && ch != ',').find(|w| !w.is_empty()).unwrap().replace(',', "").parse().unwrap()
+        };
+        fired += num(" fired");
+        dropped += num(" dropped");
+    }
+    let total_dropped: u64 = text(&c, "#late-dropped b").replace(',', "").parse().unwrap();
+    assert!(total_dropped > 0, "late-data drops records in its first minute");
+    assert_eq!(dropped, total_dropped, "the nodes' dropped counts add up to numLateRecordsDropped");
+    assert_eq!(fired, pg.snap.with_untracked(|s| s.windows_fired as u64), "and their fired counts to the sink's results");
+    assert!(count(&c, "svg.graph .node.op text.counts .dropped.some") > 0, "a node that dropped records says so in red");
+    let label = q(&c, "svg.graph .node.op[data-operator='0']").get_attribute("aria-label").unwrap();
+    assert!(label.starts_with("Window subtask 0: watermark ") && label.contains("late records dropped"), "{label}");
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
+async fn partitions_show_state_badges_and_verb_buttons_that_keys_press() {
+    let pg = Pg::new();
+    pg.load_preset("empty-partition").unwrap();
+    let (c, handle) = mount(pg);
+    pg.run_until(at(&pg, 5)).unwrap();
+    pg.refresh();
+    settle().await;
+    // Partition 3 has no producer: a state, and nothing to silence or resume.
+    let p3 = q(&c, "svg.graph .node.part[data-partition='3']");
+    assert_eq!(p3.get_attribute("data-state").as_deref(), Some("no producer"));
+    assert!(p3.get_attribute("aria-label").unwrap().starts_with("Partition 3: no producer, watermark "));
+    assert!(q(&c, "svg.graph .silence-btn[data-silence='3']").class_list().contains("hidden"));
+    assert_eq!(q(&c, "svg.graph .node.part[data-partition='0']").get_attribute("data-state").as_deref(), Some("active"));
+    let btn = "svg.graph .silence-btn[data-silence='0']";
+    assert_eq!(q(&c, btn).get_attribute("aria-label").as_deref(), Some("Silence partition 0"));
+    assert_eq!(q(&c, btn).get_attribute("tabindex").as_deref(), Some("0"));
+    assert_eq!(text(&c, &format!("{btn} text")), "Silence");
+    // Space on the focused button presses it (and does not reach play / pause).
+    press_on(&c, btn, " ");
+    settle().await;
+    assert!(pg.snap.with_untracked(|s| s.splits[0].silent));
+    assert!(!pg.playing.get_untracked(), "Space pressed the button, it did not start playing");
+    assert_eq!(q(&c, "svg.graph .node.part[data-partition='0']").get_attribute("data-state").as_deref(), Some("silenced"));
+    assert_eq!(q(&c, btn).get_attribute("aria-label").as_deref(), Some("Resume partition 0"));
+    press_on(&c, btn, "Enter");
+    settle().await;
+    assert!(!pg.snap.with_untracked(|s| s.splits[0].silent), "Enter resumed it");
+    // Enter on a node explains it.
+    press_on(&c, "svg.graph .node.part[data-partition='1']", "Enter");
+    settle().await;
+    assert!(text(&c, ".why .subject").contains("Partition 1"));
     drop(handle);
     c.remove();
 }
@@ -523,6 +602,48 @@ fn formats_and_parsers() {
     assert_eq!(format::wm_human(i64::MIN, day), "No Watermark");
     assert_eq!(format::wm_raw(i64::MAX), "Long.MAX_VALUE");
     assert_eq!(format::thousands(1_234_567u64), "1,234,567");
+}
+
+/// A key pressed on `target` (a bubbling keydown, as the browser sends it to the focused element).
+fn key_on(target: &web_sys::EventTarget, key: &str) {
+    let k = web_sys::KeyboardEventInit::new();
+    k.set_key(key);
+    k.set_bubbles(true);
+    target.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &k).unwrap()).unwrap();
+}
+
+fn active_id() -> String {
+    web_sys::window().unwrap().document().unwrap().active_element().map(|e| e.id()).unwrap_or_default()
+}
+
+/// Space on a focused button is that button's (no play); on the page it plays. The help dialog
+/// takes focus, makes the page inert, and gives focus back on Escape.
+#[wasm_bindgen_test]
+async fn focused_controls_keep_their_keys_and_help_is_modal() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    settle().await;
+    let body = web_sys::window().unwrap().document().unwrap().body().unwrap();
+    let step: web_sys::HtmlElement = q(&c, "#btn-step").unchecked_into();
+    step.focus().unwrap();
+    key_on(&step, " ");
+    assert!(!pg.playing.get_untracked(), "Space on a focused button does not play");
+    key_on(&body, " ");
+    assert!(pg.playing.get_untracked(), "Space on the page plays");
+    key_on(&body, " ");
+    let help: web_sys::HtmlElement = q(&c, "#btn-help").unchecked_into();
+    help.focus().unwrap();
+    help.click();
+    settle().await;
+    assert_eq!(active_id(), "help-close", "focus moved into the dialog");
+    assert!(q(&c, "main").has_attribute("inert"), "the page behind is inert");
+    key_on(&q(&c, "#help-close"), "Escape");
+    settle().await;
+    assert!(q(&c, ".overlay").class_list().contains("hidden"));
+    assert!(!q(&c, "main").has_attribute("inert"));
+    assert_eq!(active_id(), "btn-help", "focus went back to the help button");
+    drop(handle);
+    c.remove();
 }
 
 /// The engine in wasm gives the same traces as natively (the constants pinned in

@@ -55,6 +55,10 @@ impl EventKind {
         })
     }
 
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
     /// Fed from the trace ring.
     pub fn from_trace(self) -> bool {
         matches!(self, EventKind::Watermark | EventKind::Idle | EventKind::Active)
@@ -376,6 +380,16 @@ pub struct Batch {
 }
 
 impl Batch {
+    /// The events as (kind, JS payload), in order (`dom_events` dispatches them).
+    pub fn into_js(self) -> Vec<(EventKind, JsValue)> {
+        if self.kinds.is_empty() {
+            return Vec::new();
+        }
+        let Ok(arr) = super::convert::to_js(&self.payloads) else { return Vec::new() };
+        let arr: js_sys::Array = arr.into();
+        self.kinds.into_iter().enumerate().map(|(i, k)| (k, arr.get(i as u32))).collect()
+    }
+
     /// Calls the listeners. Every event is delivered even if a callback throws; the first
     /// exception is returned (and rethrown by the API call).
     pub fn dispatch(self, listeners: &Rc<RefCell<Listeners>>) -> Result<(), JsValue> {

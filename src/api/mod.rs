@@ -16,7 +16,11 @@
 //! - `error`: the engine's input error (kind + path + message) as a JS error;
 //! - `convert`: JS values in (numbers, BigInt, plain objects → serde), JSON out;
 //! - `events`: listeners, fed from the engine's delta cursor by a run-loop observer;
-//! - `mount`: `mount(element, options)`, which places the UI (`src/web/`) into a page;
+//! - `mount`: `mount(element, options)`, which places the UI (`src/web/`) into a page; `mounted`
+//!   the object it returns (a small API over the mounted simulation); `dom_events` its events as
+//!   DOM `CustomEvent`s; `element` the `<watermark-playground>` custom element (+ `element.js`).
+//!   These four exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
+//!   without it;
 //! - `playground`: the exported class, thin methods over the above;
 //! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert).
 
@@ -24,7 +28,16 @@ pub mod convert;
 pub mod diagnosis;
 pub mod error;
 pub mod events;
+// The UI's mount point, its handle, its DOM events and the custom element: only in the full
+// module (`ui` feature); the engine-only module has no Leptos.
+#[cfg(feature = "ui")]
+pub mod dom_events;
+#[cfg(feature = "ui")]
+pub mod element;
+#[cfg(feature = "ui")]
 pub mod mount;
+#[cfg(feature = "ui")]
+pub mod mounted;
 pub mod playground;
 
 pub use events::Subscription;

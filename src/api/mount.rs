@@ -1,153 +1,182 @@
 //! `mount(element, options)`: places the playground — the full UI or the embed layout — into an
-//! element of the host page (docs/API.md, `mount`). Options are checked completely before anything is
-//! mounted; a bad one is a JS error naming it (`mount: options.speed: …`).
+//! element of the host page (docs/API.md, `mount`). Options are checked completely before anything
+//! is mounted, by the one parser the `<watermark-playground>` element and the iframe parameters
+//! use (`crate::web::embed_options`); a bad one is a JS error naming it (`mount: options.speed: …`).
 //!
-//! The host page links the playground's stylesheet (`style.css` next to `wmp.js`); the
-//! mounted UI runs its own frame loop until `unmount()`.
+//! The host page links the playground's stylesheet (`style.css` next to `wmp.js`), or uses the
+//! element, whose shadow root does; the mounted UI runs its own frame loop until `unmount()`.
+//! With `options.eventTarget`, the simulation's events are dispatched there as DOM
+//! `CustomEvent`s (`dom_events`). The returned object's methods are in `mounted`.
 
-use super::convert::{self, describe};
+use super::convert::{describe, to_json_text};
 use super::error::{ApiError, ApiResult, IntoJs};
-use super::playground::{load_text, text_of_string};
-use crate::engine::scenario::schema::Scenario;
-use crate::engine::scenario::{build, catalog};
-use crate::web::playback::MAX_SPEED;
-use crate::web::{Embed, Pg, Playground};
+use crate::engine::observer::Observer;
+use crate::engine::sim::Simulation;
+use crate::engine::time::ProcTime;
+use crate::web::embed_options::{EmbedOptions, Layout, Source};
+use crate::web::host::{Hosted, Look};
+use crate::web::Pg;
 use leptos::prelude::*;
-use serde::Deserialize;
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct MountOptions {
-    layout: Option<String>,
-    preset: Option<String>,
-    /// A scenario object, scenario JSON text, a share string or a preset id.
-    scenario: Option<serde_json::Value>,
-    speed: Option<f64>,
-    autoplay: Option<bool>,
-    full_url: Option<String>,
+/// Options as the parser takes them, and the event target beside them.
+pub(crate) struct Parsed {
+    pub opts: EmbedOptions,
+    pub event_target: Option<web_sys::EventTarget>,
+    /// What error paths start with (`options.` for `mount()`, nothing for attributes).
+    pub prefix: String,
 }
 
-/// What `mount` will start, all checked.
-struct Plan {
-    embed: bool,
-    scenario: Option<(Scenario, Option<&'static str>)>,
-    speed: Option<f64>,
-    autoplay: bool,
-    full_url: Option<String>,
+/// Reads a JS options object: every entry becomes a string key/value for [`EmbedOptions::parse`]
+/// (numbers and booleans as written, a scenario object as JSON), except `eventTarget`. Errors
+/// name `prefix` + the key.
+pub(crate) fn parse_options(options: &JsValue, prefix: &str) -> ApiResult<Parsed> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Parsed { opts: EmbedOptions::default(), event_target: None, prefix: prefix.to_string() });
+    }
+    if !options.is_object() || js_sys::Array::is_array(options) || options.is_function() {
+        return Err(ApiError::type_(prefix.trim_end_matches('.'), format!("expected an options object, got {}", describe(options))));
+    }
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut event_target = None;
+    for entry in js_sys::Object::entries(options.unchecked_ref()).iter() {
+        let entry: js_sys::Array = entry.unchecked_into();
+        let key = entry.get(0).as_string().unwrap_or_default();
+        let v = entry.get(1);
+        let path = format!("{prefix}{key}");
+        if v.is_undefined() || v.is_null() {
+            continue;
+        }
+        if key == "eventTarget" {
+            let t = v
+                .dyn_into::<web_sys::EventTarget>()
+                .map_err(|v| ApiError::type_(&path, format!("expected an EventTarget, got {}", describe(&v))))?;
+            event_target = Some(t);
+            continue;
+        }
+        let text = if let Some(s) = v.as_string() {
+            s
+        } else if let Some(n) = v.as_f64() {
+            format!("{n}")
+        } else if let Some(b) = v.as_bool() {
+            b.to_string()
+        } else if key == "scenario" && v.is_object() && !js_sys::Array::is_array(&v) {
+            to_json_text(&v, &path)?
+        } else {
+            return Err(ApiError::type_(&path, format!("expected a string, number or boolean, got {}", describe(&v))));
+        };
+        pairs.push((key, text));
+    }
+    let opts = EmbedOptions::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(|e| ApiError::new(format!("{prefix}{}", e.field), e.message))?;
+    Ok(Parsed { opts, event_target, prefix: prefix.to_string() })
 }
 
-fn plan(options: &JsValue) -> ApiResult<Plan> {
-    let o: MountOptions =
-        if options.is_undefined() || options.is_null() { MountOptions::default() } else { convert::from_js(options, "options")? };
-    let embed = match o.layout.as_deref() {
-        None | Some("full") => false,
-        Some("embed") => true,
-        Some(other) => return Err(ApiError::new("options.layout", format!("{other:?} is not a layout (\"full\" or \"embed\")"))),
-    };
-    let scenario = match (o.preset, o.scenario) {
-        (Some(_), Some(_)) => return Err(ApiError::invalid("options.scenario", "give either preset or scenario, not both")),
-        (Some(id), None) => {
-            let p = catalog::preset(&id).ok_or_else(|| {
-                let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
-                ApiError::new("options.preset", format!("no preset {id:?} (one of {})", ids.join(", ")))
-            })?;
-            Some((build::parse(p.json)?, Some(p.id)))
+/// Most wall time `start-at` may take before the first render: a scenario that needs more
+/// would freeze the host page.
+const START_AT_BUDGET_MS: f64 = 3_000.0;
+
+fn perf_now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Stops a run at a wall-clock deadline (checked every few instants).
+struct Deadline {
+    at: f64,
+    instants: u32,
+}
+
+impl Observer for Deadline {
+    fn after_instant(&mut self, _: &Simulation) -> ControlFlow<()> {
+        self.instants += 1;
+        if self.instants.is_multiple_of(32) && perf_now() > self.at {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
-        (None, Some(v)) => {
-            let text = match v {
-                serde_json::Value::String(s) => text_of_string(&s, "options.scenario")?,
-                serde_json::Value::Object(_) => v.to_string(),
-                other => {
-                    return Err(ApiError::type_(
-                        "options.scenario",
-                        format!("expected a scenario object or string, got {}", json_kind(&other)),
-                    ))
-                }
-            };
-            // The API's own checks (bounds, scripted commands), so the page cannot fail later.
-            let sc = load_text(&text, "options.scenario")?.scenario().clone();
-            let preset = catalog::preset_matching(&sc).map(|p| p.id);
-            Some((sc, preset))
+    }
+}
+
+/// Loads the source, sets the speed and runs to `start_at`: what must hold before the first render.
+fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
+    if let Some(Source { scenario, preset }) = &opts.source {
+        pg.load(scenario.clone(), *preset).map_err(|e| e.within(&format!("{prefix}scenario")))?;
+        if let Some(p) = preset.and_then(crate::engine::scenario::catalog::preset) {
+            pg.speed.set(p.speed);
         }
-        (None, None) => None,
-    };
-    if let Some(s) = o.speed {
-        if !(s.is_finite() && s > 0.0 && s <= MAX_SPEED) {
+    }
+    if let Some(s) = opts.speed {
+        pg.speed.set(s);
+    }
+    if let Some(at) = opts.start_at {
+        let target = pg.start_time().saturating_add(at);
+        let deadline = Deadline { at: perf_now() + START_AT_BUDGET_MS, instants: 0 };
+        pg.update_watched(deadline, |s, w| s.run_until_abs(ProcTime(target), w)).0.map_err(|e| e.within(&format!("{prefix}start-at")))?;
+        if pg.now() < target {
+            let reached = crate::web::format::elapsed(pg.now(), pg.start_time());
             return Err(ApiError::new(
-                "options.speed",
-                format!("{s} is not a speed (processing time per wall-clock time, > 0 and ≤ 100000)"),
+                format!("{prefix}start-at"),
+                format!("the scenario needs more than 3 s of work to get there (it reached {reached})"),
             ));
         }
+        pg.refresh();
     }
-    Ok(Plan { embed, scenario, speed: o.speed, autoplay: o.autoplay.unwrap_or(false), full_url: o.full_url })
+    Ok(())
 }
 
-fn json_kind(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}
+/// What the mount closure hands back: the state, its look, and whether it is ready.
+type Started = (Pg, Look, ApiResult<()>);
 
-/// A playground mounted into a page; `unmount()` removes it and stops its frame loop.
-#[wasm_bindgen]
-pub struct MountedPlayground {
-    handle: Option<Box<dyn std::any::Any>>,
-}
-
-#[wasm_bindgen]
-impl MountedPlayground {
-    /// Removes the playground from the page and stops it. Calling it again does nothing.
-    pub fn unmount(&mut self) {
-        self.handle.take();
+/// Mounts the UI per `opts` into `el`; `default_layout` when `opts` names none.
+pub(crate) fn mount_parsed(
+    el: web_sys::HtmlElement,
+    parsed: Parsed,
+    default_layout: Layout,
+) -> ApiResult<super::mounted::MountedPlayground> {
+    crate::web::error_banner::install_panic_hook();
+    let Parsed { opts, event_target, prefix } = parsed;
+    let layout = opts.layout.unwrap_or(default_layout);
+    let out: Rc<RefCell<Option<Started>>> = Rc::new(RefCell::new(None));
+    let slot = out.clone();
+    let key = super::mounted::RestartKey::of(&opts, layout);
+    let autoplay = opts.autoplay;
+    let handle = leptos::mount::mount_to(el, move || {
+        let pg = Pg::new();
+        let look = Look::new(opts.theme, opts.controls, opts.view, opts.readonly);
+        let ready = prepare(pg, &opts, &prefix);
+        if let (Ok(()), Some(target)) = (&ready, event_target) {
+            super::dom_events::install(pg, target);
+        }
+        pg.playing.set(opts.autoplay && ready.is_ok());
+        *slot.borrow_mut() = Some((pg, look, ready));
+        view! { <Hosted pg=pg layout=layout full_url=opts.full_url look=look /> }
+    });
+    let Some((pg, look, ready)) = out.borrow_mut().take() else {
+        return Err(ApiError::invalid("", "the playground did not start"));
+    };
+    if let Err(e) = ready {
+        drop(handle);
+        return Err(e);
     }
-
-    /// Whether it is still mounted.
-    #[wasm_bindgen(getter)]
-    pub fn mounted(&self) -> bool {
-        self.handle.is_some()
-    }
+    Ok(super::mounted::MountedPlayground::new(Box::new(handle), pg, look, key, autoplay))
 }
 
 /// Places the playground into `element`: `options.layout` `"full"` (default) or `"embed"`
 /// (~720×420: play, speed, title, "open full ↗", compact graph, timeline, one-line WHY);
 /// `preset` or `scenario` (object, JSON text, share string or preset id; default: the first
-/// preset); `speed`; `autoplay`; `fullUrl` (the full playground's address for the embed's
-/// "open full" link; default: this page's).
+/// preset); `speed`; `autoplay`; `theme`; `controls`; `view`; `startAt`; `readonly`; `fullUrl`
+/// (the full playground's address for the embed's "open full" link; default: this page's);
+/// `eventTarget` (where the simulation's events are dispatched as DOM `CustomEvent`s).
 #[wasm_bindgen]
-pub fn mount(element: JsValue, options: JsValue) -> Result<MountedPlayground, JsValue> {
+pub fn mount(element: JsValue, options: JsValue) -> Result<super::mounted::MountedPlayground, JsValue> {
     let m = "mount";
     let Some(el) = element.dyn_ref::<web_sys::HtmlElement>().cloned() else {
         return Err(ApiError::type_("element", format!("expected an HTML element, got {}", describe(&element))).into_js(m));
     };
-    let plan = plan(&options).map_err(|e| e.into_js(m))?;
-    crate::web::error_banner::install_panic_hook();
-    let handle = leptos::mount::mount_to(el, move || {
-        let pg = Pg::new();
-        if let Some((sc, preset)) = plan.scenario {
-            // Checked above; a failure here would be a bug, shown as a notice.
-            if let Err(e) = pg.load(sc, preset) {
-                pg.error(format!("{e}"));
-            }
-            if let Some(p) = preset.and_then(catalog::preset) {
-                pg.speed.set(p.speed);
-            }
-        }
-        if let Some(s) = plan.speed {
-            pg.speed.set(s);
-        }
-        pg.playing.set(plan.autoplay);
-        if plan.embed {
-            view! { <Embed pg=pg full_url=plan.full_url /> }.into_any()
-        } else {
-            view! { <Playground pg=pg /> }.into_any()
-        }
-    });
-    Ok(MountedPlayground { handle: Some(Box::new(handle)) })
+    let parsed = parse_options(&options, "options.").map_err(|e| e.into_js(m))?;
+    mount_parsed(el, parsed, Layout::Full).map_err(|e| e.into_js(m))
 }

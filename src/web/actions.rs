@@ -4,6 +4,8 @@
 //! engine (`engine::session::action`).
 
 use super::state::Pg;
+use leptos::prelude::set_timeout;
+use wasm_bindgen::JsCast;
 pub use crate::engine::session::action::{assigner_label, Action};
 
 /// How the page runs an action.
@@ -18,8 +20,37 @@ impl RunAction for Action {
             None => pg.restart_with(|sc| self.change(sc)),
         };
         match result {
-            Ok(()) => pg.info(format!("Applied: {}", self.describe())),
+            Ok(()) => {
+                pg.info(format!("Applied: {}", self.describe()));
+                follow_consequence(*pg);
+            }
             Err(e) => pg.error(format!("{e}")),
         }
+    }
+}
+
+/// After a fix the view follows its consequence: the timeline (where windows start to fire
+/// and late records show) scrolls into view if it is not, and flashes once. Later, once the
+/// re-rendered page has settled.
+fn follow_consequence(pg: Pg) {
+    set_timeout(
+        move || {
+            let Some(card) = pg.query(".main .timeline-card") else { return };
+            scroll_into_view_smoothly(&card);
+            let _ = card.class_list().add_1("flash");
+            set_timeout(move || drop(card.class_list().remove_1("flash")), std::time::Duration::from_millis(1600));
+        },
+        std::time::Duration::from_millis(60),
+    );
+}
+
+/// `scrollIntoView({behavior: "smooth", block: "nearest"})`: nothing moves if it is in view
+/// (called through JS, which needs no more web-sys features).
+fn scroll_into_view_smoothly(el: &web_sys::Element) {
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &"smooth".into());
+    let _ = js_sys::Reflect::set(&opts, &"block".into(), &"nearest".into());
+    if let Ok(f) = js_sys::Reflect::get(el, &"scrollIntoView".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        let _ = f.call1(el, &opts);
     }
 }

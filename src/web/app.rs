@@ -11,6 +11,7 @@ use super::graph::JobGraph;
 use super::header::Header;
 use super::joins_log::JoinsLog;
 use super::keyboard::{self, HelpOverlay};
+use super::link_problem::{LinkProblemDialog, LinkProblems};
 use super::metrics::MetricsPanel;
 use super::playback;
 use super::presets::PresetCard;
@@ -26,16 +27,27 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let pg = Pg::new();
-    let embed = super::share::load_from_query(&pg);
-    super::share::load_from_location(&pg);
-    // A pasted share link (only the #fragment changes) loads too.
-    let handle = window_event_listener(leptos::ev::hashchange, move |_| super::share::load_from_location(&pg));
+    let zoom = super::url_state::TimelineZoom { span: RwSignal::new(None), end: RwSignal::new(None) };
+    provide_context(zoom);
+    let mut problems = Vec::new();
+    let embed = super::share::load_from_query(&pg, &mut problems);
+    super::share::load_from_location(&pg, &mut problems);
+    let link = LinkProblems::provide(problems);
+    super::url_state::follow(pg, zoom);
+    // A pasted share link (only the #fragment changes) loads too, in the page's owner (for
+    // the timeline zoom it restores).
+    let owner = Owner::current();
+    let handle = window_event_listener(leptos::ev::hashchange, move |_| {
+        let mut problems = Vec::new();
+        match &owner {
+            Some(o) => o.with(|| super::share::load_from_location(&pg, &mut problems)),
+            None => super::share::load_from_location(&pg, &mut problems),
+        }
+        link.0.set(problems);
+    });
     on_cleanup(move || handle.remove());
-    if embed {
-        view! { <Embed pg=pg full_url=None /> }.into_any()
-    } else {
-        view! { <Playground pg=pg /> }.into_any()
-    }
+    let layout = if embed { view! { <Embed pg=pg full_url=None /> }.into_any() } else { view! { <Playground pg=pg /> }.into_any() };
+    view! { {layout} <LinkProblemDialog /> }
 }
 
 /// A new selection is explained at once, also while paused.
@@ -64,7 +76,10 @@ pub fn Embed(pg: Pg, full_url: Option<String>, #[prop(optional)] no_loop: bool) 
 #[component]
 pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
     provide_context(pg);
-    provide_context(ThemeState::new());
+    // A hosted playground brings its own (`host::Hosted`).
+    if use_context::<ThemeState>().is_none() {
+        provide_context(ThemeState::new());
+    }
     let wide = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1280.0) >= 1500.0;
     let controls_open = RwSignal::new(wide);
     let help_open = RwSignal::new(false);
@@ -81,14 +96,15 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
             <Header controls_open=controls_open help_open=help_open />
             <Notices />
             <main class="main" id="main">
+                <super::lesson::LessonCard />
                 <PresetCard />
                 <div class="row graph-row">
-                    <section class="card graph-card" aria-labelledby="graph-h">
+                    <section class="card graph-card" part="graph" aria-labelledby="graph-h">
                         <header class="card-head">
                             <h2 id="graph-h">"JOB GRAPH"</h2>
                             <span class="legend small muted">
-                                <span class="lg-idle">"idle"</span>" · "<super::icons::Svg icon=super::icons::Icon::Pause />" silenced · "
-                                <span class="lg-min">"━ holds the minimum"</span>" · dashed: No Watermark"
+                                <span class="lg-idle">"idle"</span>" · "
+                                <span class="lg-min">"━ holds the minimum"</span>" · dashed: No Watermark · ▮ fired · ✕ dropped"
                                 <super::graph_flow_marks::FlowLegend />
                             </span>
                         </header>

@@ -28,7 +28,7 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn HatchDefs() -> impl IntoView {
     view! {
-        <svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false">
+        <svg class="hatch-defs" width="0" height="0" aria-hidden="true" focusable="false">
             <defs>
                 <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
                     <rect class="hatch-bg" width="6" height="6"></rect>
@@ -66,7 +66,7 @@ pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
     view! {
         <div class="embed">
             <HatchDefs />
-            <header class="embed-head">
+            <header class="embed-head" part="header">
                 <PlayButton />
                 <SpeedPicker />
                 <span class="embed-title" title=title>{title}</span>
@@ -77,7 +77,7 @@ pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
                     title="Open this scenario in the full playground (new tab)">"open full "<Svg icon=Icon::External /></a>
             </header>
             <div class="embed-body">
-                <section class="card embed-graph" aria-label="Job graph">
+                <section class="card embed-graph" part="graph" aria-label="Job graph">
                     <CompactGraph />
                 </section>
                 <Timeline compact=true />
@@ -87,14 +87,16 @@ pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
     }
 }
 
-/// The diagnosis' headline in one line (the explained subtask's sentence on hover), and the
-/// first fix the diagnosis offers as a button. The culprit and cause it names are those of the
+/// The diagnosis' headline in one line, and the first fix the diagnosis offers as a button. The
+/// line is a button: a tap (or Enter) expands it to the whole headline and the explained
+/// subtask's sentence — a phone has no hover for a title. The culprit and cause it names are those of the
 /// full layout's WHY panel, preset card and graph (one reading).
 #[component]
 fn WhyLine() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let r = pg.reading_slow;
     let line = move || r.with(|r| r.diag.headline.clone());
+    let open = RwSignal::new(false);
     let text = move || r.with(|r| r.explanation.as_ref().filter(|_| r.started()).map_or_else(|| r.diag.headline.clone(), |e| e.text.clone()));
     let fix = move || {
         r.with(|r| r.diag.fixes().into_iter().next()).map(|f| {
@@ -103,10 +105,13 @@ fn WhyLine() -> impl IntoView {
         })
     };
     view! {
-        <footer class="embed-why" aria-live="polite" data-culprit-partition=move || r.with(Reading::culprit_attr) data-cause=move || r.with(Reading::cause_attr)>
+        <footer class="embed-why" part="why" class:expanded=move || open.get() aria-live="polite"
+            data-culprit-partition=move || r.with(Reading::culprit_attr) data-cause=move || r.with(Reading::cause_attr)>
             <b>"WHY "</b>
-            <span class="embed-why-text" data-testid="why-sentence" title=text>{line}</span>
+            <button class="embed-why-text" data-testid="why-sentence" title=text aria-expanded=move || open.get().to_string()
+                aria-controls="embed-why-full" on:click=move |_| open.update(|o| *o = !*o)>{line}</button>
             {fix}
+            <p class="embed-why-full" id="embed-why-full" class:hidden=move || !open.get()>{text}</p>
         </footer>
     }
 }
@@ -209,7 +214,8 @@ fn partition_nodes(out: &mut String, c: &Cols, s: &Snapshot, (pp, py): &(f64, Ve
             class += " holding";
         }
         // `p11`, or `rates-0` in a job with two topics (the full graph's names).
-        let name = super::graph_layout::partition_label(s, x.partition);
+        // Topic names come from the scenario (a link, an attribute): text, never markup.
+        let name = super::graph_layout::partition_label(s, x.partition).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
         let _ = write!(out, r#"<g class="{class}" data-partition="{}"><title>partition {name}{}</title><rect class="box" x="{:.1}" y="{:.1}" width="{:.1}" height="{ph:.1}" rx="3"/>"#, x.partition, if x.silent { " (silenced)" } else { "" }, c.p_x, y - ph / 2.0, c.p_w);
         if pp >= 11.0 {
             let _ = write!(out, r#"<text x="{:.1}" y="{:.1}">{name}{}</text>"#, c.p_x + 4.0, y + 4.0, if x.silent { " ‖" } else { "" });
@@ -275,6 +281,12 @@ fn operator_nodes(out: &mut String, c: &Cols, s: &Snapshot, (op, oy): &(f64, Vec
 /// Height of the compact graph's plot (the embed layout's body row).
 const GRAPH_H: f64 = 280.0;
 
+/// The compact graph's drawing width: its card's, but at least what its labels need (the
+/// view box scales it down below that).
+fn graph_width(card: f64) -> f64 {
+    card.max(260.0)
+}
+
 #[component]
 pub fn CompactGraph() -> impl IntoView {
     let pg = expect_context::<Pg>();
@@ -286,7 +298,7 @@ pub fn CompactGraph() -> impl IntoView {
         _ => None,
     });
     let markup = Memo::new(move |_| {
-        let w = width.get().max(220.0);
+        let w = graph_width(width.get());
         let cols = Cols { h: GRAPH_H, p_x: 2.0, p_w: (w * 0.2).clamp(34.0, 60.0), s_x: w * 0.32, s_w: (w * 0.2).clamp(40.0, 64.0), o_x: w * 0.6, o_w: w * 0.4 - 3.0 };
         let started = pg.reading.with(Reading::started);
         pg.snap.with(|s| compact_svg(&cols, s, chain.get(), selected.get(), started))
@@ -304,8 +316,9 @@ pub fn CompactGraph() -> impl IntoView {
     };
     view! {
         <div class="compact-graph-wrap" node_ref=node on:click=on_click>
+            // One viewBox: the graph scales to the card's width (a phone's narrow column too).
             <svg class="graph compact" role="img" aria-label="Job graph: partitions, source subtasks and window subtasks; click a window subtask to explain it"
-                width=move || width.get() height=GRAPH_H inner_html=move || markup.get()></svg>
+                viewBox=move || format!("0 0 {:.0} {GRAPH_H}", graph_width(width.get())) inner_html=move || markup.get()></svg>
         </div>
     }
 }

@@ -29,7 +29,8 @@ pub fn EmissionsLog() -> impl IntoView {
                     }}
                 </span>
             </header>
-            <div class="scroll tall" node_ref=node>
+            // Focusable, so that the arrows scroll it (a table of plain text has no Tab stop).
+            <div class="scroll tall" node_ref=node tabindex="0" role="region" aria-labelledby="emissions-h">
                 <table class="data" id="emissions-table">
                     <thead><tr>
                         <th scope="col">"fired at"</th><th scope="col">"sub"</th><th scope="col">"key"</th>
@@ -66,7 +67,7 @@ pub fn LatePanel() -> impl IntoView {
                     <span class="counter" id="late-side">"○ side output "<b>{move || thousands(pg.logs.late_side.get())}</b></span>
                 </span>
             </header>
-            <div class="scroll tall" node_ref=node>
+            <div class="scroll tall" node_ref=node tabindex="0" role="region" aria-labelledby="late-h">
                 <table class="data" id="late-table">
                     <thead><tr>
                         <th scope="col">"arrived"</th><th scope="col" title="partition">"part."</th><th scope="col">"key"</th>

@@ -49,7 +49,7 @@ fn icon(r: &Reason) -> &'static str {
 pub fn ExplainPanel() -> impl IntoView {
     let tab = RwSignal::new("why");
     view! {
-        <section class="card why" aria-labelledby="why-h">
+        <section class="card why" part="why" aria-labelledby="why-h">
             <header class="card-head">
                 <h2 id="why-h">"WHY"</h2>
                 <div role="tablist" class="tabs why-tabs" aria-label="WHY panel views">
@@ -61,7 +61,8 @@ pub fn ExplainPanel() -> impl IntoView {
             <div class="tab-body" id="why-pane-why" role="tabpanel" aria-labelledby="why-tab-why" class:hidden=move || tab.get() != "why">
                 <ExplainTarget />
                 <ExplainSubject />
-                <div aria-live="polite"><ExplainBody /></div>
+                <WhyAnnouncer />
+                <ExplainBody />
                 <FindingsList />
             </div>
             <div class="tab-body" id="why-pane-advisor" role="tabpanel" aria-labelledby="why-tab-advisor" class:hidden=move || tab.get() != "advisor">
@@ -72,6 +73,21 @@ pub fn ExplainPanel() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// The WHY panel's headline for screen readers: a visually hidden polite live region whose text
+/// changes only when the diagnosis changes its mind (another cause or culprit, or the first
+/// record read), not with every reading (its counts and times move every frame).
+#[component]
+fn WhyAnnouncer() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let verdict = Memo::new(move |_| pg.reading_slow.with(|r| (r.started(), r.cause_attr(), r.culprit_attr())));
+    let text = Memo::new(move |_| {
+        // Read, not only tracked: a memo that is never read never runs, and never subscribes.
+        verdict.with(|_| ());
+        pg.reading_slow.with_untracked(|r| r.diag.headline.clone())
+    });
+    view! { <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="why-live">{text}</p> }
 }
 
 /// A tab of the WHY panel; the lag tab carries ⚠ while a subtask's lag is over the threshold.

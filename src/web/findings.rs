@@ -89,7 +89,7 @@ fn finding_row(f: &Finding, first: bool, r: &Reading, toggled: RwSignal<BTreeSet
         <li class=class class:holds=f.holds_watermark data-kind=kind_name(f.kind)
             data-partition=f.partition.map(|p| p.to_string())>
             <button class="finding-head" aria-expanded=move || open().to_string() aria-controls=body_id.clone() on:click=flip>
-                <span class="sev" aria-label=word title=word>{mark}</span>
+                <span class="sev" title=word><span aria-hidden="true">{mark}</span><span class="sr-only">{word}</span></span>
                 <span class="finding-title">{f.title.clone()}</span>
                 {f.holds_watermark.then(|| view! { <span class="badge hold">"◀ holds the watermark"</span> })}
                 {badge}

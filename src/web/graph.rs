@@ -1,10 +1,12 @@
 //! The live job graph (SVG): partitions → source subtasks → (chained watermark operators) →
 //! exchange → keyed subtasks (windows or an interval join) → sink; a job with two inputs gets
 //! a band per topic, and its keyed subtasks a valve (union) or a port per input (connect).
-//! Every node shows its watermark (human and raw); idle nodes are hatched, silenced partitions
-//! carry ❚❚, and the channel and split that hold each window subtask's minimum are drawn thick
-//! — the same "holds the minimum" mark as in the tables. Click a node (or Tab to it and press
-//! Enter) to explain it. Positions come from `graph_layout`.
+//! Every node shows its watermark (human and raw); idle nodes are hatched, a partition's pill
+//! names its state (active, idle, silenced, no producer) beside a Silence / Resume button,
+//! window subtasks count what they fired and dropped, and the channel and split that hold
+//! each window subtask's minimum are drawn thick — the same "holds the minimum" mark as in the
+//! tables. Click a node (or Tab to it and press Enter or Space) to explain it. The layers share
+//! one viewBox, so the graph scales down to its card. Positions come from `graph_layout`.
 //!
 //! The SVG is written as markup (two layers: edges, which change rarely, and nodes) and
 //! replaced at most ~10 times per second while playing; one delegated click handler reads the
@@ -26,7 +28,7 @@ use wasm_bindgen::JsCast;
 pub use super::graph_layout::{layout, partition_label, Layout};
 use super::graph_chained::ChainedNode;
 use super::graph_flow_marks::{BpBadge, PauseBadge};
-use super::graph_layout::{curve, K_W, O_W, S_H, S_W};
+use super::graph_layout::{curve, K_W, O_W, SILENCE_W, S_W};
 use super::graph_operator::OperatorNode;
 
 /// The chain that holds the focused window subtask (window subtask, source subtask,
@@ -47,21 +49,25 @@ pub fn JobGraph() -> impl IntoView {
         pg.snap.with(|s| layout(w, s))
     });
     let chain = Memo::new(move |_| culprit(&pg));
-    let size_w = move || lay.with(|l| l.width);
-    let size_h = move || lay.with(|l| l.height);
+    let view_box = move || lay.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height));
     view! {
         <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev.target())
             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                // Enter on a focused node acts as a click (Space stays play / pause).
-                if ev.key() == "Enter" {
+                // Enter or Space on a focused node or button acts as a click; the event stops
+                // here, so Space does not also reach the play / pause shortcut.
+                if (ev.key() == "Enter" || ev.key() == " ") && on_button(ev.target()) {
+                    ev.prevent_default();
+                    ev.stop_propagation();
                     on_graph_click(pg, ev.target());
                 }
             }
             data-culprit-partition=move || pg.reading.with(Reading::culprit_attr) data-cause=move || pg.reading.with(Reading::cause_attr)>
-            <div class="graph-layers" style:height=move || format!("{}px", size_h()) style:width=move || format!("{}px", size_w())>
+            // The layers scale together with one viewBox: the graph fits its card at any width
+            // (1:1 when there is room), and the card is as tall as the job.
+            <div class="graph-layers" style:aspect-ratio=move || lay.with(|l| format!("{:.0} / {:.0}", l.width, l.height))
+                style:max-width=move || lay.with(|l| format!("{:.0}px", l.width))>
                 <GraphEdges lay=lay chain=chain />
-                <svg class="graph" role="group" aria-label=move || graph_label(&pg)
-                    width=size_w height=size_h>
+                <svg class="graph" role="group" aria-label=move || graph_label(&pg) viewBox=view_box>
                     <ColumnHeads lay=lay />
                     <GraphNodes lay=lay chain=chain />
                 </svg>
@@ -86,6 +92,11 @@ fn graph_label(pg: &Pg) -> String {
         };
         format!("Job graph: {sources}{how}, {op} and the sink; click a node or press Enter on it to explain it")
     })
+}
+
+/// Whether a key went to one of the graph's buttons (a node or a Silence / Resume button).
+fn on_button(target: Option<web_sys::EventTarget>) -> bool {
+    target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|e| e.get_attribute("role").as_deref() == Some("button"))
 }
 
 /// The one delegated click (and Enter) handler: a node's `data-*` attribute says what was
@@ -131,12 +142,11 @@ fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     // Channels coloured by their source subtask's back-pressure level (a capacity limit only):
     // repainted when a level changes, under the edges that hold a minimum.
     let pressure = Memo::new(move |_| lay.with(|l| pg.snap.with(|s| super::graph_flow::pressure_edges_svg(l, s))));
-    let size_w = move || lay.with(|l| l.width);
-    let size_h = move || lay.with(|l| l.height);
+    let view_box = move || lay.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height));
     view! {
-        <svg class="graph-edges" aria-hidden="true" width=size_w height=size_h inner_html=move || edges.get()></svg>
-        <svg class="graph-edges pressure" aria-hidden="true" width=size_w height=size_h inner_html=move || pressure.get()></svg>
-        <svg class="graph-edges marked" aria-hidden="true" width=size_w height=size_h inner_html=move || marked.get()></svg>
+        <svg class="graph-edges" aria-hidden="true" viewBox=view_box inner_html=move || edges.get()></svg>
+        <svg class="graph-edges pressure" aria-hidden="true" viewBox=view_box inner_html=move || pressure.get()></svg>
+        <svg class="graph-edges marked" aria-hidden="true" viewBox=view_box inner_html=move || marked.get()></svg>
     }
 }
 
@@ -219,43 +229,88 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
     let pg = expect_context::<Pg>();
     let d = split_memo(pg.snap, p);
     let name = Memo::new(move |_| pg.snap.with(|s| partition_label(s, p)));
+    // As sentences name it: "partition 3", "partition rates-0" (the pill says `p3`).
+    let spoken = Memo::new(move |_| pg.snap.with(|s| super::graph_layout::partition_name(s, p)));
     let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
+    // A partition nobody writes to is not "silenced": it has nothing to resume.
+    let producer = Memo::new(move |_| {
+        pg.snap.track();
+        pg.with_sim(|s| s.producers().iter().any(|x| x.partition == p))
+    });
+    let badge = Memo::new(move |_| state.get().map_or(PartState::Active, |(idle, released, _, silent)| PartState::of(idle, released, silent, producer.get())));
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
     let class = move || part_class(state.get(), chain.with(|c| c.2) == Some(p), pg.selection.with(|sel| *sel == Selection::Split(p)));
-    let label = move || {
-        let n = name.get();
-        if compact.get() {
-            return state.with(|s| match s {
-                Some((_, true, ..)) => format!("{n} released"),
-                Some((true, ..)) => format!("{n} idle"),
-                Some((_, _, true, _)) => format!("{n} No Watermark"),
-                _ => n.clone(),
-            });
-        }
-        d.with(|s| match s {
-            Some(s) if s.released => format!("{n}  released"),
-            Some(s) => format!("{n}{} {}", if s.idle { " idle" } else { "" }, wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())),
-            None => String::new(),
-        })
-    };
-    let silent = move || state.with(|s| s.is_some_and(|s| s.3));
+    let wm = move || d.with(|s| s.as_ref().filter(|s| !s.released).map(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())).unwrap_or_default());
+    // Large topologies: the pill has the name and a state other than active; the watermark is
+    // in the splits table and the accessible name.
+    let shown_wm = move || if compact.get() { String::new() } else { format!(" {}", wm()) };
+    let shown_badge = move || if compact.get() && badge.get() == PartState::Active { String::new() } else { format!(" {}", badge.get().word()) };
+    let label = move || format!("Partition {}: {}, watermark {}; press Enter to explain", spoken.get(), badge.get().word(), wm());
+    let verb = move || if state.with(|s| s.is_some_and(|s| s.3)) { "Resume" } else { "Silence" };
     view! {
-        <g class=class data-partition=p tabindex="0" role="button" aria-label=move || format!("partition {}: explain", name.get())>
-            <title>{move || format!("partition {} (engine partition {p}): click to explain; the ‖ / ▶ button silences or resumes its producers", name.get())}</title>
-            <g class="silence-btn" class:on=silent data-silence=p role="button"
-                aria-label=move || format!("{} partition {}", if silent() { "Resume" } else { "Silence" }, name.get())>
-                <rect x=move || geo.get().0 - 18.0 y=move || geo.get().1 - geo.get().2 / 2.0 width="15" height=move || geo.get().2 rx="3" />
-                // Drawn, not a glyph: ❚❚ (silence) or ▶ (resume), 7 px, centred in the button.
-                <path class="glyph" d=move || {
-                    let (x, y, _, _) = geo.get();
-                    let cx = x - 10.5;
-                    if silent() { format!("M{:.1},{:.1}v7l6,-3.5z", cx - 2.5, y - 3.5) } else { format!("M{:.1},{:.1}h2.2v7h-2.2zM{:.1},{:.1}h2.2v7h-2.2z", cx - 3.2, y - 3.5, cx + 1.0, y - 3.5) }
-                } />
+        <g class="part-row">
+            <g class="silence-btn" class:on=move || badge.get() == PartState::Silenced class:hidden=move || !badge.get().can_toggle()
+                data-silence=p role="button" tabindex=move || if badge.get().can_toggle() { "0" } else { "-1" }
+                aria-label=move || format!("{} partition {}", verb(), spoken.get())>
+                <title>{move || format!("{} the producers of partition {}", verb(), spoken.get())}</title>
+                <rect x=move || geo.get().0 - SILENCE_W + 4.0 y=move || geo.get().1 - geo.get().2 / 2.0 width=SILENCE_W - 8.0 height=move || geo.get().2 rx="3" />
+                <text x=move || geo.get().0 - SILENCE_W / 2.0 y=move || geo.get().1 + 3.5 text-anchor="middle">{verb}</text>
             </g>
-            <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
-            <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>{label}</text>
-            <PauseBadge p=p lay=lay />
+            <g class=class data-partition=p data-state=move || badge.get().word() tabindex="0" role="button" aria-label=label>
+                <title>{move || format!("partition {} (engine partition {p}): {}; click to explain", name.get(), badge.get().word())}</title>
+                <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
+                <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>
+                    {move || name.get()}
+                    <tspan class=move || format!("st st-{}", badge.get().class())>{shown_badge}</tspan>
+                    {shown_wm}
+                </text>
+                <PauseBadge p=p lay=lay />
+            </g>
         </g>
+    }
+}
+
+/// What a partition's badge says: its state, never an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartState {
+    Released,
+    NoProducer,
+    Silenced,
+    Idle,
+    Active,
+}
+
+impl PartState {
+    pub fn of(idle: bool, released: bool, silent: bool, has_producer: bool) -> Self {
+        match () {
+            _ if released => PartState::Released,
+            _ if !has_producer => PartState::NoProducer,
+            _ if silent => PartState::Silenced,
+            _ if idle => PartState::Idle,
+            _ => PartState::Active,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            PartState::Released => "released",
+            PartState::NoProducer => "no producer",
+            PartState::Silenced => "silenced",
+            PartState::Idle => "idle",
+            PartState::Active => "active",
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            PartState::NoProducer => "none",
+            other => other.word(),
+        }
+    }
+
+    /// Only a partition with producers can be silenced or resumed.
+    fn can_toggle(self) -> bool {
+        !matches!(self, PartState::Released | PartState::NoProducer)
     }
 }
 
@@ -275,7 +330,8 @@ fn part_class(state: Option<(bool, bool, bool, bool)>, holding: bool, selected: 
 fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = source_memo(pg.snap, s);
-    let geo = Memo::new(move |_| lay.with(|l| (l.s_x, l.s_y.get(s as usize).copied().unwrap_or(0.0) - S_H / 2.0)));
+    let geo = Memo::new(move |_| lay.with(|l| (l.s_x, l.s_y.get(s as usize).copied().unwrap_or(0.0) - l.s_h / 2.0)));
+    let dense = Memo::new(move |_| lay.with(|l| l.s_h < super::graph_layout::S_H));
     let x = move || geo.get().0;
     let y = move || geo.get().1;
     let class = move || {
@@ -306,17 +362,18 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let label = move || {
         let bp = limited.get().then(|| d.with(|v| v.as_ref().map(|v| v.back_pressure_level))).flatten();
         let bp = bp.map_or(String::new(), |l| format!(", {}", super::graph_flow::bp_label(l, pg.reading.with(|r| r.flow.back_pressured(s)))));
-        format!("source subtask {s}{bp}{}: explain", if waiting.get() { ", waiting for alignment" } else { "" })
+        let state = d.with(|v| v.as_ref().map(|v| format!("{}, watermark {}", if v.idle { "idle" } else { "active" }, wm_human(v.output_watermark.ms(), v.now.ms()))));
+        format!("Source subtask {s}: {}{bp}{}; press Enter to explain", state.unwrap_or_default(), if waiting.get() { ", waiting for alignment" } else { "" })
     };
     view! {
         <g class=move || class() + if waiting.get() { " waiting" } else { "" } data-source=s tabindex="0" role="button" aria-label=label>
             <title>{title}</title>
-            <rect class="box" x=x y=y width=S_W height=S_H rx="6" />
-            <text class="name" x=move || x() + 8.0 y=move || y() + 14.0>{line1}</text>
-            <text class="mono wm" x=move || x() + 8.0 y=move || y() + 27.0>{line2}</text>
+            <rect class="box" x=x y=y width=S_W height=move || lay.with(|l| l.s_h) rx="6" />
+            <text class="name" x=move || x() + 8.0 y=move || y() + if dense.get() { 13.0 } else { 14.0 }>{line1}</text>
+            <text class="mono wm" x=move || x() + 8.0 y=move || y() + if dense.get() { 26.0 } else { 27.0 }>{line2}</text>
             // Drawn, not the ⏸ glyph (most fonts lack it): two bars before "waiting for alignment".
-            <path class="wait-glyph" class:hidden=move || !waiting.get() d=move || format!("M{:.1},{:.1}h2v7h-2zM{:.1},{:.1}h2v7h-2z", x() + 8.0, y() + 32.0, x() + 12.0, y() + 32.0) />
-            <text class="mono raw" x=move || x() + if waiting.get() { 19.0 } else { 8.0 } y=move || y() + 39.0>{line3}</text>
+            <path class="wait-glyph" class:hidden=move || !waiting.get() || dense.get() d=move || format!("M{:.1},{:.1}h2v7h-2zM{:.1},{:.1}h2v7h-2z", x() + 8.0, y() + 32.0, x() + 12.0, y() + 32.0) />
+            <text class="mono raw" class:hidden=move || dense.get() x=move || x() + if waiting.get() { 19.0 } else { 8.0 } y=move || y() + 39.0>{line3}</text>
             <BpBadge s=s lay=lay />
         </g>
     }

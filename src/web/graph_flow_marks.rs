@@ -7,7 +7,7 @@
 
 use super::format::{thousands, wm_human, wm_raw};
 use super::graph_flow::{bp_label, channel_fills, fills_title, flow_limited, gauges_svg, level_class, level_name};
-use super::graph_layout::{Layout, O_W, S_H, S_W};
+use super::graph_layout::{Layout, O_W, S_W};
 use super::state::Pg;
 use leptos::prelude::*;
 
@@ -64,7 +64,7 @@ fn BpBadgeShown(s: u32, lay: Memo<Layout>) -> impl IntoView {
         let lvl = pg.snap.with(|sn| flow_limited(sn).then(|| sn.sources.get(s as usize).map(|v| v.back_pressure_level)).flatten())?;
         Some((lvl, pg.reading.with(|r| r.flow.back_pressured(s))))
     });
-    let geo = Memo::new(move |_| lay.with(|l| (l.s_x + S_W - 4.0 - BADGE_W, l.s_y.get(s as usize).copied().unwrap_or(0.0) - S_H / 2.0 + 4.0)));
+    let geo = Memo::new(move |_| lay.with(|l| (l.s_x + S_W - 4.0 - BADGE_W, l.s_y.get(s as usize).copied().unwrap_or(0.0) - l.s_h / 2.0 + 4.0)));
     let label = move || mark.get().map(|(l, ms)| bp_label(l, ms)).unwrap_or_default();
     view! {
         <g class=move || format!("bp-badge {}", mark.get().map_or("", |(l, _)| level_class(l)))

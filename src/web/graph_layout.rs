@@ -16,9 +16,19 @@ pub const M_W: f64 = 144.0;
 pub const O_W: f64 = 168.0;
 pub const K_W: f64 = 96.0;
 pub const S_H: f64 = 44.0;
-pub const O_H: f64 = 56.0;
+/// Four lines: name and state, watermark, raw watermark and lag, fired and dropped counts.
+pub const O_H: f64 = 70.0;
 /// A two-input operator shows each input's watermark on a line of its own.
-pub const O_H2: f64 = 86.0;
+pub const O_H2: f64 = 100.0;
+/// Where a keyed subtask's counts line sits (its baseline, from the node's top).
+pub const COUNTS_Y: f64 = 61.0;
+/// A dense graph (more than four window or source subtasks) draws them on two lines: name and
+/// watermark, counts (the raw watermark and lag are in the title), so that seed-001's sixteen
+/// partitions and eight subtasks fit a 1280×720 screen with the WHY panel beside them.
+pub const O_H_DENSE: f64 = 34.0;
+pub const COUNTS_Y_DENSE: f64 = 28.0;
+pub const S_H_DENSE: f64 = 30.0;
+const DENSE_ABOVE: usize = 4;
 /// With a capacity limit a keyed subtask gets one more line: busy time and its channels' buffers.
 pub const O_FLOW_H: f64 = 14.0;
 /// Where the column heads end.
@@ -28,7 +38,11 @@ const GROUP_HEAD: f64 = 18.0;
 /// Room left of a keyed subtask for its input ports.
 pub const PORT_W: f64 = 12.0;
 /// Width of one monospace character of a partition pill, for sizing the column.
-const MONO_CH: f64 = 6.7;
+const MONO_CH: f64 = 6.6;
+/// Room left of a partition pill for its Silence / Resume button.
+pub const SILENCE_W: f64 = 48.0;
+/// The widest gap between two columns (a wide screen leaves the rest of the card empty).
+const MAX_GAP: f64 = 220.0;
 
 /// How channels enter a keyed subtask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +75,10 @@ pub struct Layout {
     pub m_x: Option<f64>,
     pub o_x: f64,
     pub o_h: f64,
+    /// A source subtask's height (two lines when dense).
+    pub s_h: f64,
+    /// Keyed subtasks on two lines (not a two-input operator's: its inputs need theirs).
+    pub dense: bool,
     pub k_x: f64,
     pub p_h: f64,
     /// Row centre of each partition (by engine number), source subtask and keyed subtask.
@@ -104,7 +122,7 @@ impl Layout {
     /// The vertical centre of input `input`'s port (and of its line in the node).
     pub fn port_y(&self, o: u32, input: usize) -> Option<f64> {
         let top = self.o_y.get(o as usize)? - self.o_h / 2.0;
-        Some(top + 55.0 + 16.0 * input as f64)
+        Some(top + COUNTS_Y + 10.0 + 16.0 * input as f64)
     }
 }
 
@@ -143,23 +161,29 @@ pub fn partition_name(snap: &Snapshot, p: u32) -> String {
 
 /// How channels enter a keyed subtask, and its height: two inputs show a line each, a capacity
 /// limit adds one for busy time and buffers.
-fn keyed_shape(snap: &Snapshot) -> (Ports, f64) {
+fn keyed_shape(snap: &Snapshot) -> (Ports, bool, f64) {
     let ports = match snap.job.two_input_mode {
         Some(TwoInputMode::Connect) => Ports::TwoInputs,
         Some(TwoInputMode::Union) => Ports::Valve,
         None => Ports::Direct,
     };
+    let dense = ports != Ports::TwoInputs && (snap.operators.len() > DENSE_ABOVE || snap.sources.len() > DENSE_ABOVE);
     let flow = if snap.job.keyed_capacity_per_s.is_some() { O_FLOW_H } else { 0.0 };
-    (ports, if ports == Ports::TwoInputs { O_H2 } else { O_H } + flow)
+    let h = match (ports, dense) {
+        (Ports::TwoInputs, _) => O_H2,
+        (_, true) => O_H_DENSE,
+        _ => O_H,
+    };
+    (ports, dense, h + flow)
 }
 
 /// One band per input: its partitions (in topic order) and its source subtasks side by side,
 /// under the topic's name when the job has two. Returns the rows of partitions and source
 /// subtasks, the bands' headings and the height they take.
-fn place_bands(snap: &Snapshot, p_h: f64) -> (Vec<f64>, Vec<f64>, Vec<Band>, f64) {
+fn place_bands(snap: &Snapshot, p_h: f64, s_h: f64) -> (Vec<f64>, Vec<f64>, Vec<Band>, f64) {
     let n = snap.splits.len();
     let two = snap.job.topics.len() > 1;
-    let s_pitch = S_H + 10.0;
+    let s_pitch = s_h + if s_h < S_H { 6.0 } else { 10.0 };
     let inputs = if two { snap.job.topics.len() } else { 1 };
     let (mut p_y, mut s_y, mut bands) = (vec![0.0; n], vec![0.0; snap.sources.len()], Vec::new());
     let mut top = TOP;
@@ -184,8 +208,10 @@ fn place_bands(snap: &Snapshot, p_h: f64) -> (Vec<f64>, Vec<f64>, Vec<Band>, f64
 
 /// A partition pill's row height: smaller as partitions add up.
 fn pill_height(n: usize) -> f64 {
-    if n <= 18 {
+    if n <= 8 {
         24.0
+    } else if n <= 18 {
+        19.0
     } else if n <= 40 {
         18.0
     } else {
@@ -197,31 +223,37 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
     let width = width.max(560.0);
     let n = snap.splits.len();
     let p_h = pill_height(n);
-    let (ports, o_h) = keyed_shape(snap);
-    let o_pitch = o_h + 10.0;
+    let (ports, dense, o_h) = keyed_shape(snap);
+    let o_pitch = o_h + if dense { 4.0 } else { 10.0 };
     let chained: Vec<bool> = snap.sources.iter().map(|s| s.midstream.is_some()).collect();
     let has_chain = chained.iter().any(|&c| c);
-    // Partition pills grow with the longest name: `impressions-1 idle 00:00:28.781` is the name
-    // and 18 more characters.
+    // A chained operator is as tall as its source subtask, with three lines: not dense then.
+    let s_h = if dense && !has_chain { S_H_DENSE } else { S_H };
+    // Partition pills grow with the longest name: `impressions-1 silenced 00:00:28.781` is the
+    // name and 22 more characters (a state badge and a watermark); 25 when a partition has
+    // nothing written to it (`no producer`).
     let longest = (0..n as u32).map(|p| partition_label(snap, p).chars().count()).max().unwrap_or(3);
-    let p_w = P_W_MIN.max((longest + 18) as f64 * MONO_CH + 12.0);
-    let (p_y, s_y, bands, bands_h) = place_bands(snap, p_h);
+    let unwritten = snap.splits.iter().any(|s| s.silent && s.produced == 0);
+    let p_w = P_W_MIN.max((longest + if unwritten { 25 } else { 22 }) as f64 * MONO_CH + 12.0);
+    let (p_y, s_y, bands, bands_h) = place_bands(snap, p_h, s_h);
     let ops_h = snap.operators.len() as f64 * o_pitch;
     let port = if ports == Ports::Direct { 0.0 } else { PORT_W };
     let m_w = if has_chain { M_W } else { 0.0 };
     // Four columns of edges fit a 1440 px screen's graph card (808 px) only with narrower gaps;
-    // narrower still (1280 px), the sink goes under the keyed subtasks instead of beside them,
-    // so that the chained column and the keyed subtasks stay in view without scrolling.
-    let min_gap = if has_chain { 15.0 } else { 24.0 };
+    // narrower still (1280 px, or a phone), the sink goes under the keyed subtasks instead of
+    // beside them, so that the graph needs less width and the view box scales it down less.
+    let min_gap = if has_chain { 15.0 } else { 22.0 };
     // Left margin and the silence buttons, the nodes, and a right margin.
-    let fixed = 8.0 + 18.0 + p_w + S_W + m_w + port + O_W + 8.0;
-    let sink_below = has_chain && width < fixed + K_W + 4.0 * min_gap;
-    let columns = if has_chain && !sink_below { 4.0 } else { 3.0 };
+    let fixed = 8.0 + SILENCE_W + p_w + S_W + m_w + port + O_W + 8.0;
+    let edge_columns = if has_chain { 4.0 } else { 3.0 };
+    let sink_below = width < fixed + K_W + edge_columns * min_gap;
+    let columns = if sink_below { edge_columns - 1.0 } else { edge_columns };
     // Under the subtasks, the sink leaves room on the right for the bus that leads down to it.
-    let gap = ((width - fixed - if sink_below { 16.0 } else { K_W }) / columns).max(min_gap);
+    // On a wide screen the gaps stop growing: the graph keeps its shape and stays left.
+    let gap = ((width - fixed - if sink_below { 16.0 } else { K_W }) / columns).clamp(min_gap, MAX_GAP);
     let content = bands_h.max(ops_h + if sink_below { 52.0 + 24.0 } else { 0.0 }).max(o_h + 20.0);
     let height = TOP + content + 8.0;
-    let p_x = 8.0 + 18.0;
+    let p_x = 8.0 + SILENCE_W;
     let s_x = p_x + p_w + gap;
     let m_x = has_chain.then_some(s_x + S_W + gap);
     let o_x = s_x + S_W + gap + if has_chain { M_W + gap } else { 0.0 } + port;
@@ -229,7 +261,7 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
     let p_edges = snap.splits.iter().filter(|s| !s.released).filter_map(|s| s.subtask.map(|t| (s.partition, t))).collect();
     let s_edges = snap.operators.iter().flat_map(|o| o.channels.iter().map(move |c| (c.source_subtask, o.subtask, c.input))).collect();
     Layout {
-        width: width.max(k_x + K_W + if sink_below { 16.0 + 8.0 } else { 8.0 } - 0.5),
+        width: k_x + K_W + if sink_below { 16.0 + 8.0 } else { 8.0 },
         height,
         p_x,
         p_w,
@@ -237,6 +269,8 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
         m_x,
         o_x,
         o_h,
+        s_h,
+        dense,
         k_x,
         p_h,
         p_y,
@@ -301,11 +335,32 @@ mod tests {
         let mx = m.m_x.expect("a chained column");
         assert!(m.s_x + S_W < mx && mx + M_W < m.o_x);
         assert_eq!(m.channel_start(0), Some((mx + M_W, m.s_y[0])), "channels leave from the chained operator");
-        assert!(m.k_x + K_W <= 808.0, "four columns still fit a 1440 px screen's graph card");
-        assert!(!m.sink_below);
+        assert!(m.k_x + K_W + 16.0 + 8.0 <= 808.0, "fits the width");
+        let wide = layout(900.0, &snap("midstream-assigner", 1_000));
+        assert!(!wide.sink_below && wide.k_x + K_W <= 900.0, "four columns and the sink beside fit a 900 px card");
         let narrow = layout(712.0, &snap("midstream-assigner", 1_000));
-        assert!(narrow.sink_below && narrow.k_x + K_W + 16.0 + 8.0 <= 712.0, "at 1280 px the sink goes under the window subtasks");
-        assert_eq!(narrow.width, 712.0, "nothing to scroll");
+        assert!(narrow.sink_below, "at 1280 px the sink goes under the window subtasks");
+        assert!(narrow.width < wide.width && narrow.width < 800.0, "and the view box scales it down little: {}", narrow.width);
         assert!(narrow.k_y - 26.0 > narrow.o_y[1] + O_H / 2.0, "below the last one");
+    }
+
+    #[test]
+    fn the_width_is_the_contents_a_phone_scales_it_and_a_wide_card_keeps_it_left() {
+        let s = snap("seed-001-heartbeat", 1_000);
+        let wide = layout(2200.0, &s);
+        assert!(wide.width < 1400.0, "gaps stop growing: {}", wide.width);
+        assert!(!wide.sink_below);
+        let phone = layout(330.0, &s);
+        assert!(phone.sink_below, "a narrow card puts the sink under the window subtasks");
+        assert!(phone.width < layout(808.0, &s).width, "and needs less width");
+        assert!(phone.width > 330.0, "wider than the card: the view box scales it down");
+        assert!(phone.k_y > phone.o_y.last().copied().unwrap_or(0.0), "the sink under the last one");
+    }
+
+    #[test]
+    fn a_two_partition_job_is_short() {
+        let small = layout(808.0, &snap("late-data", 1_000));
+        let seed = layout(808.0, &snap("seed-001-heartbeat", 1_000));
+        assert!(small.height + 100.0 < seed.height, "{} vs {}", small.height, seed.height);
     }
 }

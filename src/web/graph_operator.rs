@@ -6,7 +6,7 @@
 //! A union's subtask has one port: the valve that covers both sources' channels.
 
 use super::format::{dur, thousands, wm_human, wm_raw};
-use super::graph_layout::{Layout, Ports, O_W, PORT_W};
+use super::graph_layout::{Layout, Ports, COUNTS_Y, COUNTS_Y_DENSE, O_W, PORT_W};
 use super::reading::{Chain, Reading};
 use super::rows::op_memo;
 use super::state::{Pg, Selection};
@@ -39,6 +39,15 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
         })
     };
     let line2 = move || d.with(|v| v.as_ref().map(|v| wm_human(v.input_watermark.ms(), v.now.ms())));
+    // Dense: the watermark on the name's line, the raw value and lag in the title.
+    let dense = Memo::new(move |_| lay.with(|l| l.dense));
+    let name_line = move || {
+        if dense.get() {
+            d.with(|v| v.as_ref().map(|v| format!("{} {o}{}", if join.get() { "join" } else { "win" }, if v.idle { " · IDLE" } else { "" })))
+        } else {
+            line1()
+        }
+    };
     let line3 = move || {
         d.with(|v| {
             v.as_ref().map(|v| {
@@ -48,20 +57,33 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
             })
         })
     };
+    let counts = counts_memo(pg, o);
+    let line4 = move || counts_line(counts.get(), join.get());
     let title = move || {
         if geo.with(|g| g.3 == Ports::TwoInputs) {
             format!("{} subtask {o}: a two-input operator; currentInputWatermark is the minimum of currentInput1Watermark and currentInput2Watermark over the inputs that are not idle; click to explain why", if join.get() { "interval join" } else { "window" })
         } else {
-            format!("window subtask {o}: currentInputWatermark is the minimum over its active, aligned input channels; click to explain why")
+            let raw = line3().unwrap_or_default();
+            format!("window subtask {o} ({raw}): currentInputWatermark is the minimum over its active, aligned input channels; click to explain why")
         }
     };
     view! {
-        <g class=class data-operator=o tabindex="0" role="button" aria-label=move || format!("{} subtask {o}: explain", if join.get() { "interval join" } else { "window" })>
+        <g class=class data-operator=o tabindex="0" role="button" aria-label=move || {
+            let wm = d.with(|v| v.as_ref().map(|v| wm_human(v.input_watermark.ms(), v.now.ms())).unwrap_or_default());
+            let (out, dropped, side) = counts.get();
+            let what = if join.get() { "pairs joined" } else { "windows fired" };
+            format!("{} subtask {o}: watermark {wm}, {out} {what}, {dropped} late records dropped, {side} to side output; press Enter to explain", if join.get() { "Interval join" } else { "Window" })
+        }>
             <title>{title}</title>
             <rect class="box" x=x y=y width=O_W height=move || geo.get().2 rx="6" />
-            <text class="name" x=move || x() + 8.0 y=move || y() + 15.0>{line1}</text>
-            <text class="mono wm" x=move || x() + 8.0 y=move || y() + 31.0>{line2}</text>
-            <text class="mono raw" x=move || x() + 8.0 y=move || y() + 46.0>{line3}</text>
+            <text class="name" x=move || x() + 8.0 y=move || y() + 15.0>{name_line}</text>
+            <text class="mono wm" x=move || x() + if dense.get() { O_W - 8.0 } else { 8.0 } y=move || y() + if dense.get() { 15.0 } else { 31.0 }
+                text-anchor=move || if dense.get() { "end" } else { "start" }>{line2}</text>
+            <text class="mono raw" class:hidden=move || dense.get() x=move || x() + 8.0 y=move || y() + 46.0>{line3}</text>
+            <text class="counts" x=move || x() + 8.0 y=move || y() + if dense.get() { COUNTS_Y_DENSE } else { COUNTS_Y }>
+                <tspan class="fired">{move || line4().0}</tspan>
+                <tspan class=move || { if counts.get().1 > 0 { "dropped some" } else { "dropped" } }>{move || line4().1}</tspan>
+            </text>
             <super::graph_flow_marks::FlowLine o=o lay=lay />
             {move || match geo.get().3 {
                 Ports::Direct => ().into_any(),
@@ -135,4 +157,23 @@ fn short(topic: &str) -> String {
     } else {
         format!("{}…", topic.chars().take(7).collect::<String>())
     }
+}
+
+/// A keyed subtask's results and late records so far (`numRecordsOut`,
+/// `numLateRecordsDropped`, `numLateRecordsSideOutput`), read with the graph's snapshot.
+fn counts_memo(pg: Pg, o: u32) -> Memo<(u64, u64, u64)> {
+    Memo::new(move |_| {
+        pg.snap.track();
+        pg.with_sim(|s| {
+            s.downstream().windows.get(o as usize).map_or((0, 0, 0), |w| (w.num_records_out, w.num_late_records_dropped, w.num_late_records_side_output))
+        })
+    })
+}
+
+/// The counts line as the node shows it: "▮ 12 fired" and "✕ 3 dropped" (or "○ 3 to side
+/// output" when late records go to a side output; a join emits pairs).
+pub fn counts_line((out, dropped, side): (u64, u64, u64), join: bool) -> (String, String) {
+    let fired = if join { format!("▮ {} pairs", thousands(out)) } else { format!("▮ {} fired", thousands(out)) };
+    let late = if side > 0 { format!("  ○ {} side output", thousands(side)) } else { format!("  ✕ {} dropped", thousands(dropped)) };
+    (fired, late)
 }

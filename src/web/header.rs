@@ -17,11 +17,13 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
         let t = pg.clock.get();
         format!("{} UTC", wm_human(t, t))
     };
+    let node = NodeRef::<leptos::html::Header>::new();
+    track_height(pg, node);
     view! {
-        <header class="app-header">
+        <header class="app-header" part="header" node_ref=node>
             <div class="brand">
                 <svg class="logo" viewBox="0 0 24 24" aria-hidden="true"><path d="M2 17 L8 11 L12 14 L20 5" /><path class="dash" d="M2 20 H22" /></svg>
-                <span class="title">"Watermark Playground"</span>
+                <h1 class="title">"Watermark Playground"</h1>
             </div>
             <PresetPicker />
             <div class="transport" role="group" aria-label="Playback">
@@ -52,6 +54,26 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
             </div>
         </header>
     }
+}
+
+/// Keeps `--header-h` at the header's height: it wraps on narrow screens, and the controls
+/// drawer sticks under it.
+fn track_height(pg: Pg, node: NodeRef<leptos::html::Header>) {
+    let measure = move || {
+        let Some(el) = node.try_get_untracked().flatten() else { return };
+        let h = el.offset_height();
+        if let (true, Some(root)) = (h > 0, pg.style_root()) {
+            let _ = root.style().set_property("--header-h", &format!("{h}px"));
+        }
+    };
+    Effect::new(move |_| {
+        if node.get().is_some() {
+            measure();
+            set_timeout(measure, std::time::Duration::from_millis(50));
+        }
+    });
+    let handle = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || handle.remove());
 }
 
 /// Play / pause (the header's and the embed layout's).

@@ -166,7 +166,7 @@ fn TaskManagerChip(n: u32, run: Memo<JobRunView>, blocked: Memo<Option<&'static 
         <span class="tm-chip" class:warn=move || info.with(|i| i.1 >= 80.0) data-tm=n title=move || info.with(|i| i.2.clone())>
             <span class="tm-name">{format!("TM {n}")}</span>
             <span class="tm-meter" class:hidden=move || !limited.get() aria-hidden="true">
-                <span style=move || info.with(|i| format!("width:{:.0}%", i.1))></span>
+                <span style:width=move || info.with(|i| format!("{:.0}%", i.1))></span>
             </span>
             <span class="mono tm-bytes">{move || info.with(|i| i.0.clone())}</span>
             <button class="btn tiny kill" id=format!("kill-tm-{n}") aria-label=format!("Kill TaskManager {n}")

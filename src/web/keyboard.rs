@@ -1,5 +1,7 @@
-//! Keyboard shortcuts and the `?` overlay that lists them. Keys are ignored while typing in a
-//! field; Escape closes the overlay.
+//! Keyboard shortcuts and the `?` dialog that lists them. A focused control keeps its own keys:
+//! fields (text, select, slider, tab, the graph's nodes) get every key, buttons and links their
+//! Space and Enter (Space presses the focused button, it does not toggle play) while letters,
+//! digits and `?` stay shortcuts there. Escape closes the dialog, which is modal (`modal`).
 
 use super::playback::{faster, slower};
 use super::state::Pg;
@@ -11,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 /// (keys, what they do), as the overlay lists them.
 pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Space", "play / pause"),
+    ("Space / K", "play / pause (Space on a focused button presses it)"),
     (".", "single step (next engine instant)"),
     ("N", "step to the next interesting change"),
     ("+ / −", "faster / slower"),
@@ -24,14 +26,21 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Esc", "close this help, clear the selection"),
 ];
 
-fn typing(ev: &web_sys::KeyboardEvent) -> bool {
-    ev.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| {
-            let tag = el.tag_name().to_ascii_lowercase();
-            matches!(tag.as_str(), "input" | "textarea" | "select") || el.has_attribute("contenteditable")
-        })
-        .unwrap_or(false)
+/// Controls that own every key: typing, choosing, sliding, switching tabs, moving in the graph.
+const FIELDS: &str = "input, select, textarea, [contenteditable]:not([contenteditable='false']), [role=slider], [role=spinbutton], \
+     [role=textbox], [role=combobox], [role=listbox], [role=menuitem], [role=tab], .graph-wrap [tabindex]";
+/// Controls that own Space, Enter and the arrows (to press or to scroll): buttons, links and
+/// anything else in the Tab order.
+const PRESSABLE: &str = "button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=switch], [tabindex]:not([tabindex^='-'])";
+
+/// Whether the key belongs to the focused control rather than to the shortcuts. With nothing
+/// focused the target is <body> (or <main>), which owns no key.
+fn owned_by_control(ev: &web_sys::KeyboardEvent) -> bool {
+    // The event's own target: inside a shadow root `target()` is the host element.
+    let first = ev.composed_path().get(0);
+    let Some(el) = first.dyn_into::<web_sys::Element>().ok().or_else(|| ev.target().and_then(|t| t.dyn_into().ok())) else { return false };
+    let is = |sel: &str| el.closest(sel).ok().flatten().is_some();
+    is(FIELDS) || (matches!(ev.key().as_str(), " " | "Enter" | "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown") && is(PRESSABLE))
 }
 
 /// What the shortcuts act on.
@@ -92,37 +101,55 @@ fn shifted_digit(e: &web_sys::KeyboardEvent) -> Option<String> {
 pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>) {
     let keys = Keys { pg, help_open, controls_open, theme: expect_context::<ThemeState>() };
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
-        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        // A hosted playground answers only keys typed inside it (several may share a page).
+        if e.ctrl_key() || e.meta_key() || e.alt_key() || !pg.owns_event(&e) {
             return;
         }
-        // Escape works even in a field: it closes the help and clears the selection.
+        // Escape works even in a field: it closes the help, or else clears the selection.
         if e.key() == "Escape" {
-            help_open.set(false);
-            pg.selection.set(super::state::Selection::None);
+            if help_open.get_untracked() {
+                help_open.set(false);
+            } else {
+                pg.selection.set(super::state::Selection::None);
+            }
             return;
         }
-        if !typing(&e) && keys.press(&shifted_digit(&e).unwrap_or_else(|| e.key())) {
+        // While the help dialog is open, the page behind it does not react (`?` closes it).
+        if owned_by_control(&e) || (help_open.get_untracked() && e.key() != "?") {
+            return;
+        }
+        if keys.press(&shifted_digit(&e).unwrap_or_else(|| e.key())) {
             e.prevent_default();
         }
     });
     on_cleanup(move || handle.remove());
 }
 
+/// The shortcuts' dialog: modal (focus moves in, Tab stays inside, Escape or a click beside it
+/// closes, focus goes back to what opened it).
 #[component]
 pub fn HelpOverlay(open: RwSignal<bool>) -> impl IntoView {
+    let overlay = NodeRef::<leptos::html::Div>::new();
+    super::modal::keep_modal(open.into(), overlay);
+    let on_key = move |e: web_sys::KeyboardEvent| {
+        if let Some(el) = overlay.get_untracked() {
+            super::modal::trap_tab(&e, &el.into());
+        }
+    };
     view! {
-        <div class="overlay" class:hidden=move || !open.get() on:click=move |_| open.set(false)>
+        <div class="overlay" node_ref=overlay class:hidden=move || !open.get() on:click=move |_| open.set(false) on:keydown=on_key>
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-h" on:click=|e| e.stop_propagation()>
                 <header class="card-head">
                     <h2 id="help-h">"Keyboard shortcuts"</h2>
-                    <button class="icon-btn" aria-label="Close" on:click=move |_| open.set(false)><super::icons::Svg icon=super::icons::Icon::Close /></button>
+                    <button class="icon-btn" id="help-close" aria-label="Close" title="Close (Esc)" on:click=move |_| open.set(false)><super::icons::Svg icon=super::icons::Icon::Close /></button>
                 </header>
                 <table class="data shortcuts">
                     <tbody>
                         {SHORTCUTS.iter().map(|(k, what)| view! { <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
                     </tbody>
                 </table>
-                <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. Shapes carry meaning: ◌ idle (hatched), ‖ silenced, ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
+                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). In the job graph, Enter explains the focused node."</p>
+                <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. A partition's badge says its state (active, idle, silenced, no producer); its Silence / Resume button is the action. Shapes carry meaning: ◌ idle (hatched), ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
             </div>
         </div>
     }

@@ -6,11 +6,16 @@
 //! (frame loop, step, speed), `app` (layout), `header`, `presets`, `graph` (+ `graph_layout`, `graph_operator`, `graph_chained`, `graph_flow` and
 //! `graph_flow_marks` for back-pressure, buffers and alignment), `explain`,
 //! `tables`, `emissions` (+ `joins_log` for an interval join), `timeline` (+ `timeline_data`, `timeline_plot`,
-//! `timeline_canvas`), `controls/`, `metrics` (+ `metrics_flow`), `share` (export/import/link), `snippets`
-//! (Java / SQL), `keyboard`, `theme`, `error_banner`, `actions` (running the engine's one-click
+//! `timeline_canvas`, `timeline_now` for screen readers; `axis_ticks` for every chart's ticks), `controls/`, `metrics` (+ `metrics_flow`),
+//! `share` (export/import/link; `scenario_text` reads pasted or linked text and says what is wrong in words, `link_problem` shows it; `url_state` keeps the page's state in its address), `snippets`
+//! (Java / SQL), `keyboard` (+ `modal`, the help dialog's focus handling), `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
 //! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `rows` (per-row memos
 //! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
+//!
+//! Lesson mode (`?lesson=ID`): `lesson` (the step card, the panels a step shows) and `lesson_stage`
+//! (the draggable event-time stage) over `lesson_setup` and `lesson_steps` (no DOM: the small jobs,
+//! the steps and their checks, tested natively).
 //!
 //! `format`, `graph_flow`, `graph_layout`, `lag_plot`, `snippets`, `timeline_data` and `timeline_plot` touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
@@ -20,19 +25,25 @@
 //! (+ `state_plot`), and on the timeline `timeline_job` (its display-list items) and
 //! `timeline_marks` (the ✕ / ↻ glyphs). `job_marks`, `state_plot` and `timeline_job` touch no
 //! DOM either.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Declares the modules that need the DOM: compiled for wasm32 only.
+/// Declares the modules that need the DOM: compiled for wasm32 only, and only with the `ui`
+/// feature (the engine-only module, `--no-default-features`, leaves Leptos out).
 macro_rules! dom_modules {
-    ($($m:ident),* $(,)?) => { $( #[cfg(target_arch = "wasm32")] pub mod $m; )* };
+    ($($m:ident),* $(,)?) => { $( #[cfg(all(target_arch = "wasm32", feature = "ui"))] pub mod $m; )* };
 }
 
+pub mod axis_ticks;
+pub mod embed_options;
 pub mod format;
 pub mod graph_flow;
 pub mod graph_layout;
 pub mod job_marks;
 pub mod lag_plot;
+pub mod lesson_setup;
+pub mod lesson_steps;
+pub mod scenario_text;
 pub mod snippets;
 pub mod state_plot;
 pub mod timeline_data;
@@ -53,11 +64,16 @@ dom_modules!(
     graph_flow_marks,
     graph_operator,
     header,
+    host,
     joins_log,
     icons,
     job_status,
     keyboard,
+    link_problem,
+    modal,
     lag_chart,
+    lesson,
+    lesson_stage,
     measure,
     metrics,
     metrics_flow,
@@ -72,17 +88,19 @@ dom_modules!(
     theme,
     timeline,
     timeline_canvas,
-    timeline_marks
+    timeline_marks,
+    timeline_now,
+    url_state
 );
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub use app::{App, Embed, Playground};
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub use state::Pg;
 
 /// Mounts the playground into the page body. Called by `index.html` after `init()`; nothing
 /// runs on instantiation, so the same module loads in Node.js for the JS API.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 #[wasm_bindgen(js_name = mountPlayground)]
 pub fn mount_playground() {
     error_banner::install_panic_hook();

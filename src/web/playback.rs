@@ -20,7 +20,7 @@ use wasm_bindgen::JsCast;
 
 /// The speeds the picker offers (processing time per wall-clock time).
 /// The fastest speed a link or `mount()` may ask for.
-pub const MAX_SPEED: f64 = 100_000.0;
+pub const MAX_SPEED: f64 = super::embed_options::MAX_SPEED;
 
 pub const SPEEDS: &[f64] = &[0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 100.0, 300.0, 1_000.0, 3_000.0, 10_000.0];
 
@@ -154,9 +154,13 @@ pub fn start_loop(pg: Pg) {
         }
         let dt = last_ts.map_or(0.0, |l| (ts - l).clamp(0.0, MAX_FRAME_GAP_MS));
         last_ts = Some(ts);
-        if pg.playing.get_untracked() {
+        if pg.offscreen() {
+            // Asleep while off screen (a host's element): no catching up on return.
+            last_ts = None;
+        } else if pg.playing.get_untracked() {
             let t0 = perf_now();
             pg.advance_frame(dt, &mut carry);
+            pg.notify_advanced();
             let t1 = perf_now();
             pg.refresh_frame();
             let t2 = perf_now();
@@ -169,7 +173,7 @@ pub fn start_loop(pg: Pg) {
                 pg.perf.fps.set(frames.len() as f64);
                 pg.perf.frame_ms.set(engine_ms + refresh_ms);
                 // For the bench script and for the curious: where a frame's time goes.
-                if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("perf")) {
+                if let Some(el) = pg.query("#perf") {
                     let _ = el.set_attribute("data-engine-ms", &format!("{engine_ms:.2}"));
                     let _ = el.set_attribute("data-refresh-ms", &format!("{refresh_ms:.2}"));
                 }

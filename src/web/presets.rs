@@ -17,6 +17,9 @@ pub fn PresetPicker() -> impl IntoView {
         if id.is_empty() {
             return;
         }
+        if let Some(lesson) = id.strip_prefix("lesson:") {
+            return super::lesson::open_lesson(lesson);
+        }
         let playing = pg.playing.get_untracked();
         match pg.load_preset(&id) {
             Ok(()) => pg.playing.set(playing),
@@ -32,6 +35,9 @@ pub fn PresetPicker() -> impl IntoView {
                 {catalog::presets().iter().enumerate().map(|(i, p)| view! {
                     <option value=p.id>{format!("{}. {}", i + 1, p.title)}</option>
                 }).collect_view()}
+                <optgroup label="Lessons">
+                    {super::lesson_steps::lessons().iter().map(|l| view! { <option value=format!("lesson:{}", l.id)>{l.title}</option> }).collect_view()}
+                </optgroup>
             </select>
         </label>
     }
@@ -41,7 +47,10 @@ pub fn PresetPicker() -> impl IntoView {
 #[component]
 pub fn PresetCard() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let open = RwSignal::new(true);
+    // On a short screen (a laptop at 720×420, a phone held sideways) the story starts folded to
+    // its first lines, so that the job graph is on the first screen; "more" opens it.
+    let short = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|v| v.as_f64()).is_some_and(|h| h < 560.0);
+    let open = RwSignal::new(!short);
     view! {
         <section class="card preset-card" aria-label="About this scenario">
             {move || match pg.preset.get().and_then(catalog::preset) {

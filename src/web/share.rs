@@ -3,8 +3,13 @@
 //! scenario carries the user's actions as timed commands, so importing it replays the session.
 
 use super::playback::MAX_SPEED;
+use super::scenario_text;
 use super::snippets;
 use super::state::Pg;
+use super::embed_options::EmbedOptions;
+use super::url_state::{self, TimelineZoom};
+use crate::engine::session::link_state::MAX_ENCODED;
+use crate::engine::scenario::schema::Scenario;
 use crate::engine::scenario::{build, catalog};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -23,11 +28,15 @@ pub fn export_json(pg: &Pg) -> String {
     serde_json::to_string_pretty(&pg.export_scenario()).unwrap_or_default()
 }
 
-/// Parses and loads scenario JSON; the error names the field.
+/// Parses and loads scenario JSON or a share string; the error says in words what is wrong
+/// and names the field.
 pub fn import_json(pg: &Pg, text: &str) -> Result<(), String> {
-    let sc = build::parse(text).map_err(|e| format!("{e}"))?;
+    load_scenario(pg, scenario_text::read_scenario(text)?)
+}
+
+fn load_scenario(pg: &Pg, sc: Scenario) -> Result<(), String> {
     let preset = catalog::preset_matching(&sc).map(|p| p.id);
-    pg.load(sc, preset).map_err(|e| format!("{e}"))
+    pg.load(sc, preset).map_err(|e| format!("This scenario cannot run: {e}."))
 }
 
 /// This page's address without query and fragment.
@@ -36,9 +45,10 @@ pub fn page_base() -> String {
     loc.as_ref().map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
 }
 
-/// A link that reopens this scenario (a preset by name when nothing was changed).
-pub fn share_link(pg: &Pg) -> String {
-    link_to(pg, &page_base())
+/// A link that reopens this page as it is: the scenario, the actions, the position, speed,
+/// selection and zoom (`#s=2.…`, see `url_state`).
+pub fn share_link(pg: &Pg, zoom: TimelineZoom) -> String {
+    format!("{}#s={}", page_base(), url_state::current(pg, zoom).encode())
 }
 
 /// A link to the playground at `base` that opens this scenario (with the user's actions) at
@@ -57,24 +67,62 @@ pub fn link_to(pg: &Pg, base: &str) -> String {
     }
 }
 
-/// Reads `#preset=ID`, `#scenario=JSON` or `#share=wmp1.…`, plus `&speed=X&play=1`, from the
-/// address.
-pub fn load_from_location(pg: &Pg) {
+/// Reads `#s=2.…` (the page's state, `url_state`), or the older `#preset=ID`, `#scenario=JSON`
+/// or `#share=wmp1.…` plus `&speed=X&play=1`, from the address; what could not be opened goes to `problems`, in words.
+pub fn load_from_location(pg: &Pg, problems: &mut Vec<String>) {
     let Some(hash) = web_sys::window().and_then(|w| w.location().hash().ok()) else { return };
-    apply_params(pg, hash.trim_start_matches('#'));
+    apply_params(pg, hash.trim_start_matches('#'), problems);
 }
 
 /// Reads the same parameters from the query (`?embed=1&preset=ID&speed=10&autoplay=1`);
 /// returns whether the embed layout is asked for (`embed=1`).
-pub fn load_from_query(pg: &Pg) -> bool {
+pub fn load_from_query(pg: &Pg, problems: &mut Vec<String>) -> bool {
     let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else { return false };
-    apply_params(pg, search.trim_start_matches('?'))
+    let embed = apply_params(pg, search.trim_start_matches('?'), problems);
+    if embed {
+        apply_embed_options(pg, search.trim_start_matches('?'), problems);
+    }
+    embed
 }
 
-/// Applies `k=v&…` parameters: `preset`, `scenario` (JSON), `share` (a `wmp1.` share string),
-/// `speed`, `play`/`autoplay`. Errors are shown as notices. Returns whether `embed=1` was given.
-fn apply_params(pg: &Pg, params: &str) -> bool {
+/// The element's attributes that the scenario parameters above do not cover, as iframe
+/// parameters: `layout`, `theme`, `controls`, `view`, `start-at`, `readonly`, `loading`.
+const EMBED_ONLY: &[&str] = &["layout", "theme", "controls", "view", "startat", "readonly", "loading"];
+
+/// Reads the iframe's other parameters with the one options parser (`embed_options`, shared
+/// with the element and `mount()`): a bad value is a link problem naming the parameter;
+/// `start-at` runs there now (within the work budget); the options are provided to the layout.
+fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) {
+    let pairs: Vec<(String, String)> = params
+        .split('&')
+        .filter_map(|part| {
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            let norm: String = k.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
+            EMBED_ONLY.contains(&norm.as_str()).then(|| (k.to_string(), js_sys::decode_uri_component(v).map(String::from).unwrap_or_default()))
+        })
+        .collect();
+    let options = match EmbedOptions::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
+        Ok(o) => o,
+        Err(e) => return problems.push(format!("The parameter “{}” is wrong: {}.", e.field, e.message)),
+    };
+    if let Some(ms) = options.start_at {
+        let (ran, ()) = pg.update_watched((), |s, w| s.run_until(ms, w));
+        pg.refresh();
+        if let Err(e) = ran {
+            problems.push(format!("The parameter “start-at” cannot be reached: {e}."));
+        }
+    }
+    provide_context(options);
+}
+
+/// Applies `k=v&…` parameters: `s` (the page's state), `preset`, `scenario` (JSON), `share` (a
+/// `wmp1.` share string), `speed`, `play`/`autoplay`. Returns whether `embed=1` was given.
+fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>) -> bool {
     if params.is_empty() {
+        return false;
+    }
+    if params.len() > MAX_ENCODED {
+        problems.push(format!("This link is too long to be opened ({} characters; at most {MAX_ENCODED} are read).", params.len()));
         return false;
     }
     let mut play = false;
@@ -83,35 +131,34 @@ fn apply_params(pg: &Pg, params: &str) -> bool {
     for part in params.split('&') {
         let (k, v) = part.split_once('=').unwrap_or((part, ""));
         let v: String = js_sys::decode_uri_component(v).map(String::from).unwrap_or_else(|_| v.to_string());
-        match k {
-            "preset" => {
-                if let Err(e) = pg.load_preset(&v) {
-                    pg.error(format!("link: {e}"));
-                }
+        let loaded = match k {
+            "s" => url_state::open(pg, &v),
+            "preset" if catalog::preset(&v).is_none() => Err(scenario_text::no_preset(&v)),
+            "preset" => pg.load_preset(&v).map_err(|e| format!("This preset cannot run: {e}.")),
+            "scenario" => import_json(pg, &v),
+            "share" => scenario_text::read_share_string(&v).and_then(|sc| load_scenario(pg, sc)),
+            "speed" => {
+                speed = v.parse::<f64>().ok().filter(|s| *s > 0.0 && *s <= MAX_SPEED);
+                Ok(())
             }
-            "scenario" => {
-                if let Err(e) = import_json(pg, &v) {
-                    pg.error(format!("link: the scenario in the address is not valid: {e}"));
-                }
+            "play" | "autoplay" => {
+                play = v == "1" || v == "true";
+                Ok(())
             }
-            "share" => match crate::engine::session::share::decode(&v, "share") {
-                Ok(json) => {
-                    if let Err(e) = import_json(pg, &json) {
-                        pg.error(format!("link: the shared scenario is not valid: {e}"));
-                    }
-                }
-                Err(e) => pg.error(format!("link: {e}")),
-            },
-            "speed" => speed = v.parse::<f64>().ok().filter(|s| *s > 0.0 && *s <= MAX_SPEED),
-            "play" | "autoplay" => play = v == "1" || v == "true",
-            "embed" => embed = v == "1" || v == "true" || v.is_empty(),
-            _ => {}
+            "embed" => {
+                embed = v == "1" || v == "true" || v.is_empty();
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = loaded {
+            problems.push(e);
         }
     }
     if let Some(s) = speed {
         pg.speed.set(s);
     }
-    if play {
+    if play && problems.is_empty() {
         pg.playing.set(true);
     }
     embed
@@ -185,9 +232,10 @@ pub fn SharePanel() -> impl IntoView {
 #[component]
 fn TabButton(t: ShareTabs, id: &'static str, label: &'static str) -> impl IntoView {
     let pg = expect_context::<Pg>();
+    let zoom = TimelineZoom::of_page();
     view! {
         <button role="tab" class="tab" id=format!("tab-{id}") aria-selected=move || (t.tab.get() == id).to_string()
-            on:click=move |_| { t.tab.set(id); if id == "export" { t.export(pg); } else if id == "link" { t.link.set(share_link(&pg)); } }>{label}</button>
+            on:click=move |_| { t.tab.set(id); if id == "export" { t.export(pg); } else if id == "link" { t.link.set(share_link(&pg, zoom)); } }>{label}</button>
     }
 }
 
@@ -215,7 +263,7 @@ fn ExportTab(t: ShareTabs) -> impl IntoView {
                 <span class="muted small">"Includes your actions as timed commands: importing it replays this run."</span>
             </div>
             <HashLine />
-            <textarea id="export-json" class="code" readonly=true rows="10" prop:value=move || t.exported.get()></textarea>
+            <textarea id="export-json" class="code" readonly=true rows="10" aria-label="The scenario as JSON" prop:value=move || t.exported.get()></textarea>
         </div>
     }
 }
@@ -257,7 +305,7 @@ fn ImportTab(t: ShareTabs) -> impl IntoView {
                 <label class="btn small ghost file-btn">"Choose file…"<input type="file" accept=".json,application/json" on:change=on_file /></label>
                 <button class="btn small" id="btn-import" on:click=move |_| do_import(import_text.get_untracked())>"Import pasted JSON"</button>
             </div>
-            <textarea id="import-json" class="code" rows="10" placeholder="Paste a scenario JSON here (see docs/SCENARIO.md)"
+            <textarea id="import-json" class="code" rows="10" aria-label="Scenario to import" aria-describedby="import-error" placeholder="Paste a scenario JSON or a share string (wmp1.…) here (see docs/SCENARIO.md)"
                 prop:value=move || import_text.get() on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
             <small class="field-msg error" role="alert" id="import-error">{move || import_err.get().unwrap_or_default()}</small>
         </div>
@@ -283,11 +331,12 @@ fn read_file_then(ev: leptos::ev::Event, then: impl FnOnce(String) + 'static) {
 #[component]
 fn LinkTab(t: ShareTabs) -> impl IntoView {
     let pg = expect_context::<Pg>();
+    let zoom = TimelineZoom::of_page();
     view! {
         <div class="tab-body" class:hidden=t.hidden("link")>
             <div class="btn-row">
-                <button class="btn small" id="btn-copy-link" on:click=move |_| { let l = share_link(&pg); t.link.set(l.clone()); copy_text(&pg, l, "the link"); }>"Copy link"</button>
-                <span class="muted small">"Opens this scenario (with your actions) at the same speed."</span>
+                <button class="btn small" id="btn-copy-link" on:click=move |_| { let l = share_link(&pg, zoom); t.link.set(l.clone()); copy_text(&pg, l, "the link"); }>"Copy link"</button>
+                <span class="muted small">"Opens this scenario with your actions, at the same moment, speed, selection and zoom."</span>
             </div>
             <input type="text" class="code" readonly=true prop:value=move || t.link.get() aria-label="Share link" />
         </div>

@@ -139,6 +139,8 @@ pub struct Pg {
     /// Where the emissions and late tables stand in the engine's streams.
     seen: StoredValue<Cursor>,
     pub(crate) pacing: StoredValue<Pacing>,
+    /// The host page's element and hooks when the UI is not the page (`host`).
+    pub host: StoredValue<super::host::Host, LocalStorage>,
 }
 
 /// The emissions log and the late-record panel: the newest rows, and the exact counters.
@@ -244,6 +246,7 @@ impl Pg {
             next_notice: StoredValue::new(0),
             seen: StoredValue::new(Cursor::default()),
             pacing: StoredValue::new(Pacing::default()),
+            host: StoredValue::new_local(Default::default()),
         };
         pg.refresh();
         pg
@@ -280,6 +283,7 @@ impl Pg {
         self.selection.set(Selection::None);
         self.perf.catching_up.set(None);
         self.cfg.set(self.with_sim(|s| s.config().clone()));
+        self.bump_generation();
         self.refresh();
         Ok(())
     }
@@ -423,6 +427,7 @@ impl Pg {
     /// Takes a fresh picture of the engine and updates every view's signal.
     pub fn refresh(&self) {
         self.refresh_views(Some(true));
+        self.notify_advanced();
     }
 
     /// The per-frame refresh while playing: the slow views at most every [`SLOW_VIEWS_MS`], the

@@ -5,29 +5,16 @@
 //! ticks on the time axis. Pure (no DOM), so it compiles and is tested natively; `state_chart`
 //! puts it on the page.
 
+use super::axis_ticks::{nice_step, proc_ticks};
 use super::format::elapsed;
 use super::job_marks::{JobEvent, JobMarks};
-use super::timeline_plot::nice_step;
 use crate::engine::job_run::StateSizeHistoryView;
 use std::fmt::Write;
 
 const KIB: u64 = 1024;
 
-/// Bytes in binary units, as Flink's memory options read: `512 B`, `3.9 GiB`, `4 GiB`.
-pub fn bytes(n: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut v = n as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u < UNITS.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 || v >= 100.0 || (v - v.round()).abs() < 0.05 {
-        format!("{} {}", v.round(), UNITS[u])
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
+/// Bytes in binary units (the engine's one format, re-exported for the chart's callers).
+pub use crate::engine::task_manager::format_bytes as bytes;
 
 /// A tick step in bytes for an axis up to `top`: 1, 2 or 5 × a power of ten × the largest
 /// binary unit (B, KiB, MiB, GiB …) not above `top`, giving at most 6 ticks.
@@ -166,12 +153,9 @@ fn axes(out: &mut String, f: &Frame, y: &Y) {
     let span = f.t1 - f.t0;
     let tstep = nice_step(span * if f.width < 560.0 { 2 } else { 1 });
     let ty = f.height - 5.0;
-    let mut t = tstep;
-    while t < span {
-        let x = f.x_of(f.t0 + t);
-        let _ =
-            write!(out, r#"<text class="st-tick" x="{x:.1}" y="{ty:.1}" text-anchor="middle">{}</text>"#, &elapsed(f.t0 + t, f.t0)[..8]);
-        t += tstep;
+    for (t, label) in proc_ticks(f.t0, f.t1, tstep, f.t0) {
+        let x = f.x_of(t);
+        let _ = write!(out, r#"<text class="st-tick" x="{x:.1}" y="{ty:.1}" text-anchor="middle">{label}</text>"#);
     }
 }
 
@@ -305,17 +289,6 @@ mod tests {
             task_manager_of: vec![0, 1, 0],
             samples: vec![s(0, [0, 0, 0]), s(1_000, [10, 20, 30]), s(2_000, [10_000_000, 1, 11_500_000]), s(2_000, [0, 0, 0])],
         }
-    }
-
-    #[test]
-    fn bytes_read_in_binary_units() {
-        assert_eq!(bytes(0), "0 B");
-        assert_eq!(bytes(1023), "1023 B");
-        assert_eq!(bytes(4 << 30), "4 GiB");
-        assert_eq!(bytes(4_300_000_000), "4 GiB");
-        assert_eq!(bytes(3_900_000_000), "3.6 GiB");
-        assert_eq!(bytes(512 << 20), "512 MiB");
-        assert_eq!(bytes(1536), "1.5 KiB");
     }
 
     #[test]

@@ -79,7 +79,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             class:selected=move || pg.selection.with(|x| *x == Selection::Split(p))
             class:released=move || released.get() data-partition=p
             on:click=move |_| pg.selection.set(Selection::Split(p))>
-            <th scope="row">{move || snap.with(|s| super::graph_layout::partition_label(s, p))}<span class="min-mark" aria-label="holds the minimum">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
+            <th scope="row">{move || snap.with(|s| super::graph_layout::partition_label(s, p))}<span class="min-mark">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
             <td class="num">{cell(|s| s.subtask.map_or("–".into(), |t| t.to_string()))}</td>
             <td class="num">{cell(|s| thousands(s.produced))}</td>
             <td class="num">{cell(|s| thousands(s.read))}</td>
@@ -126,7 +126,8 @@ pub fn ChannelsTable() -> impl IntoView {
                 <span class="muted small">{move || if two_inputs.get() { "per input: min over active, aligned channels" } else { "min over active, aligned channels" }}</span>
             </header>
             <InputsStrip focus=focus snap=snap />
-            <div class="scroll" node_ref=node>
+            // Nothing in it takes focus: the region does, so that the arrows scroll it.
+            <div class="scroll" node_ref=node tabindex="0" role="region" aria-labelledby="channels-h">
                 <table class="data" id="channels-table">
                     <thead><tr>
                         <th scope="col">"channel"</th><th scope="col">"input"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>

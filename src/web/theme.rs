@@ -1,5 +1,6 @@
 //! Light and dark themes: follow the system by default, with an override that is remembered
-//! (`data-theme` on <html>; the CSS does the rest).
+//! (`data-theme` on <html>; the CSS does the rest). A playground hosted in an element
+//! (`src/web/host.rs`) has its own theme, on its root, and remembers nothing.
 
 use leptos::prelude::*;
 
@@ -11,7 +12,7 @@ pub enum Theme {
 }
 
 impl Theme {
-    fn attr(self) -> &'static str {
+    pub fn attr(self) -> &'static str {
         match self {
             Theme::System => "system",
             Theme::Light => "light",
@@ -56,20 +57,46 @@ fn stored() -> Theme {
     }
 }
 
+/// Where a theme applies: the page (remembered), or a hosted playground's root.
+#[derive(Clone)]
+enum Scope {
+    Page,
+    Root(Option<web_sys::Element>),
+}
+
 /// Cycles system → light → dark; also bound to the T key.
 #[derive(Clone, Copy)]
-pub struct ThemeState(pub RwSignal<Theme>);
+pub struct ThemeState(pub RwSignal<Theme>, StoredValue<Scope, LocalStorage>);
 
 impl ThemeState {
     pub fn new() -> Self {
         let t = stored();
         apply(t);
-        ThemeState(RwSignal::new(t))
+        ThemeState(RwSignal::new(t), StoredValue::new_local(Scope::Page))
+    }
+    /// A hosted playground's theme: on its root once [`attach`](Self::attach)ed, not stored.
+    pub fn scoped(t: Theme) -> Self {
+        ThemeState(RwSignal::new(t), StoredValue::new_local(Scope::Root(None)))
+    }
+    pub fn attach(&self, root: web_sys::Element) {
+        let _ = root.set_attribute("data-theme", self.0.get_untracked().attr());
+        self.1.set_value(Scope::Root(Some(root)));
+    }
+    /// The `data-theme` value now (for a root's first render).
+    pub fn attr_now(&self) -> &'static str {
+        self.0.get_untracked().attr()
+    }
+    pub fn set(&self, t: Theme) {
+        // The attribute first: the timeline repaints on the signal and reads the colours.
+        match self.1.get_value() {
+            Scope::Page => apply(t),
+            Scope::Root(Some(root)) => drop(root.set_attribute("data-theme", t.attr())),
+            Scope::Root(None) => {}
+        }
+        self.0.set(t);
     }
     pub fn cycle(&self) {
-        let t = self.0.get_untracked().next();
-        apply(t);
-        self.0.set(t);
+        self.set(self.0.get_untracked().next());
     }
 }
 
@@ -84,7 +111,7 @@ pub fn ThemeToggle() -> impl IntoView {
     let theme = expect_context::<ThemeState>();
     view! {
         <button class="btn ghost theme" id="btn-theme" title="Theme: follow the system, light or dark (T)"
-            aria-label=move || format!("Theme: {}", theme.0.get().attr())
+            aria-label=move || format!("Theme: {}", theme.0.get().label())
             on:click=move |_| theme.cycle()>
             <super::icons::Svg icon=super::icons::Icon::Theme />
             <span>{move || theme.0.get().label()}</span>

@@ -5,7 +5,7 @@
 //! `timeline_canvas` paints it; this file holds the view state and the interactions: zoom with
 //! the buttons or the mouse wheel (centred on the pointer), drag to pan, click a window band to
 //! explain that window, hover a line to name it. A table gives the same picture to screen
-//! readers.
+//! readers (`timeline_now` the present, and the canvas's accessible name).
 
 use super::format::{elapsed, wm_human, wm_raw};
 use super::measure::use_width;
@@ -192,12 +192,13 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<Div>::new();
     let width = use_width(node, 900.0);
-    let vp = Viewport { span: RwSignal::new(None), end: RwSignal::new(None) };
+    let zoom = super::url_state::TimelineZoom::of_page();
+    let vp = Viewport { span: zoom.span, end: zoom.end };
     let drawn = Drawn { content: use_plot(pg, vp, width, compact), canvas: NodeRef::new() };
     use_paint(drawn);
     use_wheel_zoom(node, vp, drawn);
     view! {
-        <section class="card timeline-card" class:compact=compact aria-labelledby="timeline-h">
+        <section class="card timeline-card" part="timeline" class:compact=compact aria-labelledby="timeline-h">
             <header class="card-head">
                 <h2 id="timeline-h">"TIMELINE"</h2>
                 <TimelineLegend compact=compact />
@@ -261,6 +262,13 @@ fn TimelinePlot(node: NodeRef<Div>, vp: Viewport, drawn: Drawn) -> impl IntoView
     // Whether the pointer moved since it went down (then the click is a pan, not a pick).
     let moved = StoredValue::new(false);
     let hover = RwSignal::new(None::<String>);
+    let summary = Memo::new(move |_| {
+        // Follows the slow snapshot (a few times a second), not every painted frame.
+        pg.snap_slow.with(|s| {
+            let (fired, late) = pg.timeline.with_value(|d| (d.firings.len(), d.late.len()));
+            super::timeline_now::canvas_summary(s, fired, late)
+        })
+    });
     let on_down = move |ev: leptos::ev::PointerEvent| {
         let (_, e) = drawn.current();
         drag.set_value(Some((ev.client_x() as f64, e, drawn.ms_per_px())));
@@ -295,7 +303,7 @@ fn TimelinePlot(node: NodeRef<Div>, vp: Viewport, drawn: Drawn) -> impl IntoView
             on:pointerup=move |_| drag.set_value(None)
             on:pointerleave=move |_| drag.set_value(None)
             on:click=on_click>
-            <canvas class="timeline" node_ref=drawn.canvas role="img" aria-label="Watermarks over processing time; the table below has the same data"
+            <canvas class="timeline" node_ref=drawn.canvas role="img" aria-label=move || summary.get()
                     title=move || hover.get().unwrap_or_else(|| HINT.to_string())
                 data-view=move || drawn.content.with(|p| format!("{} {} {} {}", p.view.x0, p.view.x1, p.view.y0, p.view.y1))
                 data-marks=move || drawn.content.with(|p| p.census())
@@ -325,8 +333,11 @@ fn TimelineTableDetails(compact: bool) -> impl IntoView {
     let table_open = RwSignal::new(false);
     view! {
         <details class="tl-table" class:hidden=compact on:toggle=move |ev| table_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-            <summary>"Timeline as a table"</summary>
-            {move || table_open.get().then(|| view! { <TimelineTable /> })}
+            <summary>"Show the timeline as a table"</summary>
+            // Wide tables scroll sideways on a narrow screen (the region takes focus for the arrows).
+            <div class="tl-table-scroll" tabindex="0" role="region" aria-label="The timeline as tables">
+                {move || table_open.get().then(|| view! { <super::timeline_now::TimelineNowTable /> <TimelineTable /> })}
+            </div>
         </details>
     }
 }

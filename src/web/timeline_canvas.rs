@@ -196,9 +196,25 @@ fn grid(ctx: &Ctx, p: &Palette, plot: &Plot) {
                 ctx.set_text_align("end");
                 let _ = ctx.fill_text(label, LEFT - 6.0, y + 3.5);
             }
+            Item::AxisTitle { x, y, text, vertical } => axis_title(ctx, p, *x, *y, text, *vertical),
             _ => {}
         }
     }
+}
+
+/// An axis title in the sans font, turned a quarter left along the event-time axis.
+fn axis_title(ctx: &Ctx, p: &Palette, x: f64, y: f64, text: &str, vertical: bool) {
+    ctx.save();
+    ctx.set_font(&format!("11px {}", p.sans));
+    ctx.set_text_align("center");
+    if vertical {
+        let _ = ctx.translate(x, y);
+        let _ = ctx.rotate(-std::f64::consts::FRAC_PI_2);
+        let _ = ctx.fill_text(text, 0.0, 4.0);
+    } else {
+        let _ = ctx.fill_text(text, x, y);
+    }
+    ctx.restore();
 }
 
 /// Firings and late records, one path per shape.

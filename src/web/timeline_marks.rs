@@ -28,7 +28,7 @@ pub fn TimelineJobMarks(plot: Memo<Plot>) -> impl IntoView {
             {move || glyphs.get().into_iter().map(|(x, restart, title)| view! {
                 <span class="tl-jm" class:restart=restart class:fail=!restart tabindex="0" role="img"
                     data-kind=if restart { "restart" } else { "failure" }
-                    style=format!("left:{x}px") title=title.clone() aria-label=title
+                    style:left=format!("{x}px") title=title.clone() aria-label=title
                     on:pointerdown=|ev| ev.stop_propagation() on:click=|ev| ev.stop_propagation()>
                     {if restart { "↻" } else { "✕" }}
                 </span>

@@ -6,7 +6,8 @@
 //! Why a display list and a canvas rather than SVG: rebuilding a few thousand SVG nodes 4 times
 //! a second cost a busy page (64 partitions, parallelism 16, 100×) a third of its frame rate.
 
-use super::format::{elapsed, wm_human, MAX_WM, MIN_WM};
+use super::axis_ticks::{event_ticks, nice_step, proc_ticks, EVENT_AXIS_TITLE, PROC_AXIS_TITLE};
+use super::format::{wm_human, MAX_WM, MIN_WM};
 use super::timeline_data::{Series, TimelineData};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::time::NO_WATERMARK;
@@ -14,10 +15,11 @@ use crate::engine::time::NO_WATERMARK;
 /// Plot height of the full layout; the embed layout's is smaller.
 pub const PLOT_H: f64 = 260.0;
 pub const PLOT_H_COMPACT: f64 = 180.0;
-pub const LEFT: f64 = 92.0;
+pub const LEFT: f64 = 100.0;
 pub const RIGHT: f64 = 16.0;
 pub const TOP: f64 = 10.0;
-const AXIS_H: f64 = 22.0;
+/// Tick labels and the axis title under the plot.
+const AXIS_H: f64 = 34.0;
 pub const LANE_H: f64 = 9.0;
 /// Split lines drawn: all of them up to 16 splits; beyond that the culprit and the 15 lowest
 /// (the table below the chart lists every split).
@@ -63,6 +65,13 @@ pub enum Item {
     GridY {
         y: f64,
         label: String,
+    },
+    /// An axis title: under the tick labels, or turned along the left edge (`vertical`).
+    AxisTitle {
+        x: f64,
+        y: f64,
+        text: &'static str,
+        vertical: bool,
     },
     /// Processing time as event time: a healthy watermark runs parallel to it.
     Diagonal {
@@ -147,14 +156,6 @@ pub struct Frame {
     pub culprit: Option<u32>,
     /// The window band picked by a click.
     pub picked: Option<(i64, i64)>,
-}
-
-pub fn nice_step(span: i64) -> i64 {
-    const STEPS: &[i64] = &[
-        100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
-        7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000,
-    ];
-    STEPS.iter().copied().find(|&s| s * 7 >= span).unwrap_or(86_400_000 * ((span / 86_400_000 / 7).max(1)))
 }
 
 /// Maps times to pixels for one frame.
@@ -305,17 +306,15 @@ fn grid(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
     let v = sc.v;
     // Fewer time ticks on a narrow plot (a label is ~60 px wide).
     let step = nice_step((v.x1 - v.x0) * if sc.w < 560.0 { 2 } else { 1 });
-    let mut t = v.x0.div_euclid(step) * step + step;
-    while t < v.x1 {
-        items.push(Item::GridX { x: sc.x(t), label: elapsed(t, data.start)[..8].to_string() });
-        t += step;
+    for (t, label) in proc_ticks(v.x0, v.x1, step, data.start) {
+        items.push(Item::GridX { x: sc.x(t), label });
     }
-    let ystep = nice_step(v.y1 - v.y0);
-    let mut e = v.y0.div_euclid(ystep) * ystep + ystep;
-    while e < v.y1 {
-        items.push(Item::GridY { y: sc.y(e).0, label: wm_human(e, data.last) });
-        e += ystep;
+    for (e, label) in event_ticks(v.y0, v.y1, nice_step(v.y1 - v.y0), data.last) {
+        items.push(Item::GridY { y: sc.y(e).0, label });
     }
+    let bottom = TOP + sc.h;
+    items.push(Item::AxisTitle { x: (LEFT + sc.w - RIGHT) / 2.0, y: bottom + AXIS_H - 4.0, text: PROC_AXIS_TITLE, vertical: false });
+    items.push(Item::AxisTitle { x: 9.0, y: TOP + sc.h / 2.0, text: EVENT_AXIS_TITLE, vertical: true });
 }
 
 /// Split lines thin, window subtask lines bold, and the culprit split last: it runs along the
@@ -510,6 +509,18 @@ mod tests {
             late: vec![(4_000, 200, false), (5_000, 300, true)],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn both_axes_have_a_title_and_tick_labels_that_never_repeat() {
+        let d = TimelineData { last: 600, ..data() };
+        let p = plot(&d, &Frame { view: View { x0: -400, x1: 600, y0: -2_000, y1: 10_000 }, ..frame(&d) });
+        let titles: Vec<_> =
+            p.items.iter().filter_map(|it| if let Item::AxisTitle { text, .. } = it { Some(*text) } else { None }).collect();
+        assert_eq!(titles, [PROC_AXIS_TITLE, EVENT_AXIS_TITLE]);
+        let xs: Vec<_> =
+            p.items.iter().filter_map(|it| if let Item::GridX { label, .. } = it { Some(label.as_str()) } else { None }).collect();
+        assert_eq!(xs, ["0:00:00.0", "0:00:00.2", "0:00:00.4"]);
     }
 
     #[test]

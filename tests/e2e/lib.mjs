@@ -37,8 +37,13 @@ const MIME = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-/** A tiny static file server for dist/ (no directory listing, no path traversal). */
-export function startServer(root = DIST) {
+/**
+ * A tiny static file server for dist/ (no directory listing, no path traversal). With a
+ * `prefix` such as "/docs/playground", it serves the bundle only under that folder, the way
+ * a docs site hosts it, and answers 404 everywhere else. `headersFor(pathname, req)` adds
+ * response headers (a Content-Security-Policy for a test's page).
+ */
+export function startServer(root = DIST, prefix = "", headersFor = () => ({})) {
   const server = http.createServer((req, res) => {
     let pathname;
     try {
@@ -46,6 +51,13 @@ export function startServer(root = DIST) {
     } catch {
       res.writeHead(400).end();
       return;
+    }
+    if (prefix) {
+      if (!pathname.startsWith(prefix + "/")) {
+        res.writeHead(404, { "content-type": "text/plain" }).end("outside the sub-path");
+        return;
+      }
+      pathname = pathname.slice(prefix.length);
     }
     if (pathname.endsWith("/")) pathname += "index.html";
     const file = path.resolve(root, "." + pathname);
@@ -59,7 +71,7 @@ export function startServer(root = DIST) {
         return;
       }
       const type = MIME[path.extname(file).toLowerCase()] || "application/octet-stream";
-      res.writeHead(200, { "content-type": type, "cache-control": "no-store" });
+      res.writeHead(200, { "content-type": type, "cache-control": "no-store", ...headersFor(pathname, req) });
       res.end(req.method === "HEAD" ? undefined : body);
     });
   });
@@ -134,10 +146,10 @@ export function artifactsDir(sub) {
  * For a test file: starts the dist/ server and Chromium before its tests and stops them after.
  * Returns an object whose `baseUrl` and `browser` are set once the tests run.
  */
-export function serveAndLaunch(hooks) {
+export function serveAndLaunch(hooks, headersFor = undefined) {
   const env = { server: null, browser: null, baseUrl: "" };
   hooks.before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(DIST, "", headersFor);
     env.baseUrl = `http://127.0.0.1:${env.server.address().port}/`;
     env.browser = await launch();
   });

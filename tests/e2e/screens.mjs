@@ -7,6 +7,9 @@
 // metrics panel open) and watermark alignment (tests/scenarios/aligned_backfill.json). With `--flow`:
 // the checkpoint / failure / restore presets (restart-stalls-until-idle, backfill-taskmanager-lost,
 // backfill-aligned with TaskManager 0 killed), each at its point, with the state-size card.
+// With `--sizes`: seed-001 (at 20 min, then after its fix), the 2-partition late-data preset and the
+// embed at every size given (default: 1440x900 1280x720 1024x768 720x420 360x640 2560x1440), the first
+// screen of each, and seed-001 with the controls drawer open (issue 14's layout at every size).
 import fs from "node:fs";
 import path from "node:path";
 import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, artifactsDir, ROOT } from "./lib.mjs";
@@ -18,9 +21,15 @@ const browser = await launch();
 const shots = [];
 const shapes = process.argv.includes("--shapes");
 const flow = process.argv.includes("--flow");
+const sized = process.argv.includes("--sizes");
 try {
   const sizes = process.argv.slice(2).filter((a) => !a.startsWith("--")).map((a) => a.split("x").map(Number));
-  for (const [w, h] of sizes.length ? sizes : [[1280, 800], [1920, 1080]]) {
+  const all = [[1440, 900], [1280, 720], [1024, 768], [720, 420], [360, 640], [2560, 1440]];
+  for (const [w, h] of sizes.length ? sizes : sized ? all : [[1280, 800], [1920, 1080]]) {
+    if (sized) {
+      await sizeShots(w, h);
+      continue;
+    }
     if (shapes) {
       await shapeShots(w, h);
       continue;
@@ -55,6 +64,39 @@ try {
   server.close();
 }
 console.log("screenshots:", shots.join(", "), "in", out);
+
+/** Issue 14's sizes: the first screen of seed-001 (stalled, then fixed), late-data, the embed. */
+async function sizeShots(w, h) {
+  const { context, page, problems } = await openPage(browser, { viewport: { width: w, height: h } });
+  const shot = async (name) => {
+    await page.screenshot({ path: path.join(out, `${name}-${w}x${h}.png`) });
+    shots.push(`${name}-${w}x${h}.png`);
+  };
+  await page.goto(base + "?preset=seed-001-heartbeat", { waitUntil: "load" });
+  await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+  await playUntil(page, 20 * 60_000, 1000);
+  await shot("size-seed001");
+  await page.click(".why .btn.fix");
+  await playUntil(page, 3 * 60_000, 60);
+  await page.waitForTimeout(800);
+  await shot("size-seed001-fixed");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  if ((await page.getAttribute("#btn-controls", "aria-expanded")) !== "true") await page.click("#btn-controls");
+  await page.waitForTimeout(200);
+  await shot("size-seed001-controls");
+  await page.click("#btn-controls");
+  await choosePreset(page, "late-data");
+  await playUntil(page, 60_000, 30);
+  await shot("size-late");
+  await page.goto(base + "?embed=1&preset=seed-001-heartbeat", { waitUntil: "load" });
+  await page.locator(".embed svg.graph.compact .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+  await playUntil(page, 20 * 60_000, 1000);
+  await shot("size-embed");
+  await page.click(".embed-why-text");
+  await shot("size-embed-why");
+  if (problems.length) console.log(problems.join("\n"));
+  await context.close();
+}
 
 /** The WHY panel's advisor and lag tabs (with an alert threshold), then the embed layout. */
 async function diagnosisTabs(page, size) {

@@ -1,5 +1,7 @@
-// The bundle under test, loaded once for a test file: dist/wmp.js + dist/wmp_bg.wasm (or
-// WMP_DIST), and where the native runner is (target/release/wmp, or WMP_BIN).
+// The bundle under test, loaded once for a test file: the engine-only module (dist/wmp-engine.js
+// + dist/wmp-engine_bg.wasm: the engine and the JS API without the UI, what Node scripts load;
+// or WMP_DIST), and where the native runner is (target/release/wmp, or WMP_BIN). The full module
+// (dist/wmp.js, with the UI) is checked against it in modules.test.mjs.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +11,6 @@ export const root = path.resolve(here, "../..");
 export const dist = path.resolve(process.env.WMP_DIST ?? path.join(root, "dist"));
 export const wmpBin = path.resolve(process.env.WMP_BIN ?? path.join(root, "target/release/wmp"));
 
-const wmp = await import(path.join(dist, "wmp.js"));
-wmp.initSync({ module: fs.readFileSync(path.join(dist, "wmp_bg.wasm")) });
+const wmp = await import(path.join(dist, "wmp-engine.js"));
+wmp.initSync({ module: fs.readFileSync(path.join(dist, "wmp-engine_bg.wasm")) });
 export const { WatermarkPlayground } = wmp;

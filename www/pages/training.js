@@ -1,11 +1,16 @@
 // The training page's live scenario: the seed-001 preset through the JS API, rendered with
 // plain DOM. Ten simulated minutes without idleness (every window waits for partition 11),
-// then the script sets the idle timeout to 60 s and the windows fire.
+// then the script sets the idle timeout to 60 s and the windows fire. The stall is played
+// slowly (a reader has to see that nothing fires) and ends in a pause with a sentence; the
+// rest runs fast. Speeds are per wall-clock second, so the pace does not depend on frame rate.
 import init, { WatermarkPlayground } from "../wmp.js";
 
 const FIX_AT_MS = 600_000; // when the script sets the idle timeout
 const IDLE_TIMEOUT_MS = 60_000;
-const STEP_MS = 5_000; // simulated milliseconds per animation frame
+const STALL_SPEED = 40; // simulated ms per wall ms before the fix: 10 minutes in 15 s
+const FAST_SPEED = 300; // after it
+const PAUSE_MS = 4_000; // the pause at the fix, with its sentence
+const MAX_STEP_MS = 20_000; // simulated ms per frame at most (a background tab comes back)
 const SHOWN = 12; // window emissions listed
 
 const $ = (id) => document.getElementById(id);
@@ -21,6 +26,8 @@ let fixedAt = null;
 let recent = [];
 let total = 0;
 let endMs = 0;
+let lastFrame = null; // wall time of the previous frame
+let pausedUntil = 0; // wall time the pause at the fix ends
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -38,6 +45,7 @@ function restart() {
   wmp = WatermarkPlayground.fromPreset("seed-001-heartbeat");
   endMs = WatermarkPlayground.presetScenario("seed-001-heartbeat").duration_ms;
   fixedAt = null;
+  pausedUntil = 0;
   recent = [];
   total = 0;
   wmp.on("window", (w) => {
@@ -66,6 +74,10 @@ function setPlaying(on) {
 function story(snap) {
   const p11 = snap.splits[11];
   const t = mmss(snap.elapsedMs);
+  if (performance.now() < pausedUntil) {
+    return `${t} — ten minutes, and ${total === 0 ? "not one window has fired" : `only ${total} windows have fired`}: ` +
+      `partition 11 holds every watermark back. Now the script sets the idle timeout to 60 s…`;
+  }
   if (fixedAt === null) {
     return `${t} — no idle timeout. Partition 11 has had one heartbeat, at 00:00; its split watermark stays ` +
       `at ${p11.watermark?.ms ? utc(p11.watermark.ms) : "No Watermark"} while the others move on, so ` +
@@ -84,6 +96,7 @@ function render() {
   const snap = wmp.snapshot({ openWindows: 0 });
   $("clock").textContent = `processing time +${mmss(snap.elapsedMs)} · ${snap.windowsFired} windows fired · trace ${snap.traceHash}`;
   $("story").textContent = story(snap);
+  $("story").classList.toggle("pause", performance.now() < pausedUntil);
 
   const live = snap.splits.filter((s) => s.watermark && s.watermark.ms !== null);
   const max = Math.max(...live.map((s) => s.watermark.ms));
@@ -128,20 +141,25 @@ function render() {
   $("explain").textContent = `explain(0): ${wmp.explain(0).text}`;
 }
 
-function frame() {
-  if (playing && wmp) {
+function frame(now) {
+  const wall = lastFrame === null ? 0 : now - lastFrame;
+  lastFrame = now;
+  if (playing && wmp && now >= pausedUntil) {
     try {
       const t = wmp.elapsedMs;
+      const step = Math.round(Math.min(MAX_STEP_MS, wall * (fixedAt === null ? STALL_SPEED : FAST_SPEED)));
       if (t >= endMs) {
         setPlaying(false);
         $("play").disabled = true;
-      } else if (fixedAt === null && t + STEP_MS >= FIX_AT_MS) {
+      } else if (fixedAt === null && t + step >= FIX_AT_MS) {
         wmp.runUntil(FIX_AT_MS);
+        pausedUntil = now + PAUSE_MS;
+        render();
         applyFix();
       } else {
-        wmp.runUntil(Math.min(endMs, Math.max(0, t) + STEP_MS));
+        wmp.runUntil(Math.min(endMs, Math.max(0, t) + step));
       }
-      render();
+      if (now >= pausedUntil) render();
     } catch (e) {
       $("error").textContent = String(e?.message ?? e);
       setPlaying(false);

@@ -11,12 +11,13 @@
 //! all the same (a bug), the session halts and refuses to go on from a state it cannot trust.
 //!
 //! Files: `check` (the one check of each command), `budget` (the work a scenario may ask for),
-//! `share` (share strings), `param` (parameters by name, as the API and the UI's fields set
+//! `share` (share strings), `link_state` (the page's state as a `#s=2.` link), `param` (parameters by name, as the API and the UI's fields set
 //! them), `action` (one-click steps).
 
 pub mod action;
 pub mod budget;
 pub mod check;
+pub mod link_state;
 pub mod param;
 pub mod share;
 

@@ -1,6 +1,7 @@
 //! Share strings: `wmp1.` followed by the scenario's compact JSON in unpadded base64url
 //! (RFC 4648 §5). Deterministic: the same scenario always gives the same string, and it is
-//! safe in a URL fragment or query without escaping.
+//! safe in a URL fragment or query without escaping. The page's link state (`#s=2.…`,
+//! [`super::link_state`]) uses the same base64url.
 
 use crate::engine::error::InputError;
 
@@ -9,9 +10,12 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 /// Encodes scenario JSON text as a share string.
 pub fn encode(json: &str) -> String {
-    let bytes = json.as_bytes();
-    let mut out = String::with_capacity(PREFIX.len() + bytes.len().div_ceil(3) * 4);
-    out.push_str(PREFIX);
+    format!("{PREFIX}{}", base64url(json.as_bytes()))
+}
+
+/// Bytes as unpadded base64url (also the body of the link state, `link_state`).
+pub fn base64url(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
@@ -43,6 +47,12 @@ pub fn is_share_string(s: &str) -> bool {
 pub fn decode(s: &str, arg: &str) -> Result<String, InputError> {
     let s = s.trim();
     let body = s.strip_prefix(PREFIX).ok_or_else(|| InputError::new(arg, format!("a share string starts with {PREFIX:?}")))?;
+    let out = unbase64url(body, arg)?;
+    String::from_utf8(out).map_err(|_| InputError::new(arg, "the share string does not decode to UTF-8 text"))
+}
+
+/// The bytes of unpadded (or padded) base64url text; `arg` names it in errors.
+pub fn unbase64url(body: &str, arg: &str) -> Result<Vec<u8>, InputError> {
     let body = body.trim_end_matches('=').as_bytes();
     if body.len() % 4 == 1 {
         return Err(InputError::new(arg, "truncated share string (bad length)"));
@@ -57,5 +67,5 @@ pub fn decode(s: &str, arg: &str) -> Result<String, InputError> {
         let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
         out.extend_from_slice(&bytes[..chunk.len() - 1]);
     }
-    String::from_utf8(out).map_err(|_| InputError::new(arg, "the share string does not decode to UTF-8 text"))
+    Ok(out)
 }

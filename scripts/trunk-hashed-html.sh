@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Trunk post_build hook (see Trunk.toml): points the staged index.html at the content-hashed
+# module that scripts/trunk-wasm-lib.sh wrote (wmp-<hash>.js + wmp-<hash>_bg.wasm), so the page
+# never loads the stable alias `wmp.js`, which a cache may hold from an older release. Trunk
+# runs this after it wrote index.html into TRUNK_STAGING_DIR and before it moves that to dist/.
+set -euo pipefail
+
+: "${TRUNK_STAGING_DIR:?this script is a Trunk hook; run 'trunk build' instead}"
+cd "$TRUNK_STAGING_DIR"
+
+shopt -s nullglob
+mods=(wmp-????????????????.js)
+[ "${#mods[@]}" -eq 1 ] || { echo "[trunk-hook] expected one wmp-<hash>.js in the staging dir, found: ${mods[*]:-none}" >&2; exit 1; }
+js="${mods[0]}"
+wasm="${js%.js}_bg.wasm"
+[ -f "$wasm" ] || { echo "[trunk-hook] $wasm missing" >&2; exit 1; }
+
+sed -i -e "s#\./wmp\.js\"#./$js\"#g" -e "s#\./wmp_bg\.wasm\"#./$wasm\"#g" index.html
+if grep -q '\./wmp\.js"\|\./wmp_bg\.wasm"' index.html || ! grep -q "$js" index.html; then
+  echo "[trunk-hook] index.html still names wmp.js / wmp_bg.wasm" >&2
+  exit 1
+fi
+echo "[trunk-hook] index.html -> $js, $wasm" >&2

@@ -1,0 +1,214 @@
+// <watermark-playground>: the custom element (docs/API.md, "The element"), defined by the wasm
+// module's defineElement() (src/api/element.rs), which hands over `mount(container, options)`.
+// A module file, not inline script: it works under `script-src 'self' 'wasm-unsafe-eval'`.
+//
+// Each element has an open shadow root holding our stylesheet (a <link>: no inline <style>, so
+// `style-src 'self'` suffices) and the mounted UI. Attributes are parsed by the wasm side (the
+// one options parser of mount() and the iframe); a bad one shows its message in the element and
+// on the console. Lifecycle: connected → mount (at once, when scrolled into view, or on a click
+// of the poster, per `loading`); attribute changes apply live or remount; disconnected →
+// unmount (frame loop stopped, simulation freed). Off-screen elements do not advance.
+
+const TAG = "watermark-playground";
+const ATTRS = ["preset", "scenario", "layout", "speed", "autoplay", "theme", "controls", "view", "start-at", "readonly", "loading", "full-url"];
+/// How far outside the viewport an element counts as visible (it starts just before it shows).
+const ROOT_MARGIN = "200px";
+
+let mountFn = null;
+
+/// The stylesheet next to wmp.js: this file is wasm-bindgen's copy in `snippets/…/`.
+function stylesheetUrl() {
+  const here = import.meta.url;
+  const i = here.lastIndexOf("/snippets/");
+  return new URL("style.css", i >= 0 ? here.slice(0, i + 1) : here).href;
+}
+
+export function defineWatermarkPlayground(mount) {
+  if (typeof customElements === "undefined") throw new Error("defineElement: no custom elements here (a browser is needed)");
+  if (customElements.get(TAG)) return false;
+  mountFn = mount;
+  customElements.define(TAG, elementClass());
+  return true;
+}
+
+/// `el.playground`: forwards to the current simulation (a remount makes a new one).
+function facade(current) {
+  const live = (m) => {
+    const p = current();
+    if (!p) throw new Error(`${m}: the playground is not running (not in the page, not started yet, or its attributes are wrong)`);
+    return p;
+  };
+  const api = {
+    get running() { return current() !== null; },
+    get playing() { return live("playing").playing; },
+    get speed() { return live("speed").speed; },
+  };
+  for (const m of ["play", "pause", "setSpeed", "loadPreset", "load", "runUntil", "now", "elapsedMs", "traceHash", "snapshot", "silence", "resume", "toShareString"]) {
+    api[m] = (...args) => live(m)[m](...args);
+  }
+  return Object.freeze(api);
+}
+
+/// The class, made on first use: this module also loads in Node.js (the JS API), which has no
+/// HTMLElement.
+function elementClass() {
+  return class WatermarkPlaygroundElement extends HTMLElement {
+    static get observedAttributes() {
+      return ATTRS;
+    }
+
+    #box;
+    #mounted = null;
+    #api;
+    #io = null;
+    #visible = false;
+    /// idle | waiting (lazy, off screen) | poster | running | error
+    #state = "idle";
+    #refreshQueued = false;
+
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: "open" });
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = WatermarkPlaygroundElement.stylesheet || stylesheetUrl();
+      this.#box = document.createElement("div");
+      this.#box.className = "wmp-box";
+      root.append(link, this.#box);
+      this.#api = facade(() => this.#mounted);
+    }
+
+    get playground() {
+      return this.#api;
+    }
+
+    connectedCallback() {
+      this.#io = new IntersectionObserver((entries) => this.#onVisibility(entries[entries.length - 1].isIntersecting), { rootMargin: ROOT_MARGIN });
+      this.#io.observe(this);
+      const loading = (this.getAttribute("loading") || "lazy").trim().toLowerCase();
+      if (loading === "click") this.#poster();
+      else if (loading === "lazy") this.#state = "waiting";
+      else this.#start(false); // eager, or a bad value: the parser says what is wrong
+    }
+
+    disconnectedCallback() {
+      this.#io?.disconnect();
+      this.#io = null;
+      this.#visible = false;
+      this.#unmount();
+      this.#box.replaceChildren();
+      this.#state = "idle";
+    }
+
+    attributeChangedCallback(name, old, value) {
+      if (old === value || !this.isConnected) return;
+      if (this.#state !== "running" && this.#state !== "error") return;
+      // Several attributes set in a row apply together.
+      if (this.#refreshQueued) return;
+      this.#refreshQueued = true;
+      queueMicrotask(() => {
+        this.#refreshQueued = false;
+        this.#refresh();
+      });
+    }
+
+    #options() {
+      const opts = {};
+      for (const a of ATTRS) {
+        const v = this.getAttribute(a);
+        if (v !== null) opts[a] = v;
+      }
+      opts.eventTarget = this;
+      return opts;
+    }
+
+    #refresh() {
+      if (!this.isConnected) return;
+      if (this.#state === "running") {
+        let applied;
+        try {
+          applied = this.#mounted.update(this.#options());
+        } catch (e) {
+          return this.#fail(e);
+        }
+        if (applied) return;
+      }
+      this.#start(false);
+    }
+
+    #onVisibility(visible) {
+      this.#visible = visible;
+      if (this.#state === "waiting" && visible) this.#start(false);
+      else if (this.#state === "running") this.#mounted.setVisible(visible);
+    }
+
+    #start(play) {
+      this.#unmount();
+      this.#box.replaceChildren();
+      let r;
+      try {
+        r = mountFn(this.#box, this.#options());
+      } catch (e) {
+        r = e;
+      }
+      if (!(r && typeof r.unmount === "function")) return this.#fail(r);
+      this.#mounted = r;
+      this.#state = "running";
+      r.setVisible(this.#visible);
+      if (play) r.play();
+    }
+
+    #unmount() {
+      const m = this.#mounted;
+      this.#mounted = null;
+      if (m) {
+        m.unmount();
+        m.free();
+      }
+    }
+
+    /// A poster or message in a themed root of its own (the UI brings its own).
+    #show(child) {
+      const root = document.createElement("div");
+      root.className = "wmp-root";
+      const theme = (this.getAttribute("theme") || "").trim().toLowerCase();
+      root.dataset.theme = theme === "light" || theme === "dark" ? theme : "system";
+      root.append(child);
+      this.#box.replaceChildren(root);
+    }
+
+    #fail(e) {
+      this.#unmount();
+      // An attribute's error names the attribute, not the internal call that applied it.
+      const message = (e instanceof Error ? e.message : String(e)).replace(/^update: /, "");
+      console.error(`<${TAG}>: ${message}`);
+      const box = document.createElement("div");
+      box.className = "wmp-error";
+      box.setAttribute("part", "error");
+      box.setAttribute("role", "alert");
+      const title = document.createElement("b");
+      title.textContent = "The Watermark Playground cannot start";
+      const text = document.createElement("span");
+      text.textContent = message; // text, never markup
+      box.append(title, text);
+      this.#show(box);
+      this.#state = "error";
+    }
+
+    #poster() {
+      const box = document.createElement("div");
+      box.className = "wmp-poster";
+      box.setAttribute("part", "poster");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "▶";
+      button.setAttribute("aria-label", "Start the Watermark Playground");
+      button.addEventListener("click", () => this.#start(true));
+      const caption = document.createElement("span");
+      caption.textContent = "Watermark Playground" + (this.getAttribute("preset") ? ` — ${this.getAttribute("preset")}` : "");
+      box.append(button, caption);
+      this.#show(box);
+      this.#state = "poster";
+    }
+  };
+}

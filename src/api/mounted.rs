@@ -1,0 +1,269 @@
+//! What `mount()` returns — and what `<watermark-playground>`'s `el.playground` forwards to: the
+//! mounted UI's simulation as a small JS API (play, pause, speed, load, run, read, silence,
+//! resume, share), `update(options)` for live option changes, `setVisible` for the host's
+//! IntersectionObserver, and `unmount()`. Errors are JS errors naming the method and argument;
+//! after `unmount()` every method says so instead of touching freed state.
+
+use super::convert::{describe, index_arg, int_arg, string_arg, to_js, to_json_text};
+use super::error::{ApiError, ApiResult, IntoJs};
+use crate::engine::command::Command;
+use crate::engine::session::share;
+use crate::engine::snapshot::SnapshotOptions as ViewOptions;
+use crate::web::embed_options::{self, EmbedOptions, Layout, Source};
+use crate::web::host::{theme_of, Look};
+use crate::web::Pg;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+/// Processing time between two event collections in `runUntil`.
+const EVENT_STEP_MS: i64 = 1_000;
+
+/// The options whose change needs a new simulation (the rest apply live).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RestartKey {
+    layout: Layout,
+    source: Option<Source>,
+    start_at: Option<i64>,
+    full_url: Option<String>,
+}
+
+impl RestartKey {
+    pub(crate) fn of(o: &EmbedOptions, layout: Layout) -> Self {
+        RestartKey { layout, source: o.source.clone(), start_at: o.start_at, full_url: o.full_url.clone() }
+    }
+}
+
+/// A playground mounted into a page; `unmount()` removes it and stops its frame loop.
+#[wasm_bindgen]
+pub struct MountedPlayground {
+    handle: Option<Box<dyn std::any::Any>>,
+    pg: Pg,
+    look: Look,
+    key: RestartKey,
+    /// The `autoplay` option as last given: only its change plays or pauses.
+    autoplay: bool,
+}
+
+impl MountedPlayground {
+    pub(crate) fn new(handle: Box<dyn std::any::Any>, pg: Pg, look: Look, key: RestartKey, autoplay: bool) -> Self {
+        MountedPlayground { handle: Some(handle), pg, look, key, autoplay }
+    }
+
+    fn live(&self, m: &str) -> Result<Pg, JsValue> {
+        if self.handle.is_some() {
+            Ok(self.pg)
+        } else {
+            Err(ApiError::invalid("", "the playground was unmounted").into_js(m))
+        }
+    }
+}
+
+fn report<T>(m: &str, r: ApiResult<T>) -> Result<T, JsValue> {
+    r.map_err(|e| e.into_js(m))
+}
+
+#[wasm_bindgen]
+impl MountedPlayground {
+    /// Removes the playground from the page and stops it. Calling it again does nothing.
+    pub fn unmount(&mut self) {
+        self.handle.take();
+    }
+
+    /// Whether it is still mounted.
+    #[wasm_bindgen(getter)]
+    pub fn mounted(&self) -> bool {
+        self.handle.is_some()
+    }
+
+    /// Applies changed options: speed, autoplay, theme, controls, view and readonly live.
+    /// Returns `false` (and changes nothing) when another option changed: the caller mounts
+    /// again.
+    pub fn update(&mut self, options: JsValue) -> Result<bool, JsValue> {
+        let m = "update";
+        let pg = self.live(m)?;
+        let parsed = report(m, super::mount::parse_options(&options, ""))?;
+        let o = parsed.opts;
+        if RestartKey::of(&o, o.layout.unwrap_or(self.key.layout)) != self.key {
+            return Ok(false);
+        }
+        if let Some(s) = o.speed {
+            if s != pg.speed.get_untracked() {
+                pg.speed.set(s);
+            }
+        }
+        if o.autoplay != self.autoplay {
+            self.autoplay = o.autoplay;
+            if o.autoplay != pg.playing.get_untracked() {
+                pg.toggle_play();
+            }
+        }
+        let theme = theme_of(o.theme);
+        if theme != self.look.theme.0.get_untracked() {
+            self.look.theme.set(theme);
+        }
+        self.look.controls.set(o.controls);
+        self.look.view.set(o.view);
+        self.look.readonly.set(o.readonly);
+        Ok(true)
+    }
+
+    /// Whether the playground is on screen: off screen, its frame loop does not advance.
+    #[wasm_bindgen(js_name = setVisible)]
+    pub fn set_visible(&self, visible: bool) -> Result<(), JsValue> {
+        self.live("setVisible")?.set_offscreen(!visible);
+        Ok(())
+    }
+
+    pub fn play(&self) -> Result<(), JsValue> {
+        let pg = self.live("play")?;
+        if !pg.playing.get_untracked() {
+            pg.toggle_play();
+        }
+        Ok(())
+    }
+
+    pub fn pause(&self) -> Result<(), JsValue> {
+        let pg = self.live("pause")?;
+        if pg.playing.get_untracked() {
+            pg.toggle_play();
+        }
+        Ok(())
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn playing(&self) -> Result<bool, JsValue> {
+        Ok(self.live("playing")?.playing.get_untracked())
+    }
+
+    /// Processing time per wall-clock time.
+    #[wasm_bindgen(getter)]
+    pub fn speed(&self) -> Result<f64, JsValue> {
+        Ok(self.live("speed")?.speed.get_untracked())
+    }
+
+    #[wasm_bindgen(js_name = setSpeed)]
+    pub fn set_speed(&self, speed: JsValue) -> Result<(), JsValue> {
+        let m = "setSpeed";
+        let pg = self.live(m)?;
+        let Some(s) = speed.as_f64() else {
+            return Err(ApiError::type_("speed", format!("expected a number, got {}", describe(&speed))).into_js(m));
+        };
+        let s = report(m, embed_options::parse_speed(&format!("{s}")).map_err(|e| ApiError::new("speed", e)))?;
+        pg.speed.set(s);
+        Ok(())
+    }
+
+    /// Loads a preset from time zero (its speed too).
+    #[wasm_bindgen(js_name = loadPreset)]
+    pub fn load_preset(&self, id: JsValue) -> Result<(), JsValue> {
+        let m = "loadPreset";
+        let pg = self.live(m)?;
+        let id = report(m, string_arg(&id, "id"))?;
+        let source = report(m, embed_options::preset_source(&id).map_err(|e| ApiError::new("id", e)))?;
+        report(m, pg.load_preset(source.preset.unwrap_or_default()).map_err(|e| e.within("id")))
+    }
+
+    /// Loads a scenario: an object, JSON text, a share string or a preset id.
+    pub fn load(&self, scenario: JsValue) -> Result<(), JsValue> {
+        let m = "load";
+        let pg = self.live(m)?;
+        let text = if let Some(s) = scenario.as_string() {
+            s
+        } else if scenario.is_object() && !js_sys::Array::is_array(&scenario) && !scenario.is_function() {
+            report(m, to_json_text(&scenario, "scenario"))?
+        } else {
+            return Err(
+                ApiError::type_("scenario", format!("expected a scenario object or string, got {}", describe(&scenario))).into_js(m)
+            );
+        };
+        let Source { scenario, preset } = report(
+            m,
+            embed_options::scenario_source(&text).map_err(|e| {
+                let e = e.within("scenario");
+                ApiError::new(e.field, e.message)
+            }),
+        )?;
+        report(m, pg.load(scenario, preset).map_err(|e| e.within("scenario")))
+    }
+
+    /// Processes every instant up to `atMs` after the start.
+    #[wasm_bindgen(js_name = runUntil)]
+    pub fn run_until(&self, at_ms: JsValue) -> Result<(), JsValue> {
+        let m = "runUntil";
+        let pg = self.live(m)?;
+        let at = report(m, int_arg(&at_ms, "atMs"))?;
+        if at < 0 {
+            return Err(ApiError::new("atMs", format!("{at} is before the start")).into_js(m));
+        }
+        let target = pg.start_time().saturating_add(at);
+        // In steps, each followed by the host's events: the UI's bounded trace would otherwise
+        // drop a long run's early watermark and idle changes before they are read.
+        let mut r = Ok(());
+        let mut last = i64::MIN;
+        while r.is_ok() && pg.now() < target && pg.now() > last {
+            last = pg.now();
+            r = pg.run_until(target.min(last.saturating_add(EVENT_STEP_MS)));
+            pg.notify_advanced();
+        }
+        pg.refresh();
+        report(m, r.map_err(|e| e.within("atMs")))
+    }
+
+    /// Processing time now (ms since the epoch; the start time before the first instant).
+    pub fn now(&self) -> Result<f64, JsValue> {
+        Ok(self.live("now")?.now() as f64)
+    }
+
+    /// Processing time since the start.
+    #[wasm_bindgen(js_name = elapsedMs)]
+    pub fn elapsed_ms(&self) -> Result<f64, JsValue> {
+        let pg = self.live("elapsedMs")?;
+        Ok((pg.now() - pg.start_time()) as f64)
+    }
+
+    /// The 64-bit fingerprint of every trace event so far (16 hex digits).
+    #[wasm_bindgen(js_name = traceHash)]
+    pub fn trace_hash(&self) -> Result<String, JsValue> {
+        Ok(self.live("traceHash")?.with_sim(|s| s.trace().hash_hex()))
+    }
+
+    /// The job now, as the JS API's `snapshot()` gives it.
+    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+        let m = "snapshot";
+        let pg = self.live(m)?;
+        let snap = pg.with_sim(|s| {
+            s.snapshot_with(ViewOptions { open_windows: super::playground::DEFAULT_OPEN_WINDOWS, metrics: true, finished: false })
+        });
+        report(m, to_js(&snap))
+    }
+
+    /// Stops the producers of a partition.
+    pub fn silence(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("silence", partition, |partition| Command::Silence { partition })
+    }
+
+    /// Resumes the producers of a partition.
+    pub fn resume(&self, partition: JsValue) -> Result<(), JsValue> {
+        self.partition_command("resume", partition, |partition| Command::Resume { partition })
+    }
+
+    /// The scenario with the actions so far, as a share string (`wmp1.…`).
+    #[wasm_bindgen(js_name = toShareString)]
+    pub fn to_share_string(&self) -> Result<String, JsValue> {
+        let pg = self.live("toShareString")?;
+        let json = serde_json::to_string(&pg.export_scenario()).unwrap_or_default();
+        Ok(share::encode(&json))
+    }
+}
+
+impl MountedPlayground {
+    fn partition_command(&self, m: &str, partition: JsValue, cmd: impl FnOnce(u32) -> Command) -> Result<(), JsValue> {
+        let pg = self.live(m)?;
+        let p = report(m, index_arg(&partition, "partition"))?;
+        let n = pg.with_sim(|s| s.snapshot().splits.len() as u32);
+        if p >= n {
+            return Err(ApiError::new("partition", format!("{p} is not a partition (0 … {})", n.saturating_sub(1))).into_js(m));
+        }
+        report(m, pg.apply(cmd(p)).map_err(|e| e.within("partition")))
+    }
+}

@@ -1,0 +1,152 @@
+//! The UI inside a host page's element (`mount()`, `<watermark-playground>`) rather than as the
+//! page. Several may live on one page, each in its own (shadow) root, so nothing may look the
+//! page up globally: lookups by selector, the focused element, the shortcut keys and the
+//! header's height variable stay inside [`Host::root`]. The host is also told after every
+//! advance ([`Pg::notify_advanced`], which feeds the DOM events of `src/api/`), and may put an
+//! off-screen playground to sleep. [`Hosted`] wraps a layout in the root that carries the live
+//! presentation options (theme, controls, view, readonly) as attributes the stylesheet reads.
+
+use super::embed_options::{Controls, Layout, ThemeChoice, View};
+use super::state::Pg;
+use super::theme::{Theme, ThemeState};
+use crate::engine::sim::Simulation;
+use leptos::html::Div;
+use leptos::prelude::*;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+/// Called after the simulation advanced, with it and the load generation (bumped by every
+/// load, so a listener knows its cursor is stale). It must not call back into the playground:
+/// it returns what to do once the engine is released (dispatching events to the page).
+pub type AfterAdvance = Rc<dyn Fn(&Simulation, u64) -> Box<dyn FnOnce()>>;
+
+/// Where the playground lives, if not as the page.
+#[derive(Default)]
+pub struct Host {
+    /// The root element the UI was mounted in (`None`: the page itself).
+    pub root: Option<web_sys::Element>,
+    pub after_advance: Option<AfterAdvance>,
+    pub generation: u64,
+    /// Off screen: the frame loop does not advance.
+    pub offscreen: bool,
+}
+
+impl Pg {
+    /// The first element matching `selector` in this playground (its root, or the page).
+    pub fn query(&self, selector: &str) -> Option<web_sys::Element> {
+        // `try_`: a delayed lookup may come after the playground was unmounted.
+        match self.host.try_with_value(|h| h.root.clone())? {
+            Some(root) => root.query_selector(selector).ok().flatten(),
+            None => web_sys::window()?.document()?.query_selector(selector).ok().flatten(),
+        }
+    }
+
+    /// The element whose style carries the page-wide custom properties (`--header-h`).
+    pub fn style_root(&self) -> Option<web_sys::HtmlElement> {
+        let root = self.host.try_with_value(|h| h.root.clone())?;
+        root.or_else(|| web_sys::window()?.document()?.document_element())?.dyn_into().ok()
+    }
+
+    /// Whether `ev` happened inside this playground (always, when it is the page).
+    pub fn owns_event(&self, ev: &web_sys::Event) -> bool {
+        let Some(root) = self.host.with_value(|h| h.root.clone()) else { return true };
+        ev.composed_path().iter().any(|n| n == JsValue::from(root.clone()))
+    }
+
+    pub fn set_offscreen(&self, offscreen: bool) {
+        self.host.update_value(|h| h.offscreen = offscreen);
+    }
+
+    pub fn offscreen(&self) -> bool {
+        self.host.try_with_value(|h| h.offscreen).unwrap_or(true)
+    }
+
+    /// A new scenario was loaded: listeners start over.
+    pub(crate) fn bump_generation(&self) {
+        self.host.update_value(|h| h.generation += 1);
+    }
+
+    /// Tells the host that the simulation advanced (after each frame and each action).
+    pub fn notify_advanced(&self) {
+        let Some((hook, generation)) = self.host.try_with_value(|h| h.after_advance.clone().map(|f| (f, h.generation))).flatten() else {
+            return;
+        };
+        let then = self.with_sim(|s| hook(s, generation));
+        then();
+    }
+}
+
+use wasm_bindgen::JsValue;
+
+/// The element that has focus, looking into shadow roots (`document.activeElement` is the
+/// host element when focus is inside one).
+pub fn active_element() -> Option<web_sys::Element> {
+    let mut el = web_sys::window()?.document()?.active_element()?;
+    while let Some(inner) = el.shadow_root().and_then(|s| s.active_element()) {
+        el = inner;
+    }
+    Some(el)
+}
+
+/// The presentation options a host may change without a reload.
+#[derive(Clone, Copy)]
+pub struct Look {
+    pub theme: ThemeState,
+    pub controls: RwSignal<Controls>,
+    pub view: RwSignal<View>,
+    pub readonly: RwSignal<bool>,
+}
+
+impl Look {
+    pub fn new(theme: ThemeChoice, controls: Controls, view: View, readonly: bool) -> Self {
+        Look {
+            theme: ThemeState::scoped(theme_of(theme)),
+            controls: RwSignal::new(controls),
+            view: RwSignal::new(view),
+            readonly: RwSignal::new(readonly),
+        }
+    }
+}
+
+pub fn theme_of(t: ThemeChoice) -> Theme {
+    match t {
+        ThemeChoice::Auto => Theme::System,
+        ThemeChoice::Light => Theme::Light,
+        ThemeChoice::Dark => Theme::Dark,
+    }
+}
+
+/// `layout` in the hosted root. `root` is the element the UI is mounted in.
+#[component]
+pub fn Hosted(pg: Pg, layout: Layout, full_url: Option<String>, look: Look) -> impl IntoView {
+    provide_context(look.theme);
+    let node = NodeRef::<Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = node.get() {
+            let el: web_sys::Element = el.into();
+            look.theme.attach(el.clone());
+            pg.host.update_value(|h| h.root = Some(el));
+        }
+    });
+    let inner = match layout {
+        Layout::Embed => view! { <super::app::Embed pg=pg full_url=full_url /> }.into_any(),
+        Layout::Full => view! { <super::app::Playground pg=pg /> }.into_any(),
+    };
+    let controls = move || match look.controls.get() {
+        Controls::Full => "full",
+        Controls::Minimal => "minimal",
+        Controls::None => "none",
+    };
+    let view_attr = move || match look.view.get() {
+        View::Graph => "graph",
+        View::Timeline => "timeline",
+        View::Split => "split",
+    };
+    let layout_attr = if layout == Layout::Embed { "embed" } else { "full" };
+    view! {
+        <div class="wmp-root" part="root" node_ref=node data-theme=look.theme.attr_now() data-layout=layout_attr data-controls=controls
+            data-view=view_attr data-readonly=move || look.readonly.get().then_some("")>
+            {inner}
+        </div>
+    }
+}

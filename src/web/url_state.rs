@@ -1,0 +1,167 @@
+//! The address bar follows the session: at commit moments — a load, play or pause, an action,
+//! a setting, a new selection, the end of a zoom or pan, a speed change — the page's state is
+//! written as `#s=2.…` ([`LinkState`]) with `history.replaceState` (no history entry per
+//! change). While playing only play/pause, speed, selection and zoom commit, never a frame. A
+//! change is written a short moment after the last one, so that a drag or a burst of clicks is
+//! one write. Opening such a link (a reload, a shared link) loads the scenario, issues the
+//! commands at their times, runs to the position within the work budget and restores the
+//! speed, selection and zoom: the same trace hash and the same view.
+
+use super::state::{Pg, Selection};
+use crate::engine::scenario::{build, catalog};
+use crate::engine::session::link_state::LinkState;
+use leptos::prelude::*;
+use std::time::Duration;
+
+/// How long after the last change the address is written.
+const SETTLE: Duration = Duration::from_millis(250);
+
+/// The timeline's zoom and pan, shared with the address: `span` and `end` of processing time
+/// (None: everything since the start / follow the present).
+#[derive(Clone, Copy)]
+pub struct TimelineZoom {
+    pub span: RwSignal<Option<i64>>,
+    pub end: RwSignal<Option<i64>>,
+}
+
+impl TimelineZoom {
+    /// The page's zoom (one per page), or a zoom of its own for a timeline outside `App`.
+    pub fn of_page() -> Self {
+        use_context::<TimelineZoom>().unwrap_or_else(|| TimelineZoom { span: RwSignal::new(None), end: RwSignal::new(None) })
+    }
+
+    fn text(self) -> Option<String> {
+        let (s, e) = (self.span.get_untracked(), self.end.get_untracked());
+        (s.is_some() || e.is_some()).then(|| format!("{}:{}", opt(s), opt(e)))
+    }
+
+    fn set_text(self, text: &str) {
+        let mut parts = text.split(':').map(|p| p.parse::<i64>().ok());
+        self.span.set(parts.next().flatten().map(|s| s.clamp(200, 30 * 86_400_000)));
+        self.end.set(parts.next().flatten());
+    }
+}
+
+fn opt(v: Option<i64>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+/// A selection as a short text: `o3`, `s1`, `p7`, `r0:10000`, `w2:0:10000:key` (the key last,
+/// as it may hold `:`).
+pub fn selection_text(s: &Selection) -> Option<String> {
+    Some(match s {
+        Selection::None => return None,
+        Selection::Operator(o) => format!("o{o}"),
+        Selection::Source(s) => format!("s{s}"),
+        Selection::Split(s) => format!("p{s}"),
+        Selection::WindowRange { start, end } => format!("r{start}:{end}"),
+        Selection::Window { subtask, key, start, end } => format!("w{subtask}:{start}:{end}:{key}"),
+    })
+}
+
+/// The selection a text names (None when it names none or is damaged).
+pub fn selection_of(text: &str) -> Option<Selection> {
+    let (kind, rest) = text.split_at_checked(1)?;
+    let mut parts = rest.splitn(4, ':');
+    let mut int = || parts.next().and_then(|p| p.parse::<i64>().ok());
+    let sel = match kind {
+        "o" => Selection::Operator(u32::try_from(int()?).ok()?),
+        "s" => Selection::Source(u32::try_from(int()?).ok()?),
+        "p" => Selection::Split(u32::try_from(int()?).ok()?),
+        "r" => Selection::WindowRange { start: int()?, end: int()? },
+        "w" => {
+            let (subtask, start, end) = (u32::try_from(int()?).ok()?, int()?, int()?);
+            Selection::Window { subtask, start, end, key: parts.next()?.to_string() }
+        }
+        _ => return None,
+    };
+    Some(sel)
+}
+
+/// The page's state now.
+pub fn current(pg: &Pg, zoom: TimelineZoom) -> LinkState {
+    let preset = pg.preset.get_untracked();
+    let unchanged = preset.and_then(catalog::preset).and_then(|p| build::parse(p.json).ok()).is_some_and(|p| pg.base.with_value(|b| *b == p));
+    LinkState {
+        preset: preset.map(str::to_string),
+        scenario: if unchanged { None } else { pg.base.with_value(|b| serde_json::to_value(b).ok()) },
+        commands: pg.update_session(|s| s.log().to_vec()),
+        at_ms: pg.update_session(|s| s.elapsed()),
+        speed: Some(pg.speed.get_untracked()),
+        playing: pg.playing.get_untracked(),
+        selection: selection_text(&pg.selection.get_untracked()),
+        zoom: zoom.text(),
+    }
+}
+
+/// Opens the state in `text` (after `#s=`): the scenario, the commands, the run to the
+/// position, then speed, selection, zoom and play; or says in words why not.
+pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
+    let st = LinkState::decode(text).map_err(|e| format!("This link is damaged: {}.", e.message))?;
+    let preset = st.preset.as_deref().and_then(catalog::preset).map(|p| p.id);
+    let sc = match (&st.scenario, &st.preset) {
+        (Some(v), _) => super::scenario_text::read_scenario(&v.to_string())?,
+        (None, Some(id)) => build::parse(catalog::preset(id).ok_or_else(|| super::scenario_text::no_preset(id))?.json)
+            .map_err(|e| format!("This preset cannot run: {e}."))?,
+        (None, None) => unreachable!("LinkState::decode refuses a state without a scenario"),
+    };
+    pg.load(sc, preset).map_err(|e| format!("This scenario cannot run: {e}."))?;
+    let (replayed, ()) = pg.update_watched((), |s, w| s.replay(&st.commands, st.at_ms, w));
+    pg.refresh();
+    replayed.map_err(|e| format!("This link's actions or position cannot be replayed: {e}."))?;
+    if let Some(v) = st.speed.filter(|v| *v <= super::playback::MAX_SPEED) {
+        pg.speed.set(v);
+    }
+    pg.selection.set(st.selection.as_deref().and_then(selection_of).unwrap_or(Selection::None));
+    if let Some(z) = &st.zoom {
+        TimelineZoom::of_page().set_text(z);
+    }
+    pg.refresh();
+    pg.playing.set(st.playing);
+    Ok(())
+}
+
+/// Whether this page's address is its own to write: not in lesson mode or an embed, whose
+/// addresses say what they are.
+fn owns_address() -> bool {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    !search.split(['?', '&']).any(|kv| kv.starts_with("lesson=") || kv.starts_with("embed="))
+}
+
+/// Writes `#s=…` when it differs from the address.
+fn write(pg: &Pg, zoom: TimelineZoom) {
+    let Some(w) = web_sys::window() else { return };
+    let hash = format!("#s={}", current(pg, zoom).encode());
+    if w.location().hash().ok().as_deref() == Some(hash.as_str()) {
+        return;
+    }
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
+    }
+}
+
+/// Makes the address follow the page (see the module doc); `zoom` is the page's timeline's.
+pub fn follow(pg: Pg, zoom: TimelineZoom) {
+    if !owns_address() {
+        return;
+    }
+    let pending = StoredValue::new_local(None::<TimeoutHandle>);
+    Effect::new(move |_| {
+        // The picture of the run changes with each action, step and pause; while playing it
+        // changes every frame and is not a commit moment.
+        if !pg.playing.get() {
+            pg.hash.track();
+        }
+        pg.speed.track();
+        pg.selection.track();
+        pg.preset.track();
+        pg.cfg.track();
+        zoom.span.track();
+        zoom.end.track();
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        let h = set_timeout_with_handle(move || write(&pg, zoom), SETTLE).ok();
+        pending.set_value(h);
+    });
+}

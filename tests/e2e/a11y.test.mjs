@@ -1,0 +1,120 @@
+// Accessibility (issue 14): the WHY panel's live region, and axe-core (the npm package, injected
+// into the page) finds no serious or critical violation in the seed-001 story, paused and after
+// playing, in the light and the dark theme, with the controls drawer open, with the timeline's
+// table open, with the help dialog open, and in the embed layout.
+// Run after `trunk build --release`:  node --test tests/e2e/a11y.test.mjs
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serveAndLaunch, openPage, gotoApp, playUntil } from "./lib.mjs";
+
+const env = serveAndLaunch({ before, after });
+const AXE = path.join(path.dirname(fileURLToPath(import.meta.url)), "node_modules", "axe-core", "axe.min.js");
+
+// Known and owned elsewhere: the job graph's nodes (graph*.rs, the layout work of issue 14) are
+// named "partition p0: explain" while they show "p0 No Watermark" (WCAG 2.5.3, label in name).
+// Only these nodes are excused, only for this rule; remove once the graph's names carry their
+// visible text.
+const EXCUSED = { "label-content-name-mismatch": "svg.graph g[role=button]" };
+
+/** Runs axe on the page; returns the serious and critical violations, one line per node. */
+async function serious(page) {
+  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async (excused) => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    const kept = (v, n) => !(excused[v.id] && n.target.length === 1 && document.querySelector(n.target[0])?.matches(excused[v.id]));
+    return r.violations
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.filter((n) => kept(v, n)).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1, 2).join(" ").trim()}`) }))
+      .filter((v) => v.nodes.length > 0);
+  }, EXCUSED);
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+function report(violations) {
+  return violations.map((v) => `${v.impact} ${v.id} (${v.help}):\n  ${v.nodes.slice(0, 8).join("\n  ")}${v.nodes.length > 8 ? `\n  … ${v.nodes.length - 8} more` : ""}`).join("\n");
+}
+
+async function assertClean(page, where) {
+  const v = await serious(page);
+  assert.equal(v.length, 0, `${where}: ${v.length} serious/critical axe violations\n${report(v)}`);
+}
+
+/**
+ * The WHY panel's live region names the culprit, and stays still while the verdict does: two
+ * seconds of playing (many readings, whose counts and times move) change it at most once.
+ */
+async function liveRegion(page) {
+  const live = page.locator("[data-testid=why-live]");
+  assert.equal(await live.getAttribute("aria-live"), "polite");
+  assert.match(await live.textContent(), /Partition 11 /, "the live region names the culprit");
+  const changes = await page.evaluate(async () => {
+    const el = document.querySelector("[data-testid=why-live]");
+    let n = 0;
+    const mo = new MutationObserver((records) => (n += records.length));
+    mo.observe(el, { subtree: true, childList: true, characterData: true });
+    document.querySelector("#btn-play").click();
+    await new Promise((r) => setTimeout(r, 2000));
+    document.querySelector("#btn-play").click();
+    mo.disconnect();
+    return n;
+  });
+  assert.ok(changes <= 1, `the live region changed ${changes} times in 2 s`);
+  assert.match(await live.textContent(), /Partition 11 /);
+}
+
+/** Opens the seed-001 story in a colour scheme and runs `fn` on it. */
+async function withSeed(scheme, fn, viewport = { width: 1440, height: 900 }) {
+  const { context, page, problems } = await openPage(env.browser, { viewport, colorScheme: scheme });
+  try {
+    await gotoApp(page, env.baseUrl, "preset=seed-001-heartbeat");
+    await fn(page);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+}
+
+for (const scheme of ["light", "dark"]) {
+  test(`axe: seed-001 paused, after playing and with the controls open (${scheme})`, async () => {
+    await withSeed(scheme, async (page) => {
+      assert.equal(await page.evaluate(() => getComputedStyle(document.body).colorScheme), scheme);
+      await assertClean(page, `${scheme}, paused at t = 0`);
+      await playUntil(page, 20 * 60_000, 1000);
+      await assertClean(page, `${scheme}, after 20 minutes`);
+      await liveRegion(page);
+      if ((await page.getAttribute("#btn-controls", "aria-expanded")) !== "true") await page.click("#btn-controls");
+      await page.locator(".controls-drawer").waitFor({ state: "visible" });
+      await assertClean(page, `${scheme}, controls open`);
+      // The timeline's text alternative, opened.
+      await page.click(".tl-table summary");
+      await page.locator("#timeline-now tbody tr").first().waitFor({ state: "visible" });
+      assert.match(await page.getAttribute("canvas.timeline", "aria-label"), /slowest/);
+      await assertClean(page, `${scheme}, timeline as a table`);
+    });
+  });
+
+  test(`axe: the help dialog (${scheme})`, async () => {
+    await withSeed(scheme, async (page) => {
+      await page.click("#btn-help");
+      await page.locator("[role=dialog]").waitFor({ state: "visible" });
+      await assertClean(page, `${scheme}, help open`);
+    });
+  });
+
+  test(`axe: the embed (${scheme})`, async () => {
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width: 720, height: 420 }, colorScheme: scheme });
+    try {
+      await page.goto(env.baseUrl + "?embed=1&preset=seed-001-heartbeat", { waitUntil: "load" });
+      await page.locator(".embed svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+      await assertClean(page, `${scheme}, embed at t = 0`);
+      await page.click("#btn-play");
+      await page.waitForFunction(() => /^00:(0[5-9]|[1-5]\d):/.test(document.querySelector("#clock").textContent), null, { timeout: 30_000 });
+      await page.click("#btn-play");
+      await assertClean(page, `${scheme}, embed after playing`);
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -1,0 +1,147 @@
+// Keyboard only (issue 14): the seed-001 story walked with page.keyboard and no click — load
+// the preset with its shortcut, play, Tab to the finding that names the culprit partition,
+// apply its fix with Enter, and see the burst; Space on a focused button presses that button
+// and does not toggle play; the help dialog is modal (focus in, Tab trapped, Escape closes,
+// focus back to what opened it). Run after `trunk build --release`:
+//   node --test tests/e2e/keyboard.test.mjs
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serveAndLaunch, openPage, gotoApp } from "./lib.mjs";
+
+const env = serveAndLaunch({ before, after });
+
+async function withApp(fn, hash = "") {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1440, height: 900 }, colorScheme: "light" });
+  try {
+    await gotoApp(page, env.baseUrl, hash);
+    await fn(page);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+}
+
+/** What has focus: its id, classes, text, and where it is. */
+const focused = (page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return {
+      tag: a?.tagName.toLowerCase(),
+      id: a?.id ?? "",
+      cls: a?.getAttribute("class") ?? "",
+      text: a?.textContent?.trim().slice(0, 80) ?? "",
+      inDialog: !!a?.closest("[role=dialog]"),
+      finding: a?.closest(".why .finding")?.getAttribute("data-partition") ?? null,
+    };
+  });
+
+/** Presses Tab (or Shift+Tab) until `pred(focused)` holds; fails after `max` presses. */
+async function tabTo(page, pred, what, max = 250, key = "Tab") {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    const f = await focused(page);
+    if (pred(f)) return f;
+  }
+  assert.fail(`${what}: not reached with ${max} × ${key}`);
+}
+
+const playing = async (page) => (await page.getAttribute("#btn-play", "aria-pressed")) === "true";
+const minutes = (page) =>
+  page.evaluate(() => {
+    const [h, m, s] = document.querySelector("#clock").textContent.trim().split(":").map(Number);
+    return h * 60 + m + s / 60;
+  });
+const results = async (page) => Number((await page.locator("#emissions-count").textContent()).split(" ")[0].replace(/,/g, ""));
+
+test("keyboard only: load seed 001, play, find the culprit, fix it, see the burst", async () => {
+  // Another preset first, so that the shortcut visibly loads seed 001.
+  await withApp(async (page) => {
+    assert.match(await page.locator(".preset-card").textContent(), /empty/i);
+    await page.keyboard.press("1");
+    await page.waitForFunction(() => document.querySelector("#preset")?.value === "seed-001-heartbeat");
+    // Faster with +, until 1000×.
+    for (let i = 0; i < 14 && (await page.inputValue("#speed")) !== "1000"; i++) await page.keyboard.press("+");
+    assert.equal(await page.inputValue("#speed"), "1000");
+    await page.keyboard.press("Space");
+    assert.ok(await playing(page), "Space with nothing focused plays");
+    await page.waitForFunction(() => /^00:(2\d|[3-5]\d):/.test(document.querySelector("#clock").textContent), null, { timeout: 60_000, polling: 50 });
+    await page.keyboard.press("Space");
+    assert.ok(!(await playing(page)), "Space pauses");
+    assert.equal(await results(page), 0, "nothing fired while partition 11 holds the watermark");
+    assert.match(await page.locator("[data-testid=why-live]").textContent(), /Partition 11 /, "announced");
+    // Tab to the fix of the finding that names partition 11 (the first finding is open).
+    const fix = await tabTo(page, (f) => f.finding === "11" && f.cls.includes("fix"), "the fix of partition 11's finding");
+    assert.match(fix.text, /idle|heartbeat/i, `the fix: ${fix.text}`);
+    const before = await minutes(page);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#splits-table")?.textContent.length > 0);
+    // K plays (a letter shortcut still works on a focused button; Space would press it again).
+    await page.keyboard.press("k");
+    assert.ok(await playing(page), "K plays");
+    await page.waitForFunction(
+      () => Number(document.querySelector("#emissions-count").textContent.split(" ")[0].replace(/,/g, "")) > 100,
+      null,
+      { timeout: 60_000, polling: 100 },
+    );
+    await page.keyboard.press("k");
+    assert.ok((await minutes(page)) > before, "time went on after the fix");
+    assert.ok((await results(page)) > 100, "the burst: windows fired at once");
+    assert.ok((await page.locator("#splits-table tr[data-partition='11']").textContent()).includes("IDLE"));
+  }, "preset=empty-partition");
+});
+
+test("Space on a focused button presses it and does not toggle play", async () => {
+  await withApp(async (page) => {
+    const f = await tabTo(page, (x) => x.id === "btn-controls", "the Controls button");
+    assert.equal(f.tag, "button");
+    const expanded = await page.getAttribute("#btn-controls", "aria-expanded");
+    await page.keyboard.press("Space");
+    assert.notEqual(await page.getAttribute("#btn-controls", "aria-expanded"), expanded, "Space pressed the Controls button");
+    assert.ok(!(await playing(page)), "and did not play");
+    // Enter presses it too; the step button steps and plays nothing.
+    await page.keyboard.press("Enter");
+    assert.equal(await page.getAttribute("#btn-controls", "aria-expanded"), expanded);
+    await tabTo(page, (x) => x.id === "btn-step", "the Step button", 40, "Shift+Tab");
+    await page.keyboard.press("Space");
+    await page.keyboard.press("Space");
+    assert.ok(!(await playing(page)), "Space on Step does not play");
+    assert.notEqual((await page.locator("#clock").textContent()).trim(), "00:00:00.000", "Space on Step stepped");
+    // Nothing focused (body): Space plays.
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press("Space");
+    assert.ok(await playing(page), "Space with nothing focused plays");
+    await page.keyboard.press("Space");
+  });
+});
+
+test("the help dialog is modal: focus in, Tab trapped, Escape closes, focus goes back", async () => {
+  await withApp(async (page) => {
+    const dialog = page.locator("[role=dialog]");
+    // Opened with Enter on the ? button.
+    await tabTo(page, (x) => x.id === "btn-help", "the help button");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor({ state: "visible" });
+    assert.equal(await dialog.getAttribute("aria-modal"), "true");
+    assert.equal(await page.locator(`#${await dialog.getAttribute("aria-labelledby")}`).textContent(), "Keyboard shortcuts");
+    assert.ok((await focused(page)).inDialog, "focus moved into the dialog");
+    assert.equal(await page.locator("main").getAttribute("inert"), "", "the page behind is inert");
+    for (const key of ["Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+      await page.keyboard.press(key);
+      assert.ok((await focused(page)).inDialog, `focus stays in the dialog after ${key}`);
+    }
+    // Shortcuts do not act behind it.
+    await page.keyboard.press("n");
+    assert.equal((await page.locator("#clock").textContent()).trim(), "00:00:00.000");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    assert.equal((await focused(page)).id, "btn-help", "focus went back to the help button");
+    assert.equal(await page.locator("main").getAttribute("inert"), null, "the page is live again");
+    // Opened with ? from wherever focus is; ? again closes it.
+    await page.keyboard.press("?");
+    await dialog.waitFor({ state: "visible" });
+    assert.ok((await focused(page)).inDialog);
+    await page.keyboard.press("?");
+    await dialog.waitFor({ state: "hidden" });
+    assert.equal((await focused(page)).id, "btn-help");
+  });
+});

@@ -1,0 +1,158 @@
+// Lesson mode end to end: both lessons walked step by step with real mouse drags on the
+// stage (an event's timestamp, the bound, the idle timeout, the allowed lateness), each step's
+// check seen passing and Next advancing; the keyboard equivalent of a drag; the preset menu's
+// "Lessons" group; and a bad ?lesson= id.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { serveAndLaunch, openPage, artifactsDir } from "./lib.mjs";
+
+const env = serveAndLaunch({ before, after });
+const shots = artifactsDir("e2e");
+// LESSON_SIZE=390x844 walks the lessons at that size (screenshots named with it).
+const [W, H] = (process.env.LESSON_SIZE || "1280x800").split("x").map(Number);
+
+async function openLesson(id, viewport = { width: W, height: H }) {
+  const opened = await openPage(env.browser, { viewport });
+  await opened.page.goto(`${env.baseUrl}?lesson=${id}`, { waitUntil: "load" });
+  await opened.page.locator('[data-testid="lesson"]').waitFor({ state: "visible", timeout: 20_000 });
+  return opened;
+}
+
+const card = (page) => page.locator('[data-testid="lesson"]');
+
+async function step(page) {
+  return Number(await card(page).getAttribute("data-step"));
+}
+
+async function passed(page) {
+  return (await card(page).getAttribute("data-passed")) === "true";
+}
+
+/** Drags a handle of the stage with the mouse to event time `ms` (where the stage draws it). */
+async function drag(page, grab, ms) {
+  const svg = page.locator('[data-testid="lesson-stage"]');
+  await svg.scrollIntoViewIfNeeded();
+  const handle = page.locator(`[data-testid="grab-${grab}"] .lw-mark`);
+  const box = await handle.boundingBox();
+  assert.ok(box, `handle ${grab} is drawn`);
+  const svgBox = await svg.boundingBox();
+  const origin = Number(await svg.getAttribute("data-origin"));
+  const pxPerS = Number(await svg.getAttribute("data-px-per-s"));
+  const [x0, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const x1 = svgBox.x + origin + (ms / 1000) * pxPerS;
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  await page.mouse.move((x0 + x1) / 2, y, { steps: 4 });
+  // While dragging, the value shows beside the handle.
+  assert.ok(await page.locator(`[data-testid="grab-${grab}"] .lw-value.shown`).isVisible(), `${grab}: value shown while dragging`);
+  await page.mouse.move(x1, y, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** The step must not pass before the manipulation, must pass after it, and Next goes on. */
+async function doStep(page, n, manipulate, verify = async () => {}) {
+  assert.equal(await step(page), n);
+  assert.equal(await passed(page), false, `step ${n + 1} passes before the manipulation`);
+  assert.ok(await page.locator('[data-testid="lesson-next"]').isDisabled());
+  await manipulate();
+  await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.passed === "true", null, { timeout: 10_000 });
+  assert.match(await page.locator('[data-testid="lesson-done"]').textContent(), /^✓ /);
+  await verify();
+  await page.screenshot({ path: path.join(shots, `lesson-${await page.evaluate(() => new URLSearchParams(location.search).get("lesson"))}-${n + 1}-${W}x${H}.png`) });
+  const last = (await page.locator('[data-testid="lesson-next"]').textContent()).trim() === "Finish";
+  if (!last) {
+    await page.click('[data-testid="lesson-next"]');
+    await page.waitForFunction((want) => document.querySelector('[data-testid="lesson"]')?.dataset.step === String(want), n + 1);
+  }
+}
+
+test("the idle-partitions lesson, walked with drags", async () => {
+  const { context, page, problems } = await openLesson("idle-partitions");
+  try {
+    assert.match(await page.locator('[data-testid="lesson-progress"]').textContent(), /Step 1 of 5/);
+    // Panels the step does not need are hidden.
+    assert.equal(await page.locator(".graph-card").isVisible(), false);
+    assert.equal(await page.locator(".metrics-card").isVisible(), false);
+    // 1: bound 3 s → drag the bound handle (at the watermark, max − bound − 1) right to 10.5 s.
+    await doStep(page, 0, () => drag(page, "bound", 10_500), async () =>
+      assert.equal(await page.locator('.lw-window[data-window-start="0"]').getAttribute("data-fired"), "true"));
+    // 2: partition 1's last record (index 4) to 12 s: the minimum passes 9.999 s.
+    await doStep(page, 1, () => drag(page, "event-4", 12_000));
+    // 3: the idle timeout from partition 1's last record (6 s) to 16 s: idle at 16 s < now.
+    await doStep(page, 2, () => drag(page, "idle", 16_000), async () =>
+      assert.match(await page.locator('.lw-row[data-partition="1"] .lw-label').textContent(), /IDLE/));
+    // 4: keyBy: two window subtasks, both held by partition 1's channel.
+    assert.ok(await page.locator(".graph-card").isVisible(), "the job graph shows the channels");
+    await doStep(page, 3, () => drag(page, "event-5", 12_000), async () => {
+      for (const q of [0, 1]) assert.ok(Number(await page.locator(`.lw-op[data-subtask="${q}"]`).getAttribute("data-watermark")) >= 9_999);
+    });
+    // 5: seed 001: the fix, then play.
+    await doStep(page, 4, async () => {
+      assert.equal(await page.locator(".lesson-stage").count(), 0);
+      await page.click('[data-testid="lesson-fix"]');
+      await page.click("#btn-play");
+    });
+    assert.equal((await page.locator('[data-testid="lesson-next"]').textContent()).trim(), "Finish");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("the lateness lesson, walked with drags", async () => {
+  const { context, page, problems } = await openLesson("lateness");
+  try {
+    // 1: the record arriving at 14 s (index 4, ts 11 s) dragged to 8 s: behind the watermark.
+    await doStep(page, 0, () => drag(page, "event-4", 8_000), async () =>
+      assert.match(await page.locator('[data-testid="grab-event-4"]').getAttribute("class"), /dropped/));
+    // 2: the bound from 1 s to 5 s: the handle (at 20 s − bound − 1) to 15 s.
+    await doStep(page, 1, () => drag(page, "bound", 15_000));
+    // 3: allowedLateness 3.5 s: the handle after the window end to 13.5 s.
+    await doStep(page, 2, () => drag(page, "lateness", 13_500));
+    // 4: the side output catches the late record.
+    await doStep(page, 3, () => drag(page, "event-4", 8_000), async () =>
+      assert.match(await page.locator('[data-testid="grab-event-4"]').getAttribute("class"), /side/));
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("a focused handle moves with the arrow keys; Back returns", async () => {
+  const { context, page } = await openLesson("idle-partitions", { width: 390, height: 844 });
+  try {
+    await page.locator('[data-testid="grab-bound"]').focus();
+    // Each → moves the handle 0.5 s right: the bound 3 s → 1 s in four presses.
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    assert.equal(await passed(page), false);
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.passed === "true");
+    assert.match(await page.locator('[data-testid="grab-bound"]').getAttribute("aria-valuetext"), /bound 1 s/);
+    await page.click('[data-testid="lesson-next"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === "1");
+    await page.click('[data-testid="lesson-back"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === "0");
+    assert.equal(await passed(page), false, "the step starts again as written");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no horizontal overflow at 390 px (${overflow})`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the preset menu lists the lessons; a bad id lists them too", async () => {
+  const { context, page } = await openPage(env.browser);
+  try {
+    await page.goto(`${env.baseUrl}?lesson=nope`, { waitUntil: "load" });
+    const unknown = page.locator('[data-testid="lesson-unknown"]');
+    await unknown.waitFor({ state: "visible", timeout: 20_000 });
+    assert.match(await unknown.textContent(), /No lesson “nope”.*idle-partitions.*lateness/s);
+    await page.selectOption("#preset", "lesson:lateness");
+    await page.waitForURL(/\?lesson=lateness$/);
+    await card(page).waitFor({ state: "visible", timeout: 20_000 });
+    assert.match(await page.locator(".lesson-title").textContent(), /dropped/);
+  } finally {
+    await context.close();
+  }
+});

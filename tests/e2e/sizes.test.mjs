@@ -1,0 +1,218 @@
+// Every size (issue 14): at 1440×900, 1280×720, 1024×768, 720×420 and 360×640, for every
+// preset, nothing is wider than the window (no horizontal scrolling, no element of the header,
+// the graph or the WHY panel past the right edge, no graph node cut by its card), and the key
+// elements are on the first screen: the play button everywhere; at 1280×720 and up, the graph,
+// the WHY panel and the window subtasks' fired / dropped counts. Also the controls drawer open
+// at 1280 and 1440, the embed at 360×640 and 720×420, and training.html on a phone.
+// One browser, one page per size; presets are chosen in the header's picker (the first one is
+// loaded by URL), each played for about half a second of wall time.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serveAndLaunch, openPage, choosePreset, playUntil } from "./lib.mjs";
+
+const env = serveAndLaunch({ before, after });
+const SIZES = [
+  [1440, 900],
+  [1280, 720],
+  [1024, 768],
+  [720, 420],
+  [360, 640],
+];
+
+/** What sticks out, measured in the page: a list of problems (empty when all fits). */
+function overflowProblems() {
+  const W = window.innerWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > W) out.push(`page scrolls sideways: scrollWidth ${document.documentElement.scrollWidth} > ${W}`);
+  const visible = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 1 && r.height > 1 && getComputedStyle(e).visibility !== "hidden" ? r : null;
+  };
+  for (const e of document.querySelectorAll(".app-header *, .graph-card *, .why *, .preset-card *, .embed *, .lesson-card *")) {
+    // Inside a scroller (a table, a code block) a wide child is fine: the scroller is checked.
+    if (e.closest(".scroll, pre, .why-scroll") && !e.matches(".scroll, pre")) continue;
+    const r = visible(e);
+    if (r && r.right > W + 0.5) out.push(`${e.tagName.toLowerCase()}.${e.className?.baseVal ?? e.className} ends at ${r.right.toFixed(0)} > ${W}`);
+    if (out.length > 6) break;
+  }
+  // A graph node cut by its card (the card clips its content).
+  for (const wrap of document.querySelectorAll(".graph-wrap, .compact-graph-wrap")) {
+    const box = wrap.getBoundingClientRect();
+    for (const n of wrap.querySelectorAll(".node")) {
+      const r = n.getBoundingClientRect();
+      if (r.width > 0 && (r.right > box.right + 0.5 || r.left < box.left - 0.5)) out.push(`graph node ${n.getAttribute("class")} cut: ${r.left.toFixed(0)}–${r.right.toFixed(0)} outside ${box.left.toFixed(0)}–${box.right.toFixed(0)}`);
+      if (out.length > 10) break;
+    }
+  }
+  return out;
+}
+
+/** Whether the element's box is entirely on the first screen (the page scrolled to the top). */
+function onScreen(sel) {
+  const all = [...document.querySelectorAll(sel)];
+  if (!all.length) return `${sel}: missing`;
+  for (const e of all) {
+    const r = e.getBoundingClientRect();
+    if (r.top < -0.5 || r.left < -0.5 || r.bottom > window.innerHeight + 0.5 || r.right > window.innerWidth + 0.5) {
+      return `${sel} at ${r.left.toFixed(0)},${r.top.toFixed(0)}–${r.right.toFixed(0)},${r.bottom.toFixed(0)} is off the ${window.innerWidth}×${window.innerHeight} screen`;
+    }
+  }
+  return null;
+}
+
+/** The menu's presets and, apart, its lessons (options `lesson:ID`, which open `?lesson=ID`). */
+async function menuIds(page) {
+  const all = await page.$$eval("#preset option", (os) => os.map((o) => o.value).filter(Boolean));
+  const lesson = (v) => v.startsWith("lesson:");
+  return { presets: all.filter((v) => !lesson(v)), lessons: all.filter(lesson).map((v) => v.slice("lesson:".length)) };
+}
+
+async function checkFits(page, what) {
+  const problems = await page.evaluate(overflowProblems);
+  assert.deepEqual(problems, [], `${what}:\n${problems.join("\n")}`);
+}
+
+async function checkFirstScreen(page, what, w, h) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const must = ["#btn-play"];
+  if (w >= 1280 && h >= 720) {
+    // The graph's card head and the WHY panel's top, and every window subtask's counts (a job
+    // with at most 8 of them: a larger one scrolls inside its card).
+    must.push(".graph-card .card-head", ".why .card-head");
+    const ops = await page.locator("svg.graph .node.op").count();
+    if (ops <= 8) must.push("svg.graph .node.op text.counts");
+  }
+  for (const sel of must) {
+    const miss = await page.evaluate(onScreen, sel);
+    assert.equal(miss, null, `${what}: ${miss}`);
+  }
+}
+
+for (const [w, h] of SIZES) {
+  test(`${w}×${h}: every preset fits the width; the key elements are on the first screen`, async () => {
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width: w, height: h } });
+    try {
+      await page.goto(env.baseUrl + "?preset=seed-001-heartbeat", { waitUntil: "load" });
+      await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+      assert.equal(await page.locator("h1").count(), 1, "one h1");
+      const { presets, lessons } = await menuIds(page);
+      assert.ok(presets.length >= 18 && lessons.length >= 2, `menu: ${presets} / ${lessons}`);
+      for (const id of presets) {
+        if ((await page.locator("#preset").inputValue()) !== id) await choosePreset(page, id);
+        await page.waitForTimeout(120); // the graph measures its width after a frame
+        await checkFits(page, `${id} at ${w}×${h}, before playing`);
+        await playUntil(page, 20_000, 60);
+        await checkFits(page, `${id} at ${w}×${h}`);
+        await checkFirstScreen(page, `${id} at ${w}×${h}`, w, h);
+      }
+      for (const id of lessons) {
+        await page.goto(env.baseUrl + `?lesson=${id}`, { waitUntil: "load" });
+        await page.locator('[data-testid="lesson"]').waitFor({ state: "visible", timeout: 20_000 });
+        await page.waitForTimeout(120);
+        await checkFits(page, `lesson ${id} at ${w}×${h}`);
+        const miss = await page.evaluate(onScreen, '[data-testid="lesson-progress"]');
+        assert.equal(miss, null, `lesson ${id} at ${w}×${h}: ${miss}`);
+      }
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test("controls drawer open at 1440 and 1280: the window subtasks and the sink stay in the card", async () => {
+  for (const [w, h] of [
+    [1440, 900],
+    [1280, 720],
+  ]) {
+    const { context, page } = await openPage(env.browser, { viewport: { width: w, height: h } });
+    try {
+      for (const id of ["seed-001-heartbeat", "midstream-assigner", "quiet-side-join"]) {
+        await page.goto(env.baseUrl + `?preset=${id}`, { waitUntil: "load" });
+        await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+        if ((await page.getAttribute("#btn-controls", "aria-expanded")) !== "true") await page.click("#btn-controls");
+        await page.waitForTimeout(150);
+        await checkFits(page, `${id} at ${w}×${h} with the controls open`);
+        const sink = await page.locator("svg.graph .node.sink").boundingBox();
+        const card = await page.locator(".graph-wrap").boundingBox();
+        assert.ok(sink && sink.x + sink.width <= card.x + card.width + 0.5, `${id}: the sink is inside the card`);
+      }
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("a 2-partition job gets a short graph card, seed-001 a taller one", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 1280, height: 720 } });
+  try {
+    await page.goto(env.baseUrl + "?preset=seed-001-heartbeat", { waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    const heights = {};
+    for (const id of (await menuIds(page)).presets) {
+      if ((await page.locator("#preset").inputValue()) !== id) await choosePreset(page, id);
+      await page.waitForTimeout(80);
+      heights[id] = {
+        nodes: await page.locator("svg.graph .node:not(.sink)").count(),
+        h: (await page.locator(".graph-wrap").boundingBox()).height,
+      };
+    }
+    // At most 2 partitions, 2 source and 2 window subtasks (late-data, timestamp-units, …).
+    const small = Object.entries(heights).filter(([, v]) => v.nodes <= 6);
+    assert.ok(small.length > 0, "a preset with at most 2 partitions, 2 source and 2 window subtasks");
+    for (const [id, v] of small) assert.ok(v.h < heights["seed-001-heartbeat"].h - 100, `${id}: ${v.h} px, seed-001 ${heights["seed-001-heartbeat"].h} px`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("embed at 360×640 and 720×420: fits the width, nothing cut; the WHY line expands on tap", async () => {
+  for (const [w, h] of [
+    [360, 640],
+    [720, 420],
+  ]) {
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width: w, height: h } });
+    try {
+      for (const id of ["seed-001-heartbeat", "quiet-side-join", "late-data"]) {
+        await page.goto(env.baseUrl + `?embed=1&preset=${id}`, { waitUntil: "load" });
+        await page.locator(".embed svg.graph.compact .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+        await playUntil(page, 20_000, 60);
+        await checkFits(page, `embed ${id} at ${w}×${h}`);
+        for (const sel of ["#btn-play", ".embed-why"]) {
+          const b = await page.locator(sel).boundingBox();
+          assert.ok(b.x >= 0 && b.x + b.width <= w + 0.5, `${sel} within the width`);
+        }
+      }
+      const why = page.locator(".embed-why-text");
+      assert.equal(await why.getAttribute("aria-expanded"), "false");
+      assert.ok(await page.locator("#embed-why-full").isHidden());
+      await why.click();
+      assert.equal(await why.getAttribute("aria-expanded"), "true");
+      assert.ok(await page.locator("#embed-why-full").isVisible(), "the whole explanation shows");
+      assert.ok((await page.locator("#embed-why-full").textContent()).length > 20);
+      await checkFits(page, `embed expanded at ${w}×${h}`);
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("training.html at 390 px fits, and its stall lasts long enough to be seen", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 390, height: 844 } });
+  try {
+    await page.goto(env.baseUrl + "pages/training.html", { waitUntil: "load" });
+    await page.waitForFunction(() => /processing time \+0[0-9]:/.test(document.querySelector("#clock")?.textContent ?? ""));
+    await page.waitForTimeout(2_500);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, "no horizontal scrolling");
+    const clock = await page.locator("#clock").textContent();
+    const [, mm, ss] = clock.match(/\+(\d\d):(\d\d)/);
+    assert.ok(Number(mm) * 60 + Number(ss) > 20, `the simulation runs (${clock})`);
+    assert.ok(Number(mm) < 10, `after 2.5 s the stall is still on (${clock})`);
+    assert.equal(await page.locator("#error").textContent(), "", "no error");
+    assert.equal(await page.locator("#windows td.muted").count(), 1, "no window has fired yet");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});

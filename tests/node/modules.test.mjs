@@ -1,0 +1,50 @@
+// The two modules in dist/ and their names: the engine-only module (wmp-engine.js, which
+// load.mjs gives the other tests) and the full one (wmp.js, engine + JS API + UI) give the same
+// API and the same runs; each stable name is an alias of a content-hashed file, and the hashed
+// JS loads the hashed wasm (scripts/trunk-wasm-lib.sh).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { dist, WatermarkPlayground as EngineOnly } from "./load.mjs";
+
+const full = await import(path.join(dist, "wmp.js"));
+full.initSync({ module: fs.readFileSync(path.join(dist, "wmp_bg.wasm")) });
+
+function run(Playground) {
+  const p = Playground.fromPreset("late-data");
+  p.runFor(600_000);
+  return { hash: p.traceHash, windows: p.windows().length, elapsed: p.elapsedMs };
+}
+
+test("the full module's JS API runs like the engine-only one", () => {
+  const a = run(full.WatermarkPlayground);
+  const b = run(EngineOnly);
+  assert.deepEqual(a, b);
+  assert.equal(a.elapsed, 600_000);
+  assert.ok(a.windows > 0, "some windows fired");
+});
+
+test("the engine-only module has the API but not the UI", async () => {
+  const engine = await import(path.join(dist, "wmp-engine.js"));
+  assert.equal(typeof engine.WatermarkPlayground, "function");
+  assert.equal(typeof engine.default, "function", "init");
+  assert.equal(engine.mount, undefined);
+  assert.equal(engine.mountPlayground, undefined);
+  assert.equal(typeof full.mount, "function");
+  assert.equal(typeof full.mountPlayground, "function");
+});
+
+for (const name of ["wmp", "wmp-engine"]) {
+  test(`${name}.js is an alias of a content-hashed module that loads a hashed wasm`, () => {
+    const alias = fs.readFileSync(path.join(dist, `${name}.js`), "utf8");
+    const m = alias.match(new RegExp(`from "\\./(${name}-([0-9a-f]{16})\\.js)"`));
+    assert.ok(m, alias);
+    const [, file, hash] = m;
+    assert.ok(alias.length < 1000, "the alias is small");
+    const js = fs.readFileSync(path.join(dist, file), "utf8");
+    assert.match(js, new RegExp(`new URL\\('${name}-${hash}_bg\\.wasm', import\\.meta\\.url\\)`));
+    const hashed = fs.readFileSync(path.join(dist, `${name}-${hash}_bg.wasm`));
+    assert.ok(hashed.equals(fs.readFileSync(path.join(dist, `${name}_bg.wasm`))), "the stable wasm is a copy");
+  });
+}

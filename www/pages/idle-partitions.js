@@ -1,0 +1,72 @@
+// The scripted embed of idle-partitions.html: listens to the element's events and drives its
+// simulation through `el.playground`. A separate file (no inline script), so the page works
+// under a Content-Security-Policy without 'unsafe-inline'.
+const $ = (id) => document.getElementById(id);
+const counts = { window: 0, idle: 0, active: 0 };
+const MAX_LOG = 30;
+
+/** Adds a line to the event log (as text: nothing from an event is parsed as HTML). */
+function log(text) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  const list = $("log");
+  list.prepend(li);
+  while (list.children.length > MAX_LOG) list.lastChild.remove();
+}
+
+function count(kind) {
+  counts[kind] += 1;
+  $(`count-${kind === "window" ? "windows" : kind}`).textContent = String(counts[kind]);
+}
+
+function describeStatus(kind, d) {
+  const where = d.partition != null ? `partition ${d.partition}` : `${d.level} subtask ${d.subtask}`;
+  return `${kind === "idle" ? "⏸ idle" : "▶ active"}: ${where}`;
+}
+
+function wire(el) {
+  for (const kind of ["idle", "active"]) {
+    el.addEventListener(kind, (e) => {
+      count(kind);
+      if (e.detail?.level === "split") log(describeStatus(kind, e.detail));
+    });
+  }
+  el.addEventListener("window", (e) => {
+    count("window");
+    if (counts.window <= 3 || counts.window % 50 === 0) log(`▮ window fired (#${counts.window}): key ${e.detail?.key}`);
+  });
+  const call = (f) => () => {
+    try {
+      f(el.playground);
+      $("error").textContent = "";
+    } catch (err) {
+      $("error").textContent = String(err.message ?? err);
+    }
+  };
+  $("btn-play").addEventListener("click", call((p) => {
+    if (p.playing) p.pause(); else p.play();
+    $("btn-play").textContent = p.playing ? "⏸ Pause" : "▶ Play";
+  }));
+  $("btn-silence").addEventListener("click", call((p) => p.silence(1)));
+  $("btn-resume").addEventListener("click", call((p) => p.resume(1)));
+}
+
+/** "Copy" buttons: the snippet's text to the clipboard, and say so on the button. */
+function copyButtons() {
+  for (const b of document.querySelectorAll("button.copy")) {
+    b.addEventListener("click", async () => {
+      const text = $(b.dataset.copy).textContent;
+      try {
+        await navigator.clipboard.writeText(text);
+        b.textContent = "Copied ✓";
+      } catch {
+        b.textContent = "Select and copy";
+      }
+      setTimeout(() => (b.textContent = "Copy"), 2000);
+    });
+  }
+}
+
+copyButtons();
+await customElements.whenDefined("watermark-playground");
+wire($("scripted"));
