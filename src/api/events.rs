@@ -87,7 +87,21 @@ impl Wants {
     pub fn needs_pull(&self) -> bool {
         self.trace() || self.late || self.window || self.join
     }
-    fn wants(&self, k: EventKind) -> bool {
+    /// Adds kind `k`.
+    pub fn set(&mut self, k: EventKind) {
+        let flag = match k {
+            EventKind::Window => &mut self.window,
+            EventKind::Join => &mut self.join,
+            EventKind::Late => &mut self.late,
+            EventKind::Watermark => &mut self.watermark,
+            EventKind::Idle => &mut self.idle,
+            EventKind::Active => &mut self.active,
+            EventKind::Step => &mut self.step,
+            EventKind::Lag => &mut self.lag,
+        };
+        *flag = true;
+    }
+    pub fn wants(&self, k: EventKind) -> bool {
         match k {
             EventKind::Window => self.window,
             EventKind::Join => self.join,

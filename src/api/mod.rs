@@ -19,11 +19,14 @@
 //! - `mount`: `mount(element, options)`, which places the UI (`src/web/`) into a page; `mounted`
 //!   the object it returns (a small API over the mounted simulation); `dom_events` its events as
 //!   DOM `CustomEvent`s; `element` the `<watermark-playground>` custom element (+ `element.js`).
-//!   These four exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
+//!   `bridge` the iframe's postMessage bridge over the same handle.
+//!   These five exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
 //!   without it;
 //! - `playground`: the exported class, thin methods over the above;
 //! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert).
 
+#[cfg(feature = "ui")]
+pub mod bridge;
 pub mod convert;
 pub mod diagnosis;
 pub mod error;

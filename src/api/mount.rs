@@ -10,15 +10,11 @@
 
 use super::convert::{describe, to_json_text};
 use super::error::{ApiError, ApiResult, IntoJs};
-use crate::engine::observer::Observer;
-use crate::engine::sim::Simulation;
-use crate::engine::time::ProcTime;
 use crate::web::embed_options::{EmbedOptions, Layout, Source};
 use crate::web::host::{Hosted, Look};
 use crate::web::Pg;
 use leptos::prelude::*;
 use std::cell::RefCell;
-use std::ops::ControlFlow;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -76,31 +72,6 @@ pub(crate) fn parse_options(options: &JsValue, prefix: &str) -> ApiResult<Parsed
     Ok(Parsed { opts, event_target, prefix: prefix.to_string() })
 }
 
-/// Most wall time `start-at` may take before the first render: a scenario that needs more
-/// would freeze the host page.
-const START_AT_BUDGET_MS: f64 = 3_000.0;
-
-fn perf_now() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-/// Stops a run at a wall-clock deadline (checked every few instants).
-struct Deadline {
-    at: f64,
-    instants: u32,
-}
-
-impl Observer for Deadline {
-    fn after_instant(&mut self, _: &Simulation) -> ControlFlow<()> {
-        self.instants += 1;
-        if self.instants.is_multiple_of(32) && perf_now() > self.at {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-}
-
 /// Loads the source, sets the speed and runs to `start_at`: what must hold before the first render.
 fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
     if let Some(Source { scenario, preset }) = &opts.source {
@@ -113,17 +84,10 @@ fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
         pg.speed.set(s);
     }
     if let Some(at) = opts.start_at {
-        let target = pg.start_time().saturating_add(at);
-        let deadline = Deadline { at: perf_now() + START_AT_BUDGET_MS, instants: 0 };
-        pg.update_watched(deadline, |s, w| s.run_until_abs(ProcTime(target), w)).0.map_err(|e| e.within(&format!("{prefix}start-at")))?;
-        if pg.now() < target {
-            let reached = crate::web::format::elapsed(pg.now(), pg.start_time());
-            return Err(ApiError::new(
-                format!("{prefix}start-at"),
-                format!("the scenario needs more than 3 s of work to get there (it reached {reached})"),
-            ));
-        }
+        // Within the links' work budget, known before anything runs (no wall clock).
+        let ran = pg.update_watched((), |s, w| s.run_to_position(at, w)).0;
         pg.refresh();
+        ran.map_err(|e| ApiError::new(format!("{prefix}start-at"), e.message))?;
     }
     Ok(())
 }
@@ -179,4 +143,14 @@ pub fn mount(element: JsValue, options: JsValue) -> Result<super::mounted::Mount
     };
     let parsed = parse_options(&options, "options.").map_err(|e| e.into_js(m))?;
     mount_parsed(el, parsed, Layout::Full).map_err(|e| e.into_js(m))
+}
+
+/// Mounts the playground as the page: `index.html` calls it after `init()` (nothing runs on
+/// instantiation, so the same module loads in Node.js). A framed `?embed=1` page also answers
+/// its parent through the postMessage bridge (`bridge`).
+#[wasm_bindgen(js_name = mountPlayground)]
+pub fn mount_playground() {
+    if let Some(crate::web::app::PageStart { pg, embed: Some(page) }) = crate::web::mount_page() {
+        super::bridge::install(pg, page);
+    }
 }

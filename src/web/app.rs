@@ -20,12 +20,34 @@ use super::state::Pg;
 use super::tables::{ChannelsTable, SplitsTable};
 use super::theme::ThemeState;
 use super::timeline::Timeline;
+use super::embed_options::{EmbedOptions, Layout};
+use super::host::{Hosted, Look};
 use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
 
-/// The playground with a fresh state (first preset, or the one in the URL); the embed layout
-/// with `?embed=1`.
+/// What the page's playground hands its caller (`mountPlayground` in `src/api/`): its state and,
+/// for an embed, what its postMessage bridge needs.
+pub struct PageStart {
+    pub pg: Pg,
+    pub embed: Option<EmbedPage>,
+}
+
+/// An `?embed=1` page: its options, its live look, and the origins its bridge answers.
+pub struct EmbedPage {
+    pub options: EmbedOptions,
+    pub layout: Layout,
+    pub look: Look,
+    pub origins: Vec<String>,
+}
+
+/// Where [`App`] puts its [`PageStart`].
+pub type PageSlot = Rc<RefCell<Option<PageStart>>>;
+
+/// The playground with a fresh state (first preset, or the one in the URL); with `?embed=1`,
+/// the embed layout (or the parameters' `layout`) with the parameters' presentation options.
 #[component]
-pub fn App() -> impl IntoView {
+pub fn App(#[prop(optional)] started: Option<PageSlot>) -> impl IntoView {
     let pg = Pg::new();
     let zoom = super::url_state::TimelineZoom { span: RwSignal::new(None), end: RwSignal::new(None) };
     provide_context(zoom);
@@ -46,7 +68,19 @@ pub fn App() -> impl IntoView {
         link.0.set(problems);
     });
     on_cleanup(move || handle.remove());
-    let layout = if embed { view! { <Embed pg=pg full_url=None /> }.into_any() } else { view! { <Playground pg=pg /> }.into_any() };
+    let (layout, embed) = match embed {
+        Some(q) => {
+            let o = q.options;
+            let look = Look::new(o.theme, o.controls, o.view, o.readonly);
+            let layout = o.layout.unwrap_or(Layout::Embed);
+            let v = view! { <Hosted pg=pg layout=layout full_url=o.full_url.clone() look=look page=true /> }.into_any();
+            (v, Some(EmbedPage { options: o, layout, look, origins: q.origins }))
+        }
+        None => (view! { <Playground pg=pg /> }.into_any(), None),
+    };
+    if let Some(slot) = started {
+        *slot.borrow_mut() = Some(PageStart { pg, embed });
+    }
     view! { {layout} <LinkProblemDialog /> }
 }
 

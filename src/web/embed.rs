@@ -55,7 +55,8 @@ pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
     let href = RwSignal::new(String::new());
     let base = full_url.unwrap_or_else(super::share::page_base);
     let base = StoredValue::new(base);
-    let refresh_link = move || href.set(super::share::link_to(&pg, &base.get_value()));
+    let zoom = super::url_state::TimelineZoom::of_page();
+    let refresh_link = move || href.set(super::share::link_to(&pg, &base.get_value(), zoom));
     Effect::new(move |_| {
         pg.preset.track();
         pg.cfg.track();

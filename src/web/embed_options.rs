@@ -245,6 +245,33 @@ pub fn start_at(value: &str) -> Result<i64, String> {
     Ok(ms)
 }
 
+/// The iframe's `origins` parameter: the pages whose `postMessage` commands the embed answers
+/// and whose window receives its events. Origins as `location.origin` spells them
+/// (`https://docs.example.com`, `http://127.0.0.1:8080`), separated by commas or spaces.
+/// `*` is refused: any page could then drive the embed and read what it shows.
+pub fn parse_origins(value: &str) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for o in value.split([',', ' ']).filter(|o| !o.is_empty()) {
+        if o == "*" {
+            return Err("\"*\" is not allowed: name the origins of the pages that may drive this embed".to_string());
+        }
+        let bad = || format!("{} is not an origin (\"https://docs.example.com\", \"http://127.0.0.1:8080\")", quoted(o));
+        let (scheme, rest) = o.split_once("://").ok_or_else(bad)?;
+        let host_ok = !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+        if !matches!(scheme, "http" | "https") || !host_ok {
+            return Err(bad());
+        }
+        let o = o.to_ascii_lowercase();
+        if !out.contains(&o) {
+            out.push(o);
+        }
+    }
+    if out.is_empty() {
+        return Err("no origin given".to_string());
+    }
+    Ok(out)
+}
+
 /// A preset by id.
 pub fn preset_source(id: &str) -> Result<Source, String> {
     let p = catalog::preset(id.trim()).ok_or_else(|| scenario_text::no_preset(id))?;
@@ -327,6 +354,19 @@ mod tests {
         assert_eq!(parse(&[("full-url", "../index.html")]).unwrap().full_url.as_deref(), Some("../index.html"));
         for bad in ["javascript:alert(1)", " JavaScript:x", "data:text/html,x", "vbscript:x"] {
             assert_eq!(parse(&[("full-url", bad)]).unwrap_err().field, "full-url", "{bad}");
+        }
+    }
+
+    #[test]
+    fn origins_are_exact_and_never_a_wildcard() {
+        assert_eq!(
+            parse_origins("https://Docs.Example.com, http://127.0.0.1:8080").unwrap(),
+            ["https://docs.example.com", "http://127.0.0.1:8080"]
+        );
+        assert_eq!(parse_origins("http://a.b http://a.b").unwrap(), ["http://a.b"]);
+        assert!(parse_origins("*").unwrap_err().contains("not allowed"));
+        for bad in ["", "docs.example.com", "https://a.b/path", "javascript://x", "https://", "https://a.b?x"] {
+            assert!(parse_origins(bad).is_err(), "{bad}");
         }
     }
 

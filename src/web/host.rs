@@ -116,16 +116,19 @@ pub fn theme_of(t: ThemeChoice) -> Theme {
     }
 }
 
-/// `layout` in the hosted root. `root` is the element the UI is mounted in.
+/// `layout` in the hosted root. `page`: the root is the page's only content (the iframe's
+/// `?embed=1`), so lookups, focus and shortcut keys stay page-wide; the root carries the look.
 #[component]
-pub fn Hosted(pg: Pg, layout: Layout, full_url: Option<String>, look: Look) -> impl IntoView {
+pub fn Hosted(pg: Pg, layout: Layout, full_url: Option<String>, look: Look, #[prop(optional)] page: bool) -> impl IntoView {
     provide_context(look.theme);
     let node = NodeRef::<Div>::new();
     Effect::new(move |_| {
         if let Some(el) = node.get() {
             let el: web_sys::Element = el.into();
             look.theme.attach(el.clone());
-            pg.host.update_value(|h| h.root = Some(el));
+            if !page {
+                pg.host.update_value(|h| h.root = Some(el));
+            }
         }
     });
     let inner = match layout {

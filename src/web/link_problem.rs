@@ -44,7 +44,7 @@ pub fn LinkProblemDialog() -> impl IntoView {
                 <p>{instead}" To open a scenario of your own, use Import under Share · Export · Code."</p>
             </div>
             <form method="dialog" class="btn-row">
-                <button class="btn" id="link-problem-ok" autofocus=true>"Continue"</button>
+                <button class="btn" id="link-problem-ok">"Continue"</button>
             </form>
         </dialog>
     }

@@ -25,8 +25,6 @@
 //! (+ `state_plot`), and on the timeline `timeline_job` (its display-list items) and
 //! `timeline_marks` (the ✕ / ↻ glyphs). `job_marks`, `state_plot` and `timeline_job` touch no
 //! DOM either.
-#[cfg(all(target_arch = "wasm32", feature = "ui"))]
-use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Declares the modules that need the DOM: compiled for wasm32 only, and only with the `ui`
 /// feature (the engine-only module, `--no-default-features`, leaves Leptos out).
@@ -98,11 +96,15 @@ pub use app::{App, Embed, Playground};
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub use state::Pg;
 
-/// Mounts the playground into the page body. Called by `index.html` after `init()`; nothing
-/// runs on instantiation, so the same module loads in Node.js for the JS API.
+/// Mounts the playground into the page body, for `mountPlayground` (`src/api/mount.rs`), which
+/// `index.html` calls after `init()`: nothing runs on instantiation, so the same module loads
+/// in Node.js for the JS API.
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
-#[wasm_bindgen(js_name = mountPlayground)]
-pub fn mount_playground() {
+pub fn mount_page() -> Option<app::PageStart> {
+    use leptos::prelude::*;
     error_banner::install_panic_hook();
-    leptos::mount::mount_to_body(App);
+    let slot = app::PageSlot::default();
+    let started = slot.clone();
+    leptos::mount::mount_to_body(move || view! { <App started=started /> });
+    slot.take()
 }

@@ -10,7 +10,7 @@ use super::embed_options::EmbedOptions;
 use super::url_state::{self, TimelineZoom};
 use crate::engine::session::link_state::MAX_ENCODED;
 use crate::engine::scenario::schema::Scenario;
-use crate::engine::scenario::{build, catalog};
+use crate::engine::scenario::catalog;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -48,23 +48,13 @@ pub fn page_base() -> String {
 /// A link that reopens this page as it is: the scenario, the actions, the position, speed,
 /// selection and zoom (`#s=2.…`, see `url_state`).
 pub fn share_link(pg: &Pg, zoom: TimelineZoom) -> String {
-    format!("{}#s={}", page_base(), url_state::current(pg, zoom).encode())
+    link_to(pg, &page_base(), zoom)
 }
 
-/// A link to the playground at `base` that opens this scenario (with the user's actions) at
-/// the same speed.
-pub fn link_to(pg: &Pg, base: &str) -> String {
-    let untouched = pg.untouched();
-    let speed = pg.speed.get_untracked();
-    match pg.preset.get_untracked() {
-        Some(id) if untouched && pg.base.with_value(|b| build::parse(catalog::preset(id).map_or("", |p| p.json)).ok().as_ref() == Some(b)) => {
-            format!("{base}#preset={id}&speed={speed}")
-        }
-        _ => {
-            let json = serde_json::to_string(&pg.export_scenario()).unwrap_or_default();
-            format!("{base}#scenario={}&speed={speed}", String::from(js_sys::encode_uri_component(&json)))
-        }
-    }
+/// A link to the playground at `base` that opens this page as it is (an embed's "open full ↗":
+/// the full view goes on where the embed is).
+pub fn link_to(pg: &Pg, base: &str, zoom: TimelineZoom) -> String {
+    format!("{base}#s={}", url_state::current(pg, zoom).encode())
 }
 
 /// Reads `#s=2.…` (the page's state, `url_state`), or the older `#preset=ID`, `#scenario=JSON`
@@ -74,15 +64,36 @@ pub fn load_from_location(pg: &Pg, problems: &mut Vec<String>) {
     apply_params(pg, hash.trim_start_matches('#'), problems);
 }
 
+/// What `?embed=1&…` asks of the page: the layout's presentation options, and the origins
+/// whose `postMessage` commands the embed answers (its own origin unless `origins=` names
+/// others; see `src/api/bridge.rs`).
+pub struct EmbedQuery {
+    pub options: EmbedOptions,
+    pub origins: Vec<String>,
+}
+
 /// Reads the same parameters from the query (`?embed=1&preset=ID&speed=10&autoplay=1`);
-/// returns whether the embed layout is asked for (`embed=1`).
-pub fn load_from_query(pg: &Pg, problems: &mut Vec<String>) -> bool {
-    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else { return false };
-    let embed = apply_params(pg, search.trim_start_matches('?'), problems);
-    if embed {
-        apply_embed_options(pg, search.trim_start_matches('?'), problems);
+/// with `embed=1`, the embed's options.
+pub fn load_from_query(pg: &Pg, problems: &mut Vec<String>) -> Option<EmbedQuery> {
+    let search = web_sys::window().and_then(|w| w.location().search().ok())?;
+    let params = search.trim_start_matches('?');
+    if !apply_params(pg, params, problems) {
+        return None;
     }
-    embed
+    let options = apply_embed_options(pg, params, problems).unwrap_or_default();
+    Some(EmbedQuery { options, origins: embed_origins(params, problems) })
+}
+
+/// The pairs of `params` whose normalized key is one of `keys`, values decoded.
+fn pairs_named(params: &str, keys: &[&str]) -> Vec<(String, String)> {
+    params
+        .split('&')
+        .filter_map(|part| {
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            let norm: String = k.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
+            keys.contains(&norm.as_str()).then(|| (k.to_string(), js_sys::decode_uri_component(v).map(String::from).unwrap_or_default()))
+        })
+        .collect()
 }
 
 /// The element's attributes that the scenario parameters above do not cover, as iframe
@@ -91,28 +102,35 @@ const EMBED_ONLY: &[&str] = &["layout", "theme", "controls", "view", "startat", 
 
 /// Reads the iframe's other parameters with the one options parser (`embed_options`, shared
 /// with the element and `mount()`): a bad value is a link problem naming the parameter;
-/// `start-at` runs there now (within the work budget); the options are provided to the layout.
-fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) {
-    let pairs: Vec<(String, String)> = params
-        .split('&')
-        .filter_map(|part| {
-            let (k, v) = part.split_once('=').unwrap_or((part, ""));
-            let norm: String = k.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
-            EMBED_ONLY.contains(&norm.as_str()).then(|| (k.to_string(), js_sys::decode_uri_component(v).map(String::from).unwrap_or_default()))
-        })
-        .collect();
+/// `start-at` runs there now, within the links' work budget.
+fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Option<EmbedOptions> {
+    let pairs = pairs_named(params, EMBED_ONLY);
     let options = match EmbedOptions::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
         Ok(o) => o,
-        Err(e) => return problems.push(format!("The parameter “{}” is wrong: {}.", e.field, e.message)),
+        Err(e) => {
+            problems.push(format!("The parameter “{}” is wrong: {}.", e.field, e.message));
+            return None;
+        }
     };
     if let Some(ms) = options.start_at {
-        let (ran, ()) = pg.update_watched((), |s, w| s.run_until(ms, w));
+        let (ran, ()) = pg.update_watched((), |s, w| s.run_to_position(ms, w));
         pg.refresh();
         if let Err(e) = ran {
-            problems.push(format!("The parameter “start-at” cannot be reached: {e}."));
+            problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
         }
     }
-    provide_context(options);
+    Some(options)
+}
+
+/// The `origins` parameter, or this page's own origin; a bad one is a link problem and leaves
+/// only the own origin.
+fn embed_origins(params: &str, problems: &mut Vec<String>) -> Vec<String> {
+    let own = || web_sys::window().and_then(|w| w.location().origin().ok()).into_iter().collect::<Vec<_>>();
+    let Some((key, value)) = pairs_named(params, &["origins"]).pop() else { return own() };
+    super::embed_options::parse_origins(&value).unwrap_or_else(|e| {
+        problems.push(format!("The parameter “{key}” is wrong: {e}."));
+        own()
+    })
 }
 
 /// Applies `k=v&…` parameters: `s` (the page's state), `preset`, `scenario` (JSON), `share` (a

@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { serveAndLaunch, openPage, artifactsDir } from "./lib.mjs";
+import { serveAndLaunch, openPage, artifactsDir, clockMs } from "./lib.mjs";
 
 const env = serveAndLaunch({ before, after });
 const shots = artifactsDir("e2e");
@@ -45,22 +45,24 @@ test("embed URL: compact view of a preset that plays, explains in one line and o
     assert.match(await page.locator(".embed-why-text").textContent(), /Partition 11 /);
     assert.match(await page.locator(".embed-why .btn.fix").textContent(), /idle timeout/i);
     await page.screenshot({ path: path.join(shots, "embed-720x420.png") });
-    // "open full" opens the full playground with the same scenario and speed.
+    // "open full" opens the full playground where the embed is: scenario, speed, position.
     await page.hover("#open-full");
-    const href = await page.getAttribute("#open-full", "href");
-    assert.match(href, /#preset=seed-001-heartbeat&speed=300$/);
+    assert.match(await page.getAttribute("#open-full", "href"), /\/(index\.html)?#s=2\./);
     assert.equal(await page.getAttribute("#open-full", "target"), "_blank");
-    // After an action the link carries the scenario with it.
+    // After an action the link carries it too.
     await page.click(".embed-why .btn.fix");
     await page.hover("#open-full");
     const full = await page.getAttribute("#open-full", "href");
-    assert.match(full, /#scenario=/);
-    const json = JSON.parse(decodeURIComponent(full.split("#scenario=")[1].split("&")[0]));
-    assert.ok(json.commands.some((c) => c.command === "set_param" && c.param.name === "idle_timeout_ms"));
+    const embedClock = await clockMs(page);
     const fullPage = await page.context().newPage();
     await fullPage.goto(full, { waitUntil: "load" });
     await fullPage.locator(".app svg.graph .node.op").first().waitFor();
     assert.equal(await fullPage.locator(".app svg.graph .node.part").count(), 16);
+    assert.equal(await fullPage.inputValue("#preset"), "seed-001-heartbeat");
+    assert.equal(await fullPage.inputValue("#speed"), "300");
+    assert.equal(await clockMs(fullPage), embedClock, "the same position");
+    assert.equal(await fullPage.locator("dialog.link-problem[open]").count(), 0);
+    assert.notEqual(await fullPage.inputValue("#f-idle"), "", "the fix (an idle timeout) came along");
     await fullPage.close();
   });
 });
@@ -95,7 +97,7 @@ test("mount(element, options) places the embed into a page; bad options are erro
     await fits(page, box);
     assert.match(await page.locator("#embed .embed-title").textContent(), /Seed 001/);
     assert.equal(await page.inputValue("#embed #speed"), "300");
-    assert.match(await page.getAttribute("#open-full", "href"), /\/index\.html#preset=seed-001-heartbeat/);
+    assert.match(await page.getAttribute("#open-full", "href"), /\/index\.html#s=2\./);
     await page.screenshot({ path: path.join(shots, "mount-embed.png") });
     const errors = await page.evaluate(() => {
       const el = document.createElement("div");

@@ -217,19 +217,42 @@ for (const payload of XSS) {
 const IFRAME_OK =
   "?embed=1&preset=late-data&speed=30&autoplay=1&layout=embed&theme=dark&controls=minimal&view=timeline&readonly&start-at=00:01:00&loading=eager";
 
-test("iframe parameters: every attribute of the element opens, start-at runs there and autoplay plays", async () => {
+test("iframe parameters: every attribute of the element opens and applies, start-at runs there and autoplay plays", async () => {
   const { context, page, problems } = await openPage(env.browser, { viewport: { width: 720, height: 420 } });
   try {
     await page.addInitScript(COUNT_REPLACE);
     await page.goto(env.baseUrl + IFRAME_OK, { waitUntil: "load" });
-    await page.locator(".embed svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    await page.locator(".embed canvas.timeline").waitFor({ state: "visible", timeout: 20_000 });
     assert.equal(await page.locator("dialog.link-problem[open]").count(), 0);
+    // view=timeline, theme=dark, controls=minimal, readonly: as the element applies them.
+    const root = page.locator("body > .wmp-root");
+    assert.equal(await root.getAttribute("data-theme"), "dark");
+    assert.equal(await root.evaluate((e) => getComputedStyle(e).backgroundColor), "rgb(13, 17, 23)");
+    assert.equal(await page.locator(".embed-graph").isVisible(), false, "view=timeline: no graph");
+    assert.equal(await page.locator(".embed-head .speed").isVisible(), false, "controls=minimal: no speed picker");
+    assert.equal(await page.locator("#btn-play").isVisible(), true, "controls=minimal: play stays");
+    assert.equal(await root.getAttribute("data-readonly"), "");
+    assert.equal((await root.boundingBox()).height, 420, "the root fills the frame");
     assert.equal(await page.locator("#btn-play").getAttribute("aria-pressed"), "true", "autoplay");
     assert.ok((await clockMs(page)) >= 60_000, "start-at=00:01:00 ran to a minute");
     assert.equal(await page.inputValue("#speed"), "30");
     await page.waitForTimeout(600);
     assert.equal(await hashOf(page), "", "an embed leaves its address alone");
     assert.equal(await replaced(page), 0);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("iframe parameter layout=full gives the whole playground in the frame, its shortcuts page-wide", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(env.baseUrl + "?embed=1&preset=late-data&layout=full&theme=light", { waitUntil: "load" });
+    await page.locator(".app svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await page.locator("body > .wmp-root").getAttribute("data-theme"), "light");
+    await page.keyboard.press("Space");
+    assert.equal(await page.locator("#btn-play").getAttribute("aria-pressed"), "true", "Space plays");
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

@@ -149,10 +149,17 @@ impl Session {
             self.schedule_at(start + group[0].at_ms, group.iter().map(|c| c.command.clone()).collect(), &paths)?;
         }
         if at_ms >= 0 {
-            self.check_link_work(at_ms)?;
-            self.run_until(at_ms, obs)?;
+            self.run_to_position(at_ms, obs)?;
         }
         Ok(())
+    }
+
+    /// Runs to `at_ms` after the start, as a link's position or an embed's `start-at` asks:
+    /// refused up front (nothing run) when the work estimate is over [`MAX_LINK_WORK`], so no
+    /// link or attribute can keep the page busy, and the answer never depends on the machine.
+    pub fn run_to_position(&mut self, at_ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
+        self.check_link_work(at_ms)?;
+        self.run_until(at_ms, obs)
     }
 
     /// Refuses a position whose run would keep the page busy (see [`MAX_LINK_WORK`]).

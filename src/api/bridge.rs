@@ -1,0 +1,192 @@
+//! The iframe's `postMessage` bridge (`index.html?embed=1[&origins=…]`): a host page drives an
+//! embed on another origin with the methods of the element's `el.playground` and receives its
+//! events, without any script of ours in the host page (docs/API.md, "The iframe bridge").
+//!
+//! - In: `{ wmp: 1, id, method, args }` from the parent window (other senders are ignored). The method runs on the embed's
+//!   [`MountedPlayground`] — the same checks, errors and effects as `el.playground` — plus
+//!   `subscribe(kinds)`, which narrows the events posted out (all kinds by default).
+//! - Out: the answer `{ wmp: 1, id, ok: true, result }` or `{ wmp: 1, id, ok: false, error:
+//!   { name, message, path } }` to the sender; events `{ wmp: 1, event, detail }` (the `on()` payloads)
+//!   and, once, `{ wmp: 1, event: "ready", detail: { methods } }` to the parent.
+//!
+//! Only the origins of the allow-list (the `origins` parameter, else the embed's own origin) are
+//! answered and sent anything: every message out is posted once per allowed origin, and the
+//! browser delivers it only if the parent's origin is that one. A command from another origin is
+//! not run; its sender gets a refusal that says nothing about the embed. Messages without
+//! `wmp: 1` belong to someone else and are ignored.
+
+use super::convert::describe;
+use super::dom_events::{self, ALL};
+use super::error::{ApiError, IntoJs};
+use super::events::{EventKind, Wants};
+use super::mounted::{MountedPlayground, RestartKey};
+use crate::web::app::EmbedPage;
+use crate::web::Pg;
+use leptos::prelude::*;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The methods a host may call, as `el.playground` names them.
+pub const METHODS: &[&str] = &[
+    "play",
+    "pause",
+    "playing",
+    "speed",
+    "setSpeed",
+    "loadPreset",
+    "load",
+    "runUntil",
+    "now",
+    "elapsedMs",
+    "traceHash",
+    "snapshot",
+    "silence",
+    "resume",
+    "toShareString",
+    "update",
+    "subscribe",
+];
+
+/// The bridge's state: the embed's API, the kinds to post, the parent and its allowed origins.
+struct Bridge {
+    api: RefCell<MountedPlayground>,
+    wants: Rc<Cell<Wants>>,
+    parent: web_sys::Window,
+    origins: Vec<String>,
+}
+
+/// Starts answering the parent window, if this page is framed; a top-level page has no one to
+/// answer.
+pub fn install(pg: Pg, page: EmbedPage) {
+    let Some(window) = web_sys::window() else { return };
+    let Some(parent) = window.parent().ok().flatten().filter(|p| !js_sys::Object::is(p, &window)) else { return };
+    let EmbedPage { options, layout, look, origins } = page;
+    let api = MountedPlayground::new(Box::new(()), pg, look, RestartKey::of(&options, layout), pg.playing.get_untracked());
+    let bridge = Rc::new(Bridge { api: RefCell::new(api), wants: Rc::new(Cell::new(ALL)), parent, origins });
+    let out = bridge.clone();
+    dom_events::feed(pg, bridge.wants.clone(), Rc::new(move |kind: EventKind, detail: &JsValue| out.post_event(kind.name(), detail)));
+    let inbound = bridge.clone();
+    let on_message = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| inbound.receive(&ev));
+    let _ = window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+    // The page lives as long as the frame: the listener is never removed.
+    on_message.forget();
+    let methods: js_sys::Array = METHODS.iter().map(|m| JsValue::from_str(m)).collect();
+    bridge.post_event("ready", &object(&[("methods", methods.into())]));
+}
+
+impl Bridge {
+    fn post_event(&self, event: &str, detail: &JsValue) {
+        let msg = object(&[("wmp", 1.into()), ("event", event.into()), ("detail", detail.clone())]);
+        for origin in &self.origins {
+            // Delivered only where the parent's origin is `origin`; an error is a detail
+            // (a payload that cannot be cloned) and must not stop the others.
+            let _ = self.parent.post_message(&msg, origin);
+        }
+    }
+
+    fn receive(&self, ev: &web_sys::MessageEvent) {
+        let data = ev.data();
+        if !data.is_object() || js_sys::Reflect::get(&data, &"wmp".into()).ok().and_then(|v| v.as_f64()) != Some(1.0) {
+            return;
+        }
+        // Only the parent drives the embed. (Its window is of another realm: not `instanceof
+        // Window` here, so it is compared, not cast by a check.)
+        let Some(sender) = ev.source().filter(|s| js_sys::Object::is(s, &self.parent)) else { return };
+        let sender: web_sys::Window = sender.unchecked_into();
+        let origin = ev.origin();
+        let id = js_sys::Reflect::get(&data, &"id".into()).unwrap_or(JsValue::UNDEFINED);
+        let answer = if self.origins.contains(&origin) { self.run(&data) } else { Err(refusal(&origin)) };
+        let msg = match answer {
+            Ok(result) => object(&[("wmp", 1.into()), ("id", id), ("ok", true.into()), ("result", result)]),
+            Err(e) => object(&[("wmp", 1.into()), ("id", id), ("ok", false.into()), ("error", plain_error(&e))]),
+        };
+        let _ = sender.post_message(&msg, &origin);
+    }
+
+    /// Runs `{ method, args }`.
+    fn run(&self, data: &JsValue) -> Result<JsValue, JsValue> {
+        let method = js_sys::Reflect::get(data, &"method".into()).unwrap_or(JsValue::UNDEFINED);
+        let args = js_sys::Reflect::get(data, &"args".into()).unwrap_or(JsValue::UNDEFINED);
+        let Some(method) = method.as_string() else {
+            return Err(ApiError::type_("method", format!("expected a method name, got {}", describe(&method))).into_js("bridge"));
+        };
+        let args: js_sys::Array = if args.is_undefined() {
+            js_sys::Array::new()
+        } else {
+            args.dyn_into().map_err(|a| ApiError::type_("args", format!("expected an array, got {}", describe(&a))).into_js(&method))?
+        };
+        if method == "subscribe" {
+            return self.subscribe(&args.get(0));
+        }
+        call(&mut self.api.borrow_mut(), &method, &args)
+    }
+
+    /// `subscribe(["window", "late"])`: from now on only these kinds are posted.
+    fn subscribe(&self, kinds: &JsValue) -> Result<JsValue, JsValue> {
+        let m = "subscribe";
+        let Some(list) = kinds.dyn_ref::<js_sys::Array>() else {
+            return Err(ApiError::type_("kinds", format!("expected an array of event names, got {}", describe(kinds))).into_js(m));
+        };
+        let mut wants = Wants::default();
+        for (i, k) in list.iter().enumerate() {
+            let kind = k.as_string().and_then(|s| EventKind::parse(&s)).filter(|k| ALL.wants(*k)).ok_or_else(|| {
+                let names = EventKind::NAMES.iter().filter(|n| EventKind::parse(n).is_some_and(|k| ALL.wants(k)));
+                let names: Vec<&str> = names.copied().collect();
+                ApiError::new(format!("kinds[{i}]"), format!("{} is not an event (the events are {})", describe(&k), names.join(", ")))
+                    .into_js(m)
+            })?;
+            wants.set(kind);
+        }
+        self.wants.set(wants);
+        Ok(JsValue::UNDEFINED)
+    }
+}
+
+/// `method(...args)` on the embed's API.
+fn call(api: &mut MountedPlayground, method: &str, args: &js_sys::Array) -> Result<JsValue, JsValue> {
+    let a = |i| args.get(i);
+    let done = |r: Result<(), JsValue>| r.map(|()| JsValue::UNDEFINED);
+    match method {
+        "play" => done(api.play()),
+        "pause" => done(api.pause()),
+        "playing" => api.playing().map(JsValue::from),
+        "speed" => api.speed().map(JsValue::from),
+        "setSpeed" => done(api.set_speed(a(0))),
+        "loadPreset" => done(api.load_preset(a(0))),
+        "load" => done(api.load(a(0))),
+        "runUntil" => done(api.run_until(a(0))),
+        "now" => api.now().map(JsValue::from),
+        "elapsedMs" => api.elapsed_ms().map(JsValue::from),
+        "traceHash" => api.trace_hash().map(JsValue::from),
+        "snapshot" => api.snapshot(),
+        "silence" => done(api.silence(a(0))),
+        "resume" => done(api.resume(a(0))),
+        "toShareString" => api.to_share_string().map(JsValue::from),
+        "update" => api.update(a(0)).map(JsValue::from),
+        _ => Err(ApiError::new("method", format!("{method:?} is not a method (the methods are {})", METHODS.join(", "))).into_js("bridge")),
+    }
+}
+
+fn refusal(origin: &str) -> JsValue {
+    let e = js_sys::Error::new(&format!(
+        "bridge: the origin {origin:?} may not drive this embed (the embed's `origins` parameter lists the pages that may)"
+    ));
+    e.set_name("SecurityError");
+    e.into()
+}
+
+/// An error as `{ name, message, path }`: what every receiver can read, whatever its realm.
+fn plain_error(e: &JsValue) -> JsValue {
+    let get = |k: &str| js_sys::Reflect::get(e, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    object(&[("name", get("name").into()), ("message", get("message").into()), ("path", get("path").into())])
+}
+
+fn object(entries: &[(&str, JsValue)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in entries {
+        let _ = js_sys::Reflect::set(&o, &(*k).into(), v);
+    }
+    o.into()
+}

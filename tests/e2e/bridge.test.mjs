@@ -1,0 +1,124 @@
+// The iframe's postMessage bridge (src/api/bridge.rs): a host page on another origin
+// (http://localhost:PORT, while the embed is http://127.0.0.1:PORT) drives an `?embed=1` frame
+// with el.playground's methods and receives its events, only when the frame's `origins`
+// parameter allows the host; a refused origin gets a refusal and nothing else. Host page:
+// www/pages/bridge-test.html (+ .js).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serveAndLaunch, openPage } from "./lib.mjs";
+
+const env = serveAndLaunch({ before, after });
+const port = () => new URL(env.baseUrl).port;
+const hostOrigin = () => `http://localhost:${port()}`;
+
+/** Opens the host page at `host` framing `index.html?embed=1&{query}` on 127.0.0.1. */
+async function openHost(query, host = hostOrigin()) {
+  const o = await openPage(env.browser, { viewport: { width: 900, height: 700 } });
+  const frame = `${env.baseUrl}index.html?embed=1&${query}`;
+  await o.page.goto(`${host}/pages/bridge-test.html?frame=${encodeURIComponent(frame)}`, { waitUntil: "load" });
+  await o.page.frameLocator("#embed").locator(".embed .node.op").first().waitFor({ timeout: 20_000 });
+  return o;
+}
+
+const call = (page, method, ...args) =>
+  page.evaluate(([m, a]) => window.call(m, ...a).then((result) => ({ result }), (e) => ({ error: { name: e.name, message: e.message } })), [method, args]);
+const received = (page) => page.evaluate(() => window.received);
+
+test("an allowed origin drives the embed: methods, answers, errors in words, events, subscribe, update", async () => {
+  const { context, page, problems } = await openHost(`preset=late-data&origins=${encodeURIComponent(hostOrigin())}`);
+  try {
+    await page.evaluate(() => window.ready);
+    const ready = (await received(page)).find((m) => m.event === "ready");
+    assert.equal(ready.origin, "http://127.0.0.1:" + port());
+    assert.ok(ready.detail.methods.includes("runUntil") && ready.detail.methods.includes("subscribe"));
+
+    assert.deepEqual(await call(page, "runUntil", 60_000), { result: undefined });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 60_000 });
+    assert.match((await call(page, "traceHash")).result, /^[0-9a-f]{16}$/);
+    const events = await received(page);
+    for (const kind of ["window", "watermark", "late"]) {
+      assert.ok(events.some((m) => m.event === kind), `a ${kind} event was posted`);
+    }
+    const win = events.find((m) => m.event === "window").detail;
+    assert.equal(typeof win.end, "number", JSON.stringify(win));
+
+    // Only the subscribed kinds from now on.
+    assert.deepEqual(await call(page, "subscribe", ["window"]), { result: undefined });
+    const before = (await received(page)).length;
+    await call(page, "runUntil", 120_000);
+    const later = (await received(page)).slice(before).filter((m) => m.event);
+    assert.ok(later.length > 0 && later.every((m) => m.event === "window"), JSON.stringify(later.map((m) => m.event)));
+
+    // Errors: the method and argument in words.
+    assert.deepEqual((await call(page, "setSpeed", -1)).error.name, "RangeError");
+    assert.match((await call(page, "setSpeed", -1)).error.message, /setSpeed: speed: .*not a speed/);
+    assert.match((await call(page, "fly")).error.message, /"fly" is not a method/);
+    assert.match((await call(page, "subscribe", ["windows"])).error.message, /kinds\[0\]: the string "windows" is not an event \(the events are window, join, late, watermark, idle, active\)/);
+    assert.match((await call(page, "silence", 99)).error.message, /partition: 99 is not a partition/);
+
+    // The snapshot crosses the frame; live options apply in the frame.
+    const snap = (await call(page, "snapshot")).result;
+    assert.ok(Array.isArray(snap.splits) && snap.splits.length > 0);
+    assert.deepEqual(await call(page, "update", { theme: "dark", view: "timeline" }), { result: true });
+    const root = page.frameLocator("#embed").locator(".wmp-root");
+    assert.equal(await root.getAttribute("data-theme"), "dark");
+    assert.equal(await page.frameLocator("#embed").locator(".embed-graph").isVisible(), false);
+    assert.deepEqual(await call(page, "update", { preset: "seed-001-heartbeat" }), { result: false }, "a new source needs load()");
+    assert.deepEqual(await call(page, "loadPreset", "seed-001-heartbeat"), { result: undefined });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 0 });
+    await call(page, "play");
+    assert.equal(await page.frameLocator("#embed").locator("#btn-play").getAttribute("aria-pressed"), "true");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+for (const [what, query] of [
+  ["an origin not in the list", "origins=" + encodeURIComponent("https://docs.example.com")],
+  ["no origins parameter (the embed's own origin only)", ""],
+]) {
+  test(`a refused origin (${what}) gets a refusal and nothing else`, async () => {
+    const { context, page } = await openHost(`preset=late-data&${query}`);
+    try {
+      const answer = await call(page, "play");
+      assert.equal(answer.error?.name, "SecurityError", JSON.stringify(answer));
+      assert.match(answer.error.message, /the origin "http:\/\/localhost:\d+" may not drive this embed/);
+      assert.equal(await page.frameLocator("#embed").locator("#btn-play").getAttribute("aria-pressed"), "false", "not run");
+      await page.frameLocator("#embed").locator("#btn-play").click();
+      await page.waitForTimeout(800);
+      const got = await received(page);
+      assert.deepEqual(got.map((m) => m.event ?? "answer"), ["answer"], "no ready, no events: " + JSON.stringify(got).slice(0, 300));
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test("a same-origin host needs no origins parameter", async () => {
+  const { context, page } = await openHost("preset=late-data", env.baseUrl.replace(/\/$/, ""));
+  try {
+    await page.evaluate(() => window.ready);
+    assert.deepEqual(await call(page, "runUntil", 30_000), { result: undefined });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 30_000 });
+  } finally {
+    await context.close();
+  }
+});
+
+for (const [value, words] of [
+  ["*", /“origins” is wrong: "\*" is not allowed/],
+  ["docs.example.com", /“origins” is wrong: "docs.example.com" is not an origin/],
+]) {
+  test(`a bad origins parameter is a link problem in words: ${value}`, async () => {
+    const { context, page } = await openPage(env.browser, { viewport: { width: 720, height: 420 } });
+    try {
+      await page.goto(`${env.baseUrl}?embed=1&preset=late-data&origins=${encodeURIComponent(value)}`, { waitUntil: "load" });
+      const dialog = page.locator("dialog.link-problem[open]");
+      await dialog.waitFor({ state: "visible", timeout: 10_000 });
+      assert.match(await dialog.textContent(), words);
+    } finally {
+      await context.close();
+    }
+  });
+}
