@@ -5,6 +5,7 @@
 //!   jobs and vertices Flink's `{"errors":[…]}` with 404 (400 for a malformed id);
 //! * `promtool check metrics` parses the `/metrics` exposition (its only complaints are the
 //!   camelCase of Flink's own metric names);
+//! * `--until MS` ends the server there; bad arguments exit with 2 and one line;
 //! * a real Prometheus scrapes it and evaluates an event-time-lag alert that fires while seed
 //!   001's heartbeat partition pins the watermark and clears after the idle-timeout fix.
 //!
@@ -179,6 +180,22 @@ fn exposition_passes_promtool() {
     assert!(complaints.iter().all(|l| l.contains("should be written in 'snake_case' not 'camelCase'")), "{complaints:#?}");
     assert!(out.lines().any(|l| l == "rc=0" || l == "rc=3"), "{out}\n{err}");
     assert_eq!(out.lines().last(), Some("8"), "one operator-scope watermark per window subtask: {out}");
+}
+
+#[test]
+fn until_exits_when_the_simulation_gets_there_and_bad_input_exits_2() {
+    let out = Command::new(WMP)
+        .args(["serve", "--port", "0", "--speed", "1000", "--until", "3000", SEED_001])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("wmp serve: the simulation reached 3000 ms\n"), "{out:?}");
+    for args in [&["serve", "--speed", "0", SEED_001][..], &["serve", "--port", "0", "no-such-file.json"], &["serve"]] {
+        let out = Command::new(WMP).args(args).current_dir(root()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{args:?}: {out:?}");
+    }
 }
 
 /// A free TCP port on 127.0.0.1 (bound, then released for Prometheus to take).
