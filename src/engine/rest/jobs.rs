@@ -1,5 +1,6 @@
-//! `GET /jobs` (`JobIdsWithStatusOverview`) and `GET /jobs/:jobid` (`JobDetailsInfo`) for the
-//! simulated job, with Flink's field names.
+//! `GET /jobs` (`JobIdsWithStatusOverview`), `/jobs/overview`, `GET /jobs/:jobid`
+//! (`JobDetailsInfo`) and `GET /jobs/:jobid/vertices/:vertexid` (`JobVertexDetailsInfo`) for
+//! the simulated job, with Flink's field names.
 //!
 //! Times (`start-time`, `now`, `duration`, the `timestamps`) are the simulation's processing
 //! time, its wall clock: ms since the epoch from the scenario's `start_time_ms`, advancing with
@@ -8,8 +9,8 @@
 //! bytes are not modelled (`read-bytes`/`write-bytes` are 0).
 
 use super::graph::{JobGraph, Vertex, VertexKind};
+use super::store::Subtask;
 use crate::engine::failover::JobStatus;
-use crate::engine::metrics::Metrics;
 use crate::engine::partitioner::default_max_parallelism;
 use crate::engine::sim::Simulation;
 use serde_json::{json, Map, Value};
@@ -59,19 +60,23 @@ fn counts(names: &[&str], set: &str, n: u32) -> Map<String, Value> {
     names.iter().map(|s| (s.to_string(), json!(if *s == set { n } else { 0 }))).collect()
 }
 
-/// Records in and out of a vertex, summed over its subtasks.
-fn records(v: &Vertex, m: &Metrics) -> (u64, u64) {
-    match v.kind {
-        VertexKind::Source { first, .. } => {
-            let out = m.source.iter().filter(|s| (first..first + v.parallelism).contains(&s.subtask)).map(|s| s.num_records_out).sum();
-            (0, out)
-        }
-        VertexKind::Keyed => (m.window.iter().map(|w| w.num_records_in).sum(), m.window.iter().map(|w| w.num_records_out).sum()),
-    }
+/// A subtask's records in and out: its task's `numRecordsIn` and `numRecordsOut` (0 if absent).
+fn io_records(s: &Subtask) -> (i64, i64) {
+    let get = |name| s.samples.iter().find(|x| x.operator.is_none() && x.name == name).map_or(0, |x| x.value.number() as i64);
+    (get("numRecordsIn"), get("numRecordsOut"))
 }
 
-fn vertex_json(v: &Vertex, sim: &Simulation, m: &Metrics, start: i64) -> Value {
-    let (read, written) = records(v, m);
+/// `IOMetricsInfo`: records counted, bytes not modelled (0, complete).
+fn io_metrics(read: i64, written: i64) -> Value {
+    json!({
+        "read-bytes": 0, "read-bytes-complete": true, "write-bytes": 0, "write-bytes-complete": true,
+        "read-records": read, "read-records-complete": true, "write-records": written, "write-records-complete": true,
+        "accumulated-backpressured-time": 0, "accumulated-idle-time": 0, "accumulated-busy-time": 0.0
+    })
+}
+
+fn vertex_json(v: &Vertex, sim: &Simulation, subtasks: &[Subtask], start: i64, now: i64) -> Value {
+    let (read, written) = subtasks.iter().map(io_records).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     json!({
         "id": v.id,
         "slotSharingGroupId": super::ids::hex_id(&[b"slot-sharing-group", b"default"]),
@@ -81,13 +86,32 @@ fn vertex_json(v: &Vertex, sim: &Simulation, m: &Metrics, start: i64) -> Value {
         "status": task_state(sim),
         "start-time": start,
         "end-time": -1,
-        "duration": m.now.ms() - start,
+        "duration": now - start,
         "tasks": counts(&TASK_STATES, task_state(sim), v.parallelism),
-        "metrics": {
-            "read-bytes": 0, "read-bytes-complete": true, "write-bytes": 0, "write-bytes-complete": true,
-            "read-records": read, "read-records-complete": true, "write-records": written, "write-records-complete": true,
-            "accumulated-backpressured-time": 0, "accumulated-idle-time": 0, "accumulated-busy-time": 0.0
-        }
+        "metrics": io_metrics(read, written),
+    })
+}
+
+/// `GET /jobs/:jobid/vertices/:vertexid` (`JobVertexDetailsInfo`): each subtask's current
+/// attempt (its number is the restarts so far), TaskManager and records.
+pub fn vertex_details(v: &Vertex, sim: &Simulation, subtasks: &[Subtask]) -> Value {
+    let (start, now) = (sim.config().start_time.ms(), sim.metrics().now.ms());
+    let attempt = sim.failover().restarts();
+    let subs: Vec<Value> = subtasks
+        .iter()
+        .map(|s| {
+            let (read, written) = io_records(s);
+            json!({
+                "subtask": s.index, "status": task_state(sim), "attempt": attempt,
+                "endpoint": format!("{}:{}", super::prometheus::HOST, 6121 + s.task_manager),
+                "start-time": start, "end-time": -1, "duration": now - start,
+                "metrics": io_metrics(read, written), "taskmanager-id": format!("taskmanager_{}", s.task_manager)
+            })
+        })
+        .collect();
+    json!({
+        "id": v.id, "name": v.name, "parallelism": v.parallelism,
+        "maxParallelism": default_max_parallelism(v.parallelism), "now": now, "subtasks": subs
     })
 }
 
@@ -122,11 +146,12 @@ fn plan(graph: &JobGraph) -> Value {
 pub fn job_details(graph: &JobGraph, sim: &Simulation) -> Value {
     let m = sim.metrics();
     let start = sim.config().start_time.ms();
+    let all = super::all_subtasks(graph, sim);
     let mut timestamps = counts(&JOB_STATES, "", 0);
     for s in ["INITIALIZING", "CREATED", "RUNNING"] {
         timestamps.insert(s.into(), json!(start));
     }
-    let vertices: Vec<Value> = graph.vertices.iter().map(|v| vertex_json(v, sim, &m, start)).collect();
+    let vertices: Vec<Value> = graph.vertices.iter().zip(&all).map(|(v, subs)| vertex_json(v, sim, subs, start, m.now.ms())).collect();
     json!({
         "jid": graph.job_id,
         "name": graph.job_name,

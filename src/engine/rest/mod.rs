@@ -113,6 +113,7 @@ fn vertex_route(g: &JobGraph, v: &Vertex, sim: &Simulation, tail: &[&str], query
     let get: Vec<String> = param(query, "get").into_iter().map(String::from).collect();
     let subtasks = || store::subtasks(v, &sim.metrics(), |s| sim.config().cluster.task_manager_of(s));
     match tail {
+        [] => json_reply(200, &jobs::vertex_details(v, sim, &subtasks())),
         ["watermarks"] => json_reply(200, &json!(watermarks(v, sim))),
         ["backpressure"] => json_reply(200, &json!(back_pressure(v, sim))),
         ["metrics"] => json_reply(200, &vertex_metrics::metric_list(&vertex_metrics::task_store(v, &subtasks()), &get)),
@@ -181,6 +182,13 @@ mod tests {
         let (_, wm) = get(&g, s.sim(), &format!("/jobs/{}/vertices/{}/watermarks", g.job_id, ids[1]));
         assert_eq!(wm, serde_json::to_value(s.sim().rest_watermarks("window").unwrap()).unwrap());
         assert_eq!(get(&g, s.sim(), &format!("/jobs/{}/vertices/{}/watermarks", g.job_id, ids[0])).1, json!([]));
+        // Records: the vertex total in the job details is the sum of its subtasks' in the vertex details.
+        let (_, vd) = get(&g, s.sim(), &format!("/jobs/{}/vertices/{}", g.job_id, ids[1]));
+        let subtasks = vd["subtasks"].as_array().unwrap();
+        assert_eq!(subtasks.len(), 8);
+        let read: i64 = subtasks.iter().map(|t| t["metrics"]["read-records"].as_i64().unwrap()).sum();
+        assert!(read > 0);
+        assert_eq!(d["vertices"][1]["metrics"]["read-records"], read);
     }
 
     #[test]
