@@ -58,7 +58,8 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
     Ok(o)
 }
 
-/// Runs the server; returns only with `--until` (when the simulation reaches it) or on an error.
+/// Runs the server; returns only with `--until` (when the simulation reaches it, or an error if
+/// the job failed on the way) or on an error.
 pub fn run(args: impl Iterator<Item = String>) -> Result<String, String> {
     let o = options(args)?;
     let text = super::read_input(&o.file)?;
@@ -87,7 +88,10 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<String, String> {
     }
     let _ = pacer.join();
     let s = lock(&session);
-    Ok(format!("wmp serve: the simulation reached {} ms", s.elapsed().max(0)))
+    match s.halted() {
+        Some(why) => Err(format!("{}: the simulation stopped at {} ms: {why}", o.file, s.elapsed().max(0))),
+        None => Ok(format!("wmp serve: the simulation reached {} ms", s.elapsed().max(0))),
+    }
 }
 
 /// The session, even if a thread panicked while holding it (its state is still the engine's).
