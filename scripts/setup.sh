@@ -8,6 +8,7 @@
 #   - tests/e2e/node_modules (playwright-core, from tests/e2e/package-lock.json)
 #   - tests/node/node_modules (typescript, pinned, for the JS API's `tsc --noEmit` check)
 #   - tools/web/node_modules (binaryen, pinned: the wasm-opt the release bundle runs)
+#   - Debian curl, jq and prometheus (/usr/bin/prometheus, /usr/bin/promtool): tests/serve.rs
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -129,6 +130,27 @@ else
   begin "npm ci in tools/web (binaryen)"
   (cd tools/web && npm ci --no-audit --no-fund) || die "npm ci in tools/web failed"
   done_ "tools/web/node_modules installed"
+fi
+
+# 8. curl, jq, Prometheus and promtool for `wmp serve`'s tests (tests/serve.rs runs seed 000's
+# curl | jq loop, promtool check metrics and a real Prometheus). Debian's prometheus package may
+# try to start its service on install; without systemd it does not, and the tests use their own
+# ports anyway.
+if command -v curl >/dev/null && command -v jq >/dev/null && [ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ]; then
+  log "curl + jq + prometheus: present ($(/usr/bin/prometheus --version 2>&1 | head -1))"
+else
+  command -v apt-get >/dev/null || die "apt-get not found; install curl, jq and prometheus by hand"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || die "not root and no sudo: cannot apt-get install curl jq prometheus"
+    SUDO="sudo -n"
+  fi
+  begin "apt-get install curl jq prometheus"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q || die "apt-get update failed"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    curl jq prometheus || die "apt-get install curl jq prometheus failed"
+  [ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ] || die "prometheus installed but /usr/bin/prometheus or /usr/bin/promtool is missing"
+  done_ "curl + jq + prometheus installed"
 fi
 
 log "setup complete"

@@ -2,7 +2,8 @@
 # Runs every test suite, in order:
 #   0. lint:    cargo fmt --check; cargo clippy -D warnings, natively (--all-targets) and for
 #               wasm32 (the library and the browser tests)
-#   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden/fuzz tests),
+#   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden/fuzz tests;
+#               tests/serve.rs: `wmp serve` with real curl, jq, promtool and Prometheus, ~25 s),
 #               then the property and fuzz suites again with overflow checks (profile `checked`)
 #   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_api --test web_api_events
 #               (headless Chromium; web_api is the JS API)

@@ -4,11 +4,18 @@
 //! wmp run [--format native|oracle|oracle2|oracle3] [--trace] FILE|-
 //! wmp validate [--format native|oracle|oracle2|oracle3] FILE|-
 //! wmp diagnose [--at MS] [--text] FILE|-
+//! wmp serve [--speed N] [--port P] [--until MS] FILE|-
 //! ```
 //! `diagnose` runs the scenario to `--at` ms (default: its duration, without the end of input)
 //! and prints the job-level diagnosis: JSON (the JS API's `diagnose()` shape), or with
 //! `--text` the headline, the findings with their evidence and fixes, and the advice.
+//! `serve` (native only, `serve.rs`) runs the scenario paced by the wall clock and answers Flink's
+//! REST endpoints and a Prometheus `/metrics` on 127.0.0.1 (docs/SERVE.md).
 //! Bad input gives a one-line error naming the field, and exit code 2.
+
+// The crate root looks for modules beside it (src/bin/), where another file would be a binary.
+#[path = "wmp/serve.rs"]
+mod serve;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -17,8 +24,7 @@ use wmp::engine::report::write_report;
 use wmp::engine::scenario::{oracle, oracle2, oracle3, oracle3_report};
 use wmp::engine::session::Session;
 
-const USAGE: &str =
-    "usage: wmp run|validate [--format native|oracle|oracle2|oracle3] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|-";
+const USAGE: &str = "usage: wmp run|validate [--format native|oracle|oracle2|oracle3] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|- · wmp serve [--speed N] [--port P] [--until MS] FILE|-";
 
 /// What a command prints: text, or the native report (streamed, it can be large).
 enum Output {
@@ -55,6 +61,9 @@ fn run(args: Vec<String>) -> Result<Output, String> {
     let cmd = args.next().ok_or(USAGE)?;
     if cmd == "--help" || cmd == "-h" {
         return Ok(Output::Text(USAGE.to_string()));
+    }
+    if cmd == "serve" {
+        return serve::run(args).map(Output::Text);
     }
     let (mut format, mut trace, mut file) = ("native".to_string(), false, None);
     let (mut at_ms, mut text_out) = (None, false);

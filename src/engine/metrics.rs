@@ -222,22 +222,37 @@ impl Simulation {
     }
 
     /// `GET /jobs/:jobid/vertices/:vertexid/backpressure` (`JobVertexBackPressureInfo`): the
-    /// vertex's level is its worst subtask's.
+    /// vertex's level is its worst subtask's. `"source"` is every source subtask (both inputs').
     pub fn rest_back_pressure(&self, vertex: &str) -> Option<RestBackPressure> {
-        let subtasks: Vec<RestSubtaskBackPressure> = match vertex {
-            "source" => self.sources.iter().map(|s| RestSubtaskBackPressure::new(s.index, s.pressure.back_pressured.value(), 0)).collect(),
-            "window" => {
-                self.down.keyed_flow.iter().enumerate().map(|(i, f)| RestSubtaskBackPressure::new(i as u32, 0, f.busy.value())).collect()
-            }
-            _ => return None,
-        };
+        match vertex {
+            "source" => self.rest_back_pressure_of_sources(0..self.sources.len() as u32),
+            "window" => Some(self.back_pressure_info(
+                self.down.keyed_flow.iter().enumerate().map(|(i, f)| RestSubtaskBackPressure::new(i as u32, 0, f.busy.value())).collect(),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The back-pressure of the source subtasks with global indexes `range` (one job input's
+    /// source vertex), numbered from 0 within it.
+    pub fn rest_back_pressure_of_sources(&self, range: std::ops::Range<u32>) -> Option<RestBackPressure> {
+        let subtasks = self
+            .sources
+            .iter()
+            .filter(|s| range.contains(&s.index))
+            .map(|s| RestSubtaskBackPressure::new(s.index - range.start, s.pressure.back_pressured.value(), 0))
+            .collect();
+        Some(self.back_pressure_info(subtasks))
+    }
+
+    fn back_pressure_info(&self, subtasks: Vec<RestSubtaskBackPressure>) -> RestBackPressure {
         let worst = subtasks.iter().map(|s| s.ratio).fold(0.0, f64::max);
-        Some(RestBackPressure {
+        RestBackPressure {
             status: "ok",
             backpressure_level: BackPressureLevel::of((worst * 1000.0) as i64).rest_name(),
             end_timestamp: self.now.max(self.cfg.start_time).ms(),
             subtasks,
-        })
+        }
     }
 
     /// The REST watermarks answer for a vertex: `"source"` gives `[]` (sources register no

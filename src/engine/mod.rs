@@ -40,6 +40,7 @@ pub mod poll;
 pub mod producer;
 pub mod read;
 pub mod report;
+pub mod rest;
 pub mod restart_strategy;
 pub mod rng;
 pub mod scenario;
