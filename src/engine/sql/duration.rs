@@ -30,22 +30,26 @@ pub fn parse_duration(text: &str) -> Result<i64, String> {
     whole_ms(n as f64 * per, text)
 }
 
-/// An interval literal's value in ms: `'5'` with `SECOND` → 5000 (`'0.25' SECOND` → 250).
-pub fn interval_ms(value: &str, unit: &str) -> Result<i64, String> {
-    let per = match unit.to_ascii_uppercase().trim_end_matches('S') {
-        "SECOND" => 1e3,
-        "MINUTE" => 6e4,
-        "HOUR" => 3.6e6,
-        "DAY" => 8.64e7,
-        _ => return Err(format!("{unit} is not an interval unit the playground reads (SECOND, MINUTE, HOUR, DAY)")),
-    };
+/// Ms per unit of an interval literal (`SECOND` → 1000).
+pub fn interval_unit_ms(unit: &str) -> Result<f64, String> {
+    match unit.to_ascii_uppercase().trim_end_matches('S') {
+        "SECOND" => Ok(1e3),
+        "MINUTE" => Ok(6e4),
+        "HOUR" => Ok(3.6e6),
+        "DAY" => Ok(8.64e7),
+        _ => Err(format!("{unit} is not an interval unit the playground reads (SECOND, MINUTE, HOUR, DAY)")),
+    }
+}
+
+/// An interval literal's value in ms: `'5'` of a unit of 1000 ms → 5000 (`'0.25'` → 250).
+pub fn interval_ms(value: &str, unit_ms: f64) -> Result<i64, String> {
     let v = value.trim();
     let ok = !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.') && v.matches('.').count() <= 1 && !v.starts_with('.');
     if !ok {
         return Err(format!("'{value}' is not an interval value: write a number without a sign, e.g. INTERVAL '5' SECOND"));
     }
     let n: f64 = v.parse().map_err(|_| format!("'{value}' is not a number"))?;
-    whole_ms(n * per, value)
+    whole_ms(n * unit_ms, value)
 }
 
 fn whole_ms(ms: f64, text: &str) -> Result<i64, String> {
@@ -53,7 +57,7 @@ fn whole_ms(ms: f64, text: &str) -> Result<i64, String> {
         return Err(format!("'{text}' is too large"));
     }
     let rounded = ms.round();
-    if (ms - rounded).abs() > 1e-6 {
+    if (ms - rounded).abs() > 1e-9 {
         return Err(format!("'{text}' is not a whole number of milliseconds (the playground counts ms)"));
     }
     Ok(rounded as i64)
@@ -79,12 +83,13 @@ mod tests {
 
     #[test]
     fn interval_literals() {
-        assert_eq!(interval_ms("5", "SECOND"), Ok(5_000));
-        assert_eq!(interval_ms("0.001", "second"), Ok(1));
-        assert_eq!(interval_ms("1", "MINUTE"), Ok(60_000));
-        assert_eq!(interval_ms("2", "HOURS"), Ok(7_200_000));
-        assert!(interval_ms("-5", "SECOND").unwrap_err().contains("without a sign"));
-        assert!(interval_ms("1", "MONTH").unwrap_err().contains("not an interval unit"));
-        assert!(interval_ms("0.0001", "SECOND").unwrap_err().contains("whole number"));
+        let ms = |v: &str, u: &str| interval_ms(v, interval_unit_ms(u)?);
+        assert_eq!(ms("5", "SECOND"), Ok(5_000));
+        assert_eq!(ms("0.001", "second"), Ok(1));
+        assert_eq!(ms("1", "MINUTE"), Ok(60_000));
+        assert_eq!(ms("2", "HOURS"), Ok(7_200_000));
+        assert!(ms("-5", "SECOND").unwrap_err().contains("without a sign"));
+        assert!(ms("1", "MONTH").unwrap_err().contains("not an interval unit"));
+        assert!(ms("0.0001", "SECOND").unwrap_err().contains("whole number"));
     }
 }

@@ -17,6 +17,9 @@ mod reader;
 mod settings;
 mod token;
 
+#[cfg(test)]
+mod tests;
+
 pub use token::Pos;
 
 use crate::engine::error::InputError;

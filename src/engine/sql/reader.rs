@@ -4,7 +4,7 @@
 //! [`Statement::Other`] so that it can be named, never dropped.
 
 use super::cursor::{text_of, At, Cursor};
-use super::duration::interval_ms;
+use super::duration::{interval_ms, interval_unit_ms};
 use super::query::{query, view, Query};
 use super::token::{tokenize, Pos, Tok, Token};
 use super::SqlError;
@@ -26,12 +26,15 @@ pub enum Statement {
     Other(At<String>),
 }
 
+/// One `'key' = 'value'` of a `WITH` clause.
+pub type Opt = (At<String>, At<String>);
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableDef {
     pub name: At<String>,
     pub columns: Vec<Column>,
     pub watermark: Option<WatermarkDef>,
-    pub options: Vec<(At<String>, At<String>)>,
+    pub options: Vec<Opt>,
     /// Clauses read but not modelled (a primary key, `PARTITIONED BY`, `LIKE`, …).
     pub extras: Vec<At<String>>,
 }
@@ -246,12 +249,13 @@ pub fn interval(c: &mut Cursor) -> Result<At<i64>, SqlError> {
     if c.is_kw("TO") {
         return Err(SqlError::at(c.pos(), "a compound interval (… TO …) is not read: write one unit, e.g. INTERVAL '90' SECOND"));
     }
-    let ms = interval_ms(&value.v, &unit.v).map_err(|m| SqlError::at(value.pos, m))?;
+    let per = interval_unit_ms(&unit.v).map_err(|m| SqlError::at(unit.pos, m))?;
+    let ms = interval_ms(&value.v, per).map_err(|m| SqlError::at(value.pos, m))?;
     Ok(At { v: ms, pos })
 }
 
 /// `( 'key' = 'value', … )`.
-fn options(c: &mut Cursor) -> Result<Vec<(At<String>, At<String>)>, SqlError> {
+fn options(c: &mut Cursor) -> Result<Vec<Opt>, SqlError> {
     c.expect_punct('(')?;
     let mut out = Vec::new();
     if c.eat_punct(')') {

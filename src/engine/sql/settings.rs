@@ -99,7 +99,7 @@ const NOT_MODELLED_OPTIONS: [(&str, &str); 8] = [
     ("sink.", "this table is read, not written"),
 ];
 
-pub fn table_options(opts: &[(At<String>, At<String>)], notes: &mut Vec<Note>, at: super::Pos) -> Result<TableOptions, SqlError> {
+pub fn table_options(opts: &[super::reader::Opt], notes: &mut Vec<Note>, at: super::Pos) -> Result<TableOptions, SqlError> {
     let mut t = TableOptions::default();
     let get = |k: &str| opts.iter().rev().find(|(key, _)| key.v == k).map(|(_, v)| v);
     match get("connector") {
