@@ -238,25 +238,27 @@ fn apply_job(c: &mut Ctx, own_idle: &[Option<i64>]) {
     }
 }
 
-/// The inputs a table or view name reads: a table of the script, a base topic, or the view.
+/// The inputs a table or view name reads (a view of views is not read: no cycles).
 fn inputs_of(c: &Ctx, name: &At<String>) -> Result<(Vec<usize>, Option<String>), SqlError> {
-    if let Some(t) = c.tables.iter().find(|t| t.name == name.v) {
-        return Ok((vec![t.index], t.rowtime.clone()));
+    let Some((_, tables)) = c.views.iter().find(|(v, _)| *v == name.v) else { return table_input(c, name).map(|(i, r)| (vec![i], r)) };
+    let (mut out, mut rowtime) = (Vec::new(), None);
+    for t in tables {
+        let (i, r) = table_input(c, t)?;
+        out.push(i);
+        rowtime = rowtime.or(r);
     }
-    if let Some((_, tables)) = c.views.iter().find(|(v, _)| *v == name.v) {
-        let mut out = Vec::new();
-        let mut rowtime = None;
-        for t in tables {
-            let (i, r) = inputs_of(c, t)?;
-            out.extend(i);
-            rowtime = rowtime.or(r);
-        }
-        return Ok((out, rowtime));
+    Ok((out, rowtime))
+}
+
+/// The input a table reads: a table of the script, or the base's topic of that name.
+fn table_input(c: &Ctx, name: &At<String>) -> Result<(usize, Option<String>), SqlError> {
+    if let Some(t) = c.tables.iter().find(|t| t.name == name.v) {
+        return Ok((t.index, t.rowtime.clone()));
     }
     let second = c.sc.second_input.as_ref().map(|s| s.topic.name.as_str());
     match (name.v == c.sc.topic.name, Some(name.v.as_str()) == second) {
-        (true, _) => Ok((vec![0], None)),
-        (_, true) => Ok((vec![1], None)),
+        (true, _) => Ok((0, None)),
+        (_, true) => Ok((1, None)),
         _ => Err(SqlError::at(name.pos, format!("no table {} (create it with CREATE TABLE, or name the base's topic)", name.v))),
     }
 }
@@ -279,7 +281,7 @@ fn query(c: &mut Ctx, q: &Query) -> Result<bool, SqlError> {
     let (inputs, rowtime) = inputs_of(c, &tvf.table)?;
     time_column(c, tvf, rowtime.as_deref());
     let assigner = window_spec(tvf)?;
-    let connect = shape(c, tvf, &inputs)?;
+    let connect = shape(c, tvf, &inputs);
     let mut w = c.sc.window.clone().unwrap_or(WindowOperatorSpec {
         assigner,
         parallelism: c.job.parallelism.unwrap_or(c.sc.keyed_parallelism()),
@@ -321,16 +323,16 @@ fn time_column(c: &mut Ctx, tvf: &Tvf, rowtime: Option<&str>) {
 }
 
 /// Whether the inputs fit the base's shape; a union view sets `union`.
-fn shape(c: &mut Ctx, tvf: &Tvf, inputs: &[usize]) -> Result<bool, SqlError> {
-    let Some(second) = c.sc.second_input.as_mut() else { return Ok(false) };
-    if inputs.len() >= 2 {
+fn shape(c: &mut Ctx, tvf: &Tvf, inputs: &[usize]) -> bool {
+    let Some(second) = c.sc.second_input.as_mut() else { return false };
+    if inputs.len() >= 2 && inputs.contains(&0) && inputs.contains(&1) {
         second.mode = TwoInputMode::Union;
-        return Ok(false);
+        return false;
     }
     if second.mode == TwoInputMode::Union {
         c.notes.push(Note::at(tvf.table.pos, format!("the window reads only {}: the base's second input stays unioned in", tvf.table.v)));
     }
-    Ok(second.mode == TwoInputMode::Connect)
+    second.mode == TwoInputMode::Connect
 }
 
 fn window_spec(tvf: &Tvf) -> Result<WindowSpec, SqlError> {
