@@ -22,7 +22,8 @@
 //!   These four exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
 //!   without it;
 //! - `playground`: the exported class, thin methods over the above;
-//! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert).
+//! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert);
+//! - `sql`: `sqlScenario`, a Flink SQL script read onto a base scenario.
 
 pub mod convert;
 pub mod diagnosis;
@@ -39,6 +40,7 @@ pub mod mount;
 #[cfg(feature = "ui")]
 pub mod mounted;
 pub mod playground;
+pub mod sql;
 
 pub use events::Subscription;
 pub use playground::WatermarkPlayground;
