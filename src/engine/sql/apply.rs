@@ -4,6 +4,7 @@
 //! choice the script cannot make and every clause not modelled is a note.
 
 use super::cursor::At;
+use super::origin::Origins;
 use super::query::{Query, Tvf};
 use super::reader::{ColumnKind, Statement, TableDef};
 use super::settings::{job_settings, table_options, JobSettings};
@@ -35,13 +36,25 @@ struct Ctx<'a> {
     tables: Vec<Table>,
     views: Vec<(String, Vec<At<String>>)>,
     base: &'a Scenario,
+    origins: Origins,
 }
 
 pub fn apply(statements: &[Statement], base: &Scenario) -> Result<(Scenario, Vec<Note>), SqlError> {
-    let mut c = Ctx { sc: base.clone(), notes: Vec::new(), job: JobSettings::default(), tables: Vec::new(), views: Vec::new(), base };
+    let mut c = Ctx {
+        sc: base.clone(),
+        notes: Vec::new(),
+        job: JobSettings::default(),
+        tables: Vec::new(),
+        views: Vec::new(),
+        base,
+        origins: Origins::default(),
+    };
     for s in statements {
         match s {
-            Statement::Set { key, value } => job_settings(key, value, &mut c.job, &mut c.notes)?,
+            Statement::Set { key, value } => {
+                job_settings(key, value, &mut c.job, &mut c.notes)?;
+                c.origins.set_key(&key.v, value.pos);
+            }
             Statement::Other(o) => c.notes.push(Note::at(o.pos, format!("{} … is read but not modelled", o.v))),
             _ => {}
         }
@@ -61,8 +74,7 @@ pub fn apply(statements: &[Statement], base: &Scenario) -> Result<(Scenario, Vec
             _ => {}
         }
     }
-    c.sc.validate()
-        .map_err(|e| SqlError::at(Pos { line: 1, column: 1 }, format!("the script gives a scenario the playground cannot run: {e}")))?;
+    c.sc.validate().map_err(|e| c.origins.error(e))?;
     Ok((c.sc, c.notes))
 }
 
@@ -88,6 +100,8 @@ fn table(c: &mut Ctx, t: &TableDef, i: usize) -> Result<Option<i64>, SqlError> {
     for x in &t.extras {
         c.notes.push(Note::at(x.pos, format!("{} is read but not modelled", x.v)));
     }
+    c.origins
+        .set(if i == 0 { &["topic", "source", "producers", "commands"] } else { &["second_input", "producers", "commands"] }, t.name.pos);
     let o = table_options(&t.options, &mut c.notes, t.name.pos)?;
     let base_assigner = input(&mut c.sc, i).1.timestamp_assigner;
     let assigner = rowtime_assigner(c, t, base_assigner)?;
@@ -278,6 +292,7 @@ fn query(c: &mut Ctx, q: &Query) -> Result<bool, SqlError> {
     if let Some(s) = &q.sink {
         c.notes.push(Note::at(s.pos, format!("the sink table {} is not modelled: the playground's sink keeps the rows", s.v)));
     }
+    c.origins.set(&["window", "interval_join", "second_input.mode"], tvf.kind.pos);
     let (inputs, rowtime) = inputs_of(c, &tvf.table)?;
     time_column(c, tvf, rowtime.as_deref());
     let assigner = window_spec(tvf)?;

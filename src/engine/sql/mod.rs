@@ -12,6 +12,7 @@
 mod apply;
 mod cursor;
 mod duration;
+mod origin;
 mod query;
 mod reader;
 mod settings;

@@ -196,13 +196,17 @@ fn unsupported_clauses_are_named() {
 
 #[test]
 fn errors_point_at_line_and_column() {
-    let cases: [(&str, &str); 12] = [
+    let cases: [(&str, &str); 13] = [
         ("SET table.exec.source.idle-timeout = '1 s';", "line 1, column 5: expected a quoted key: SET 'key' = 'value', found \"table\""),
         (
             "SET 'table.exec.source.idle-timeout' = '1 lightyear';",
             "line 1, column 40: 'table.exec.source.idle-timeout': 'lightyear' in '1 lightyear' is not a time unit (ms, s, min, h, d)",
         ),
         ("SET 'parallelism.default' = '0';", "line 1, column 29: 'parallelism.default': must be > 0, got 0"),
+        (
+            "SET 'a.b' = 'c';\nSET 'parallelism.default' = '100000';",
+            "line 2, column 29: the script gives a scenario the playground cannot run: window.parallelism: must be in 1..=4096, got 100000",
+        ),
         (
             "\n\n   FROBNICATE;",
             "line 3, column 4: expected a statement (SET, CREATE TABLE, CREATE VIEW, SELECT or INSERT INTO), found \"FROBNICATE\"",
