@@ -87,7 +87,7 @@ fn input(sc: &mut Scenario, i: usize) -> (&mut TopicSpec, &mut SourceSpec) {
 }
 
 /// One `CREATE TABLE` onto input `i`; returns its own idle timeout, if it sets one.
-fn table(c: &mut Ctx, t: &TableDef, i: usize) -> Result<Option<i64>, SqlError> {
+fn table(c: &mut Ctx, t: &TableDef, i: usize) -> Result<Option<(i64, Pos)>, SqlError> {
     if i >= 2 {
         return Err(SqlError::at(t.name.pos, "the playground models at most two source tables"));
     }
@@ -220,15 +220,26 @@ fn watermark(source: &mut SourceSpec, t: &TableDef) -> Option<Note> {
 
 /// The job-wide settings: idle timeout (a table's own first), interval, parallelism,
 /// checkpoints, alignment switches.
-fn apply_job(c: &mut Ctx, own_idle: &[Option<i64>]) {
+fn apply_job(c: &mut Ctx, own_idle: &[Option<(i64, Pos)>]) {
     let inputs = 1 + usize::from(c.sc.second_input.is_some());
     for (i, own) in own_idle.iter().enumerate().take(inputs) {
         let has_table = c.tables.iter().any(|t| t.index == i);
         let (_, source) = input(&mut c.sc, i);
-        if let Some(t) = own.or(c.job.idle_timeout_ms) {
-            match &mut source.midstream {
-                Some(MidstreamSpec::SqlWatermarkAssigner { idle_timeout_ms, .. }) => *idle_timeout_ms = t,
-                _ => source.watermark.idle_timeout_ms = Some(t).filter(|&t| t > 0),
+        match &mut source.midstream {
+            // StreamExecWatermarkAssigner reads the session option only.
+            Some(MidstreamSpec::SqlWatermarkAssigner { idle_timeout_ms, .. }) => {
+                if let Some(t) = c.job.idle_timeout_ms {
+                    *idle_timeout_ms = t;
+                }
+                if let Some((_, pos)) = own {
+                    let why = "SQL's watermark operator after the source reads 'table.exec.source.idle-timeout' only";
+                    c.notes.push(Note::at(*pos, format!("'scan.watermark.idle-timeout' is read but not modelled: {why}")));
+                }
+            }
+            _ => {
+                if let Some(t) = own.map(|o| o.0).or(c.job.idle_timeout_ms) {
+                    source.watermark.idle_timeout_ms = Some(t).filter(|&t| t > 0);
+                }
             }
         }
         if let Some(a) = c.job.auto_watermark_interval_ms {

@@ -82,7 +82,8 @@ pub struct TableOptions {
     pub start: Option<StartOffset>,
     /// `'scan.startup.mode' = 'group-offsets'`: the offsets are the base's (or none).
     pub group_offsets: Option<OffsetResetStrategy>,
-    pub idle_timeout_ms: Option<i64>,
+    /// `scan.watermark.idle-timeout` and where it was written.
+    pub idle_timeout_ms: Option<(i64, super::Pos)>,
     pub emit: Option<EmitMode>,
     pub alignment: Option<AlignmentParams>,
 }
@@ -126,7 +127,7 @@ pub fn table_options(opts: &[super::reader::Opt], notes: &mut Vec<Note>, at: sup
                         .ok_or_else(|| err(value, k, "must be a whole number > 0".into()))?,
                 )
             }
-            "scan.watermark.idle-timeout" => t.idle_timeout_ms = Some(ms()?),
+            "scan.watermark.idle-timeout" => t.idle_timeout_ms = Some((ms()?, key.pos)),
             "scan.watermark.emit.strategy" => t.emit = Some(emit_strategy(value).map_err(|m| err(value, k, m))?),
             "scan.watermark.alignment.group" | "scan.watermark.alignment.max-drift" | "scan.watermark.alignment.update-interval" => {}
             _ => notes.push(not_modelled(key, value, k, &NOT_MODELLED_OPTIONS)),
