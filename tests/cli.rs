@@ -4,7 +4,9 @@
 //! * every bad input (unknown field, invalid window size, `idle_timeout_ms: 0`, malformed JSON,
 //!   missing file, unknown scenario command, unknown CLI command, a bad scenario on stdin) exits with code 2 and prints exactly
 //!   one line on stderr, naming the field path where there is one, and never panics;
-//! * a reader that closes the pipe early (`| head`) ends the run quietly with exit code 0.
+//! * a reader that closes the pipe early (`| head`) ends the run quietly with exit code 0;
+//! * `wmp sql` prints the scenario a SQL script gives on its base, the notes on stderr, and a
+//!   bad script's `line L, column C` as that one line.
 //!
 //! Users script the CLI and CI greps its errors, so the exit code and the one-line error are API.
 
@@ -320,4 +322,37 @@ fn a_failed_job_reports_its_run_and_a_bad_fail_target_is_named() {
     sc["commands"][0]["target"] = json!({"source_subtask": 1});
     let line = run_bad_native(&sc, "a source subtask the job does not have");
     assert!(line.contains("commands[0].target.source_subtask: no source subtask 1 (the job has 1)"), "{line}");
+}
+
+#[test]
+fn sql_gives_the_scenario_and_notes_what_it_does_not_model() {
+    let sql = "SET 'table.exec.source.idle-timeout' = '60 s';\nSET 'table.local-time-zone' = 'UTC';\n";
+    let out = wmp(&["sql", "--preset", "seed-001-heartbeat", "-"], Some(sql));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let sc: Value = serde_json::from_slice(&out.stdout).expect("scenario JSON on stdout");
+    assert_eq!(sc["source"]["watermark"]["idle_timeout_ms"], json!(60_000));
+    assert_eq!(sc["topic"]["partitions"], json!(16), "the base's partitions");
+    assert_eq!(
+        stderr.trim(),
+        "wmp: note: line 2, column 5: 'table.local-time-zone' = 'UTC' is read but not modelled: the playground computes windows in UTC"
+    );
+    // The printed scenario runs.
+    let f = TempScenario::new(&String::from_utf8_lossy(&out.stdout));
+    assert!(wmp(&["validate", f.path()], None).status.success());
+    // A base file gives the same.
+    let base = TempScenario::new(include_str!("../presets/seed_001_heartbeat.json"));
+    let again = wmp(&["sql", "--base", base.path(), "-"], Some(sql));
+    assert_eq!(again.stdout, out.stdout);
+}
+
+#[test]
+fn bad_sql_names_line_and_column() {
+    let sql = "SET 'pipeline.auto-watermark-interval' = '200 ms';\nCREATE TABLE t (ts TIMESTAMP(3)) WITH ('connector' = 'filesystem');";
+    assert_eq!(
+        assert_input_error(&wmp(&["sql", "-"], Some(sql)), "bad connector"),
+        "wmp: line 2, column 54: 'connector' = 'filesystem': the playground models Kafka sources only ('kafka')"
+    );
+    let out = wmp(&["sql", "--preset", "nope", "-"], Some(""));
+    assert!(assert_input_error(&out, "bad preset").starts_with("wmp: no preset \"nope\""));
 }

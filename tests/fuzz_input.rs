@@ -1,7 +1,9 @@
 //! Hostile input, in the project: scenario JSON mutated from the examples (native and oracle
-//! format) and random command sequences through the session, asserting that
+//! format), random command sequences through the session, and Flink SQL scripts cut and spliced
+//! from the presets' SQL (`engine::sql`), asserting that
 //! * nothing panics;
-//! * a refused input names the field that is wrong (or, for a whole-document problem, says so);
+//! * a refused input names the field that is wrong (or, for a whole-document problem, says so;
+//!   a refused SQL script, a line and column inside it);
 //! * an accepted scenario's run stays within the budget the engine estimated for it, counted
 //!   in engine instants, not wall time.
 //!
@@ -202,6 +204,58 @@ proptest! {
             let _ = s.run_for(50, &mut ());
             let _ = s.sim().diagnose(&wmp::engine::diagnosis::DiagnosisOptions { tolerated_delay_ms: Some(a.as_i64().unwrap_or(0)), lag_alert_ms: b.as_i64() });
             prop_assert!(s.halted().is_none() || s.halted().is_some_and(|h| h.contains("the job failed")), "{:?}", s.halted());
+        }
+    }
+}
+
+/// SQL pieces that break naive readers: quotes, comments, nesting, extreme numbers.
+const SQL_PIECES: [&str; 16] = [
+    "'",
+    "`",
+    "(",
+    ")",
+    ",",
+    ";",
+    "--",
+    "/*",
+    "*/",
+    "INTERVAL '99999999999999999' DAY",
+    " WATERMARK FOR ",
+    "TABLE(",
+    "'-1'",
+    "'18446744073709551616'",
+    "é\u{202e}",
+    "\n",
+];
+
+/// A preset's SQL snippet with a random cut and a random piece spliced in, a few times over.
+fn mutated_sql() -> impl Strategy<Value = (usize, String)> {
+    let presets = wmp::engine::scenario::catalog::presets().len();
+    (0..presets, prop::collection::vec((any::<prop::sample::Index>(), 0usize..40, 0..SQL_PIECES.len()), 1..4)).prop_map(|(p, edits)| {
+        let sc = build::parse(wmp::engine::scenario::catalog::presets()[p].json).unwrap();
+        let mut sql: Vec<char> = wmp::web::snippets::sql(&sc.job_config()).chars().collect();
+        for (at, cut, piece) in edits {
+            let i = at.index(sql.len() + 1);
+            let j = (i + cut).min(sql.len());
+            sql.splice(i..j, SQL_PIECES[piece].chars());
+        }
+        (p, sql.into_iter().collect())
+    })
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    #[test]
+    fn mangled_sql_is_refused_at_a_line_and_column_or_gives_a_valid_scenario((p, sql) in mutated_sql()) {
+        let base = build::parse(wmp::engine::scenario::catalog::presets()[p].json).unwrap();
+        match wmp::engine::sql::sql_to_scenario(&sql, &base) {
+            Ok((sc, _)) => prop_assert!(sc.validate().is_ok()),
+            Err(e) => {
+                let lines = sql.split('\n').count() as u32;
+                prop_assert!(e.line >= 1 && e.line <= lines && e.column >= 1, "{e} outside the script");
+                prop_assert!(!e.to_string().contains('\n'), "one line: {e}");
+            }
         }
     }
 }

@@ -442,3 +442,36 @@ fn explain_names_the_heartbeat_partition() {
     let text = get(&ex, "text").as_string().unwrap();
     assert!(text.contains("partition"), "{text}");
 }
+
+#[wasm_bindgen_test]
+fn sql_scenario_reads_a_script_onto_a_base() {
+    let sql = JsValue::from_str("SET 'table.exec.source.idle-timeout' = '60 s';\nSET 'table.local-time-zone' = 'UTC';");
+    let r = Playground::sql_scenario(sql.clone(), JsValue::from_str("seed-001-heartbeat")).unwrap();
+    assert_eq!(num(&r, "scenario.source.watermark.idle_timeout_ms"), 60_000.0);
+    assert_eq!(num(&r, "scenario.topic.partitions"), 16.0, "the base's");
+    assert_eq!(len(&get(&r, "notes")), 1);
+    assert_eq!((num(&r, "notes.0.line"), num(&r, "notes.0.column")), (2.0, 5.0));
+    assert!(get(&r, "notes.0.message").as_string().unwrap().contains("'table.local-time-zone'"));
+    // The default base is the first preset; an object base works too; the scenario loads.
+    let d = Playground::sql_scenario(sql.clone(), JsValue::UNDEFINED).unwrap();
+    let o = Playground::sql_scenario(sql, Playground::preset_scenario(JsValue::from_str("seed-001-heartbeat")).unwrap()).unwrap();
+    let fixed = Playground::new(get(&d, "scenario")).unwrap();
+    let same = Playground::new(get(&o, "scenario")).unwrap();
+    fixed.run_until(JsValue::from(120_000)).unwrap();
+    same.run_until(JsValue::from(120_000)).unwrap();
+    assert_eq!(fixed.trace_hash().unwrap(), same.trace_hash().unwrap());
+}
+
+#[wasm_bindgen_test]
+fn bad_sql_throws_with_its_line_and_column_as_the_path() {
+    let r = Playground::sql_scenario(
+        JsValue::from_str("SET 'a' = 'b';\n  CREATE TABLE t (ts TIMESTAMP(3)) WITH ('connector' = 'files');"),
+        JsValue::UNDEFINED,
+    );
+    let e = r.unwrap_err();
+    let path = js_sys::Reflect::get(&e, &JsValue::from_str("path")).unwrap().as_string().unwrap();
+    assert_eq!(path, "sql:2:56");
+    expect_err(Err::<(), _>(e), "Error", &["WatermarkPlayground.sqlScenario: sql:2:56: 'connector' = 'files'"]);
+    expect_err(Playground::sql_scenario(JsValue::from(5), JsValue::UNDEFINED), "TypeError", &["sql"]);
+    expect_err(Playground::sql_scenario(JsValue::from_str(""), JsValue::from_str("nope")), "RangeError", &["base", "not a preset id"]);
+}

@@ -23,7 +23,8 @@
 //!   These five exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
 //!   without it;
 //! - `playground`: the exported class, thin methods over the above;
-//! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert).
+//! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert);
+//! - `sql`: `sqlScenario`, a Flink SQL script read onto a base scenario.
 
 #[cfg(feature = "ui")]
 pub mod bridge;
@@ -42,6 +43,7 @@ pub mod mount;
 #[cfg(feature = "ui")]
 pub mod mounted;
 pub mod playground;
+pub mod sql;
 
 pub use events::Subscription;
 pub use playground::WatermarkPlayground;

@@ -462,6 +462,13 @@ export class Subscription {
   free(): void;
 }
 
+/** What `sqlScenario` returns. */
+export interface SqlScenario {
+  scenario: Scenario;
+  /** Each clause read but not modelled, where it stands (lines and columns from 1). */
+  notes: { line: number; column: number; message: string }[];
+}
+
 // ---- the class -------------------------------------------------------------------------------
 
 /**
@@ -476,6 +483,12 @@ export class WatermarkPlayground {
   static fromShareString(share: string): WatermarkPlayground;
   static presets(): PresetInfo[];
   static presetScenario(id: string): Scenario;
+  /**
+   * The scenario a Flink SQL script gives on `base` (a scenario, preset id or share string;
+   * default: the first preset), with notes on what it read but does not model. A bad script
+   * throws an `Error` whose `path` is `sql:LINE:COLUMN` (docs/SQL.md).
+   */
+  static sqlScenario(sql: string, base?: ScenarioInput | string): SqlScenario;
   /** "No Watermark", "end of input (Long.MAX_VALUE)" or a UTC time. */
   static describeWatermark(watermark: Watermark | string | Millis): string;
 

@@ -5,13 +5,18 @@
 //! wmp validate [--format native|oracle|oracle2|oracle3] FILE|-
 //! wmp diagnose [--at MS] [--text] FILE|-
 //! wmp serve [--speed N] [--port P] [--until MS] FILE|-
+//! wmp sql [--base SCENARIO | --preset ID] SQLFILE|-
 //! ```
 //! `diagnose` runs the scenario to `--at` ms (default: its duration, without the end of input)
 //! and prints the job-level diagnosis: JSON (the JS API's `diagnose()` shape), or with
 //! `--text` the headline, the findings with their evidence and fixes, and the advice.
 //! `serve` (native only, `serve.rs`) runs the scenario paced by the wall clock and answers Flink's
 //! REST endpoints and a Prometheus `/metrics` on 127.0.0.1 (docs/SERVE.md).
-//! Bad input gives a one-line error naming the field, and exit code 2.
+//! `sql` reads a Flink SQL script onto a base scenario (a file, a preset, or by default the
+//! first preset, seed 001) and prints the scenario JSON; what it read but does not model goes to
+//! stderr as `wmp: note: line L, column C: …` (`docs/SQL.md`).
+//! Bad input gives a one-line error naming the field (for SQL: `line L, column C`), and exit
+//! code 2.
 
 // The crate root looks for modules beside it (src/bin/), where another file would be a binary.
 #[path = "wmp/serve.rs"]
@@ -21,10 +26,11 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 use wmp::engine::limits::MAX_INPUT_BYTES;
 use wmp::engine::report::write_report;
-use wmp::engine::scenario::{oracle, oracle2, oracle3, oracle3_report};
+use wmp::engine::scenario::{build, catalog, oracle, oracle2, oracle3, oracle3_report};
 use wmp::engine::session::Session;
+use wmp::engine::sql::sql_to_scenario;
 
-const USAGE: &str = "usage: wmp run|validate [--format native|oracle|oracle2|oracle3] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|- · wmp serve [--speed N] [--port P] [--until MS] FILE|-";
+const USAGE: &str = "usage: wmp run|validate [--format native|oracle|oracle2|oracle3] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|- · wmp serve [--speed N] [--port P] [--until MS] FILE|- · wmp sql [--base SCENARIO|--preset ID] SQLFILE|-";
 
 /// What a command prints: text, or the native report (streamed, it can be large).
 enum Output {
@@ -64,6 +70,9 @@ fn run(args: Vec<String>) -> Result<Output, String> {
     }
     if cmd == "serve" {
         return serve::run(args).map(Output::Text);
+    }
+    if cmd == "sql" {
+        return sql(args.collect()).map(Output::Text);
     }
     let (mut format, mut trace, mut file) = ("native".to_string(), false, None);
     let (mut at_ms, mut text_out) = (None, false);
@@ -139,6 +148,39 @@ fn run(args: Vec<String>) -> Result<Output, String> {
         (_, "native" | "oracle" | "oracle2" | "oracle3") => Err(format!("unknown command {cmd:?} ({USAGE})")),
         _ => Err(format!("--format must be native, oracle, oracle2 or oracle3, got {format:?}")),
     }
+}
+
+/// `wmp sql`: the scenario JSON the script gives on its base; the notes go to stderr.
+fn sql(args: Vec<String>) -> Result<String, String> {
+    let (mut base, mut file) = (None, None);
+    let mut args = args.into_iter();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--base" | "--preset" if base.is_some() => return Err("give one of --base and --preset".into()),
+            "--base" => base = Some((true, args.next().ok_or("--base needs a scenario file")?)),
+            "--preset" => base = Some((false, args.next().ok_or("--preset needs a preset id")?)),
+            _ if file.is_none() => file = Some(a),
+            _ => return Err(format!("unexpected argument {a:?} ({USAGE})")),
+        }
+    }
+    let file = file.ok_or(USAGE)?;
+    let base = match base {
+        Some((true, path)) => {
+            let text = read_input(&path)?;
+            build::parse(&text).map_err(|e| format!("{path}: {e}"))?
+        }
+        Some((false, id)) => {
+            let p = catalog::preset(&id).ok_or_else(|| format!("no preset {id:?} (see the README's list)"))?;
+            build::parse(p.json).map_err(|e| e.to_string())?
+        }
+        None => build::parse(catalog::presets()[0].json).map_err(|e| e.to_string())?,
+    };
+    let text = read_input(&file)?;
+    let (scenario, notes) = sql_to_scenario(&text, &base).map_err(|e| e.to_string())?;
+    for n in notes {
+        eprintln!("wmp: note: {n}");
+    }
+    serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
 }
 
 /// The input text, at most [`MAX_INPUT_BYTES`] of it (`wmp run /dev/zero` must not fill memory).

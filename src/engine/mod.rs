@@ -48,6 +48,7 @@ pub mod session;
 pub mod sim;
 pub mod snapshot;
 pub mod source;
+pub mod sql;
 pub mod state_size;
 pub mod status;
 pub mod task_manager;

@@ -15,7 +15,7 @@ use crate::engine::operator::interval_join::JoinBounds;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::operator::trigger::TriggerSpec;
-use crate::engine::source::generator::GeneratorKind;
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::source::start_offset::{OffsetResetStrategy, StartOffset};
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::source::SourceSettings;
@@ -502,6 +502,9 @@ fn sql_table(input: &InputConfig, own_idle: Option<Option<i64>>) -> String {
     );
     if let Some(t) = own_idle {
         s += &format!(",\n  'scan.watermark.idle-timeout' = '{}'", t.map_or("0 s".to_string(), sql_duration));
+    }
+    if input.midstream.is_none() && src.emit == EmitMode::PerEvent && src.generator != GeneratorKind::NoWatermarks {
+        s += ",\n  'scan.watermark.emit.strategy' = 'on-event'";
     }
     s += &sql_alignment(input);
     s += "\n);\n\n";

@@ -8,6 +8,7 @@ import init, {
   WatermarkPlayground,
   type Command,
   type Diagnosis,
+  type SqlScenario,
   type EventBatch,
   type LagCrossing,
   type LagPoint,
@@ -37,6 +38,12 @@ export async function example(): Promise<string> {
   const presets: PresetInfo[] = WatermarkPlayground.presets();
   const scenario: Scenario = WatermarkPlayground.presetScenario(presets[0].id);
   scenario.producers[0] = { ...scenario.producers[0], jitter_ms: 1000 };
+  const fromSql: SqlScenario = WatermarkPlayground.sqlScenario("SET 'table.exec.source.idle-timeout' = '60 s';", scenario);
+  const sqlNote: string = `${fromSql.notes[0]?.line}:${fromSql.notes[0]?.column} ${fromSql.notes[0]?.message}`;
+  const sqlScenario: Scenario = WatermarkPlayground.sqlScenario(sqlNote, "seed-001-heartbeat").scenario;
+  sqlScenario.duration_ms = fromSql.scenario.duration_ms;
+  // @ts-expect-error the script is text
+  WatermarkPlayground.sqlScenario(42);
   const input: ScenarioInput = {
     topic: { partitions: 2 },
     window: { assigner: { type: "tumbling", size_ms: 10_000 }, allowed_lateness_ms: 5_000 },
