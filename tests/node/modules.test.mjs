@@ -35,6 +35,20 @@ test("the engine-only module has the API but not the UI", async () => {
   assert.equal(typeof full.mountPlayground, "function");
 });
 
+test("each module's exports are declared in its .d.ts beside it", async () => {
+  const engine = await import(path.join(dist, "wmp-engine.js"));
+  const declared = (file) => fs.readFileSync(path.join(dist, file), "utf8");
+  const fullDts = declared("wmp.d.ts");
+  // wasm-streams' IntoUnderlying* classes come with Leptos's dependencies; they are no API of ours.
+  for (const name of Object.keys(full).filter((n) => n !== "default" && !n.startsWith("IntoUnderlying"))) {
+    assert.match(fullDts, new RegExp(`export (declare )?(function|class|const) ${name}\\b`), `wmp.d.ts declares ${name}`);
+  }
+  // The engine module's values are re-exported by name from wmp.d.ts, nothing more.
+  const values = declared("wmp-engine.d.ts").match(/export \{([^}]*)\} from "\.\/wmp";/)[1].split(",").map((n) => n.trim());
+  const exported = Object.keys(engine).sort();
+  assert.deepEqual([...values].sort(), exported);
+});
+
 for (const name of ["wmp", "wmp-engine"]) {
   test(`${name}.js is an alias of a content-hashed module that loads a hashed wasm`, () => {
     const alias = fs.readFileSync(path.join(dist, `${name}.js`), "utf8");

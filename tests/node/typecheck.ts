@@ -27,6 +27,7 @@ import init, {
   type Watermark,
   type WindowEmission,
 } from "wmp";
+import * as engine from "wmp-engine";
 
 declare const bytes: Uint8Array;
 declare const host: HTMLElement;
@@ -210,6 +211,14 @@ export async function example(): Promise<string> {
   mount(host, { layout: "tiny" });
   if (embed.mounted) embed.unmount();
   full.unmount();
+
+  // The engine-only module: the same API, and no UI to mount.
+  const headless: engine.WatermarkPlayground = engine.WatermarkPlayground.fromPreset("late-data");
+  const headlessSnap: engine.Snapshot = headless.snapshot();
+  headless.free();
+  // @ts-expect-error: wmp-engine.js has no UI (mount is a type only there)
+  engine.mount(host);
+  console.log(headlessSnap.splits.length, typeof engine.initSync);
 
   return [cls, early, onTime, sql.window?.api, continuous.window?.trigger?.type, bad.topic.partitions, first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
 }
