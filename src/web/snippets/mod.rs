@@ -1,0 +1,241 @@
+//! The current settings as code to paste into a job: Java (DataStream) and Flink SQL, for every
+//! shape the engine runs — one source or two (`a.union(b)`, `a.connect(b).keyBy(..).process(..)`),
+//! keyed windows or an interval join (`.intervalJoin(..).between(Duration, Duration)` with
+//! `lowerBoundExclusive()` / `upperBoundExclusive()`), watermarks from the source's
+//! `WatermarkStrategy` or from an operator after it (a mid-stream `assignTimestampsAndWatermarks`,
+//! or SQL's `WatermarkAssigner` when the `WATERMARK` clause is not pushed into the source).
+//! API names are Flink 2.3's (`KeyedStream.IntervalJoin.between(Duration, Duration)`, the
+//! operator names "Timestamps/Watermarks" and "Interval Join"). Pure: unit tested natively.
+
+use crate::engine::flow::IdlenessClock;
+use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
+use crate::engine::operator::aggregate::AggregateKind;
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::interval_join::JoinBounds;
+use crate::engine::operator::midstream::MidstreamSpec;
+use crate::engine::operator::sink::SinkMode;
+use crate::engine::operator::trigger::TriggerSpec;
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
+use crate::engine::source::start_offset::{OffsetResetStrategy, StartOffset};
+use crate::engine::source::timestamp::TimestampAssigner;
+use crate::engine::source::SourceSettings;
+
+mod java;
+mod sql;
+pub use java::java;
+pub use sql::sql;
+
+/// `Duration.ofSeconds(5)` style (negative for a join's lower bound).
+fn java_duration(ms: i64) -> String {
+    if ms != 0 && ms % 3_600_000 == 0 {
+        format!("Duration.ofHours({})", ms / 3_600_000)
+    } else if ms != 0 && ms % 60_000 == 0 {
+        format!("Duration.ofMinutes({})", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("Duration.ofSeconds({})", ms / 1000)
+    } else {
+        format!("Duration.ofMillis({ms})")
+    }
+}
+
+/// `INTERVAL '5' SECOND` style (of a magnitude: the sign goes in the expression).
+fn sql_interval(ms: i64) -> String {
+    let ms = ms.saturating_abs();
+    if ms != 0 && ms % 3_600_000 == 0 {
+        format!("INTERVAL '{}' HOUR", ms / 3_600_000)
+    } else if ms != 0 && ms % 60_000 == 0 {
+        format!("INTERVAL '{}' MINUTE", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("INTERVAL '{}' SECOND", ms / 1000)
+    } else {
+        format!("INTERVAL '{}.{:03}' SECOND", ms / 1000, ms % 1000)
+    }
+}
+
+/// `'60 s'` style, as Flink's duration options are written.
+fn sql_duration(ms: i64) -> String {
+    if ms % 60_000 == 0 && ms != 0 {
+        format!("{} min", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+/// A Java identifier from a topic name (`impressions` → `impressions`, `page-views` → `pageViews`).
+fn ident(topic: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in topic.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(if upper { c.to_ascii_uppercase() } else { c });
+            upper = false;
+        } else {
+            upper = !out.is_empty();
+        }
+    }
+    match out.chars().next() {
+        None => "events".into(),
+        Some(c) if c.is_ascii_digit() => format!("t{out}"),
+        Some(_) => out,
+    }
+}
+
+/// A SQL table name from a topic (quoted when it is not a plain identifier).
+fn table(topic: &str) -> String {
+    if !topic.is_empty() && topic.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !topic.starts_with(|c: char| c.is_ascii_digit())
+    {
+        topic.to_string()
+    } else {
+        format!("`{}`", topic.replace('`', "``"))
+    }
+}
+
+/// The element type of input `i`: a union needs one type, two connected inputs may differ.
+fn element_type(cfg: &JobConfig, i: usize) -> &'static str {
+    if i == 0 || cfg.two_input_mode == TwoInputMode::Union {
+        "Event"
+    } else {
+        "OtherEvent"
+    }
+}
+
+// ---- Java -----------------------------------------------------------------------------------
+
+/// The job-wide alignment options that differ from Flink 2.3's defaults, as `key = value`.
+fn alignment_options(cfg: &JobConfig) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let defaults = crate::engine::alignment::AlignmentSwitches::default();
+    if cfg.alignment.buffer_size != defaults.buffer_size {
+        out.push(("pipeline.watermark-alignment.buffer-size", cfg.alignment.buffer_size.to_string()));
+    }
+    if cfg.alignment.allow_unaligned_source_splits != defaults.allow_unaligned_source_splits {
+        out.push(("pipeline.watermark-alignment.allow-unaligned-source-splits", cfg.alignment.allow_unaligned_source_splits.to_string()));
+    }
+    out
+}
+/// A reset strategy as Kafka names it (`earliest`, `latest`, `none`).
+fn reset_name(r: OffsetResetStrategy) -> &'static str {
+    match r {
+        OffsetResetStrategy::Earliest => "earliest",
+        OffsetResetStrategy::Latest => "latest",
+        OffsetResetStrategy::None => "none",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scenario::{build, catalog};
+
+    fn cfg_of(json: &str) -> JobConfig {
+        build::parse(json).unwrap().build().unwrap().config().clone()
+    }
+
+    fn preset(id: &str) -> JobConfig {
+        cfg_of(catalog::preset(id).unwrap().json)
+    }
+
+    #[test]
+    fn a_union_is_one_stream_in_java_and_union_all_in_sql() {
+        let c = preset("union-idle-stream");
+        let j = java(&c);
+        assert!(j.contains("DataStream<Event> clicks = env\n    .fromSource(clicksSource, clicksWatermarks, \"clicks\")"), "{j}");
+        assert!(j.contains("= clicks\n    .union(impressions)\n    .keyBy(Event::getKey)\n    .window(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))"), "{j}");
+        let q = sql(&c);
+        assert!(q.contains("CREATE TABLE clicks (") && q.contains("CREATE TABLE impressions ("), "{q}");
+        assert!(q.contains("UNION ALL") && q.contains("TUMBLE(TABLE all_events, DESCRIPTOR(event_time), INTERVAL '10' SECOND)"), "{q}");
+    }
+
+    #[test]
+    fn connect_keys_both_inputs_and_processes_them_together() {
+        let j = java(&preset("quiet-side-join"));
+        assert!(j.contains("orders\n    .connect(rates)\n    .keyBy(Event::getKey, OtherEvent::getKey)\n    .process("), "{j}");
+        assert!(j.contains("WatermarkStrategy<OtherEvent> ratesWatermarks = WatermarkStrategy\n    .<OtherEvent>forBoundedOutOfOrderness(Duration.ofSeconds(2))"), "{j}");
+    }
+
+    #[test]
+    fn a_midstream_assigner_follows_the_source_with_its_own_strategy() {
+        let c = preset("midstream-assigner");
+        let j = java(&c);
+        assert!(j.contains(".withIdleness(Duration.ofSeconds(5));"), "the source's strategy stays: {j}");
+        assert!(
+            j.contains(".assignTimestampsAndWatermarks(WatermarkStrategy\n        .<Event>forBoundedOutOfOrderness(Duration.ofSeconds(2))"),
+            "{j}"
+        );
+        assert!(j.contains("\"Timestamps/Watermarks\""), "{j}");
+    }
+
+    #[test]
+    fn sql_with_a_watermark_operator_says_so_and_sets_its_idle_timeout() {
+        let c = preset("sql-idle-reactivates");
+        let q = sql(&c);
+        assert!(q.starts_with("SET 'table.exec.source.idle-timeout' = '1 min';"), "{q}");
+        assert!(q.contains("WATERMARK FOR event_time AS event_time - INTERVAL '2' SECOND"), "{q}");
+        assert!(q.contains("not pushed into it"), "{q}");
+        let j = java(&c);
+        assert!(j.contains("WatermarkStrategy.noWatermarks()") && j.contains("see the SQL tab).\nDataStream<Event> events = env"), "{j}");
+        assert!(j.contains("    .setParallelism(2);\n"), "no statement ends inside a comment: {j}");
+    }
+
+    #[test]
+    fn an_interval_join_has_its_bounds_in_java_and_sql() {
+        let c = cfg_of(include_str!("../../../tests/scenarios/interval_join_orders_payments.json"));
+        let j = java(&c);
+        assert!(
+            j.contains(".intervalJoin(payments.keyBy(OtherEvent::getKey))\n    .between(Duration.ofSeconds(-2), Duration.ofSeconds(5))  // right.ts - left.ts in [−2 s, 5 s)\n    .upperBoundExclusive()\n    .process(new ProcessJoinFunction<Event, OtherEvent, Joined>()"),
+            "{j}"
+        );
+        assert!(!j.contains(".lowerBoundExclusive()") && !j.contains(".window("), "{j}");
+        let q = sql(&c);
+        assert!(q.contains("WHERE l.`key` = r.`key`\n  AND r.event_time >= l.event_time - INTERVAL '2' SECOND AND r.event_time < l.event_time + INTERVAL '5' SECOND;"), "{q}");
+        let mut inclusive = c.clone();
+        inclusive.interval_join.as_mut().unwrap().upper_exclusive = false;
+        assert!(sql(&inclusive).contains("r.event_time BETWEEN l.event_time - INTERVAL '2' SECOND AND l.event_time + INTERVAL '5' SECOND"));
+    }
+
+    #[test]
+    fn alignment_start_offsets_and_pipeline_options_only_when_set() {
+        let plain = preset("backpressure-never-idle");
+        let (j, q) = (java(&plain), sql(&plain));
+        assert!(
+            !j.contains("withWatermarkAlignment") && !j.contains("KafkaSource.<Event>builder()") && !j.contains("Configuration"),
+            "{j}"
+        );
+        assert!(q.contains("'scan.startup.mode' = 'earliest-offset'") && !q.contains("alignment"), "{q}");
+        let mut c = plain.clone();
+        c.inputs[0].alignment =
+            Some(crate::engine::alignment::AlignmentParams { group: "backfill".into(), max_drift_ms: 20_000, update_interval_ms: 500 });
+        c.inputs[0].start_offset = StartOffset::TimestampMs(1_767_139_200_000);
+        c.alignment.buffer_size = 0;
+        let (j, q) = (java(&c), sql(&c));
+        assert!(j.contains("    .withIdleness(Duration.ofSeconds(5))\n    .withWatermarkAlignment(\"backfill\", Duration.ofSeconds(20), Duration.ofMillis(500));"), "{j}");
+        assert!(j.contains("KafkaSource<Event> kafkaSource = KafkaSource.<Event>builder()\n    .setTopics(\"clicks\")\n    .setStartingOffsets(OffsetsInitializer.timestamp(1767139200000L))"), "{j}");
+        assert!(
+            j.starts_with("WatermarkStrategy<Event>")
+                && j.contains("Configuration.fromMap(Map.of(\n    \"pipeline.watermark-alignment.buffer-size\", \"0\"));"),
+            "{j}"
+        );
+        assert!(q.contains("'scan.startup.mode' = 'timestamp',\n  'scan.startup.timestamp-millis' = '1767139200000'"), "{q}");
+        assert!(q.contains("'scan.watermark.alignment.group' = 'backfill',\n  'scan.watermark.alignment.max-drift' = '20 s',\n  'scan.watermark.alignment.update-interval' = '500 ms'"), "{q}");
+        assert!(q.contains("SET 'pipeline.watermark-alignment.buffer-size' = '0';"), "{q}");
+        c.inputs[0].start_offset = StartOffset::Committed(crate::engine::source::start_offset::CommittedOffsets {
+            offsets: vec![120, 4000],
+            reset: OffsetResetStrategy::Latest,
+        });
+        c.inputs[0].source.idleness_clock = IdlenessClock::Wall;
+        let (j, q) = (java(&c), sql(&c));
+        assert!(j.contains(".setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))  // the group's committed offsets: 120, 4000"), "{j}");
+        assert!(j.contains("// Flink <= 1.20.0: the idle timeout runs on the wall clock"), "{j}");
+        assert!(q.contains("'scan.startup.mode' = 'group-offsets',\n  'properties.group.id' = 'my-group',\n  'properties.auto.offset.reset' = 'latest'"), "{q}");
+    }
+
+    #[test]
+    fn one_input_reads_as_before() {
+        let c = preset("seed-001-heartbeat");
+        assert!(java(&c).starts_with("WatermarkStrategy<Event> watermarks = WatermarkStrategy\n    .<Event>forBoundedOutOfOrderness("));
+        assert!(java(&c).contains("DataStream<Event> events = env\n    .fromSource(kafkaSource, watermarks, \"clickstream\")"));
+        assert!(sql(&c).contains("TUMBLE(TABLE clickstream, DESCRIPTOR(event_time), INTERVAL '1' MINUTE)"));
+    }
+}
