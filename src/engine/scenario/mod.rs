@@ -2,7 +2,7 @@
 //! (`build`) with its `flow` and `checkpointing` blocks, and the Flink oracles' formats for differential tests: the shared one-input oracle
 //! (`oracle`) and the project's two-input oracle (`oracle2`, `tools/oracle/`), which share the
 //! schedule rules (`oracle_schedule`), and its alignment and checkpoint/restore oracle (`oracle3`,
-//! with its result shape in `oracle3_report`).
+//! driven by `oracle3_driver`, with its result shape in `oracle3_report`).
 
 pub mod build;
 pub mod catalog;
@@ -11,6 +11,7 @@ pub mod flow;
 pub mod oracle;
 pub mod oracle2;
 pub mod oracle3;
+pub mod oracle3_driver;
 pub mod oracle3_report;
 pub mod oracle_schedule;
 pub mod schema;
