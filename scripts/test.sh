@@ -53,7 +53,7 @@ run_step() {
 run_step "fmt (cargo fmt --check)" cargo fmt --check || true
 run_step "clippy native (cargo clippy --all-targets -D warnings)" cargo clippy --all-targets -- -D warnings || true
 run_step "clippy wasm32 (cargo clippy --target wasm32-unknown-unknown -D warnings)" \
-  cargo clippy --target wasm32-unknown-unknown --lib --test web --test web_api --test web_api_events -- -D warnings || true
+  cargo clippy --target wasm32-unknown-unknown --lib --bins --test web --test web_api --test web_api_events -- -D warnings || true
 
 # 1. Native tests.
 run_step "native (cargo test --release)" cargo test --release --no-fail-fast || true

@@ -542,7 +542,7 @@ fn exported_session_reproduces_the_trace_hash() {
     assert_eq!(replay.trace().hash_hex(), live.0);
 }
 
-/// The embed layout: compact graph, timeline, WHY line, "open full" link to the same preset.
+/// The embed layout: compact graph, timeline, WHY line, "open full" link to where the embed is.
 #[wasm_bindgen_test]
 async fn embed_layout_renders_and_links_to_the_full_playground() {
     let pg = Pg::new();
@@ -565,10 +565,11 @@ async fn embed_layout_renders_and_links_to_the_full_playground() {
     assert_eq!(q(&c, ".embed-why").get_attribute("data-culprit-partition").as_deref(), Some("11"));
     let first_fix = pg.reading_slow.with_untracked(|r| r.diag.fixes()[0].action);
     assert!(text(&c, ".embed-title").contains("Seed 001"));
-    assert_eq!(
-        q(&c, "#open-full").get_attribute("href").as_deref(),
-        Some("https://example.test/index.html#preset=seed-001-heartbeat&speed=300")
-    );
+    // "open full" goes on where the embed is: the preset, the position and the speed.
+    let href = q(&c, "#open-full").get_attribute("href").unwrap();
+    let link = href.strip_prefix("https://example.test/index.html#s=").expect(&href);
+    let st = wmp::engine::session::link_state::LinkState::decode(link).unwrap();
+    assert_eq!((st.preset.as_deref(), st.at_ms, st.speed), (Some("seed-001-heartbeat"), 600_000, Some(300.0)));
     assert_eq!(count(&c, ".embed .timeline-card canvas.timeline"), 1);
     // The one-line WHY offers the fix; applying it is recorded and the link carries it.
     click(&c, ".embed-why .btn.fix");

@@ -19,6 +19,8 @@
 //! code 2.
 
 // The crate root looks for modules beside it (src/bin/), where another file would be a binary.
+// Native only: the crate's tests also build this binary for wasm32, which has no sockets.
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "wmp/serve.rs"]
 mod serve;
 
@@ -69,7 +71,10 @@ fn run(args: Vec<String>) -> Result<Output, String> {
         return Ok(Output::Text(USAGE.to_string()));
     }
     if cmd == "serve" {
+        #[cfg(not(target_arch = "wasm32"))]
         return serve::run(args).map(Output::Text);
+        #[cfg(target_arch = "wasm32")]
+        return Err("serve needs a native build (it listens on a socket)".to_string());
     }
     if cmd == "sql" {
         return sql(args.collect()).map(Output::Text);
