@@ -59,11 +59,15 @@ pub fn App(#[prop(optional)] started: Option<PageSlot>) -> impl IntoView {
     // A pasted share link (only the #fragment changes) loads too, in the page's owner (for
     // the timeline zoom it restores).
     let owner = Owner::current();
-    let handle = window_event_listener(leptos::ev::hashchange, move |_| {
+    let handle = window_event_listener(leptos::ev::hashchange, move |ev| {
+        // The fragment the change was to: the address may have been rewritten since (the
+        // address follows the page a moment after each change, `url_state`).
+        let new_url = ev.new_url();
+        let fragment = new_url.split_once('#').map_or("", |(_, f)| f);
         let mut problems = Vec::new();
         match &owner {
-            Some(o) => o.with(|| super::share::load_from_location(&pg, &mut problems)),
-            None => super::share::load_from_location(&pg, &mut problems),
+            Some(o) => o.with(|| super::share::load_from_fragment(&pg, fragment, &mut problems)),
+            None => super::share::load_from_fragment(&pg, fragment, &mut problems),
         }
         link.0.set(problems);
     });

@@ -61,7 +61,12 @@ pub fn link_to(pg: &Pg, base: &str, zoom: TimelineZoom) -> String {
 /// or `#share=wmp1.…` plus `&speed=X&play=1`, from the address; what could not be opened goes to `problems`, in words.
 pub fn load_from_location(pg: &Pg, problems: &mut Vec<String>) {
     let Some(hash) = web_sys::window().and_then(|w| w.location().hash().ok()) else { return };
-    apply_params(pg, hash.trim_start_matches('#'), problems);
+    load_from_fragment(pg, &hash, problems);
+}
+
+/// The same for a fragment given (`#…` or without `#`).
+pub fn load_from_fragment(pg: &Pg, fragment: &str, problems: &mut Vec<String>) {
+    apply_params(pg, fragment.trim_start_matches('#'), problems);
 }
 
 /// What `?embed=1&…` asks of the page: the layout's presentation options, and the origins
