@@ -104,7 +104,9 @@ impl std::fmt::Display for OptionError {
 pub const KEYS: &[&str] =
     &["preset", "scenario", "layout", "speed", "autoplay", "theme", "controls", "view", "start-at", "readonly", "loading", "full-url"];
 
-fn normalize(key: &str) -> String {
+/// A key as every options reader compares it (the element, mount(), the iframe's parameters):
+/// lower case, without `-` or `_`.
+pub fn normalize(key: &str) -> String {
     key.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect()
 }
 

@@ -95,7 +95,7 @@ fn pairs_named(params: &str, keys: &[&str]) -> Vec<(String, String)> {
         .split('&')
         .filter_map(|part| {
             let (k, v) = part.split_once('=').unwrap_or((part, ""));
-            let norm: String = k.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
+            let norm = super::embed_options::normalize(k);
             keys.contains(&norm.as_str()).then(|| (k.to_string(), js_sys::decode_uri_component(v).map(String::from).unwrap_or_default()))
         })
         .collect()
