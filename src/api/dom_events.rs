@@ -6,12 +6,12 @@
 //! after every frame and action of the mounted UI (`Pg::notify_advanced`), and they are
 //! dispatched once the engine is released, so a listener may call back into the playground.
 //!
-//! Within one frame the engine's bounded trace ring keeps the UI's capacity (2,000 events): at
-//! very high speeds a frame's oldest watermark changes can be gone before they are read; the
-//! JS API (`WatermarkPlayground.on`) watches instant by instant and loses nothing.
+//! The collector reads the engine's bounded trace ring, late buffer and sink after every instant
+//! (`host::AfterInstant`), as the JS API's `on()` does, so a long advance loses nothing.
 
-use super::events::{Collector, EventKind, Wants};
-use crate::web::host::AfterAdvance;
+use super::events::{Collector, EventKind, Pull, Wants};
+use crate::engine::observer::Observer;
+use crate::web::host::{AfterAdvance, AfterInstant};
 use crate::web::Pg;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -19,7 +19,8 @@ use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 /// Every kind a host can listen to (not the JS API's `step` and `lag`).
-pub const ALL: Wants = Wants { window: true, join: true, late: true, watermark: true, idle: true, active: true, step: false, lag: false };
+pub const ALL: Wants =
+    Wants::of(&[EventKind::Window, EventKind::Join, EventKind::Late, EventKind::Watermark, EventKind::Idle, EventKind::Active]);
 
 /// Where a mounted playground's events go, one call per event, once the engine is released.
 pub type Sink = Rc<dyn Fn(EventKind, &JsValue)>;
@@ -30,24 +31,40 @@ pub fn install(pg: Pg, target: web_sys::EventTarget) {
 }
 
 /// From now on, `pg`'s events of the kinds in `wants` (read at every advance) go to `sink`.
+/// They are read after every instant (the UI's trace ring, late buffer and sink are bounded)
+/// and handed over after every advance.
 pub fn feed(pg: Pg, wants: Rc<Cell<Wants>>, sink: Sink) {
     let generation = pg.host.with_value(|h| h.generation);
     let mut collector = Collector::default();
     pg.with_sim(|s| collector.reset(s));
     let state = Rc::new(RefCell::new((collector, generation)));
+    let (at_instant, w) = (state.clone(), wants.clone());
+    let instant: AfterInstant = Rc::new(move |sim, generation| {
+        // Busy: a listener's call re-entered; the advance's own collection catches up.
+        let Ok(mut st) = at_instant.try_borrow_mut() else { return };
+        let st = &mut *st;
+        start_over_if_new(st, generation);
+        let _ = Pull { collector: &mut st.0, wants: w.get() }.after_instant(sim);
+    });
     let hook: AfterAdvance = Rc::new(move |sim, generation| {
-        // Busy: a listener's call re-entered; its events come with the next advance.
         let Ok(mut st) = state.try_borrow_mut() else { return Box::new(|| ()) };
-        if st.1 != generation {
-            // A new scenario from time zero: its events from the start.
-            st.0 = Collector::default();
-            st.1 = generation;
-        }
+        start_over_if_new(&mut st, generation);
         let batch = st.0.finish(sim, wants.get(), None);
         let sink = sink.clone();
         Box::new(move || batch.into_js().into_iter().for_each(|(kind, detail)| sink(kind, &detail)))
     });
-    pg.host.update_value(|h| h.after_advance = Some(hook));
+    pg.host.update_value(|h| {
+        h.after_instant = Some(instant);
+        h.after_advance = Some(hook);
+    });
+}
+
+/// A new scenario from time zero: its events from the start.
+fn start_over_if_new(st: &mut (Collector, u64), generation: u64) {
+    if st.1 != generation {
+        st.0 = Collector::default();
+        st.1 = generation;
+    }
 }
 
 fn dispatch(target: &web_sys::EventTarget, kind: EventKind, detail: &JsValue) {

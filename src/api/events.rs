@@ -65,53 +65,35 @@ impl EventKind {
     }
 }
 
-/// Which kinds currently have listeners.
+/// Which kinds currently have listeners: one bit per `EventKind`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wants {
-    pub window: bool,
-    pub join: bool,
-    pub late: bool,
-    pub watermark: bool,
-    pub idle: bool,
-    pub active: bool,
-    pub step: bool,
-    pub lag: bool,
-}
+pub struct Wants(u8);
 
 impl Wants {
+    /// Exactly `kinds`.
+    pub const fn of(kinds: &[EventKind]) -> Self {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < kinds.len() {
+            bits |= 1 << kinds[i] as u8;
+            i += 1;
+        }
+        Wants(bits)
+    }
     pub fn trace(&self) -> bool {
-        self.watermark || self.idle || self.active
+        self.wants(EventKind::Watermark) || self.wants(EventKind::Idle) || self.wants(EventKind::Active)
     }
     /// Runs must be watched instant by instant so that nothing is dropped before it is pulled
     /// (the trace ring, the late buffer and the sink are all bounded).
     pub fn needs_pull(&self) -> bool {
-        self.trace() || self.late || self.window || self.join
+        self.trace() || self.wants(EventKind::Late) || self.wants(EventKind::Window) || self.wants(EventKind::Join)
     }
     /// Adds kind `k`.
     pub fn set(&mut self, k: EventKind) {
-        let flag = match k {
-            EventKind::Window => &mut self.window,
-            EventKind::Join => &mut self.join,
-            EventKind::Late => &mut self.late,
-            EventKind::Watermark => &mut self.watermark,
-            EventKind::Idle => &mut self.idle,
-            EventKind::Active => &mut self.active,
-            EventKind::Step => &mut self.step,
-            EventKind::Lag => &mut self.lag,
-        };
-        *flag = true;
+        self.0 |= 1 << k as u8;
     }
     pub fn wants(&self, k: EventKind) -> bool {
-        match k {
-            EventKind::Window => self.window,
-            EventKind::Join => self.join,
-            EventKind::Late => self.late,
-            EventKind::Watermark => self.watermark,
-            EventKind::Idle => self.idle,
-            EventKind::Active => self.active,
-            EventKind::Step => self.step,
-            EventKind::Lag => self.lag,
-        }
+        self.0 & (1 << k as u8) != 0
     }
 }
 
@@ -141,18 +123,7 @@ impl Listeners {
 
     pub fn wants(&self) -> Wants {
         let mut w = Wants::default();
-        for l in &self.list {
-            match l.kind {
-                EventKind::Window => w.window = true,
-                EventKind::Join => w.join = true,
-                EventKind::Late => w.late = true,
-                EventKind::Watermark => w.watermark = true,
-                EventKind::Idle => w.idle = true,
-                EventKind::Active => w.active = true,
-                EventKind::Step => w.step = true,
-                EventKind::Lag => w.lag = true,
-            }
-        }
+        self.list.iter().for_each(|l| w.set(l.kind));
         w
     }
 
@@ -218,7 +189,7 @@ impl Observer for Pull<'_> {
         if self.wants.needs_pull() {
             self.collector.maybe_pull(sim, self.wants);
         }
-        if self.wants.lag {
+        if self.wants.wants(EventKind::Lag) {
             self.collector.look_at_lag(sim);
         }
         ControlFlow::Continue(())
@@ -251,16 +222,16 @@ impl Collector {
         if wants.trace() && self.cursor.trace_waiting(sim) >= (sim.config().trace_capacity as u64 / 2).max(1) {
             self.pull_trace(sim, wants);
         }
-        if wants.late && self.cursor.late_waiting(sim) >= (sim.config().late_records_retained as u64 / 2).max(1) {
+        if wants.wants(EventKind::Late) && self.cursor.late_waiting(sim) >= (sim.config().late_records_retained as u64 / 2).max(1) {
             self.pull_late(sim);
         }
         // The sink keeps the newest `window_results_retained` results: pull before it drops any.
-        if let (true, Some(kept)) = (wants.window, sim.config().window_results_retained) {
+        if let (true, Some(kept)) = (wants.wants(EventKind::Window), sim.config().window_results_retained) {
             if sim.downstream().sink.total() - self.cursor.windows >= (kept / 2).max(1) {
                 self.pull_windows(sim, wants);
             }
         }
-        if let (true, Some(kept)) = (wants.join, sim.config().window_results_retained) {
+        if let (true, Some(kept)) = (wants.wants(EventKind::Join), sim.config().window_results_retained) {
             if sim.downstream().joins.total() - self.cursor.joins >= (kept as u64 / 2).max(1) {
                 self.pull_joins(sim, wants);
             }
@@ -337,7 +308,7 @@ impl Collector {
     }
 
     fn pull_windows(&mut self, sim: &Simulation, wants: Wants) {
-        if !wants.window {
+        if !wants.wants(EventKind::Window) {
             self.cursor.windows = sim.downstream().sink.total();
             return;
         }
@@ -350,7 +321,7 @@ impl Collector {
     }
 
     fn pull_joins(&mut self, sim: &Simulation, wants: Wants) {
-        if !wants.join {
+        if !wants.wants(EventKind::Join) {
             self.cursor.joins = sim.downstream().joins.total();
             return;
         }
@@ -364,17 +335,17 @@ impl Collector {
     /// Ends a call: pulls the rest, adds the `step` event and returns the batch to dispatch.
     pub fn finish(&mut self, sim: &Simulation, wants: Wants, step: Option<StepEvent>) -> Batch {
         self.pull_trace(sim, wants);
-        if wants.lag {
+        if wants.wants(EventKind::Lag) {
             self.look_at_lag(sim);
         }
-        if wants.late {
+        if wants.wants(EventKind::Late) {
             self.pull_late(sim);
         } else {
             self.cursor.late = sim.downstream().late_total();
         }
         self.pull_windows(sim, wants);
         self.pull_joins(sim, wants);
-        if let (true, Some(s)) = (wants.step, step) {
+        if let (true, Some(s)) = (wants.wants(EventKind::Step), step) {
             if let Ok(payload) = serde_json::to_value(s) {
                 self.buffer.push(Pending { time: ProcTime::MAX, class: 3, kind: EventKind::Step, payload });
             }

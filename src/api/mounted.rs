@@ -15,9 +15,6 @@ use crate::web::Pg;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-/// Processing time between two event collections in `runUntil`.
-const EVENT_STEP_MS: i64 = 1_000;
-
 /// The options whose change needs a new simulation (the rest apply live).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct RestartKey {
@@ -196,15 +193,9 @@ impl MountedPlayground {
             return Err(ApiError::new("atMs", format!("{at} is before the start")).into_js(m));
         }
         let target = pg.start_time().saturating_add(at);
-        // In steps, each followed by the host's events: the UI's bounded trace would otherwise
-        // drop a long run's early watermark and idle changes before they are read.
-        let mut r = Ok(());
-        let mut last = i64::MIN;
-        while r.is_ok() && pg.now() < target && pg.now() > last {
-            last = pg.now();
-            r = pg.run_until(target.min(last.saturating_add(EVENT_STEP_MS)));
-            pg.notify_advanced();
-        }
+        // The host's listeners read each instant as it passes (`host::AfterInstant`).
+        let r = pg.run_until(target);
+        pg.notify_advanced();
         pg.refresh();
         report(m, r.map_err(|e| e.within("atMs")))
     }

@@ -20,12 +20,21 @@ use wasm_bindgen::JsCast;
 /// it returns what to do once the engine is released (dispatching events to the page).
 pub type AfterAdvance = Rc<dyn Fn(&Simulation, u64) -> Box<dyn FnOnce()>>;
 
+/// Called after every instant the simulation processes, with the load generation: a listener
+/// reads the bounded trace ring, late buffer and sink here before a long advance drops
+/// anything. Like [`AfterAdvance`], it must not call back into the playground.
+pub type AfterInstant = Rc<dyn Fn(&Simulation, u64)>;
+
 /// Where the playground lives, if not as the page.
 #[derive(Default)]
 pub struct Host {
     /// The root element the UI was mounted in (`None`: the page itself).
     pub root: Option<web_sys::Element>,
+    /// The full playground's address that links out of this one start from (the `fullUrl`
+    /// option: the embed's "open full ↗", the Share panel's link); `None`: this page's.
+    pub link_base: Option<String>,
     pub after_advance: Option<AfterAdvance>,
+    pub after_instant: Option<AfterInstant>,
     pub generation: u64,
     /// Off screen: the frame loop does not advance.
     pub offscreen: bool,
@@ -64,6 +73,12 @@ impl Pg {
     /// A new scenario was loaded: listeners start over.
     pub(crate) fn bump_generation(&self) {
         self.host.update_value(|h| h.generation += 1);
+    }
+
+    /// The host's per-instant hook bound to the current generation, for the run loop's observer.
+    pub(crate) fn instant_hook(&self) -> Option<super::job_marks::InstantHook> {
+        let (hook, generation) = self.host.try_with_value(|h| h.after_instant.clone().map(|f| (f, h.generation))).flatten()?;
+        Some(Box::new(move |sim| hook(sim, generation)))
     }
 
     /// Tells the host that the simulation advanced (after each frame and each action).
@@ -121,18 +136,21 @@ pub fn theme_of(t: ThemeChoice) -> Theme {
 #[component]
 pub fn Hosted(pg: Pg, layout: Layout, full_url: Option<String>, look: Look, #[prop(optional)] page: bool) -> impl IntoView {
     provide_context(look.theme);
+    pg.host.update_value(|h| h.link_base = full_url);
     let node = NodeRef::<Div>::new();
     Effect::new(move |_| {
         if let Some(el) = node.get() {
             let el: web_sys::Element = el.into();
             look.theme.attach(el.clone());
             if !page {
-                pg.host.update_value(|h| h.root = Some(el));
+                pg.host.update_value(|h| h.root = Some(el.clone()));
+                super::error_banner::register_hosted_root(el.clone());
+                on_cleanup(move || super::error_banner::forget_hosted_root(&el));
             }
         }
     });
     let inner = match layout {
-        Layout::Embed => view! { <super::app::Embed pg=pg full_url=full_url /> }.into_any(),
+        Layout::Embed => view! { <super::app::Embed pg=pg /> }.into_any(),
         Layout::Full => view! { <super::app::Playground pg=pg /> }.into_any(),
     };
     let controls = move || match look.controls.get() {

@@ -130,16 +130,24 @@ impl JobMarks {
     }
 }
 
-/// An observer that records the job marks after every instant and then asks `inner` (the
-/// frame budget while playing) whether to go on.
+/// What the host page runs after each instant (`host::AfterInstant`, bound to a generation).
+pub type InstantHook = Box<dyn FnMut(&Simulation)>;
+
+/// An observer that records the job marks after every instant, lets the host page's listeners
+/// read what happened, and then asks `inner` (the frame budget while playing) whether to go on.
 pub struct Watch<'a, O> {
     pub marks: &'a mut JobMarks,
+    /// The host page's per-instant hook (`host::AfterInstant`), if it has one.
+    pub host: Option<InstantHook>,
     pub inner: O,
 }
 
 impl<O: Observer> Observer for Watch<'_, O> {
     fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
         self.marks.observe(sim);
+        if let Some(hook) = &mut self.host {
+            hook(sim);
+        }
         self.inner.after_instant(sim)
     }
 }
@@ -154,7 +162,7 @@ mod tests {
         let sc = build::parse(catalog::preset(id).unwrap().json).unwrap();
         let mut s = Session::new(sc).unwrap();
         let mut marks = JobMarks::default();
-        s.run_until(until_s * 1000, &mut Watch { marks: &mut marks, inner: () }).unwrap();
+        s.run_until(until_s * 1000, &mut Watch { marks: &mut marks, host: None, inner: () }).unwrap();
         (s, marks)
     }
 

@@ -302,7 +302,7 @@ impl Pg {
     /// every instant, and `inner` asked whether to go on; returns `inner` back.
     pub(crate) fn update_watched<O: Observer, R>(&self, inner: O, f: impl FnOnce(&mut Session, &mut Watch<'_, O>) -> R) -> (R, O) {
         let mut marks = self.timeline.try_update_value(|t| std::mem::take(&mut t.job)).unwrap_or_default();
-        let mut watch = Watch { marks: &mut marks, inner };
+        let mut watch = Watch { marks: &mut marks, host: self.instant_hook(), inner };
         let r = self.update_session(|s| f(s, &mut watch));
         let Watch { inner, .. } = watch;
         self.timeline.update_value(|t| t.job = marks);
