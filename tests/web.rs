@@ -1,107 +1,25 @@
-//! Browser tests, run in headless Chromium by wasm-bindgen-test-runner:
+//! Browser tests of the playground's components, run in headless Chromium by
+//! wasm-bindgen-test-runner:
 //!   cargo test --target wasm32-unknown-unknown --test web
 //! (scripts/test.sh sets CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER and CHROMEDRIVER; the
 //! Chromium flags are in webdriver.json at the repo root).
 //!
 //! Component tests mount the playground over a state `pg` they drive directly (no frame loop),
-//! then check the DOM: graph, WHY panel, tables, controls, timeline, share panel.
+//! then check the DOM: graph, WHY panel, tables, controls, timeline, share panel. The page
+//! around them (embed layout, keys and focus, the panic banner, the engine in wasm) is in
+//! `tests/web_page.rs`.
 #![cfg(target_arch = "wasm32")]
+
+mod web_common;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_common::*;
 use wmp::engine::command::{Command, Param};
-use wmp::web::format;
-use wmp::web::{Pg, Playground};
-
-#[path = "pinned/hashes.rs"]
-mod pinned;
+use wmp::web::Pg;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// A fresh container appended to <body>.
-fn fresh_container() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let div = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&div).unwrap();
-    div.unchecked_into()
-}
-
-/// Lets the reactive system run its pending effects (a few macrotask turns).
-async fn settle() {
-    for _ in 0..3 {
-        leptos::task::tick().await;
-        let p = js_sys::Promise::new(&mut |resolve, _| {
-            web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).unwrap();
-        });
-        wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
-    }
-}
-
-fn q(root: &web_sys::HtmlElement, sel: &str) -> web_sys::Element {
-    root.query_selector(sel).unwrap().unwrap_or_else(|| panic!("no element matches {sel}"))
-}
-
-fn text(root: &web_sys::HtmlElement, sel: &str) -> String {
-    q(root, sel).text_content().unwrap_or_default()
-}
-
-fn count(root: &web_sys::HtmlElement, sel: &str) -> u32 {
-    root.query_selector_all(sel).unwrap().length()
-}
-
-/// How many items of a kind the timeline canvas drew (its `data-marks` census).
-fn timeline_marks(root: &web_sys::HtmlElement, kind: &str) -> usize {
-    let census = q(root, "canvas.timeline").get_attribute("data-marks").unwrap_or_default();
-    let pair = census.split(' ').find_map(|kv| kv.strip_prefix(kind)?.strip_prefix('='));
-    pair.unwrap_or_else(|| panic!("no {kind} in {census:?}")).parse().unwrap()
-}
-
-/// Whether the timeline canvas has an opaque pixel close to the colour of CSS custom property
-/// `var` (a `#rrggbb` value), or of `fallback` where the property is not set.
-fn canvas_has_colour(root: &web_sys::HtmlElement, var: &str, fallback: &str) -> bool {
-    let canvas: web_sys::HtmlCanvasElement = q(root, "canvas.timeline").unchecked_into();
-    let style = web_sys::window().unwrap().get_computed_style(&canvas).unwrap().unwrap();
-    let set = style.get_property_value(var).unwrap();
-    let hex = if set.trim().is_empty() { fallback } else { set.trim() }.trim_start_matches('#');
-    let rgb: Vec<i32> = (0..3).map(|i| i32::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect();
-    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-    let pixels = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
-    pixels.chunks(4).any(|px| px[3] >= 250 && (0..3).all(|i| (px[i] as i32 - rgb[i]).abs() <= 24))
-}
-
-/// A bubbling click (works for SVG nodes too, which have no `click()`).
-fn click(root: &web_sys::HtmlElement, sel: &str) {
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    q(root, sel).dispatch_event(&web_sys::Event::new_with_event_init_dict("click", &init).unwrap()).unwrap();
-}
-
-/// Types into an input (bubbling `input` event, as a user would) and optionally presses Enter.
-fn type_into(root: &web_sys::HtmlElement, sel: &str, value: &str, enter: bool) {
-    let input: web_sys::HtmlInputElement = q(root, sel).unchecked_into();
-    input.set_value(value);
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    input.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
-    if enter {
-        let k = web_sys::KeyboardEventInit::new();
-        k.set_key("Enter");
-        k.set_bubbles(true);
-        input.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &k).unwrap()).unwrap();
-    }
-}
-
-/// Mounts the playground over `pg`; returns the container and the mount handle.
-fn mount(pg: Pg) -> (web_sys::HtmlElement, impl Drop) {
-    let container = fresh_container();
-    let handle = leptos::mount::mount_to(container.clone(), move || view! { <Playground pg=pg no_loop=true /> });
-    (container, handle)
-}
-
-fn at(pg: &Pg, secs: i64) -> i64 {
-    pg.start_time() + secs * 1000
-}
 
 #[wasm_bindgen_test]
 async fn app_shell_renders_the_first_preset() {
@@ -540,129 +458,4 @@ fn exported_session_reproduces_the_trace_hash() {
     let mut replay = sc.build().unwrap();
     replay.run_until(live.1).unwrap();
     assert_eq!(replay.trace().hash_hex(), live.0);
-}
-
-/// The embed layout: compact graph, timeline, WHY line, "open full" link to where the embed is.
-#[wasm_bindgen_test]
-async fn embed_layout_renders_and_links_to_the_full_playground() {
-    let pg = Pg::new();
-    pg.load_preset("seed-001-heartbeat").unwrap();
-    pg.run_until(at(&pg, 600)).unwrap();
-    pg.refresh();
-    let c = fresh_container();
-    let _h = leptos::mount::mount_to(
-        c.clone(),
-        move || view! { <wmp::web::Embed pg=pg full_url=Some("https://example.test/index.html".to_string()) no_loop=true /> },
-    );
-    settle().await;
-    assert_eq!(count(&c, ".embed svg.graph.compact .node.part"), 16);
-    assert_eq!(count(&c, ".embed svg.graph.compact .node.op"), 8);
-    assert_eq!(q(&c, ".embed svg.graph.compact .node.part.holding").get_attribute("data-partition").as_deref(), Some("11"));
-    // The one-line WHY is the diagnosis' headline, naming the same culprit as the graph.
-    let headline = pg.reading_slow.with_untracked(|r| r.diag.headline.clone());
-    assert!(headline.contains("Partition 11"), "{headline}");
-    assert_eq!(text(&c, ".embed-why-text"), headline);
-    assert_eq!(q(&c, ".embed-why").get_attribute("data-culprit-partition").as_deref(), Some("11"));
-    let first_fix = pg.reading_slow.with_untracked(|r| r.diag.fixes()[0].action);
-    assert!(text(&c, ".embed-title").contains("Seed 001"));
-    // "open full" goes on where the embed is: the preset, the position and the speed.
-    let href = q(&c, "#open-full").get_attribute("href").unwrap();
-    let link = href.strip_prefix("https://example.test/index.html#s=").expect(&href);
-    let st = wmp::engine::session::link_state::LinkState::decode(link).unwrap();
-    assert_eq!((st.preset.as_deref(), st.at_ms, st.speed), (Some("seed-001-heartbeat"), 600_000, Some(300.0)));
-    assert_eq!(count(&c, ".embed .timeline-card canvas.timeline"), 1);
-    // The one-line WHY offers the fix; applying it is recorded and the link carries it.
-    click(&c, ".embed-why .btn.fix");
-    settle().await;
-    let wmp::engine::session::action::Action::IdleTimeout(t) = first_fix else {
-        panic!("the fix for a heartbeat partition: {first_fix:?}")
-    };
-    assert_eq!(pg.cfg.with_untracked(|c| c.first().source.idle_timeout_ms), t);
-    click(&c, ".embed svg.graph.compact [data-operator='3']");
-    settle().await;
-    assert_eq!(pg.selection.get_untracked(), wmp::web::state::Selection::Operator(3));
-}
-
-#[wasm_bindgen_test]
-fn formats_and_parsers() {
-    let day = 1_767_225_600_000;
-    for ms in [0, 1, 200, 1000, 5000, 60_000, 90 * 60_000, 3_600_000, 1500] {
-        assert_eq!(format::parse_duration(&format::dur_input(ms)).unwrap(), ms);
-    }
-    assert_eq!(format::parse_duration("1.5 s").unwrap(), 1500);
-    assert_eq!(format::parse_signed_duration("-2s").unwrap(), -2000);
-    assert_eq!(format::parse_signed_duration("now - 90 min").unwrap(), -5_400_000);
-    assert!(format::parse_duration("-1 s").is_err());
-    assert!(format::parse_duration("5 parsecs").is_err());
-    assert_eq!(format::parse_opt_duration("off").unwrap(), None);
-    assert_eq!(format::parse_utc("2026-01-01 00:01:05", 0).unwrap(), day + 65_000);
-    assert_eq!(format::parse_utc("00:01:05.250", day + 5).unwrap(), day + 65_250);
-    assert!(format::parse_utc("yesterday", 0).is_err());
-    assert_eq!(format::wm_human(day + 65_250, day), "00:01:05.250");
-    assert_eq!(format::wm_human(day - 6_000, day), "23:59:54.000");
-    assert_eq!(format::wm_human(i64::MIN, day), "No Watermark");
-    assert_eq!(format::wm_raw(i64::MAX), "Long.MAX_VALUE");
-    assert_eq!(format::thousands(1_234_567u64), "1,234,567");
-}
-
-/// A key pressed on `target` (a bubbling keydown, as the browser sends it to the focused element).
-fn key_on(target: &web_sys::EventTarget, key: &str) {
-    let k = web_sys::KeyboardEventInit::new();
-    k.set_key(key);
-    k.set_bubbles(true);
-    target.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &k).unwrap()).unwrap();
-}
-
-fn active_id() -> String {
-    web_sys::window().unwrap().document().unwrap().active_element().map(|e| e.id()).unwrap_or_default()
-}
-
-/// Space on a focused button is that button's (no play); on the page it plays. The help dialog
-/// takes focus, makes the page inert, and gives focus back on Escape.
-#[wasm_bindgen_test]
-async fn focused_controls_keep_their_keys_and_help_is_modal() {
-    let pg = Pg::new();
-    let (c, handle) = mount(pg);
-    settle().await;
-    let body = web_sys::window().unwrap().document().unwrap().body().unwrap();
-    let step: web_sys::HtmlElement = q(&c, "#btn-step").unchecked_into();
-    step.focus().unwrap();
-    key_on(&step, " ");
-    assert!(!pg.playing.get_untracked(), "Space on a focused button does not play");
-    key_on(&body, " ");
-    assert!(pg.playing.get_untracked(), "Space on the page plays");
-    key_on(&body, " ");
-    let help: web_sys::HtmlElement = q(&c, "#btn-help").unchecked_into();
-    help.focus().unwrap();
-    help.click();
-    settle().await;
-    assert_eq!(active_id(), "help-close", "focus moved into the dialog");
-    assert!(q(&c, "main").has_attribute("inert"), "the page behind is inert");
-    key_on(&q(&c, "#help-close"), "Escape");
-    settle().await;
-    assert!(q(&c, ".overlay").class_list().contains("hidden"));
-    assert!(!q(&c, "main").has_attribute("inert"));
-    assert_eq!(active_id(), "btn-help", "focus went back to the help button");
-    drop(handle);
-    c.remove();
-}
-
-/// The engine in wasm gives the same traces as natively (the constants pinned in
-/// tests/pinned/hashes.rs, which tests/trace_hash.rs checks natively).
-#[wasm_bindgen_test]
-fn engine_trace_hashes_match_native() {
-    let late = include_str!("scenarios/late_data_allowed_lateness.json");
-    let sim = wmp::engine::scenario::build::parse(late).unwrap().run().unwrap();
-    assert_eq!(sim.trace().hash_hex(), pinned::LATE_DATA_HASH);
-    let o = wmp::engine::scenario::oracle::parse(include_str!("golden/oracle/scenarios/06_session_merge_lateness.json")).unwrap();
-    assert_eq!(o.run().unwrap().trace().hash_hex(), pinned::ORACLE_06_HASH);
-}
-
-/// Bad input is an error value in wasm too, never a trap.
-#[wasm_bindgen_test]
-fn engine_rejects_bad_input_without_trapping() {
-    let err =
-        wmp::engine::scenario::build::parse(r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}"#)
-            .unwrap_err();
-    assert_eq!(err.path, "window.assigner.size_ms");
 }

@@ -4,6 +4,7 @@
 
 use super::state::{NoticeKind, Pg};
 use leptos::prelude::*;
+use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 
 /// Installs the panic hook: console first (with the stack), then the banner.
@@ -17,23 +18,49 @@ pub fn install_panic_hook() {
     });
 }
 
-/// A banner at the top of the page; the playground stops, the page does not freeze silently.
+thread_local! {
+    /// The roots of the playgrounds mounted into host pages: a panic stops the one wasm
+    /// instance they share, so each shows the banner in itself, where its styles apply.
+    static HOSTED_ROOTS: RefCell<Vec<web_sys::Element>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `root` shows the panic banner (until [`forget_hosted_root`]).
+pub fn register_hosted_root(root: web_sys::Element) {
+    HOSTED_ROOTS.with(|r| r.borrow_mut().push(root));
+}
+
+pub fn forget_hosted_root(root: &web_sys::Element) {
+    HOSTED_ROOTS.with(|r| r.borrow_mut().retain(|e| e != root));
+}
+
+/// A banner at the top of the page, or of each playground in a host page; the playground
+/// stops, the page does not freeze silently.
 pub fn show_panic_banner(message: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Some(body) = doc.body() else { return };
-    let banner = match doc.get_element_by_id("panic-banner") {
+    let roots = HOSTED_ROOTS.with(|r| r.try_borrow().map(|r| r.clone()).unwrap_or_default());
+    let roots: Vec<web_sys::Element> = roots.into_iter().filter(|r| r.is_connected()).collect();
+    if roots.is_empty() {
+        let Some(body) = doc.body() else { return };
+        show_in(&doc, &body, message, "panic-banner");
+    } else {
+        roots.iter().for_each(|root| show_in(&doc, root, message, "panic-banner in-root"));
+    }
+}
+
+fn show_in(doc: &web_sys::Document, parent: &web_sys::Element, message: &str, class: &str) {
+    let banner = match parent.query_selector(":scope > .panic-banner").ok().flatten() {
         Some(b) => b,
         None => {
             let Ok(b) = doc.create_element("div") else { return };
-            b.set_id("panic-banner");
+            b.set_class_name(class);
             let _ = b.set_attribute("role", "alert");
-            let _ = body.prepend_with_node_1(&b);
+            let _ = b.set_attribute("tabindex", "-1");
+            let _ = parent.prepend_with_node_1(&b);
             b
         }
     };
     banner.set_inner_html("");
-    let text = doc.create_element("p").ok();
-    if let Some(t) = text {
+    if let Ok(t) = doc.create_element("p") {
         t.set_text_content(Some(&format!(
             "The playground hit an internal error and stopped: {message}. The details are in the browser console. Reload the page to start again; your scenario can be exported only before this happens."
         )));
@@ -41,7 +68,14 @@ pub fn show_panic_banner(message: &str) {
     }
     if let Ok(btn) = doc.create_element("button") {
         btn.set_text_content(Some("Reload"));
-        let _ = btn.set_attribute("onclick", "location.reload()");
+        // A listener, not an `onclick` attribute: a Content-Security-Policy without
+        // 'unsafe-inline' (docs sites set one) blocks inline handlers.
+        let reload = wasm_bindgen::closure::Closure::once_into_js(|| {
+            if let Some(w) = web_sys::window() {
+                let _ = w.location().reload();
+            }
+        });
+        let _ = btn.add_event_listener_with_callback("click", reload.unchecked_ref());
         let _ = banner.append_child(&btn);
     }
     let _ = banner.dyn_ref::<web_sys::HtmlElement>().map(|b| b.focus());

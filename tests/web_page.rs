@@ -1,0 +1,173 @@
+//! Browser tests of the page around the playground's components, run in headless Chromium by
+//! wasm-bindgen-test-runner (`cargo test --target wasm32-unknown-unknown --test web_page`): the
+//! embed layout and its "open full" link, the panic banner, keys and focus, formats, and the
+//! engine in wasm against the natively pinned trace hashes.
+#![cfg(target_arch = "wasm32")]
+
+mod web_common;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_common::*;
+use wmp::web::format;
+use wmp::web::Pg;
+
+#[path = "pinned/hashes.rs"]
+mod pinned;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The embed layout: compact graph, timeline, WHY line, "open full" link to where the embed is.
+#[wasm_bindgen_test]
+async fn embed_layout_renders_and_links_to_the_full_playground() {
+    let pg = Pg::new();
+    pg.load_preset("seed-001-heartbeat").unwrap();
+    pg.run_until(at(&pg, 600)).unwrap();
+    pg.refresh();
+    pg.host.update_value(|h| h.link_base = Some("https://example.test/index.html".to_string()));
+    let c = fresh_container();
+    let _h = leptos::mount::mount_to(c.clone(), move || view! { <wmp::web::Embed pg=pg no_loop=true /> });
+    settle().await;
+    assert_eq!(count(&c, ".embed svg.graph.compact .node.part"), 16);
+    assert_eq!(count(&c, ".embed svg.graph.compact .node.op"), 8);
+    assert_eq!(q(&c, ".embed svg.graph.compact .node.part.holding").get_attribute("data-partition").as_deref(), Some("11"));
+    // The one-line WHY is the diagnosis' headline, naming the same culprit as the graph.
+    let headline = pg.reading_slow.with_untracked(|r| r.diag.headline.clone());
+    assert!(headline.contains("Partition 11"), "{headline}");
+    assert_eq!(text(&c, ".embed-why-text"), headline);
+    assert_eq!(q(&c, ".embed-why").get_attribute("data-culprit-partition").as_deref(), Some("11"));
+    let first_fix = pg.reading_slow.with_untracked(|r| r.diag.fixes()[0].action);
+    assert!(text(&c, ".embed-title").contains("Seed 001"));
+    // "open full" goes on where the embed is: the preset, the position and the speed.
+    let href = q(&c, "#open-full").get_attribute("href").unwrap();
+    let link = href.strip_prefix("https://example.test/index.html#s=").expect(&href);
+    let st = wmp::engine::session::link_state::LinkState::decode(link).unwrap();
+    assert_eq!((st.preset.as_deref(), st.at_ms, st.speed), (Some("seed-001-heartbeat"), 600_000, Some(300.0)));
+    assert_eq!(count(&c, ".embed .timeline-card canvas.timeline"), 1);
+    // The one-line WHY offers the fix; applying it is recorded and the link carries it.
+    click(&c, ".embed-why .btn.fix");
+    settle().await;
+    let wmp::engine::session::action::Action::IdleTimeout(t) = first_fix else {
+        panic!("the fix for a heartbeat partition: {first_fix:?}")
+    };
+    assert_eq!(pg.cfg.with_untracked(|c| c.first().source.idle_timeout_ms), t);
+    click(&c, ".embed svg.graph.compact [data-operator='3']");
+    settle().await;
+    assert_eq!(pg.selection.get_untracked(), wmp::web::state::Selection::Operator(3));
+}
+
+#[wasm_bindgen_test]
+fn formats_and_parsers() {
+    let day = 1_767_225_600_000;
+    for ms in [0, 1, 200, 1000, 5000, 60_000, 90 * 60_000, 3_600_000, 1500] {
+        assert_eq!(format::parse_duration(&format::dur_input(ms)).unwrap(), ms);
+    }
+    assert_eq!(format::parse_duration("1.5 s").unwrap(), 1500);
+    assert_eq!(format::parse_signed_duration("-2s").unwrap(), -2000);
+    assert_eq!(format::parse_signed_duration("now - 90 min").unwrap(), -5_400_000);
+    assert!(format::parse_duration("-1 s").is_err());
+    assert!(format::parse_duration("5 parsecs").is_err());
+    assert_eq!(format::parse_opt_duration("off").unwrap(), None);
+    assert_eq!(format::parse_utc("2026-01-01 00:01:05", 0).unwrap(), day + 65_000);
+    assert_eq!(format::parse_utc("00:01:05.250", day + 5).unwrap(), day + 65_250);
+    assert!(format::parse_utc("yesterday", 0).is_err());
+    assert_eq!(format::wm_human(day + 65_250, day), "00:01:05.250");
+    assert_eq!(format::wm_human(day - 6_000, day), "23:59:54.000");
+    assert_eq!(format::wm_human(i64::MIN, day), "No Watermark");
+    assert_eq!(format::wm_raw(i64::MAX), "Long.MAX_VALUE");
+    assert_eq!(format::thousands(1_234_567u64), "1,234,567");
+}
+
+/// A key pressed on `target` (a bubbling keydown, as the browser sends it to the focused element).
+fn key_on(target: &web_sys::EventTarget, key: &str) {
+    let k = web_sys::KeyboardEventInit::new();
+    k.set_key(key);
+    k.set_bubbles(true);
+    target.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &k).unwrap()).unwrap();
+}
+
+fn active_id() -> String {
+    web_sys::window().unwrap().document().unwrap().active_element().map(|e| e.id()).unwrap_or_default()
+}
+
+/// Space on a focused button is that button's (no play); on the page it plays. The help dialog
+/// takes focus, makes the page inert, and gives focus back on Escape.
+#[wasm_bindgen_test]
+async fn focused_controls_keep_their_keys_and_help_is_modal() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    settle().await;
+    let body = web_sys::window().unwrap().document().unwrap().body().unwrap();
+    let step: web_sys::HtmlElement = q(&c, "#btn-step").unchecked_into();
+    step.focus().unwrap();
+    key_on(&step, " ");
+    assert!(!pg.playing.get_untracked(), "Space on a focused button does not play");
+    key_on(&body, " ");
+    assert!(pg.playing.get_untracked(), "Space on the page plays");
+    key_on(&body, " ");
+    let help: web_sys::HtmlElement = q(&c, "#btn-help").unchecked_into();
+    help.focus().unwrap();
+    help.click();
+    settle().await;
+    assert_eq!(active_id(), "help-close", "focus moved into the dialog");
+    assert!(q(&c, "main").has_attribute("inert"), "the page behind is inert");
+    key_on(&q(&c, "#help-close"), "Escape");
+    settle().await;
+    assert!(q(&c, ".overlay").class_list().contains("hidden"));
+    assert!(!q(&c, "main").has_attribute("inert"));
+    assert_eq!(active_id(), "btn-help", "focus went back to the help button");
+    drop(handle);
+    c.remove();
+}
+
+/// The engine in wasm gives the same traces as natively (the constants pinned in
+/// tests/pinned/hashes.rs, which tests/trace_hash.rs checks natively).
+#[wasm_bindgen_test]
+fn engine_trace_hashes_match_native() {
+    let late = include_str!("scenarios/late_data_allowed_lateness.json");
+    let sim = wmp::engine::scenario::build::parse(late).unwrap().run().unwrap();
+    assert_eq!(sim.trace().hash_hex(), pinned::LATE_DATA_HASH);
+    let o = wmp::engine::scenario::oracle::parse(include_str!("golden/oracle/scenarios/06_session_merge_lateness.json")).unwrap();
+    assert_eq!(o.run().unwrap().trace().hash_hex(), pinned::ORACLE_06_HASH);
+}
+
+/// Bad input is an error value in wasm too, never a trap.
+#[wasm_bindgen_test]
+fn engine_rejects_bad_input_without_trapping() {
+    let err =
+        wmp::engine::scenario::build::parse(r#"{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}"#)
+            .unwrap_err();
+    assert_eq!(err.path, "window.assigner.size_ms");
+}
+
+/// The panic banner: on the page it is one banner at the top; with playgrounds mounted into a
+/// host page it goes into each of their roots (where their styles apply), not the host's body.
+/// Its Reload button is a listener, not an inline `onclick` (which a strict CSP blocks).
+#[wasm_bindgen_test]
+fn the_panic_banner_goes_where_the_playgrounds_are() {
+    use wmp::web::error_banner::{forget_hosted_root, register_hosted_root, show_panic_banner};
+    let body = web_sys::window().unwrap().document().unwrap().body().unwrap();
+    let (a, b) = (fresh_container(), fresh_container());
+    register_hosted_root(a.clone().into());
+    register_hosted_root(b.clone().into());
+    show_panic_banner("boom");
+    for root in [&a, &b] {
+        assert_eq!(count(root, ":scope > .panic-banner.in-root[role=alert]"), 1);
+        assert!(text(root, ".panic-banner p").contains("boom"));
+        assert_eq!(q(root, ".panic-banner button").get_attribute("onclick"), None);
+    }
+    assert!(body.query_selector(":scope > .panic-banner:not(.in-root)").unwrap().is_none());
+    // Again: the banner is reused, not stacked.
+    show_panic_banner("boom again");
+    assert_eq!(count(&a, ".panic-banner"), 1);
+    assert!(text(&a, ".panic-banner p").contains("boom again"));
+    forget_hosted_root(&a.clone().into());
+    forget_hosted_root(&b.clone().into());
+    a.remove();
+    b.remove();
+    show_panic_banner("on the page");
+    let page = body.query_selector(":scope > .panic-banner:not(.in-root)").unwrap().expect("a page banner");
+    assert!(page.text_content().unwrap().contains("on the page"));
+    page.remove();
+}
