@@ -16,11 +16,15 @@ const ROOT_MARGIN = "200px";
 
 let mountFn = null;
 
-/// The stylesheet next to wmp.js: this file is wasm-bindgen's copy in `snippets/…/`.
-function stylesheetUrl() {
+/// A file of the bundle, next to wmp.js: this file is wasm-bindgen's copy in `snippets/…/`.
+function bundleUrl(name) {
   const here = import.meta.url;
   const i = here.lastIndexOf("/snippets/");
-  return new URL("style.css", i >= 0 ? here.slice(0, i + 1) : here).href;
+  return new URL(name, i >= 0 ? here.slice(0, i + 1) : here).href;
+}
+
+function stylesheetUrl() {
+  return bundleUrl("style.css");
 }
 
 export function defineWatermarkPlayground(mount) {
@@ -87,7 +91,7 @@ function elementClass() {
       this.#io.observe(this);
       const loading = (this.getAttribute("loading") || "lazy").trim().toLowerCase();
       if (loading === "click") this.#poster();
-      else if (loading === "lazy") this.#state = "waiting";
+      else if (loading === "lazy") this.#placeholder();
       else this.#start(false); // eager, or a bad value: the parser says what is wrong
     }
 
@@ -118,6 +122,9 @@ function elementClass() {
         const v = this.getAttribute(a);
         if (v !== null) opts[a] = v;
       }
+      // Links out of the element ("open full ↗", Share) go to the full playground beside
+      // wmp.js, not to the docs page, which does not read their `#s=` state.
+      if (opts["full-url"] === undefined) opts["full-url"] = bundleUrl("index.html");
       opts.eventTarget = this;
       return opts;
     }
@@ -195,6 +202,29 @@ function elementClass() {
       this.#state = "error";
     }
 
+    /// `loading=lazy` off screen: the element's size and name, so the page does not jump and a
+    /// reader sees what will be there.
+    #placeholder() {
+      const box = document.createElement("div");
+      box.className = "wmp-poster wmp-waiting";
+      box.setAttribute("part", "poster");
+      box.setAttribute("aria-busy", "true");
+      box.append(this.#caption());
+      const note = document.createElement("span");
+      note.className = "wmp-poster-note";
+      note.textContent = "starts when scrolled into view";
+      box.append(note);
+      this.#show(box);
+      this.#state = "waiting";
+    }
+
+    #caption() {
+      const caption = document.createElement("span");
+      const preset = this.getAttribute("preset");
+      caption.textContent = "Watermark Playground" + (preset ? ` — ${preset}` : ""); // text, never markup
+      return caption;
+    }
+
     #poster() {
       const box = document.createElement("div");
       box.className = "wmp-poster";
@@ -204,9 +234,7 @@ function elementClass() {
       button.textContent = "▶";
       button.setAttribute("aria-label", "Start the Watermark Playground");
       button.addEventListener("click", () => this.#start(true));
-      const caption = document.createElement("span");
-      caption.textContent = "Watermark Playground" + (this.getAttribute("preset") ? ` — ${this.getAttribute("preset")}` : "");
-      box.append(button, caption);
+      box.append(button, this.#caption());
       this.#show(box);
       this.#state = "poster";
     }

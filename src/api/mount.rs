@@ -133,7 +133,7 @@ pub(crate) fn mount_parsed(
 /// (~720×420: play, speed, title, "open full ↗", compact graph, timeline, one-line WHY);
 /// `preset` or `scenario` (object, JSON text, share string or preset id; default: the first
 /// preset); `speed`; `autoplay`; `theme`; `controls`; `view`; `startAt`; `readonly`; `fullUrl`
-/// (the full playground's address for the embed's "open full" link; default: this page's);
+/// (the full playground's address for the embed's "open full" link and the Share link; default: this page's);
 /// `eventTarget` (where the simulation's events are dispatched as DOM `CustomEvent`s).
 #[wasm_bindgen]
 pub fn mount(element: JsValue, options: JsValue) -> Result<super::mounted::MountedPlayground, JsValue> {

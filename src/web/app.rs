@@ -101,13 +101,13 @@ fn follow_selection(pg: Pg) {
 /// The embed layout (~720×420) over a given state: no keyboard shortcuts (the host page owns
 /// the keyboard) and no theme override (it follows the system).
 #[component]
-pub fn Embed(pg: Pg, full_url: Option<String>, #[prop(optional)] no_loop: bool) -> impl IntoView {
+pub fn Embed(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
     provide_context(pg);
     follow_selection(pg);
     if !no_loop {
         playback::start_loop(pg);
     }
-    view! { <EmbedLayout full_url=full_url /> }
+    view! { <EmbedLayout /> }
 }
 
 /// The playground over a given state (tests drive `pg` directly).

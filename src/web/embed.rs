@@ -39,10 +39,10 @@ pub fn HatchDefs() -> impl IntoView {
     }
 }
 
-/// The embed layout over the `Pg` in context. `full_url`: the full playground's address for
-/// the "open full" link (default: this page's).
+/// The embed layout over the `Pg` in context; its "open full" link goes to the host's
+/// `link_base` (default: this page).
 #[component]
-pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
+pub fn EmbedLayout() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let title = move || {
         pg.cfg.track();
@@ -53,10 +53,8 @@ pub fn EmbedLayout(full_url: Option<String>) -> impl IntoView {
     };
     // The link is taken when the pointer or focus comes to it: it carries the user's actions.
     let href = RwSignal::new(String::new());
-    let base = full_url.unwrap_or_else(super::share::page_base);
-    let base = StoredValue::new(base);
     let zoom = super::url_state::TimelineZoom::of_page();
-    let refresh_link = move || href.set(super::share::link_to(&pg, &base.get_value(), zoom));
+    let refresh_link = move || href.set(super::share::share_link(&pg, zoom));
     Effect::new(move |_| {
         pg.preset.track();
         pg.cfg.track();

@@ -45,15 +45,12 @@ pub fn page_base() -> String {
     loc.as_ref().map(|l| format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())).unwrap_or_default()
 }
 
-/// A link that reopens this page as it is: the scenario, the actions, the position, speed,
-/// selection and zoom (`#s=2.…`, see `url_state`).
+/// A link that reopens this playground as it is: the scenario, the actions, the position,
+/// speed, selection and zoom (`#s=2.…`, see `url_state`), at the host's `link_base` (a
+/// playground inside a docs page links to the full playground, not to the docs page) or else
+/// at this page.
 pub fn share_link(pg: &Pg, zoom: TimelineZoom) -> String {
-    link_to(pg, &page_base(), zoom)
-}
-
-/// A link to the playground at `base` that opens this page as it is (an embed's "open full ↗":
-/// the full view goes on where the embed is).
-pub fn link_to(pg: &Pg, base: &str, zoom: TimelineZoom) -> String {
+    let base = pg.host.try_with_value(|h| h.link_base.clone()).flatten().unwrap_or_else(page_base);
     format!("{base}#s={}", url_state::current(pg, zoom).encode())
 }
 

@@ -72,6 +72,11 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     await add(page, "d", { loading: "eager", preset: "late-data", "full-url": "https://example.org/full/" });
     await page.locator("#d #open-full").hover();
     assert.match(await page.locator("#d #open-full").getAttribute("href"), /^https:\/\/example\.org\/full\/#s=2\./);
+    // without it, links go to the full playground beside wmp.js, not to this docs page
+    await page.locator("#c").evaluate((el) => el.setAttribute("controls", "full"));
+    await page.locator("#c #open-full").hover();
+    const href = await page.locator("#c #open-full").getAttribute("href");
+    assert.ok(href.startsWith(env.baseUrl + "index.html#s=2."), href);
     // scenario as a share string: the same run as the preset
     const share = await call(page, "first", "toShareString");
     await add(page, "e", { loading: "eager", scenario: share });
@@ -96,6 +101,9 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     await add(page, "g", { preset: "late-data" });
     await page.waitForTimeout(300);
     assert.equal(await running(page, "g"), false, "lazy: not started off screen");
+    // … but it holds its place and says what will be there
+    assert.match(await page.locator("#g .wmp-waiting").innerText(), /late-data[\s\S]*scrolled into view/);
+    assert.ok((await page.locator("#g .wmp-waiting").boundingBox()).height >= 300, "lazy: the placeholder keeps the element's height");
     await page.locator("#g").scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.getElementById("g").playground.running, null, { timeout: 10_000 });
     // a bad attribute: a message in the element, an error on the console, nothing thrown
