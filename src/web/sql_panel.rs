@@ -46,8 +46,10 @@ impl SqlEdit {
         }
     }
 
-    /// Shows `text` as the clean state (the scenario's SQL, or the script just applied).
-    fn sync(self, text: String, applied: bool, notes: Vec<Note>) {
+    /// Shows `text` as the clean state (the scenario's SQL, or the script just applied), with
+    /// its notes in the order of the text.
+    fn sync(self, text: String, applied: bool, mut notes: Vec<Note>) {
+        notes.sort_by_key(|n| (n.line, n.column));
         self.synced.set_value(text.clone());
         self.text.set(text);
         self.dirty.set(false);
