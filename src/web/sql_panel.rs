@@ -76,8 +76,10 @@ impl SqlEdit {
         }
     }
 
+    /// An edit; once the scenario changed under it, the text stays the user's (not the
+    /// scenario's) even when typed back to what it was.
     fn edited(self, text: String) {
-        self.dirty.set(self.synced.with_value(|s| *s != text));
+        self.dirty.set(self.stale.get_untracked() || self.synced.with_value(|s| *s != text));
         self.text.set(text);
         self.error.set(None);
     }
