@@ -10,9 +10,10 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 
 // Today's gzipped sizes of a release build, rounded up (README.md, "Size and load"); the full
 // load was 967.5 KB before the custom element and the URL state joined it (1,040 KB after, 1,053
-// with the iframe bridge and the SQL reader); the engine-only module 366.5 KB before the SQL
-// reader (issue 16) joined it (408 KB after).
-const CEILINGS = { fullFirstLoadGzip: 1060 * 1024, engineGzip: 410 * 1024 };
+// with the iframe bridge and the SQL reader, ≈ 1,069 estimated with the SQL panel: +16.2 KB
+// measured without wasm-opt, scaled by the ratio wasm-opt gave at 1,053); the engine-only module
+// 366.5 KB before the SQL reader (issue 16) joined it (408 KB after).
+const CEILINGS = { fullFirstLoadGzip: 1075 * 1024, engineGzip: 410 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
 test("the playground's first load is within its budget (or today's size)", () => {
