@@ -12,43 +12,15 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use wmp::engine::command::{Command, Param};
 use wmp::web::format;
-use wmp::web::{Pg, Playground};
+use wmp::web::Pg;
 
 #[path = "pinned/hashes.rs"]
 mod pinned;
+mod web_common;
+
+use web_common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// A fresh container appended to <body>.
-fn fresh_container() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let div = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&div).unwrap();
-    div.unchecked_into()
-}
-
-/// Lets the reactive system run its pending effects (a few macrotask turns).
-async fn settle() {
-    for _ in 0..3 {
-        leptos::task::tick().await;
-        let p = js_sys::Promise::new(&mut |resolve, _| {
-            web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0).unwrap();
-        });
-        wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
-    }
-}
-
-fn q(root: &web_sys::HtmlElement, sel: &str) -> web_sys::Element {
-    root.query_selector(sel).unwrap().unwrap_or_else(|| panic!("no element matches {sel}"))
-}
-
-fn text(root: &web_sys::HtmlElement, sel: &str) -> String {
-    q(root, sel).text_content().unwrap_or_default()
-}
-
-fn count(root: &web_sys::HtmlElement, sel: &str) -> u32 {
-    root.query_selector_all(sel).unwrap().length()
-}
 
 /// How many items of a kind the timeline canvas drew (its `data-marks` census).
 fn timeline_marks(root: &web_sys::HtmlElement, kind: &str) -> usize {
@@ -68,39 +40,6 @@ fn canvas_has_colour(root: &web_sys::HtmlElement, var: &str, fallback: &str) -> 
     let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
     let pixels = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
     pixels.chunks(4).any(|px| px[3] >= 250 && (0..3).all(|i| (px[i] as i32 - rgb[i]).abs() <= 24))
-}
-
-/// A bubbling click (works for SVG nodes too, which have no `click()`).
-fn click(root: &web_sys::HtmlElement, sel: &str) {
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    q(root, sel).dispatch_event(&web_sys::Event::new_with_event_init_dict("click", &init).unwrap()).unwrap();
-}
-
-/// Types into an input (bubbling `input` event, as a user would) and optionally presses Enter.
-fn type_into(root: &web_sys::HtmlElement, sel: &str, value: &str, enter: bool) {
-    let input: web_sys::HtmlInputElement = q(root, sel).unchecked_into();
-    input.set_value(value);
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    input.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
-    if enter {
-        let k = web_sys::KeyboardEventInit::new();
-        k.set_key("Enter");
-        k.set_bubbles(true);
-        input.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &k).unwrap()).unwrap();
-    }
-}
-
-/// Mounts the playground over `pg`; returns the container and the mount handle.
-fn mount(pg: Pg) -> (web_sys::HtmlElement, impl Drop) {
-    let container = fresh_container();
-    let handle = leptos::mount::mount_to(container.clone(), move || view! { <Playground pg=pg no_loop=true /> });
-    (container, handle)
-}
-
-fn at(pg: &Pg, secs: i64) -> i64 {
-    pg.start_time() + secs * 1000
 }
 
 #[wasm_bindgen_test]
