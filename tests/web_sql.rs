@@ -59,6 +59,14 @@ async fn pasted_sql_sets_the_idle_timeout_and_replaces_the_users_earlier_change(
     pg.run_until(at(&pg, 120)).unwrap();
     assert_eq!(pg.cfg.get_untracked().first().source.idle_timeout_ms, Some(60_000), "the script's value holds");
     assert!(text(&root, "#sql-status").contains("applied"));
+    // A note per clause not modelled; an edit takes them away (their positions were of the text before).
+    paste(&root, "SET 'table.local-time-zone' = 'Europe/Berlin';\nSET 'table.exec.source.idle-timeout' = '60 s';");
+    click(&root, "#btn-apply-sql");
+    settle().await;
+    assert!(text(&root, "#sql-notes").starts_with("line 1, column 5: "), "{}", text(&root, "#sql-notes"));
+    paste(&root, "SET 'table.exec.source.idle-timeout' = '60 s';");
+    settle().await;
+    assert_eq!(count(&root, "#sql-notes li"), 0);
 }
 
 #[wasm_bindgen_test]

@@ -77,11 +77,15 @@ impl SqlEdit {
     }
 
     /// An edit; once the scenario changed under it, the text stays the user's (not the
-    /// scenario's) even when typed back to what it was.
+    /// scenario's) even when typed back to what it was. The message and the notes go: their
+    /// positions were of the text before.
     fn edited(self, text: String) {
         self.dirty.set(self.stale.get_untracked() || self.synced.with_value(|s| *s != text));
         self.text.set(text);
         self.error.set(None);
+        if self.notes.with_untracked(|n| !n.is_empty()) {
+            self.notes.set(Vec::new());
+        }
     }
 
     /// Applies the text: an error is shown and selected; a script that changes the scenario
