@@ -5,7 +5,7 @@
 #   1. native:  cargo test --release --no-fail-fast   (engine unit/property/golden/fuzz tests;
 #               tests/serve.rs: `wmp serve` with real curl, jq, promtool and Prometheus, ~25 s),
 #               then the property and fuzz suites again with overflow checks (profile `checked`)
-#   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_page --test web_api --test web_api_events
+#   2. wasm:    cargo test --target wasm32-unknown-unknown --test web --test web_page --test web_sql --test web_api --test web_api_events
 #               (headless Chromium; web_api is the JS API)
 #   3. types:   tsc --noEmit -p tests/node               (the JS API's src/api/wmp.d.ts + types.gen.d.ts)
 #   4. bundle:  trunk build --release                    (dist/)
@@ -53,7 +53,7 @@ run_step() {
 run_step "fmt (cargo fmt --check)" cargo fmt --check || true
 run_step "clippy native (cargo clippy --all-targets -D warnings)" cargo clippy --all-targets -- -D warnings || true
 run_step "clippy wasm32 (cargo clippy --target wasm32-unknown-unknown -D warnings)" \
-  cargo clippy --target wasm32-unknown-unknown --lib --bins --test web --test web_page --test web_api --test web_api_events -- -D warnings || true
+  cargo clippy --target wasm32-unknown-unknown --lib --bins --test web --test web_page --test web_sql --test web_api --test web_api_events -- -D warnings || true
 
 # 1. Native tests.
 run_step "native (cargo test --release)" cargo test --release --no-fail-fast || true
@@ -70,8 +70,8 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/webdriver.json"
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 export WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}"
 unset NO_HEADLESS GECKODRIVER SAFARIDRIVER MSEDGEDRIVER GECKODRIVER_REMOTE CHROMEDRIVER_REMOTE
-run_step "wasm (cargo test --target wasm32-unknown-unknown --test web --test web_page --test web_api --test web_api_events)" \
-  cargo test --target wasm32-unknown-unknown --test web --test web_page --test web_api --test web_api_events || true
+run_step "wasm (cargo test --target wasm32-unknown-unknown --test web --test web_page --test web_sql --test web_api --test web_api_events)" \
+  cargo test --target wasm32-unknown-unknown --test web --test web_page --test web_sql --test web_api --test web_api_events || true
 
 # 3. The JS API's TypeScript declarations, checked against an example using every method.
 run_step "types (tsc --noEmit -p tests/node)" tests/node/node_modules/.bin/tsc --noEmit -p tests/node || true

@@ -24,6 +24,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("T", "theme: auto → light → dark"),
     ("?", "this help"),
     ("Esc", "close this help, clear the selection"),
+    ("Ctrl / ⌘ + Enter", "in the FLINK SQL box: apply the SQL (restarts the scenario)"),
 ];
 
 /// Controls that own every key: typing, choosing, sliding, switching tabs, moving in the graph.

@@ -8,7 +8,7 @@
 //! `tables`, `emissions` (+ `joins_log` for an interval join), `timeline` (+ `timeline_data`, `timeline_plot`,
 //! `timeline_canvas`, `timeline_now` for screen readers; `axis_ticks` for every chart's ticks), `controls/`, `metrics` (+ `metrics_flow`),
 //! `share` (export/import/link; `scenario_text` reads pasted or linked text and says what is wrong in words, `link_problem` shows it; `url_state` keeps the page's state in its address), `snippets`
-//! (Java / SQL), `keyboard` (+ `modal`, the help dialog's focus handling), `theme`, `error_banner`, `actions` (running the engine's one-click
+//! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`), `keyboard` (+ `modal`, the help dialog's focus handling), `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
 //! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `rows` (per-row memos
 //! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
@@ -43,6 +43,7 @@ pub mod lesson_setup;
 pub mod lesson_steps;
 pub mod scenario_text;
 pub mod snippets;
+pub mod sql_apply;
 pub mod state_plot;
 pub mod timeline_data;
 pub mod timeline_job;
@@ -80,6 +81,7 @@ dom_modules!(
     reading,
     rows,
     share,
+    sql_panel,
     state,
     state_chart,
     tables,

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import fs from "node:fs";
 import { execFileSync } from "node:child_process";
-import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, clockMs, artifactsDir } from "./lib.mjs";
+import { startServer, launch, openPage, gotoApp, choosePreset, playUntil, clockMs, artifactsDir, openControls } from "./lib.mjs";
 
 let server, browser, baseUrl;
 const shots = artifactsDir("e2e");
@@ -30,11 +30,6 @@ async function app(fn, options = {}) {
   } finally {
     await context.close();
   }
-}
-
-async function openControls(page) {
-  if ((await page.locator("#btn-controls").getAttribute("aria-expanded")) !== "true") await page.click("#btn-controls");
-  await page.locator("#controls").waitFor({ state: "visible" });
 }
 
 async function setField(page, id, value) {

@@ -107,6 +107,12 @@ export async function gotoApp(page, baseUrl, hash = "") {
   await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
 }
 
+/** Opens the controls drawer (if closed) and waits until it shows. */
+export async function openControls(page) {
+  if ((await page.locator("#btn-controls").getAttribute("aria-expanded")) !== "true") await page.click("#btn-controls");
+  await page.locator("#controls").waitFor({ state: "visible" });
+}
+
 /** Chooses a preset in the header's picker. */
 export async function choosePreset(page, id) {
   await page.selectOption("#preset", id);

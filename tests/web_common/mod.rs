@@ -1,4 +1,5 @@
-//! Helpers shared by the UI's browser tests (`tests/web.rs`, `tests/web_page.rs`): a fresh
+//! Helpers shared by the UI's browser tests (`tests/web.rs`, `tests/web_page.rs`,
+//! `tests/web_sql.rs`): a fresh
 //! container, letting effects settle, DOM queries, bubbling clicks and typing, mounting the
 //! playground over a state the test drives.
 #![allow(dead_code)]
