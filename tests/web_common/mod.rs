@@ -1,7 +1,6 @@
 //! Helpers shared by the UI's browser tests (`tests/web.rs`, `tests/web_page.rs`,
-//! `tests/web_sql.rs`): a fresh
-//! container, letting effects settle, DOM queries, bubbling clicks and typing, mounting the
-//! playground over a state the test drives.
+//! `tests/web_sql.rs`): a fresh container, letting effects settle, DOM queries, bubbling clicks
+//! and typing, mounting the playground over a state the test drives.
 #![allow(dead_code)]
 
 use leptos::prelude::*;
