@@ -142,3 +142,35 @@ fn a_cancelled_job_a_404_garbage_and_wrong_shapes_are_typed_errors() {
     assert_eq!(e, LiveError::shape(format!("/jobs/{jid}.vertices"), "expected an array"));
     assert_eq!(LiveJob::from_bundle(&Bundle::default(), &jid), Err(LiveError::Missing { path: job_path(&jid) }));
 }
+
+/// `wmp serve`'s answers (src/engine/rest) read back by the live link: one set of Flink shapes,
+/// written and read by the same crate, agree. Seed 001's heartbeat partition 11 is read by
+/// source subtask 3 of 8 and pins the window's watermark.
+#[test]
+fn wmp_serves_answers_read_back_name_seed_001s_heartbeat_subtask() {
+    use wmp::engine::live::bundle::overview_path;
+    use wmp::engine::rest::{graph::JobGraph, route};
+    let mut s = Session::from_json(include_str!("../presets/seed_001_heartbeat.json")).unwrap();
+    s.run_until(1_200_000, &mut ()).unwrap();
+    let g = JobGraph::of(s.sim(), &s.scenario().name);
+    let get = |path: &str, query: &[(String, String)]| parse_answer(path, &route(&g, s.sim(), "GET", path, query).body).unwrap();
+    let mut b = Bundle::default();
+    b.merge(&overview_path(), get(&overview_path(), &[]));
+    b.merge(&job_path(&g.job_id), get(&job_path(&g.job_id), &[]));
+    for v in &g.vertices {
+        for tail in ["watermarks", "backpressure"] {
+            b.merge(&vertex_path(&g.job_id, &v.id, tail), get(&vertex_path(&g.job_id, &v.id, tail), &[]));
+        }
+        let path = vertex_path(&g.job_id, &v.id, "metrics");
+        for q in metric_queries(&get(&path, &[])) {
+            let names = q.trim_start_matches("get=").to_string();
+            b.merge(&path, get(&path, &[("get".into(), names)]));
+        }
+    }
+    let job = LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap();
+    assert_eq!(job.vertices.iter().map(|v| v.parallelism).collect::<Vec<_>>(), [8, 8]);
+    let e = explain(&job);
+    let h = e.holder.expect("a holder");
+    assert_eq!(h.subtask, 11 % 8, "{:?}", e.lines);
+    assert!(e.lines.join("\n").contains("held back by it"), "{:?}", e.lines);
+}
