@@ -6,7 +6,7 @@
 //! typed errors with the field path.
 
 use serde_json::{json, Value};
-use wmp::engine::live::bundle::{job_path, metric_queries, parse_answer, vertex_path};
+use wmp::engine::live::bundle::{job_path, metric_chunks, parse_answer, vertex_path};
 use wmp::engine::live::explain::explain;
 use wmp::engine::live::job::parse_overview;
 use wmp::engine::live::to_scenario::to_scenario;
@@ -60,7 +60,7 @@ fn explain_names_the_quiet_subtask_and_its_split() {
     let h = e.holder.expect("a holder");
     assert_eq!((h.vertex_name.as_str(), h.subtask, h.split.as_deref()), ("Source: events", 1, Some("split-1")));
     let text = e.lines.join("\n");
-    assert!(e.lines[0].starts_with("`Source: events` subtask 1 holds the minimum"), "{text}");
+    assert!(e.lines[0].starts_with("\"Source: events\" subtask 1 holds the minimum"), "{text}");
     assert!(text.contains("held back by it"), "{text}");
     assert!(text.contains("Records out: 3 (subtask 0: "), "{text}");
     assert!(text.contains("sourceIdleTime"), "{text}");
@@ -96,9 +96,9 @@ fn a_missing_metric_is_unknown_not_zero() {
 }
 
 #[test]
-fn the_metric_queries_ask_only_for_what_is_read() {
+fn the_metric_chunks_ask_only_for_what_is_read() {
     let list = json!([{ "id": "0.numRecordsIn" }, { "id": "0.mailboxLatencyMs_p99" }, { "id": "1.Source__events.split.split-1.watermark.currentWatermark" }]);
-    assert_eq!(metric_queries(&list), ["get=0.numRecordsIn,1.Source__events.split.split-1.watermark.currentWatermark"]);
+    assert_eq!(metric_chunks(&list), [["0.numRecordsIn", "1.Source__events.split.split-1.watermark.currentWatermark"]]);
 }
 
 #[test]
@@ -162,9 +162,8 @@ fn wmp_serves_answers_read_back_name_seed_001s_heartbeat_subtask() {
             b.merge(&vertex_path(&g.job_id, &v.id, tail), get(&vertex_path(&g.job_id, &v.id, tail), &[]));
         }
         let path = vertex_path(&g.job_id, &v.id, "metrics");
-        for q in metric_queries(&get(&path, &[])) {
-            let names = q.trim_start_matches("get=").to_string();
-            b.merge(&path, get(&path, &[("get".into(), names)]));
+        for names in metric_chunks(&get(&path, &[])) {
+            b.merge(&path, get(&path, &[("get".into(), names.join(","))]));
         }
     }
     let job = LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap();

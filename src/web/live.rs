@@ -40,6 +40,8 @@ impl Live {
     fn connect(self) {
         self.stop();
         self.error.set(None);
+        self.job.set(None);
+        self.jobs.set(Vec::new());
         self.status.set("connecting…".into());
         let base = live_fetch::normalize_base(&self.url.get_untracked());
         leptos::task::spawn_local(async move {

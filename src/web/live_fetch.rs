@@ -4,7 +4,7 @@
 //! for a CORS refusal alike), so a failed request is retried once in `no-cors` mode: an opaque
 //! answer means the host is up and refused this origin.
 
-use crate::engine::live::bundle::{job_path, metric_queries, overview_path, parse_answer, vertex_path, Bundle};
+use crate::engine::live::bundle::{job_path, metric_chunks, overview_path, parse_answer, vertex_path, Bundle};
 use crate::engine::live::{LiveError, LiveJob};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
@@ -129,8 +129,9 @@ pub async fn poll(base: &str, job_id: &str) -> Result<(Bundle, LiveJob), FetchEr
         }
         let path = vertex_path(job_id, vid, "metrics");
         let list = get(base, &path, None).await?;
-        for q in metric_queries(&list) {
-            b.merge(&path, get(base, &path, Some(&q)).await?);
+        for names in metric_chunks(&list) {
+            let encoded: Vec<String> = names.iter().map(|n| String::from(js_sys::encode_uri_component(n))).collect();
+            b.merge(&path, get(base, &path, Some(&format!("get={}", encoded.join(",")))).await?);
         }
     }
     let job = LiveJob::from_bundle(&b, job_id).map_err(FetchError::Live)?;

@@ -67,7 +67,7 @@ test("connects, polls, names the quiet subtask, stops, turns into a scenario", a
   assert.match(await page.locator(".live-jobs").textContent(), /live-fixture: one quiet split/);
   await page.locator(".live-job").first().click();
   await page.locator("#live-explain li").first().waitFor({ timeout: 10_000 });
-  assert.match(await page.locator("#live-explain").textContent(), /`Source: events` subtask 1 holds the minimum/);
+  assert.match(await page.locator("#live-explain").textContent(), /"Source: events" subtask 1 holds the minimum/);
   assert.match(await page.locator("#live-explain").textContent(), /held back by it/);
   assert.match(await page.locator("#live-status").textContent(), /polling · last update \d\d:\d\d:\d\d UTC/);
   assert.match(await page.locator("tr.holding").first().textContent(), /1 ◀ min/);

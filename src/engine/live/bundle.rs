@@ -44,13 +44,14 @@ pub fn wanted_metric(id: &str) -> bool {
     WANTED_METRICS.contains(&last)
 }
 
-/// The `?get=` query strings that fetch the wanted metrics named in `list`, the answer of
-/// `GET …/vertices/:vid/metrics` (`[{"id":"0.numRecordsIn"}, …]`), a few names each.
-pub fn metric_queries(list: &Value) -> Vec<String> {
+/// The wanted metrics named in `list`, the answer of `GET …/vertices/:vid/metrics`
+/// (`[{"id":"0.numRecordsIn"}, …]`), in groups of [`NAMES_PER_REQUEST`]: one `?get=a,b,…`
+/// request each (the caller URL-encodes the names).
+pub fn metric_chunks(list: &Value) -> Vec<Vec<String>> {
     let mut names: Vec<&str> =
         list.as_array().into_iter().flatten().filter_map(|m| m.get("id")?.as_str()).filter(|id| wanted_metric(id)).collect();
     names.sort_unstable();
-    names.chunks(NAMES_PER_REQUEST).map(|c| format!("get={}", c.join(","))).collect()
+    names.chunks(NAMES_PER_REQUEST).map(|c| c.iter().map(|n| n.to_string()).collect()).collect()
 }
 
 /// One endpoint's answer, parsed: garbage is [`LiveError::Garbage`], Flink's `{"errors":[…]}`
@@ -139,7 +140,7 @@ mod tests {
         assert!(!wanted_metric("0.softBackPressuredTimeMsPerSecond"));
         assert!(!wanted_metric("0.numRecordsInPerSecond"));
         let list = json!([{ "id": "0.numRecordsIn" }, { "id": "0.mailboxQueueSize" }, { "id": "1.numRecordsIn" }]);
-        assert_eq!(metric_queries(&list), ["get=0.numRecordsIn,1.numRecordsIn"]);
+        assert_eq!(metric_chunks(&list), [["0.numRecordsIn", "1.numRecordsIn"]]);
     }
 
     #[test]

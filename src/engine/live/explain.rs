@@ -60,13 +60,13 @@ pub fn explain(job: &LiveJob) -> LiveExplanation {
     let holder = Holder { vertex_id: v.id.clone(), vertex_name: v.name.clone(), subtask: s.index, watermark: low, split };
     let (fast_v, fast) = sources.iter().max_by_key(|(_, s, w)| (*w, std::cmp::Reverse(s.index))).map(|x| (x.0, x.1)).unwrap_or((v, s));
     let mut lines = vec![format!(
-        "`{}` subtask {} holds the minimum: output watermark {}, {} behind subtask {}{} at {}.",
+        "\"{}\" subtask {} holds the minimum: output watermark {}, {} behind subtask {}{} at {}.",
         v.name,
         s.index,
         wm(low),
         behind(low, high),
         fast.index,
-        if fast_v.id == v.id { String::new() } else { format!(" of `{}`", fast_v.name) },
+        if fast_v.id == v.id { String::new() } else { format!(" of \"{}\"", fast_v.name) },
         wm(high)
     )];
     lines.extend(downstream(job, low));
@@ -90,14 +90,14 @@ fn downstream(job: &LiveJob, low: i64) -> Vec<String> {
         .map(|v| {
             let ins: Vec<i64> = v.subtasks.iter().filter_map(|s| s.input_watermark).collect();
             match ins.iter().min() {
-                None => format!("`{}`: input watermark unknown (not reported).", v.name),
+                None => format!("\"{}\": input watermark unknown (not reported).", v.name),
                 Some(&m) if m == low => {
-                    format!("`{}`: input watermark {} on {} of {} subtasks, equal to the minimum: held back by it.", v.name, wm(m), count(&ins, m), v.parallelism)
+                    format!("\"{}\": input watermark {} on {} of {} subtasks, equal to the minimum: held back by it.", v.name, wm(m), count(&ins, m), v.parallelism)
                 }
                 Some(&m) if m < low => {
-                    format!("`{}`: input watermark {} is below every source's: something else holds it (an input not shown, or data in flight).", v.name, wm(m))
+                    format!("\"{}\": input watermark {} is below every source's: something else holds it (an input not shown, or data in flight).", v.name, wm(m))
                 }
-                Some(&m) => format!("`{}`: input watermark {} (above the minimum: the minimum is of a vertex not upstream of it).", v.name, wm(m)),
+                Some(&m) => format!("\"{}\": input watermark {} (above the minimum: the minimum is of a vertex not upstream of it).", v.name, wm(m)),
             }
         })
         .collect()
