@@ -4,7 +4,7 @@
 # Dev-only: needs Java 17 (javac) and the jars of PyPI's apache-flink-libraries==2.3.0
 # (tools/oracle/README.md, "Install"); PYFLINK_DIR=/path/to/pyflink overrides where they are found.
 #
-#   tools/oracle/live-record.sh [OUT_DIR]        # default tests/fixtures/live
+#   [REST_PORT=18081] tools/oracle/live-record.sh [OUT_DIR]   # default tests/fixtures/live
 #
 # The job runs ~10 s of wall time, so the recorded watermarks and counts differ run to run;
 # the tests check their structure and the stuck subtask, not exact values.
@@ -16,4 +16,4 @@ PYFLINK="${PYFLINK_DIR:-$(ls -d /tmp/flinkvenv/lib/python3*/site-packages/pyflin
 CLASSES="$(mktemp -d)"
 trap 'rm -rf "$CLASSES"' EXIT
 javac -nowarn -cp "$PYFLINK/lib/*" -d "$CLASSES" "$ROOT/tools/oracle/FlinkLiveRecorder.java"
-java -Dlog4j2.level=WARN -cp "$PYFLINK/lib/*:$CLASSES" FlinkLiveRecorder "$OUT"
+java -Dlog4j2.level=WARN -Drest.port="${REST_PORT:-18081}" -cp "$PYFLINK/lib/*:$CLASSES" FlinkLiveRecorder "$OUT"
