@@ -47,9 +47,9 @@ fn VertexTable(v: LiveVertex, holder: Option<Holder>) -> impl IntoView {
         v.back_pressure_level.as_ref().map(|l| format!(" · back-pressure {l}")).unwrap_or_default()
     );
     view! {
+        <h4 class="small live-vertex-h">{caption.clone()}</h4>
         <div class="table-scroll">
-            <table class="data live-vertex" data-vertex=v.id.clone()>
-                <caption class="small">{caption}</caption>
+            <table class="data live-vertex" data-vertex=v.id.clone() aria-label=caption>
                 <thead><tr>
                     <th scope="col">"Subtask"</th>
                     {(!source).then(|| view! { <th scope="col">"Input WM"</th> })}
