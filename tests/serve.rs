@@ -294,3 +294,27 @@ fn prometheus_alert_fires_for_seed_001_and_clears_after_the_idle_timeout_fix() {
     assert!(cleared_at < fix_ms + 600_000, "cleared only at {cleared_at} ms");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// docs/LIVE.md's offline-bundle script (bash, curl, jq), taken from the page as printed, run
+/// against `wmp serve` standing in for a JobManager: the live link reads its output and names
+/// seed 001's heartbeat subtask (partition 11 on source subtask 3).
+#[test]
+fn the_docs_offline_bundle_script_writes_a_bundle_the_live_link_reads() {
+    use wmp::engine::live::{explain::explain, Bundle, LiveJob};
+    if !tools(&["curl", "jq"]) {
+        return;
+    }
+    let page = std::fs::read_to_string(root().join("docs/LIVE.md")).unwrap();
+    let section = &page[page.find("## Offline bundle format").expect("the section")..];
+    let start = section.find("```sh\n").expect("a sh block") + 6;
+    let script = &section[start..start + section[start..].find("```").unwrap()];
+    let (_server, jm) = serve(SEED_001, "600");
+    std::thread::sleep(Duration::from_millis(1500));
+    let (code, out, err) = sh(&format!("set -- \"$JM\"\n{script}"), &[("JM", &jm)]);
+    assert_eq!(code, 0, "{err}");
+    let b = Bundle::parse(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let job = LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap();
+    assert_eq!(job.vertices.len(), 2);
+    let e = explain(&job);
+    assert_eq!(e.holder.map(|h| h.subtask), Some(3), "{:?}", e.lines);
+}

@@ -30,6 +30,7 @@ pub mod job;
 pub mod job_run;
 pub mod keys;
 pub mod limits;
+pub mod live;
 pub mod metrics;
 pub mod observer;
 pub mod operator;

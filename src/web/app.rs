@@ -164,6 +164,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                     <SharePanel />
                 </div>
                 <super::sql_panel::SqlPanel />
+                <super::live::LiveCard />
                 <footer class="footer muted small">
                     "Flink 2.3 semantics, simulated deterministically in your browser. Processing time is simulated; see the README for what the model simplifies. Press ? for shortcuts."
                 </footer>

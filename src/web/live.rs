@@ -1,0 +1,195 @@
+//! The "Live job" card: a JobManager URL, Connect (lists its jobs), pick one and the page polls
+//! it every 2 s (visible status, Stop) and shows the real job's subtasks and the engine's
+//! explanation of who holds the minimum watermark; "Turn into a scenario" loads a scenario with
+//! its shape. Offline: paste the answers as one bundle (docs/LIVE.md). Fetching and timing
+//! live here and in `live_fetch`; reading and explaining is the engine's (`engine::live`).
+
+use super::live_fetch::{self, FetchError};
+use super::state::Pg;
+use crate::engine::live::job::parse_overview;
+use crate::engine::live::to_scenario::to_scenario;
+use crate::engine::live::{Bundle, JobSummary, LiveJob};
+use leptos::prelude::*;
+
+/// Wall time between two polls: a poll is a dozen requests per vertex on the JobManager.
+pub const POLL_MS: i32 = 2_000;
+
+#[derive(Clone, Copy)]
+struct Live {
+    url: RwSignal<String>,
+    jobs: RwSignal<Vec<JobSummary>>,
+    job: RwSignal<Option<LiveJob>>,
+    status: RwSignal<String>,
+    error: RwSignal<Option<String>>,
+    polling: RwSignal<bool>,
+    /// Bumped by every start and stop: a poll loop ends when it no longer has the current one.
+    generation: StoredValue<u64>,
+}
+
+fn clock_now() -> String {
+    let utc = crate::engine::time::format_utc(js_sys::Date::now() as i64);
+    let time = utc.split(' ').nth(1).unwrap_or_default();
+    format!("{} UTC", time.split('.').next().unwrap_or_default())
+}
+
+impl Live {
+    fn fail(&self, e: &FetchError) {
+        self.error.set(Some(e.message()));
+    }
+
+    fn connect(self) {
+        self.stop();
+        self.error.set(None);
+        self.job.set(None);
+        self.jobs.set(Vec::new());
+        self.status.set("connecting…".into());
+        let base = live_fetch::normalize_base(&self.url.get_untracked());
+        leptos::task::spawn_local(async move {
+            let result = live_fetch::overview(&base).await.and_then(|v| parse_overview(&v).map_err(FetchError::Live));
+            match result {
+                Ok(jobs) => {
+                    let running = jobs.iter().filter(|j| j.state == "RUNNING").count();
+                    self.status.set(format!("{} jobs, {running} running", jobs.len()));
+                    self.jobs.set(jobs);
+                }
+                Err(e) => {
+                    self.status.set(String::new());
+                    self.fail(&e);
+                }
+            }
+        });
+    }
+
+    fn start(self, job_id: String) {
+        self.generation.update_value(|g| *g += 1);
+        let mine = self.generation.get_value();
+        self.polling.set(true);
+        self.error.set(None);
+        let base = live_fetch::normalize_base(&self.url.get_untracked());
+        leptos::task::spawn_local(async move {
+            while self.generation.try_get_value() == Some(mine) {
+                let result = live_fetch::poll(&base, &job_id).await;
+                if self.generation.try_get_value() != Some(mine) {
+                    break;
+                }
+                match result {
+                    Ok((_, job)) => {
+                        self.job.set(Some(job));
+                        self.error.set(None);
+                        self.status.set(format!("polling · last update {}", clock_now()));
+                    }
+                    Err(e) => {
+                        self.fail(&e);
+                        if matches!(e, FetchError::Live(_) | FetchError::Status { .. }) {
+                            self.stop();
+                            self.status.set(format!("stopped at {}", clock_now()));
+                            break;
+                        }
+                    }
+                }
+                live_fetch::sleep(POLL_MS).await;
+            }
+        });
+    }
+
+    fn stop(self) {
+        self.generation.update_value(|g| *g += 1);
+        if self.polling.get_untracked() {
+            self.status.set(format!("stopped at {}", clock_now()));
+        }
+        self.polling.set(false);
+    }
+
+    fn read_offline(self, text: &str) {
+        self.stop();
+        let read = Bundle::parse(text).and_then(|b| LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b)?));
+        match read {
+            Ok(job) => {
+                self.status.set(format!("offline bundle: {}", job.name));
+                self.error.set(None);
+                self.job.set(Some(job));
+            }
+            Err(e) => self.fail(&FetchError::Live(e)),
+        }
+    }
+}
+
+#[component]
+pub fn LiveCard() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let live = Live {
+        url: RwSignal::new("http://localhost:8081".into()),
+        jobs: RwSignal::new(Vec::new()),
+        job: RwSignal::new(None),
+        status: RwSignal::new(String::new()),
+        error: RwSignal::new(None),
+        polling: RwSignal::new(false),
+        generation: StoredValue::new(0),
+    };
+    on_cleanup(move || live.generation.update_value(|g| *g += 1));
+    let offline = RwSignal::new(String::new());
+    let to_scenario_click = move |_| {
+        let Some(job) = live.job.get_untracked() else { return };
+        live.stop();
+        match super::share::import_json(&pg, &to_scenario(&job).to_string()) {
+            Ok(()) => pg.info(format!("Loaded a scenario with the shape of {}: try a fix (idle timeout) in Controls.", job.name)),
+            Err(e) => pg.error(e),
+        }
+    };
+    view! {
+        <section class="card live-card" id="live" aria-labelledby="live-h">
+            <details>
+                <summary><h2 id="live-h" class="inline-h">"LIVE JOB"</h2><span class="muted small">" · read a real Flink job's watermarks (REST API)"</span></summary>
+                <form class="live-connect" on:submit=move |e| { e.prevent_default(); live.connect(); }>
+                    <label for="live-url">"JobManager URL"</label>
+                    <input id="live-url" type="url" inputmode="url" spellcheck="false" prop:value=move || live.url.get()
+                        on:input=move |e| live.url.set(event_target_value(&e)) />
+                    <button class="btn" id="live-connect" type="submit">"Connect"</button>
+                </form>
+                <JobList live=live />
+                <p class="small live-status" id="live-status" role="status">
+                    {move || live.status.get()}
+                    <Show when=move || live.polling.get()>" · "<button class="btn small" id="live-stop" on:click=move |_| live.stop()>"Stop"</button></Show>
+                </p>
+                <Show when=move || live.error.get().is_some()>
+                    <p class="live-error" id="live-error" role="alert">{move || live.error.get().unwrap_or_default()}</p>
+                </Show>
+                <Show when=move || live.job.with(Option::is_some)>
+                    <super::live_table::LiveJobView job=live.job.into() />
+                    <button class="btn" id="live-scenario" on:click=to_scenario_click title="A simulation with this job's shape and current watermarks">"Turn into a scenario"</button>
+                </Show>
+                <details class="live-offline">
+                    <summary>"Offline: paste the REST answers (a bundle, see docs/LIVE.md)"</summary>
+                    <label for="live-bundle" class="sr-only">"Bundle JSON"</label>
+                    <textarea id="live-bundle" rows="6" spellcheck="false" placeholder="{\"/jobs/overview\": {…}, \"/jobs/<jid>\": {…}, …}"
+                        prop:value=move || offline.get() on:input=move |e| offline.set(event_target_value(&e))></textarea>
+                    <button class="btn" id="live-read" on:click=move |_| live.read_offline(&offline.get_untracked())>"Read bundle"</button>
+                </details>
+            </details>
+        </section>
+    }
+}
+
+#[component]
+fn JobList(live: Live) -> impl IntoView {
+    view! {
+        <Show when=move || live.jobs.with(|j| !j.is_empty())>
+            <ul class="live-jobs" aria-label="Jobs on this JobManager">
+                <For each=move || live.jobs.get() key=|j| (j.id.clone(), j.state.clone()) let:j>
+                    {
+                        let id = j.id.clone();
+                        let running = j.state == "RUNNING";
+                        view! {
+                            <li>
+                                <button class="btn small live-job" disabled=!running data-job=j.id.clone() on:click=move |_| live.start(id.clone())>
+                                    {if running { "Poll" } else { "Ended" }}
+                                </button>
+                                " "<span>{j.name.clone()}</span>" "<span class="muted small mono">{format!("{} · {}", j.state, &j.id[..8.min(j.id.len())])}</span>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+        </Show>
+    }
+}

@@ -1,0 +1,129 @@
+// The live link against a fake JobManager: a tiny Node HTTP server replays the answers recorded
+// from a real Flink 2.3 MiniCluster (tests/fixtures/live/running.json, whose split-1 went quiet)
+// with `Access-Control-Allow-Origin: *`. The page connects, lists the job, polls it (every 2 s),
+// names source subtask 1 as the holder of the minimum, Stop stops the requests, "Turn into a
+// scenario" loads a 2-partition scenario. Variants: no CORS header, 404 everywhere, garbage, an
+// unreachable host, each with its message; and the offline paste of the bundle (and of a
+// cancelled job's).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, serveAndLaunch, openPage, gotoApp } from "./lib.mjs";
+
+const FIX = path.join(ROOT, "tests", "fixtures", "live");
+const RUNNING = fs.readFileSync(path.join(FIX, "running.json"), "utf8");
+const CANCELLED = fs.readFileSync(path.join(FIX, "cancelled.json"), "utf8");
+const NOT_FOUND = JSON.parse(fs.readFileSync(path.join(FIX, "not_found.json"), "utf8"));
+const bundle = JSON.parse(RUNNING);
+
+/** A fake JobManager in `mode` ok | nocors | 404 | garbage; counts the job-details requests. */
+function fakeJobManager(mode) {
+  const seen = { details: 0 };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    const cors = mode === "nocors" ? {} : { "access-control-allow-origin": "*" };
+    const send = (status, body, type = "application/json; charset=UTF-8") =>
+      res.writeHead(status, { "content-type": type, ...cors }).end(typeof body === "string" ? body : JSON.stringify(body));
+    if (mode === "404") return send(404, NOT_FOUND.body);
+    if (mode === "garbage") return send(200, "<html><body>Welcome to nginx!</body></html>", "text/html");
+    const p = url.pathname;
+    if (/^\/jobs\/[0-9a-f]{32}$/.test(p)) seen.details++;
+    const answer = bundle[p];
+    if (answer === undefined) return send(404, { errors: [`Not found: ${p}`] });
+    if (p.endsWith("/metrics")) {
+      const get = url.searchParams.get("get");
+      if (get === null) return send(200, answer.map((m) => ({ id: m.id })));
+      const names = new Set(get.split(","));
+      return send(200, answer.filter((m) => names.has(m.id)));
+    }
+    return send(200, answer);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, seen, url: `http://127.0.0.1:${server.address().port}` })));
+}
+
+const app = serveAndLaunch({ before, after });
+
+async function openLive(t) {
+  const { context, page } = await openPage(app.browser, { viewport: { width: 1366, height: 900 } });
+  t.after(() => context.close());
+  await gotoApp(page, app.baseUrl);
+  await page.locator("#live summary").first().click();
+  return page;
+}
+
+async function connect(page, url) {
+  await page.fill("#live-url", url);
+  await page.click("#live-connect");
+}
+
+test("connects, polls, names the quiet subtask, stops, turns into a scenario", async (t) => {
+  const jm = await fakeJobManager("ok");
+  t.after(() => jm.server.close());
+  const page = await openLive(t);
+  await connect(page, jm.url);
+  await page.locator(".live-job").first().waitFor({ timeout: 10_000 });
+  assert.match(await page.locator(".live-jobs").textContent(), /live-fixture: one quiet split/);
+  await page.locator(".live-job").first().click();
+  await page.locator("#live-explain li").first().waitFor({ timeout: 10_000 });
+  assert.match(await page.locator("#live-explain").textContent(), /"Source: events" subtask 1 holds the minimum/);
+  assert.match(await page.locator("#live-explain").textContent(), /held back by it/);
+  assert.match(await page.locator("#live-status").textContent(), /polling · last update \d\d:\d\d:\d\d UTC/);
+  assert.match(await page.locator("tr.holding").first().textContent(), /1 ◀ min/);
+  // It polls again, then Stop stops the requests.
+  const t0 = Date.now();
+  while (jm.seen.details < 2 && Date.now() - t0 < 8_000) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(jm.seen.details >= 2, `polled ${jm.seen.details} times`);
+  await page.click("#live-stop");
+  assert.match(await page.locator("#live-status").textContent(), /stopped at/);
+  const after = jm.seen.details;
+  await new Promise((r) => setTimeout(r, 3_000));
+  assert.ok(jm.seen.details <= after + 1, `no polling after Stop: ${after} then ${jm.seen.details}`);
+  // Turn into a scenario: 2 partitions, 2 source and 2 window subtasks.
+  await page.click("#live-scenario");
+  await page.waitForFunction(() => document.querySelectorAll("svg.graph .node.part").length === 2, null, { timeout: 10_000 });
+  assert.equal(await page.locator("svg.graph .node.op").count(), 2);
+});
+
+for (const [mode, pattern] of [
+  ["nocors", /CORS.*web\.access-control-allow-origin must allow this origin/],
+  ["404", /404 Not Found.*Flink says: Job 0+ not found/],
+  ["garbage", /not JSON/],
+]) {
+  test(`a JobManager answering ${mode} gets a clear message`, async (t) => {
+    const jm = await fakeJobManager(mode);
+    t.after(() => jm.server.close());
+    const page = await openLive(t);
+    await connect(page, jm.url);
+    await page.locator("#live-error").waitFor({ timeout: 15_000 });
+    assert.match(await page.locator("#live-error").textContent(), pattern);
+  });
+}
+
+test("an unreachable host gets a clear message", async (t) => {
+  const jm = await fakeJobManager("ok");
+  const url = jm.url;
+  await new Promise((r) => jm.server.close(r));
+  const page = await openLive(t);
+  await connect(page, url);
+  await page.locator("#live-error").waitFor({ timeout: 15_000 });
+  assert.match(await page.locator("#live-error").textContent(), /Cannot reach .*no answer/);
+});
+
+test("offline: a pasted bundle is explained; a cancelled job says so", async (t) => {
+  const page = await openLive(t);
+  await page.locator(".live-offline summary").click();
+  await page.fill("#live-bundle", RUNNING);
+  await page.click("#live-read");
+  await page.locator("#live-explain li").first().waitFor({ timeout: 10_000 });
+  assert.match(await page.locator("#live-explain").textContent(), /subtask 1 holds the minimum/);
+  assert.match(await page.locator("#live-status").textContent(), /offline bundle/);
+  await page.fill("#live-bundle", CANCELLED);
+  await page.click("#live-read");
+  await page.locator("#live-error").waitFor({ timeout: 10_000 });
+  assert.match(await page.locator("#live-error").textContent(), /is CANCELED/);
+  await page.fill("#live-bundle", "{\"/jobs/overview\": ");
+  await page.click("#live-read");
+  await page.waitForFunction(() => /not JSON/.test(document.querySelector("#live-error")?.textContent ?? ""));
+});

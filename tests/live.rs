@@ -1,0 +1,175 @@
+//! The live link's engine on answers recorded from a real Flink 2.3 MiniCluster
+//! (tests/fixtures/live/, written by tools/oracle/live-record.sh): the job whose split-1 went
+//! quiet after 3 records parses into a LiveJob, `explain` names source subtask 1 (split-1) as the
+//! holder of the minimum and the window vertex as held back by it, "turn into a scenario" gives a
+//! scenario the engine accepts; garbage, wrong shapes, a cancelled job and Flink's 404 body are
+//! typed errors with the field path.
+
+use serde_json::{json, Value};
+use wmp::engine::live::bundle::{job_path, metric_chunks, parse_answer, vertex_path};
+use wmp::engine::live::explain::explain;
+use wmp::engine::live::job::parse_overview;
+use wmp::engine::live::to_scenario::to_scenario;
+use wmp::engine::live::{Bundle, LiveError, LiveJob};
+use wmp::engine::session::Session;
+
+const RUNNING: &str = include_str!("fixtures/live/running.json");
+const CANCELLED: &str = include_str!("fixtures/live/cancelled.json");
+const NOT_FOUND: &str = include_str!("fixtures/live/not_found.json");
+
+fn running() -> (Bundle, LiveJob) {
+    let b = Bundle::parse(RUNNING).unwrap();
+    let id = LiveJob::only_job_id(&b).unwrap();
+    let job = LiveJob::from_bundle(&b, &id).unwrap();
+    (b, job)
+}
+
+#[test]
+fn the_real_jobs_shape_and_metrics_are_read() {
+    let (b, job) = running();
+    assert_eq!(job.state, "RUNNING");
+    assert_eq!(job.name, "live-fixture: one quiet split");
+    let overview = parse_overview(b.get("/jobs/overview").unwrap()).unwrap();
+    assert_eq!(overview.len(), 1);
+    assert_eq!(overview[0].id, job.id);
+    let [src, win] = &job.vertices[..] else { panic!("two vertices: {:?}", job.vertices) };
+    assert_eq!((src.name.as_str(), src.parallelism, src.is_source()), ("Source: events", 2, true));
+    assert!(!win.is_source());
+    assert_eq!(win.inputs, std::slice::from_ref(&src.id));
+    assert_eq!(win.back_pressure_level.as_deref(), Some("ok"));
+    // split-N on subtask N, each with its per-split watermark; split-1 emitted 3 records.
+    for s in &src.subtasks {
+        assert_eq!(s.splits.len(), 1);
+        assert_eq!(s.splits[0].id, format!("split-{}", s.index));
+        assert_eq!(s.splits[0].watermark, s.output_watermark);
+        assert!(s.idle_ms_per_s.is_some() && s.back_pressured_ms_per_s.is_some());
+    }
+    assert_eq!(src.subtasks[1].records_out, Some(3));
+    assert!(src.subtasks[0].records_out.unwrap() > 3);
+    // The window subtasks' input watermark is the quiet subtask's output watermark.
+    let low = src.subtasks[1].output_watermark.unwrap();
+    assert!(low < src.subtasks[0].output_watermark.unwrap());
+    assert!(win.subtasks.iter().all(|s| s.input_watermark == Some(low)));
+    assert!(win.subtasks.iter().all(|s| s.output_watermark.is_some()), "the head operator's output watermark");
+}
+
+#[test]
+fn explain_names_the_quiet_subtask_and_its_split() {
+    let (_, job) = running();
+    let e = explain(&job);
+    let h = e.holder.expect("a holder");
+    assert_eq!((h.vertex_name.as_str(), h.subtask, h.split.as_deref()), ("Source: events", 1, Some("split-1")));
+    let text = e.lines.join("\n");
+    assert!(e.lines[0].starts_with("\"Source: events\" subtask 1 holds the minimum"), "{text}");
+    assert!(text.contains("held back by it"), "{text}");
+    assert!(text.contains("Records out: 3 (subtask 0: "), "{text}");
+    assert!(text.contains("sourceIdleTime"), "{text}");
+    assert!(text.contains("Split split-1: watermark 2026-01-01 00:00:00.999 (1767225600999), not marked idle"), "{text}");
+    assert!(text.contains("Reading: this subtask has stopped receiving data"), "{text}");
+}
+
+#[test]
+fn a_missing_metric_is_unknown_not_zero() {
+    let b = Bundle::parse(RUNNING).unwrap();
+    let id = LiveJob::only_job_id(&b).unwrap();
+    let mut v: Value = serde_json::from_str(RUNNING).unwrap();
+    let map = v.as_object_mut().unwrap();
+    let src = map[&job_path(&id)]["vertices"][0]["id"].as_str().unwrap().to_string();
+    // Without the source's metrics answer nothing about it is known, and the explanation says so.
+    map.remove(&vertex_path(&id, &src, "metrics"));
+    let job = LiveJob::from_bundle(&Bundle::parse(&v.to_string()).unwrap(), &id).unwrap();
+    assert!(job.vertices[0].subtasks.iter().all(|s| s.output_watermark.is_none() && s.records_out.is_none()));
+    let e = explain(&job);
+    assert_eq!(e.holder, None);
+    assert!(e.lines[0].starts_with("Unknown: no source subtask reports currentOutputWatermark"), "{:?}", e.lines);
+    // Without the source's idle and back-pressure metrics: the holder is named, the cause unknown.
+    let map = v.as_object_mut().unwrap();
+    map.insert(
+        vertex_path(&id, &src, "metrics"),
+        json!([{ "id": "0.Source__events.currentOutputWatermark", "value": "5000" }, { "id": "1.Source__events.currentOutputWatermark", "value": "1000" }]),
+    );
+    let e = explain(&LiveJob::from_bundle(&Bundle::parse(&v.to_string()).unwrap(), &id).unwrap());
+    assert_eq!(e.holder.unwrap().subtask, 1);
+    let text = e.lines.join("\n");
+    assert!(text.contains("Records out: unknown") && text.contains("Back-pressure: unknown."), "{text}");
+    assert!(!text.contains("Reading:"), "no reading without the metrics: {text}");
+}
+
+#[test]
+fn the_metric_chunks_ask_only_for_what_is_read() {
+    let list = json!([{ "id": "0.numRecordsIn" }, { "id": "0.mailboxLatencyMs_p99" }, { "id": "1.Source__events.split.split-1.watermark.currentWatermark" }]);
+    assert_eq!(metric_chunks(&list), [["0.numRecordsIn", "1.Source__events.split.split-1.watermark.currentWatermark"]]);
+}
+
+#[test]
+fn turn_into_a_scenario_keeps_the_shape_and_the_quiet_split() {
+    let (_, job) = running();
+    let s = to_scenario(&job);
+    assert_eq!(s["topic"]["partitions"], 2);
+    assert_eq!(s["source"]["parallelism"], 2);
+    assert_eq!(s["window"]["parallelism"], 2);
+    assert_eq!(s["window"]["assigner"]["size_ms"], 10_000);
+    assert_eq!(s["producers"][0]["partitions"], json!({ "all_except": [1] }));
+    assert_eq!(s["start_time_ms"], 1_767_225_600_000i64);
+    let mut session = Session::from_json(&s.to_string()).expect("a valid scenario");
+    session.run_until(120_000, &mut ()).unwrap();
+}
+
+#[test]
+fn a_cancelled_job_a_404_garbage_and_wrong_shapes_are_typed_errors() {
+    let b = Bundle::parse(CANCELLED).unwrap();
+    let id = parse_overview(b.get("/jobs/overview").unwrap()).unwrap()[0].id.clone();
+    assert_eq!(LiveJob::from_bundle(&b, &id), Err(LiveError::NotRunning { job_id: id.clone(), state: "CANCELED".into() }));
+    let nf: Value = serde_json::from_str(NOT_FOUND).unwrap();
+    let e = parse_answer(nf["path"].as_str().unwrap(), &nf["body"].to_string()).unwrap_err();
+    assert_eq!(
+        e,
+        LiveError::Flink {
+            path: "/jobs/00000000000000000000000000000000".into(),
+            message: "Job 00000000000000000000000000000000 not found".into()
+        }
+    );
+    assert!(matches!(Bundle::parse("<html><body>502 Bad Gateway"), Err(LiveError::Garbage { .. })));
+    assert!(matches!(Bundle::parse(&RUNNING[..RUNNING.len() / 2]), Err(LiveError::Garbage { .. })));
+    // A vertex without a parallelism: the path names the field.
+    let mut v: Value = serde_json::from_str(RUNNING).unwrap();
+    let jid = LiveJob::only_job_id(&Bundle::parse(RUNNING).unwrap()).unwrap();
+    v[job_path(&jid)]["vertices"][1]["parallelism"] = json!("two");
+    let e = LiveJob::from_bundle(&Bundle::parse(&v.to_string()).unwrap(), &jid).unwrap_err();
+    assert_eq!(e, LiveError::shape(format!("/jobs/{jid}.vertices[1].parallelism"), "expected a parallelism from 1 to 32768"));
+    v[job_path(&jid)]["vertices"] = json!({});
+    let e = LiveJob::from_bundle(&Bundle::parse(&v.to_string()).unwrap(), &jid).unwrap_err();
+    assert_eq!(e, LiveError::shape(format!("/jobs/{jid}.vertices"), "expected an array"));
+    assert_eq!(LiveJob::from_bundle(&Bundle::default(), &jid), Err(LiveError::Missing { path: job_path(&jid) }));
+}
+
+/// `wmp serve`'s answers (src/engine/rest) read back by the live link: one set of Flink shapes,
+/// written and read by the same crate, agree. Seed 001's heartbeat partition 11 is read by
+/// source subtask 3 of 8 and pins the window's watermark.
+#[test]
+fn wmp_serves_answers_read_back_name_seed_001s_heartbeat_subtask() {
+    use wmp::engine::live::bundle::overview_path;
+    use wmp::engine::rest::{graph::JobGraph, route};
+    let mut s = Session::from_json(include_str!("../presets/seed_001_heartbeat.json")).unwrap();
+    s.run_until(1_200_000, &mut ()).unwrap();
+    let g = JobGraph::of(s.sim(), &s.scenario().name);
+    let get = |path: &str, query: &[(String, String)]| parse_answer(path, &route(&g, s.sim(), "GET", path, query).body).unwrap();
+    let mut b = Bundle::default();
+    b.merge(&overview_path(), get(&overview_path(), &[]));
+    b.merge(&job_path(&g.job_id), get(&job_path(&g.job_id), &[]));
+    for v in &g.vertices {
+        for tail in ["watermarks", "backpressure"] {
+            b.merge(&vertex_path(&g.job_id, &v.id, tail), get(&vertex_path(&g.job_id, &v.id, tail), &[]));
+        }
+        let path = vertex_path(&g.job_id, &v.id, "metrics");
+        for names in metric_chunks(&get(&path, &[])) {
+            b.merge(&path, get(&path, &[("get".into(), names.join(","))]));
+        }
+    }
+    let job = LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap();
+    assert_eq!(job.vertices.iter().map(|v| v.parallelism).collect::<Vec<_>>(), [8, 8]);
+    let e = explain(&job);
+    let h = e.holder.expect("a holder");
+    assert_eq!(h.subtask, 11 % 8, "{:?}", e.lines);
+    assert!(e.lines.join("\n").contains("held back by it"), "{:?}", e.lines);
+}
