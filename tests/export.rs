@@ -110,3 +110,23 @@ fn the_playground_prints_what_the_exported_job_printed_on_flink() {
     }
     assert!(compared >= 9, "only {compared} presets compared");
 }
+
+#[test]
+fn the_download_is_a_zip_unzip_reads() {
+    let (_, s) = presets().into_iter().find(|(id, _)| id == "late_data").unwrap();
+    let job = export_job(&s).unwrap();
+    let dir = std::env::temp_dir().join(format!("wmp-export-zip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("job.zip");
+    std::fs::write(&file, job.to_zip("late-data-job")).unwrap();
+    // Python's zipfile checks the headers, the central directory and every CRC.
+    let script = "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(z.read('late-data-job/pom.xml').decode(), end='')";
+    let out = std::process::Command::new("python3").args(["-c", script, file.to_str().unwrap()]).output().expect("python3");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), file_text(&job, "pom.xml"));
+}
+
+fn file_text(job: &ExportedJob, path: &str) -> String {
+    file(job, path).to_string()
+}

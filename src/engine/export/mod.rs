@@ -16,6 +16,7 @@ mod readme;
 pub mod replay;
 pub mod result_line;
 mod support;
+pub mod zip;
 
 use crate::engine::error::InputError;
 use crate::engine::scenario::schema::Scenario;
@@ -59,4 +60,13 @@ pub fn export_job(scenario: &Scenario) -> Result<ExportedJob, InputError> {
         ExportFile { path: EXPECTED_PATH.into(), text: run.expected_output() },
     ];
     Ok(ExportedJob { files, sql: None, notes })
+}
+
+impl ExportedJob {
+    /// The project as one stored `.zip` under `root/` (the UI's download).
+    pub fn to_zip(&self, root: &str) -> Vec<u8> {
+        let paths: Vec<String> = self.files.iter().map(|f| format!("{root}/{}", f.path)).collect();
+        let entries: Vec<(&str, &[u8])> = paths.iter().zip(&self.files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
+        zip::stored_zip(&entries)
+    }
 }
