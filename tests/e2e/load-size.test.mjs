@@ -11,8 +11,10 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 // Today's gzipped sizes of a release build, rounded up (README.md, "Size and load"); the full
 // load was 967.5 KB before the custom element and the URL state joined it (1,040 KB after, 1,053
 // with the iframe bridge and the SQL reader); the engine-only module 366.5 KB before the SQL
-// reader (issue 16) joined it (408 KB after).
-const CEILINGS = { fullFirstLoadGzip: 1060 * 1024, engineGzip: 410 * 1024 };
+// reader (issue 16) joined it (408 KB after). The job export (issue 16, `exportJob`: its Java
+// template and zip writer) joined both; its share was estimated at ~10 KB gzipped from a build
+// without wasm-opt, not measured on a release build: the next measured size replaces these.
+const CEILINGS = { fullFirstLoadGzip: 1075 * 1024, engineGzip: 425 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
 test("the playground's first load is within its budget (or today's size)", () => {
