@@ -16,10 +16,12 @@
 use super::result_line::ResultLine;
 use crate::engine::error::InputError;
 use crate::engine::limits::MAX_EXPORT_RECORDS;
+use crate::engine::observer::Observer;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::session::Session;
-use crate::engine::sim::ReadRecord;
+use crate::engine::sim::{ReadRecord, Simulation};
 use std::fmt::Write;
+use std::ops::ControlFlow;
 
 /// What a replay needs from the playground's run.
 #[derive(Clone, Debug)]
@@ -47,7 +49,7 @@ pub fn record(scenario: &Scenario) -> Result<Recorded, InputError> {
     s.trace.records = false;
     let mut session = Session::new(s)?;
     session.record_reads();
-    session.run_to_end(&mut ())?;
+    session.run_to_end(&mut ReadLimit)?;
     if let Some(why) = session.halted() {
         return Err(InputError::new("scenario", format!("the playground's run stopped: {why}")));
     }
@@ -55,7 +57,7 @@ pub fn record(scenario: &Scenario) -> Result<Recorded, InputError> {
     if reads.len() > MAX_EXPORT_RECORDS {
         return Err(InputError::new(
             "duration_ms",
-            format!("the replay would hold {} records; an export keeps at most {MAX_EXPORT_RECORDS} (shorten duration_ms or lower the producers' rates)", reads.len()),
+            format!("the replay would hold more than {MAX_EXPORT_RECORDS} records, the most an export keeps (shorten duration_ms or lower the producers' rates)"),
         ));
     }
     let sim = session.sim();
@@ -75,6 +77,19 @@ pub fn record(scenario: &Scenario) -> Result<Recorded, InputError> {
         results,
         restarts: sim.failover().restarts(),
     })
+}
+
+/// Stops the run once the replay is over the limit: a long, busy scenario must not hold
+/// millions of records in memory only to be refused.
+struct ReadLimit;
+
+impl Observer for ReadLimit {
+    fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
+        match &sim.reads {
+            Some(r) if r.len() > MAX_EXPORT_RECORDS => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        }
+    }
 }
 
 /// The split id of partition `p` (its number within the topic).
