@@ -7,7 +7,7 @@ use crate::engine::export::export_job;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The button, and the status line of the last download (what the job does differently);
+/// The button, and the status line of the last download;
 /// `tab` keeps the ids unique (the Java and the SQL tab each have one).
 #[component]
 pub fn DownloadJob(tab: &'static str) -> impl IntoView {
@@ -16,7 +16,10 @@ pub fn DownloadJob(tab: &'static str) -> impl IntoView {
     let on_click = move |_| match export_job(&pg.export_scenario()) {
         Ok(job) => {
             save("playground-job.zip", "application/zip", &job.to_zip("playground-job"));
-            status.set(format!("playground-job.zip: mvn package, then flink run. {}", job.notes.last().cloned().unwrap_or_default()));
+            status.set(format!(
+                "playground-job.zip: mvn package, then flink run; it prints the same window results. Its README says what the replay does differently ({} notes).",
+                job.notes.len()
+            ));
             pg.info("Downloaded the runnable Flink job (playground-job.zip)");
         }
         Err(e) => status.set(format!("This scenario cannot be exported as a job: {e}.")),
