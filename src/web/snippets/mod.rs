@@ -20,6 +20,7 @@ use crate::engine::source::start_offset::{OffsetResetStrategy, StartOffset};
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::source::SourceSettings;
 
+// One rule for the snippets and the exported job (`engine::export`), visible to `java` and `sql`.
 pub(crate) use crate::engine::export::java_fragments::{java_duration, sql_interval};
 
 mod java;
