@@ -153,4 +153,21 @@ else
   done_ "curl + jq + prometheus installed"
 fi
 
+# 9. python3 for tests/export.rs, whose zip test reads the exported job's .zip back with
+# Python's zipfile (an independent reader of the format).
+if command -v python3 >/dev/null; then
+  log "python3: present ($(python3 --version 2>&1))"
+else
+  command -v apt-get >/dev/null || die "apt-get not found; install python3 by hand"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || die "not root and no sudo: cannot apt-get install python3"
+    SUDO="sudo -n"
+  fi
+  begin "apt-get install python3"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q || die "apt-get update failed"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3 || die "apt-get install python3 failed"
+  done_ "python3 installed"
+fi
+
 log "setup complete"

@@ -6,7 +6,9 @@
 //!   one line on stderr, naming the field path where there is one, and never panics;
 //! * a reader that closes the pipe early (`| head`) ends the run quietly with exit code 0;
 //! * `wmp sql` prints the scenario a SQL script gives on its base, the notes on stderr, and a
-//!   bad script's `line L, column C` as that one line.
+//!   bad script's `line L, column C` as that one line;
+//! * `wmp export` writes the Flink project and lists it, notes on stderr, and refuses a scenario
+//!   it cannot run in that one line, writing nothing.
 //!
 //! Users script the CLI and CI greps its errors, so the exit code and the one-line error are API.
 
@@ -355,4 +357,23 @@ fn bad_sql_names_line_and_column() {
     );
     let out = wmp(&["sql", "--preset", "nope", "-"], Some(""));
     assert!(assert_input_error(&out, "bad preset").starts_with("wmp: no preset \"nope\""));
+}
+
+#[test]
+fn export_writes_the_project_and_refuses_what_it_cannot_run_in_one_line() {
+    let dir = std::env::temp_dir().join(format!("wmp-cli-export-{}", std::process::id()));
+    let out = wmp(&["export", "presets/late_data.json", "--out", dir.to_str().unwrap(), "--sql"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let listed = String::from_utf8_lossy(&out.stdout);
+    for f in ["pom.xml", "README.md", "src/main/java/playground/PlaygroundJob.java", "src/main/resources/replay.tsv", "expected-output.txt"]
+    {
+        assert!(dir.join(f).is_file() && listed.contains(f), "{f} written and listed");
+    }
+    let notes = String::from_utf8_lossy(&out.stderr);
+    assert!(notes.lines().all(|l| l.starts_with("wmp: note: ")) && notes.contains("no SQL script"), "{notes}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let refused = wmp(&["export", "presets/union_idle_stream.json", "--out", dir.to_str().unwrap()], None);
+    assert!(assert_input_error(&refused, "refused").contains("second_input: cannot be exported yet"));
+    assert!(!dir.exists(), "nothing is written for a refused scenario");
+    assert!(assert_input_error(&wmp(&["export", "presets/late_data.json"], None), "no --out").contains("--out DIR"));
 }

@@ -475,3 +475,25 @@ fn bad_sql_throws_with_its_line_and_column_as_the_path() {
     expect_err(Playground::sql_scenario(JsValue::from(5), JsValue::UNDEFINED), "TypeError", &["sql"]);
     expect_err(Playground::sql_scenario(JsValue::from_str(""), JsValue::from_str("nope")), "RangeError", &["base", "not a preset id"]);
 }
+
+#[wasm_bindgen_test]
+fn export_job_returns_the_project_or_names_what_it_cannot_run() {
+    let job = Playground::export_job(JsValue::from_str("late-data")).unwrap();
+    let files = js_sys::Reflect::get(&job, &JsValue::from_str("files")).unwrap();
+    let paths: Vec<String> = js_sys::Array::from(&files)
+        .iter()
+        .map(|f| js_sys::Reflect::get(&f, &JsValue::from_str("path")).unwrap().as_string().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"pom.xml".to_string()) && paths.contains(&"src/main/java/playground/PlaygroundJob.java".to_string()),
+        "{paths:?}"
+    );
+    let notes = js_sys::Reflect::get(&job, &JsValue::from_str("notes")).unwrap();
+    assert!(js_sys::Array::from(&notes).length() >= 3);
+    expect_err(
+        Playground::export_job(JsValue::from_str("union-idle-stream")),
+        "RangeError",
+        &["exportJob", "second_input", "cannot be exported"],
+    );
+    expect_err(Playground::export_job(JsValue::from(5)), "TypeError", &["scenario"]);
+}

@@ -24,7 +24,8 @@
 //!   without it;
 //! - `playground`: the exported class, thin methods over the above;
 //! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert);
-//! - `sql`: `sqlScenario`, a Flink SQL script read onto a base scenario.
+//! - `sql`: `sqlScenario`, a Flink SQL script read onto a base scenario;
+//! - `export`: `exportJob`, the scenario as a runnable Flink 2.3 job.
 
 #[cfg(feature = "ui")]
 pub mod bridge;
@@ -32,6 +33,7 @@ pub mod convert;
 pub mod diagnosis;
 pub mod error;
 pub mod events;
+pub mod export;
 // The UI's mount point, its handle, its DOM events and the custom element: only in the full
 // module (`ui` feature); the engine-only module has no Leptos.
 #[cfg(feature = "ui")]

@@ -20,19 +20,25 @@ struct SqlScenario {
 
 /// The base: a scenario object, a preset id, a share string or JSON text; none: the first preset.
 fn base_arg(base: &JsValue) -> ApiResult<Scenario> {
-    let text = if base.is_undefined() || base.is_null() {
-        catalog::presets()[0].json.to_string()
-    } else if let Some(s) = base.as_string() {
-        text_of_string(&s, "base")?
-    } else if base.is_object() && !js_sys::Array::is_array(base) && !base.is_function() {
-        convert::to_json_text(base, "base")?
+    if base.is_undefined() || base.is_null() {
+        return build::parse(catalog::presets()[0].json).map_err(|e| e.within("base"));
+    }
+    scenario_arg(base, "base")
+}
+
+/// A scenario argument: a scenario object, a preset id, a share string or JSON text.
+pub(super) fn scenario_arg(v: &JsValue, name: &str) -> ApiResult<Scenario> {
+    let text = if let Some(s) = v.as_string() {
+        text_of_string(&s, name)?
+    } else if v.is_object() && !js_sys::Array::is_array(v) && !v.is_function() {
+        convert::to_json_text(v, name)?
     } else {
         return Err(ApiError::type_(
-            "base",
-            format!("expected a scenario object, a preset id or a share string, got {}", convert::describe(base)),
+            name,
+            format!("expected a scenario object, a preset id or a share string, got {}", convert::describe(v)),
         ));
     };
-    build::parse(&text).map_err(|e| e.within("base"))
+    build::parse(&text).map_err(|e| e.within(name))
 }
 
 #[wasm_bindgen]

@@ -469,6 +469,16 @@ export interface SqlScenario {
   notes: { line: number; column: number; message: string }[];
 }
 
+/** What `exportJob` returns: a Maven project to build with `mvn package` and run with `flink run`. */
+export interface ExportedJob {
+  /** pom.xml, README.md, the Java program, its replay.tsv and expected-output.txt (paths from the project root). */
+  files: { path: string; text: string }[];
+  /** A Flink SQL script, where the scenario is expressible in SQL. */
+  sql?: string;
+  /** What the exported job does differently from the playground (also in its README). */
+  notes: string[];
+}
+
 // ---- the class -------------------------------------------------------------------------------
 
 /**
@@ -489,6 +499,13 @@ export class WatermarkPlayground {
    * throws an `Error` whose `path` is `sql:LINE:COLUMN` (docs/SQL.md).
    */
   static sqlScenario(sql: string, base?: ScenarioInput | string): SqlScenario;
+  /**
+   * The scenario as a self-contained Flink 2.3 DataStream job that replays the records the
+   * playground's sources emitted and prints the same window results (docs/EXPORT.md). Runs the
+   * scenario to its end. A shape the job cannot reproduce (two inputs, a mid-stream assigner, a
+   * SQL window, …) throws a `RangeError` whose `path` names the field.
+   */
+  static exportJob(scenario: ScenarioInput | string): ExportedJob;
   /** "No Watermark", "end of input (Long.MAX_VALUE)" or a UTC time. */
   static describeWatermark(watermark: Watermark | string | Millis): string;
 

@@ -6,7 +6,10 @@
 //! wmp diagnose [--at MS] [--text] FILE|-
 //! wmp serve [--speed N] [--port P] [--until MS] FILE|-
 //! wmp sql [--base SCENARIO | --preset ID] SQLFILE|-
+//! wmp export SCENARIO|- --out DIR [--sql]
 //! ```
+//! `export` (native only, `export.rs`) writes the scenario as a runnable Flink 2.3 job: a Maven
+//! project with a replay source, and the playground's results to compare (docs/EXPORT.md).
 //! `diagnose` runs the scenario to `--at` ms (default: its duration, without the end of input)
 //! and prints the job-level diagnosis: JSON (the JS API's `diagnose()` shape), or with
 //! `--text` the headline, the findings with their evidence and fixes, and the advice.
@@ -21,6 +24,9 @@
 // The crate root looks for modules beside it (src/bin/), where another file would be a binary.
 // Native only: the crate's tests also build this binary for wasm32, which has no sockets.
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "wmp/export.rs"]
+mod export;
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "wmp/serve.rs"]
 mod serve;
 
@@ -32,7 +38,7 @@ use wmp::engine::scenario::{build, catalog, oracle, oracle2, oracle3, oracle3_re
 use wmp::engine::session::Session;
 use wmp::engine::sql::sql_to_scenario;
 
-const USAGE: &str = "usage: wmp run|validate [--format native|oracle|oracle2|oracle3] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|- · wmp serve [--speed N] [--port P] [--until MS] FILE|- · wmp sql [--base SCENARIO|--preset ID] SQLFILE|-";
+const USAGE: &str = "usage: wmp run|validate [--format native|oracle|oracle2|oracle3] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|- · wmp serve [--speed N] [--port P] [--until MS] FILE|- · wmp sql [--base SCENARIO|--preset ID] SQLFILE|- · wmp export SCENARIO|- --out DIR [--sql]";
 
 /// What a command prints: text, or the native report (streamed, it can be large).
 enum Output {
@@ -75,6 +81,12 @@ fn run(args: Vec<String>) -> Result<Output, String> {
         return serve::run(args).map(Output::Text);
         #[cfg(target_arch = "wasm32")]
         return Err("serve needs a native build (it listens on a socket)".to_string());
+    }
+    if cmd == "export" {
+        #[cfg(not(target_arch = "wasm32"))]
+        return export::run(args).map(Output::Text);
+        #[cfg(target_arch = "wasm32")]
+        return Err("export needs a native build (it writes files)".to_string());
     }
     if cmd == "sql" {
         return sql(args.collect()).map(Output::Text);

@@ -43,3 +43,6 @@ pub const MAX_RESTARTS: u32 = 1000;
 /// Records restores may read again over a run (each restore re-reads everything since the
 /// checkpoint); a failure that would go past it ends the job FAILED, as the simulator's limit.
 pub const MAX_REPLAYED_RECORDS: u64 = 100_000_000;
+
+/// Records an exported job's replay may hold (`export`): ~40 bytes a line, so at most ~80 MB.
+pub const MAX_EXPORT_RECORDS: usize = 2_000_000;

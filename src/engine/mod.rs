@@ -23,6 +23,7 @@ pub mod downstream;
 pub mod element;
 pub mod error;
 pub mod explain;
+pub mod export;
 pub mod failover;
 pub mod fingerprint;
 pub mod flow;

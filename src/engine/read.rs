@@ -17,7 +17,7 @@
 use super::element::Record;
 use super::flow::{budget_cap_milli, IdlenessClock};
 use super::producer::ProducerKind;
-use super::sim::Simulation;
+use super::sim::{ReadRecord, Simulation};
 use super::source::subtask::SourceSubtask;
 use super::time::{EventTime, ProcTime};
 use super::trace::TraceKind;
@@ -117,7 +117,7 @@ impl Simulation {
     /// `read_record` each, with the split's bookkeeping done once when its generator only
     /// emits periodically.
     fn read_batch(&mut self, s: usize, i: usize, batch: &[Record], heartbeats: bool, t: ProcTime) {
-        if self.trace.records_enabled() || self.sources[s].emits_per_event() {
+        if self.trace.records_enabled() || self.sources[s].emits_per_event() || self.reads.is_some() {
             for &r in batch {
                 self.read_record(s, i, r, t);
             }
@@ -180,6 +180,9 @@ impl Simulation {
             }
             return;
         };
+        if let Some(reads) = &mut self.reads {
+            reads.push(ReadRecord { time: t, subtask: s as u32, partition: r.partition, ts, key: r.key, value: r.value });
+        }
         self.down.send_record(src, &r, ts, &self.keys, t, &mut self.trace);
         self.signals.clear();
         self.sources[s].after_record(i, &r, ts, t, &mut self.trace, &mut self.signals);

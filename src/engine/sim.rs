@@ -84,6 +84,20 @@ pub struct Simulation {
     pub(crate) next_metric_update: ProcTime,
     /// Checkpoints, failures and restarts (`failover`).
     pub(crate) failover: Failover,
+    /// Every record a source emitted, when an export asked for them (`record_reads`).
+    pub(crate) reads: Option<Vec<ReadRecord>>,
+}
+
+/// A record as a source subtask emitted it: read from its split at `time`, with the timestamp
+/// its assigner and transform gave it (what `export` replays on real Flink).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReadRecord {
+    pub time: ProcTime,
+    pub subtask: u32,
+    pub partition: u32,
+    pub ts: super::time::EventTime,
+    pub key: super::keys::KeyId,
+    pub value: i64,
 }
 
 impl Simulation {
@@ -113,6 +127,7 @@ impl Simulation {
             next_alignment: cfg.inputs.iter().map(|i| i.alignment.as_ref().map(|a| cfg.start_time + a.update_interval_ms)).collect(),
             next_metric_update: cfg.start_time + UPDATE_INTERVAL_MS,
             failover: Failover::new(&cfg),
+            reads: None,
             cfg,
         };
         for (input, &n) in partitions.iter().enumerate() {
@@ -121,6 +136,16 @@ impl Simulation {
             }
         }
         sim
+    }
+
+    /// Keeps every record the sources emit from now on (`take_reads`); costs a copy per record.
+    pub fn record_reads(&mut self) {
+        self.reads.get_or_insert_with(Vec::new);
+    }
+
+    /// The records kept since `record_reads`, in emission order.
+    pub fn take_reads(&mut self) -> Vec<ReadRecord> {
+        self.reads.take().unwrap_or_default()
     }
 
     pub fn config(&self) -> &JobConfig {

@@ -185,18 +185,7 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>) -> bool {
 }
 
 fn download(filename: &str, text: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Ok(a) = doc.create_element("a") else { return };
-    let href = format!("data:application/json;charset=utf-8,{}", String::from(js_sys::encode_uri_component(text)));
-    let _ = a.set_attribute("href", &href);
-    let _ = a.set_attribute("download", filename);
-    if let Some(body) = doc.body() {
-        let _ = body.append_child(&a);
-        if let Some(el) = a.dyn_ref::<web_sys::HtmlElement>() {
-            el.click();
-        }
-        let _ = body.remove_child(&a);
-    }
+    super::job_download::save(filename, "application/json", text.as_bytes());
 }
 
 /// The open tab, the export text on screen and the link on screen.
@@ -371,6 +360,7 @@ fn CodeTab(t: ShareTabs, id: &'static str, button: &'static str, what: &'static 
         <div class="tab-body" class:hidden=t.hidden(id)>
             <div class="btn-row"><button class="btn small" id=format!("btn-copy-{id}") on:click=move |_| copy_text(&pg, code.get_untracked(), what)>{button}</button>
                 <span class="muted small">{note}</span></div>
+            <div class="btn-row"><super::job_download::DownloadJob tab=id /></div>
             <pre class="code" id=format!("{id}-code")>{code}</pre>
         </div>
     }

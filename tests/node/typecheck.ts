@@ -9,6 +9,7 @@ import init, {
   type Command,
   type Diagnosis,
   type SqlScenario,
+  type ExportedJob,
   type EventBatch,
   type LagCrossing,
   type LagPoint,
@@ -45,6 +46,9 @@ export async function example(): Promise<string> {
   sqlScenario.duration_ms = fromSql.scenario.duration_ms;
   // @ts-expect-error the script is text
   WatermarkPlayground.sqlScenario(42);
+  const exported: ExportedJob = WatermarkPlayground.exportJob("late-data");
+  const exportedText: string = exported.files[0].path + exported.files[0].text + exported.notes.join("\n") + (exported.sql ?? "");
+  console.log(exportedText.length);
   const input: ScenarioInput = {
     topic: { partitions: 2 },
     window: { assigner: { type: "tumbling", size_ms: 10_000 }, allowed_lateness_ms: 5_000 },

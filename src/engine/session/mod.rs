@@ -77,6 +77,16 @@ impl Session {
         Session::new(super::scenario::build::parse(text)?)
     }
 
+    /// Keeps every record the sources emit from now on, for an export (`Simulation::record_reads`).
+    pub fn record_reads(&mut self) {
+        self.sim.record_reads();
+    }
+
+    /// The records kept since `record_reads`, in emission order.
+    pub fn take_reads(&mut self) -> Vec<super::sim::ReadRecord> {
+        self.sim.take_reads()
+    }
+
     pub fn sim(&self) -> &Simulation {
         &self.sim
     }

@@ -2,6 +2,7 @@
 //! their `WatermarkStrategy`, the exchange and the keyed window, join or co-process.
 
 use super::*;
+use crate::engine::export::java_fragments::{java_generator, java_window_assigner, java_windowed};
 
 /// The Java DataStream job: strategies, environment, sources (with any mid-stream assigner),
 /// how the inputs meet, then the keyed windows or the interval join.
@@ -71,27 +72,6 @@ fn java_strategy(cfg: &JobConfig, i: usize, input: &InputConfig) -> String {
         s += "\n// (a watermark operator after the source replaces these watermarks and statuses: see below)";
     }
     s + "\n\n"
-}
-
-fn java_generator(g: GeneratorKind, ty: &str) -> String {
-    match g {
-        GeneratorKind::BoundedOutOfOrderness { bound_ms } => format!(".<{ty}>forBoundedOutOfOrderness({})", java_duration(bound_ms)),
-        GeneratorKind::Monotonous => format!(".<{ty}>forMonotonousTimestamps()"),
-        GeneratorKind::NoWatermarks => format!(".<{ty}>noWatermarks()"),
-        GeneratorKind::MaxOnSilence { bound_ms, silence_ms } => format!(
-            ".<{ty}>forGenerator(ctx -> new MaxOnSilenceGenerator({}, {}))  // DON'T: emits Long.MAX_VALUE after silence; use withIdleness",
-            java_duration(bound_ms),
-            java_duration(silence_ms)
-        ),
-        GeneratorKind::SqlBounded { delay_ms } if delay_ms > 0 => format!(
-            ".<{ty}>forBoundedOutOfOrderness({})  // = SQL's WATERMARK FOR ts AS ts - {} (max - delay, no - 1)",
-            java_duration(delay_ms - 1),
-            sql_interval(delay_ms)
-        ),
-        GeneratorKind::SqlBounded { .. } => {
-            format!(".<{ty}>forGenerator(ctx -> new MaxTimestampGenerator())  // SQL's WATERMARK FOR ts AS ts: the max itself")
-        }
-    }
 }
 
 fn java_assigner(a: TimestampAssigner) -> &'static str {
@@ -211,7 +191,6 @@ fn java_source(cfg: &JobConfig, i: usize, input: &InputConfig) -> String {
 /// The window's lateness settings and aggregate after `.window(...)`, and what they imply.
 fn java_window(cfg: &JobConfig) -> String {
     let mut s = String::new();
-    let window = java_window_assigner(cfg.window);
     if cfg.late_side_output {
         s += "OutputTag<Event> late = new OutputTag<Event>(\"late-events\") {};\n";
     }
@@ -225,16 +204,7 @@ fn java_window(cfg: &JobConfig) -> String {
         s += "// union: one input whose watermark is the minimum over both sources' channels (an idle one is left out)\n";
     }
     s += &format!("SingleOutputStreamOperator<Result> results = {stream}\n    .keyBy(Event::getKey)\n");
-    s += &format!("    .window({window})\n");
-    if let Some(trigger) = java_trigger(cfg.trigger) {
-        s += &format!("    .trigger({trigger})\n");
-    }
-    if cfg.allowed_lateness_ms > 0 {
-        s += &format!("    .allowedLateness({})\n", java_duration(cfg.allowed_lateness_ms));
-    }
-    if cfg.late_side_output {
-        s += "    .sideOutputLateData(late)\n";
-    }
+    s += &java_windowed(cfg, "    ");
     s += &format!("    .aggregate(new {}());\n", java_aggregate(cfg.aggregate));
     if cfg.late_side_output {
         s += "results.getSideOutput(late).sinkTo(lateSink);\n";
@@ -297,31 +267,6 @@ fn java_interval_join(cfg: &JobConfig, b: &JoinBounds) -> String {
         s += "// late elements are dropped silently: Flink 2.3 counts no numLateRecordsDropped for an interval join\n";
     }
     s
-}
-
-/// `.trigger(...)` for anything but the assigner's default `EventTimeTrigger`.
-fn java_trigger(t: TriggerSpec) -> Option<String> {
-    let continuous = |i: i64| format!("ContinuousEventTimeTrigger.of({})", java_duration(i));
-    match t {
-        TriggerSpec::EventTime => None,
-        TriggerSpec::Purging => Some("PurgingTrigger.of(EventTimeTrigger.create())".into()),
-        TriggerSpec::Continuous { interval_ms, purging: false } => Some(continuous(interval_ms)),
-        TriggerSpec::Continuous { interval_ms, purging: true } => Some(format!("PurgingTrigger.of({})", continuous(interval_ms))),
-    }
-}
-
-fn java_window_assigner(w: WindowSpec) -> String {
-    match w {
-        WindowSpec::Tumbling { size_ms, offset_ms: 0 } => format!("TumblingEventTimeWindows.of({})", java_duration(size_ms)),
-        WindowSpec::Tumbling { size_ms, offset_ms } => {
-            format!("TumblingEventTimeWindows.of({}, {})", java_duration(size_ms), java_duration(offset_ms))
-        }
-        WindowSpec::Sliding { size_ms, slide_ms, .. } => {
-            format!("SlidingEventTimeWindows.of({}, {})", java_duration(size_ms), java_duration(slide_ms))
-        }
-        WindowSpec::Session { gap_ms } => format!("EventTimeSessionWindows.withGap({})", java_duration(gap_ms)),
-        WindowSpec::Cumulate { .. } => "/* CUMULATE is a Flink SQL window: no DataStream assigner, see the SQL */".into(),
-    }
 }
 
 // ---- SQL ------------------------------------------------------------------------------------

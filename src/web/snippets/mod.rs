@@ -20,37 +20,13 @@ use crate::engine::source::start_offset::{OffsetResetStrategy, StartOffset};
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::source::SourceSettings;
 
+// One rule for the snippets and the exported job (`engine::export`), visible to `java` and `sql`.
+pub(crate) use crate::engine::export::java_fragments::{java_duration, sql_interval};
+
 mod java;
 mod sql;
 pub use java::java;
 pub use sql::sql;
-
-/// `Duration.ofSeconds(5)` style (negative for a join's lower bound).
-fn java_duration(ms: i64) -> String {
-    if ms != 0 && ms % 3_600_000 == 0 {
-        format!("Duration.ofHours({})", ms / 3_600_000)
-    } else if ms != 0 && ms % 60_000 == 0 {
-        format!("Duration.ofMinutes({})", ms / 60_000)
-    } else if ms % 1000 == 0 {
-        format!("Duration.ofSeconds({})", ms / 1000)
-    } else {
-        format!("Duration.ofMillis({ms})")
-    }
-}
-
-/// `INTERVAL '5' SECOND` style (of a magnitude: the sign goes in the expression).
-fn sql_interval(ms: i64) -> String {
-    let ms = ms.saturating_abs();
-    if ms != 0 && ms % 3_600_000 == 0 {
-        format!("INTERVAL '{}' HOUR", ms / 3_600_000)
-    } else if ms != 0 && ms % 60_000 == 0 {
-        format!("INTERVAL '{}' MINUTE", ms / 60_000)
-    } else if ms % 1000 == 0 {
-        format!("INTERVAL '{}' SECOND", ms / 1000)
-    } else {
-        format!("INTERVAL '{}.{:03}' SECOND", ms / 1000, ms % 1000)
-    }
-}
 
 /// `'60 s'` style, as Flink's duration options are written.
 fn sql_duration(ms: i64) -> String {

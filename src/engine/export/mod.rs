@@ -1,0 +1,72 @@
+//! A scenario as a runnable Flink 2.3 job (`wmp export`, the JS API's `exportJob`, the UI's
+//! "Download runnable job"): a Maven project whose DataStream program replays, on a real
+//! cluster, exactly the records the playground's sources emitted, through the scenario's
+//! `WatermarkStrategy` and keyed event-time window, and prints one line per window result — the
+//! same lines the playground computes (`expected-output.txt`), so the two can be compared.
+//!
+//! Why a replay and not the producers: the playground's records come from seeded producers and
+//! its reading from a model of Kafka; replaying what the sources *emitted* (with the timestamps
+//! their assigners gave) leaves only Flink's watermark and window machinery to compare.
+//! What the replay cannot reproduce is refused up front (`support`) or listed in `notes`.
+
+pub mod java_fragments;
+mod job_java;
+mod pom;
+mod readme;
+pub mod replay;
+pub mod result_line;
+mod support;
+pub mod zip;
+
+use crate::engine::error::InputError;
+use crate::engine::scenario::schema::Scenario;
+use serde::Serialize;
+
+/// One file of the exported project, its path relative to the project's root.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExportFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// The exported project: its files, the Flink SQL script where the scenario has one, and what
+/// the exported job does differently from the playground.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExportedJob {
+    pub files: Vec<ExportFile>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sql: Option<String>,
+    pub notes: Vec<String>,
+}
+
+/// Where the generated Java program lives in the project.
+pub const JAVA_PATH: &str = "src/main/java/playground/PlaygroundJob.java";
+/// The replayed records, on the job's classpath.
+pub const REPLAY_PATH: &str = "src/main/resources/replay.tsv";
+/// The playground's window results, in the job's output format, sorted.
+pub const EXPECTED_PATH: &str = "expected-output.txt";
+
+/// Runs the scenario as `wmp run` does, recording what its sources emit, and writes the
+/// project. An input error names the scenario field the export cannot reproduce.
+pub fn export_job(scenario: &Scenario) -> Result<ExportedJob, InputError> {
+    support::check(scenario)?;
+    let run = replay::record(scenario)?;
+    let notes = support::notes(scenario, &run);
+    let files = vec![
+        ExportFile { path: "pom.xml".into(), text: pom::pom_xml(scenario) },
+        ExportFile { path: "README.md".into(), text: readme::readme(scenario, &run, &notes) },
+        ExportFile { path: JAVA_PATH.into(), text: job_java::java(scenario, &run) },
+        ExportFile { path: REPLAY_PATH.into(), text: run.replay_tsv() },
+        ExportFile { path: EXPECTED_PATH.into(), text: run.expected_output() },
+    ];
+    Ok(ExportedJob { files, sql: None, notes })
+}
+
+impl ExportedJob {
+    /// The project as one stored `.zip` under `root/` (the UI's download).
+    pub fn to_zip(&self, root: &str) -> Vec<u8> {
+        let paths: Vec<String> = self.files.iter().map(|f| format!("{root}/{}", f.path)).collect();
+        let entries: Vec<(&str, &[u8])> = paths.iter().zip(&self.files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
+        zip::stored_zip(&entries)
+    }
+}

@@ -1,0 +1,99 @@
+//! What an exported job can reproduce: the shapes the replay job is written for are checked up
+//! front (an input error names the scenario field), and what it runs differently from the
+//! playground is said in the notes (shown by the CLI, the JS API, the UI and the README).
+
+use super::replay::Recorded;
+use crate::engine::command::Command;
+use crate::engine::error::InputError;
+use crate::engine::flow::IdlenessClock;
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::sql_window::WindowApi;
+use crate::engine::scenario::schema::Scenario;
+use crate::engine::source::generator::GeneratorKind;
+
+/// An error naming what the exported job cannot run.
+fn unsupported(field: &str, what: &str) -> InputError {
+    InputError::new(field, format!("cannot be exported yet: {what}"))
+}
+
+/// The replay job has one input, a DataStream window and the source's own strategy.
+pub fn check(s: &Scenario) -> Result<(), InputError> {
+    let cfg = s.job_config();
+    if s.second_input.is_some() {
+        return Err(unsupported("second_input", "the replay job has one source (union, connect and joins are not written)"));
+    }
+    if s.interval_join.is_some() || s.window.is_none() {
+        return Err(unsupported("interval_join", "the replay job ends in a keyed event-time window"));
+    }
+    if cfg.window_api == WindowApi::Sql || matches!(cfg.window, WindowSpec::Cumulate { .. }) {
+        return Err(unsupported("window.api", "a SQL window TVF aggregation (the replay job is a DataStream program)"));
+    }
+    let input = cfg.first();
+    if input.midstream.is_some() {
+        return Err(unsupported("source.midstream", "a watermark operator after the source"));
+    }
+    if matches!(input.source.generator, GeneratorKind::MaxOnSilence { .. }) {
+        return Err(unsupported("source.watermark.generator", "max_on_silence is a home-made generator the job does not ship"));
+    }
+    for (i, c) in s.commands.iter().enumerate() {
+        if !matches!(
+            c.command,
+            Command::Produce { .. }
+                | Command::Silence { .. }
+                | Command::Resume { .. }
+                | Command::AttachProducer { .. }
+                | Command::DetachProducers { .. }
+        ) {
+            return Err(unsupported(
+                &format!("commands[{i}]"),
+                "the job keeps the settings and splits it starts with (only commands that change what is produced replay)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What the exported job does differently from the playground, for this scenario.
+pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
+    let cfg = s.job_config();
+    let input = cfg.first();
+    let mut notes = vec![
+        format!(
+            "The job replays the {} records the playground's sources emitted in {} ms, with the timestamps their assigner gave them (bugs such as seconds read as milliseconds are already in the data), in the playground's order.",
+            run.reads.len(),
+            run.end_ms
+        ),
+        format!(
+            "One source reader owns all {} splits and the window runs at parallelism 1 (the playground: {} source and {} window subtasks); the window operator's watermark is the same minimum over the splits that are not idle.",
+            run.splits.len(),
+            input.source_parallelism,
+            cfg.window_parallelism
+        ),
+        "Periodic emission and withIdleness run on the replay's clock (the playground's processing time, carried by tick records), not on the wall clock: the job runs as fast as the cluster goes and gives the same output every time.".into(),
+        "When the replay ends, Flink emits the final Long.MAX_VALUE watermark and fires every open window; those lines end with `end_of_input` and the playground shows them only if the scenario ends its input.".into(),
+    ];
+    if input.source.idle_timeout_ms.is_some() && (cfg.flow.keyed_capacity_per_s.is_some() || input.read_rate_per_s.is_some()) {
+        notes.push("Back-pressure and read rates are not replayed: the replay's order holds their effect on what was read when, but withIdleness counts plain processing time, while Flink 2.3 stops its idleness clock while a source is back-pressured (FLIP-471).".into());
+    }
+    if run.restarts > 0 {
+        notes.push(format!(
+            "The playground's job restarted {} time(s) (a failure) and read records again from its checkpoints; failures are not replayed: the replay holds every read, re-reads included, and the exported job runs once without failing, so its results differ from the playground's.",
+            run.restarts
+        ));
+    }
+    if input.source.idleness_clock == IdlenessClock::Wall {
+        notes.push("flink.idleness_clock is `wall` (Flink <= 1.20.0); the job runs Flink 2.3.".into());
+    }
+    if input.alignment.is_some() {
+        notes.push("Watermark alignment is set on the strategy, but the replay reader does not pause splits (one reader: the playground's pauses are already in the replay's order).".into());
+    }
+    if cfg.checkpointing.interval_ms.is_some() {
+        notes.push(
+            "Checkpointing is not enabled in the job: the replay source is not checkpointed, and a restart replays from the start.".into(),
+        );
+    }
+    if cfg.channel_latency_ms > 0 {
+        notes.push("exchange.latency_ms is not reproduced: records reach the window as soon as the source emits them.".into());
+    }
+    notes
+}

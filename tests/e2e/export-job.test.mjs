@@ -1,0 +1,59 @@
+// "Download runnable job" in the Java / SQL tabs (docs/EXPORT.md): a preset the export runs
+// downloads a .zip holding the Maven project; one it cannot run says why, naming the field,
+// and downloads nothing. Screenshots (phone and laptop) go to artifacts/export-job/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import fs from "node:fs";
+import { serveAndLaunch, openPage, gotoApp, choosePreset, artifactsDir } from "./lib.mjs";
+
+const env = serveAndLaunch({ before, after });
+
+async function openJavaTab(page) {
+  await page.locator("#tab-java").click();
+  await page.locator("#btn-download-job-java").waitFor({ state: "visible", timeout: 5_000 });
+}
+
+test("a preset downloads as a zip of the Maven project", async () => {
+  const { context, page, problems } = await openPage(env.browser, { acceptDownloads: true });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await choosePreset(page, "late-data");
+    await openJavaTab(page);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#btn-download-job-java").click()]);
+    assert.equal(download.suggestedFilename(), "playground-job.zip");
+    const bytes = fs.readFileSync(await download.path());
+    assert.equal(bytes.subarray(0, 4).toString("latin1"), "PK\u0003\u0004", "a zip");
+    const text = bytes.toString("latin1");
+    for (const p of ["playground-job/pom.xml", "playground-job/src/main/java/playground/PlaygroundJob.java", "playground-job/src/main/resources/replay.tsv"]) {
+      assert.ok(text.includes(p), `the zip holds ${p}`);
+    }
+    assert.ok(text.includes("<flink.version>2.3.0</flink.version>"), "the pom is stored uncompressed");
+    assert.match(await page.locator("#download-job-status-java").textContent(), /mvn package, then flink run/);
+    const dir = artifactsDir("export-job");
+    await page.locator("#share").screenshot({ path: path.join(dir, "laptop.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator("#share").scrollIntoViewIfNeeded();
+    await page.locator("#share").screenshot({ path: path.join(dir, "phone.png") });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a scenario the export cannot run says why and downloads nothing", async () => {
+  const { context, page } = await openPage(env.browser, { acceptDownloads: true });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await choosePreset(page, "union-idle-stream");
+    await openJavaTab(page);
+    let downloaded = false;
+    page.on("download", () => (downloaded = true));
+    await page.locator("#btn-download-job-java").click();
+    await page.waitForFunction(() => document.querySelector("#download-job-status-java")?.textContent.includes("cannot be exported"));
+    assert.match(await page.locator("#download-job-status-java").textContent(), /second_input/);
+    assert.equal(downloaded, false);
+  } finally {
+    await context.close();
+  }
+});
