@@ -44,7 +44,9 @@ test("the page requests only the counted files before its first render, all cont
     const before = [...new Set(requested)];
     assert.deepEqual(before.filter((n) => !counted.has(n)), [], `requested but not counted (counted: ${[...counted]})`);
     assert.ok(!before.includes("wmp.js") && !before.includes("wmp_bg.wasm"), `the page loads the hashed names: ${before}`);
-    for (const n of before.filter((n) => n !== "index.html")) assert.match(n, /-[0-9a-f]{16}(_bg)?\.\w+$/, `${n} is content-hashed`);
+    // Ours are 16 hex digits; Trunk's (style, favicon) print a u64 without leading zeros, so
+    // one in sixteen builds has 15 (CI met style-757762df682d091.css).
+    for (const n of before.filter((n) => n !== "index.html")) assert.match(n, /-[0-9a-f]{12,16}(_bg)?\.\w+$/, `${n} is content-hashed`);
     assert.deepEqual(problems, []);
     await context.close();
   } finally {
