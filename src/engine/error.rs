@@ -113,9 +113,9 @@ pub fn join_path(prefix: &str, path: &str) -> String {
 
 /// Deserializes a JSON value; errors name `path` + the field path inside it.
 pub fn from_value<T: serde::de::DeserializeOwned>(json: serde_json::Value, path: &str) -> Result<T, InputError> {
-    serde_path_to_error::deserialize(&json).map_err(|e| {
-        let inner = leaf_path(&json, &e.path().to_string(), &e.inner().to_string());
-        InputError::from_serde(join_path(path, &inner), e.inner().to_string())
+    crate::engine::value_path::deserialize(&json).map_err(|(at, e)| {
+        let inner = leaf_path(&json, &at, &e.to_string());
+        InputError::from_serde(join_path(path, &inner), e.to_string())
     })
 }
 

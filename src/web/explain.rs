@@ -13,6 +13,7 @@ use super::reading::Reading;
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::explain::{reason_clause_named, Culprit, Explanation, Reason};
+use crate::engine::scenario::schema::RecordSpec;
 use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use leptos::prelude::*;
 
@@ -285,7 +286,7 @@ fn SubjectSplit(p: u32) -> impl IntoView {
                     let cmd = if silent() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
                     pg.apply_or_report(cmd);
                 }>{super::icons::dynamic(move || if silent() { super::icons::Icon::Play } else { super::icons::Icon::Pause })}{move || if silent() { " Resume producers" } else { " Silence producers" }}</button>
-                <button class="btn small ghost" on:click=move |_| { pg.apply_or_report(Command::Produce { partition: p, records: vec![serde_json::from_str(r#"{"key": "manual"}"#).unwrap()] }); }>"Send one record (ts = now)"</button>
+                <button class="btn small ghost" on:click=move |_| { pg.apply_or_report(Command::Produce { partition: p, records: vec![RecordSpec { ts: None, ts_offset_ms: None, key: Some("manual".into()), value: None, heartbeat: false }] }); }>"Send one record (ts = now)"</button>
             </div>
         </div>
     }

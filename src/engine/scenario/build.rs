@@ -36,18 +36,25 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, I
     if json.starts_with('\u{feff}') {
         return Err(InputError::invalid("", "the text starts with a UTF-8 byte-order mark (BOM): save it as UTF-8 without a BOM"));
     }
-    let de = &mut serde_json::Deserializer::from_str(json);
-    let doc: T = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
-        let msg = e.inner().to_string();
-        // Only on an error: the document again as a value, to follow the path to the leaf.
-        let path = match serde_json::from_str::<serde_json::Value>(json) {
-            Ok(v) => crate::engine::error::leaf_path(&v, &e.path().to_string(), &msg),
-            Err(_) => e.path().to_string().trim_start_matches('.').to_string(),
-        };
-        InputError::from_serde(path, msg)
+    let value = crate::engine::json_document::parse(json).map_err(|e| {
+        let msg = e.to_string();
+        if msg.starts_with("trailing characters") {
+            InputError::invalid("", format!("unexpected data after the JSON document ({msg})"))
+        } else {
+            InputError::from_serde("", msg)
+        }
     })?;
-    de.end().map_err(|e| InputError::invalid("", format!("unexpected data after the JSON document ({e})")))?;
-    Ok(doc)
+    if !value.is_object() {
+        let what = match value {
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::Bool(_) => "a boolean",
+            _ => "null",
+        };
+        return Err(InputError::type_("", format!("the document must be a JSON object ({{ … }}), not {what}")));
+    }
+    crate::engine::error::from_value(value, "")
 }
 
 /// A value within `lo..=hi`, or an error naming `path`.

@@ -105,8 +105,9 @@ impl LinkState {
         })?;
         let text = std::str::from_utf8(&json).map_err(|_| InputError::new("s", "the state does not unpack to UTF-8 text"))?;
         check_depth(text, "s")?;
-        let state: LinkState =
-            serde_json::from_str(text).map_err(|e| InputError::new("s", format!("the state is not one this playground wrote ({e})")))?;
+        let refuse = |e: &dyn std::fmt::Display| InputError::new("s", format!("the state is not one this playground wrote ({e})"));
+        let value = crate::engine::json_document::parse(text).map_err(|e| refuse(&e))?;
+        let state: LinkState = crate::engine::error::from_value(value, "").map_err(|e| refuse(&e.message))?;
         state.check()?;
         Ok(state)
     }
