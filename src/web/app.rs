@@ -2,6 +2,7 @@
 //! tables, and the controls drawer. Every panel has a fixed place and size, so nothing jumps
 //! while the simulation runs.
 
+use super::after_first_paint::AfterFirstPaint;
 use super::controls::ControlsPanel;
 use super::embed::EmbedLayout;
 use super::emissions::{EmissionsLog, LatePanel};
@@ -151,6 +152,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                     </section>
                     <ExplainPanel />
                 </div>
+                <AfterFirstPaint now=no_loop>
                 <Timeline />
                 <super::state_chart::StateCard />
                 <SplitsTable />
@@ -165,14 +167,15 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                 </div>
                 <super::sql_panel::SqlPanel />
                 <super::live::LiveCard />
+                </AfterFirstPaint>
                 <footer class="footer muted small">
                     "Flink 2.3 semantics, simulated deterministically in your browser. Processing time is simulated; see the README for what the model simplifies. Press ? for shortcuts."
                 </footer>
             </main>
             <aside class="controls-drawer" aria-label="Controls" class:hidden=move || !controls_open.get()>
-                <ControlsPanel />
+                <AfterFirstPaint now=no_loop><ControlsPanel /></AfterFirstPaint>
             </aside>
-            <HelpOverlay open=help_open />
+            <AfterFirstPaint now=no_loop><HelpOverlay open=help_open /></AfterFirstPaint>
         </div>
     }
 }

@@ -10,7 +10,7 @@
 //! `share` (export/import/link; `scenario_text` reads pasted or linked text and says what is wrong in words, `link_problem` shows it; `url_state` keeps the page's state in its address), `snippets`
 //! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`; `job_download` downloads the runnable job), `keyboard` (+ `modal`, the help dialog's focus handling), `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
-//! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `rows` (per-row memos
+//! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `after_first_paint` (cards below the fold wait for the first paint), `rows` (per-row memos
 //! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
 //!
 //! The live link to a real job (`live`: the card, polling; `live_fetch`: the HTTP; `live_table`: the
@@ -53,6 +53,7 @@ pub mod timeline_job;
 pub mod timeline_plot;
 dom_modules!(
     actions,
+    after_first_paint,
     advisor,
     app,
     controls,
