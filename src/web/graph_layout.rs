@@ -220,6 +220,12 @@ fn pill_height(n: usize) -> f64 {
 }
 
 pub fn layout(width: f64, snap: &Snapshot) -> Layout {
+    layout_named(width, snap, &[])
+}
+
+/// [`layout`] with the partitions' own names when they are not the playground's (a real job's
+/// split ids): the pills are as wide as the longest.
+pub fn layout_named(width: f64, snap: &Snapshot, names: &[String]) -> Layout {
     let width = width.max(560.0);
     let n = snap.splits.len();
     let p_h = pill_height(n);
@@ -232,7 +238,8 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
     // Partition pills grow with the longest name: `impressions-1 silenced 00:00:28.781` is the
     // name and 22 more characters (a state badge and a watermark); 25 when a partition has
     // nothing written to it (`no producer`).
-    let longest = (0..n as u32).map(|p| partition_label(snap, p).chars().count()).max().unwrap_or(3);
+    let label = |p: u32| names.get(p as usize).map_or_else(|| partition_label(snap, p).chars().count(), |x| x.chars().count());
+    let longest = (0..n as u32).map(label).max().unwrap_or(3);
     let unwritten = snap.splits.iter().any(|s| s.silent && s.produced == 0);
     let p_w = P_W_MIN.max((longest + if unwritten { 25 } else { 22 }) as f64 * MONO_CH + 12.0);
     let (p_y, s_y, bands, bands_h) = place_bands(snap, p_h, s_h);
