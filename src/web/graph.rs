@@ -397,7 +397,9 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         d.with(|v| {
             v.as_ref().map(|v| {
                 let n = v.partitions.len();
-                format!("src {s} · {}{}", if n == 0 { "no split".to_string() } else { format!("{n} split{}", if n == 1 { "" } else { "s" }) }, if v.idle { " · IDLE" } else { "" })
+                // A real source that reports no per-split metrics may well have splits.
+                let none = if pg.live.is_some() { "splits ?" } else { "no split" };
+                format!("src {s} · {}{}", if n == 0 { none.to_string() } else { format!("{n} split{}", if n == 1 { "" } else { "s" }) }, if v.idle { " · IDLE" } else { "" })
             })
         })
     };

@@ -364,6 +364,21 @@ mod tests {
         assert!(phone.k_y > phone.o_y.last().copied().unwrap_or(0.0), "the sink under the last one");
     }
 
+    /// A real job's graph (the live card): its split ids widen the pills, its splits sit beside
+    /// the source subtasks that read them, and it fits a laptop's card.
+    #[test]
+    fn a_live_jobs_split_ids_size_the_pills() {
+        use crate::engine::live::{to_snapshot::to_snapshot, Bundle, LiveJob};
+        let b = Bundle::parse(include_str!("../../tests/fixtures/live/running.json")).unwrap();
+        let g = to_snapshot(&LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap());
+        let named = layout_named(808.0, &g.snapshot, &g.split_ids);
+        let plain = layout(808.0, &g.snapshot);
+        assert!(named.p_w > plain.p_w, "`split-1` is longer than `p1`");
+        assert_eq!(named.p_edges, [(0, 0), (1, 1)]);
+        assert_eq!(named.s_edges.len(), 4, "2 source subtasks × 2 window subtasks");
+        assert!(named.k_x + K_W <= 808.0, "fits the width");
+    }
+
     #[test]
     fn a_two_partition_job_is_short() {
         let small = layout(808.0, &snap("late-data", 1_000));

@@ -10,6 +10,7 @@ use super::graph::JobGraph;
 use super::state::Pg;
 use super::tables::{ChannelsTable, SplitsTable};
 use crate::engine::live::to_snapshot::LiveGraph;
+use leptos::context::Provider;
 use leptos::prelude::*;
 
 /// The live job's graph and tables; `graph` is `Some` while it is mounted (the card shows it
@@ -25,16 +26,18 @@ pub fn LiveGraphView(graph: Memo<Option<LiveGraph>>) -> impl IntoView {
         }
     });
     let pg = main.live_view(live);
-    provide_context(pg);
     let banner = move || live.with(|g| format!("LIVE: {}", g.job_name));
+    // The copy is given to the graph and tables only: the rest of the page keeps the playground.
     view! {
         <div class="live-graph" id="live-graph">
             <h3 class="live-banner" id="live-banner">{banner}<span class="muted small">" · the simulated job's graph and tables over the job's metrics; ? = not reported"</span></h3>
-            <section class="card graph-card live-graph-card" aria-label="Live job graph">
-                <JobGraph />
-            </section>
-            <SplitsTable />
-            <ChannelsTable />
+            <Provider value=pg>
+                <section class="card graph-card live-graph-card" aria-label="Live job graph">
+                    <JobGraph />
+                </section>
+                <SplitsTable />
+                <ChannelsTable />
+            </Provider>
         </div>
     }
     .into_any()
