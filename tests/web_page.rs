@@ -200,7 +200,7 @@ async fn a_live_job_is_drawn_with_the_simulated_jobs_graph_and_tables() {
         "{}",
         text(&c, "svg.graph [data-partition='1'] text.mono")
     );
-    assert!(text(&c, "svg.graph .col-heads").contains("Window(TumblingEventTime…"), "{}", text(&c, "svg.graph .col-heads"));
+    assert!(text(&c, "svg.graph .col-heads").contains("Window(TumblingEventTimeW… · HASH"), "{}", text(&c, "svg.graph .col-heads"));
     assert_eq!(count(&c, ".silence-btn.hidden"), 2);
     // The chain: split-1 → source subtask 1 → window subtask 0, drawn thick.
     assert_eq!(q(&c, "svg.graph .node.part.holding").get_attribute("data-partition").as_deref(), Some("1"));

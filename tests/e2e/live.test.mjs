@@ -67,7 +67,7 @@ async function checkLiveGraph(page) {
   assert.equal(await g.locator("svg.graph .node.part").count(), 2);
   assert.equal(await g.locator("svg.graph .node.src").count(), 2);
   assert.equal(await g.locator("svg.graph .node.op").count(), 2);
-  assert.match(await g.locator("svg.graph .col-heads").textContent(), /Window\(TumblingEventTime…/);
+  assert.match(await g.locator("svg.graph .col-heads").textContent(), /Window\(TumblingEventTimeW… · HASH/);
   const src = bundle[Object.keys(bundle).find((k) => /\/vertices\/bc76[0-9a-f]+\/metrics$/.test(k))];
   const low = src.find((m) => m.id === "1.Source__events.split.split-1.watermark.currentWatermark").value;
   const high = src.find((m) => m.id === "0.Source__events.split.split-0.watermark.currentWatermark").value;
