@@ -10,6 +10,7 @@ use wmp::engine::live::bundle::{job_path, metric_chunks, parse_answer, vertex_pa
 use wmp::engine::live::explain::explain;
 use wmp::engine::live::job::parse_overview;
 use wmp::engine::live::to_scenario::to_scenario;
+use wmp::engine::live::to_snapshot::{to_snapshot, UNKNOWN_WATERMARK};
 use wmp::engine::live::{Bundle, LiveError, LiveJob};
 use wmp::engine::session::Session;
 
@@ -95,6 +96,56 @@ fn a_missing_metric_is_unknown_not_zero() {
     assert!(!text.contains("Reading:"), "no reading without the metrics: {text}");
 }
 
+/// The real job in the simulated job's picture: the splits it reports on the source subtasks
+/// that read them, the window vertex as the keyed column, the sink named; the channel from the
+/// quiet subtask marked as every window subtask's minimum, and the chain through split-1.
+#[test]
+fn the_real_job_becomes_the_graphs_snapshot_with_the_holder_marked() {
+    let (_, job) = running();
+    let g = to_snapshot(&job);
+    let s = &g.snapshot;
+    assert_eq!(g.job_name, "live-fixture: one quiet split");
+    assert_eq!(g.source_names, ["Source: events"]);
+    assert_eq!(g.keyed_name.as_deref(), Some("Window(TumblingEventTimeWindows(10000)) -> Results: Writer"));
+    assert_eq!(g.keyed_ship_strategy.as_deref(), Some("HASH"));
+    assert!(g.sink_names.is_empty(), "the sink is chained into the window vertex");
+    assert_eq!(g.split_ids, ["split-0", "split-1"]);
+    assert_eq!(s.splits.iter().map(|p| p.subtask).collect::<Vec<_>>(), [Some(0), Some(1)]);
+    assert_eq!(s.sources.iter().map(|x| x.partitions.clone()).collect::<Vec<_>>(), [vec![0], vec![1]]);
+    let src = &job.vertices[0].subtasks;
+    for (i, v) in s.sources.iter().enumerate() {
+        assert_eq!(Some(v.output_watermark.ms()), src[i].output_watermark);
+        assert_eq!(s.splits[i].watermark.map(|w| w.ms()), src[i].splits[0].watermark);
+    }
+    let low = src[1].output_watermark.unwrap();
+    assert_eq!(s.operators.len(), 2);
+    for o in &s.operators {
+        assert_eq!(o.input_watermark.ms(), low);
+        assert_eq!(o.channels.iter().map(|c| c.source_subtask).collect::<Vec<_>>(), [0, 1], "keyBy: every source subtask feeds it");
+        assert!(o.channels.iter().all(|c| c.watermark == UNKNOWN_WATERMARK), "Flink reports no per-channel watermark");
+        assert_eq!(o.channels.iter().filter(|c| c.is_min).map(|c| c.source_subtask).collect::<Vec<_>>(), [1]);
+    }
+    assert_eq!(g.chain, (Some(0), Some(1), Some(1)));
+    assert_eq!(g.keyed_records_out.len(), 2);
+    assert!(g.keyed_records_out.iter().all(Option::is_some));
+}
+
+#[test]
+fn a_watermark_not_reported_is_unknown_in_the_snapshot_and_nothing_is_marked() {
+    let b = Bundle::parse(RUNNING).unwrap();
+    let id = LiveJob::only_job_id(&b).unwrap();
+    let mut v: Value = serde_json::from_str(RUNNING).unwrap();
+    let map = v.as_object_mut().unwrap();
+    let src = map[&job_path(&id)]["vertices"][0]["id"].as_str().unwrap().to_string();
+    map.remove(&vertex_path(&id, &src, "metrics"));
+    let g = to_snapshot(&LiveJob::from_bundle(&Bundle::parse(&v.to_string()).unwrap(), &id).unwrap());
+    assert!(g.snapshot.splits.is_empty(), "no split is reported: none is drawn");
+    assert!(g.snapshot.sources.iter().all(|s| s.output_watermark == UNKNOWN_WATERMARK));
+    assert_eq!(g.chain, (None, None, None));
+    assert!(g.snapshot.operators.iter().all(|o| o.channels.iter().all(|c| !c.is_min)));
+    assert!(g.snapshot.operators.iter().all(|o| o.input_watermark != UNKNOWN_WATERMARK), "the window vertex's own answer is still read");
+}
+
 #[test]
 fn the_metric_chunks_ask_only_for_what_is_read() {
     let list = json!([{ "id": "0.numRecordsIn" }, { "id": "0.mailboxLatencyMs_p99" }, { "id": "1.Source__events.split.split-1.watermark.currentWatermark" }]);
@@ -172,4 +223,10 @@ fn wmp_serves_answers_read_back_name_seed_001s_heartbeat_subtask() {
     let h = e.holder.expect("a holder");
     assert_eq!(h.subtask, 11 % 8, "{:?}", e.lines);
     assert!(e.lines.join("\n").contains("held back by it"), "{:?}", e.lines);
+    // Drawn as the graph: 8 source subtasks, 8 window subtasks of 8 channels, the chain
+    // through source subtask 3.
+    let g = to_snapshot(&job);
+    assert_eq!((g.snapshot.sources.len(), g.snapshot.operators.len()), (8, 8));
+    assert!(g.snapshot.operators.iter().all(|o| o.channels.len() == 8));
+    assert_eq!(g.chain.1, Some(3));
 }

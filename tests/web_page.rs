@@ -171,3 +171,48 @@ fn the_panic_banner_goes_where_the_playgrounds_are() {
     assert!(page.text_content().unwrap().contains("on the page"));
     page.remove();
 }
+
+/// The live card's graph: the real job recorded from Flink (tests/fixtures/live/running.json)
+/// drawn by the playground's own graph and tables, with its split ids, vertex names and
+/// watermarks; the quiet subtask 1, its split-1 and its channel carry the "holds the minimum"
+/// marks; what the REST API does not give is "?"; nothing can silence a real split.
+#[wasm_bindgen_test]
+async fn a_live_job_is_drawn_with_the_simulated_jobs_graph_and_tables() {
+    use wmp::engine::live::to_snapshot::to_snapshot;
+    use wmp::engine::live::{Bundle, LiveJob};
+    let b = Bundle::parse(include_str!("fixtures/live/running.json")).unwrap();
+    let job = LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap();
+    let low = job.vertices[0].subtasks[1].output_watermark.unwrap();
+    let pg = Pg::new();
+    let c = fresh_container();
+    let _h = leptos::mount::mount_to(c.clone(), move || {
+        provide_context(pg);
+        let graph = Memo::new(move |_| Some(to_snapshot(&job)));
+        view! { <wmp::web::live_graph::LiveGraphView graph=graph /> }
+    });
+    settle().await;
+    assert_eq!(text(&c, "#live-banner").split(" · ").next(), Some("LIVE: live-fixture: one quiet split"));
+    assert_eq!(count(&c, "svg.graph .node.part"), 2);
+    assert_eq!(count(&c, "svg.graph .node.src"), 2);
+    assert_eq!(count(&c, "svg.graph .node.op"), 2);
+    assert!(
+        text(&c, "svg.graph [data-partition='1'] text.mono").starts_with("split-1"),
+        "{}",
+        text(&c, "svg.graph [data-partition='1'] text.mono")
+    );
+    assert!(text(&c, "svg.graph .col-heads").contains("Window(TumblingEventTimeW… · HASH"), "{}", text(&c, "svg.graph .col-heads"));
+    assert_eq!(count(&c, ".silence-btn.hidden"), 2);
+    // The chain: split-1 → source subtask 1 → window subtask 0, drawn thick.
+    assert_eq!(q(&c, "svg.graph .node.part.holding").get_attribute("data-partition").as_deref(), Some("1"));
+    assert_eq!(q(&c, "svg.graph .node.src.holding").get_attribute("data-source").as_deref(), Some("1"));
+    assert_eq!(q(&c, "svg.graph .node.op.focus").get_attribute("data-operator").as_deref(), Some("0"));
+    assert_eq!(count(&c, ".graph-edges.marked path.culprit"), 2);
+    let wm = format::wm_raw(low);
+    assert!(text(&c, "svg.graph [data-operator='0']").contains(&wm), "the window subtask's input watermark {wm}");
+    // The tables: the split row holding the minimum, its counts unknown; the channels unknown.
+    assert!(text(&c, "#live-splits-table tr.holding").starts_with("split-1 ◀ min"));
+    assert!(text(&c, "#live-splits-table tr.holding").contains('?'));
+    assert!(text(&c, "#live-channels-table tr.holding").starts_with("ch1 ◀ min"));
+    assert!(text(&c, "#live-channels-table tr.holding").contains("Source: events"));
+    assert_eq!(count(&c, "#splits-table"), 0, "the live copy's ids do not clash with the playground's");
+}

@@ -6,16 +6,25 @@ use crate::engine::time::{format_duration, format_watermark, EventTime, ProcTime
 /// The two sentinels as the raw `long`s the views work in.
 pub const MIN_WM: i64 = NO_WATERMARK.ms();
 pub const MAX_WM: i64 = END_OF_TIME.ms();
+/// A live job's watermark that its metrics did not report (shown as `?`).
+pub const UNKNOWN_WM: i64 = crate::engine::live::to_snapshot::UNKNOWN_WATERMARK.ms();
 
 const DAY: i64 = 86_400_000;
 
 /// A watermark as people read it next to a clock at `now` (see [`WatermarkStyle::Near`]).
 pub fn wm_human(w: i64, now: i64) -> String {
+    if w == UNKNOWN_WM {
+        return "?".into();
+    }
     format_watermark(EventTime(w), WatermarkStyle::Near(ProcTime(now)))
 }
 
-/// The raw `long`, with Flink's names for the two sentinels.
+/// The raw `long`, with Flink's names for the two sentinels ("not reported" for a live job's
+/// watermark its metrics did not give).
 pub fn wm_raw(w: i64) -> String {
+    if w == UNKNOWN_WM {
+        return "not reported".into();
+    }
     format_watermark(EventTime(w), WatermarkStyle::Raw)
 }
 

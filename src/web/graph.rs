@@ -35,7 +35,17 @@ use super::graph_operator::OperatorNode;
 /// partition), from the diagnosis taken with the graph's own snapshot: the highlight always
 /// agrees with the numbers drawn beside it.
 pub fn culprit(pg: &Pg) -> Chain {
-    pg.reading.with(Reading::chain)
+    match pg.live {
+        // A real job: the subtask `explain` names, and the split and window subtask it holds.
+        Some(l) => l.with(|g| g.chain),
+        None => pg.reading.with(Reading::chain),
+    }
+}
+
+/// Whether anything may be named as holding a minimum: once something was read, or always for
+/// a real job (its marks come from `explain`, which names a holder only when one is below).
+pub fn started(pg: &Pg) -> bool {
+    pg.live.is_some() || pg.reading.with(Reading::started)
 }
 
 #[component]
@@ -46,7 +56,10 @@ pub fn JobGraph() -> impl IntoView {
     let width = use_width(node, 720.0);
     let lay = Memo::new(move |_| {
         let w = width.get();
-        pg.snap.with(|s| layout(w, s))
+        match pg.live {
+            Some(l) => l.with(|g| super::graph_layout::layout_named(w, &g.snapshot, &g.split_ids)),
+            None => pg.snap.with(|s| layout(w, s)),
+        }
     });
     let chain = Memo::new(move |_| culprit(&pg));
     let view_box = move || lay.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height));
@@ -61,7 +74,7 @@ pub fn JobGraph() -> impl IntoView {
                     on_graph_click(pg, ev.target());
                 }
             }
-            data-culprit-partition=move || pg.reading.with(Reading::culprit_attr) data-cause=move || pg.reading.with(Reading::cause_attr)>
+            data-culprit-partition=move || culprit_attr(&pg) data-cause=move || if pg.live.is_some() { String::new() } else { pg.reading.with(Reading::cause_attr) }>
             // The layers scale together with one viewBox: the graph fits its card at any width
             // (1:1 when there is room), and the card is as tall as the job.
             <div class="graph-layers" style:aspect-ratio=move || lay.with(|l| format!("{:.0} / {:.0}", l.width, l.height))
@@ -76,8 +89,19 @@ pub fn JobGraph() -> impl IntoView {
     }
 }
 
+/// The culprit's partition as `data-culprit-partition` ("" when none).
+fn culprit_attr(pg: &Pg) -> String {
+    match pg.live {
+        Some(l) => l.with(|g| g.chain.2.map_or_else(String::new, |p| p.to_string())),
+        None => pg.reading.with(Reading::culprit_attr),
+    }
+}
+
 /// What the graph shows, for screen readers: the job's shape in one sentence.
 fn graph_label(pg: &Pg) -> String {
+    if let Some(l) = pg.live {
+        return l.with(|g| format!("Live job graph of {}: its splits and source subtasks, {} and the sink; click a node or press Enter on it to select it", g.job_name, g.keyed_name.as_deref().unwrap_or("no downstream vertex")));
+    }
     pg.snap.with(|s| {
         let j = &s.job;
         let sources = match j.topics.as_slice() {
@@ -104,7 +128,7 @@ fn on_button(target: Option<web_sys::EventTarget>) -> bool {
 fn on_graph_click(pg: Pg, target: Option<web_sys::EventTarget>) {
     let Some(target) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
     let attr = |sel: &str, name: &str| target.closest(sel).ok().flatten().and_then(|e| e.get_attribute(name)).and_then(|v| v.parse::<u32>().ok());
-    if let Some(p) = attr("[data-silence]", "data-silence") {
+    if let Some(p) = attr("[data-silence]", "data-silence").filter(|_| pg.live.is_none()) {
         let silent = pg.snap.with_untracked(|s| s.splits.get(p as usize).is_some_and(|x| x.silent));
         let cmd = if silent { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
         pg.apply_or_report(cmd);
@@ -125,7 +149,7 @@ fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     // Before anything is read, no channel is marked as holding the minimum either.
     let mins = Memo::new(move |_| {
-        if !pg.reading.with(Reading::started) {
+        if !started(&pg) {
             return Vec::new();
         }
         pg.snap.with(|s| {
@@ -173,18 +197,41 @@ fn ColumnHeads(lay: Memo<Layout>) -> impl IntoView {
     };
     view! {
         <g class="col-heads">
-            <text x=move || lay.with(|l| l.p_x) y="14">"PARTITIONS (splits)"</text>
+            <text x=move || lay.with(|l| l.p_x) y="14">{move || if pg.live.is_some() { "SPLITS" } else { "PARTITIONS (splits)" }}</text>
             <text x=move || lay.with(|l| l.s_x) y="14">"SOURCE SUBTASKS"</text>
             {move || lay.with(|l| l.m_x).map(|x| view! { <text x=x y="14" class="chained-head">{chained_head}</text> })}
-            <text x=move || lay.with(|l| l.o_x) y="14">{move || operator_head(&pg)}</text>
+            <text x=move || lay.with(|l| l.o_x) y="14">{move || operator_head(&pg)}<title>{move || live_keyed_title(&pg)}</title></text>
             <text x=move || lay.with(|l| l.k_x) y="14" class:hidden=move || lay.with(|l| l.sink_below)>"SINK"</text>
         </g>
         <g class="band-heads">{bands}</g>
     }
 }
 
-/// The keyed operator's column head: what it is and how its input arrives.
+/// A vertex name cut to `n` characters (the whole name is in the title).
+pub fn short_name(name: &str, n: usize) -> String {
+    if name.chars().count() <= n {
+        name.to_string()
+    } else {
+        format!("{}…", name.chars().take(n - 1).collect::<String>())
+    }
+}
+
+/// A real job's keyed column in full: the vertex's name and how its input is shipped.
+fn live_keyed_title(pg: &Pg) -> String {
+    pg.live.map_or_else(String::new, |l| {
+        l.with(|g| format!("{} (input shipped {})", g.keyed_name.as_deref().unwrap_or("no downstream vertex"), g.keyed_ship_strategy.as_deref().unwrap_or("unknown")))
+    })
+}
+
+/// The keyed operator's column head: what it is and how its input arrives (a real job: the
+/// vertex's name and ship strategy, as Flink's plan gives them).
 fn operator_head(pg: &Pg) -> String {
+    if let Some(l) = pg.live {
+        return l.with(|g| {
+            let ship = g.keyed_ship_strategy.as_deref().map_or(String::new(), |s| format!(" · {s}"));
+            format!("{}{ship}", short_name(g.keyed_name.as_deref().unwrap_or("NO DOWNSTREAM VERTEX"), 26))
+        });
+    }
     let (join, mode) = pg.cfg.with(|c| (c.interval_join, (c.inputs.len() > 1).then_some(c.two_input_mode)));
     let ex = exchange_label(pg);
     match (join, mode) {
@@ -228,16 +275,19 @@ fn GraphNodes(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
 fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bool>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = split_memo(pg.snap, p);
-    let name = Memo::new(move |_| pg.snap.with(|s| partition_label(s, p)));
+    let name = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| partition_label(s, p))));
     // As sentences name it: "partition 3", "partition rates-0" (the pill says `p3`).
-    let spoken = Memo::new(move |_| pg.snap.with(|s| super::graph_layout::partition_name(s, p)));
+    let spoken = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| super::graph_layout::partition_name(s, p))));
     let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
-    // A partition nobody writes to is not "silenced": it has nothing to resume.
+    // A partition nobody writes to is not "silenced": it has nothing to resume. A real job's
+    // producers are not known: its splits show their state only (active or idle).
     let producer = Memo::new(move |_| {
         pg.snap.track();
-        pg.with_sim(|s| s.producers().iter().any(|x| x.partition == p))
+        pg.live.is_some() || pg.with_sim(|s| s.producers().iter().any(|x| x.partition == p))
     });
+    let live = pg.live.is_some();
     let badge = Memo::new(move |_| state.get().map_or(PartState::Active, |(idle, released, _, silent)| PartState::of(idle, released, silent, producer.get())));
+    let toggles = move || !live && badge.get().can_toggle();
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
     let class = move || part_class(state.get(), chain.with(|c| c.2) == Some(p), pg.selection.with(|sel| *sel == Selection::Split(p)));
     let wm = move || d.with(|s| s.as_ref().filter(|s| !s.released).map(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())).unwrap_or_default());
@@ -249,15 +299,15 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
     let verb = move || if state.with(|s| s.is_some_and(|s| s.3)) { "Resume" } else { "Silence" };
     view! {
         <g class="part-row">
-            <g class="silence-btn" class:on=move || badge.get() == PartState::Silenced class:hidden=move || !badge.get().can_toggle()
-                data-silence=p role="button" tabindex=move || if badge.get().can_toggle() { "0" } else { "-1" }
+            <g class="silence-btn" class:on=move || badge.get() == PartState::Silenced class:hidden=move || !toggles()
+                data-silence=p role="button" tabindex=move || if toggles() { "0" } else { "-1" }
                 aria-label=move || format!("{} partition {}", verb(), spoken.get())>
                 <title>{move || format!("{} the producers of partition {}", verb(), spoken.get())}</title>
                 <rect x=move || geo.get().0 - SILENCE_W + 4.0 y=move || geo.get().1 - geo.get().2 / 2.0 width=SILENCE_W - 8.0 height=move || geo.get().2 rx="3" />
                 <text x=move || geo.get().0 - SILENCE_W / 2.0 y=move || geo.get().1 + 3.5 text-anchor="middle">{verb}</text>
             </g>
             <g class=class data-partition=p data-state=move || badge.get().word() tabindex="0" role="button" aria-label=label>
-                <title>{move || format!("partition {} (engine partition {p}): {}; click to explain", name.get(), badge.get().word())}</title>
+                <title>{move || if live { format!("split {}: {}", name.get(), badge.get().word()) } else { format!("partition {} (engine partition {p}): {}; click to explain", name.get(), badge.get().word()) }}</title>
                 <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
                 <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>
                     {move || name.get()}
@@ -268,6 +318,11 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
             </g>
         </g>
     }
+}
+
+/// A real job's split id for partition `p` (`None` for the simulation).
+pub fn live_split(pg: &Pg, p: u32) -> Option<String> {
+    pg.live.and_then(|l| l.with(|g| g.split_ids.get(p as usize).cloned()))
 }
 
 /// What a partition's badge says: its state, never an action.
@@ -342,7 +397,9 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         d.with(|v| {
             v.as_ref().map(|v| {
                 let n = v.partitions.len();
-                format!("src {s} · {}{}", if n == 0 { "no split".to_string() } else { format!("{n} split{}", if n == 1 { "" } else { "s" }) }, if v.idle { " · IDLE" } else { "" })
+                // A real source that reports no per-split metrics may well have splits.
+                let none = if pg.live.is_some() { "splits ?" } else { "no split" };
+                format!("src {s} · {}{}", if n == 0 { none.to_string() } else { format!("{n} split{}", if n == 1 { "" } else { "s" }) }, if v.idle { " · IDLE" } else { "" })
             })
         })
     };
@@ -385,6 +442,9 @@ fn SinkNode(lay: Memo<Layout>) -> impl IntoView {
     let geo = Memo::new(move |_| lay.with(|l| (l.k_x, l.k_y - 26.0)));
     let x = move || geo.get().0;
     let y = move || geo.get().1;
+    if let Some(l) = pg.live {
+        return live_sink(l, x, y).into_any();
+    }
     let join = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
     let mode = move || if pg.cfg.with(|c| c.sink == SinkMode::Upsert) { "upsert" } else { "append" };
     let count = move || thousands(pg.snap.with(|s| if join.get() { s.joins_emitted } else { s.windows_fired as u64 }));
@@ -394,6 +454,25 @@ fn SinkNode(lay: Memo<Layout>) -> impl IntoView {
             <text class="name" x=move || x() + 8.0 y=move || y() + 16.0>{move || if join.get() { "sink".to_string() } else { format!("sink ({})", mode()) }}</text>
             <text class="mono wm" x=move || x() + 8.0 y=move || y() + 32.0>{count}</text>
             <text class="raw" x=move || x() + 8.0 y=move || y() + 45.0>{move || if join.get() { "joined pairs" } else { "results" }}</text>
+        </g>
+    }
+    .into_any()
+}
+
+/// A real job's sink: the vertices after the keyed column (or "chained", when the sink runs in
+/// the keyed vertex), and the records the keyed vertex sent on (`numRecordsOut`, `?` unless
+/// every subtask reported it).
+fn live_sink(l: RwSignal<crate::engine::live::to_snapshot::LiveGraph>, x: impl Fn() -> f64 + Copy + Send + 'static, y: impl Fn() -> f64 + Copy + Send + 'static) -> impl IntoView {
+    let name = move || l.with(|g| g.sink_names.first().map_or_else(|| "sink (chained)".to_string(), |n| short_name(n, 16)));
+    let title = move || l.with(|g| if g.sink_names.is_empty() { "the sink is chained into the vertex on its left".to_string() } else { g.sink_names.join(", ") });
+    let count = move || l.with(|g| g.keyed_records_out.iter().copied().sum::<Option<i64>>().map_or_else(|| "?".to_string(), |n| thousands(n.max(0) as u64)));
+    view! {
+        <g class="node sink">
+            <title>{title}</title>
+            <rect class="box" x=x y=y width=K_W height="52" rx="6" />
+            <text class="name" x=move || x() + 8.0 y=move || y() + 16.0>{name}</text>
+            <text class="mono wm" x=move || x() + 8.0 y=move || y() + 32.0>{count}</text>
+            <text class="raw" x=move || x() + 8.0 y=move || y() + 45.0>"records in"</text>
         </g>
     }
 }

@@ -27,9 +27,11 @@ pub struct FlowOn {
 
 impl FlowOn {
     /// Puts it in the context of the job graph's nodes.
+    /// A real job (the live card's copy) shows none: its configuration is not in the REST API.
     pub fn provide(pg: Pg) {
-        let limited = Memo::new(move |_| pg.cfg.with(|c| c.flow.keyed_capacity_per_s.is_some()));
-        let aligned = Memo::new(move |_| pg.cfg.with(|c| c.aligned()));
+        let sim = pg.live.is_none();
+        let limited = Memo::new(move |_| sim && pg.cfg.with(|c| c.flow.keyed_capacity_per_s.is_some()));
+        let aligned = Memo::new(move |_| sim && pg.cfg.with(|c| c.aligned()));
         provide_context(FlowOn { limited, aligned });
     }
 }

@@ -220,6 +220,12 @@ fn pill_height(n: usize) -> f64 {
 }
 
 pub fn layout(width: f64, snap: &Snapshot) -> Layout {
+    layout_named(width, snap, &[])
+}
+
+/// [`layout`] with the partitions' own names when they are not the playground's (a real job's
+/// split ids): the pills are as wide as the longest.
+pub fn layout_named(width: f64, snap: &Snapshot, names: &[String]) -> Layout {
     let width = width.max(560.0);
     let n = snap.splits.len();
     let p_h = pill_height(n);
@@ -232,7 +238,8 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
     // Partition pills grow with the longest name: `impressions-1 silenced 00:00:28.781` is the
     // name and 22 more characters (a state badge and a watermark); 25 when a partition has
     // nothing written to it (`no producer`).
-    let longest = (0..n as u32).map(|p| partition_label(snap, p).chars().count()).max().unwrap_or(3);
+    let label = |p: u32| names.get(p as usize).map_or_else(|| partition_label(snap, p).chars().count(), |x| x.chars().count());
+    let longest = (0..n as u32).map(label).max().unwrap_or(3);
     let unwritten = snap.splits.iter().any(|s| s.silent && s.produced == 0);
     let p_w = P_W_MIN.max((longest + if unwritten { 25 } else { 22 }) as f64 * MONO_CH + 12.0);
     let (p_y, s_y, bands, bands_h) = place_bands(snap, p_h, s_h);
@@ -355,6 +362,21 @@ mod tests {
         assert!(phone.width < layout(808.0, &s).width, "and needs less width");
         assert!(phone.width > 330.0, "wider than the card: the view box scales it down");
         assert!(phone.k_y > phone.o_y.last().copied().unwrap_or(0.0), "the sink under the last one");
+    }
+
+    /// A real job's graph (the live card): its split ids widen the pills, its splits sit beside
+    /// the source subtasks that read them, and it fits a laptop's card.
+    #[test]
+    fn a_live_jobs_split_ids_size_the_pills() {
+        use crate::engine::live::{to_snapshot::to_snapshot, Bundle, LiveJob};
+        let b = Bundle::parse(include_str!("../../tests/fixtures/live/running.json")).unwrap();
+        let g = to_snapshot(&LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap());
+        let named = layout_named(808.0, &g.snapshot, &g.split_ids);
+        let plain = layout(808.0, &g.snapshot);
+        assert!(named.p_w > plain.p_w, "`split-1` is longer than `p1`");
+        assert_eq!(named.p_edges, [(0, 0), (1, 1)]);
+        assert_eq!(named.s_edges.len(), 4, "2 source subtasks × 2 window subtasks");
+        assert!(named.k_x + K_W <= 808.0, "fits the width");
     }
 
     #[test]

@@ -5,9 +5,9 @@
 //! one "holds the minimum" mark (thick orange port, ◀ min) — as a channel would with one input.
 //! A union's subtask has one port: the valve that covers both sources' channels.
 
-use super::format::{dur, thousands, wm_human, wm_raw};
+use super::format::{dur, thousands, wm_human, wm_raw, UNKNOWN_WM};
 use super::graph_layout::{Layout, Ports, COUNTS_Y, COUNTS_Y_DENSE, O_W, PORT_W};
-use super::reading::{Chain, Reading};
+use super::reading::Chain;
 use super::rows::op_memo;
 use super::state::{Pg, Selection};
 use crate::engine::time::NO_WATERMARK;
@@ -20,7 +20,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
     let geo = Memo::new(move |_| lay.with(|l| (l.o_x, l.o_y.get(o as usize).copied().unwrap_or(0.0) - l.o_h / 2.0, l.o_h, l.ports)));
     let x = move || geo.get().0;
     let y = move || geo.get().1;
-    let join = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
+    let join = Memo::new(move |_| pg.live.is_none() && pg.cfg.with(|c| c.interval_join.is_some()));
     let class = move || {
         let (idle, wm) = d.with(|v| v.as_ref().map_or((false, 0), |v| (v.idle, v.input_watermark.ms())));
         let selected = pg.selection.with(|sel| matches!(sel, Selection::Operator(x) if *x == o));
@@ -52,15 +52,18 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
         d.with(|v| {
             v.as_ref().map(|v| {
                 let w = v.input_watermark.ms();
-                let lag = if w == NO_WATERMARK.ms() || w == i64::MAX { String::new() } else { format!(" · lag {}", dur(v.now.ms() - w)) };
+                let lag = if w == NO_WATERMARK.ms() || w == i64::MAX || w == UNKNOWN_WM { String::new() } else { format!(" · lag {}", dur(v.now.ms() - w)) };
                 format!("{}{lag}", wm_raw(w))
             })
         })
     };
     let counts = counts_memo(pg, o);
-    let line4 = move || counts_line(counts.get(), join.get());
+    let live = pg.live.is_some();
+    let line4 = move || if live { live_counts_line(pg, o) } else { counts_line(counts.get(), join.get()) };
     let title = move || {
-        if geo.with(|g| g.3 == Ports::TwoInputs) {
+        if live {
+            format!("subtask {o} ({}): currentInputWatermark, the minimum over its input channels as Flink reports it; the channels' own watermarks are not in the REST API", line3().unwrap_or_default())
+        } else if geo.with(|g| g.3 == Ports::TwoInputs) {
             format!("{} subtask {o}: a two-input operator; currentInputWatermark is the minimum of currentInput1Watermark and currentInput2Watermark over the inputs that are not idle; click to explain why", if join.get() { "interval join" } else { "window" })
         } else {
             let raw = line3().unwrap_or_default();
@@ -70,6 +73,9 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
     view! {
         <g class=class data-operator=o tabindex="0" role="button" aria-label=move || {
             let wm = d.with(|v| v.as_ref().map(|v| wm_human(v.input_watermark.ms(), v.now.ms())).unwrap_or_default());
+            if live {
+                return format!("Subtask {o} of {}: input watermark {wm}, {}; press Enter to select it", pg.live.map_or_else(String::new, |l| l.with(|g| g.keyed_name.clone().unwrap_or_default())), live_counts_line(pg, o).0);
+            }
             let (out, dropped, side) = counts.get();
             let what = if join.get() { "pairs joined" } else { "windows fired" };
             format!("{} subtask {o}: watermark {wm}, {out} {what}, {dropped} late records dropped, {side} to side output; press Enter to explain", if join.get() { "Interval join" } else { "Window" })
@@ -114,7 +120,7 @@ fn InputPort(o: u32, input: usize, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = Memo::new(move |_| pg.snap.with(|s| s.operators.get(o as usize).and_then(|v| v.inputs.get(input).cloned()).map(|i| (i, s.now))));
     // Before anything is read nothing is named as holding the minimum (one diagnosis rule).
-    let started = Memo::new(move |_| pg.reading.with(Reading::started));
+    let started = Memo::new(move |_| super::graph::started(&pg));
     let is_min = Memo::new(move |_| started.get() && d.with(|v| v.as_ref().is_some_and(|(i, _)| i.is_min)));
     let idle = Memo::new(move |_| d.with(|v| v.as_ref().is_some_and(|(i, _)| i.idle)));
     let geo = Memo::new(move |_| lay.with(|l| (l.o_x, l.port_y(o, input).unwrap_or(0.0))));
@@ -159,11 +165,21 @@ fn short(topic: &str) -> String {
     }
 }
 
+/// A real job's keyed subtask: `numRecordsOut` (`?` when not reported); late records are not
+/// read from the REST API.
+fn live_counts_line(pg: Pg, o: u32) -> (String, String) {
+    let out = pg.live.and_then(|l| l.with(|g| g.keyed_records_out.get(o as usize).copied().flatten()));
+    (format!("▮ {} out", out.map_or_else(|| "?".to_string(), |n| thousands(n.max(0) as u64))), String::new())
+}
+
 /// A keyed subtask's results and late records so far (`numRecordsOut`,
 /// `numLateRecordsDropped`, `numLateRecordsSideOutput`), read with the graph's snapshot.
 fn counts_memo(pg: Pg, o: u32) -> Memo<(u64, u64, u64)> {
     Memo::new(move |_| {
         pg.snap.track();
+        if pg.live.is_some() {
+            return (0, 0, 0);
+        }
         pg.with_sim(|s| {
             s.downstream().windows.get(o as usize).map_or((0, 0, 0), |w| (w.num_records_out, w.num_late_records_dropped, w.num_late_records_side_output))
         })

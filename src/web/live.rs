@@ -1,6 +1,7 @@
 //! The "Live job" card: a JobManager URL, Connect (lists its jobs), pick one and the page polls
-//! it every 2 s (visible status, Stop) and shows the real job's subtasks and the engine's
-//! explanation of who holds the minimum watermark; "Turn into a scenario" loads a scenario with
+//! it every 2 s (visible status, Stop) and draws the real job with the simulated job's graph and
+//! tables (`live_graph`), then the engine's explanation of who holds the minimum watermark and
+//! the metrics per subtask; "Turn into a scenario" loads a scenario with
 //! its shape. Offline: paste the answers as one bundle (docs/LIVE.md). Fetching and timing
 //! live here and in `live_fetch`; reading and explaining is the engine's (`engine::live`).
 
@@ -8,6 +9,7 @@ use super::live_fetch::{self, FetchError};
 use super::state::Pg;
 use crate::engine::live::job::parse_overview;
 use crate::engine::live::to_scenario::to_scenario;
+use crate::engine::live::to_snapshot::to_snapshot;
 use crate::engine::live::{Bundle, JobSummary, LiveJob};
 use leptos::prelude::*;
 
@@ -128,6 +130,8 @@ pub fn LiveCard() -> impl IntoView {
     };
     on_cleanup(move || live.generation.update_value(|g| *g += 1));
     let offline = RwSignal::new(String::new());
+    // The job as the simulated job's snapshot, for the graph and tables (recomputed per poll).
+    let graph = Memo::new(move |_| live.job.with(|j| j.as_ref().map(to_snapshot)));
     let to_scenario_click = move |_| {
         let Some(job) = live.job.get_untracked() else { return };
         live.stop();
@@ -155,6 +159,7 @@ pub fn LiveCard() -> impl IntoView {
                     <p class="live-error" id="live-error" role="alert">{move || live.error.get().unwrap_or_default()}</p>
                 </Show>
                 <Show when=move || live.job.with(Option::is_some)>
+                    <super::live_graph::LiveGraphView graph=graph />
                     <super::live_table::LiveJobView job=live.job.into() />
                     <button class="btn" id="live-scenario" on:click=to_scenario_click title="A simulation with this job's shape and current watermarks">"Turn into a scenario"</button>
                 </Show>

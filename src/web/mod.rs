@@ -13,8 +13,9 @@
 //! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `after_first_paint` (cards below the fold wait for the first paint), `rows` (per-row memos
 //! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
 //!
-//! The live link to a real job (`live`: the card, polling; `live_fetch`: the HTTP; `live_table`: the
-//! job's tables and explanation) over the engine's `engine::live`.
+//! The live link to a real job (`live`: the card, polling; `live_fetch`: the HTTP; `live_graph`:
+//! the job drawn with the simulated job's graph and tables; `live_table`: its explanation and
+//! metrics per subtask) over the engine's `engine::live`.
 //!
 //! Lesson mode (`?lesson=ID`): `lesson` (the step card, the panels a step shows) and `lesson_stage`
 //! (the draggable event-time stage) over `lesson_setup` and `lesson_steps` (no DOM: the small jobs,
@@ -76,6 +77,7 @@ dom_modules!(
     link_problem,
     live,
     live_fetch,
+    live_graph,
     live_table,
     modal,
     lag_chart,

@@ -24,6 +24,7 @@ use super::job_marks::Watch;
 use crate::engine::session::Session;
 use crate::engine::sim::Simulation;
 use crate::engine::snapshot::Snapshot;
+use crate::engine::live::to_snapshot::LiveGraph;
 use leptos::prelude::*;
 
 /// What the user clicked last; the WHY panel explains it.
@@ -141,6 +142,9 @@ pub struct Pg {
     pub(crate) pacing: StoredValue<Pacing>,
     /// The host page's element and hooks when the UI is not the page (`host`).
     pub host: StoredValue<super::host::Host, LocalStorage>,
+    /// A real job drawn with the simulated job's graph and tables (the live card's copy of the
+    /// playground, [`Pg::live_view`]); `None` in the playground's own.
+    pub live: Option<RwSignal<LiveGraph>>,
 }
 
 /// The emissions log and the late-record panel: the newest rows, and the exact counters.
@@ -247,9 +251,28 @@ impl Pg {
             seen: StoredValue::new(Cursor::default()),
             pacing: StoredValue::new(Pacing::default()),
             host: StoredValue::new_local(Default::default()),
+            live: None,
         };
         pg.refresh();
         pg
+    }
+
+    /// A copy of the playground whose graph and tables show the real job `live` instead of the
+    /// simulation: its own snapshot (set from `live`), selection and a playback that never
+    /// plays; the views check `live` before they read the simulation or change it.
+    pub fn live_view(&self, live: RwSignal<LiveGraph>) -> Pg {
+        let snap = RwSignal::new(live.with_untracked(|g| g.snapshot.clone()));
+        Effect::new(move |_| live.with(|g| snap.set(g.snapshot.clone())));
+        Pg { snap, snap_slow: snap, selection: RwSignal::new(Selection::None), playing: RwSignal::new(false), live: Some(live), ..*self }
+    }
+
+    /// An element id, prefixed `live-` in the live card's copy (the page has both).
+    pub fn dom_id(&self, id: &str) -> String {
+        if self.live.is_some() {
+            format!("live-{id}")
+        } else {
+            id.to_string()
+        }
     }
 
     /// The preset currently loaded, if the scenario came from one.

@@ -22,15 +22,18 @@ pub fn SplitsTable() -> impl IntoView {
     // Gated too: a table just below the fold is still laid out and painted (content-visibility
     // renders what is near the viewport), and a moving ◀ min mark relaid all its rows.
     let reading = gated(pg.reading_slow, visible, pg.playing);
-    let holding = Memo::new(move |_| reading.with(|r| r.held_by().and_then(|(_, h)| h.partition)));
+    let holding = Memo::new(move |_| match pg.live {
+        Some(_) => super::graph::culprit(&pg).2,
+        None => reading.with(|r| r.held_by().and_then(|(_, h)| h.partition)),
+    });
     view! {
-        <section class="card table-card" aria-labelledby="splits-h">
+        <section class="card table-card" aria-labelledby=pg.dom_id("splits-h")>
             <header class="card-head">
-                <h2 id="splits-h">"SPLITS"</h2>
+                <h2 id=pg.dom_id("splits-h")>"SPLITS"</h2>
                 <span class="muted small">{move || idle_timeouts(&pg)}</span>
             </header>
             <div class="scroll" node_ref=node>
-                <table class="data" id="splits-table">
+                <table class="data" id=pg.dom_id("splits-table")>
                     <thead><tr>
                         <th scope="col">"partition"</th><th scope="col">"subtask"</th>
                         <th scope="col" class="num">"produced"</th><th scope="col" class="num">"read"</th>
@@ -53,6 +56,10 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
     let pg = expect_context::<Pg>();
     let d = split_memo(snap, p);
     let cell = move |f: fn(&Row<SplitView>) -> String| move || d.with(|s| s.as_ref().map(f).unwrap_or_default());
+    // A real job's splits: the REST API gives their watermark and idleness, not their records.
+    let live = pg.live.is_some();
+    let counted = move |f: fn(&Row<SplitView>) -> String| move || if live { "?".to_string() } else { cell(f)() };
+    let name = move || super::graph::live_split(&pg, p).unwrap_or_else(|| snap.with(|s| super::graph_layout::partition_label(s, p)));
     let status = move || {
         d.with(|s| {
             s.as_ref().map(|s| {
@@ -79,19 +86,19 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             class:selected=move || pg.selection.with(|x| *x == Selection::Split(p))
             class:released=move || released.get() data-partition=p
             on:click=move |_| pg.selection.set(Selection::Split(p))>
-            <th scope="row">{move || snap.with(|s| super::graph_layout::partition_label(s, p))}<span class="min-mark">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
+            <th scope="row">{name}<span class="min-mark">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
             <td class="num">{cell(|s| s.subtask.map_or("–".into(), |t| t.to_string()))}</td>
-            <td class="num">{cell(|s| thousands(s.produced))}</td>
-            <td class="num">{cell(|s| thousands(s.read))}</td>
-            <td class="mono">{cell(|s| s.max_timestamp.map_or("–".into(), |t| wm_human(t.ms(), s.now.ms())))}</td>
+            <td class="num">{counted(|s| thousands(s.produced))}</td>
+            <td class="num">{counted(|s| thousands(s.read))}</td>
+            <td class="mono">{counted(|s| s.max_timestamp.map_or("–".into(), |t| wm_human(t.ms(), s.now.ms())))}</td>
             <td class="mono">
                 {cell(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms()))}
                 <span class="raw">{cell(|s| wm_raw(s.watermark.unwrap_or(NO_WATERMARK).ms()))}</span>
             </td>
             <td class="status">{status}</td>
-            <td class="mono">{cell(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
+            <td class="mono">{counted(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
             <td>
-                <button class="btn tiny" disabled=move || released.get()
+                <button class="btn tiny" disabled=move || released.get() class:hidden=live
                     aria-label=move || format!("{} partition {}", if silent.get() { "Resume" } else { "Silence" }, snap.with(|s| super::graph_layout::partition_label(s, p)))
                     on:click=move |ev| {
                         ev.stop_propagation();
@@ -113,22 +120,30 @@ pub fn ChannelsTable() -> impl IntoView {
     let visible = use_visible(node);
     let snap = gated(pg.snap_slow, visible, pg.playing);
     let reading = gated(pg.reading_slow, visible, pg.playing);
-    let focus = Memo::new(move |_| reading.with(|r| r.explanation.as_ref().map_or(0, |e| e.subtask)));
+    let focus = Memo::new(move |_| match pg.live {
+        Some(_) => super::graph::culprit(&pg).0.unwrap_or(0),
+        None => reading.with(|r| r.explanation.as_ref().map_or(0, |e| e.subtask)),
+    });
+    let noun = move || if pg.live.is_some() { "subtask".to_string() } else { format!("{} subtask", pg.cfg.with(|c| c.keyed_noun())) };
     let n = Memo::new(move |_| {
         let f = focus.get();
         snap.with(|s| s.operators.get(f as usize).map_or(0, |o| o.channels.len()))
     });
     let two_inputs = Memo::new(move |_| snap.with(|s| s.operators.first().is_some_and(|o| !o.inputs.is_empty())));
     view! {
-        <section class="card table-card" aria-labelledby="channels-h">
+        <section class="card table-card" aria-labelledby=pg.dom_id("channels-h")>
             <header class="card-head">
-                <h2 id="channels-h">{move || format!("CHANNELS · {} subtask {}", pg.cfg.with(|c| c.keyed_noun()), focus.get())}</h2>
-                <span class="muted small">{move || if two_inputs.get() { "per input: min over active, aligned channels" } else { "min over active, aligned channels" }}</span>
+                <h2 id=pg.dom_id("channels-h")>{move || format!("CHANNELS · {} {}", noun(), focus.get())}</h2>
+                <span class="muted small">{move || match (pg.live.is_some(), two_inputs.get()) {
+                    (true, _) => "the channel from the subtask holding the minimum; Flink reports no per-channel watermark",
+                    (false, true) => "per input: min over active, aligned channels",
+                    (false, false) => "min over active, aligned channels",
+                }}</span>
             </header>
             <InputsStrip focus=focus snap=snap />
             // Nothing in it takes focus: the region does, so that the arrows scroll it.
-            <div class="scroll" node_ref=node tabindex="0" role="region" aria-labelledby="channels-h">
-                <table class="data" id="channels-table">
+            <div class="scroll" node_ref=node tabindex="0" role="region" aria-labelledby=pg.dom_id("channels-h")>
+                <table class="data" id=pg.dom_id("channels-table")>
                     <thead><tr>
                         <th scope="col">"channel"</th><th scope="col">"input"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>
                         <th scope="col">"status"</th><th scope="col">"aligned"</th><th scope="col" class="num" title="records waiting in the channel / its credits (channel_buffer_records)">"buffered"</th>
@@ -149,9 +164,10 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
     let pg = expect_context::<Pg>();
     let d = channel_memo(snap, focus, c);
     // Before anything is read no channel is named as holding the minimum (one diagnosis rule).
-    let started = Memo::new(move |_| pg.reading_slow.with(super::reading::Reading::started));
+    let started = Memo::new(move |_| pg.live.is_some() || pg.reading_slow.with(super::reading::Reading::started));
     let is_min = Memo::new(move |_| started.get() && d.with(|x| x.as_ref().is_some_and(|x| x.is_min)));
     let idle = Memo::new(move |_| d.with(|x| x.as_ref().is_some_and(|x| x.status.is_idle())));
+    let live = pg.live.is_some();
     view! {
         <tr class:holding=move || is_min.get() class:idle=move || idle.get()
             on:click=move |_| { if let Some(src) = d.with_untracked(|x| x.as_ref().map(|x| x.source_subtask)) { pg.selection.set(Selection::Source(src)) } }>
@@ -159,9 +175,10 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
             <td>{move || input_name(snap, d.with(|x| x.as_ref().map(|x| (x.input, x.source_subtask))))}</td>
             <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", x.source_subtask)))}</td>
             <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark.ms(), x.now.ms())))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark.ms())))}</span></td>
-            <td class="status">{move || if idle.get() { "◌ IDLE" } else { "● ACTIVE" }}</td>
-            <td>{move || d.with(|x| x.as_ref().map(|x| if x.aligned { "✓" } else { "✗ not aligned" }))}</td>
-            <td class="num">{move || d.with(|x| x.as_ref().map(|x| buffered(snap, x.buffered_records)))}</td>
+            // A real job's channel: its status, alignment and buffers are not in the REST API.
+            <td class="status">{move || if live { "?" } else if idle.get() { "◌ IDLE" } else { "● ACTIVE" }}</td>
+            <td>{move || if live { Some("?") } else { d.with(|x| x.as_ref().map(|x| if x.aligned { "✓" } else { "✗ not aligned" })) }}</td>
+            <td class="num">{move || if live { Some("?".to_string()) } else { d.with(|x| x.as_ref().map(|x| buffered(snap, x.buffered_records))) }}</td>
         </tr>
     }
 }
@@ -178,6 +195,9 @@ fn buffered(snap: RwSignal<crate::engine::snapshot::Snapshot>, n: u64) -> String
 /// The idle timeout of each source ("idle timeout 5 s", or per topic when they differ), and of
 /// the chained watermark operators when they have their own.
 fn idle_timeouts(pg: &Pg) -> String {
+    if pg.live.is_some() {
+        return "idle timeout: not in the REST API".into();
+    }
     let t = |x: Option<i64>| x.map_or("off (Flink's default)".to_string(), dur);
     pg.cfg.with(|c| {
         let srcs: Vec<Option<i64>> = c.inputs.iter().map(|i| i.source.idle_timeout_ms).collect();
@@ -212,7 +232,7 @@ fn input_name(snap: RwSignal<crate::engine::snapshot::Snapshot>, ch: Option<(usi
 #[component]
 fn InputsStrip(focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let started = Memo::new(move |_| pg.reading_slow.with(super::reading::Reading::started));
+    let started = Memo::new(move |_| pg.live.is_some() || pg.reading_slow.with(super::reading::Reading::started));
     let inputs = Memo::new(move |_| {
         let f = focus.get();
         snap.with(|s| s.operators.get(f as usize).map(|o| (o.inputs.clone(), s.now.ms())).unwrap_or_default())
@@ -233,7 +253,7 @@ fn InputsStrip(focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapsho
                     }
                 })
                 .collect_view();
-            view! { <ul class="inputs-strip small" id="inputs-strip">{items}</ul> }
+            view! { <ul class="inputs-strip small" id=pg.dom_id("inputs-strip")>{items}</ul> }
         })
     }
 }

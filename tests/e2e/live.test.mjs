@@ -1,8 +1,9 @@
 // The live link against a fake JobManager: a tiny Node HTTP server replays the answers recorded
 // from a real Flink 2.3 MiniCluster (tests/fixtures/live/running.json, whose split-1 went quiet)
 // with `Access-Control-Allow-Origin: *`. The page connects, lists the job, polls it (every 2 s),
-// names source subtask 1 as the holder of the minimum, Stop stops the requests, "Turn into a
-// scenario" loads a 2-partition scenario. Variants: no CORS header, 404 everywhere, garbage, an
+// names source subtask 1 as the holder of the minimum and draws the job with the playground's
+// graph and tables (split ids, vertex names, watermarks, the holder marked), Stop stops the
+// requests, "Turn into a scenario" loads a 2-partition scenario. Variants: no CORS header, 404 everywhere, garbage, an
 // unreachable host, each with its message; and the offline paste of the bundle (and of a
 // cancelled job's).
 import { test, before, after } from "node:test";
@@ -58,6 +59,27 @@ async function connect(page, url) {
   await page.click("#live-connect");
 }
 
+/** The live card's graph and tables for the recorded job (split-1 on source subtask 1 quiet). */
+async function checkLiveGraph(page) {
+  const g = page.locator("#live-graph");
+  await g.locator("svg.graph .node.part").first().waitFor({ timeout: 10_000 });
+  assert.match(await page.locator("#live-banner").textContent(), /^LIVE: live-fixture: one quiet split/);
+  assert.equal(await g.locator("svg.graph .node.part").count(), 2);
+  assert.equal(await g.locator("svg.graph .node.src").count(), 2);
+  assert.equal(await g.locator("svg.graph .node.op").count(), 2);
+  assert.match(await g.locator("svg.graph .col-heads").textContent(), /Window\(TumblingEventTimeW… · HASH/);
+  const src = bundle[Object.keys(bundle).find((k) => /\/vertices\/bc76[0-9a-f]+\/metrics$/.test(k))];
+  const low = src.find((m) => m.id === "1.Source__events.split.split-1.watermark.currentWatermark").value;
+  const high = src.find((m) => m.id === "0.Source__events.split.split-0.watermark.currentWatermark").value;
+  assert.match(await g.locator("svg.graph .node.part.holding text.mono").textContent(), /^split-1 active/);
+  assert.match(await g.locator("svg.graph .node.src.holding").textContent(), new RegExp(`src 1 · 1 split.*${low}`));
+  assert.match(await g.locator("svg.graph [data-source='0']").textContent(), new RegExp(high));
+  assert.match(await g.locator("svg.graph .node.op.focus").textContent(), new RegExp(`win 0.*${low}`));
+  assert.equal(await g.locator(".graph-edges.marked path.culprit").count(), 2);
+  assert.match(await page.locator("#live-splits-table tr.holding").textContent(), /^split-1 ◀ min/);
+  assert.match(await page.locator("#live-channels-table tr.holding").textContent(), /^ch1 ◀ min/);
+}
+
 test("connects, polls, names the quiet subtask, stops, turns into a scenario", async (t) => {
   const jm = await fakeJobManager("ok");
   t.after(() => jm.server.close());
@@ -70,7 +92,11 @@ test("connects, polls, names the quiet subtask, stops, turns into a scenario", a
   assert.match(await page.locator("#live-explain").textContent(), /"Source: events" subtask 1 holds the minimum/);
   assert.match(await page.locator("#live-explain").textContent(), /held back by it/);
   assert.match(await page.locator("#live-status").textContent(), /polling · last update \d\d:\d\d:\d\d UTC/);
-  assert.match(await page.locator("tr.holding").first().textContent(), /1 ◀ min/);
+  assert.match(await page.locator("#live tr.holding").first().textContent(), /1 ◀ min/);
+  // The real job in the playground's own graph: its split ids, source subtasks and the window
+  // vertex (named in the column head) with the watermarks Flink reported; the quiet split-1 and
+  // source subtask 1 carry the "holds the minimum" mark, window subtask 0 is the one explained.
+  await checkLiveGraph(page);
   // It polls again, then Stop stops the requests.
   const t0 = Date.now();
   while (jm.seen.details < 2 && Date.now() - t0 < 8_000) await new Promise((r) => setTimeout(r, 100));
@@ -82,8 +108,8 @@ test("connects, polls, names the quiet subtask, stops, turns into a scenario", a
   assert.ok(jm.seen.details <= after + 1, `no polling after Stop: ${after} then ${jm.seen.details}`);
   // Turn into a scenario: 2 partitions, 2 source and 2 window subtasks.
   await page.click("#live-scenario");
-  await page.waitForFunction(() => document.querySelectorAll("svg.graph .node.part").length === 2, null, { timeout: 10_000 });
-  assert.equal(await page.locator("svg.graph .node.op").count(), 2);
+  await page.waitForFunction(() => document.querySelectorAll(".graph-row svg.graph .node.part").length === 2, null, { timeout: 10_000 });
+  assert.equal(await page.locator(".graph-row svg.graph .node.op").count(), 2);
 });
 
 for (const [mode, pattern] of [
@@ -119,6 +145,7 @@ test("offline: a pasted bundle is explained; a cancelled job says so", async (t)
   await page.locator("#live-explain li").first().waitFor({ timeout: 10_000 });
   assert.match(await page.locator("#live-explain").textContent(), /subtask 1 holds the minimum/);
   assert.match(await page.locator("#live-status").textContent(), /offline bundle/);
+  await checkLiveGraph(page);
   await page.fill("#live-bundle", CANCELLED);
   await page.click("#live-read");
   await page.locator("#live-error").waitFor({ timeout: 10_000 });

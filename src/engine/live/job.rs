@@ -51,6 +51,8 @@ pub struct LiveVertex {
     pub status: String,
     /// The vertices feeding this one (from the job's `plan`); empty for a source.
     pub inputs: Vec<String>,
+    /// The plan's `ship_strategy` of its inputs (`HASH`, `REBALANCE`, `FORWARD`, …), when given.
+    pub ship_strategy: Option<String>,
     /// `backpressure-level` of the vertex, when the back-pressure endpoint was read.
     pub back_pressure_level: Option<String>,
     pub subtasks: Vec<LiveSubtask>,
@@ -135,18 +137,23 @@ impl LiveJob {
     }
 }
 
-/// Vertex id → the ids of its inputs, from `plan.nodes[].inputs[].id` (absent: no edges known).
-fn plan_inputs(d: &Value) -> Vec<(String, Vec<String>)> {
+/// One plan node: its id, the ids of its inputs and their first `ship_strategy`.
+type PlanNode = (String, Vec<String>, Option<String>);
+
+/// The plan's edges, from `plan.nodes[].inputs[]` (`id`, `ship_strategy`; absent: no edges known).
+fn plan_inputs(d: &Value) -> Vec<PlanNode> {
     let nodes = d.pointer("/plan/nodes").and_then(Value::as_array).into_iter().flatten();
     nodes
         .filter_map(|n| {
-            let ins = n.get("inputs").and_then(Value::as_array).into_iter().flatten();
-            Some((n.get("id")?.as_str()?.to_string(), ins.filter_map(|i| Some(i.get("id")?.as_str()?.to_string())).collect()))
+            let ins: Vec<&Value> = n.get("inputs").and_then(Value::as_array).into_iter().flatten().collect();
+            let ids = ins.iter().filter_map(|i| Some(i.get("id")?.as_str()?.to_string())).collect();
+            let ship = ins.iter().find_map(|i| i.get("ship_strategy")?.as_str().map(String::from));
+            Some((n.get("id")?.as_str()?.to_string(), ids, ship))
         })
         .collect()
 }
 
-fn vertex(b: &Bundle, job_id: &str, v: &Value, path: &str, plan: &[(String, Vec<String>)]) -> Result<LiveVertex, LiveError> {
+fn vertex(b: &Bundle, job_id: &str, v: &Value, path: &str, plan: &[PlanNode]) -> Result<LiveVertex, LiveError> {
     let id = str_field(v, path, "id")?;
     let name = str_field(v, path, "name")?;
     let parallelism = field(v, path, "parallelism")?
@@ -154,11 +161,13 @@ fn vertex(b: &Bundle, job_id: &str, v: &Value, path: &str, plan: &[(String, Vec<
         .filter(|p| (1..=32_768).contains(p))
         .ok_or_else(|| LiveError::shape(format!("{path}.parallelism"), "expected a parallelism from 1 to 32768"))?
         as u32;
-    let inputs = match plan.iter().find(|(n, _)| *n == id) {
-        Some((_, ins)) => ins.clone(),
+    let node = plan.iter().find(|(n, _, _)| *n == id);
+    let inputs = match node {
+        Some((_, ins, _)) => ins.clone(),
         None if name.starts_with("Source:") => Vec::new(),
         None => vec![String::new()], // an input exists, which one is unknown
     };
+    let ship_strategy = node.and_then(|(_, _, ship)| ship.clone());
     let mut subtasks: Vec<LiveSubtask> = (0..parallelism).map(|index| LiveSubtask { index, ..Default::default() }).collect();
     if let Some(w) = b.optional(&vertex_path(job_id, &id, "watermarks"))? {
         apply_metrics(&mut subtasks, w, &vertex_path(job_id, &id, "watermarks"), &name)?;
@@ -171,7 +180,7 @@ fn vertex(b: &Bundle, job_id: &str, v: &Value, path: &str, plan: &[(String, Vec<
         .optional(&bp_path)?
         .and_then(|bp| bp.get("backpressure-level").or_else(|| bp.get("backpressureLevel")).and_then(Value::as_str).map(String::from));
     let status = v.get("status").and_then(Value::as_str).unwrap_or("UNKNOWN").to_string();
-    Ok(LiveVertex { id, name, parallelism, status, inputs, back_pressure_level, subtasks })
+    Ok(LiveVertex { id, name, parallelism, status, inputs, ship_strategy, back_pressure_level, subtasks })
 }
 
 /// Applies `[{"id":"0.numRecordsIn","value":"3"}, …]` to the subtasks; ids of subtasks the

@@ -1,0 +1,263 @@
+//! A live job as the simulated job's [`Snapshot`], so that the UI draws a real job with the same
+//! graph and tables as a simulated one (issue 16). The graph has three columns, as the
+//! playground's job: the source vertices' subtasks (one band per source vertex, at most two),
+//! with their splits left of them where the source reports per-split watermarks; the subtasks of
+//! the first vertex fed by a source (the "keyed" column); and the other vertices, named in the
+//! sink. [`LiveGraph`] carries beside the snapshot what the snapshot has no field for: the real
+//! names, the culprit chain of [`explain`], and which counts were reported.
+//!
+//! Only what the metrics say: a watermark the JobManager did not report is
+//! [`UNKNOWN_WATERMARK`] (the UI prints `?`), and a channel's own watermark is always unknown
+//! (Flink has no per-channel metric). Counts the REST API does not give (records produced per
+//! split, buffered records, open windows) are 0 in the snapshot and flagged unknown by
+//! [`LiveGraph`]; the UI shows `?` for them in live mode. Idleness of a split is Flink's
+//! (`idleTimeMsPerSecond` > 0); a subtask's own watermark status is not in the REST API and is
+//! drawn active.
+
+use super::explain::{explain, Holder};
+use super::job::{LiveJob, LiveSubtask, LiveVertex};
+use crate::engine::failover::JobStatus;
+use crate::engine::flow::back_pressure::BackPressureLevel;
+use crate::engine::job::TwoInputMode;
+use crate::engine::job_run::JobRunView;
+use crate::engine::operator::sink::SinkMode;
+use crate::engine::snapshot::{ChannelView, JobShape, OperatorView, Snapshot, SourceView, SplitView};
+use crate::engine::status::WatermarkStatus;
+use crate::engine::time::{EventTime, ProcTime};
+use serde::Serialize;
+
+/// A watermark the metrics do not give: one above `Long.MIN_VALUE` (No Watermark), a value no
+/// watermark generator emits (a bounded-out-of-orderness one starts at `Long.MIN_VALUE`).
+pub const UNKNOWN_WATERMARK: EventTime = EventTime(i64::MIN + 1);
+
+/// The culprit chain the graph marks, in snapshot indexes: (keyed subtask, source subtask, split).
+pub type LiveChain = (Option<u32>, Option<u32>, Option<u32>);
+
+/// A live job in the simulated job's picture, and what that picture cannot say.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LiveGraph {
+    pub snapshot: Snapshot,
+    /// The subtask holding the minimum (from [`explain`]), the first keyed subtask it holds
+    /// back, and its lowest split; all `None` when no source subtask is below another.
+    pub chain: LiveChain,
+    pub job_name: String,
+    /// Per band (source vertex), its name.
+    pub source_names: Vec<String>,
+    /// The vertex drawn as the keyed column, and how its input is shipped (`HASH`, …).
+    pub keyed_name: Option<String>,
+    pub keyed_ship_strategy: Option<String>,
+    /// The vertices after it (drawn as the sink).
+    pub sink_names: Vec<String>,
+    /// Per snapshot partition, the split's real id (`split-1`).
+    pub split_ids: Vec<String>,
+    /// Per keyed subtask, `numRecordsOut` (what its windows emitted), when reported.
+    pub keyed_records_out: Vec<Option<i64>>,
+}
+
+/// The live job `job` as a snapshot with its marks.
+pub fn to_snapshot(job: &LiveJob) -> LiveGraph {
+    let sources: Vec<&LiveVertex> = job.vertices.iter().filter(|v| v.is_source()).take(2).collect();
+    let keyed = job.vertices.iter().find(|v| !v.is_source() && v.inputs.iter().any(|i| sources.iter().any(|s| s.id == *i)));
+    let keyed = keyed.or_else(|| job.vertices.iter().find(|v| !v.is_source()));
+    let now = ProcTime(job.now_ms.unwrap_or(0));
+    let (splits, split_ids) = splits(&sources);
+    let source_views = source_views(&sources, &splits);
+    let holder = explain(job).holder;
+    let held = holder.as_ref().and_then(|h| held_source(&sources, h));
+    let operators = keyed.map_or_else(Vec::new, |k| operators(k, &source_views, held.zip(holder.as_ref().map(|h| h.watermark))));
+    let chain = chain(holder.as_ref(), held, &operators, &split_ids, &splits);
+    let sink_names = job
+        .vertices
+        .iter()
+        .filter(|v| !v.is_source() && Some(v.id.as_str()) != keyed.map(|k| k.id.as_str()))
+        .map(|v| v.name.clone())
+        .collect();
+    let snapshot = Snapshot {
+        now,
+        elapsed_ms: 0,
+        start_time: now,
+        started: true,
+        finished: false,
+        job: JobShape {
+            topics: sources.iter().map(|v| v.name.clone()).collect(),
+            two_input_mode: (sources.len() > 1).then_some(TwoInputMode::Union),
+            keyed_operator: "window",
+            join_bounds: None,
+            keyed_capacity_per_s: None,
+            channel_buffer_records: 0,
+            record_scale: 1,
+        },
+        splits,
+        sources: source_views,
+        operators,
+        windows_fired: 0,
+        joins_emitted: 0,
+        late_records: 0,
+        trace_cursor: 0,
+        trace_hash: String::new(),
+        sink_mode: SinkMode::Append,
+        metrics: None,
+        run: run_view(),
+    };
+    LiveGraph {
+        snapshot,
+        chain,
+        job_name: job.name.clone(),
+        source_names: sources.iter().map(|v| v.name.clone()).collect(),
+        keyed_name: keyed.map(|k| k.name.clone()),
+        keyed_ship_strategy: keyed.and_then(|k| k.ship_strategy.clone()),
+        sink_names,
+        split_ids,
+        keyed_records_out: keyed.map_or_else(Vec::new, |k| k.subtasks.iter().map(|s| s.records_out).collect()),
+    }
+}
+
+/// A split's order within its subtask: `split-2` before `split-10`.
+fn split_order(id: &str) -> (usize, &str) {
+    (id.len(), id)
+}
+
+/// One partition per reported split, numbered across the source subtasks in band order.
+fn splits(sources: &[&LiveVertex]) -> (Vec<SplitView>, Vec<String>) {
+    let (mut out, mut ids) = (Vec::new(), Vec::new());
+    let mut subtask = 0u32;
+    for (input, v) in sources.iter().enumerate() {
+        let mut in_topic = 0;
+        for s in &v.subtasks {
+            let mut reported: Vec<_> = s.splits.iter().collect();
+            reported.sort_by(|a, b| split_order(&a.id).cmp(&split_order(&b.id)));
+            for p in reported {
+                out.push(SplitView {
+                    partition: out.len() as u32,
+                    input: input as u8,
+                    partition_in_topic: in_topic,
+                    subtask: Some(subtask),
+                    produced: 0,
+                    read: 0,
+                    unread: 0,
+                    max_timestamp: None,
+                    watermark: Some(p.watermark.map_or(UNKNOWN_WATERMARK, EventTime)),
+                    idle: p.idle_ms_per_s.is_some_and(|x| x > 0.0),
+                    idle_deadline: None,
+                    last_record_at: None,
+                    released: false,
+                    silent: false,
+                    paused: false,
+                });
+                ids.push(p.id.clone());
+                in_topic += 1;
+            }
+            subtask += 1;
+        }
+    }
+    (out, ids)
+}
+
+fn wm(w: Option<i64>) -> EventTime {
+    w.map_or(UNKNOWN_WATERMARK, EventTime)
+}
+
+fn source_views(sources: &[&LiveVertex], splits: &[SplitView]) -> Vec<SourceView> {
+    let subtasks = sources.iter().enumerate().flat_map(|(input, v)| v.subtasks.iter().map(move |s| (input as u8, s)));
+    subtasks
+        .enumerate()
+        .map(|(i, (input, s))| SourceView {
+            subtask: i as u32,
+            input,
+            subtask_in_source: s.index,
+            midstream: None,
+            partitions: splits.iter().filter(|p| p.subtask == Some(i as u32)).map(|p| p.partition).collect(),
+            combined_watermark: wm(s.output_watermark),
+            output_watermark: wm(s.output_watermark),
+            idle: false,
+            main_output_idle: false,
+            task_manager: 0,
+            back_pressured: s.back_pressured_ms_per_s.is_some_and(|x| x > 0.0),
+            back_pressure_level: level(s),
+            alignment: None,
+        })
+        .collect()
+}
+
+/// The Web UI's colour from `backPressuredTimeMsPerSecond` (ok when not reported).
+fn level(s: &LiveSubtask) -> BackPressureLevel {
+    BackPressureLevel::of(s.back_pressured_ms_per_s.unwrap_or(0.0) as i64)
+}
+
+/// The holder's index among the snapshot's source subtasks.
+fn held_source(sources: &[&LiveVertex], h: &Holder) -> Option<u32> {
+    let before: u32 = sources.iter().take_while(|v| v.id != h.vertex_id).map(|v| v.parallelism).sum();
+    sources.iter().any(|v| v.id == h.vertex_id).then_some(before + h.subtask)
+}
+
+/// The keyed column: a channel from every source subtask (one from its own index on a
+/// `FORWARD` edge), each watermark unknown; the channel from the holder is the minimum of every
+/// subtask whose input watermark equals the holder's.
+fn operators(k: &LiveVertex, sources: &[SourceView], held: Option<(u32, i64)>) -> Vec<OperatorView> {
+    let forward = k.ship_strategy.as_deref() == Some("FORWARD");
+    k.subtasks
+        .iter()
+        .map(|s| {
+            let holds = held.filter(|(_, w)| s.input_watermark == Some(*w)).map(|(h, _)| h);
+            let channels = sources
+                .iter()
+                .filter(|src| !forward || src.subtask == s.index)
+                .enumerate()
+                .map(|(c, src)| ChannelView {
+                    input: 0,
+                    channel: c,
+                    source_subtask: src.subtask,
+                    watermark: UNKNOWN_WATERMARK,
+                    status: WatermarkStatus::Active,
+                    aligned: true,
+                    is_min: holds == Some(src.subtask),
+                    buffered_records: 0,
+                })
+                .collect();
+            OperatorView {
+                subtask: s.index,
+                input_watermark: wm(s.input_watermark),
+                output_watermark: wm(s.output_watermark),
+                idle: false,
+                channels,
+                inputs: Vec::new(),
+                join_buffered: None,
+                window_state_size: 0,
+                open_windows: Vec::new(),
+                open_window_count: 0,
+                state_entries: 0,
+                state_bytes: 0,
+                task_manager: 0,
+            }
+        })
+        .collect()
+}
+
+/// The chain: the first keyed subtask the holder holds back, the holder, and its lowest split.
+fn chain(h: Option<&Holder>, held: Option<u32>, operators: &[OperatorView], split_ids: &[String], splits: &[SplitView]) -> LiveChain {
+    let (Some(h), Some(s)) = (h, held) else { return (None, None, None) };
+    let op = operators.iter().find(|o| o.channels.iter().any(|c| c.is_min && c.source_subtask == s)).map(|o| o.subtask);
+    let split =
+        h.split.as_ref().and_then(|id| (0..splits.len()).find(|&p| splits[p].subtask == Some(s) && split_ids[p] == *id)).map(|p| p as u32);
+    (op, Some(s), split)
+}
+
+/// The job's run as far as the graph needs it: running, no checkpoints known.
+fn run_view() -> JobRunView {
+    JobRunView {
+        status: JobStatus::Running,
+        attempt: 1,
+        restarts: 0,
+        checkpoint_interval_ms: None,
+        checkpoints_completed: 0,
+        last_checkpoint: None,
+        failed_at: None,
+        failure: None,
+        restarting_until: None,
+        restored_at: None,
+        restored_from: None,
+        records_replayed: 0,
+        results_duplicated: 0,
+        task_managers: Vec::new(),
+    }
+}
