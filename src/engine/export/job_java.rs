@@ -1,14 +1,32 @@
 //! `PlaygroundJob.java`: the template (`template/PlaygroundJob.java`: the replay source, the
 //! replay clock, the result format) filled with the scenario's strategy and window, whose
-//! fragments come from `java_fragments`, the rule the UI's snippets use too.
+//! fragments come from `java_fragments`, the rule the UI's snippets use too. A SQL window
+//! (`window.api: "sql"`) is the Table API over the replayed stream running `job.sql`
+//! (`template/SqlWindow.java`: the script runner and the result lines).
 
-use super::java_fragments::{java_duration, java_generator, java_windowed};
+use super::java_fragments::{java_duration, java_generator, java_windowed, sql_table_name};
 use super::replay::Recorded;
 use crate::engine::job::JobConfig;
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::source::generator::EmitMode;
 
 const TEMPLATE: &str = include_str!("template/PlaygroundJob.java");
+const SQL_CLASSES: &str = include_str!("template/SqlWindow.java");
+const SQL_IMPORTS: &str = "import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+";
 
 /// The Java program of the exported project.
 pub fn java(s: &Scenario, run: &Recorded) -> String {
@@ -19,7 +37,9 @@ pub fn java(s: &Scenario, run: &Recorded) -> String {
         .replace("{{TOPIC}}", &java_text(&cfg.first().topic))
         .replace("{{SPLITS}}", &format!("{{ {} }}", splits.join(", ")))
         .replace("{{STRATEGY}}", &strategy(&cfg))
-        .replace("{{WINDOW}}", &window(&cfg))
+        .replace("{{WINDOW}}", &if is_sql_window(&cfg) { sql_window(&cfg) } else { window(&cfg) })
+        .replace("{{IMPORTS}}", if is_sql_window(&cfg) { SQL_IMPORTS } else { "" })
+        .replace("{{CLASSES}}", if is_sql_window(&cfg) { SQL_CLASSES } else { "" })
 }
 
 /// The scenario's `WatermarkStrategy`, wrapped to run on the replay's clock.
@@ -61,6 +81,30 @@ fn window(cfg: &JobConfig) -> String {
         s += "        results.getSideOutput(late)\n            .map(e -> \"late key=\" + e.key + \" ts=\" + e.ts + \" value=\" + e.value)\n            .print().name(\"late records\");\n";
     }
     s
+}
+
+/// The replayed stream as the view `job.sql` reads (named as the Kafka table of the SQL snippet),
+/// and the query's rows printed as result lines.
+fn sql_window(cfg: &JobConfig) -> String {
+    format!(
+        "        // The window is Flink SQL's window TVF aggregation, read from job.sql, over a view of the\n\
+         \x20       // replayed stream: its rowtime is each record's timestamp and its watermark the stream's own\n\
+         \x20       // (SOURCE_WATERMARK()), so the replay's per-split watermarks and idleness reach the window.\n\
+         \x20       StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);\n\
+         \x20       tEnv.createTemporaryView({}, events, Schema.newBuilder()\n\
+         \x20           .columnByMetadata(\"event_time\", \"TIMESTAMP_LTZ(3)\", \"rowtime\", true)\n\
+         \x20           .watermark(\"event_time\", \"SOURCE_WATERMARK()\")\n\
+         \x20           .build());\n\
+         \x20       tEnv.toDataStream(SqlScript.run(tEnv))\n\
+         \x20           .transform(\"window results\", Types.STRING, new SqlResultLine())\n\
+         \x20           .print().name(\"window results\");\n",
+        java_string(&sql_table_name(&cfg.first().topic))
+    )
+}
+
+/// Whether the window is a SQL window TVF aggregation (CUMULATE is SQL's alone).
+pub fn is_sql_window(cfg: &JobConfig) -> bool {
+    cfg.window_api == WindowApi::Sql || matches!(cfg.window, WindowSpec::Cumulate { .. })
 }
 
 /// A Java string literal.

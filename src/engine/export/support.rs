@@ -2,12 +2,11 @@
 //! front (an input error names the scenario field), and what it runs differently from the
 //! playground is said in the notes (shown by the CLI, the JS API, the UI and the README).
 
+use super::job_java::is_sql_window;
 use super::replay::Recorded;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::flow::IdlenessClock;
-use crate::engine::operator::assigner::WindowSpec;
-use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::source::generator::GeneratorKind;
 
@@ -24,9 +23,6 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     }
     if s.interval_join.is_some() || s.window.is_none() {
         return Err(unsupported("interval_join", "the replay job ends in a keyed event-time window"));
-    }
-    if cfg.window_api == WindowApi::Sql || matches!(cfg.window, WindowSpec::Cumulate { .. }) {
-        return Err(unsupported("window.api", "a SQL window TVF aggregation (the replay job is a DataStream program)"));
     }
     let input = cfg.first();
     if input.midstream.is_some() {
@@ -72,6 +68,9 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
         "Periodic emission and withIdleness run on the replay's clock (the playground's processing time, carried by tick records), not on the wall clock: the job runs as fast as the cluster goes and gives the same output every time.".into(),
         "When the replay ends, Flink emits the final Long.MAX_VALUE watermark and fires every open window; those lines end with `end_of_input` and the playground shows them only if the scenario ends its input.".into(),
     ];
+    if is_sql_window(&cfg) {
+        notes.push("The window is Flink SQL's window TVF aggregation (job.sql) over a view of the replayed stream whose watermark is the stream's own (SOURCE_WATERMARK()): the per-split watermarks and withIdleness reach it as from a Kafka table whose WATERMARK is pushed into the source. A SQL window fires once and drops late rows.".into());
+    }
     if input.source.idle_timeout_ms.is_some() && (cfg.flow.keyed_capacity_per_s.is_some() || input.read_rate_per_s.is_some()) {
         notes.push("Back-pressure and read rates are not replayed: the replay's order holds their effect on what was read when, but withIdleness counts plain processing time, while Flink 2.3 stops its idleness clock while a source is back-pressured (FLIP-471).".into());
     }

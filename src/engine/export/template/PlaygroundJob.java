@@ -58,7 +58,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
+{{IMPORTS}}
 public class PlaygroundJob {
 
     /** The splits of the replay: one per Kafka partition the scenario's source read. */
@@ -347,4 +347,4 @@ public class PlaygroundJob {
 
         public void close() throws IOException { if (in != null) in.close(); }
     }
-}
+{{CLASSES}}}
