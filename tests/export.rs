@@ -20,7 +20,6 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
 /// Presets the export refuses, and the field its error names.
 const REFUSED: &[(&str, &str)] = &[
     ("max_on_silence", "source.watermark.generator"),
-    ("midstream_assigner", "source.midstream"),
     ("quiet_side_join", "second_input"),
     ("restart_stalls_until_idle", "commands[0]"),
     ("seed_001_heartbeat", "duration_ms"),
@@ -62,6 +61,8 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
     assert!(!java.contains("{{"), "{id}: a placeholder was left in the Java");
     assert!(java.contains("ReplayWatermarks.of("), "{id}: java");
     assert_sql_or_datastream_window(id, s, job, java, pom);
+    let midstream = java.contains(".assignTimestampsAndWatermarks(midstream)") && java.contains("static final String[][] SUBTASKS");
+    assert_eq!(midstream, s.source.midstream.is_some(), "{id}: a watermark operator after each replay source iff the scenario has one");
     let idle = s.source.watermark.idle_timeout_ms.is_some();
     assert_eq!(java.contains(",  // withIdleness"), idle, "{id}: withIdleness iff the scenario sets it");
     let replay = file(job, REPLAY_PATH);

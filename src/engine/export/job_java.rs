@@ -8,9 +8,10 @@ use super::java_fragments::{java_duration, java_generator, java_windowed, sql_ta
 use super::replay::Recorded;
 use crate::engine::job::JobConfig;
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::scenario::schema::Scenario;
-use crate::engine::source::generator::EmitMode;
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
 
 const TEMPLATE: &str = include_str!("template/PlaygroundJob.java");
 const SQL_CLASSES: &str = include_str!("template/SqlWindow.java");
@@ -36,27 +37,19 @@ pub fn java(s: &Scenario, run: &Recorded) -> String {
         .replace("{{NAME}}", &java_text(&s.name))
         .replace("{{TOPIC}}", &java_text(&cfg.first().topic))
         .replace("{{SPLITS}}", &format!("{{ {} }}", splits.join(", ")))
+        .replace("{{SUBTASKS}}", &subtasks(&cfg, run))
         .replace("{{STRATEGY}}", &strategy(&cfg))
+        .replace("{{SOURCE}}", &source(&cfg))
         .replace("{{WINDOW}}", &if is_sql_window(&cfg) { sql_window(&cfg) } else { window(&cfg) })
         .replace("{{IMPORTS}}", if is_sql_window(&cfg) { SQL_IMPORTS } else { "" })
         .replace("{{CLASSES}}", if is_sql_window(&cfg) { SQL_CLASSES } else { "" })
 }
 
-/// The scenario's `WatermarkStrategy`, wrapped to run on the replay's clock.
+/// The scenario's `WatermarkStrategy`, wrapped to run on the replay's clock, and the mid-stream
+/// operator's as `midstream` when there is one.
 fn strategy(cfg: &JobConfig) -> String {
     let src = &cfg.first().source;
-    let idle = match src.idle_timeout_ms {
-        Some(t) => format!("{},  // withIdleness", java_duration(t)),
-        None => "null,  // no withIdleness: a silent split holds the watermark".into(),
-    };
-    let per_event = match src.emit {
-        EmitMode::PerEvent => "true);  // a watermark after every record",
-        EmitMode::Periodic => "false);  // periodic emission",
-    };
-    let mut s = format!(
-        "        WatermarkStrategy<Event> watermarks = ReplayWatermarks.of(\n            WatermarkStrategy\n                {}\n            ,\n            {idle}\n            {per_event}",
-        java_generator(src.generator, "Event"),
-    );
+    let mut s = replay_strategy("watermarks", src.generator, src.emit, src.idle_timeout_ms);
     if let Some(a) = &cfg.first().alignment {
         s += &format!(
             "\n        watermarks = watermarks.withWatermarkAlignment({}, {}, {});",
@@ -65,6 +58,55 @@ fn strategy(cfg: &JobConfig) -> String {
             java_duration(a.update_interval_ms)
         );
     }
+    s
+}
+
+/// `WatermarkStrategy<Event> <var> = ReplayWatermarks.of(<generator>, <idle timeout>, <per event>);`
+fn replay_strategy(var: &str, generator: GeneratorKind, emit: EmitMode, idle_timeout_ms: Option<i64>) -> String {
+    let idle = match idle_timeout_ms {
+        Some(t) => format!("{},  // withIdleness", java_duration(t)),
+        None => "null,  // no withIdleness: a silent split holds the watermark".into(),
+    };
+    let per_event = match emit {
+        EmitMode::PerEvent => "true);  // a watermark after every record",
+        EmitMode::Periodic => "false);  // periodic emission",
+    };
+    format!(
+        "        WatermarkStrategy<Event> {var} = ReplayWatermarks.of(\n            WatermarkStrategy\n                {}\n            ,\n            {idle}\n            {per_event}",
+        java_generator(generator, "Event"),
+    )
+}
+
+/// The splits of each playground source subtask, when a watermark operator follows each.
+fn subtasks(cfg: &JobConfig, run: &Recorded) -> String {
+    if cfg.first().midstream.is_none() {
+        return String::new();
+    }
+    let groups: Vec<String> =
+        run.subtask_splits.iter().map(|g| format!("{{ {} }}", g.iter().map(|id| java_string(id)).collect::<Vec<_>>().join(", "))).collect();
+    format!(
+        "    /** The splits of each of the playground's source subtasks: one replay source each, with its own watermark operator. */\n    static final String[][] SUBTASKS = {{ {} }};\n",
+        groups.join(", ")
+    )
+}
+
+/// The replayed stream `events`: one source reading every split, or, with a watermark operator
+/// after the source, one source per playground source subtask, each followed by the operator
+/// (`assignTimestampsAndWatermarks` on the replay's clock) and all of them unioned.
+fn source(cfg: &JobConfig) -> String {
+    let topic = java_text(&cfg.first().topic);
+    let Some(MidstreamSpec::TimestampsAndWatermarks { generator, emit, idle_timeout_ms }) = cfg.first().midstream else {
+        return format!(
+            "        DataStream<Event> events = env\n            .fromSource(new ReplaySource(SPLITS, replay), watermarks, \"{topic}\")\n            .filter(e -> !e.tick)\n            .name(\"drop replay ticks\");\n"
+        );
+    };
+    let mut s = "        // The watermark operator after each source subtask swallows the source's watermarks and idleness:\n\
+                 \x20       // one replay source per playground source subtask, each with its own operator, as in the playground.\n"
+        .to_string();
+    s += &replay_strategy("midstream", generator, emit, idle_timeout_ms);
+    s += &format!(
+        "\n        DataStream<Event> events = null;\n        for (int s = 0; s < SUBTASKS.length; s++) {{\n            DataStream<Event> subtask = env\n                .fromSource(new ReplaySource(SUBTASKS[s], replay), watermarks, \"{topic} \" + s)\n                .assignTimestampsAndWatermarks(midstream)  // ticks pass through to drive its periodic emission\n                .name(\"Timestamps/Watermarks\");\n            events = events == null ? subtask : events.union(subtask);\n        }}\n        events = events.filter(e -> !e.tick).name(\"drop replay ticks\");\n"
+    );
     s
 }
 

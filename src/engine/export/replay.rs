@@ -28,6 +28,8 @@ use std::ops::ControlFlow;
 pub struct Recorded {
     /// The split ids, partitions first (in partition order), then the split-less subtasks.
     pub splits: Vec<String>,
+    /// The splits each source subtask read, by subtask (`no-split-<s>` for one without any).
+    pub subtask_splits: Vec<Vec<String>>,
     /// The records the sources emitted, key names resolved.
     pub reads: Vec<(ReadRecord, String)>,
     pub start_ms: i64,
@@ -63,13 +65,20 @@ pub fn record(scenario: &Scenario) -> Result<Recorded, InputError> {
     let sim = session.sim();
     let keys = sim.keys();
     let partitions = scenario.topic.partitions;
-    let owners: Vec<u32> = (0..partitions).filter_map(|p| sim.split_of(p).map(|(s, _)| s)).collect();
+    let owners: Vec<Option<u32>> = (0..partitions).map(|p| sim.split_of(p).map(|(s, _)| s)).collect();
     let mut splits: Vec<String> = (0..partitions).map(split_of_partition).collect();
-    splits.extend((0..scenario.source.parallelism).filter(|s| !owners.contains(s)).map(|s| format!("no-split-{s}")));
+    splits.extend((0..scenario.source.parallelism).filter(|s| !owners.contains(&Some(*s))).map(no_split));
+    let subtask_splits = (0..scenario.source.parallelism)
+        .map(|s| match (0..partitions).filter(|&p| owners[p as usize] == Some(s)).map(split_of_partition).collect::<Vec<_>>() {
+            none if none.is_empty() => vec![no_split(s)],
+            some => some,
+        })
+        .collect();
     let cfg = sim.config();
     let results = sim.downstream().sink.results().map(|r| ResultLine::of(r, keys.name(r.key))).collect();
     Ok(Recorded {
         splits,
+        subtask_splits,
         reads: reads.into_iter().map(|r| (r, keys.name(r.key).to_string())).collect(),
         start_ms: cfg.start_time.0,
         tick_ms: cfg.auto_watermark_interval_ms,
@@ -90,6 +99,11 @@ impl Observer for ReadLimit {
             _ => ControlFlow::Continue(()),
         }
     }
+}
+
+/// The split of source subtask `s` when the enumerator gave it no partition.
+fn no_split(s: u32) -> String {
+    format!("no-split-{s}")
 }
 
 /// The split id of partition `p` (its number within the topic).

@@ -7,6 +7,8 @@ use super::replay::Recorded;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::flow::IdlenessClock;
+use crate::engine::job::JobConfig;
+use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::source::generator::GeneratorKind;
 
@@ -25,8 +27,17 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
         return Err(unsupported("interval_join", "the replay job ends in a keyed event-time window"));
     }
     let input = cfg.first();
-    if input.midstream.is_some() {
-        return Err(unsupported("source.midstream", "a watermark operator after the source"));
+    match input.midstream {
+        Some(MidstreamSpec::SqlWatermarkAssigner { .. }) => {
+            return Err(unsupported(
+                "source.midstream",
+                "SQL's watermark operator emits and goes idle on wall-clock timers the replay cannot drive (a DataStream assignTimestampsAndWatermarks can be exported)",
+            ))
+        }
+        Some(MidstreamSpec::TimestampsAndWatermarks { generator: GeneratorKind::MaxOnSilence { .. }, .. }) => {
+            return Err(unsupported("source.midstream.generator", "max_on_silence is a home-made generator the job does not ship"))
+        }
+        _ => {}
     }
     if matches!(input.source.generator, GeneratorKind::MaxOnSilence { .. }) {
         return Err(unsupported("source.watermark.generator", "max_on_silence is a home-made generator the job does not ship"));
@@ -49,6 +60,25 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     Ok(())
 }
 
+/// How the replay's readers stand for the playground's source subtasks.
+fn readers(cfg: &JobConfig, run: &Recorded) -> String {
+    let input = cfg.first();
+    match input.midstream {
+        None => format!(
+            "One source reader owns all {} splits and the window runs at parallelism 1 (the playground: {} source and {} window subtasks); the window operator's watermark is the same minimum over the splits that are not idle.",
+            run.splits.len(),
+            input.source_parallelism,
+            cfg.window_parallelism
+        ),
+        Some(_) => format!(
+            "One replay source per playground source subtask ({}), each with the splits that subtask read and its own assignTimestampsAndWatermarks, unioned into the window at parallelism 1 (the playground: {} window subtasks): the window's watermark is the same minimum over the operators' channels. The window task reads its {} channels in the order they arrive, so a record behind its own channel's watermark may be late in one run and not in another; the results are the playground's when no record is.",
+            input.source_parallelism,
+            cfg.window_parallelism,
+            input.source_parallelism
+        ),
+    }
+}
+
 /// What the exported job does differently from the playground, for this scenario.
 pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     let cfg = s.job_config();
@@ -59,12 +89,7 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
             run.reads.len(),
             run.end_ms
         ),
-        format!(
-            "One source reader owns all {} splits and the window runs at parallelism 1 (the playground: {} source and {} window subtasks); the window operator's watermark is the same minimum over the splits that are not idle.",
-            run.splits.len(),
-            input.source_parallelism,
-            cfg.window_parallelism
-        ),
+        readers(&cfg, run),
         "Periodic emission and withIdleness run on the replay's clock (the playground's processing time, carried by tick records), not on the wall clock: the job runs as fast as the cluster goes and gives the same output every time.".into(),
         "When the replay ends, Flink emits the final Long.MAX_VALUE watermark and fires every open window; those lines end with `end_of_input` and the playground shows them only if the scenario ends its input.".into(),
     ];

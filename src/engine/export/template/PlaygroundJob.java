@@ -63,22 +63,18 @@ public class PlaygroundJob {
 
     /** The splits of the replay: one per Kafka partition the scenario's source read. */
     static final String[] SPLITS = {{SPLITS}};
-
+{{SUBTASKS}}
     public static void main(String[] args) throws Exception {
         // `--replay FILE` reads the records from a file instead of the jar's replay.tsv.
         String replay = args.length == 2 && args[0].equals("--replay") ? args[1] : null;
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        // One source reader owns every split (see README: the watermark is the same minimum over
-        // the splits that are not idle), one window task: the run is deterministic.
+        // Parallelism 1: one reader owns every split of its replay source (see README: the watermark
+        // is the same minimum over the splits that are not idle), one window task.
         env.setParallelism(1);
 
 {{STRATEGY}}
 
-        DataStream<Event> events = env
-            .fromSource(new ReplaySource(SPLITS, replay), watermarks, "{{TOPIC}}")
-            .filter(e -> !e.tick)
-            .name("drop replay ticks");
-
+{{SOURCE}}
 {{WINDOW}}
 
         env.execute("{{NAME}}");
@@ -318,7 +314,7 @@ public class PlaygroundJob {
                     t.time = time;
                     out.createOutputForSplit(s).collect(t);
                 }
-            } else {
+            } else if (splits.contains(f[2])) {  // a record of another source's split is not this reader's
                 Event e = new Event();
                 e.time = time;
                 e.ts = Long.parseLong(f[3]);
