@@ -24,7 +24,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("restart_stalls_until_idle", "commands[0]"),
     ("seed_001_heartbeat", "duration_ms"),
     ("sql_idle_reactivates", "source.midstream"),
-    ("union_idle_stream", "second_input"),
 ];
 
 /// The presets, then the scenarios only the export's check has (SQL windows: no preset has one).
@@ -61,8 +60,13 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
     assert!(!java.contains("{{"), "{id}: a placeholder was left in the Java");
     assert!(java.contains("ReplayWatermarks.of("), "{id}: java");
     assert_sql_or_datastream_window(id, s, job, java, pom);
-    let midstream = java.contains(".assignTimestampsAndWatermarks(midstream)") && java.contains("static final String[][] SUBTASKS");
+    let midstream = java.contains(".assignTimestampsAndWatermarks(midstream)");
     assert_eq!(midstream, s.source.midstream.is_some(), "{id}: a watermark operator after each replay source iff the scenario has one");
+    assert_eq!(
+        java.contains("new ByInput(watermarks, watermarks2)"),
+        s.second_input.is_some(),
+        "{id}: a union's splits get their input's strategy"
+    );
     let idle = s.source.watermark.idle_timeout_ms.is_some();
     assert_eq!(java.contains(",  // withIdleness"), idle, "{id}: withIdleness iff the scenario sets it");
     let replay = file(job, REPLAY_PATH);

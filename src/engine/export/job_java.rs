@@ -37,7 +37,8 @@ pub fn java(s: &Scenario, run: &Recorded) -> String {
         .replace("{{NAME}}", &java_text(&s.name))
         .replace("{{TOPIC}}", &java_text(&cfg.first().topic))
         .replace("{{SPLITS}}", &format!("{{ {} }}", splits.join(", ")))
-        .replace("{{SUBTASKS}}", &subtasks(&cfg, run))
+        .replace("{{SUBTASKS}}", &subtasks(run))
+        .replace("{{END_OF_INPUT_ABOVE}}", &end_of_input_above(&cfg, run).to_string())
         .replace("{{STRATEGY}}", &strategy(&cfg))
         .replace("{{SOURCE}}", &source(&cfg))
         .replace("{{WINDOW}}", &if is_sql_window(&cfg) { sql_window(&cfg) } else { window(&cfg) })
@@ -48,15 +49,25 @@ pub fn java(s: &Scenario, run: &Recorded) -> String {
 /// The scenario's `WatermarkStrategy`, wrapped to run on the replay's clock, and the mid-stream
 /// operator's as `midstream` when there is one.
 fn strategy(cfg: &JobConfig) -> String {
-    let src = &cfg.first().source;
-    let mut s = replay_strategy("watermarks", src.generator, src.emit, src.idle_timeout_ms);
-    if let Some(a) = &cfg.first().alignment {
-        s += &format!(
-            "\n        watermarks = watermarks.withWatermarkAlignment({}, {}, {});",
-            java_string(&a.group),
-            java_duration(a.max_drift_ms),
-            java_duration(a.update_interval_ms)
-        );
+    let mut s = String::new();
+    for (i, input) in cfg.inputs.iter().enumerate() {
+        let var = if i == 0 { "watermarks" } else { "watermarks2" };
+        let src = &input.source;
+        if i > 0 {
+            s += "\n\n        // The union's second source, with its own strategy.\n";
+        }
+        s += &replay_strategy(var, src.generator, src.emit, src.idle_timeout_ms);
+        if let Some(a) = &input.alignment {
+            s += &format!(
+                "\n        {var} = {var}.withWatermarkAlignment({}, {}, {});",
+                java_string(&a.group),
+                java_duration(a.max_drift_ms),
+                java_duration(a.update_interval_ms)
+            );
+        }
+    }
+    if cfg.inputs.len() == 2 {
+        s += "\n        // One reader replays both sources' splits, each split with its own input's strategy.\n        watermarks = new ByInput(watermarks, watermarks2);";
     }
     s
 }
@@ -77,35 +88,41 @@ fn replay_strategy(var: &str, generator: GeneratorKind, emit: EmitMode, idle_tim
     )
 }
 
-/// The splits of each playground source subtask, when a watermark operator follows each.
-fn subtasks(cfg: &JobConfig, run: &Recorded) -> String {
-    if cfg.first().midstream.is_none() {
-        return String::new();
+/// The window watermark above which a firing comes from the end of the replay (see the template).
+fn end_of_input_above(cfg: &JobConfig, run: &Recorded) -> i64 {
+    match cfg.first().midstream {
+        Some(_) => run.final_watermark_ms,
+        None => i64::MAX - 1,
     }
+}
+
+/// The splits of each playground source subtask (its index: the records' `subtask`).
+fn subtasks(run: &Recorded) -> String {
     let groups: Vec<String> =
         run.subtask_splits.iter().map(|g| format!("{{ {} }}", g.iter().map(|id| java_string(id)).collect::<Vec<_>>().join(", "))).collect();
     format!(
-        "    /** The splits of each of the playground's source subtasks: one replay source each, with its own watermark operator. */\n    static final String[][] SUBTASKS = {{ {} }};\n",
+        "    /** The splits each of the playground's source subtasks read (a watermark operator follows each). */\n    static final String[][] SUBTASKS = {{ {} }};\n",
         groups.join(", ")
     )
 }
 
-/// The replayed stream `events`: one source reading every split, or, with a watermark operator
-/// after the source, one source per playground source subtask, each followed by the operator
-/// (`assignTimestampsAndWatermarks` on the replay's clock) and all of them unioned.
+/// The replayed stream `events`: one source reading every split (of both inputs of a union),
+/// and, with a watermark operator after the source, each playground source subtask's records
+/// through their own operator (`assignTimestampsAndWatermarks` on the replay's clock), unioned.
 fn source(cfg: &JobConfig) -> String {
-    let topic = java_text(&cfg.first().topic);
+    let topic = java_text(&cfg.inputs.iter().map(|i| i.topic.as_str()).collect::<Vec<_>>().join(" + "));
+    let read = format!("env\n            .fromSource(new ReplaySource(SPLITS, replay), watermarks, \"{topic}\")");
     let Some(MidstreamSpec::TimestampsAndWatermarks { generator, emit, idle_timeout_ms }) = cfg.first().midstream else {
         return format!(
-            "        DataStream<Event> events = env\n            .fromSource(new ReplaySource(SPLITS, replay), watermarks, \"{topic}\")\n            .filter(e -> !e.tick)\n            .name(\"drop replay ticks\");\n"
+            "        DataStream<Event> events = {read}\n            .filter(e -> !e.tick)\n            .name(\"drop replay ticks\");\n"
         );
     };
     let mut s = "        // The watermark operator after each source subtask swallows the source's watermarks and idleness:\n\
-                 \x20       // one replay source per playground source subtask, each with its own operator, as in the playground.\n"
+                 \x20       // each playground source subtask's records go through their own operator, as in the playground.\n"
         .to_string();
     s += &replay_strategy("midstream", generator, emit, idle_timeout_ms);
     s += &format!(
-        "\n        DataStream<Event> events = null;\n        for (int s = 0; s < SUBTASKS.length; s++) {{\n            DataStream<Event> subtask = env\n                .fromSource(new ReplaySource(SUBTASKS[s], replay), watermarks, \"{topic} \" + s)\n                .assignTimestampsAndWatermarks(midstream)  // ticks pass through to drive its periodic emission\n                .name(\"Timestamps/Watermarks\");\n            events = events == null ? subtask : events.union(subtask);\n        }}\n        events = events.filter(e -> !e.tick).name(\"drop replay ticks\");\n"
+        "\n        DataStream<Event> read = {read};\n        DataStream<Event> events = null;\n        for (int s = 0; s < SUBTASKS.length; s++) {{\n            final int subtask = s;\n            DataStream<Event> one = read\n                .filter(e -> e.subtask == subtask).name(\"source subtask \" + s)\n                .assignTimestampsAndWatermarks(midstream)  // ticks pass through to drive its periodic emission\n                .name(\"Timestamps/Watermarks\");\n            events = events == null ? one : events.union(one);\n        }}\n        events = events.filter(e -> !e.tick).name(\"drop replay ticks\");\n"
     );
     s
 }

@@ -1,7 +1,8 @@
 //! A scenario as a runnable Flink 2.3 job (`wmp export`, the JS API's `exportJob`, the UI's
 //! "Download runnable job"): a Maven project whose DataStream program replays, on a real
 //! cluster, exactly the records the playground's sources emitted, through the scenario's
-//! `WatermarkStrategy` and keyed event-time window, and prints one line per window result — the
+//! `WatermarkStrategy` (and its mid-stream operator, or a union's second source's) and keyed
+//! event-time window or SQL window TVF (`job.sql`), and prints one line per window result — the
 //! same lines the playground computes (`expected-output.txt`), so the two can be compared.
 //!
 //! Why a replay and not the producers: the playground's records come from seeded producers and

@@ -7,7 +7,7 @@ use super::replay::Recorded;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::flow::IdlenessClock;
-use crate::engine::job::JobConfig;
+use crate::engine::job::{JobConfig, TwoInputMode};
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::source::generator::GeneratorKind;
@@ -20,11 +20,23 @@ fn unsupported(field: &str, what: &str) -> InputError {
 /// The replay job has one input, a DataStream window and the source's own strategy.
 pub fn check(s: &Scenario) -> Result<(), InputError> {
     let cfg = s.job_config();
-    if s.second_input.is_some() {
-        return Err(unsupported("second_input", "the replay job has one source (union, connect and joins are not written)"));
+    if s.second_input.as_ref().is_some_and(|i| i.mode != TwoInputMode::Union) || s.interval_join.is_some() {
+        return Err(unsupported("second_input", "the replay job has one source or a union of two (connect and joins are not written)"));
     }
-    if s.interval_join.is_some() || s.window.is_none() {
+    if cfg.inputs.len() == 2 && cfg.inputs.iter().any(|i| i.midstream.is_some()) {
+        return Err(unsupported("source.midstream", "a watermark operator after a union's source"));
+    }
+    if cfg.inputs.iter().any(|i| matches!(i.source.generator, GeneratorKind::MaxOnSilence { .. })) {
+        return Err(unsupported("source.watermark.generator", "max_on_silence is a home-made generator the job does not ship"));
+    }
+    if s.window.is_none() {
         return Err(unsupported("interval_join", "the replay job ends in a keyed event-time window"));
+    }
+    if cfg.inputs.len() == 2 && cfg.inputs.iter().any(|i| i.alignment.is_some()) {
+        return Err(unsupported("second_input.source.alignment", "watermark alignment on a union's sources"));
+    }
+    if cfg.inputs.len() == 2 && is_sql_window(&cfg) {
+        return Err(unsupported("window.api", "a SQL window over a union (the job's view is of one source)"));
     }
     let input = cfg.first();
     match input.midstream {
@@ -38,9 +50,6 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
             return Err(unsupported("source.midstream.generator", "max_on_silence is a home-made generator the job does not ship"))
         }
         _ => {}
-    }
-    if matches!(input.source.generator, GeneratorKind::MaxOnSilence { .. }) {
-        return Err(unsupported("source.watermark.generator", "max_on_silence is a home-made generator the job does not ship"));
     }
     for (i, c) in s.commands.iter().enumerate() {
         if !matches!(
@@ -60,23 +69,23 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     Ok(())
 }
 
-/// How the replay's readers stand for the playground's source subtasks.
+/// How the replay's reader stands for the playground's source subtasks.
 fn readers(cfg: &JobConfig, run: &Recorded) -> String {
     let input = cfg.first();
-    match input.midstream {
-        None => format!(
-            "One source reader owns all {} splits and the window runs at parallelism 1 (the playground: {} source and {} window subtasks); the window operator's watermark is the same minimum over the splits that are not idle.",
-            run.splits.len(),
-            input.source_parallelism,
-            cfg.window_parallelism
-        ),
-        Some(_) => format!(
-            "One replay source per playground source subtask ({}), each with the splits that subtask read and its own assignTimestampsAndWatermarks, unioned into the window at parallelism 1 (the playground: {} window subtasks): the window's watermark is the same minimum over the operators' channels. The window task reads its {} channels in the order they arrive, so a record behind its own channel's watermark may be late in one run and not in another; the results are the playground's when no record is.",
-            input.source_parallelism,
-            cfg.window_parallelism,
-            input.source_parallelism
-        ),
+    let subtasks: u32 = cfg.inputs.iter().map(|i| i.source_parallelism).sum();
+    let mut s = format!(
+        "One source reader owns all {} splits{} and the window runs at parallelism 1 (the playground: {subtasks} source and {} window subtasks); the window operator's watermark is the same minimum over the splits that are not idle.",
+        run.splits.len(),
+        if cfg.inputs.len() == 2 { " of both sources of the union, each split with its own source's strategy," } else { "" },
+        cfg.window_parallelism
+    );
+    if input.midstream.is_some() {
+        s += &format!(
+            " Each of the playground's {} source subtasks' records go through their own assignTimestampsAndWatermarks, unioned into the window: the window task reads their channels in the order they arrive, so a record behind its own channel's watermark may be late in one run and not in another (the results are the playground's when no record is), and a firing above the playground's last window watermark ({} ms) is marked end_of_input (the channels end one after the other).",
+            input.source_parallelism, run.final_watermark_ms
+        );
     }
+    s
 }
 
 /// What the exported job does differently from the playground, for this scenario.

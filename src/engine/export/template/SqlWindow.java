@@ -33,7 +33,7 @@
      * The query's rows (`key, window_start, window_end, cnt, total, lo, hi`) as the job's result
      * lines. A SQL window fires once (`firing=0`). The window operator emits a firing's rows
      * before it forwards the watermark that fired them, so the rows wait for that watermark:
-     * `end_of_input` when it is the final Long.MAX_VALUE one.
+     * `end_of_input` when it is above END_OF_INPUT_ABOVE.
      */
     static final class SqlResultLine extends AbstractStreamOperator<String> implements OneInputStreamOperator<Row, String> {
         final List<String> pending = new ArrayList<>();
@@ -48,7 +48,7 @@
 
         @Override
         public void processWatermark(org.apache.flink.streaming.api.watermark.Watermark mark) throws Exception {
-            flush(mark.getTimestamp() == Long.MAX_VALUE ? " end_of_input" : "");
+            flush(mark.getTimestamp() > END_OF_INPUT_ABOVE ? " end_of_input" : "");
             super.processWatermark(mark);
         }
 
