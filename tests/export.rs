@@ -6,7 +6,8 @@
 
 use std::path::Path;
 use wmp::engine::export::result_line::comparable;
-use wmp::engine::export::{export_job, ExportedJob, EXPECTED_PATH, JAVA_PATH, REPLAY_PATH};
+use wmp::engine::export::{export_job, ExportedJob, EXPECTED_PATH, JAVA_PATH, REPLAY_PATH, SQL_PATH};
+use wmp::engine::operator::sql_window::WindowApi;
 use wmp::engine::scenario::build;
 use wmp::engine::scenario::schema::Scenario;
 
@@ -19,17 +20,19 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
 /// Presets the export refuses, and the field its error names.
 const REFUSED: &[(&str, &str)] = &[
     ("max_on_silence", "source.watermark.generator"),
-    ("midstream_assigner", "source.midstream"),
     ("quiet_side_join", "second_input"),
     ("restart_stalls_until_idle", "commands[0]"),
     ("seed_001_heartbeat", "duration_ms"),
     ("sql_idle_reactivates", "source.midstream"),
-    ("union_idle_stream", "second_input"),
 ];
 
+/// The presets, then the scenarios only the export's check has (SQL windows: no preset has one).
 fn presets() -> Vec<(String, Scenario)> {
     let mut files: Vec<_> = std::fs::read_dir("presets").unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
+    let mut extra: Vec<_> = std::fs::read_dir("tests/fixtures/export/scenarios").unwrap().map(|e| e.unwrap().path()).collect();
+    extra.sort();
+    files.extend(extra);
     files
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
@@ -55,7 +58,15 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
     let java = file(job, JAVA_PATH);
     assert!(java.starts_with("package playground;") && java.contains("public class PlaygroundJob"), "{id}: java");
     assert!(!java.contains("{{"), "{id}: a placeholder was left in the Java");
-    assert!(java.contains(".window(") && java.contains("ReplayWatermarks.of("), "{id}: java");
+    assert!(java.contains("ReplayWatermarks.of("), "{id}: java");
+    assert_sql_or_datastream_window(id, s, job, java, pom);
+    let midstream = java.contains(".assignTimestampsAndWatermarks(midstream)");
+    assert_eq!(midstream, s.source.midstream.is_some(), "{id}: a watermark operator after each replay source iff the scenario has one");
+    assert_eq!(
+        java.contains("new ByInput(watermarks, watermarks2)"),
+        s.second_input.is_some(),
+        "{id}: a union's splits get their input's strategy"
+    );
     let idle = s.source.watermark.idle_timeout_ms.is_some();
     assert_eq!(java.contains(",  // withIdleness"), idle, "{id}: withIdleness iff the scenario sets it");
     let replay = file(job, REPLAY_PATH);
@@ -74,6 +85,32 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
     assert!(readme.contains("flink run") && readme.contains("end_of_input"), "{id}: README");
     for n in &job.notes {
         assert!(readme.contains(n.as_str()), "{id}: the README states every note");
+    }
+}
+
+/// A SQL window runs job.sql over a view of the replay (and the pom brings the Table API); a
+/// DataStream window is `keyBy(..).window(..)` and has no SQL script.
+fn assert_sql_or_datastream_window(id: &str, s: &Scenario, job: &ExportedJob, java: &str, pom: &str) {
+    if s.window.as_ref().is_some_and(|w| w.api == WindowApi::Sql) {
+        let sql = job.sql.as_deref().unwrap_or_else(|| panic!("{id}: a SQL window has a SQL script"));
+        assert_eq!(file(job, SQL_PATH), sql, "{id}: job.sql on the classpath is the sql field");
+        assert!(
+            java.contains("SOURCE_WATERMARK()") && java.contains("SqlScript.run(tEnv)") && !java.contains("      .window("),
+            "{id}: java"
+        );
+        assert!(pom.contains("<artifactId>flink-table-planner-loader</artifactId>"), "{id}: pom");
+        assert!(sql.contains("SET 'table.local-time-zone' = 'UTC';\n"), "{id}: {sql}");
+        // The commented Kafka script is the SQL tab's, and the query the job runs its window TVF.
+        let tab = wmp::engine::export::sql_script::sql(&s.job_config());
+        assert!(tab.lines().all(|l| sql.contains(l)), "{id}: job.sql carries the SQL tab's script: {sql}");
+        let tvf = tab.lines().find(|l| l.contains("(TABLE ")).unwrap();
+        assert_eq!(sql.matches(tvf).count(), 2, "{id}: the job's query uses the tab's window {tvf:?}");
+        assert!(
+            sql.lines().filter(|l| !l.starts_with("--") && !l.is_empty()).all(|l| !l.contains("CREATE TABLE")),
+            "{id}: the Kafka table stays commented"
+        );
+    } else {
+        assert!(job.sql.is_none() && java.contains("      .window(") && !pom.contains("flink-table"), "{id}: a DataStream window");
     }
 }
 
@@ -108,7 +145,7 @@ fn the_playground_prints_what_the_exported_job_printed_on_flink() {
             Some((_, why)) => assert_ne!(playground, flink, "{id} now agrees with Flink ({why}): drop it from KNOWN_DIFFERENT"),
         }
     }
-    assert!(compared >= 9, "only {compared} presets compared");
+    assert!(compared >= 11, "only {compared} presets and scenarios compared");
 }
 
 #[test]

@@ -473,7 +473,7 @@ export interface SqlScenario {
 export interface ExportedJob {
   /** pom.xml, README.md, the Java program, its replay.tsv and expected-output.txt (paths from the project root). */
   files: { path: string; text: string }[];
-  /** A Flink SQL script, where the scenario is expressible in SQL. */
+  /** For a SQL window (`window.api: "sql"`): job.sql, the script the job runs (also among `files`), with the Kafka table commented. */
   sql?: string;
   /** What the exported job does differently from the playground (also in its README). */
   notes: string[];

@@ -2,14 +2,15 @@
 # Dev-only: runs every preset's exported job (`wmp export`) on real Flink 2.3 and compares its
 # window results with the playground's (docs/EXPORT.md).
 #
-#   tools/oracle/export-check.sh                  # every preset in presets/: write the goldens
+#   tools/oracle/export-check.sh                  # every preset in presets/ and tests/fixtures/export/scenarios/: write the goldens
 #   tools/oracle/export-check.sh --check          # compare with the goldens instead of writing them
 #   tools/oracle/export-check.sh presets/late_data.json ...    # a subset
 #
-# For each preset: `wmp export` into a temporary directory, javac against the jars of PyPI's
+# For each preset (and each extra scenario: SQL windows, which no preset has): `wmp export` into a temporary directory, javac against the jars of PyPI's
 # apache-flink-libraries 2.3.0 (the same jars the oracles use: PYFLINK_DIR, else the
-# interpreter's pyflink, else /tmp/flinkvenv), run the job in one JVM (a local MiniCluster),
-# keep its `window …` lines, sorted, as tests/fixtures/export/<preset>.txt, and compare the
+# interpreter's pyflink, else /tmp/flinkvenv; a SQL window's job needs the table jars there too),
+# run the job in one JVM (a local MiniCluster) with its resources (replay.tsv, job.sql), keep its
+# `window …` lines, sorted, as tests/fixtures/export/<preset>.txt, and compare the
 # lines the playground would print (`end_of_input` firings only if the scenario ends its input)
 # with the export's expected-output.txt. Presets the export refuses are listed with the reason.
 # Exit code 1 if a run failed or (with --check) a golden changed; a preset whose results differ
@@ -19,7 +20,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 GOLD="$ROOT/tests/fixtures/export"
 CHECK=0
 if [ "${1:-}" = "--check" ]; then CHECK=1; shift; fi
-if [ "$#" -gt 0 ]; then FILES=("$@"); else FILES=("$ROOT"/presets/*.json); fi
+if [ "$#" -gt 0 ]; then FILES=("$@"); else FILES=("$ROOT"/presets/*.json "$GOLD"/scenarios/*.json); fi
 
 lib="${PYFLINK_DIR:-}"
 if [ -z "$lib" ]; then
@@ -50,7 +51,7 @@ for f in "${FILES[@]}"; do
   if ! javac -nowarn -d "$dir/classes" -cp "$CP" "$dir/src/main/java/playground/PlaygroundJob.java" 2>"$dir/javac.txt"; then
     echo "FAIL $id: javac (see $dir/javac.txt)"; status=1; continue
   fi
-  cp "$dir/src/main/resources/replay.tsv" "$dir/classes/"
+  cp "$dir"/src/main/resources/* "$dir/classes/"
   if ! java -cp "$dir/classes:$CP" playground.PlaygroundJob >"$dir/out.txt" 2>"$dir/err.txt"; then
     echo "FAIL $id: the job failed (see $dir/err.txt)"; status=1; continue
   fi

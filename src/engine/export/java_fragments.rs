@@ -6,6 +6,7 @@ use crate::engine::job::JobConfig;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::trigger::TriggerSpec;
 use crate::engine::source::generator::GeneratorKind;
+use crate::engine::source::start_offset::OffsetResetStrategy;
 
 /// The generator of a `WatermarkStrategy<ty>`: `.<ty>forBoundedOutOfOrderness(..)` and kin.
 pub fn java_generator(g: GeneratorKind, ty: &str) -> String {
@@ -95,4 +96,46 @@ pub fn java_windowed(cfg: &JobConfig, indent: &str) -> String {
         s += &format!("{indent}.sideOutputLateData(late)\n");
     }
     s
+}
+
+/// `'60 s'` style, as Flink's duration options are written.
+pub fn sql_duration(ms: i64) -> String {
+    if ms % 60_000 == 0 && ms != 0 {
+        format!("{} min", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+/// A SQL table name from a topic (quoted when it is not a plain identifier).
+pub fn sql_table_name(topic: &str) -> String {
+    if !topic.is_empty() && topic.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !topic.starts_with(|c: char| c.is_ascii_digit())
+    {
+        topic.to_string()
+    } else {
+        format!("`{}`", topic.replace('`', "``"))
+    }
+}
+
+/// The job-wide alignment options that differ from Flink 2.3's defaults, as `key = value`.
+pub fn alignment_options(cfg: &JobConfig) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let defaults = crate::engine::alignment::AlignmentSwitches::default();
+    if cfg.alignment.buffer_size != defaults.buffer_size {
+        out.push(("pipeline.watermark-alignment.buffer-size", cfg.alignment.buffer_size.to_string()));
+    }
+    if cfg.alignment.allow_unaligned_source_splits != defaults.allow_unaligned_source_splits {
+        out.push(("pipeline.watermark-alignment.allow-unaligned-source-splits", cfg.alignment.allow_unaligned_source_splits.to_string()));
+    }
+    out
+}
+/// A reset strategy as Kafka names it (`earliest`, `latest`, `none`).
+pub fn reset_name(r: OffsetResetStrategy) -> &'static str {
+    match r {
+        OffsetResetStrategy::Earliest => "earliest",
+        OffsetResetStrategy::Latest => "latest",
+        OffsetResetStrategy::None => "none",
+    }
 }

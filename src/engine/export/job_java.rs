@@ -1,14 +1,33 @@
 //! `PlaygroundJob.java`: the template (`template/PlaygroundJob.java`: the replay source, the
 //! replay clock, the result format) filled with the scenario's strategy and window, whose
-//! fragments come from `java_fragments`, the rule the UI's snippets use too.
+//! fragments come from `java_fragments`, the rule the UI's snippets use too. A SQL window
+//! (`window.api: "sql"`) is the Table API over the replayed stream running `job.sql`
+//! (`template/SqlWindow.java`: the script runner and the result lines).
 
-use super::java_fragments::{java_duration, java_generator, java_windowed};
+use super::java_fragments::{java_duration, java_generator, java_windowed, sql_table_name};
 use super::replay::Recorded;
 use crate::engine::job::JobConfig;
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::midstream::MidstreamSpec;
+use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::scenario::schema::Scenario;
-use crate::engine::source::generator::EmitMode;
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
 
 const TEMPLATE: &str = include_str!("template/PlaygroundJob.java");
+const SQL_CLASSES: &str = include_str!("template/SqlWindow.java");
+const SQL_IMPORTS: &str = "import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+";
 
 /// The Java program of the exported project.
 pub fn java(s: &Scenario, run: &Recorded) -> String {
@@ -18,33 +37,93 @@ pub fn java(s: &Scenario, run: &Recorded) -> String {
         .replace("{{NAME}}", &java_text(&s.name))
         .replace("{{TOPIC}}", &java_text(&cfg.first().topic))
         .replace("{{SPLITS}}", &format!("{{ {} }}", splits.join(", ")))
+        .replace("{{SUBTASKS}}", &subtasks(run))
+        .replace("{{END_OF_INPUT_ABOVE}}", &end_of_input_above(&cfg, run).to_string())
         .replace("{{STRATEGY}}", &strategy(&cfg))
-        .replace("{{WINDOW}}", &window(&cfg))
+        .replace("{{SOURCE}}", &source(&cfg))
+        .replace("{{WINDOW}}", &if is_sql_window(&cfg) { sql_window(&cfg) } else { window(&cfg) })
+        .replace("{{IMPORTS}}", if is_sql_window(&cfg) { SQL_IMPORTS } else { "" })
+        .replace("{{CLASSES}}", if is_sql_window(&cfg) { SQL_CLASSES } else { "" })
 }
 
-/// The scenario's `WatermarkStrategy`, wrapped to run on the replay's clock.
+/// The scenario's `WatermarkStrategy`, wrapped to run on the replay's clock, and the mid-stream
+/// operator's as `midstream` when there is one.
 fn strategy(cfg: &JobConfig) -> String {
-    let src = &cfg.first().source;
-    let idle = match src.idle_timeout_ms {
+    let mut s = String::new();
+    for (i, input) in cfg.inputs.iter().enumerate() {
+        let var = if i == 0 { "watermarks" } else { "watermarks2" };
+        let src = &input.source;
+        if i > 0 {
+            s += "\n\n        // The union's second source, with its own strategy.\n";
+        }
+        s += &replay_strategy(var, src.generator, src.emit, src.idle_timeout_ms);
+        if let Some(a) = &input.alignment {
+            s += &format!(
+                "\n        {var} = {var}.withWatermarkAlignment({}, {}, {});",
+                java_string(&a.group),
+                java_duration(a.max_drift_ms),
+                java_duration(a.update_interval_ms)
+            );
+        }
+    }
+    if cfg.inputs.len() == 2 {
+        s += "\n        // One reader replays both sources' splits, each split with its own input's strategy.\n        watermarks = new ByInput(watermarks, watermarks2);";
+    }
+    s
+}
+
+/// `WatermarkStrategy<Event> <var> = ReplayWatermarks.of(<generator>, <idle timeout>, <per event>);`
+fn replay_strategy(var: &str, generator: GeneratorKind, emit: EmitMode, idle_timeout_ms: Option<i64>) -> String {
+    let idle = match idle_timeout_ms {
         Some(t) => format!("{},  // withIdleness", java_duration(t)),
         None => "null,  // no withIdleness: a silent split holds the watermark".into(),
     };
-    let per_event = match src.emit {
+    let per_event = match emit {
         EmitMode::PerEvent => "true);  // a watermark after every record",
         EmitMode::Periodic => "false);  // periodic emission",
     };
-    let mut s = format!(
-        "        WatermarkStrategy<Event> watermarks = ReplayWatermarks.of(\n            WatermarkStrategy\n                {}\n            ,\n            {idle}\n            {per_event}",
-        java_generator(src.generator, "Event"),
-    );
-    if let Some(a) = &cfg.first().alignment {
-        s += &format!(
-            "\n        watermarks = watermarks.withWatermarkAlignment({}, {}, {});",
-            java_string(&a.group),
-            java_duration(a.max_drift_ms),
-            java_duration(a.update_interval_ms)
-        );
+    format!(
+        "        WatermarkStrategy<Event> {var} = ReplayWatermarks.of(\n            WatermarkStrategy\n                {}\n            ,\n            {idle}\n            {per_event}",
+        java_generator(generator, "Event"),
+    )
+}
+
+/// The window watermark above which a firing comes from the end of the replay (see the template).
+fn end_of_input_above(cfg: &JobConfig, run: &Recorded) -> i64 {
+    match cfg.first().midstream {
+        Some(_) => run.final_watermark_ms,
+        None => i64::MAX - 1,
     }
+}
+
+/// The splits of each playground source subtask (its index: the records' `subtask`).
+fn subtasks(run: &Recorded) -> String {
+    let groups: Vec<String> =
+        run.subtask_splits.iter().map(|g| format!("{{ {} }}", g.iter().map(|id| java_string(id)).collect::<Vec<_>>().join(", "))).collect();
+    format!(
+        "    /** The splits each of the playground's source subtasks read (a watermark operator follows each). */\n    static final String[][] SUBTASKS = {{ {} }};\n",
+        groups.join(", ")
+    )
+}
+
+/// The replayed stream `events`: one source reading every split (of both inputs of a union),
+/// and, with a watermark operator after the source, each playground source subtask's records
+/// through their own operator (`assignTimestampsAndWatermarks` on the replay's clock), unioned.
+fn source(cfg: &JobConfig) -> String {
+    let topic = java_text(&cfg.inputs.iter().map(|i| i.topic.as_str()).collect::<Vec<_>>().join(" + "));
+    let read = format!("env\n            .fromSource(new ReplaySource(SPLITS, replay), watermarks, \"{topic}\")");
+    let Some(MidstreamSpec::TimestampsAndWatermarks { generator, emit, idle_timeout_ms }) = cfg.first().midstream else {
+        return format!(
+            "        DataStream<Event> events = {read}\n            .filter(e -> !e.tick)\n            .name(\"drop replay ticks\");\n"
+        );
+    };
+    let mut s = "        // The watermark operator after each source subtask swallows the source's watermarks and idleness:\n\
+                 \x20       // each playground source subtask's records go through their own operator, as in the playground.\n"
+        .to_string();
+    s += &replay_strategy("midstream", generator, emit, idle_timeout_ms);
+    s += &format!(
+        "\n        DataStream<Event> read = {read};\n        DataStream<Event> events = null;\n        for (int s = 0; s < SUBTASKS.length; s++) {{\n            final int subtask = s;\n            DataStream<Event> one = read\n                .filter(e -> e.subtask == subtask).name(\"source subtask \" + s)\n                .assignTimestampsAndWatermarks(midstream)  // ticks pass through to drive its periodic emission\n                .name(\"Timestamps/Watermarks\");\n            events = events == null ? one : events.union(one);\n        }}\n        events = events.filter(e -> !e.tick).name(\"drop replay ticks\");\n"
+    );
     s
 }
 
@@ -61,6 +140,30 @@ fn window(cfg: &JobConfig) -> String {
         s += "        results.getSideOutput(late)\n            .map(e -> \"late key=\" + e.key + \" ts=\" + e.ts + \" value=\" + e.value)\n            .print().name(\"late records\");\n";
     }
     s
+}
+
+/// The replayed stream as the view `job.sql` reads (named as the Kafka table of the SQL snippet),
+/// and the query's rows printed as result lines.
+fn sql_window(cfg: &JobConfig) -> String {
+    format!(
+        "        // The window is Flink SQL's window TVF aggregation, read from job.sql, over a view of the\n\
+         \x20       // replayed stream: its rowtime is each record's timestamp and its watermark the stream's own\n\
+         \x20       // (SOURCE_WATERMARK()), so the replay's per-split watermarks and idleness reach the window.\n\
+         \x20       StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);\n\
+         \x20       tEnv.createTemporaryView({}, events, Schema.newBuilder()\n\
+         \x20           .columnByMetadata(\"event_time\", \"TIMESTAMP_LTZ(3)\", \"rowtime\", true)\n\
+         \x20           .watermark(\"event_time\", \"SOURCE_WATERMARK()\")\n\
+         \x20           .build());\n\
+         \x20       tEnv.toDataStream(SqlScript.run(tEnv))\n\
+         \x20           .transform(\"window results\", Types.STRING, new SqlResultLine())\n\
+         \x20           .print().name(\"window results\");\n",
+        java_string(&sql_table_name(&cfg.first().topic))
+    )
+}
+
+/// Whether the window is a SQL window TVF aggregation (CUMULATE is SQL's alone).
+pub fn is_sql_window(cfg: &JobConfig) -> bool {
+    cfg.window_api == WindowApi::Sql || matches!(cfg.window, WindowSpec::Cumulate { .. })
 }
 
 /// A Java string literal.

@@ -1,7 +1,8 @@
 //! A scenario as a runnable Flink 2.3 job (`wmp export`, the JS API's `exportJob`, the UI's
 //! "Download runnable job"): a Maven project whose DataStream program replays, on a real
 //! cluster, exactly the records the playground's sources emitted, through the scenario's
-//! `WatermarkStrategy` and keyed event-time window, and prints one line per window result — the
+//! `WatermarkStrategy` (and its mid-stream operator, or a union's second source's) and keyed
+//! event-time window or SQL window TVF (`job.sql`), and prints one line per window result — the
 //! same lines the playground computes (`expected-output.txt`), so the two can be compared.
 //!
 //! Why a replay and not the producers: the playground's records come from seeded producers and
@@ -11,10 +12,12 @@
 
 pub mod java_fragments;
 mod job_java;
+mod job_sql;
 mod pom;
 mod readme;
 pub mod replay;
 pub mod result_line;
+pub mod sql_script;
 mod support;
 pub mod zip;
 
@@ -45,6 +48,8 @@ pub const JAVA_PATH: &str = "src/main/java/playground/PlaygroundJob.java";
 pub const REPLAY_PATH: &str = "src/main/resources/replay.tsv";
 /// The playground's window results, in the job's output format, sorted.
 pub const EXPECTED_PATH: &str = "expected-output.txt";
+/// The SQL script a SQL-window job runs, on the job's classpath.
+pub const SQL_PATH: &str = "src/main/resources/job.sql";
 
 /// Runs the scenario as `wmp run` does, recording what its sources emit, and writes the
 /// project. An input error names the scenario field the export cannot reproduce.
@@ -52,14 +57,19 @@ pub fn export_job(scenario: &Scenario) -> Result<ExportedJob, InputError> {
     support::check(scenario)?;
     let run = replay::record(scenario)?;
     let notes = support::notes(scenario, &run);
-    let files = vec![
-        ExportFile { path: "pom.xml".into(), text: pom::pom_xml(scenario) },
+    let cfg = scenario.job_config();
+    let sql = job_java::is_sql_window(&cfg).then(|| job_sql::job_sql(&scenario.name, &cfg));
+    let mut files = vec![
+        ExportFile { path: "pom.xml".into(), text: pom::pom_xml(scenario, sql.is_some()) },
         ExportFile { path: "README.md".into(), text: readme::readme(scenario, &run, &notes) },
         ExportFile { path: JAVA_PATH.into(), text: job_java::java(scenario, &run) },
         ExportFile { path: REPLAY_PATH.into(), text: run.replay_tsv() },
         ExportFile { path: EXPECTED_PATH.into(), text: run.expected_output() },
     ];
-    Ok(ExportedJob { files, sql: None, notes })
+    if let Some(text) = &sql {
+        files.push(ExportFile { path: SQL_PATH.into(), text: text.clone() });
+    }
+    Ok(ExportedJob { files, sql, notes })
 }
 
 impl ExportedJob {

@@ -3,10 +3,33 @@
 
 use crate::engine::scenario::schema::Scenario;
 
+/// The Table API bridge, planner and runtime (`provided`: a Flink distribution's lib/ has them).
+const TABLE_DEPENDENCIES: &str = r#"
+    <dependency>
+      <groupId>org.apache.flink</groupId>
+      <artifactId>flink-table-api-java-bridge</artifactId>
+      <version>${flink.version}</version>
+      <scope>provided</scope>
+    </dependency>
+    <dependency>
+      <groupId>org.apache.flink</groupId>
+      <artifactId>flink-table-planner-loader</artifactId>
+      <version>${flink.version}</version>
+      <scope>provided</scope>
+    </dependency>
+    <dependency>
+      <groupId>org.apache.flink</groupId>
+      <artifactId>flink-table-runtime</artifactId>
+      <version>${flink.version}</version>
+      <scope>provided</scope>
+    </dependency>"#;
+
 /// The Flink release the exported job is written for.
 pub const FLINK_VERSION: &str = "2.3.0";
 
-pub fn pom_xml(s: &Scenario) -> String {
+/// `sql`: the job runs a SQL window (`job.sql`) and needs the Table API, its planner and runtime.
+pub fn pom_xml(s: &Scenario, sql: bool) -> String {
+    let table = if sql { TABLE_DEPENDENCIES } else { "" };
     let name: String = s.name.chars().filter(|c| !matches!(c, '<' | '>' | '&') && !c.is_control()).collect();
     format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -39,7 +62,7 @@ pub fn pom_xml(s: &Scenario) -> String {
       <artifactId>flink-clients</artifactId>
       <version>${{flink.version}}</version>
       <scope>provided</scope>
-    </dependency>
+    </dependency>{table}
   </dependencies>
 
   <build>

@@ -1,8 +1,9 @@
 //! `README.md` of the exported project: how to build and run it, the output format, and what
 //! the replay reproduces and what it does not (the scenario's notes).
 
+use super::job_java::is_sql_window;
 use super::replay::Recorded;
-use super::EXPECTED_PATH;
+use super::{EXPECTED_PATH, SQL_PATH};
 use crate::engine::scenario::schema::Scenario;
 
 pub fn readme(s: &Scenario, run: &Recorded, notes: &[String]) -> String {
@@ -26,6 +27,15 @@ pub fn readme(s: &Scenario, run: &Recorded, notes: &[String]) -> String {
             watermark when the replay ends. With a late side output, `late key=K ts=T value=V` lines follow the\n\
             late records. Compare: `grep '^window' out.txt | grep -v end_of_input | sort | diff - expected-output.txt`\n\
             (on a cluster, strip the `N> ` prefix `print()` may add).\n\n";
+    if is_sql_window(&s.job_config()) {
+        out += &format!(
+            "## The SQL window\n\n\
+             The window is Flink SQL's window TVF aggregation in `{SQL_PATH}`, which the job runs over a view of the\n\
+             replayed stream (its watermark is the replay source's own: `SOURCE_WATERMARK()`). The same file holds,\n\
+             commented, the playground's SQL for your Kafka table (`CREATE TABLE … WITH ('connector' = 'kafka', …)`):\n\
+             uncomment it in the SQL client to run the same window on your cluster.\n\n"
+        );
+    }
     out += "## What differs from the playground\n\n";
     for n in notes {
         out += &format!("- {n}\n");

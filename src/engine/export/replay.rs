@@ -9,7 +9,8 @@
 //! R  <time_ms>  <split>  <timestamp_ms>  <value>  <key>    a record a split emitted
 //! T  <time_ms>                                           a periodic-watermark instant
 //! ```
-//! `time_ms` counts from the job's start; `<split>` is `partition-<p>` (`p` within the topic),
+//! `time_ms` counts from the job's start; `<split>` is `partition-<p>` (`p` within the topic;
+//! `input2-partition-<p>` in a union's second topic),
 //! or `no-split-<s>` for a source subtask the enumerator gave no partition: its reader never
 //! emits a watermark, so the replay gives it a split that never holds a record.
 
@@ -28,6 +29,12 @@ use std::ops::ControlFlow;
 pub struct Recorded {
     /// The split ids, partitions first (in partition order), then the split-less subtasks.
     pub splits: Vec<String>,
+    /// The same by input: one entry, or two for a union's second source.
+    pub input_splits: Vec<Vec<String>>,
+    /// The split id of every engine-wide partition.
+    split_names: Vec<String>,
+    /// The splits each source subtask read, by subtask (`no-split-<s>` for one without any).
+    pub subtask_splits: Vec<Vec<String>>,
     /// The records the sources emitted, key names resolved.
     pub reads: Vec<(ReadRecord, String)>,
     pub start_ms: i64,
@@ -35,6 +42,8 @@ pub struct Recorded {
     pub tick_ms: i64,
     /// Where the run stopped, relative to the start.
     pub end_ms: i64,
+    /// The highest watermark the playground's window subtasks reached.
+    pub final_watermark_ms: i64,
     /// The playground's window results.
     pub results: Vec<ResultLine>,
     /// How often the playground's job restarted (a failure): not replayed.
@@ -62,18 +71,39 @@ pub fn record(scenario: &Scenario) -> Result<Recorded, InputError> {
     }
     let sim = session.sim();
     let keys = sim.keys();
-    let partitions = scenario.topic.partitions;
-    let owners: Vec<u32> = (0..partitions).filter_map(|p| sim.split_of(p).map(|(s, _)| s)).collect();
-    let mut splits: Vec<String> = (0..partitions).map(split_of_partition).collect();
-    splits.extend((0..scenario.source.parallelism).filter(|s| !owners.contains(s)).map(|s| format!("no-split-{s}")));
+    let parts = &sim.partitions;
+    let split_names: Vec<String> = parts.iter().map(|p| split_name(p.input, p.index_in_topic)).collect();
+    let owner = |s: u32| (0..parts.len()).filter(|&p| sim.split_of(p as u32).is_some_and(|(o, _)| o == s)).collect::<Vec<_>>();
+    let (mut input_splits, mut subtask_splits) = (Vec::new(), Vec::new());
+    let mut first_subtask = 0;
+    for (i, input) in sim.config().inputs.iter().enumerate() {
+        let mut splits: Vec<String> =
+            (0..parts.len()).filter(|&p| usize::from(parts[p].input) == i).map(|p| split_names[p].clone()).collect();
+        for s in first_subtask..first_subtask + input.source_parallelism {
+            let owned: Vec<String> = owner(s).into_iter().map(|p| split_names[p].clone()).collect();
+            if owned.is_empty() {
+                splits.push(no_split(i as u8, s - first_subtask));
+                subtask_splits.push(vec![no_split(i as u8, s - first_subtask)]);
+            } else {
+                subtask_splits.push(owned);
+            }
+        }
+        first_subtask += input.source_parallelism;
+        input_splits.push(splits);
+    }
+    let splits = input_splits.concat();
     let cfg = sim.config();
     let results = sim.downstream().sink.results().map(|r| ResultLine::of(r, keys.name(r.key))).collect();
     Ok(Recorded {
         splits,
+        input_splits,
+        split_names,
+        subtask_splits,
         reads: reads.into_iter().map(|r| (r, keys.name(r.key).to_string())).collect(),
         start_ms: cfg.start_time.0,
         tick_ms: cfg.auto_watermark_interval_ms,
         end_ms: sim.now().0 - cfg.start_time.0,
+        final_watermark_ms: sim.downstream().windows.iter().map(|w| w.current_input_watermark().0).max().unwrap_or(i64::MIN),
         results,
         restarts: sim.failover().restarts(),
     })
@@ -92,9 +122,23 @@ impl Observer for ReadLimit {
     }
 }
 
-/// The split id of partition `p` (its number within the topic).
-pub fn split_of_partition(p: u32) -> String {
-    format!("partition-{p}")
+/// The split of source subtask `s` of input `input` when the enumerator gave it no partition.
+fn no_split(input: u8, s: u32) -> String {
+    if input == 0 {
+        format!("no-split-{s}")
+    } else {
+        format!("input2-no-split-{s}")
+    }
+}
+
+/// The split id of partition `p` (its number within the topic) of input `input`: the second
+/// input's (a union's) are told apart by a prefix.
+pub fn split_name(input: u8, p: u32) -> String {
+    if input == 0 {
+        format!("partition-{p}")
+    } else {
+        format!("input2-partition-{p}")
+    }
 }
 
 impl Recorded {
@@ -110,7 +154,7 @@ impl Recorded {
                 let _ = writeln!(out, "T\t{next_tick}");
                 next_tick += self.tick_ms;
             }
-            let _ = writeln!(out, "R\t{t}\t{}\t{}\t{}\t{key}", split_of_partition(r.partition), r.ts.0, r.value);
+            let _ = writeln!(out, "R\t{t}\t{}\t{}\t{}\t{key}", self.split_names[r.partition as usize], r.ts.0, r.value);
         }
         while next_tick <= self.end_ms {
             let _ = writeln!(out, "T\t{next_tick}");

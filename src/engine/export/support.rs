@@ -2,12 +2,13 @@
 //! front (an input error names the scenario field), and what it runs differently from the
 //! playground is said in the notes (shown by the CLI, the JS API, the UI and the README).
 
+use super::job_java::is_sql_window;
 use super::replay::Recorded;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::flow::IdlenessClock;
-use crate::engine::operator::assigner::WindowSpec;
-use crate::engine::operator::sql_window::WindowApi;
+use crate::engine::job::{JobConfig, TwoInputMode};
+use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::source::generator::GeneratorKind;
 
@@ -19,21 +20,36 @@ fn unsupported(field: &str, what: &str) -> InputError {
 /// The replay job has one input, a DataStream window and the source's own strategy.
 pub fn check(s: &Scenario) -> Result<(), InputError> {
     let cfg = s.job_config();
-    if s.second_input.is_some() {
-        return Err(unsupported("second_input", "the replay job has one source (union, connect and joins are not written)"));
+    if s.second_input.as_ref().is_some_and(|i| i.mode != TwoInputMode::Union) || s.interval_join.is_some() {
+        return Err(unsupported("second_input", "the replay job has one source or a union of two (connect and joins are not written)"));
     }
-    if s.interval_join.is_some() || s.window.is_none() {
+    if cfg.inputs.len() == 2 && cfg.inputs.iter().any(|i| i.midstream.is_some()) {
+        return Err(unsupported("source.midstream", "a watermark operator after a union's source"));
+    }
+    if cfg.inputs.iter().any(|i| matches!(i.source.generator, GeneratorKind::MaxOnSilence { .. })) {
+        return Err(unsupported("source.watermark.generator", "max_on_silence is a home-made generator the job does not ship"));
+    }
+    if s.window.is_none() {
         return Err(unsupported("interval_join", "the replay job ends in a keyed event-time window"));
     }
-    if cfg.window_api == WindowApi::Sql || matches!(cfg.window, WindowSpec::Cumulate { .. }) {
-        return Err(unsupported("window.api", "a SQL window TVF aggregation (the replay job is a DataStream program)"));
+    if cfg.inputs.len() == 2 && cfg.inputs.iter().any(|i| i.alignment.is_some()) {
+        return Err(unsupported("second_input.source.alignment", "watermark alignment on a union's sources"));
+    }
+    if cfg.inputs.len() == 2 && is_sql_window(&cfg) {
+        return Err(unsupported("window.api", "a SQL window over a union (the job's view is of one source)"));
     }
     let input = cfg.first();
-    if input.midstream.is_some() {
-        return Err(unsupported("source.midstream", "a watermark operator after the source"));
-    }
-    if matches!(input.source.generator, GeneratorKind::MaxOnSilence { .. }) {
-        return Err(unsupported("source.watermark.generator", "max_on_silence is a home-made generator the job does not ship"));
+    match input.midstream {
+        Some(MidstreamSpec::SqlWatermarkAssigner { .. }) => {
+            return Err(unsupported(
+                "source.midstream",
+                "SQL's watermark operator emits and goes idle on wall-clock timers the replay cannot drive (a DataStream assignTimestampsAndWatermarks can be exported)",
+            ))
+        }
+        Some(MidstreamSpec::TimestampsAndWatermarks { generator: GeneratorKind::MaxOnSilence { .. }, .. }) => {
+            return Err(unsupported("source.midstream.generator", "max_on_silence is a home-made generator the job does not ship"))
+        }
+        _ => {}
     }
     for (i, c) in s.commands.iter().enumerate() {
         if !matches!(
@@ -53,6 +69,25 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     Ok(())
 }
 
+/// How the replay's reader stands for the playground's source subtasks.
+fn readers(cfg: &JobConfig, run: &Recorded) -> String {
+    let input = cfg.first();
+    let subtasks: u32 = cfg.inputs.iter().map(|i| i.source_parallelism).sum();
+    let mut s = format!(
+        "One source reader owns all {} splits{} and the window runs at parallelism 1 (the playground: {subtasks} source and {} window subtasks); the window operator's watermark is the same minimum over the splits that are not idle.",
+        run.splits.len(),
+        if cfg.inputs.len() == 2 { " of both sources of the union, each split with its own source's strategy," } else { "" },
+        cfg.window_parallelism
+    );
+    if input.midstream.is_some() {
+        s += &format!(
+            " Each of the playground's {} source subtasks' records go through their own assignTimestampsAndWatermarks, unioned into the window: the window task reads their channels in the order they arrive, so a record behind its own channel's watermark may be late in one run and not in another (the results are the playground's when no record is), and a firing above the playground's last window watermark ({} ms) is marked end_of_input (the channels end one after the other).",
+            input.source_parallelism, run.final_watermark_ms
+        );
+    }
+    s
+}
+
 /// What the exported job does differently from the playground, for this scenario.
 pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     let cfg = s.job_config();
@@ -63,15 +98,13 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
             run.reads.len(),
             run.end_ms
         ),
-        format!(
-            "One source reader owns all {} splits and the window runs at parallelism 1 (the playground: {} source and {} window subtasks); the window operator's watermark is the same minimum over the splits that are not idle.",
-            run.splits.len(),
-            input.source_parallelism,
-            cfg.window_parallelism
-        ),
+        readers(&cfg, run),
         "Periodic emission and withIdleness run on the replay's clock (the playground's processing time, carried by tick records), not on the wall clock: the job runs as fast as the cluster goes and gives the same output every time.".into(),
         "When the replay ends, Flink emits the final Long.MAX_VALUE watermark and fires every open window; those lines end with `end_of_input` and the playground shows them only if the scenario ends its input.".into(),
     ];
+    if is_sql_window(&cfg) {
+        notes.push("The window is Flink SQL's window TVF aggregation (job.sql) over a view of the replayed stream whose watermark is the stream's own (SOURCE_WATERMARK()): the per-split watermarks and withIdleness reach it as from a Kafka table whose WATERMARK is pushed into the source. A SQL window fires once and drops late rows.".into());
+    }
     if input.source.idle_timeout_ms.is_some() && (cfg.flow.keyed_capacity_per_s.is_some() || input.read_rate_per_s.is_some()) {
         notes.push("Back-pressure and read rates are not replayed: the replay's order holds their effect on what was read when, but withIdleness counts plain processing time, while Flink 2.3 stops its idleness clock while a source is back-pressured (FLIP-471).".into());
     }

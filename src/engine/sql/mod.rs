@@ -6,7 +6,7 @@
 //! What the script does not say stays the base scenario's (partitions, producers, commands, and
 //! any setting it leaves out); every clause read but not modelled becomes a [`Note`] with its
 //! line and column, and what is wrong an [`SqlError`] with its line and column. The snippet
-//! `web::snippets::sql` writes a scenario's settings in this subset: reading it back onto the
+//! `web::snippets::sql` (`engine::export::sql_script`) writes a scenario's settings in this subset: reading it back onto the
 //! same scenario gives those settings again (`tests/sql_round_trip.rs`).
 
 mod apply;

@@ -10,34 +10,21 @@
 use crate::engine::flow::IdlenessClock;
 use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
 use crate::engine::operator::aggregate::AggregateKind;
-use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::interval_join::JoinBounds;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
-use crate::engine::operator::trigger::TriggerSpec;
-use crate::engine::source::generator::{EmitMode, GeneratorKind};
-use crate::engine::source::start_offset::{OffsetResetStrategy, StartOffset};
+use crate::engine::source::generator::GeneratorKind;
+use crate::engine::source::start_offset::StartOffset;
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::source::SourceSettings;
 
-// One rule for the snippets and the exported job (`engine::export`), visible to `java` and `sql`.
-pub(crate) use crate::engine::export::java_fragments::{java_duration, sql_interval};
+// One rule for the snippets and the exported job (`engine::export`): the Java fragments, and
+// the whole SQL script (`engine::export::sql_script`, which the exported job's job.sql reuses).
+pub(crate) use crate::engine::export::java_fragments::{alignment_options, java_duration, reset_name};
+pub use crate::engine::export::sql_script::sql;
 
 mod java;
-mod sql;
 pub use java::java;
-pub use sql::sql;
-
-/// `'60 s'` style, as Flink's duration options are written.
-fn sql_duration(ms: i64) -> String {
-    if ms % 60_000 == 0 && ms != 0 {
-        format!("{} min", ms / 60_000)
-    } else if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{ms} ms")
-    }
-}
 
 /// A Java identifier from a topic name (`impressions` → `impressions`, `page-views` → `pageViews`).
 fn ident(topic: &str) -> String {
@@ -58,16 +45,6 @@ fn ident(topic: &str) -> String {
     }
 }
 
-/// A SQL table name from a topic (quoted when it is not a plain identifier).
-fn table(topic: &str) -> String {
-    if !topic.is_empty() && topic.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !topic.starts_with(|c: char| c.is_ascii_digit())
-    {
-        topic.to_string()
-    } else {
-        format!("`{}`", topic.replace('`', "``"))
-    }
-}
-
 /// The element type of input `i`: a union needs one type, two connected inputs may differ.
 fn element_type(cfg: &JobConfig, i: usize) -> &'static str {
     if i == 0 || cfg.two_input_mode == TwoInputMode::Union {
@@ -79,31 +56,11 @@ fn element_type(cfg: &JobConfig, i: usize) -> &'static str {
 
 // ---- Java -----------------------------------------------------------------------------------
 
-/// The job-wide alignment options that differ from Flink 2.3's defaults, as `key = value`.
-fn alignment_options(cfg: &JobConfig) -> Vec<(&'static str, String)> {
-    let mut out = Vec::new();
-    let defaults = crate::engine::alignment::AlignmentSwitches::default();
-    if cfg.alignment.buffer_size != defaults.buffer_size {
-        out.push(("pipeline.watermark-alignment.buffer-size", cfg.alignment.buffer_size.to_string()));
-    }
-    if cfg.alignment.allow_unaligned_source_splits != defaults.allow_unaligned_source_splits {
-        out.push(("pipeline.watermark-alignment.allow-unaligned-source-splits", cfg.alignment.allow_unaligned_source_splits.to_string()));
-    }
-    out
-}
-/// A reset strategy as Kafka names it (`earliest`, `latest`, `none`).
-fn reset_name(r: OffsetResetStrategy) -> &'static str {
-    match r {
-        OffsetResetStrategy::Earliest => "earliest",
-        OffsetResetStrategy::Latest => "latest",
-        OffsetResetStrategy::None => "none",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::scenario::{build, catalog};
+    use crate::engine::source::start_offset::OffsetResetStrategy;
 
     fn cfg_of(json: &str) -> JobConfig {
         build::parse(json).unwrap().build().unwrap().config().clone()

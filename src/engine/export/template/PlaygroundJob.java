@@ -58,27 +58,31 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
+{{IMPORTS}}
 public class PlaygroundJob {
 
     /** The splits of the replay: one per Kafka partition the scenario's source read. */
     static final String[] SPLITS = {{SPLITS}};
-
+{{SUBTASKS}}
+    /**
+     * A firing at a watermark above this one comes from the end of the replay (` end_of_input`):
+     * Long.MAX_VALUE - 1 (only the final watermark) with one channel into the window; with a
+     * watermark operator per source subtask, the playground's last window watermark, because
+     * the operators' channels end one after the other and the first to end lets the window
+     * move to the others' watermarks before the final one.
+     */
+    static final long END_OF_INPUT_ABOVE = {{END_OF_INPUT_ABOVE}}L;
     public static void main(String[] args) throws Exception {
         // `--replay FILE` reads the records from a file instead of the jar's replay.tsv.
         String replay = args.length == 2 && args[0].equals("--replay") ? args[1] : null;
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        // One source reader owns every split (see README: the watermark is the same minimum over
-        // the splits that are not idle), one window task: the run is deterministic.
+        // Parallelism 1: one reader owns every split of its replay source (see README: the watermark
+        // is the same minimum over the splits that are not idle), one window task.
         env.setParallelism(1);
 
 {{STRATEGY}}
 
-        DataStream<Event> events = env
-            .fromSource(new ReplaySource(SPLITS, replay), watermarks, "{{TOPIC}}")
-            .filter(e -> !e.tick)
-            .name("drop replay ticks");
-
+{{SOURCE}}
 {{WINDOW}}
 
         env.execute("{{NAME}}");
@@ -94,6 +98,9 @@ public class PlaygroundJob {
         /** Processing time of the read, ms after the job's start (the replay's own clock). */
         public long time;
         public boolean tick;
+        /** The input (0, or 1 for a union's second source) and the playground's source subtask of its split. */
+        public int input;
+        public int subtask;
         public Event() {}
     }
 
@@ -170,6 +177,48 @@ public class PlaygroundJob {
         }
     }
 
+    /**
+     * A union read by one reader: each split gets the strategy of its input (0 or 1), created on
+     * the split's first record or tick. The window then sees the minimum over the non-idle splits
+     * of both sources, as the union's valve does over their channels, on one ordered channel.
+     */
+    static final class ByInput implements WatermarkStrategy<Event> {
+        final WatermarkStrategy<Event> first;
+        final WatermarkStrategy<Event> second;
+
+        ByInput(WatermarkStrategy<Event> first, WatermarkStrategy<Event> second) {
+            this.first = first;
+            this.second = second;
+        }
+
+        @Override
+        public WatermarkGenerator<Event> createWatermarkGenerator(WatermarkGeneratorSupplier.Context ctx) {
+            return new WatermarkGenerator<Event>() {
+                WatermarkGenerator<Event> inner;
+
+                public void onEvent(Event e, long ts, WatermarkOutput out) {
+                    if (inner == null) inner = (e.input == 0 ? first : second).createWatermarkGenerator(ctx);
+                    inner.onEvent(e, ts, out);
+                }
+
+                public void onPeriodicEmit(WatermarkOutput out) {
+                    if (inner != null) inner.onPeriodicEmit(out);
+                }
+            };
+        }
+
+        @Override
+        public TimestampAssigner<Event> createTimestampAssigner(TimestampAssignerSupplier.Context ctx) {
+            return (e, recordTs) -> e.ts;
+        }
+    }
+
+    /** The playground's source subtask that read `split` (its index in SUBTASKS). */
+    static int subtaskOf(String split) {
+        for (int s = 0; s < SUBTASKS.length; s++) if (Arrays.asList(SUBTASKS[s]).contains(split)) return s;
+        return 0;
+    }
+
     /** SQL's `WATERMARK FOR ts AS ts`: the watermark is the largest timestamp itself. */
     static final class MaxTimestampGenerator implements WatermarkGenerator<Event> {
         long max = Long.MIN_VALUE;
@@ -209,7 +258,7 @@ public class PlaygroundJob {
             Integer before = firings.get(id);
             int firing = before == null ? 0 : before;
             firings.put(id, firing + 1);
-            String end = ctx.currentWatermark() == Long.MAX_VALUE ? " end_of_input" : "";
+            String end = ctx.currentWatermark() > END_OF_INPUT_ABOVE ? " end_of_input" : "";
             out.collect("window key=" + key + " start=" + w.getStart() + " end=" + w.getEnd() + " count=" + a[0]
                 + " sum=" + a[1] + " min=" + a[2] + " max=" + a[3] + " firing=" + firing + end);
         }
@@ -315,6 +364,8 @@ public class PlaygroundJob {
                 for (String s : splits) {
                     Event t = new Event();
                     t.tick = true;
+                    t.input = s.startsWith("input2-") ? 1 : 0;
+                    t.subtask = subtaskOf(s);
                     t.time = time;
                     out.createOutputForSplit(s).collect(t);
                 }
@@ -324,6 +375,8 @@ public class PlaygroundJob {
                 e.ts = Long.parseLong(f[3]);
                 e.value = Long.parseLong(f[4]);
                 e.key = f[5];
+                e.input = f[2].startsWith("input2-") ? 1 : 0;
+                e.subtask = subtaskOf(f[2]);
                 out.createOutputForSplit(f[2]).collect(e);
             }
             return InputStatus.MORE_AVAILABLE;
@@ -347,4 +400,4 @@ public class PlaygroundJob {
 
         public void close() throws IOException { if (in != null) in.close(); }
     }
-}
+{{CLASSES}}}

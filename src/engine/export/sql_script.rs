@@ -1,7 +1,19 @@
-//! The settings as a Flink SQL script (`super::sql`): `SET` options, `CREATE TABLE … WATERMARK FOR
-//! … WITH (…)` per source, and the window TVF or interval-join query. `engine::sql` reads it back.
+//! The settings as a Flink SQL script: `SET` options, `CREATE TABLE … WATERMARK FOR … WITH (…)`
+//! per source, and the window TVF or interval-join query. One writer for the playground's SQL
+//! snippet (`web::snippets::sql`) and the exported job's `job.sql` (`super::job_sql`, which runs
+//! the same window query over the replay); `engine::sql` reads it back.
 
-use super::*;
+use super::java_fragments::{alignment_options, reset_name, sql_duration, sql_interval, sql_table_name as table};
+use crate::engine::flow::IdlenessClock;
+use crate::engine::job::{InputConfig, JobConfig, TwoInputMode};
+use crate::engine::operator::aggregate::AggregateKind;
+use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::interval_join::JoinBounds;
+use crate::engine::operator::midstream::MidstreamSpec;
+use crate::engine::operator::trigger::TriggerSpec;
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
+use crate::engine::source::start_offset::{OffsetResetStrategy, StartOffset};
+use crate::engine::source::timestamp::TimestampAssigner;
 
 /// The `WATERMARK` clause's delay and the idle timeout of input `i` in SQL terms: from SQL's
 /// watermark operator when there is one, else from the source's strategy.
@@ -34,7 +46,7 @@ fn sql_watermark(g: GeneratorKind) -> String {
 
 /// One input's `CREATE TABLE`; `own_idle`: its idle timeout as a table option (when the inputs'
 /// timeouts differ, the session-wide `table.exec.source.idle-timeout` cannot say both).
-fn sql_table(input: &InputConfig, own_idle: Option<Option<i64>>) -> String {
+pub fn sql_table(input: &InputConfig, own_idle: Option<Option<i64>>) -> String {
     let src = &input.source;
     let ts_expr = match src.assigner {
         TimestampAssigner::EventField => "  event_time TIMESTAMP_LTZ(3),".to_string(),
@@ -163,6 +175,19 @@ fn sql_window(cfg: &JobConfig) -> String {
         AggregateKind::Min => "MIN(`value`)",
         AggregateKind::Max => "MAX(`value`)",
     };
+    s += &window_query(cfg, &source, &format!("{agg} AS result"));
+    if cfg.allowed_lateness_ms > 0 || cfg.late_side_output {
+        s += "-- Flink SQL window aggregations have no allowed lateness or late side output: late rows are dropped.\n";
+    }
+    if cfg.trigger != TriggerSpec::EventTime {
+        s += "-- Flink SQL window aggregations fire once, at the window's end: no early firings, no purging trigger.\n";
+    }
+    s
+}
+
+/// `SELECT key, window_start, window_end, <select> FROM TABLE(<the window TVF over source>) GROUP BY
+/// key, window_start, window_end;`: the one window query of the snippet and the exported job.
+pub fn window_query(cfg: &JobConfig, source: &str, select: &str) -> String {
     let tvf = match cfg.window {
         WindowSpec::Tumbling { size_ms, .. } => format!("TUMBLE(TABLE {source}, DESCRIPTOR(event_time), {})", sql_interval(size_ms)),
         WindowSpec::Sliding { size_ms, slide_ms, .. } => {
@@ -175,16 +200,7 @@ fn sql_window(cfg: &JobConfig) -> String {
             format!("CUMULATE(TABLE {source}, DESCRIPTOR(event_time), {}, {})", sql_interval(step_ms), sql_interval(max_size_ms))
         }
     };
-    s += &format!(
-        "SELECT `key`, window_start, window_end, {agg} AS result\nFROM TABLE(\n  {tvf})\nGROUP BY `key`, window_start, window_end;\n"
-    );
-    if cfg.allowed_lateness_ms > 0 || cfg.late_side_output {
-        s += "-- Flink SQL window aggregations have no allowed lateness or late side output: late rows are dropped.\n";
-    }
-    if cfg.trigger != TriggerSpec::EventTime {
-        s += "-- Flink SQL window aggregations fire once, at the window's end: no early firings, no purging trigger.\n";
-    }
-    s
+    format!("SELECT `key`, window_start, window_end, {select}\nFROM TABLE(\n  {tvf})\nGROUP BY `key`, window_start, window_end;\n")
 }
 
 /// `r.ts BETWEEN l.ts + lower AND l.ts + upper` (strict comparisons for exclusive bounds).
