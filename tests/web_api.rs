@@ -491,7 +491,7 @@ fn export_job_returns_the_project_or_names_what_it_cannot_run() {
     let notes = js_sys::Reflect::get(&job, &JsValue::from_str("notes")).unwrap();
     assert!(js_sys::Array::from(&notes).length() >= 3);
     expect_err(
-        Playground::export_job(JsValue::from_str("union-idle-stream")),
+        Playground::export_job(JsValue::from_str("quiet-side-join")),
         "RangeError",
         &["exportJob", "second_input", "cannot be exported"],
     );

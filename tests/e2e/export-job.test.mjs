@@ -45,7 +45,7 @@ test("a scenario the export cannot run says why and downloads nothing", async ()
   const { context, page } = await openPage(env.browser, { acceptDownloads: true });
   try {
     await gotoApp(page, env.baseUrl);
-    await choosePreset(page, "union-idle-stream");
+    await choosePreset(page, "quiet-side-join");
     await openJavaTab(page);
     let downloaded = false;
     page.on("download", () => (downloaded = true));
