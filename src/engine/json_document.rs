@@ -18,6 +18,18 @@ pub fn parse(text: &str) -> Result<Value, serde_json::Error> {
     Ok(value)
 }
 
+/// What a JSON value is, in words for a message about a whole document.
+pub fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Array(_) => "a list ([ … ])",
+        Value::String(_) => "a quoted text",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "true or false",
+        Value::Object(_) => "an object",
+        Value::Null => "null",
+    }
+}
+
 /// A seed that builds a `Value`, checking each object's keys as it goes.
 #[derive(Clone, Copy)]
 struct Strict;

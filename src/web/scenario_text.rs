@@ -69,7 +69,7 @@ fn in_words(text: &str, e: &InputError) -> String {
         Ok(Value::Object(_)) => format!("This JSON is not a valid scenario: the field “{}” is wrong: {}.", e.path, e.message),
         Ok(other) => format!(
             "This is not a scenario: a scenario is a JSON object ({{ … }}) with fields such as \"source\" and \"window\", and this is {}.",
-            kind_of(&other)
+            crate::engine::json_document::kind_of(&other)
         ),
     }
 }
@@ -91,16 +91,6 @@ fn not_json(text: &str, err: &serde_json::Error) -> String {
     let cause = err.to_string();
     let cause = cause.split(" at line ").next().unwrap_or_default();
     format!("This is not valid JSON: {cause} at line {line}, column {column}.")
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Array(_) => "a list ([ … ])",
-        Value::String(_) => "a quoted text",
-        Value::Number(_) => "a number",
-        Value::Bool(_) => "true or false",
-        Value::Null | Value::Object(_) => "null",
-    }
 }
 
 /// The start of what the user gave, short enough to quote.

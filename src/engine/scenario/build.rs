@@ -45,14 +45,10 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, I
         }
     })?;
     if !value.is_object() {
-        let what = match value {
-            serde_json::Value::Array(_) => "an array",
-            serde_json::Value::String(_) => "a string",
-            serde_json::Value::Number(_) => "a number",
-            serde_json::Value::Bool(_) => "a boolean",
-            _ => "null",
-        };
-        return Err(InputError::type_("", format!("the document must be a JSON object ({{ … }}), not {what}")));
+        return Err(InputError::type_(
+            "",
+            format!("the document must be a JSON object ({{ … }}), not {}", crate::engine::json_document::kind_of(&value)),
+        ));
     }
     crate::engine::error::from_value(value, "")
 }
