@@ -33,7 +33,7 @@ pub fn SplitsTable() -> impl IntoView {
                 <span class="muted small">{move || idle_timeouts(&pg)}</span>
             </header>
             <div class="scroll" node_ref=node>
-                <table class="data" id=pg.dom_id("splits-table")>
+                <table class="data splits" id=pg.dom_id("splits-table")>
                     <thead><tr>
                         <th scope="col">"partition"</th><th scope="col">"subtask"</th>
                         <th scope="col" class="num">"produced"</th><th scope="col" class="num">"read"</th>
@@ -143,7 +143,7 @@ pub fn ChannelsTable() -> impl IntoView {
             <InputsStrip focus=focus snap=snap />
             // Nothing in it takes focus: the region does, so that the arrows scroll it.
             <div class="scroll" node_ref=node tabindex="0" role="region" aria-labelledby=pg.dom_id("channels-h")>
-                <table class="data" id=pg.dom_id("channels-table")>
+                <table class="data channels" id=pg.dom_id("channels-table")>
                     <thead><tr>
                         <th scope="col">"channel"</th><th scope="col">"input"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>
                         <th scope="col">"status"</th><th scope="col">"aligned"</th><th scope="col" class="num" title="records waiting in the channel / its credits (channel_buffer_records)">"buffered"</th>
