@@ -19,7 +19,6 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
 
 /// Presets the export refuses, and the field its error names.
 const REFUSED: &[(&str, &str)] = &[
-    ("max_on_silence", "source.watermark.generator"),
     ("quiet_side_join", "second_input"),
     ("restart_stalls_until_idle", "commands[0]"),
     ("seed_001_heartbeat", "duration_ms"),

@@ -15,7 +15,7 @@ pub fn java_generator(g: GeneratorKind, ty: &str) -> String {
         GeneratorKind::Monotonous => format!(".<{ty}>forMonotonousTimestamps()"),
         GeneratorKind::NoWatermarks => format!(".<{ty}>noWatermarks()"),
         GeneratorKind::MaxOnSilence { bound_ms, silence_ms } => format!(
-            ".<{ty}>forGenerator(ctx -> new MaxOnSilenceGenerator({}, {}))  // DON'T: emits Long.MAX_VALUE after silence; use withIdleness",
+            ".<{ty}>forGenerator(ctx -> new MaxOnSilenceGenerator(ctx.getInputActivityClock(), {}, {}))  // DON'T: emits Long.MAX_VALUE after silence; use withIdleness",
             java_duration(bound_ms),
             java_duration(silence_ms)
         ),

@@ -89,8 +89,11 @@ fn replay_strategy(var: &str, generator: GeneratorKind, emit: EmitMode, idle_tim
 }
 
 /// The window watermark above which a firing comes from the end of the replay (see the template).
+/// None when the playground's window already reached `Long.MAX_VALUE` (a `max_on_silence`
+/// generator emits it): those firings are the playground's, and the end has nothing left to fire.
 fn end_of_input_above(cfg: &JobConfig, run: &Recorded) -> i64 {
     match cfg.first().midstream {
+        _ if run.final_watermark_ms == i64::MAX => i64::MAX,
         Some(_) => run.final_watermark_ms,
         None => i64::MAX - 1,
     }

@@ -26,9 +26,6 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     if cfg.inputs.len() == 2 && cfg.inputs.iter().any(|i| i.midstream.is_some()) {
         return Err(unsupported("source.midstream", "a watermark operator after a union's source"));
     }
-    if cfg.inputs.iter().any(|i| matches!(i.source.generator, GeneratorKind::MaxOnSilence { .. })) {
-        return Err(unsupported("source.watermark.generator", "max_on_silence is a home-made generator the job does not ship"));
-    }
     if s.window.is_none() {
         return Err(unsupported("interval_join", "the replay job ends in a keyed event-time window"));
     }
@@ -39,17 +36,11 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
         return Err(unsupported("window.api", "a SQL window over a union (the job's view is of one source)"));
     }
     let input = cfg.first();
-    match input.midstream {
-        Some(MidstreamSpec::SqlWatermarkAssigner { .. }) => {
-            return Err(unsupported(
-                "source.midstream",
-                "SQL's watermark operator emits and goes idle on wall-clock timers the replay cannot drive (a DataStream assignTimestampsAndWatermarks can be exported)",
-            ))
-        }
-        Some(MidstreamSpec::TimestampsAndWatermarks { generator: GeneratorKind::MaxOnSilence { .. }, .. }) => {
-            return Err(unsupported("source.midstream.generator", "max_on_silence is a home-made generator the job does not ship"))
-        }
-        _ => {}
+    if let Some(MidstreamSpec::SqlWatermarkAssigner { .. }) = input.midstream {
+        return Err(unsupported(
+            "source.midstream",
+            "SQL's watermark operator emits and goes idle on wall-clock timers the replay cannot drive (a DataStream assignTimestampsAndWatermarks can be exported)",
+        ));
     }
     for (i, c) in s.commands.iter().enumerate() {
         if !matches!(
@@ -114,6 +105,9 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
             run.restarts
         ));
     }
+    if uses_max_on_silence(&cfg) {
+        notes.push("The scenario's home-made max_on_silence generator ships as MaxOnSilenceGenerator in the job; it measures silence on the input activity clock it is given, here the replay's.".into());
+    }
     if input.source.idleness_clock == IdlenessClock::Wall {
         notes.push("flink.idleness_clock is `wall` (Flink <= 1.20.0); the job runs Flink 2.3.".into());
     }
@@ -129,4 +123,12 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
         notes.push("exchange.latency_ms is not reproduced: records reach the window as soon as the source emits them.".into());
     }
     notes
+}
+
+/// Whether a source or mid-stream strategy is the home-made `max_on_silence` generator.
+fn uses_max_on_silence(cfg: &JobConfig) -> bool {
+    let is = |g: GeneratorKind| matches!(g, GeneratorKind::MaxOnSilence { .. });
+    cfg.inputs.iter().any(|i| {
+        is(i.source.generator) || matches!(i.midstream, Some(MidstreamSpec::TimestampsAndWatermarks { generator, .. }) if is(generator))
+    })
 }

@@ -28,6 +28,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -131,7 +132,11 @@ public class PlaygroundJob {
         @Override
         public WatermarkGenerator<Event> createWatermarkGenerator(WatermarkGeneratorSupplier.Context ctx) {
             ReplayClock clock = new ReplayClock();
-            WatermarkGenerator<Event> g = base.createWatermarkGenerator(ctx);
+            // A generator that reads the input activity clock (MaxOnSilenceGenerator) reads the replay's.
+            WatermarkGenerator<Event> g = base.createWatermarkGenerator(new WatermarkGeneratorSupplier.Context() {
+                public MetricGroup getMetricGroup() { return ctx.getMetricGroup(); }
+                public RelativeClock getInputActivityClock() { return clock; }
+            });
             if (idleTimeout != null) g = new WatermarksWithIdleness<>(g, idleTimeout, clock);
             return new OnReplayClock(g, clock, perEvent);
         }
@@ -224,6 +229,37 @@ public class PlaygroundJob {
         long max = Long.MIN_VALUE;
         public void onEvent(Event e, long ts, WatermarkOutput out) { max = Math.max(max, ts); }
         public void onPeriodicEmit(WatermarkOutput out) { if (max > Long.MIN_VALUE) out.emitWatermark(new Watermark(max)); }
+    }
+
+    /**
+     * The scenario's home-made generator (a DON'T: use withIdleness): the bounded watermark while
+     * records come, Long.MAX_VALUE once the split has read nothing for `silence`. Every window
+     * then fires, and every record that comes later is late.
+     */
+    static final class MaxOnSilenceGenerator implements WatermarkGenerator<Event> {
+        final RelativeClock clock;
+        final long boundMs;
+        final long silenceMs;
+        long max = Long.MIN_VALUE;
+        long lastEventAt;
+        boolean seen;
+
+        MaxOnSilenceGenerator(RelativeClock clock, Duration bound, Duration silence) {
+            this.clock = clock;
+            this.boundMs = bound.toMillis();
+            this.silenceMs = silence.toMillis();
+        }
+
+        public void onEvent(Event e, long ts, WatermarkOutput out) {
+            max = Math.max(max, ts);
+            lastEventAt = clock.relativeTimeMillis();
+            seen = true;
+        }
+
+        public void onPeriodicEmit(WatermarkOutput out) {
+            if (seen && clock.relativeTimeMillis() - lastEventAt >= silenceMs) out.emitWatermark(new Watermark(Long.MAX_VALUE));
+            else out.emitWatermark(new Watermark(seen ? max - boundMs - 1 : Long.MIN_VALUE));
+        }
     }
 
     // ------------------------------------------------------------------ window results
