@@ -372,8 +372,8 @@ fn export_writes_the_project_and_refuses_what_it_cannot_run_in_one_line() {
     let notes = String::from_utf8_lossy(&out.stderr);
     assert!(notes.lines().all(|l| l.starts_with("wmp: note: ")) && notes.contains("no SQL script"), "{notes}");
     std::fs::remove_dir_all(&dir).unwrap();
-    let refused = wmp(&["export", "presets/quiet_side_join.json", "--out", dir.to_str().unwrap()], None);
-    assert!(assert_input_error(&refused, "refused").contains("second_input: cannot be exported yet"));
+    let refused = wmp(&["export", "presets/sql_idle_reactivates.json", "--out", dir.to_str().unwrap()], None);
+    assert!(assert_input_error(&refused, "refused").contains("source.midstream: cannot be exported yet"));
     assert!(!dir.exists(), "nothing is written for a refused scenario");
     assert!(assert_input_error(&wmp(&["export", "presets/late_data.json"], None), "no --out").contains("--out DIR"));
 }

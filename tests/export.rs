@@ -18,12 +18,8 @@ const KNOWN_DIFFERENT: &[(&str, &str)] = &[
 ];
 
 /// Presets the export refuses, and the field its error names.
-const REFUSED: &[(&str, &str)] = &[
-    ("quiet_side_join", "second_input"),
-    ("restart_stalls_until_idle", "commands[0]"),
-    ("seed_001_heartbeat", "duration_ms"),
-    ("sql_idle_reactivates", "source.midstream"),
-];
+const REFUSED: &[(&str, &str)] =
+    &[("restart_stalls_until_idle", "commands[0]"), ("seed_001_heartbeat", "duration_ms"), ("sql_idle_reactivates", "source.midstream")];
 
 /// The presets, then the scenarios only the export's check has (SQL windows: no preset has one).
 fn presets() -> Vec<(String, Scenario)> {
@@ -165,4 +161,15 @@ fn the_download_is_a_zip_unzip_reads() {
 
 fn file_text(job: &ExportedJob, path: &str) -> String {
     file(job, path).to_string()
+}
+
+#[test]
+fn an_interval_join_is_refused_naming_it() {
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("presets/quiet_side_join.json").unwrap()).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("window");
+    o.insert("interval_join".into(), serde_json::json!({"lower_ms": -5000, "upper_ms": 5000, "parallelism": 1}));
+    let s = build::parse(&v.to_string()).unwrap();
+    let e = export_job(&s).unwrap_err().to_string();
+    assert!(e.starts_with("interval_join") && e.contains("cannot be exported yet"), "{e}");
 }

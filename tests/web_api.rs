@@ -491,9 +491,9 @@ fn export_job_returns_the_project_or_names_what_it_cannot_run() {
     let notes = js_sys::Reflect::get(&job, &JsValue::from_str("notes")).unwrap();
     assert!(js_sys::Array::from(&notes).length() >= 3);
     expect_err(
-        Playground::export_job(JsValue::from_str("quiet-side-join")),
+        Playground::export_job(JsValue::from_str("sql-idle-reactivates")),
         "RangeError",
-        &["exportJob", "second_input", "cannot be exported"],
+        &["exportJob", "source.midstream", "cannot be exported"],
     );
     expect_err(Playground::export_job(JsValue::from(5)), "TypeError", &["scenario"]);
 }

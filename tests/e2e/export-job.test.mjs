@@ -45,13 +45,13 @@ test("a scenario the export cannot run says why and downloads nothing", async ()
   const { context, page } = await openPage(env.browser, { acceptDownloads: true });
   try {
     await gotoApp(page, env.baseUrl);
-    await choosePreset(page, "quiet-side-join");
+    await choosePreset(page, "sql-idle-reactivates");
     await openJavaTab(page);
     let downloaded = false;
     page.on("download", () => (downloaded = true));
     await page.locator("#btn-download-job-java").click();
     await page.waitForFunction(() => document.querySelector("#download-job-status-java")?.textContent.includes("cannot be exported"));
-    assert.match(await page.locator("#download-job-status-java").textContent(), /second_input/);
+    assert.match(await page.locator("#download-job-status-java").textContent(), /source\.midstream/);
     assert.equal(downloaded, false);
   } finally {
     await context.close();

@@ -116,9 +116,10 @@ fn source(cfg: &JobConfig) -> String {
     let topic = java_text(&cfg.inputs.iter().map(|i| i.topic.as_str()).collect::<Vec<_>>().join(" + "));
     let read = format!("env\n            .fromSource(new ReplaySource(SPLITS, replay), watermarks, \"{topic}\")");
     let Some(MidstreamSpec::TimestampsAndWatermarks { generator, emit, idle_timeout_ms }) = cfg.first().midstream else {
-        return format!(
+        let events = format!(
             "        DataStream<Event> events = {read}\n            .filter(e -> !e.tick)\n            .name(\"drop replay ticks\");\n"
         );
+        return if cfg.two_logical_inputs() { events + &connect(cfg) } else { events };
     };
     let mut s = "        // The watermark operator after each source subtask swallows the source's watermarks and idleness:\n\
                  \x20       // each playground source subtask's records go through their own operator, as in the playground.\n"
@@ -128,6 +129,22 @@ fn source(cfg: &JobConfig) -> String {
         "\n        DataStream<Event> read = {read};\n        DataStream<Event> events = null;\n        for (int s = 0; s < SUBTASKS.length; s++) {{\n            final int subtask = s;\n            DataStream<Event> one = read\n                .filter(e -> e.subtask == subtask).name(\"source subtask \" + s)\n                .assignTimestampsAndWatermarks(midstream)  // ticks pass through to drive its periodic emission\n                .name(\"Timestamps/Watermarks\");\n            events = events == null ? one : events.union(one);\n        }}\n        events = events.filter(e -> !e.tick).name(\"drop replay ticks\");\n"
     );
     s
+}
+
+/// `first.connect(second)` into the two-input operator, whose watermark the windows then see.
+fn connect(cfg: &JobConfig) -> String {
+    let name = |i: usize| java_text(&cfg.inputs[i].topic);
+    format!(
+        "        // connect: the replay's records of each input into a two-input operator (TwoInputs), keyed alike;\n\
+         \x20       // the windows after it see its watermark, the minimum over its inputs that are not idle.\n\
+         \x20       events = events.filter(e -> e.input == 0).name(\"{}\")\n\
+         \x20           .connect(events.filter(e -> e.input == 1).name(\"{}\"))\n\
+         \x20           .keyBy(e -> e.key, e -> e.key)\n\
+         \x20           .process(new TwoInputs())\n\
+         \x20           .name(\"connect\");\n",
+        name(0),
+        name(1)
+    )
 }
 
 /// `keyBy(..).window(..)` with the trigger, lateness and side output, into the printing sink.

@@ -7,7 +7,7 @@ use super::replay::Recorded;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::flow::IdlenessClock;
-use crate::engine::job::{JobConfig, TwoInputMode};
+use crate::engine::job::JobConfig;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::source::generator::GeneratorKind;
@@ -20,17 +20,17 @@ fn unsupported(field: &str, what: &str) -> InputError {
 /// The replay job has one input, a DataStream window and the source's own strategy.
 pub fn check(s: &Scenario) -> Result<(), InputError> {
     let cfg = s.job_config();
-    if s.second_input.as_ref().is_some_and(|i| i.mode != TwoInputMode::Union) || s.interval_join.is_some() {
-        return Err(unsupported("second_input", "the replay job has one source or a union of two (connect and joins are not written)"));
+    if s.interval_join.is_some() {
+        return Err(unsupported(
+            "interval_join",
+            "the replay job ends in keyed event-time windows (an interval join's output is not written)",
+        ));
     }
     if cfg.inputs.len() == 2 && cfg.inputs.iter().any(|i| i.midstream.is_some()) {
-        return Err(unsupported("source.midstream", "a watermark operator after a union's source"));
-    }
-    if s.window.is_none() {
-        return Err(unsupported("interval_join", "the replay job ends in a keyed event-time window"));
+        return Err(unsupported("source.midstream", "a watermark operator after one of two inputs' sources"));
     }
     if cfg.inputs.len() == 2 && cfg.inputs.iter().any(|i| i.alignment.is_some()) {
-        return Err(unsupported("second_input.source.alignment", "watermark alignment on a union's sources"));
+        return Err(unsupported("second_input.source.alignment", "watermark alignment on two inputs' sources"));
     }
     if cfg.inputs.len() == 2 && is_sql_window(&cfg) {
         return Err(unsupported("window.api", "a SQL window over a union (the job's view is of one source)"));
@@ -67,7 +67,11 @@ fn readers(cfg: &JobConfig, run: &Recorded) -> String {
     let mut s = format!(
         "One source reader owns all {} splits{} and the window runs at parallelism 1 (the playground: {subtasks} source and {} window subtasks); the window operator's watermark is the same minimum over the splits that are not idle.",
         run.splits.len(),
-        if cfg.inputs.len() == 2 { " of both sources of the union, each split with its own source's strategy," } else { "" },
+        match (cfg.inputs.len(), cfg.two_logical_inputs()) {
+            (2, true) => " of both connected inputs, each split with its own source's strategy, into the two-input operator (TwoInputs, which passes them on; the windows after it see its watermark),",
+            (2, false) => " of both sources of the union, each split with its own source's strategy,",
+            _ => "",
+        },
         cfg.window_parallelism
     );
     if input.midstream.is_some() {
@@ -104,6 +108,9 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
             "The playground's job restarted {} time(s) (a failure) and read records again from its checkpoints; failures are not replayed: the replay holds every read, re-reads included, and the exported job runs once without failing, so its results differ from the playground's.",
             run.restarts
         ));
+    }
+    if cfg.two_logical_inputs() {
+        notes.push("connect: the playground's two-input operator keeps its windows itself (a KeyedCoProcessFunction with event-time timers); the job's two-input operator passes the records on to keyed windows after it, which see its watermark (min over its inputs that are not idle, never going back). Its two inputs are two channels, read in the order they arrive: a record close to the watermark may be late in one run and not in another (the results are the playground's when no record is).".into());
     }
     if uses_max_on_silence(&cfg) {
         notes.push("The scenario's home-made max_on_silence generator ships as MaxOnSilenceGenerator in the job; it measures silence on the input activity clock it is given, here the replay's.".into());

@@ -32,6 +32,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
@@ -99,7 +100,7 @@ public class PlaygroundJob {
         /** Processing time of the read, ms after the job's start (the replay's own clock). */
         public long time;
         public boolean tick;
-        /** The input (0, or 1 for a union's second source) and the playground's source subtask of its split. */
+        /** The input (0, or 1 for a union's or connect's second source) and the playground's source subtask of its split. */
         public int input;
         public int subtask;
         public Event() {}
@@ -260,6 +261,16 @@ public class PlaygroundJob {
             if (seen && clock.relativeTimeMillis() - lastEventAt >= silenceMs) out.emitWatermark(new Watermark(Long.MAX_VALUE));
             else out.emitWatermark(new Watermark(seen ? max - boundMs - 1 : Long.MIN_VALUE));
         }
+    }
+
+    /**
+     * `connect`'s two-input operator: passes every record on with its timestamp. Its output
+     * watermark is Flink's two-input rule, min(currentInput1Watermark, currentInput2Watermark)
+     * over the inputs that are not idle, never going back; the windows after it see that.
+     */
+    static final class TwoInputs extends KeyedCoProcessFunction<String, Event, Event, Event> {
+        public void processElement1(Event e, Context ctx, Collector<Event> out) { out.collect(e); }
+        public void processElement2(Event e, Context ctx, Collector<Event> out) { out.collect(e); }
     }
 
     // ------------------------------------------------------------------ window results
