@@ -52,6 +52,9 @@ fn the_real_jobs_shape_and_metrics_are_read() {
     assert!(low < src.subtasks[0].output_watermark.unwrap());
     assert!(win.subtasks.iter().all(|s| s.input_watermark == Some(low)));
     assert!(win.subtasks.iter().all(|s| s.output_watermark.is_some()), "the head operator's output watermark");
+    // The window operator reports its late records (none: no window has fired).
+    assert!(win.subtasks.iter().all(|s| s.late_records_dropped == Some(0)), "{:?}", win.subtasks);
+    assert!(src.subtasks.iter().all(|s| s.late_records_dropped.is_none()));
 }
 
 #[test]
@@ -67,6 +70,17 @@ fn explain_names_the_quiet_subtask_and_its_split() {
     assert!(text.contains("sourceIdleTime"), "{text}");
     assert!(text.contains("Split split-1: watermark 2026-01-01 00:00:00.999 (1767225600999), not marked idle"), "{text}");
     assert!(text.contains("Reading: this subtask has stopped receiving data"), "{text}");
+    assert!(!text.contains("late records dropped"), "none dropped: {text}");
+}
+
+#[test]
+fn explain_names_a_window_that_drops_late_records() {
+    let (_, mut job) = running();
+    job.vertices[1].subtasks[0].late_records_dropped = Some(40);
+    job.vertices[1].subtasks[1].late_records_dropped = Some(2);
+    let text = explain(&job).lines.join("\n");
+    let name = &job.vertices[1].name;
+    assert!(text.contains(&format!("\"{name}\": 42 late records dropped (numLateRecordsDropped)")), "{text}");
 }
 
 #[test]

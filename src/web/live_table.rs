@@ -58,6 +58,7 @@ fn VertexTable(v: LiveVertex, holder: Option<Holder>) -> impl IntoView {
                     <th scope="col">"Records out"</th>
                     <th scope="col" title="idleTimeMsPerSecond">"Idle ms/s"</th>
                     <th scope="col" title="backPressuredTimeMsPerSecond">"Back-pressured ms/s"</th>
+                    {(!source).then(|| view! { <th scope="col" title="numLateRecordsDropped (a window operator's)">"Late dropped"</th> })}
                     {source.then(|| view! { <th scope="col" title="sourceIdleTime">"Last record"</th><th scope="col">"Splits"</th> })}
                 </tr></thead>
                 <tbody>
@@ -85,6 +86,7 @@ fn SubtaskRow(s: LiveSubtask, source: bool, holds: bool) -> impl IntoView {
             <td class="num">{count(s.records_out)}</td>
             <td class="num">{per_s(s.idle_ms_per_s)}</td>
             <td class="num">{per_s(s.back_pressured_ms_per_s)}</td>
+            {(!source).then(|| view! { <td class="num">{count(s.late_records_dropped)}</td> })}
             {source.then(|| view! {
                 <td>{s.source_idle_time_ms.map_or_else(|| "?".into(), |ms| format!("{} ago", format_duration(ms)))}</td>
                 <td class="small">{if splits.is_empty() { "not reported".to_string() } else { splits }}</td>

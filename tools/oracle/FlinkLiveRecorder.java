@@ -146,10 +146,10 @@ public class FlinkLiveRecorder {
         return out;
     }
 
-    /** The metric names the live link reads (docs/LIVE.md; src/engine/live/metric_names.rs, the same list). */
+    /** The metric names the live link reads (docs/LIVE.md; src/engine/live/bundle.rs WANTED_METRICS, the same list). */
     static final Pattern WANTED = Pattern.compile("(^|\\.)(currentInputWatermark|currentInput1Watermark|currentInput2Watermark"
             + "|currentOutputWatermark|currentWatermark|watermarkLag|idleTimeMsPerSecond|busyTimeMsPerSecond"
-            + "|backPressuredTimeMsPerSecond|numRecordsIn|numRecordsOut|sourceIdleTime|pendingRecords|watermarkAlignmentDrift)$");
+            + "|backPressuredTimeMsPerSecond|numRecordsIn|numRecordsOut|sourceIdleTime|pendingRecords|watermarkAlignmentDrift|numLateRecordsDropped)$");
 
     /** `?get=` for `names`, a few at a time (the REST endpoint refuses long request lines), joined into one answer. */
     static String getInChunks(String path, List<String> names) throws Exception {

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 /// The metric names the live link reads, matched as the last segment of a metric id. The
 /// recorder and docs/LIVE.md's curl script carry the same list.
-pub const WANTED_METRICS: [&str; 14] = [
+pub const WANTED_METRICS: [&str; 15] = [
     "currentInputWatermark",
     "currentInput1Watermark",
     "currentInput2Watermark",
@@ -23,6 +23,7 @@ pub const WANTED_METRICS: [&str; 14] = [
     "sourceIdleTime",
     "pendingRecords",
     "watermarkAlignmentDrift",
+    "numLateRecordsDropped",
 ];
 
 /// Names per `?get=` request: Flink's REST endpoint refuses request lines over 4 KiB.

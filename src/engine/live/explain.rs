@@ -54,6 +54,7 @@ pub fn explain(job: &LiveJob) -> LiveExplanation {
         let mut lines =
             vec![format!("Every source subtask ({}) is at the same watermark: {}; none holds the others back.", sources.len(), wm(low))];
         lines.extend(downstream(job, low));
+        lines.extend(late(job));
         return LiveExplanation { holder: None, lines };
     }
     let split = s.splits.iter().filter(|p| p.watermark.is_some()).min_by_key(|p| p.watermark).map(|p| p.id.clone());
@@ -70,6 +71,7 @@ pub fn explain(job: &LiveJob) -> LiveExplanation {
         wm(high)
     )];
     lines.extend(downstream(job, low));
+    lines.extend(late(job));
     lines.extend(why(s, fast));
     LiveExplanation { holder: Some(holder), lines }
 }
@@ -99,6 +101,22 @@ fn downstream(job: &LiveJob, low: i64) -> Vec<String> {
                 }
                 Some(&m) => format!("\"{}\": input watermark {} (above the minimum: the minimum is of a vertex not upstream of it).", v.name, wm(m)),
             }
+        })
+        .collect()
+}
+
+/// The vertices that report late records dropped (`numLateRecordsDropped` > 0).
+fn late(job: &LiveJob) -> Vec<String> {
+    job.vertices
+        .iter()
+        .filter_map(|v| {
+            let n: i64 = v.subtasks.iter().filter_map(|s| s.late_records_dropped).sum();
+            (n > 0).then(|| {
+                format!(
+                    "\"{}\": {n} late records dropped (numLateRecordsDropped): they arrived after the watermark had passed their window's end (plus allowed lateness).",
+                    v.name
+                )
+            })
         })
         .collect()
 }

@@ -40,6 +40,8 @@ pub struct LiveSubtask {
     /// A source's `sourceIdleTime`: ms since it last emitted a record.
     pub source_idle_time_ms: Option<i64>,
     pub watermark_lag_ms: Option<i64>,
+    /// A window operator's `numLateRecordsDropped`: records behind its watermark, dropped.
+    pub late_records_dropped: Option<i64>,
     pub splits: Vec<LiveSplit>,
 }
 
@@ -228,6 +230,7 @@ fn apply_operator(st: &mut LiveSubtask, name: &str, v: &Value, rank: usize, best
         "currentInputWatermark" if st.input_watermark.is_none() => st.input_watermark = integer(v),
         "sourceIdleTime" => st.source_idle_time_ms = integer(v),
         "watermarkLag" => st.watermark_lag_ms = integer(v),
+        "numLateRecordsDropped" => st.late_records_dropped = integer(v),
         _ => {}
     }
 }
