@@ -1,0 +1,156 @@
+//! Running the playground's session: loading a scenario or preset, reset, restarting with a
+//! changed scenario, the user's commands (checked and recorded by the engine's session, so the
+//! exported scenario replays them) and running to a time. A child of `state`: it drives the
+//! fields of [`Pg`] that only the state's code touches.
+
+use super::{runnable, Pg, Selection};
+use crate::engine::command::Command;
+use crate::engine::deltas::Cursor;
+use crate::engine::error::InputError;
+use crate::engine::observer::Observer;
+use crate::engine::scenario::build;
+use crate::engine::scenario::catalog;
+use crate::engine::scenario::schema::Scenario;
+use crate::engine::session::Session;
+use crate::engine::sim::Simulation;
+use crate::web::job_marks::Watch;
+use crate::web::timeline_data::TimelineData;
+use leptos::prelude::*;
+
+impl Pg {
+    pub fn load_preset(&self, id: &str) -> Result<(), InputError> {
+        let p = catalog::preset(id).ok_or_else(|| InputError::new("preset", format!("no preset '{id}'")))?;
+        let sc = build::parse(p.json)?;
+        self.load(sc, Some(p.id))?;
+        self.speed.set(p.speed);
+        Ok(())
+    }
+
+    /// Replaces the running job with a new scenario (from time zero).
+    pub fn load(&self, sc: Scenario, preset: Option<&'static str>) -> Result<(), InputError> {
+        let session = Session::new(runnable(&sc))?;
+        let start = session.start();
+        self.session.set_value(session);
+        self.base.set_value(sc);
+        self.preset.set(preset);
+        self.timeline.set_value(TimelineData::new(start.ms()));
+        self.seen.set_value(Cursor::default());
+        self.logs.emissions.set(Vec::new());
+        self.logs.joins.set(Vec::new());
+        self.logs.late_rows.set(Vec::new());
+        self.logs.duplicates.set(0);
+        self.logs.late_dropped.set(0);
+        self.logs.late_side.set(0);
+        self.selection.set(Selection::None);
+        self.perf.catching_up.set(None);
+        self.cfg.set(self.with_sim(|s| s.config().clone()));
+        self.bump_generation();
+        self.refresh();
+        Ok(())
+    }
+
+    /// Reads the simulation.
+    pub fn with_sim<R>(&self, f: impl FnOnce(&Simulation) -> R) -> R {
+        self.session.with_value(|s| f(s.sim()))
+    }
+
+    /// Drives the session (playback: run, step).
+    pub(crate) fn update_session<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+        self.session.try_update_value(f).expect("the playground is alive")
+    }
+
+    /// Drives the session with the job marks (checkpoints, failures, restarts) recorded after
+    /// every instant, and `inner` asked whether to go on; returns `inner` back.
+    pub(crate) fn update_watched<O: Observer, R>(&self, inner: O, f: impl FnOnce(&mut Session, &mut Watch<'_, O>) -> R) -> (R, O) {
+        let mut marks = self.timeline.try_update_value(|t| std::mem::take(&mut t.job)).unwrap_or_default();
+        let mut watch = Watch { marks: &mut marks, host: self.instant_hook(), inner };
+        let r = self.update_session(|s| f(s, &mut watch));
+        let Watch { inner, .. } = watch;
+        self.timeline.update_value(|t| t.job = marks);
+        (r, inner)
+    }
+
+    /// Whether the user has issued no command since the scenario was loaded.
+    pub fn untouched(&self) -> bool {
+        self.session.with_value(|s| s.issued() == 0)
+    }
+
+    /// Back to time zero of the current scenario (the user's actions are forgotten).
+    pub fn reset(&self) {
+        let sc = self.base.get_value();
+        if let Err(e) = self.load(sc, self.preset.get_untracked()) {
+            self.error(format!("reset failed: {e}"));
+        }
+    }
+
+    /// The scenario with the user's actions appended as timed commands, run up to the present:
+    /// `wmp run` on it (or importing it and running to the same time) reproduces this session
+    /// exactly, trace hash included (the engine is deterministic). As the page runs it, the
+    /// export keeps no record-level trace events (they count in the hash) and has no end of
+    /// input (the page never applies one).
+    pub fn export_scenario(&self) -> Scenario {
+        let mut sc = self.session.with_value(Session::to_scenario_now);
+        sc.trace = self.base.with_value(|b| b.trace.clone());
+        sc.trace.records = false;
+        sc
+    }
+
+    /// Changes the scenario itself (parallelism, window, timestamp assigner …) and restarts
+    /// from time zero; the user's actions so far replay at their times.
+    pub fn restart_with(&self, change: impl FnOnce(&mut Scenario)) -> Result<(), InputError> {
+        let mut sc = self.export_scenario();
+        change(&mut sc);
+        sc.validate()?;
+        let playing = self.playing.get_untracked();
+        self.load(sc, self.preset.get_untracked())?;
+        self.playing.set(playing);
+        Ok(())
+    }
+
+    /// Applies a command at the next instant and records it for export, through the engine's
+    /// session: it is checked together with the scripted commands still waiting, scheduled at
+    /// `now + 1`, and that instant is processed at once, exactly as a scenario command with
+    /// `at_ms = now + 1 − start` would be. So the exported scenario replays this session with
+    /// the same trace hash (in the page, the JS API and `wmp run`).
+    pub fn apply(&self, cmd: Command) -> Result<(), InputError> {
+        self.halted_error()?;
+        let (res, ()) = self.update_watched((), |s, w| s.apply_now(vec![cmd], &[String::new()], w));
+        self.stop_if_halted();
+        self.cfg.set(self.with_sim(|s| s.config().clone()));
+        self.refresh();
+        res
+    }
+
+    /// The page's wording for a halted session: the API's says "start again from the scenario".
+    pub(crate) fn halted_error(&self) -> Result<(), InputError> {
+        match self.session.with_value(|s| s.halted().map(str::to_string)) {
+            Some(e) => Err(InputError::invalid("", format!("the run ended ({e}); Reset (R) starts the scenario again"))),
+            None => Ok(()),
+        }
+    }
+
+    /// A halted session (the job failed as Flink's would, or an engine bug) refuses to go on:
+    /// stop playing where it happened.
+    pub(crate) fn stop_if_halted(&self) {
+        if self.session.with_value(|s| s.halted().is_some()) {
+            self.playing.set(false);
+        }
+    }
+
+    /// `apply`, with any error shown in the notice area.
+    pub fn apply_or_report(&self, cmd: Command) -> bool {
+        match self.apply(cmd) {
+            Ok(()) => true,
+            Err(e) => {
+                self.error(format!("{e}"));
+                false
+            }
+        }
+    }
+
+    /// Runs the engine up to processing time `t` (ms since the epoch).
+    pub fn run_until(&self, t: i64) -> Result<(), InputError> {
+        self.halted_error()?;
+        self.update_watched((), |s, w| s.run_until_abs(crate::engine::time::ProcTime(t), w)).0.map(|_| ())
+    }
+}
