@@ -17,6 +17,7 @@ use wmp::engine::session::Session;
 const RUNNING: &str = include_str!("fixtures/live/running.json");
 const CANCELLED: &str = include_str!("fixtures/live/cancelled.json");
 const NOT_FOUND: &str = include_str!("fixtures/live/not_found.json");
+const CONNECT: &str = include_str!("fixtures/live/connect.json");
 
 fn running() -> (Bundle, LiveJob) {
     let b = Bundle::parse(RUNNING).unwrap();
@@ -243,4 +244,37 @@ fn wmp_serves_answers_read_back_name_seed_001s_heartbeat_subtask() {
     assert_eq!((g.snapshot.sources.len(), g.snapshot.operators.len()), (8, 8));
     assert!(g.snapshot.operators.iter().all(|o| o.channels.len() == 8));
     assert_eq!(g.chain.1, Some(3));
+}
+
+/// A two-input job recorded on real Flink 2.3: the events connected with a "rates" source that
+/// never sent a record. Flink reports no per-input watermark for the two-input operator (no
+/// `currentInput1Watermark`/`currentInput2Watermark` in its metrics: its input watermark is the
+/// minimum of both), so the live link finds the holder among the sources: rates' only subtask,
+/// at No Watermark, holding the Connect vertex; both sources are drawn as the keyed column's inputs.
+#[test]
+fn a_connected_job_names_the_silent_input_as_the_holder() {
+    assert!(!CONNECT.contains("currentInput1Watermark") && !CONNECT.contains("currentInput2Watermark"));
+    let b = Bundle::parse(CONNECT).unwrap();
+    let job = LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap();
+    let names: Vec<_> = job.vertices.iter().map(|v| (v.name.as_str(), v.parallelism, v.is_source())).collect();
+    assert_eq!(names, [("Source: events", 2, true), ("Source: rates", 1, true), ("Connect -> Results: Writer", 2, false)]);
+    assert_eq!(job.vertices[2].inputs, [job.vertices[0].id.clone(), job.vertices[1].id.clone()]);
+    let e = explain(&job);
+    let h = e.holder.clone().expect("a holder");
+    assert_eq!((h.vertex_name.as_str(), h.subtask, h.watermark, h.split.as_deref()), ("Source: rates", 0, i64::MIN, Some("split-0")));
+    let text = e.lines.join("\n");
+    assert!(e.lines[0].starts_with("\"Source: rates\" subtask 0 holds the minimum: output watermark no watermark yet"), "{text}");
+    assert!(
+        text.contains("\"Connect -> Results: Writer\": input watermark no watermark yet (Long.MIN_VALUE) on 2 of 2 subtasks"),
+        "{text}"
+    );
+    let g = to_snapshot(&job);
+    assert_eq!(g.source_names, ["Source: events", "Source: rates"]);
+    assert_eq!(g.keyed_name.as_deref(), Some("Connect -> Results: Writer"));
+    assert_eq!(g.snapshot.sources.iter().map(|x| x.input).collect::<Vec<_>>(), [0, 0, 1]);
+    assert_eq!(g.chain.1, Some(2), "the rates subtask, third in the source column");
+    for op in &g.snapshot.operators {
+        let min: Vec<_> = op.channels.iter().filter(|c| c.is_min).map(|c| c.source_subtask).collect();
+        assert_eq!(min, [2], "subtask {}: the channel from rates holds it", op.subtask);
+    }
 }

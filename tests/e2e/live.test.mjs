@@ -146,6 +146,11 @@ test("offline: a pasted bundle is explained; a cancelled job says so", async (t)
   assert.match(await page.locator("#live-explain").textContent(), /subtask 1 holds the minimum/);
   assert.match(await page.locator("#live-status").textContent(), /offline bundle/);
   await checkLiveGraph(page);
+  // The window vertex's late records (numLateRecordsDropped, 0 in the recording), not the source's.
+  const heads = await page.locator("table.live-vertex").evaluateAll((ts) => ts.map((t) => [...t.querySelectorAll("th[scope=col]")].map((h) => h.textContent)));
+  assert.deepEqual(heads.map((h) => h.includes("Late dropped")), [false, true]);
+  const late = await page.locator("table.live-vertex").last().locator("tbody tr td:nth-last-child(1)").allTextContents();
+  assert.deepEqual(late, ["0", "0"]);
   await page.fill("#live-bundle", CANCELLED);
   await page.click("#live-read");
   await page.locator("#live-error").waitFor({ timeout: 10_000 });

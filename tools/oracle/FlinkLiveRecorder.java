@@ -2,7 +2,9 @@
 // (docs/LIVE.md). Run by tools/oracle/live-record.sh; CI never runs it, it reads the fixtures it
 // wrote (tests/fixtures/live/).
 //
-// Usage: java -cp <flink lib/*>:<classes> FlinkLiveRecorder OUT_DIR
+// Usage: java -cp <flink lib/*>:<classes> FlinkLiveRecorder OUT_DIR [connect]
+//   connect: instead, the events connected with a silent "rates" source into a two-input
+//   operator, recorded as OUT_DIR/connect.json (running only).
 //
 // It starts a MiniCluster WITH its REST endpoint (rest.port), runs a seed-001-like job and, once
 // the job has run a few seconds, records what a client of the REST API reads, as "bundles": one
@@ -34,9 +36,12 @@ import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.util.Collector;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -90,15 +95,17 @@ public class FlinkLiveRecorder {
         public void close() {}
     }
 
-    /** split-0 emits forever, split-1 three records and then nothing. */
+    /** split-0 emits forever, split-1 three records and then nothing; a silent reader nothing at all. */
     static class Reader implements SourceReader<Long, Split> {
+        final boolean silent;
+        Reader(boolean silent) { this.silent = silent; }
         final List<Split> splits = new ArrayList<>();
         final Map<String, Long> emitted = new LinkedHashMap<>();
         public void start() {}
         public InputStatus pollNext(ReaderOutput<Long> out) {
             for (Split s : splits) {
                 long n = emitted.get(s.splitId());
-                if (s.index == 1 && n >= 3) continue;
+                if (silent || (s.index == 1 && n >= 3)) continue;
                 SourceOutput<Long> o = out.createOutputForSplit(s.splitId());
                 o.collect(n, BASE_MS + n * 1000);
                 emitted.put(s.splitId(), n + 1);
@@ -117,12 +124,20 @@ public class FlinkLiveRecorder {
     }
 
     static class TwoSplits implements Source<Long, Split, Void> {
+        final boolean silent;
+        TwoSplits(boolean silent) { this.silent = silent; }
         public Boundedness getBoundedness() { return Boundedness.CONTINUOUS_UNBOUNDED; }
         public SplitEnumerator<Split, Void> createEnumerator(SplitEnumeratorContext<Split> c) { return new Enum(c); }
         public SplitEnumerator<Split, Void> restoreEnumerator(SplitEnumeratorContext<Split> c, Void s) { return new Enum(c); }
         public SimpleVersionedSerializer<Split> getSplitSerializer() { return new SplitSer(); }
         public SimpleVersionedSerializer<Void> getEnumeratorCheckpointSerializer() { return new NoStateSer(); }
-        public SourceReader<Long, Split> createReader(SourceReaderContext c) { return new Reader(); }
+        public SourceReader<Long, Split> createReader(SourceReaderContext c) { return new Reader(silent); }
+    }
+
+    /** The two-input operator of the connect job: passes the records on. */
+    static class Forward extends KeyedCoProcessFunction<Long, Long, Long, Long> {
+        public void processElement1(Long e, Context ctx, Collector<Long> out) { out.collect(e); }
+        public void processElement2(Long e, Context ctx, Collector<Long> out) { out.collect(e); }
     }
 
     static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -218,18 +233,34 @@ public class FlinkLiveRecorder {
         env.setParallelism(2);
         WatermarkStrategy<Long> ws = WatermarkStrategy.<Long>forBoundedOutOfOrderness(Duration.ofSeconds(1))
                 .withTimestampAssigner((e, t) -> BASE_MS + e * 1000);
-        env.fromSource(new TwoSplits(), ws, "events").returns(Types.LONG)
-                .keyBy(e -> e % 4).window(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))
-                .reduce(Long::sum).name("Window(TumblingEventTimeWindows(10000))")
-                .sinkTo(new DiscardingSink<>()).name("Results");
+        DataStream<Long> events = env.fromSource(new TwoSplits(false), ws, "events").returns(Types.LONG);
+        boolean connect = args.length > 1 && args[1].equals("connect");
+        if (connect) {
+            // The events connected with a "rates" source (one split, never a record): a two-input
+            // operator whose second input has no watermark.
+            DataStream<Long> rates = env.fromSource(new TwoSplits(true), ws, "rates").returns(Types.LONG).setParallelism(1);
+            events.connect(rates).keyBy(e -> e % 4, r -> r % 4, Types.LONG)
+                    .process(new Forward()).name("Connect")
+                    .sinkTo(new DiscardingSink<>()).name("Results");
+        } else {
+            events.keyBy(e -> e % 4).window(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))
+                    .reduce(Long::sum).name("Window(TumblingEventTimeWindows(10000))")
+                    .sinkTo(new DiscardingSink<>()).name("Results");
+        }
         org.apache.flink.streaming.api.graph.StreamGraph graph = env.getStreamGraph();
-        graph.setJobName("live-fixture: one quiet split");
+        graph.setJobName(connect ? "live-fixture: a quiet connected input" : "live-fixture: one quiet split");
         JobID id = mc.submitJob(graph.getJobGraph(FlinkLiveRecorder.class.getClassLoader(), null)).get().getJobID();
         String jid = id.toHexString();
         // Let split-0 run ahead (~8 s, 80 records) and the metric fetcher catch up.
         Thread.sleep(8000);
         record(jid); // first read warms the fetcher's cache of every metric
         Thread.sleep(1500);
+        if (connect) {
+            writeBundle(out.resolve("connect.json"), record(jid));
+            mc.close();
+            System.err.println("wrote " + out.resolve("connect.json"));
+            return;
+        }
         writeBundle(out.resolve("running.json"), record(jid));
         String missing = "/jobs/00000000000000000000000000000000";
         HttpResponse<String> nf = get(missing);

@@ -46,7 +46,8 @@ pub fn explain(job: &LiveJob) -> LiveExplanation {
         .flat_map(|v| v.subtasks.iter().filter_map(move |s| Some((v, s, s.output_watermark?))))
         .collect();
     let Some(&(v, s, low)) = sources.iter().min_by_key(|(_, s, w)| (*w, s.index)) else {
-        let lines = vec!["Unknown: no source subtask reports currentOutputWatermark yet.".to_string()];
+        let mut lines = vec!["Unknown: no source subtask reports currentOutputWatermark yet.".to_string()];
+        lines.extend(late(job));
         return LiveExplanation { holder: None, lines };
     };
     let high = sources.iter().map(|x| x.2).max().unwrap_or(low);

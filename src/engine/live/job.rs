@@ -230,7 +230,8 @@ fn apply_operator(st: &mut LiveSubtask, name: &str, v: &Value, rank: usize, best
         "currentInputWatermark" if st.input_watermark.is_none() => st.input_watermark = integer(v),
         "sourceIdleTime" => st.source_idle_time_ms = integer(v),
         "watermarkLag" => st.watermark_lag_ms = integer(v),
-        "numLateRecordsDropped" => st.late_records_dropped = integer(v),
+        // Summed: a chain may hold more than one window operator.
+        "numLateRecordsDropped" => st.late_records_dropped = integer(v).map(|n| n + st.late_records_dropped.unwrap_or(0)),
         _ => {}
     }
 }
