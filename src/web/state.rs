@@ -1,9 +1,10 @@
-//! The playground's state: the engine's [`Session`] (the running [`Simulation`] and the user's
+//! The playground's state: the engine's [`Session`] (the running `Simulation` and the user's
 //! actions as timed commands, checked and recorded exactly as the JS API and `wmp run` do), the
 //! scenario it came from, and the reactive pictures of it that the views read (snapshot with
 //! its diagnosis, emissions, late records, timeline). Every handle is `Copy`.
 //!
-//! The engine is only touched here and in `playback`; views read signals. `refresh` takes one
+//! The engine is only touched here, in `run` (loading, commands, running to a time) and in
+//! `playback`; views read signals. `refresh` takes one
 //! snapshot per frame (or per action), with the diagnosis of the same instant beside it
 //! ([`Reading`]), and updates every picture from them.
 
