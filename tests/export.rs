@@ -7,6 +7,7 @@
 use std::path::Path;
 use wmp::engine::export::result_line::comparable;
 use wmp::engine::export::{export_job, ExportedJob, EXPECTED_PATH, JAVA_PATH, REPLAY_PATH, SQL_PATH};
+use wmp::engine::job::TwoInputMode;
 use wmp::engine::operator::sql_window::WindowApi;
 use wmp::engine::scenario::build;
 use wmp::engine::scenario::schema::Scenario;
@@ -64,6 +65,18 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
     );
     let idle = s.source.watermark.idle_timeout_ms.is_some();
     assert_eq!(java.contains(",  // withIdleness"), idle, "{id}: withIdleness iff the scenario sets it");
+    let connect = s.second_input.as_ref().is_some_and(|i| i.mode == TwoInputMode::Connect);
+    assert_eq!(java.contains(".process(new TwoInputs())"), connect, "{id}: a connect job's inputs go through the two-input operator");
+    let max_on_silence = format!("{:?} {:?}", s.source.watermark.generator, s.source.midstream).contains("MaxOnSilence");
+    assert_eq!(
+        java.contains("new MaxOnSilenceGenerator(ctx.getInputActivityClock(), "),
+        max_on_silence,
+        "{id}: the home-made generator on the context's (the replay's) clock"
+    );
+    // A window that reached Long.MAX_VALUE without an end of input: no firing is the end's.
+    let never_marked = java.contains("END_OF_INPUT_ABOVE = 9223372036854775807L;");
+    assert!(!never_marked || (max_on_silence && !s.end_of_input), "{id}: END_OF_INPUT_ABOVE");
+    assert_eq!(never_marked, id == "max_on_silence" || (never_marked && id == "midstream_max_on_silence"), "{id}: END_OF_INPUT_ABOVE");
     let replay = file(job, REPLAY_PATH);
     let records = replay.lines().filter(|l| l.starts_with("R\t")).count();
     assert!(job.notes[0].contains(&format!("replays the {records} records")), "{id}: notes[0] counts the records");
@@ -172,4 +185,12 @@ fn an_interval_join_is_refused_naming_it() {
     let s = build::parse(&v.to_string()).unwrap();
     let e = export_job(&s).unwrap_err().to_string();
     assert!(e.starts_with("interval_join") && e.contains("cannot be exported yet"), "{e}");
+}
+
+#[test]
+fn max_on_silence_emitting_per_event_is_refused_naming_the_emit_mode() {
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("presets/max_on_silence.json").unwrap()).unwrap();
+    v["source"]["watermark"]["emit"] = "per_event".into();
+    let e = export_job(&build::parse(&v.to_string()).unwrap()).unwrap_err().to_string();
+    assert!(e.starts_with("source.watermark.emit") && e.contains("cannot be exported yet"), "{e}");
 }

@@ -38,7 +38,7 @@ pub fn java(s: &Scenario, run: &Recorded) -> String {
         .replace("{{TOPIC}}", &java_text(&cfg.first().topic))
         .replace("{{SPLITS}}", &format!("{{ {} }}", splits.join(", ")))
         .replace("{{SUBTASKS}}", &subtasks(run))
-        .replace("{{END_OF_INPUT_ABOVE}}", &end_of_input_above(&cfg, run).to_string())
+        .replace("{{END_OF_INPUT_ABOVE}}", &end_of_input_above(s, &cfg, run).to_string())
         .replace("{{STRATEGY}}", &strategy(&cfg))
         .replace("{{SOURCE}}", &source(&cfg))
         .replace("{{WINDOW}}", &if is_sql_window(&cfg) { sql_window(&cfg) } else { window(&cfg) })
@@ -54,7 +54,7 @@ fn strategy(cfg: &JobConfig) -> String {
         let var = if i == 0 { "watermarks" } else { "watermarks2" };
         let src = &input.source;
         if i > 0 {
-            s += "\n\n        // The union's second source, with its own strategy.\n";
+            s += "\n\n        // The second source, with its own strategy.\n";
         }
         s += &replay_strategy(var, src.generator, src.emit, src.idle_timeout_ms);
         if let Some(a) = &input.alignment {
@@ -89,11 +89,12 @@ fn replay_strategy(var: &str, generator: GeneratorKind, emit: EmitMode, idle_tim
 }
 
 /// The window watermark above which a firing comes from the end of the replay (see the template).
-/// None when the playground's window already reached `Long.MAX_VALUE` (a `max_on_silence`
-/// generator emits it): those firings are the playground's, and the end has nothing left to fire.
-fn end_of_input_above(cfg: &JobConfig, run: &Recorded) -> i64 {
+/// `Long.MAX_VALUE` (no firing marked) when the playground's window reached it without an end of
+/// input (a `max_on_silence` generator emits it): those firings are the playground's, and the
+/// end of the replay has nothing left to fire.
+fn end_of_input_above(s: &Scenario, cfg: &JobConfig, run: &Recorded) -> i64 {
     match cfg.first().midstream {
-        _ if run.final_watermark_ms == i64::MAX => i64::MAX,
+        _ if run.final_watermark_ms == i64::MAX && !s.end_of_input => i64::MAX,
         Some(_) => run.final_watermark_ms,
         None => i64::MAX - 1,
     }

@@ -10,7 +10,7 @@ use crate::engine::flow::IdlenessClock;
 use crate::engine::job::JobConfig;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::scenario::schema::Scenario;
-use crate::engine::source::generator::GeneratorKind;
+use crate::engine::source::generator::{EmitMode, GeneratorKind};
 
 /// An error naming what the exported job cannot run.
 fn unsupported(field: &str, what: &str) -> InputError {
@@ -33,7 +33,14 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
         return Err(unsupported("second_input.source.alignment", "watermark alignment on two inputs' sources"));
     }
     if cfg.inputs.len() == 2 && is_sql_window(&cfg) {
-        return Err(unsupported("window.api", "a SQL window over a union (the job's view is of one source)"));
+        return Err(unsupported("window.api", "a SQL window over two inputs (the job's view is of one source)"));
+    }
+    let per_event_max = |g: GeneratorKind, e: EmitMode| matches!(g, GeneratorKind::MaxOnSilence { .. }) && e == EmitMode::PerEvent;
+    if cfg.inputs.iter().any(|i| per_event_max(i.source.generator, i.source.emit)) {
+        return Err(unsupported(
+            "source.watermark.emit",
+            "max_on_silence emitting per event (the job's generator checks the silence on the replay's periodic ticks)",
+        ));
     }
     let input = cfg.first();
     if let Some(MidstreamSpec::SqlWatermarkAssigner { .. }) = input.midstream {
@@ -41,6 +48,14 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
             "source.midstream",
             "SQL's watermark operator emits and goes idle on wall-clock timers the replay cannot drive (a DataStream assignTimestampsAndWatermarks can be exported)",
         ));
+    }
+    if let Some(MidstreamSpec::TimestampsAndWatermarks { generator, emit, .. }) = input.midstream {
+        if per_event_max(generator, emit) {
+            return Err(unsupported(
+                "source.midstream.emit",
+                "max_on_silence emitting per event (the job's generator checks the silence on the replay's periodic ticks)",
+            ));
+        }
     }
     for (i, c) in s.commands.iter().enumerate() {
         if !matches!(
@@ -110,7 +125,7 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
         ));
     }
     if cfg.two_logical_inputs() {
-        notes.push("connect: the playground's two-input operator keeps its windows itself (a KeyedCoProcessFunction with event-time timers); the job's two-input operator passes the records on to keyed windows after it, which see its watermark (min over its inputs that are not idle, never going back). Its two inputs are two channels, read in the order they arrive: a record close to the watermark may be late in one run and not in another (the results are the playground's when no record is).".into());
+        notes.push("connect: the playground's two-input operator keeps its windows itself (a KeyedCoProcessFunction with event-time timers); the job's two-input operator passes the records on to keyed windows after it. Both of its inputs carry the one reader's watermark, the minimum over the splits of both sources that are not idle, which is the playground's two-input minimum, as for a union. Its two inputs are two channels, read in the order they arrive: the operator's watermark can lag the reader's, so a record close to the watermark may be on time in one run and late in another (never later than in the playground; the results are the playground's when no record is that close).".into());
     }
     if uses_max_on_silence(&cfg) {
         notes.push("The scenario's home-made max_on_silence generator ships as MaxOnSilenceGenerator in the job; it measures silence on the input activity clock it is given, here the replay's.".into());

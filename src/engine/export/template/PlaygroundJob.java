@@ -71,7 +71,8 @@ public class PlaygroundJob {
      * Long.MAX_VALUE - 1 (only the final watermark) with one channel into the window; with a
      * watermark operator per source subtask, the playground's last window watermark, because
      * the operators' channels end one after the other and the first to end lets the window
-     * move to the others' watermarks before the final one.
+     * move to the others' watermarks before the final one. Long.MAX_VALUE (nothing marked) when
+     * the playground's own window reached Long.MAX_VALUE before any end of input (max_on_silence).
      */
     static final long END_OF_INPUT_ABOVE = {{END_OF_INPUT_ABOVE}}L;
     public static void main(String[] args) throws Exception {
@@ -259,14 +260,15 @@ public class PlaygroundJob {
 
         public void onPeriodicEmit(WatermarkOutput out) {
             if (seen && clock.relativeTimeMillis() - lastEventAt >= silenceMs) out.emitWatermark(new Watermark(Long.MAX_VALUE));
-            else out.emitWatermark(new Watermark(seen ? max - boundMs - 1 : Long.MIN_VALUE));
+            else out.emitWatermark(new Watermark(seen ? Math.max(max, Long.MIN_VALUE + boundMs + 1) - boundMs - 1 : Long.MIN_VALUE));
         }
     }
 
     /**
-     * `connect`'s two-input operator: passes every record on with its timestamp. Its output
-     * watermark is Flink's two-input rule, min(currentInput1Watermark, currentInput2Watermark)
-     * over the inputs that are not idle, never going back; the windows after it see that.
+     * `connect`'s two-input operator: passes every record on with its timestamp; the windows
+     * after it see its output watermark, Flink's two-input rule (the minimum over its inputs
+     * that are not idle, never going back). Both inputs carry the one reader's watermark, the
+     * minimum over the non-idle splits of both sources: the playground's two-input minimum.
      */
     static final class TwoInputs extends KeyedCoProcessFunction<String, Event, Event, Event> {
         public void processElement1(Event e, Context ctx, Collector<Event> out) { out.collect(e); }
