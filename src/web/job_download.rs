@@ -4,8 +4,8 @@
 
 use super::state::Pg;
 use crate::engine::export::export_job;
+use super::save_file::save;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// The button, and the status line of the last download;
 /// `tab` keeps the ids unique (the Java and the SQL tab each have one).
@@ -29,24 +29,4 @@ pub fn DownloadJob(tab: &'static str) -> impl IntoView {
             title="A Maven project for Flink 2.3 that replays this run's records and prints the same window results">"Download runnable job"</button>
         <span class="muted small" id=format!("download-job-status-{tab}") role="status">{move || status.get()}</span>
     }
-}
-
-/// Saves bytes as a file of type `mime` through a Blob URL (a data URL is limited in size).
-pub fn save(filename: &str, mime: &str, bytes: &[u8]) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Ok(a) = doc.create_element("a") {
-        let _ = a.set_attribute("href", &url);
-        let _ = a.set_attribute("download", filename);
-        if let (Some(body), Some(el)) = (doc.body(), a.dyn_ref::<web_sys::HtmlElement>()) {
-            let _ = body.append_child(&a);
-            el.click();
-            let _ = body.remove_child(&a);
-        }
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }

@@ -185,7 +185,7 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>) -> bool {
 }
 
 fn download(filename: &str, text: &str) {
-    super::job_download::save(filename, "application/json", text.as_bytes());
+    super::save_file::save(filename, "application/json", text.as_bytes());
 }
 
 /// The open tab, the export text on screen and the link on screen.
