@@ -35,10 +35,9 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     if cfg.inputs.len() == 2 && is_sql_window(&cfg) {
         return Err(unsupported("window.api", "a SQL window over two inputs (the job's view is of one source)"));
     }
-    let per_event_max = |g: GeneratorKind, e: EmitMode| matches!(g, GeneratorKind::MaxOnSilence { .. }) && e == EmitMode::PerEvent;
-    if cfg.inputs.iter().any(|i| per_event_max(i.source.generator, i.source.emit)) {
+    if let Some((_, field)) = max_on_silence_strategies(&cfg).into_iter().find(|(e, _)| *e == EmitMode::PerEvent) {
         return Err(unsupported(
-            "source.watermark.emit",
+            &field,
             "max_on_silence emitting per event (the job's generator checks the silence on the replay's periodic ticks)",
         ));
     }
@@ -48,14 +47,6 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
             "source.midstream",
             "SQL's watermark operator emits and goes idle on wall-clock timers the replay cannot drive (a DataStream assignTimestampsAndWatermarks can be exported)",
         ));
-    }
-    if let Some(MidstreamSpec::TimestampsAndWatermarks { generator, emit, .. }) = input.midstream {
-        if per_event_max(generator, emit) {
-            return Err(unsupported(
-                "source.midstream.emit",
-                "max_on_silence emitting per event (the job's generator checks the silence on the replay's periodic ticks)",
-            ));
-        }
     }
     for (i, c) in s.commands.iter().enumerate() {
         if !matches!(
@@ -127,7 +118,7 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     if cfg.two_logical_inputs() {
         notes.push("connect: the playground's two-input operator keeps its windows itself (a KeyedCoProcessFunction with event-time timers); the job's two-input operator passes the records on to keyed windows after it. Both of its inputs carry the one reader's watermark, the minimum over the splits of both sources that are not idle, which is the playground's two-input minimum, as for a union. Its two inputs are two channels, read in the order they arrive: the operator's watermark can lag the reader's, so a record close to the watermark may be on time in one run and late in another (never later than in the playground; the results are the playground's when no record is that close).".into());
     }
-    if uses_max_on_silence(&cfg) {
+    if !max_on_silence_strategies(&cfg).is_empty() {
         notes.push("The scenario's home-made max_on_silence generator ships as MaxOnSilenceGenerator in the job; it measures silence on the input activity clock it is given, here the replay's.".into());
     }
     if input.source.idleness_clock == IdlenessClock::Wall {
@@ -147,10 +138,18 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     notes
 }
 
-/// Whether a source or mid-stream strategy is the home-made `max_on_silence` generator.
-fn uses_max_on_silence(cfg: &JobConfig) -> bool {
-    let is = |g: GeneratorKind| matches!(g, GeneratorKind::MaxOnSilence { .. });
-    cfg.inputs.iter().any(|i| {
-        is(i.source.generator) || matches!(i.midstream, Some(MidstreamSpec::TimestampsAndWatermarks { generator, .. }) if is(generator))
-    })
+/// The job's strategies (sources' and mid-stream) that run the home-made `max_on_silence`
+/// generator the export ships, each with its emission mode and the scenario field that sets it.
+fn max_on_silence_strategies(cfg: &JobConfig) -> Vec<(EmitMode, String)> {
+    let mut out = Vec::new();
+    for (i, input) in cfg.inputs.iter().enumerate() {
+        let at = if i == 0 { "source" } else { "second_input.source" };
+        if matches!(input.source.generator, GeneratorKind::MaxOnSilence { .. }) {
+            out.push((input.source.emit, format!("{at}.watermark.emit")));
+        }
+        if let Some(MidstreamSpec::TimestampsAndWatermarks { generator: GeneratorKind::MaxOnSilence { .. }, emit, .. }) = input.midstream {
+            out.push((emit, format!("{at}.midstream.emit")));
+        }
+    }
+    out
 }

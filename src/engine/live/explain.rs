@@ -37,8 +37,15 @@ fn unknown_or<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
     v.map_or_else(|| "unknown".into(), f)
 }
 
-/// Explains `job`.
+/// Explains `job`: who holds the minimum and why, then any window's late records.
 pub fn explain(job: &LiveJob) -> LiveExplanation {
+    let mut e = holder(job);
+    e.lines.extend(late(job));
+    e
+}
+
+/// The holder of the minimum, what the vertices after it read, and what its metrics say.
+fn holder(job: &LiveJob) -> LiveExplanation {
     let sources: Vec<(&LiveVertex, &LiveSubtask, i64)> = job
         .vertices
         .iter()
@@ -46,8 +53,7 @@ pub fn explain(job: &LiveJob) -> LiveExplanation {
         .flat_map(|v| v.subtasks.iter().filter_map(move |s| Some((v, s, s.output_watermark?))))
         .collect();
     let Some(&(v, s, low)) = sources.iter().min_by_key(|(_, s, w)| (*w, s.index)) else {
-        let mut lines = vec!["Unknown: no source subtask reports currentOutputWatermark yet.".to_string()];
-        lines.extend(late(job));
+        let lines = vec!["Unknown: no source subtask reports currentOutputWatermark yet.".to_string()];
         return LiveExplanation { holder: None, lines };
     };
     let high = sources.iter().map(|x| x.2).max().unwrap_or(low);
@@ -55,7 +61,6 @@ pub fn explain(job: &LiveJob) -> LiveExplanation {
         let mut lines =
             vec![format!("Every source subtask ({}) is at the same watermark: {}; none holds the others back.", sources.len(), wm(low))];
         lines.extend(downstream(job, low));
-        lines.extend(late(job));
         return LiveExplanation { holder: None, lines };
     }
     let split = s.splits.iter().filter(|p| p.watermark.is_some()).min_by_key(|p| p.watermark).map(|p| p.id.clone());
@@ -72,7 +77,6 @@ pub fn explain(job: &LiveJob) -> LiveExplanation {
         wm(high)
     )];
     lines.extend(downstream(job, low));
-    lines.extend(late(job));
     lines.extend(why(s, fast));
     LiveExplanation { holder: Some(holder), lines }
 }
