@@ -2,9 +2,13 @@
 // (docs/LIVE.md). Run by tools/oracle/live-record.sh; CI never runs it, it reads the fixtures it
 // wrote (tests/fixtures/live/).
 //
-// Usage: java -cp <flink lib/*>:<classes> FlinkLiveRecorder OUT_DIR [connect]
+// Usage: java -cp <flink lib/*>:<classes> FlinkLiveRecorder OUT_DIR [connect|pressure|three]
 //   connect: instead, the events connected with a silent "rates" source into a two-input
 //   operator, recorded as OUT_DIR/connect.json (running only).
+//   pressure: split-0 emits as fast as it can into a keyed operator that takes 2 ms a record,
+//   split-1 one record per 100 ms: subtask 0 is back-pressured, subtask 1 hardly; pressure.json.
+//   three: the events unioned with a "clicks" source (one split, one record per 100 ms) and a
+//   silent "rates" source into the keyed windows: three source vertices; three.json.
 //
 // It starts a MiniCluster WITH its REST endpoint (rest.port), runs a seed-001-like job and, once
 // the job has run a few seconds, records what a client of the REST API reads, as "bundles": one
@@ -38,6 +42,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -95,22 +100,29 @@ public class FlinkLiveRecorder {
         public void close() {}
     }
 
-    /** split-0 emits forever, split-1 three records and then nothing; a silent reader nothing at all. */
+    /** How a reader emits: NORMAL (split-0 forever, split-1 three records and then nothing),
+     *  SILENT (nothing at all), FAST (split-0 a batch per poll, without pause; split-1 forever), STEADY (every split forever). */
+    enum Pace { NORMAL, SILENT, FAST, STEADY }
+
+    /** One record per 100 ms per split, as its {@link Pace} says. */
     static class Reader implements SourceReader<Long, Split> {
-        final boolean silent;
-        Reader(boolean silent) { this.silent = silent; }
+        final Pace pace;
+        Reader(Pace pace) { this.pace = pace; }
         final List<Split> splits = new ArrayList<>();
         final Map<String, Long> emitted = new LinkedHashMap<>();
         public void start() {}
         public InputStatus pollNext(ReaderOutput<Long> out) {
+            boolean more = false;
             for (Split s : splits) {
                 long n = emitted.get(s.splitId());
-                if (silent || (s.index == 1 && n >= 3)) continue;
+                if (pace == Pace.SILENT || (pace == Pace.NORMAL && s.index == 1 && n >= 3)) continue;
+                int batch = pace == Pace.FAST && s.index == 0 ? 100 : 1;
+                more |= batch > 1;
                 SourceOutput<Long> o = out.createOutputForSplit(s.splitId());
-                o.collect(n, BASE_MS + n * 1000);
-                emitted.put(s.splitId(), n + 1);
+                for (int i = 0; i < batch; i++) o.collect(n + i, BASE_MS + (n + i) * 1000);
+                emitted.put(s.splitId(), n + batch);
             }
-            return InputStatus.NOTHING_AVAILABLE;
+            return more ? InputStatus.MORE_AVAILABLE : InputStatus.NOTHING_AVAILABLE;
         }
         public List<Split> snapshotState(long id) { return new ArrayList<>(splits); }
         public CompletableFuture<Void> isAvailable() {
@@ -124,20 +136,28 @@ public class FlinkLiveRecorder {
     }
 
     static class TwoSplits implements Source<Long, Split, Void> {
-        final boolean silent;
-        TwoSplits(boolean silent) { this.silent = silent; }
+        final Pace pace;
+        TwoSplits(Pace pace) { this.pace = pace; }
         public Boundedness getBoundedness() { return Boundedness.CONTINUOUS_UNBOUNDED; }
         public SplitEnumerator<Split, Void> createEnumerator(SplitEnumeratorContext<Split> c) { return new Enum(c); }
         public SplitEnumerator<Split, Void> restoreEnumerator(SplitEnumeratorContext<Split> c, Void s) { return new Enum(c); }
         public SimpleVersionedSerializer<Split> getSplitSerializer() { return new SplitSer(); }
         public SimpleVersionedSerializer<Void> getEnumeratorCheckpointSerializer() { return new NoStateSer(); }
-        public SourceReader<Long, Split> createReader(SourceReaderContext c) { return new Reader(silent); }
+        public SourceReader<Long, Split> createReader(SourceReaderContext c) { return new Reader(pace); }
     }
 
     /** The two-input operator of the connect job: passes the records on. */
     static class Forward extends KeyedCoProcessFunction<Long, Long, Long, Long> {
         public void processElement1(Long e, Context ctx, Collector<Long> out) { out.collect(e); }
         public void processElement2(Long e, Context ctx, Collector<Long> out) { out.collect(e); }
+    }
+
+    /** The keyed operator of the pressure job: 2 ms a record, so a fast source fills its buffers. */
+    static class Slow extends KeyedProcessFunction<Long, Long, Long> {
+        public void processElement(Long e, Context ctx, Collector<Long> out) throws Exception {
+            Thread.sleep(2);
+            out.collect(e);
+        }
     }
 
     static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -206,6 +226,13 @@ public class FlinkLiveRecorder {
         return a;
     }
 
+    /** The seed-001-like keyed windows and their sink. */
+    static void windows(DataStream<Long> in) {
+        in.keyBy(e -> e % 4).window(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))
+                .reduce(Long::sum).name("Window(TumblingEventTimeWindows(10000))")
+                .sinkTo(new DiscardingSink<>()).name("Results");
+    }
+
     public static void main(String[] args) {
         try {
             run(args);
@@ -233,32 +260,46 @@ public class FlinkLiveRecorder {
         env.setParallelism(2);
         WatermarkStrategy<Long> ws = WatermarkStrategy.<Long>forBoundedOutOfOrderness(Duration.ofSeconds(1))
                 .withTimestampAssigner((e, t) -> BASE_MS + e * 1000);
-        DataStream<Long> events = env.fromSource(new TwoSplits(false), ws, "events").returns(Types.LONG);
-        boolean connect = args.length > 1 && args[1].equals("connect");
-        if (connect) {
-            // The events connected with a "rates" source (one split, never a record): a two-input
-            // operator whose second input has no watermark.
-            DataStream<Long> rates = env.fromSource(new TwoSplits(true), ws, "rates").returns(Types.LONG).setParallelism(1);
-            events.connect(rates).keyBy(e -> e % 4, r -> r % 4, Types.LONG)
-                    .process(new Forward()).name("Connect")
-                    .sinkTo(new DiscardingSink<>()).name("Results");
-        } else {
-            events.keyBy(e -> e % 4).window(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))
-                    .reduce(Long::sum).name("Window(TumblingEventTimeWindows(10000))")
-                    .sinkTo(new DiscardingSink<>()).name("Results");
+        String mode = args.length > 1 ? args[1] : "running";
+        DataStream<Long> events = env.fromSource(new TwoSplits(mode.equals("pressure") ? Pace.FAST : Pace.NORMAL), ws, "events").returns(Types.LONG);
+        String name;
+        switch (mode) {
+            case "connect":
+                // The events connected with a "rates" source (one split, never a record): a two-input
+                // operator whose second input has no watermark.
+                DataStream<Long> rates = env.fromSource(new TwoSplits(Pace.SILENT), ws, "rates").returns(Types.LONG).setParallelism(1);
+                events.connect(rates).keyBy(e -> e % 4, r -> r % 4, Types.LONG)
+                        .process(new Forward()).name("Connect")
+                        .sinkTo(new DiscardingSink<>()).name("Results");
+                name = "live-fixture: a quiet connected input";
+                break;
+            case "pressure":
+                events.keyBy(e -> e % 4).process(new Slow()).name("Slow")
+                        .sinkTo(new DiscardingSink<>()).name("Results");
+                name = "live-fixture: a back-pressured source";
+                break;
+            case "three":
+                DataStream<Long> clicks = env.fromSource(new TwoSplits(Pace.STEADY), ws, "clicks").returns(Types.LONG).setParallelism(1);
+                DataStream<Long> silent = env.fromSource(new TwoSplits(Pace.SILENT), ws, "rates").returns(Types.LONG).setParallelism(1);
+                windows(events.union(clicks, silent));
+                name = "live-fixture: three sources, one silent";
+                break;
+            default:
+                windows(events);
+                name = "live-fixture: one quiet split";
         }
         org.apache.flink.streaming.api.graph.StreamGraph graph = env.getStreamGraph();
-        graph.setJobName(connect ? "live-fixture: a quiet connected input" : "live-fixture: one quiet split");
+        graph.setJobName(name);
         JobID id = mc.submitJob(graph.getJobGraph(FlinkLiveRecorder.class.getClassLoader(), null)).get().getJobID();
         String jid = id.toHexString();
         // Let split-0 run ahead (~8 s, 80 records) and the metric fetcher catch up.
         Thread.sleep(8000);
         record(jid); // first read warms the fetcher's cache of every metric
         Thread.sleep(1500);
-        if (connect) {
-            writeBundle(out.resolve("connect.json"), record(jid));
+        if (!mode.equals("running")) {
+            writeBundle(out.resolve(mode + ".json"), record(jid));
             mc.close();
-            System.err.println("wrote " + out.resolve("connect.json"));
+            System.err.println("wrote " + out.resolve(mode + ".json"));
             return;
         }
         writeBundle(out.resolve("running.json"), record(jid));

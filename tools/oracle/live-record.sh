@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Records a real Flink 2.3 JobManager's REST answers as the live link's fixtures
-# (tests/fixtures/live/: running.json, cancelled.json, not_found.json, and connect.json, a
-# two-input job whose second input is silent; docs/LIVE.md).
+# (tests/fixtures/live/: running.json, cancelled.json, not_found.json; connect.json, a
+# two-input job whose second input is silent; pressure.json, a back-pressured source subtask;
+# three.json, three source vertices, one silent; docs/LIVE.md).
 # Dev-only: needs Java 17 (javac) and the jars of PyPI's apache-flink-libraries==2.3.0
 # (tools/oracle/README.md, "Install"); PYFLINK_DIR=/path/to/pyflink overrides where they are found.
 #
@@ -18,4 +19,6 @@ CLASSES="$(mktemp -d)"
 trap 'rm -rf "$CLASSES"' EXIT
 javac -nowarn -cp "$PYFLINK/lib/*" -d "$CLASSES" "$ROOT/tools/oracle/FlinkLiveRecorder.java"
 java -Dlog4j2.level=WARN -Drest.port="${REST_PORT:-18081}" -cp "$PYFLINK/lib/*:$CLASSES" FlinkLiveRecorder "$OUT"
-java -Dlog4j2.level=WARN -Drest.port="${REST_PORT:-18081}" -cp "$PYFLINK/lib/*:$CLASSES" FlinkLiveRecorder "$OUT" connect
+for mode in connect pressure three; do
+    java -Dlog4j2.level=WARN -Drest.port="${REST_PORT:-18081}" -cp "$PYFLINK/lib/*:$CLASSES" FlinkLiveRecorder "$OUT" "$mode"
+done
