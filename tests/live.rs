@@ -18,6 +18,13 @@ const RUNNING: &str = include_str!("fixtures/live/running.json");
 const CANCELLED: &str = include_str!("fixtures/live/cancelled.json");
 const NOT_FOUND: &str = include_str!("fixtures/live/not_found.json");
 const CONNECT: &str = include_str!("fixtures/live/connect.json");
+const PRESSURE: &str = include_str!("fixtures/live/pressure.json");
+const THREE: &str = include_str!("fixtures/live/three.json");
+
+fn job_of(text: &str) -> LiveJob {
+    let b = Bundle::parse(text).unwrap();
+    LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap()
+}
 
 fn running() -> (Bundle, LiveJob) {
     let b = Bundle::parse(RUNNING).unwrap();
@@ -277,4 +284,80 @@ fn a_connected_job_names_the_silent_input_as_the_holder() {
         let min: Vec<_> = op.channels.iter().filter(|c| c.is_min).map(|c| c.source_subtask).collect();
         assert_eq!(min, [2], "subtask {}: the channel from rates holds it", op.subtask);
     }
+}
+
+/// A job recorded on real Flink 2.3 with a back-pressured source (tools/oracle/live-record.sh,
+/// `pressure`): split-0 emits as fast as it can into a keyed operator taking 2 ms a record. Its
+/// source subtask reports backPressuredTimeMsPerSecond 1000 (the Web UI's HIGH), the other 0;
+/// the snapshot then asks for flow marks, and the rates the graph draws are the metrics'.
+#[test]
+fn a_back_pressured_real_job_gets_flow_marks_from_its_metrics() {
+    use wmp::engine::flow::back_pressure::BackPressureLevel;
+    let job = job_of(PRESSURE);
+    let src = &job.vertices[0];
+    assert_eq!(src.back_pressure_level.as_deref(), Some("high"), "the REST back-pressure endpoint agrees");
+    let g = to_snapshot(&job);
+    assert!(g.snapshot.job.flow_marks && g.snapshot.job.keyed_capacity_per_s.is_none(), "flow marks, but no capacity (buffers unknown)");
+    let levels: Vec<_> = g.snapshot.sources.iter().map(|v| v.back_pressure_level).collect();
+    assert_eq!(levels, [BackPressureLevel::High, BackPressureLevel::Ok]);
+    assert_eq!(g.back_pressured_ms_per_s, [Some(1000), Some(0)]);
+    let busy: Vec<i64> = g.busy_ms_per_s.iter().map(|b| b.expect("busyTimeMsPerSecond reported")).collect();
+    assert!(busy.iter().any(|&b| b > 500), "a keyed subtask is busy: {busy:?}");
+    let note = &g.notes.sources[0];
+    assert_eq!(note.title, "\"Source: events\" subtask 0");
+    assert!(
+        note.lines.iter().any(|l| l.starts_with("Back-pressure: HIGH, 1000 ms/s (backPressuredTimeMsPerSecond): its output is blocked")),
+        "{note:?}"
+    );
+    let busiest = busy.iter().enumerate().max_by_key(|x| x.1).unwrap().0;
+    let op = &g.notes.operators[busiest];
+    assert!(op.lines.iter().any(|l| l.starts_with(&format!("Busy: {} ms/s (busyTimeMsPerSecond)", busy[busiest]))), "{op:?}");
+    // Without the metric, no marks: unknown is not "OK".
+    let mut quiet = job.clone();
+    quiet.vertices.iter_mut().flat_map(|v| v.subtasks.iter_mut()).for_each(|s| s.back_pressured_ms_per_s = None);
+    let g = to_snapshot(&quiet);
+    assert!(!g.snapshot.job.flow_marks && g.back_pressured_ms_per_s == [None, None]);
+    assert!(g.notes.sources[0].lines.contains(&"Back-pressure: unknown.".to_string()));
+}
+
+/// Three source vertices unioned into the windows, recorded on real Flink 2.3 (`three`): all
+/// three are drawn, a band each, and the silent one ("rates", No Watermark) holds the minimum.
+#[test]
+fn a_third_source_vertex_is_drawn_and_can_hold_the_minimum() {
+    let job = job_of(THREE);
+    let g = to_snapshot(&job);
+    assert_eq!(g.source_names, ["Source: events", "Source: clicks", "Source: rates"]);
+    let s = &g.snapshot;
+    assert_eq!(s.job.topics.len(), 3);
+    assert_eq!(s.sources.iter().map(|x| (x.input, x.subtask_in_source)).collect::<Vec<_>>(), [(0, 0), (0, 1), (1, 0), (2, 0)]);
+    assert_eq!(
+        s.splits.iter().map(|p| (p.input, p.partition_in_topic, p.subtask)).collect::<Vec<_>>(),
+        [(0, 0, Some(0)), (0, 1, Some(1)), (1, 0, Some(2)), (2, 0, Some(3))]
+    );
+    assert_eq!(g.split_ids, ["split-0", "split-1", "split-0", "split-0"]);
+    assert_eq!(g.chain.1, Some(3), "rates' subtask, fourth in the source column");
+    assert_eq!(g.chain.2, Some(3), "rates' split");
+    for op in &s.operators {
+        assert_eq!(op.channels.len(), 4, "every source subtask feeds every window subtask");
+        assert_eq!(op.channels.iter().filter(|c| c.is_min).map(|c| c.source_subtask).collect::<Vec<_>>(), [3]);
+    }
+    // The WHY notes of the chain: the split, its subtask, a window subtask it holds.
+    assert!(
+        g.notes.splits[3].lines.iter().any(|l| l.starts_with("The lowest split of the subtask that holds the minimum")),
+        "{:?}",
+        g.notes.splits[3]
+    );
+    assert!(g.notes.sources[3].lines.contains(&"Holds the minimum: no subtask after it has a higher input watermark.".to_string()));
+    assert!(
+        g.notes.sources[0].lines.iter().any(|l| l.contains("ahead of the holder, \"Source: rates\" subtask 0")),
+        "{:?}",
+        g.notes.sources[0]
+    );
+    assert!(
+        g.notes.operators[0].lines.iter().any(|l| l.starts_with("Held back by \"Source: rates\" subtask 0")),
+        "{:?}",
+        g.notes.operators[0]
+    );
+    assert_eq!(g.notes.splits.len(), 4);
+    assert_eq!(g.notes.operators.len(), 2);
 }

@@ -172,25 +172,32 @@ fn the_panic_banner_goes_where_the_playgrounds_are() {
     page.remove();
 }
 
+/// The live card's graph of the job in a recorded bundle, mounted and settled.
+async fn mount_live(bundle: &str) -> (web_sys::HtmlElement, impl Drop, wmp::engine::live::LiveJob) {
+    use wmp::engine::live::to_snapshot::to_snapshot;
+    use wmp::engine::live::{Bundle, LiveJob};
+    let b = Bundle::parse(bundle).unwrap();
+    let job = LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap();
+    let pg = Pg::new();
+    let c = fresh_container();
+    let graph = to_snapshot(&job);
+    let h = leptos::mount::mount_to(c.clone(), move || {
+        provide_context(pg);
+        let graph = Memo::new(move |_| Some(graph.clone()));
+        view! { <wmp::web::live_graph::LiveGraphView graph=graph /> }
+    });
+    settle().await;
+    (c, h, job)
+}
+
 /// The live card's graph: the real job recorded from Flink (tests/fixtures/live/running.json)
 /// drawn by the playground's own graph and tables, with its split ids, vertex names and
 /// watermarks; the quiet subtask 1, its split-1 and its channel carry the "holds the minimum"
 /// marks; what the REST API does not give is "?"; nothing can silence a real split.
 #[wasm_bindgen_test]
 async fn a_live_job_is_drawn_with_the_simulated_jobs_graph_and_tables() {
-    use wmp::engine::live::to_snapshot::to_snapshot;
-    use wmp::engine::live::{Bundle, LiveJob};
-    let b = Bundle::parse(include_str!("fixtures/live/running.json")).unwrap();
-    let job = LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap();
+    let (c, _h, job) = mount_live(include_str!("fixtures/live/running.json")).await;
     let low = job.vertices[0].subtasks[1].output_watermark.unwrap();
-    let pg = Pg::new();
-    let c = fresh_container();
-    let _h = leptos::mount::mount_to(c.clone(), move || {
-        provide_context(pg);
-        let graph = Memo::new(move |_| Some(to_snapshot(&job)));
-        view! { <wmp::web::live_graph::LiveGraphView graph=graph /> }
-    });
-    settle().await;
     assert_eq!(text(&c, "#live-banner").split(" · ").next(), Some("LIVE: live-fixture: one quiet split"));
     assert_eq!(count(&c, "svg.graph .node.part"), 2);
     assert_eq!(count(&c, "svg.graph .node.src"), 2);
@@ -215,4 +222,49 @@ async fn a_live_job_is_drawn_with_the_simulated_jobs_graph_and_tables() {
     assert!(text(&c, "#live-channels-table tr.holding").starts_with("ch1 ◀ min"));
     assert!(text(&c, "#live-channels-table tr.holding").contains("Source: events"));
     assert_eq!(count(&c, "#splits-table"), 0, "the live copy's ids do not clash with the playground's");
+}
+
+/// A real job with a back-pressured source (tests/fixtures/live/pressure.json, recorded on Flink
+/// 2.3): the live graph draws the Web UI's HIGH badge and a red channel from the metrics, the
+/// keyed subtasks' busy time without buffer gauges (not reported), and its legend; a clicked
+/// node (or Enter on it) opens the live WHY panel with what its metrics say.
+#[wasm_bindgen_test]
+async fn a_live_jobs_back_pressure_is_drawn_and_a_clicked_node_is_explained() {
+    let (c, _h, _) = mount_live(include_str!("fixtures/live/pressure.json")).await;
+    assert_eq!(q(&c, "[data-source='0'] .bp-badge").get_attribute("data-bp-level").as_deref(), Some("HIGH"));
+    assert_eq!(q(&c, "[data-source='1'] .bp-badge").get_attribute("data-bp-level").as_deref(), Some("OK"));
+    assert!(text(&c, "[data-source='0'] .bp-badge title").starts_with("back-pressured: HIGH, 1000 ms/s"));
+    assert!(count(&c, ".graph-edges.pressure path.bp-high[data-bp-source='0']") >= 1, "the red channels of subtask 0");
+    assert_eq!(count(&c, ".flow-line:not(.hidden)"), 2);
+    assert!(text(&c, ".flow-line .busy").starts_with("busy "), "{}", text(&c, ".flow-line .busy"));
+    assert_eq!(count(&c, ".flow-line .gauge-box"), 0, "no per-channel buffers in the REST API");
+    assert!(text(&c, ".flow-line title").contains("not in the REST API"));
+    assert_eq!(count(&c, ".live-graph-card .lg-bp:not(.hidden)"), 1, "the legend names the colours");
+    assert!(!text(&c, ".live-graph-card .lg-bp").contains("buffers"));
+    // The WHY panel: a hint, then the clicked source subtask's metrics, then a keyed subtask's by Enter.
+    assert!(text(&c, "#live-why").starts_with("Click a split"));
+    click(&c, "svg.graph [data-source='0']");
+    settle().await;
+    assert!(text(&c, "#live-why h3").starts_with("WHY · \"Source: events\" subtask 0"), "{}", text(&c, "#live-why"));
+    assert!(text(&c, "#live-why").contains("Back-pressure: HIGH, 1000 ms/s"), "{}", text(&c, "#live-why"));
+    key_on(&q(&c, "svg.graph [data-operator='1']").into(), "Enter");
+    settle().await;
+    assert!(text(&c, "#live-why h3").starts_with("WHY · \"Slow"), "{}", text(&c, "#live-why"));
+    assert!(text(&c, "#live-why").contains("(busyTimeMsPerSecond)"));
+}
+
+/// Three source vertices (tests/fixtures/live/three.json): a band each, all four source
+/// subtasks drawn, the silent third source's chain marked.
+#[wasm_bindgen_test]
+async fn a_live_job_with_three_sources_draws_a_band_each() {
+    let (c, _h, _) = mount_live(include_str!("fixtures/live/three.json")).await;
+    assert_eq!(count(&c, "svg.graph .band-head"), 3);
+    assert!(text(&c, "svg.graph [data-band='2']").starts_with("Source: rates · input 3"), "{}", text(&c, "svg.graph .band-heads"));
+    assert_eq!(count(&c, "svg.graph .node.src"), 4);
+    assert_eq!(count(&c, "svg.graph .node.part"), 4);
+    assert_eq!(q(&c, "svg.graph .node.src.holding").get_attribute("data-source").as_deref(), Some("3"));
+    assert_eq!(q(&c, "svg.graph .node.part.holding").get_attribute("data-partition").as_deref(), Some("3"));
+    // Every source reports backPressuredTimeMsPerSecond (0): OK badges, as Flink's Web UI.
+    assert_eq!(count(&c, ".bp-badge:not(.hidden)[data-bp-level='OK']"), 4);
+    assert_eq!(count(&c, ".flow-line:not(.hidden)"), 2);
 }

@@ -190,6 +190,11 @@ export type JobShape = {
    */
   keyedCapacityPerS: number | null,
   /**
+   * The graph draws back-pressure and busy time: a simulated job with a capacity limit
+   * (nothing else can be back-pressured), or a real job whose metrics report them.
+   */
+  flowMarks: boolean,
+  /**
    * Credits of one channel, in records.
    */
   channelBufferRecords: number,

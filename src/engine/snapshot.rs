@@ -136,6 +136,9 @@ pub struct JobShape {
     pub join_bounds: Option<(i64, i64)>,
     /// Records per second one keyed subtask processes (null: unbounded, no back-pressure).
     pub keyed_capacity_per_s: Option<u64>,
+    /// The graph draws back-pressure and busy time: a simulated job with a capacity limit
+    /// (nothing else can be back-pressured), or a real job whose metrics report them.
+    pub flow_marks: bool,
     /// Credits of one channel, in records.
     pub channel_buffer_records: u64,
     /// One simulated record (and key) stands for this many real ones; every count the views
@@ -398,6 +401,7 @@ impl Simulation {
             keyed_operator: if self.cfg.interval_join.is_some() { "interval_join" } else { "window" },
             join_bounds: self.cfg.interval_join.map(|b| b.normalized()),
             keyed_capacity_per_s: self.cfg.flow.keyed_capacity_per_s,
+            flow_marks: self.cfg.flow.keyed_capacity_per_s.is_some(),
             channel_buffer_records: self.cfg.flow.channel_buffer_records,
             record_scale: self.cfg.cluster.record_scale,
         }

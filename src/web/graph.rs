@@ -100,7 +100,7 @@ fn culprit_attr(pg: &Pg) -> String {
 /// What the graph shows, for screen readers: the job's shape in one sentence.
 fn graph_label(pg: &Pg) -> String {
     if let Some(l) = pg.live {
-        return l.with(|g| format!("Live job graph of {}: its splits and source subtasks, {} and the sink; click a node or press Enter on it to select it", g.job_name, g.keyed_name.as_deref().unwrap_or("no downstream vertex")));
+        return l.with(|g| format!("Live job graph of {}: its splits and source subtasks, {} and the sink; click a node or press Enter on it to see what its metrics say", g.job_name, g.keyed_name.as_deref().unwrap_or("no downstream vertex")));
     }
     pg.snap.with(|s| {
         let j = &s.job;
@@ -418,7 +418,7 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let limited = expect_context::<super::graph_flow_marks::FlowOn>().limited;
     let label = move || {
         let bp = limited.get().then(|| d.with(|v| v.as_ref().map(|v| v.back_pressure_level))).flatten();
-        let bp = bp.map_or(String::new(), |l| format!(", {}", super::graph_flow::bp_label(l, pg.reading.with(|r| r.flow.back_pressured(s)))));
+        let bp = bp.map_or(String::new(), |l| format!(", {}", super::graph_flow::bp_label(l, pg.with_flow(|r| r.back_pressured(s)))));
         let state = d.with(|v| v.as_ref().map(|v| format!("{}, watermark {}", if v.idle { "idle" } else { "active" }, wm_human(v.output_watermark.ms(), v.now.ms()))));
         format!("Source subtask {s}: {}{bp}{}; press Enter to explain", state.unwrap_or_default(), if waiting.get() { ", waiting for alignment" } else { "" })
     };

@@ -1,12 +1,14 @@
 //! Flow control in the job graph (issue 13, `docs/FLOW.md`), as data: the rates Flink's
 //! back-pressure metrics show (`backPressuredTimeMsPerSecond` per source subtask,
-//! `busyTimeMsPerSecond` per keyed subtask), the Web UI's OK / LOW / HIGH wording and
-//! colour classes, the channel edges coloured by their source subtask's level, and each
-//! channel's buffer fill. Pure (no DOM): it compiles natively and is unit tested with the engine.
+//! `busyTimeMsPerSecond` per keyed subtask, of the simulation or of a real job's metrics), the
+//! Web UI's OK / LOW / HIGH wording and colour classes, the channel edges coloured by their
+//! source subtask's level, and each channel's buffer fill (a simulation's only: Flink reports
+//! no per-channel buffers). Pure (no DOM): it compiles natively and is unit tested with the engine.
 
 use super::format::{dur, wm_human, wm_raw};
 use super::graph_layout::{curve, Layout};
 use crate::engine::flow::back_pressure::BackPressureLevel;
+use crate::engine::live::to_snapshot::LiveGraph;
 use crate::engine::sim::Simulation;
 use crate::engine::snapshot::{Snapshot, SourceView};
 use std::fmt::Write;
@@ -14,10 +16,10 @@ use std::fmt::Write;
 /// The rates behind the graph's flow marks, read at the instant of a snapshot.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FlowRates {
-    /// `backPressuredTimeMsPerSecond`, per source subtask.
-    pub back_pressured_ms: Vec<i64>,
-    /// `busyTimeMsPerSecond`, per keyed subtask.
-    pub busy_ms: Vec<i64>,
+    /// `backPressuredTimeMsPerSecond`, per source subtask (`None`: not reported).
+    pub back_pressured_ms: Vec<Option<i64>>,
+    /// `busyTimeMsPerSecond`, per keyed subtask (`None`: not reported).
+    pub busy_ms: Vec<Option<i64>>,
 }
 
 impl FlowRates {
@@ -27,17 +29,22 @@ impl FlowRates {
             return FlowRates::default();
         }
         FlowRates {
-            back_pressured_ms: sim.sources().iter().map(|s| s.pressure.back_pressured.value()).collect(),
-            busy_ms: sim.downstream().keyed_flow.iter().map(|f| f.busy.value()).collect(),
+            back_pressured_ms: sim.sources().iter().map(|s| Some(s.pressure.back_pressured.value())).collect(),
+            busy_ms: sim.downstream().keyed_flow.iter().map(|f| Some(f.busy.value())).collect(),
         }
     }
 
-    pub fn back_pressured(&self, s: u32) -> i64 {
-        self.back_pressured_ms.get(s as usize).copied().unwrap_or(0)
+    /// A real job's, as its last poll reported them.
+    pub fn of_live(g: &LiveGraph) -> Self {
+        FlowRates { back_pressured_ms: g.back_pressured_ms_per_s.clone(), busy_ms: g.busy_ms_per_s.clone() }
     }
 
-    pub fn busy(&self, o: u32) -> i64 {
-        self.busy_ms.get(o as usize).copied().unwrap_or(0)
+    pub fn back_pressured(&self, s: u32) -> Option<i64> {
+        self.back_pressured_ms.get(s as usize).copied().flatten()
+    }
+
+    pub fn busy(&self, o: u32) -> Option<i64> {
+        self.busy_ms.get(o as usize).copied().flatten()
     }
 }
 
@@ -60,14 +67,14 @@ pub fn level_class(l: BackPressureLevel) -> &'static str {
 }
 
 /// What a source subtask's back-pressure mark says: `back-pressured: HIGH, 1000 ms/s`.
-pub fn bp_label(l: BackPressureLevel, ms_per_s: i64) -> String {
-    format!("back-pressured: {}, {ms_per_s} ms/s", level_name(l))
+pub fn bp_label(l: BackPressureLevel, ms_per_s: Option<i64>) -> String {
+    format!("back-pressured: {}, {} ms/s", level_name(l), ms_per_s.map_or_else(|| "?".to_string(), |ms| ms.to_string()))
 }
 
-/// Whether the graph shows flow marks at all: only a job with a capacity limit can be
-/// back-pressured (its channels then fill up to their credits).
+/// Whether the graph shows flow marks at all: a simulated job with a capacity limit (nothing
+/// else can be back-pressured), or a real job whose metrics report back-pressure.
 pub fn flow_limited(s: &Snapshot) -> bool {
-    s.job.keyed_capacity_per_s.is_some()
+    s.job.flow_marks
 }
 
 /// Every channel edge coloured by its source subtask's back-pressure level (under the edges
@@ -124,9 +131,10 @@ impl ChannelFill {
     }
 }
 
-/// The buffer fill of keyed subtask `o`'s input channels (empty without a capacity limit).
+/// The buffer fill of keyed subtask `o`'s input channels (empty without a capacity limit: a
+/// real job's channels are not reported).
 pub fn channel_fills(s: &Snapshot, o: u32) -> Vec<ChannelFill> {
-    if !flow_limited(s) {
+    if s.job.keyed_capacity_per_s.is_none() {
         return Vec::new();
     }
     let credits = s.job.channel_buffer_records;
@@ -203,12 +211,12 @@ mod tests {
         let sim = sim_at("backpressure-never-idle", 120);
         let snap = sim.snapshot();
         let rates = FlowRates::take(&sim);
-        assert!(rates.back_pressured(0) > 500, "{rates:?}");
+        assert!(rates.back_pressured(0).unwrap() > 500, "{rates:?}");
         // Busy most of the time (the engine's budget for 1,500/s takes 1 record a millisecond).
-        assert!(rates.busy(0) > 500, "the window subtask is busy: {rates:?}");
+        assert!(rates.busy(0).unwrap() > 500, "the window subtask is busy: {rates:?}");
         assert_eq!(
             bp_label(snap.sources[0].back_pressure_level, rates.back_pressured(0)),
-            format!("back-pressured: HIGH, {} ms/s", rates.back_pressured(0))
+            format!("back-pressured: HIGH, {} ms/s", rates.back_pressured(0).unwrap())
         );
         let l = super::super::graph_layout::layout(808.0, &snap);
         let svg = pressure_edges_svg(&l, &snap);

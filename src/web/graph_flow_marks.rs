@@ -2,8 +2,9 @@
 //! HIGH in the Web UI's colours, with `backPressuredTimeMsPerSecond`), the pause badge on a split
 //! that split alignment paused (drawn on its edge, where the reader stopped taking from it), a
 //! keyed subtask's busy time and input buffers, and their legend. Shown only when the job can be
-//! back-pressured (a capacity limit) or is aligned; positions come from `graph_layout`, the data
-//! from `graph_flow` and the snapshot.
+//! back-pressured (a capacity limit, or a real job that reports back-pressure) or is aligned;
+//! positions come from `graph_layout`, the data from `graph_flow`, the snapshot and
+//! [`Pg::with_flow`].
 
 use super::format::{thousands, wm_human, wm_raw};
 use super::graph_flow::{bp_label, channel_fills, fills_title, flow_limited, gauges_svg, level_class, level_name};
@@ -26,11 +27,11 @@ pub struct FlowOn {
 }
 
 impl FlowOn {
-    /// Puts it in the context of the job graph's nodes.
-    /// A real job (the live card's copy) shows none: its configuration is not in the REST API.
+    /// Puts it in the context of the job graph's nodes. A real job (the live card's copy) shows
+    /// back-pressure when its metrics report it, never alignment (not in the REST API).
     pub fn provide(pg: Pg) {
         let sim = pg.live.is_none();
-        let limited = Memo::new(move |_| sim && pg.cfg.with(|c| c.flow.keyed_capacity_per_s.is_some()));
+        let limited = Memo::new(move |_| pg.snap.with(flow_limited));
         let aligned = Memo::new(move |_| sim && pg.cfg.with(|c| c.aligned()));
         provide_context(FlowOn { limited, aligned });
     }
@@ -64,7 +65,7 @@ fn BpBadgeShown(s: u32, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let mark = Memo::new(move |_| {
         let lvl = pg.snap.with(|sn| flow_limited(sn).then(|| sn.sources.get(s as usize).map(|v| v.back_pressure_level)).flatten())?;
-        Some((lvl, pg.reading.with(|r| r.flow.back_pressured(s))))
+        Some((lvl, pg.with_flow(|r| r.back_pressured(s))))
     });
     let geo = Memo::new(move |_| lay.with(|l| (l.s_x + S_W - 4.0 - BADGE_W, l.s_y.get(s as usize).copied().unwrap_or(0.0) - l.s_h / 2.0 + 4.0)));
     let label = move || mark.get().map(|(l, ms)| bp_label(l, ms)).unwrap_or_default();
@@ -121,7 +122,7 @@ fn PauseBadgeShown(p: u32, lay: Memo<Layout>) -> impl IntoView {
 fn FlowLineShown(o: u32, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let shown = Memo::new(move |_| pg.snap.with(flow_limited));
-    let busy = Memo::new(move |_| pg.reading.with(|r| r.flow.busy(o)));
+    let busy = Memo::new(move |_| pg.with_flow(|r| r.busy(o)));
     let fills = Memo::new(move |_| pg.snap.with(|sn| channel_fills(sn, o)));
     // The line's baseline, at the bottom of the node.
     let geo = Memo::new(move |_| lay.with(|l| (l.o_x, l.o_y.get(o as usize).copied().unwrap_or(0.0) + l.o_h / 2.0 - 7.0)));
@@ -129,10 +130,13 @@ fn FlowLineShown(o: u32, lay: Memo<Layout>) -> impl IntoView {
         let (x, y) = geo.get();
         gauges_svg(f, x + 104.0, y - 8.0, O_W - 104.0 - 8.0, 9.0)
     });
+    let busy_text = move || busy.get().map_or_else(|| "?".to_string(), |ms| thousands(ms.max(0) as u64));
+    // A real job reports no per-channel buffers.
+    let buffers = move || if pg.live.is_some() { "input buffers per channel: not in the REST API".to_string() } else { fills.with(|f| fills_title(f)) };
     view! {
-        <g class="flow-line" class:hidden=move || !shown.get() data-busy=move || busy.get()>
-            <title>{move || format!("busyTimeMsPerSecond: {}\n{}", busy.get(), fills.with(|f| fills_title(f)))}</title>
-            <text class="mono busy" x=move || geo.get().0 + 8.0 y=move || geo.get().1>{move || format!("busy {} ms/s", thousands(busy.get().max(0) as u64))}</text>
+        <g class="flow-line" class:hidden=move || !shown.get() data-busy=move || busy.get().map_or_else(String::new, |ms| ms.to_string())>
+            <title>{move || format!("busyTimeMsPerSecond: {}\n{}", busy_text(), buffers())}</title>
+            <text class="mono busy" x=move || geo.get().0 + 8.0 y=move || geo.get().1>{move || format!("busy {} ms/s", busy_text())}</text>
             <g class="gauges" inner_html=gauges></g>
         </g>
     }
@@ -143,12 +147,13 @@ fn FlowLineShown(o: u32, lay: Memo<Layout>) -> impl IntoView {
 #[component]
 pub fn FlowLegend() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let limited = Memo::new(move |_| pg.cfg.with(|c| c.flow.keyed_capacity_per_s.is_some()));
-    let aligned = Memo::new(move |_| pg.cfg.with(|c| c.aligned()));
+    let sim = pg.live.is_none();
+    let limited = Memo::new(move |_| pg.snap.with(flow_limited));
+    let aligned = Memo::new(move |_| sim && pg.cfg.with(|c| c.aligned()));
     view! {
         <span class="lg-bp" class:hidden=move || !limited.get()
-            title="Flink Web UI back-pressure of a source subtask: OK ≤ 10 %, LOW ≤ 50 %, HIGH > 50 % of its time back-pressured (backPressuredTimeMsPerSecond, a 60 s average updated every 5 s); the gauges in a window subtask: each input channel's buffered records out of its credits">
-            "back-pressure "<i class="sw bp-ok">"OK"</i><i class="sw bp-low">"LOW"</i><i class="sw bp-high">"HIGH"</i>" ▮ buffers"
+            title=move || format!("Flink Web UI back-pressure of a source subtask: OK ≤ 10 %, LOW ≤ 50 %, HIGH > 50 % of its time back-pressured (backPressuredTimeMsPerSecond, a 60 s average updated every 5 s){}", if sim { "; the gauges in a window subtask: each input channel's buffered records out of its credits" } else { "" })>
+            "back-pressure "<i class="sw bp-ok">"OK"</i><i class="sw bp-low">"LOW"</i><i class="sw bp-high">"HIGH"</i>{sim.then_some(" ▮ buffers")}
         </span>
         <span class="lg-pause" class:hidden=move || !aligned.get()><i class="sw-pause">"‖"</i>" paused by alignment"</span>
     }

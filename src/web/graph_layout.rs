@@ -168,7 +168,7 @@ fn keyed_shape(snap: &Snapshot) -> (Ports, bool, f64) {
         None => Ports::Direct,
     };
     let dense = ports != Ports::TwoInputs && (snap.operators.len() > DENSE_ABOVE || snap.sources.len() > DENSE_ABOVE);
-    let flow = if snap.job.keyed_capacity_per_s.is_some() { O_FLOW_H } else { 0.0 };
+    let flow = if super::graph_flow::flow_limited(snap) { O_FLOW_H } else { 0.0 };
     let h = match (ports, dense) {
         (Ports::TwoInputs, _) => O_H2,
         (_, true) => O_H_DENSE,

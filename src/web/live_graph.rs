@@ -4,10 +4,13 @@
 //! No second graph: the views check `Pg::live` where the simulation would say more than the
 //! REST API does (producers, late records, channel watermarks) and show `?` there. The chain
 //! `explain` names (the holder, its split, the window subtask it holds back) gets the graph's
-//! and the tables' "holds the minimum" marks.
+//! and the tables' "holds the minimum" marks. Back-pressure is drawn as for a simulated job
+//! with a capacity limit, from the metrics; a clicked node gets a WHY panel of what its
+//! metrics say (`engine::live::node_notes`).
 
 use super::graph::JobGraph;
-use super::state::Pg;
+use super::graph_flow_marks::FlowLegend;
+use super::state::{Pg, Selection};
 use super::tables::{ChannelsTable, SplitsTable};
 use crate::engine::live::to_snapshot::LiveGraph;
 use leptos::context::Provider;
@@ -33,12 +36,43 @@ pub fn LiveGraphView(graph: Memo<Option<LiveGraph>>) -> impl IntoView {
             <h3 class="live-banner" id="live-banner">{banner}<span class="muted small">" · the simulated job's graph and tables over the job's metrics; ? = not reported"</span></h3>
             <Provider value=pg>
                 <section class="card graph-card live-graph-card" aria-label="Live job graph">
+                    <span class="legend small muted"><FlowLegend /></span>
                     <JobGraph />
                 </section>
+                <LiveWhy />
                 <SplitsTable />
                 <ChannelsTable />
             </Provider>
         </div>
     }
     .into_any()
+}
+
+/// What the metrics say about the node selected in the live graph: the live card's WHY panel.
+#[component]
+fn LiveWhy() -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let note = Memo::new(move |_| {
+        let sel = pg.selection.get();
+        pg.live.and_then(|l| {
+            l.with(|g| match sel {
+                Selection::Split(p) => g.notes.splits.get(p as usize).cloned(),
+                Selection::Source(s) => g.notes.sources.get(s as usize).cloned(),
+                Selection::Operator(o) => g.notes.operators.get(o as usize).cloned(),
+                _ => None,
+            })
+        })
+    });
+    let body = move || match note.get() {
+        Some(n) => view! {
+            <h3 class="live-why-title">"WHY · "{n.title}</h3>
+            <ul class="live-why-lines">{n.lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+        }
+        .into_any(),
+        None => view! {
+            <p class="muted small">"Click a split, a source subtask or a subtask of the keyed column (or Tab to it and press Enter) to see what its metrics say."</p>
+        }
+        .into_any(),
+    };
+    view! { <section class="card why live-why" id="live-why" aria-live="polite" aria-label="What the selected node's metrics say">{body}</section> }
 }

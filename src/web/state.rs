@@ -11,6 +11,7 @@
 mod run;
 
 use crate::engine::operator::trigger::FiringKind;
+use super::graph_flow::FlowRates;
 use super::reading::Reading;
 use super::timeline_data::{FiringMark, TimelineData};
 use crate::engine::diagnosis::DiagnosisOptions;
@@ -262,6 +263,15 @@ impl Pg {
         let snap = RwSignal::new(live.with_untracked(|g| g.snapshot.clone()));
         Effect::new(move |_| live.with(|g| snap.set(g.snapshot.clone())));
         Pg { snap, snap_slow: snap, selection: RwSignal::new(Selection::None), playing: RwSignal::new(false), live: Some(live), ..*self }
+    }
+
+    /// Reads the back-pressure and busy rates the graph's flow marks show: the reading's, or
+    /// the real job's last poll in the live card's copy.
+    pub fn with_flow<R>(&self, f: impl FnOnce(&FlowRates) -> R) -> R {
+        match self.live {
+            Some(l) => l.with(|g| f(&FlowRates::of_live(g))),
+            None => self.reading.with(|r| f(&r.flow)),
+        }
     }
 
     /// An element id, prefixed `live-` in the live card's copy (the page has both).

@@ -59,6 +59,7 @@ test("a two-input operator: the job's shape, currentInput1/2Watermark in snapsho
     keyedOperator: "window",
     joinBounds: null,
     keyedCapacityPerS: null,
+    flowMarks: false,
     channelBufferRecords: 3200,
     recordScale: 1,
   });

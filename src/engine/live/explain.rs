@@ -25,7 +25,7 @@ pub struct LiveExplanation {
     pub lines: Vec<String>,
 }
 
-fn wm(w: i64) -> String {
+pub(super) fn wm(w: i64) -> String {
     if EventTime(w) == NO_WATERMARK {
         "no watermark yet (Long.MIN_VALUE)".into()
     } else {
@@ -33,7 +33,7 @@ fn wm(w: i64) -> String {
     }
 }
 
-fn unknown_or<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
+pub(super) fn unknown_or<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
     v.map_or_else(|| "unknown".into(), f)
 }
 
@@ -81,7 +81,8 @@ fn holder(job: &LiveJob) -> LiveExplanation {
     LiveExplanation { holder: Some(holder), lines }
 }
 
-fn behind(low: i64, high: i64) -> String {
+/// How far `high` is ahead of `low`.
+pub(super) fn behind(low: i64, high: i64) -> String {
     if EventTime(low) == NO_WATERMARK {
         "infinitely".into()
     } else {

@@ -7,14 +7,16 @@
 //! Files: `bundle` (the answers keyed by endpoint path, the paths themselves and which metrics
 //! are read), `error` ([`LiveError`]), `job` (the [`LiveJob`] model and its parsing),
 //! `metric_id` (Flink's `<subtask>.<operator>.<name>` metric ids), `explain` (who holds the
-//! minimum and why), `to_scenario` (a scenario with the job's shape), `to_snapshot` (the job as
-//! the simulated job's snapshot, so the UI draws it with the same graph and tables).
+//! minimum and why), `node_notes` (what each node's metrics say, for the live graph's WHY
+//! panel), `to_scenario` (a scenario with the job's shape), `to_snapshot` (the job as the
+//! simulated job's snapshot, so the UI draws it with the same graph and tables).
 
 pub mod bundle;
 pub mod error;
 pub mod explain;
 pub mod job;
 pub mod metric_id;
+pub mod node_notes;
 pub mod to_scenario;
 pub mod to_snapshot;
 

@@ -1,6 +1,6 @@
 //! A live job as the simulated job's [`Snapshot`], so that the UI draws a real job with the same
 //! graph and tables as a simulated one (issue 16). The graph has three columns, as the
-//! playground's job: the source vertices' subtasks (one band per source vertex, at most two),
+//! playground's job: the source vertices' subtasks (one band per source vertex),
 //! with their splits left of them where the source reports per-split watermarks; the subtasks of
 //! the first vertex fed by a source (the "keyed" column); and the other vertices, named in the
 //! sink. [`LiveGraph`] carries beside the snapshot what the snapshot has no field for: the real
@@ -12,10 +12,13 @@
 //! split, buffered records, open windows) are 0 in the snapshot and flagged unknown by
 //! [`LiveGraph`]; the UI shows `?` for them in live mode. Idleness of a split is Flink's
 //! (`idleTimeMsPerSecond` > 0); a subtask's own watermark status is not in the REST API and is
-//! drawn active.
+//! drawn active. Back-pressure and busy time are drawn (the snapshot's `flow_marks`) when the
+//! sources report `backPressuredTimeMsPerSecond`; [`LiveGraph`] carries the rates and, per
+//! node, what its metrics say ([`node_notes`]).
 
 use super::explain::{explain, Holder};
 use super::job::{LiveJob, LiveSubtask, LiveVertex};
+use super::node_notes::{node_notes, NodeNotes, SourceRow, SplitRow};
 use crate::engine::failover::JobStatus;
 use crate::engine::flow::back_pressure::BackPressureLevel;
 use crate::engine::job::TwoInputMode;
@@ -52,16 +55,25 @@ pub struct LiveGraph {
     pub split_ids: Vec<String>,
     /// Per keyed subtask, `numRecordsOut` (what its windows emitted), when reported.
     pub keyed_records_out: Vec<Option<i64>>,
+    /// Per source subtask, `backPressuredTimeMsPerSecond`, when reported.
+    pub back_pressured_ms_per_s: Vec<Option<i64>>,
+    /// Per keyed subtask, `busyTimeMsPerSecond`, when reported.
+    pub busy_ms_per_s: Vec<Option<i64>>,
+    /// Per node, what its metrics say (the live card's WHY panel).
+    pub notes: NodeNotes,
 }
 
 /// The live job `job` as a snapshot with its marks.
 pub fn to_snapshot(job: &LiveJob) -> LiveGraph {
-    let sources: Vec<&LiveVertex> = job.vertices.iter().filter(|v| v.is_source()).take(2).collect();
+    let sources: Vec<&LiveVertex> = job.vertices.iter().filter(|v| v.is_source()).collect();
     let keyed = job.vertices.iter().find(|v| !v.is_source() && v.inputs.iter().any(|i| sources.iter().any(|s| s.id == *i)));
     let keyed = keyed.or_else(|| job.vertices.iter().find(|v| !v.is_source()));
     let now = ProcTime(job.now_ms.unwrap_or(0));
-    let (splits, split_ids) = splits(&sources);
-    let source_views = source_views(&sources, &splits);
+    let source_rows = source_rows(&sources);
+    let split_rows = split_rows(&source_rows);
+    let splits = splits(&sources, &source_rows, &split_rows);
+    let split_ids: Vec<String> = split_rows.iter().map(|(_, p)| p.id.clone()).collect();
+    let source_views = source_views(&sources, &source_rows, &splits);
     let holder = explain(job).holder;
     let held = holder.as_ref().and_then(|h| held_source(&sources, h));
     let operators = keyed.map_or_else(Vec::new, |k| operators(k, &source_views, held.zip(holder.as_ref().map(|h| h.watermark))));
@@ -84,6 +96,7 @@ pub fn to_snapshot(job: &LiveJob) -> LiveGraph {
             keyed_operator: "window",
             join_bounds: None,
             keyed_capacity_per_s: None,
+            flow_marks: source_rows.iter().any(|(_, s)| s.back_pressured_ms_per_s.is_some()),
             channel_buffer_records: 0,
             record_scale: 1,
         },
@@ -109,6 +122,9 @@ pub fn to_snapshot(job: &LiveJob) -> LiveGraph {
         sink_names,
         split_ids,
         keyed_records_out: keyed.map_or_else(Vec::new, |k| k.subtasks.iter().map(|s| s.records_out).collect()),
+        back_pressured_ms_per_s: source_rows.iter().map(|(_, s)| s.back_pressured_ms_per_s.map(|x| x.round() as i64)).collect(),
+        busy_ms_per_s: keyed.map_or_else(Vec::new, |k| k.subtasks.iter().map(|s| s.busy_ms_per_s.map(|x| x.round() as i64)).collect()),
+        notes: node_notes(&source_rows, &split_rows, keyed, holder.as_ref()),
     }
 }
 
@@ -117,53 +133,75 @@ fn split_order(id: &str) -> (usize, &str) {
     (id.len(), id)
 }
 
-/// One partition per reported split, numbered across the source subtasks in band order.
-fn splits(sources: &[&LiveVertex]) -> (Vec<SplitView>, Vec<String>) {
-    let (mut out, mut ids) = (Vec::new(), Vec::new());
-    let mut subtask = 0u32;
-    for (input, v) in sources.iter().enumerate() {
-        let mut in_topic = 0;
-        for s in &v.subtasks {
-            let mut reported: Vec<_> = s.splits.iter().collect();
+/// Every source subtask in band order: the snapshot's source subtask `i` is row `i`.
+fn source_rows<'a>(sources: &[&'a LiveVertex]) -> Vec<SourceRow<'a>> {
+    sources.iter().flat_map(|&v| v.subtasks.iter().map(move |s| (v, s))).collect()
+}
+
+/// Every reported split, by its subtask's row and then in split order: the snapshot's
+/// partition `p` is row `p`.
+fn split_rows<'a>(sources: &[SourceRow<'a>]) -> Vec<SplitRow<'a>> {
+    sources
+        .iter()
+        .flat_map(|&row| {
+            let mut reported: Vec<_> = row.1.splits.iter().collect();
             reported.sort_by(|a, b| split_order(&a.id).cmp(&split_order(&b.id)));
-            for p in reported {
-                out.push(SplitView {
-                    partition: out.len() as u32,
-                    input: input as u8,
-                    partition_in_topic: in_topic,
-                    subtask: Some(subtask),
-                    produced: 0,
-                    read: 0,
-                    unread: 0,
-                    max_timestamp: None,
-                    watermark: Some(p.watermark.map_or(UNKNOWN_WATERMARK, EventTime)),
-                    idle: p.idle_ms_per_s.is_some_and(|x| x > 0.0),
-                    idle_deadline: None,
-                    last_record_at: None,
-                    released: false,
-                    silent: false,
-                    paused: false,
-                });
-                ids.push(p.id.clone());
-                in_topic += 1;
+            reported.into_iter().map(move |p| (row, p))
+        })
+        .collect()
+}
+
+/// The band (input) of a source vertex.
+fn band(sources: &[&LiveVertex], v: &LiveVertex) -> u8 {
+    sources.iter().position(|x| x.id == v.id).unwrap_or(0) as u8
+}
+
+/// The index of a row's subtask among the snapshot's source subtasks.
+fn row_index(rows: &[SourceRow], (v, s): SourceRow) -> u32 {
+    rows.iter().position(|(x, t)| x.id == v.id && t.index == s.index).unwrap_or(0) as u32
+}
+
+/// One partition per reported split, numbered across the source subtasks in band order.
+fn splits(sources: &[&LiveVertex], rows: &[SourceRow], split_rows: &[SplitRow]) -> Vec<SplitView> {
+    let mut in_topic = vec![0u32; sources.len()];
+    split_rows
+        .iter()
+        .enumerate()
+        .map(|(i, &(row, p))| {
+            let input = band(sources, row.0);
+            let n = &mut in_topic[input as usize];
+            *n += 1;
+            SplitView {
+                partition: i as u32,
+                input,
+                partition_in_topic: *n - 1,
+                subtask: Some(row_index(rows, row)),
+                produced: 0,
+                read: 0,
+                unread: 0,
+                max_timestamp: None,
+                watermark: Some(p.watermark.map_or(UNKNOWN_WATERMARK, EventTime)),
+                idle: p.idle_ms_per_s.is_some_and(|x| x > 0.0),
+                idle_deadline: None,
+                last_record_at: None,
+                released: false,
+                silent: false,
+                paused: false,
             }
-            subtask += 1;
-        }
-    }
-    (out, ids)
+        })
+        .collect()
 }
 
 fn wm(w: Option<i64>) -> EventTime {
     w.map_or(UNKNOWN_WATERMARK, EventTime)
 }
 
-fn source_views(sources: &[&LiveVertex], splits: &[SplitView]) -> Vec<SourceView> {
-    let subtasks = sources.iter().enumerate().flat_map(|(input, v)| v.subtasks.iter().map(move |s| (input as u8, s)));
-    subtasks
+fn source_views(sources: &[&LiveVertex], rows: &[SourceRow], splits: &[SplitView]) -> Vec<SourceView> {
+    rows.iter()
         .enumerate()
-        .map(|(i, (input, s))| SourceView {
+        .map(|(i, &(v, s))| SourceView {
             subtask: i as u32,
-            input,
+            input: band(sources, v),
             subtask_in_source: s.index,
             midstream: None,
             partitions: splits.iter().filter(|p| p.subtask == Some(i as u32)).map(|p| p.partition).collect(),
