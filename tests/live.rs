@@ -312,7 +312,26 @@ fn a_back_pressured_real_job_gets_flow_marks_from_its_metrics() {
     let busiest = busy.iter().enumerate().max_by_key(|x| x.1).unwrap().0;
     let op = &g.notes.operators[busiest];
     assert!(op.lines.iter().any(|l| l.starts_with(&format!("Busy: {} ms/s (busyTimeMsPerSecond)", busy[busiest]))), "{op:?}");
-    // Without the metric, no marks: unknown is not "OK".
+    // Keyed subtask 1 is behind on its backlog: its input watermark (No Watermark) is below every
+    // source subtask's, and its note says why that can be.
+    assert_eq!(job.vertices[1].subtasks[1].input_watermark, Some(i64::MIN));
+    assert!(
+        g.notes.operators[1].lines.iter().any(|l| l.starts_with("Below every source subtask's output watermark")),
+        "{:?}",
+        g.notes.operators[1]
+    );
+    assert!(!g.notes.operators[0].lines.iter().any(|l| l.starts_with("Below every")), "{:?}", g.notes.operators[0]);
+    // A subtask that does not report it gets no colour (unknown is not "OK"), the other keeps its own.
+    use wmp::web::graph_flow::{pressure_edges_svg, FlowRates};
+    let mut half = job.clone();
+    half.vertices[0].subtasks[1].back_pressured_ms_per_s = None;
+    let g = to_snapshot(&half);
+    assert!(g.snapshot.job.flow_marks);
+    let rates = FlowRates::of_live(&g);
+    assert_eq!((rates.back_pressured(0), rates.back_pressured(1)), (Some(1000), None));
+    let svg = pressure_edges_svg(&wmp::web::graph_layout::layout_named(900.0, &g.snapshot, &g.split_ids), &g.snapshot, &rates);
+    assert!(svg.contains(r#"data-bp="HIGH" data-bp-source="0""#) && !svg.contains(r#"data-bp-source="1""#), "{svg}");
+    // Without the metric anywhere, no marks at all.
     let mut quiet = job.clone();
     quiet.vertices.iter_mut().flat_map(|v| v.subtasks.iter_mut()).for_each(|s| s.back_pressured_ms_per_s = None);
     let g = to_snapshot(&quiet);
@@ -347,9 +366,14 @@ fn a_third_source_vertex_is_drawn_and_can_hold_the_minimum() {
         "{:?}",
         g.notes.splits[3]
     );
-    assert!(g.notes.sources[3].lines.contains(&"Holds the minimum: no subtask after it has a higher input watermark.".to_string()));
+    let rates = &g.notes.sources[3].lines;
+    assert!(rates.contains(&"Holds the minimum: the lowest output watermark of all source subtasks.".to_string()), "{rates:?}");
     assert!(
-        g.notes.sources[0].lines.iter().any(|l| l.contains("ahead of the holder, \"Source: rates\" subtask 0")),
+        rates.iter().any(|l| l.starts_with("No record emitted yet (numRecordsOut 0); nothing for ")),
+        "never 'last record … ago': {rates:?}"
+    );
+    assert!(
+        g.notes.sources[0].lines.iter().any(|l| *l == "Ahead of the holder, \"Source: rates\" subtask 0, which has no watermark yet."),
         "{:?}",
         g.notes.sources[0]
     );

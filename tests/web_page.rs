@@ -236,7 +236,8 @@ async fn a_live_jobs_back_pressure_is_drawn_and_a_clicked_node_is_explained() {
     assert!(text(&c, "[data-source='0'] .bp-badge title").starts_with("back-pressured: HIGH, 1000 ms/s"));
     assert!(count(&c, ".graph-edges.pressure path.bp-high[data-bp-source='0']") >= 1, "the red channels of subtask 0");
     assert_eq!(count(&c, ".flow-line:not(.hidden)"), 2);
-    assert!(text(&c, ".flow-line .busy").starts_with("busy "), "{}", text(&c, ".flow-line .busy"));
+    let busy = text(&c, "[data-operator='1'] .flow-line .busy");
+    assert!(busy.starts_with("busy ") && !busy.contains('?'), "a reported busyTimeMsPerSecond: {busy}");
     assert_eq!(count(&c, ".flow-line .gauge-box"), 0, "no per-channel buffers in the REST API");
     assert!(text(&c, ".flow-line title").contains("not in the REST API"));
     assert_eq!(count(&c, ".live-graph-card .lg-bp:not(.hidden)"), 1, "the legend names the colours");
@@ -264,6 +265,12 @@ async fn a_live_job_with_three_sources_draws_a_band_each() {
     assert_eq!(count(&c, "svg.graph .node.part"), 4);
     assert_eq!(q(&c, "svg.graph .node.src.holding").get_attribute("data-source").as_deref(), Some("3"));
     assert_eq!(q(&c, "svg.graph .node.part.holding").get_attribute("data-partition").as_deref(), Some("3"));
+    // Each source numbers its splits from 0: the table, with no band heading, names the source.
+    assert!(
+        text(&c, "#live-splits-table tr.holding").starts_with("split-0 (rates) ◀ min"),
+        "{}",
+        text(&c, "#live-splits-table tr.holding")
+    );
     // Every source reports backPressuredTimeMsPerSecond (0): OK badges, as Flink's Web UI.
     assert_eq!(count(&c, ".bp-badge:not(.hidden)[data-bp-level='OK']"), 4);
     assert_eq!(count(&c, ".flow-line:not(.hidden)"), 2);

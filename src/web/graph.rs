@@ -165,7 +165,7 @@ fn GraphEdges(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let marked = Memo::new(move |_| lay.with(|l| marked_edges_svg(l, chain.get(), &mins.get())));
     // Channels coloured by their source subtask's back-pressure level (a capacity limit only):
     // repainted when a level changes, under the edges that hold a minimum.
-    let pressure = Memo::new(move |_| lay.with(|l| pg.snap.with(|s| super::graph_flow::pressure_edges_svg(l, s))));
+    let pressure = Memo::new(move |_| lay.with(|l| pg.snap.with(|s| pg.with_flow(|r| super::graph_flow::pressure_edges_svg(l, s, r)))));
     let view_box = move || lay.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height));
     view! {
         <svg class="graph-edges" aria-hidden="true" viewBox=view_box inner_html=move || edges.get()></svg>
@@ -323,6 +323,19 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
 /// A real job's split id for partition `p` (`None` for the simulation).
 pub fn live_split(pg: &Pg, p: u32) -> Option<String> {
     pg.live.and_then(|l| l.with(|g| g.split_ids.get(p as usize).cloned()))
+}
+
+/// [`live_split`] with its source's name when the job has several (each numbers its splits
+/// from 0), for a table row that has no band heading above it: `split-0 (rates)`.
+pub fn live_split_of_source(pg: &Pg, p: u32) -> Option<String> {
+    let id = live_split(pg, p)?;
+    pg.live.and_then(|l| {
+        l.with(|g| {
+            let input = g.snapshot.splits.get(p as usize)?.input as usize;
+            let source = g.source_names.get(input).filter(|_| g.source_names.len() > 1);
+            Some(source.map_or_else(|| id.clone(), |s| format!("{id} ({})", s.trim_start_matches("Source: "))))
+        })
+    })
 }
 
 /// What a partition's badge says: its state, never an action.

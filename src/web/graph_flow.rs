@@ -79,14 +79,14 @@ pub fn flow_limited(s: &Snapshot) -> bool {
 
 /// Every channel edge coloured by its source subtask's back-pressure level (under the edges
 /// that hold a minimum, so that the culprit's orange stays on top and the level shows as a
-/// halo around it). Nothing without a capacity limit.
-pub fn pressure_edges_svg(l: &Layout, s: &Snapshot) -> String {
+/// halo around it). Nothing without flow marks, nor from a subtask whose rate is not reported.
+pub fn pressure_edges_svg(l: &Layout, s: &Snapshot, rates: &FlowRates) -> String {
     let mut out = String::new();
     if !flow_limited(s) {
         return out;
     }
     for &(src, o, input) in &l.s_edges {
-        let Some(v) = s.sources.get(src as usize) else { continue };
+        let Some(v) = s.sources.get(src as usize).filter(|_| rates.back_pressured(src).is_some()) else { continue };
         let (Some((x1, y1)), Some((x2, y2))) = (l.channel_start(src), l.channel_end(o, input)) else { continue };
         let lvl = v.back_pressure_level;
         let _ = write!(
@@ -219,7 +219,7 @@ mod tests {
             format!("back-pressured: HIGH, {} ms/s", rates.back_pressured(0).unwrap())
         );
         let l = super::super::graph_layout::layout(808.0, &snap);
-        let svg = pressure_edges_svg(&l, &snap);
+        let svg = pressure_edges_svg(&l, &snap, &rates);
         assert!(svg.contains(r#"class="edge bp bp-high" data-bp="HIGH" data-bp-source="0" data-bp-operator="0""#), "{svg}");
         let fills = channel_fills(&snap, 0);
         assert_eq!(fills.len(), 1);
@@ -232,7 +232,7 @@ mod tests {
         let snap = sim.snapshot();
         assert_eq!(FlowRates::take(&sim), FlowRates::default());
         let l = super::super::graph_layout::layout(808.0, &snap);
-        assert!(pressure_edges_svg(&l, &snap).is_empty() && channel_fills(&snap, 0).is_empty());
+        assert!(pressure_edges_svg(&l, &snap, &FlowRates::take(&sim)).is_empty() && channel_fills(&snap, 0).is_empty());
     }
 
     #[test]

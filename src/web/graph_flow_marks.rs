@@ -65,10 +65,11 @@ fn BpBadgeShown(s: u32, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let mark = Memo::new(move |_| {
         let lvl = pg.snap.with(|sn| flow_limited(sn).then(|| sn.sources.get(s as usize).map(|v| v.back_pressure_level)).flatten())?;
-        Some((lvl, pg.with_flow(|r| r.back_pressured(s))))
+        // A subtask that does not report it gets no mark: unknown is not OK.
+        Some((lvl, pg.with_flow(|r| r.back_pressured(s))?))
     });
     let geo = Memo::new(move |_| lay.with(|l| (l.s_x + S_W - 4.0 - BADGE_W, l.s_y.get(s as usize).copied().unwrap_or(0.0) - l.s_h / 2.0 + 4.0)));
-    let label = move || mark.get().map(|(l, ms)| bp_label(l, ms)).unwrap_or_default();
+    let label = move || mark.get().map(|(l, ms)| bp_label(l, Some(ms))).unwrap_or_default();
     view! {
         <g class=move || format!("bp-badge {}", mark.get().map_or("", |(l, _)| level_class(l)))
             class:hidden=move || mark.with(Option::is_none)

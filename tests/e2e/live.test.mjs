@@ -5,7 +5,8 @@
 // graph and tables (split ids, vertex names, watermarks, the holder marked), Stop stops the
 // requests, "Turn into a scenario" loads a 2-partition scenario. Variants: no CORS header, 404 everywhere, garbage, an
 // unreachable host, each with its message; and the offline paste of the bundle (and of a
-// cancelled job's).
+// cancelled job's); a back-pressured job's bundle (pressure.json): the HIGH badge, and the WHY
+// panel of a node clicked, then of one reached with the keyboard.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -15,6 +16,7 @@ import { ROOT, serveAndLaunch, openPage, gotoApp } from "./lib.mjs";
 
 const FIX = path.join(ROOT, "tests", "fixtures", "live");
 const RUNNING = fs.readFileSync(path.join(FIX, "running.json"), "utf8");
+const PRESSURE = fs.readFileSync(path.join(FIX, "pressure.json"), "utf8");
 const CANCELLED = fs.readFileSync(path.join(FIX, "cancelled.json"), "utf8");
 const NOT_FOUND = JSON.parse(fs.readFileSync(path.join(FIX, "not_found.json"), "utf8"));
 const bundle = JSON.parse(RUNNING);
@@ -158,4 +160,25 @@ test("offline: a pasted bundle is explained; a cancelled job says so", async (t)
   await page.fill("#live-bundle", "{\"/jobs/overview\": ");
   await page.click("#live-read");
   await page.waitForFunction(() => /not JSON/.test(document.querySelector("#live-error")?.textContent ?? ""));
+});
+
+test("offline: a back-pressured job is coloured as Flink's Web UI and a node's WHY panel says what its metrics say", async (t) => {
+  const page = await openLive(t);
+  await page.locator(".live-offline summary").click();
+  await page.fill("#live-bundle", PRESSURE);
+  await page.click("#live-read");
+  const badge = page.locator("#live-graph [data-source='0'] .bp-badge");
+  await badge.waitFor({ timeout: 10_000 });
+  assert.equal(await badge.getAttribute("data-bp-level"), "HIGH");
+  assert.equal(await page.locator("#live-graph [data-source='1'] .bp-badge").getAttribute("data-bp-level"), "OK");
+  assert.ok((await page.locator("#live-graph .graph-edges.pressure path.bp-high").count()) >= 1);
+  assert.match(await page.locator("#live-why").textContent(), /^Click a split/);
+  await page.locator("#live-graph svg.graph [data-source='0']").click();
+  await page.waitForFunction(() => /Back-pressure: HIGH, 1000 ms\/s/.test(document.querySelector("#live-why")?.textContent ?? ""));
+  assert.match(await page.locator("#live-why h3").textContent(), /^WHY · "Source: events" subtask 0/);
+  // Keyboard only: focus the keyed subtask 0 node and press Enter.
+  await page.locator("#live-graph svg.graph [data-operator='0']").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => /busyTimeMsPerSecond/.test(document.querySelector("#live-why")?.textContent ?? ""));
+  assert.match(await page.locator("#live-why h3").textContent(), /^WHY · "Slow/);
 });

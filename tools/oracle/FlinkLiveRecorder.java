@@ -261,6 +261,7 @@ public class FlinkLiveRecorder {
         WatermarkStrategy<Long> ws = WatermarkStrategy.<Long>forBoundedOutOfOrderness(Duration.ofSeconds(1))
                 .withTimestampAssigner((e, t) -> BASE_MS + e * 1000);
         String mode = args.length > 1 ? args[1] : "running";
+        if (!List.of("running", "connect", "pressure", "three").contains(mode)) throw new IllegalArgumentException("unknown mode " + mode + ": connect, pressure or three");
         DataStream<Long> events = env.fromSource(new TwoSplits(mode.equals("pressure") ? Pace.FAST : Pace.NORMAL), ws, "events").returns(Types.LONG);
         String name;
         switch (mode) {
@@ -284,9 +285,12 @@ public class FlinkLiveRecorder {
                 windows(events.union(clicks, silent));
                 name = "live-fixture: three sources, one silent";
                 break;
-            default:
+            case "running":
                 windows(events);
                 name = "live-fixture: one quiet split";
+                break;
+            default:
+                throw new IllegalStateException(mode);
         }
         org.apache.flink.streaming.api.graph.StreamGraph graph = env.getStreamGraph();
         graph.setJobName(name);

@@ -63,7 +63,9 @@ fn holder(job: &LiveJob) -> LiveExplanation {
         lines.extend(downstream(job, low));
         return LiveExplanation { holder: None, lines };
     }
-    let split = s.splits.iter().filter(|p| p.watermark.is_some()).min_by_key(|p| p.watermark).map(|p| p.id.clone());
+    // Its lowest split that counts: one marked idle does not hold the subtask's watermark.
+    let counts = |p: &&super::job::LiveSplit| p.watermark.is_some() && !p.idle_ms_per_s.is_some_and(|x| x > 0.0);
+    let split = s.splits.iter().filter(counts).min_by_key(|p| p.watermark).map(|p| p.id.clone());
     let holder = Holder { vertex_id: v.id.clone(), vertex_name: v.name.clone(), subtask: s.index, watermark: low, split };
     let (fast_v, fast) = sources.iter().max_by_key(|(_, s, w)| (*w, std::cmp::Reverse(s.index))).map(|x| (x.0, x.1)).unwrap_or((v, s));
     let mut lines = vec![format!(
@@ -131,6 +133,15 @@ fn count(xs: &[i64], x: i64) -> usize {
     xs.iter().filter(|&&y| y == x).count()
 }
 
+/// How long a source subtask has emitted nothing (`sourceIdleTime`), or that it never did.
+pub(super) fn quiet_for(s: &LiveSubtask) -> String {
+    let ms = unknown_or(s.source_idle_time_ms, |ms| format!("{} (sourceIdleTime)", format_duration(ms)));
+    match s.records_out {
+        Some(0) => format!("No record emitted yet (numRecordsOut 0); nothing for {ms}."),
+        _ => format!("No record for {ms}."),
+    }
+}
+
 /// What the holder's metrics say, compared with the fastest subtask's where that helps.
 fn why(s: &LiveSubtask, fast: &LiveSubtask) -> Vec<String> {
     let mut lines = vec![
@@ -140,7 +151,7 @@ fn why(s: &LiveSubtask, fast: &LiveSubtask) -> Vec<String> {
             fast.index,
             unknown_or(fast.records_out, |n| n.to_string())
         ),
-        format!("Last record: {}.", unknown_or(s.source_idle_time_ms, |ms| format!("{} ago (sourceIdleTime)", format_duration(ms)))),
+        quiet_for(s),
         format!("Task idle: {}.", unknown_or(s.idle_ms_per_s, |x| format!("{x:.0} ms/s (idleTimeMsPerSecond: waiting for data)"))),
         format!(
             "Back-pressure: {}.",

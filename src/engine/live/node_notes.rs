@@ -4,10 +4,10 @@
 //! order is written once). Only what the REST API reported: a metric not reported is "unknown",
 //! and a channel's own watermark is never known (Flink has no per-channel metric).
 
-use super::explain::{behind, unknown_or, wm, Holder};
+use super::explain::{behind, quiet_for, unknown_or, wm, Holder};
 use super::job::{LiveSplit, LiveSubtask, LiveVertex};
 use crate::engine::flow::back_pressure::BackPressureLevel;
-use crate::engine::time::format_duration;
+use crate::engine::time::{format_duration, EventTime, NO_WATERMARK};
 use serde::Serialize;
 
 /// One node's heading and what its metrics say, a finding per line.
@@ -67,20 +67,25 @@ fn split_note(row: SourceRow, p: &LiveSplit, h: Option<&Holder>) -> Note {
 
 fn source_note(row: SourceRow, h: Option<&Holder>) -> Note {
     let (v, s) = row;
-    let mut lines = vec![format!(
-        "Output watermark: {} (currentOutputWatermark): the minimum over its splits not marked idle.",
-        unknown_or(s.output_watermark, wm)
-    )];
+    let of_splits = if s.splits.is_empty() { "" } else { ": the minimum over its splits not marked idle" };
+    let mut lines = vec![format!("Output watermark: {} (currentOutputWatermark){of_splits}.", unknown_or(s.output_watermark, wm))];
     match (h, s.output_watermark) {
-        (Some(_), _) if is_holder(h, row) => lines.push("Holds the minimum: no subtask after it has a higher input watermark.".to_string()),
+        (Some(_), _) if is_holder(h, row) => {
+            lines.push("Holds the minimum: the lowest output watermark of all source subtasks.".to_string())
+        }
+        (Some(h), Some(w)) if w == h.watermark => {
+            lines.push(format!("At the holder's watermark: a tie with \"{}\" subtask {}, named first.", h.vertex_name, h.subtask))
+        }
+        (Some(h), Some(_)) if EventTime(h.watermark) == NO_WATERMARK => {
+            lines.push(format!("Ahead of the holder, \"{}\" subtask {}, which has no watermark yet.", h.vertex_name, h.subtask))
+        }
         (Some(h), Some(w)) => {
             lines.push(format!("{} ahead of the holder, \"{}\" subtask {}.", behind(h.watermark, w), h.vertex_name, h.subtask))
         }
         _ => {}
     }
     lines.push(format!("Records out: {}.", unknown_or(s.records_out, |n| n.to_string())));
-    lines
-        .push(format!("Last record: {}.", unknown_or(s.source_idle_time_ms, |ms| format!("{} ago (sourceIdleTime)", format_duration(ms)))));
+    lines.push(quiet_for(s));
     lines.push(format!("Task idle: {}.", unknown_or(s.idle_ms_per_s, |x| format!("{x:.0} ms/s (idleTimeMsPerSecond: waiting for data)"))));
     lines.push(format!("Back-pressure: {}.", unknown_or(s.back_pressured_ms_per_s, back_pressure)));
     if let Some(lag) = s.watermark_lag_ms {
@@ -88,7 +93,8 @@ fn source_note(row: SourceRow, h: Option<&Holder>) -> Note {
     }
     lines.push(match s.splits.len() {
         0 => "No per-split watermarks reported (a source that does not use per-split watermark metrics, or none yet).".to_string(),
-        n => format!("{n} split{} report watermarks.", if n == 1 { "" } else { "s" }),
+        1 => "1 split reports its watermark.".to_string(),
+        n => format!("{n} splits report their watermarks."),
     });
     Note { title: format!("\"{}\" subtask {}", v.name, s.index), lines }
 }
@@ -105,9 +111,16 @@ fn operator_note(k: &LiveVertex, s: &LiveSubtask, h: Option<&Holder>) -> Note {
         "Input watermark: {} (currentInputWatermark): the minimum over its input channels; Flink reports no per-channel watermark.",
         unknown_or(s.input_watermark, wm)
     )];
-    if let Some(h) = h.filter(|h| s.input_watermark == Some(h.watermark)) {
+    // Equal watermarks say it only when the holder's vertex feeds this one.
+    if let Some(h) = h.filter(|h| s.input_watermark == Some(h.watermark) && k.inputs.contains(&h.vertex_id)) {
         lines.push(format!(
             "Held back by \"{}\" subtask {}: its input watermark equals that subtask's output watermark.",
+            h.vertex_name, h.subtask
+        ));
+    }
+    if let Some(h) = h.filter(|h| s.input_watermark.is_some_and(|w| w < h.watermark)) {
+        lines.push(format!(
+            "Below every source subtask's output watermark (the lowest: \"{}\" subtask {}): the newer watermarks are still in flight behind records in its input, or an input not drawn holds it.",
             h.vertex_name, h.subtask
         ));
     }

@@ -76,7 +76,8 @@ pub fn to_snapshot(job: &LiveJob) -> LiveGraph {
     let source_views = source_views(&sources, &source_rows, &splits);
     let holder = explain(job).holder;
     let held = holder.as_ref().and_then(|h| held_source(&sources, h));
-    let operators = keyed.map_or_else(Vec::new, |k| operators(k, &source_views, held.zip(holder.as_ref().map(|h| h.watermark))));
+    let operators =
+        keyed.map_or_else(Vec::new, |k| operators(k, &source_views, &source_rows, held.zip(holder.as_ref().map(|h| h.watermark))));
     let chain = chain(holder.as_ref(), held, &operators, &split_ids, &splits);
     let sink_names = job
         .vertices
@@ -228,10 +229,11 @@ fn held_source(sources: &[&LiveVertex], h: &Holder) -> Option<u32> {
     sources.iter().any(|v| v.id == h.vertex_id).then_some(before + h.subtask)
 }
 
-/// The keyed column: a channel from every source subtask (one from its own index on a
-/// `FORWARD` edge), each watermark unknown; the channel from the holder is the minimum of every
-/// subtask whose input watermark equals the holder's.
-fn operators(k: &LiveVertex, sources: &[SourceView], held: Option<(u32, i64)>) -> Vec<OperatorView> {
+/// The keyed column: a channel from every subtask of a source vertex that feeds it (one from
+/// its own index on a `FORWARD` edge), each watermark unknown; the channel from the holder is
+/// the minimum of every subtask whose input watermark equals the holder's. `rows` are the
+/// source subtasks' vertices, in `sources`' order.
+fn operators(k: &LiveVertex, sources: &[SourceView], rows: &[SourceRow], held: Option<(u32, i64)>) -> Vec<OperatorView> {
     let forward = k.ship_strategy.as_deref() == Some("FORWARD");
     k.subtasks
         .iter()
@@ -239,7 +241,9 @@ fn operators(k: &LiveVertex, sources: &[SourceView], held: Option<(u32, i64)>) -
             let holds = held.filter(|(_, w)| s.input_watermark == Some(*w)).map(|(h, _)| h);
             let channels = sources
                 .iter()
-                .filter(|src| !forward || src.subtask == s.index)
+                .zip(rows)
+                .filter(|(src, (v, _))| k.inputs.contains(&v.id) && (!forward || src.subtask_in_source == s.index))
+                .map(|(src, _)| src)
                 .enumerate()
                 .map(|(c, src)| ChannelView {
                     input: 0,
