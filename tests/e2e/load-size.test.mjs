@@ -12,10 +12,11 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 // load was 967.5 KB before the custom element and the URL state joined it (1,040 KB after, 1,053
 // with the iframe bridge and the SQL reader, 952 once Leptos's erase_components cut it, 1,023.7
 // with the live-job card, the SQL panel and the job export, 1,031.6 once the export ran connect
-// and max_on_silence and the live tables showed late records: raised to 1,035 deliberately);
+// and max_on_silence and the live tables showed late records: raised to 1,035 deliberately;
+// 1,039.5 once the live graph drew back-pressure and got its WHY panel: raised to 1,041);
 // the engine-only module 366.5 KB before the SQL reader (issue 16) joined it (408 KB after,
 // 423.5 with the job export).
-const CEILINGS = { fullFirstLoadGzip: 1035 * 1024, engineGzip: 425 * 1024 };
+const CEILINGS = { fullFirstLoadGzip: 1041 * 1024, engineGzip: 425 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
 test("the playground's first load is within its budget (or today's size)", () => {
