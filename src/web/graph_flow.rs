@@ -48,15 +48,6 @@ impl FlowRates {
     }
 }
 
-/// The level as Flink's Web UI writes it.
-pub fn level_name(l: BackPressureLevel) -> &'static str {
-    match l {
-        BackPressureLevel::Ok => "OK",
-        BackPressureLevel::Low => "LOW",
-        BackPressureLevel::High => "HIGH",
-    }
-}
-
 /// The CSS class that colours it as the Web UI does (`bp-ok` green, `bp-low` amber, `bp-high` red).
 pub fn level_class(l: BackPressureLevel) -> &'static str {
     match l {
@@ -68,7 +59,7 @@ pub fn level_class(l: BackPressureLevel) -> &'static str {
 
 /// What a source subtask's back-pressure mark says: `back-pressured: HIGH, 1000 ms/s`.
 pub fn bp_label(l: BackPressureLevel, ms_per_s: Option<i64>) -> String {
-    format!("back-pressured: {}, {} ms/s", level_name(l), ms_per_s.map_or_else(|| "?".to_string(), |ms| ms.to_string()))
+    format!("back-pressured: {}, {} ms/s", l.ui_name(), ms_per_s.map_or_else(|| "?".to_string(), |ms| ms.to_string()))
 }
 
 /// Whether the graph shows flow marks at all: a simulated job with a capacity limit (nothing
@@ -93,7 +84,7 @@ pub fn pressure_edges_svg(l: &Layout, s: &Snapshot, rates: &FlowRates) -> String
             out,
             r#"<path class="edge bp {}" data-bp="{}" data-bp-source="{src}" data-bp-operator="{o}" d="{}"/>"#,
             level_class(lvl),
-            level_name(lvl),
+            lvl.ui_name(),
             curve(x1, y1, x2, y2)
         );
     }

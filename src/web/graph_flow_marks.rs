@@ -7,7 +7,7 @@
 //! [`Pg::with_flow`].
 
 use super::format::{thousands, wm_human, wm_raw};
-use super::graph_flow::{bp_label, channel_fills, fills_title, flow_limited, gauges_svg, level_class, level_name};
+use super::graph_flow::{bp_label, channel_fills, fills_title, flow_limited, gauges_svg, level_class};
 use super::graph_layout::{Layout, O_W, S_W};
 use super::state::Pg;
 use leptos::prelude::*;
@@ -73,12 +73,12 @@ fn BpBadgeShown(s: u32, lay: Memo<Layout>) -> impl IntoView {
     view! {
         <g class=move || format!("bp-badge {}", mark.get().map_or("", |(l, _)| level_class(l)))
             class:hidden=move || mark.with(Option::is_none)
-            data-bp-level=move || mark.get().map_or("", |(l, _)| level_name(l))
+            data-bp-level=move || mark.get().map_or("", |(l, _)| l.ui_name())
             role="img" aria-label=label>
             <title>{label}</title>
             <rect x=move || geo.get().0 y=move || geo.get().1 width=BADGE_W height="13" rx="6.5" />
             <text x=move || geo.get().0 + BADGE_W / 2.0 y=move || geo.get().1 + 9.8 text-anchor="middle">
-                {move || mark.get().map_or("", |(l, _)| level_name(l))}
+                {move || mark.get().map_or("", |(l, _)| l.ui_name())}
             </text>
         </g>
     }

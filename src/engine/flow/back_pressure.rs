@@ -24,6 +24,15 @@ impl BackPressureLevel {
         }
     }
 
+    /// As the Web UI's badge writes it.
+    pub fn ui_name(self) -> &'static str {
+        match self {
+            BackPressureLevel::Ok => "OK",
+            BackPressureLevel::Low => "LOW",
+            BackPressureLevel::High => "HIGH",
+        }
+    }
+
     /// From `backPressuredTimeMsPerSecond`.
     pub fn of(ms_per_second: i64) -> Self {
         let ratio = ms_per_second as f64 / 1000.0;

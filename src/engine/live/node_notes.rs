@@ -101,7 +101,7 @@ fn source_note(row: SourceRow, h: Option<&Holder>) -> Note {
 
 /// `backPressuredTimeMsPerSecond` as the Web UI grades it, and what it means here.
 fn back_pressure(ms: f64) -> String {
-    let level = BackPressureLevel::of(ms as i64).rest_name().to_uppercase();
+    let level = BackPressureLevel::of(ms as i64).ui_name();
     let meaning = if ms > 0.0 { ": its output is blocked, so it may be slow rather than quiet" } else { "" };
     format!("{level}, {ms:.0} ms/s (backPressuredTimeMsPerSecond){meaning}")
 }

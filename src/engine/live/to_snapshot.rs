@@ -75,7 +75,7 @@ pub fn to_snapshot(job: &LiveJob) -> LiveGraph {
     let split_ids: Vec<String> = split_rows.iter().map(|(_, p)| p.id.clone()).collect();
     let source_views = source_views(&sources, &source_rows, &splits);
     let holder = explain(job).holder;
-    let held = holder.as_ref().and_then(|h| held_source(&sources, h));
+    let held = holder.as_ref().and_then(|h| row_of(&source_rows, &h.vertex_id, h.subtask));
     let operators =
         keyed.map_or_else(Vec::new, |k| operators(k, &source_views, &source_rows, held.zip(holder.as_ref().map(|h| h.watermark))));
     let chain = chain(holder.as_ref(), held, &operators, &split_ids, &splits);
@@ -157,9 +157,9 @@ fn band(sources: &[&LiveVertex], v: &LiveVertex) -> u8 {
     sources.iter().position(|x| x.id == v.id).unwrap_or(0) as u8
 }
 
-/// The index of a row's subtask among the snapshot's source subtasks.
-fn row_index(rows: &[SourceRow], (v, s): SourceRow) -> u32 {
-    rows.iter().position(|(x, t)| x.id == v.id && t.index == s.index).unwrap_or(0) as u32
+/// The index of subtask `subtask` of vertex `vertex_id` among the snapshot's source subtasks.
+fn row_of(rows: &[SourceRow], vertex_id: &str, subtask: u32) -> Option<u32> {
+    rows.iter().position(|(v, s)| v.id == vertex_id && s.index == subtask).map(|i| i as u32)
 }
 
 /// One partition per reported split, numbered across the source subtasks in band order.
@@ -176,7 +176,7 @@ fn splits(sources: &[&LiveVertex], rows: &[SourceRow], split_rows: &[SplitRow]) 
                 partition: i as u32,
                 input,
                 partition_in_topic: *n - 1,
-                subtask: Some(row_index(rows, row)),
+                subtask: row_of(rows, &row.0.id, row.1.index),
                 produced: 0,
                 read: 0,
                 unread: 0,
@@ -221,12 +221,6 @@ fn source_views(sources: &[&LiveVertex], rows: &[SourceRow], splits: &[SplitView
 /// The Web UI's colour from `backPressuredTimeMsPerSecond` (ok when not reported).
 fn level(s: &LiveSubtask) -> BackPressureLevel {
     BackPressureLevel::of(s.back_pressured_ms_per_s.unwrap_or(0.0) as i64)
-}
-
-/// The holder's index among the snapshot's source subtasks.
-fn held_source(sources: &[&LiveVertex], h: &Holder) -> Option<u32> {
-    let before: u32 = sources.iter().take_while(|v| v.id != h.vertex_id).map(|v| v.parallelism).sum();
-    sources.iter().any(|v| v.id == h.vertex_id).then_some(before + h.subtask)
 }
 
 /// The keyed column: a channel from every subtask of a source vertex that feeds it (one from
