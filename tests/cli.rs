@@ -365,10 +365,21 @@ fn export_writes_the_project_and_refuses_what_it_cannot_run_in_one_line() {
     let out = wmp(&["export", "presets/late_data.json", "--out", dir.to_str().unwrap(), "--sql"], None);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let listed = String::from_utf8_lossy(&out.stdout);
-    for f in ["pom.xml", "README.md", "src/main/java/playground/PlaygroundJob.java", "src/main/resources/replay.tsv", "expected-output.txt"]
+    for f in
+        ["pom.xml", "README.md", "src/main/java/playground/PlaygroundJob.java", "src/main/resources/replay.tsv.gz", "expected-output.txt"]
     {
         assert!(dir.join(f).is_file() && listed.contains(f), "{f} written and listed");
     }
+    // The streamed, gzipped replay is the one the JS API writes in memory, line for line.
+    let gz = dir.join("src/main/resources/replay.tsv.gz");
+    let unzipped = std::process::Command::new("gzip").arg("-dc").arg(&gz).output().expect("gzip");
+    assert!(unzipped.status.success(), "{}", String::from_utf8_lossy(&unzipped.stderr));
+    let scenario = wmp::engine::scenario::build::parse(&std::fs::read_to_string("presets/late_data.json").unwrap()).unwrap();
+    let job = wmp::engine::export::export_job(&scenario).unwrap();
+    let in_memory = &job.files.iter().find(|f| f.path == wmp::engine::export::REPLAY_PATH).unwrap().text;
+    assert!(in_memory.lines().count() > 100, "{in_memory}");
+    assert_eq!(String::from_utf8_lossy(&unzipped.stdout), *in_memory);
+    assert!(std::fs::read_to_string(dir.join("README.md")).unwrap().contains("`replay.tsv.gz` (gzip"));
     let notes = String::from_utf8_lossy(&out.stderr);
     assert!(notes.lines().all(|l| l.starts_with("wmp: note: ")) && notes.contains("no SQL script"), "{notes}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -44,5 +44,9 @@ pub const MAX_RESTARTS: u32 = 1000;
 /// checkpoint); a failure that would go past it ends the job FAILED, as the simulator's limit.
 pub const MAX_REPLAYED_RECORDS: u64 = 100_000_000;
 
-/// Records an exported job's replay may hold (`export`): ~40 bytes a line, so at most ~80 MB.
+/// Records an exported job's replay may hold when it is written in memory (the JS API and the
+/// UI's download): ~40 bytes a line, so at most ~80 MB.
 pub const MAX_EXPORT_RECORDS: usize = 2_000_000;
+/// Records `wmp export`'s replay may hold: it is streamed to a gzipped file (gzip's fast level,
+/// ~10 bytes a record: ~200 MB and ~20 s at most), and the exported job reads it line by line.
+pub const MAX_EXPORT_FILE_RECORDS: usize = 20_000_000;

@@ -22,8 +22,10 @@ mod support;
 pub mod zip;
 
 use crate::engine::error::InputError;
+use crate::engine::limits::MAX_EXPORT_RECORDS;
 use crate::engine::scenario::schema::Scenario;
 use serde::Serialize;
+use std::io;
 
 /// One file of the exported project, its path relative to the project's root.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -46,24 +48,43 @@ pub struct ExportedJob {
 pub const JAVA_PATH: &str = "src/main/java/playground/PlaygroundJob.java";
 /// The replayed records, on the job's classpath.
 pub const REPLAY_PATH: &str = "src/main/resources/replay.tsv";
+/// The same compressed with gzip (`wmp export`): the job reads either.
+pub const REPLAY_GZ_PATH: &str = "src/main/resources/replay.tsv.gz";
 /// The playground's window results, in the job's output format, sorted.
 pub const EXPECTED_PATH: &str = "expected-output.txt";
 /// The SQL script a SQL-window job runs, on the job's classpath.
 pub const SQL_PATH: &str = "src/main/resources/job.sql";
 
 /// Runs the scenario as `wmp run` does, recording what its sources emit, and writes the
-/// project. An input error names the scenario field the export cannot reproduce.
+/// project, the replay included (at most `MAX_EXPORT_RECORDS` records: it is held in memory).
+/// An input error names the scenario field the export cannot reproduce.
 pub fn export_job(scenario: &Scenario) -> Result<ExportedJob, InputError> {
+    let mut replay = Vec::new();
+    let mut job = export_job_streaming(scenario, &mut replay, MAX_EXPORT_RECORDS, REPLAY_PATH, &mut |_, _| {})?;
+    let text = String::from_utf8(replay).expect("the replay is written from strings");
+    job.files.insert(3, ExportFile { path: REPLAY_PATH.into(), text });
+    Ok(job)
+}
+
+/// The same, writing the replay to `replay` as the run goes (`wmp export`: a replay too long to
+/// hold in memory, compressed); the files returned are the others. `replay_path` is where the
+/// project will hold it (`REPLAY_PATH` or `REPLAY_GZ_PATH`); `progress` hears where the run is.
+pub fn export_job_streaming(
+    scenario: &Scenario,
+    replay: &mut dyn io::Write,
+    max_records: usize,
+    replay_path: &str,
+    progress: replay::Progress,
+) -> Result<ExportedJob, InputError> {
     support::check(scenario)?;
-    let run = replay::record(scenario)?;
+    let run = replay::record(scenario, replay, max_records, progress)?;
     let notes = support::notes(scenario, &run);
     let cfg = scenario.job_config();
     let sql = job_java::is_sql_window(&cfg).then(|| job_sql::job_sql(&scenario.name, &cfg));
     let mut files = vec![
         ExportFile { path: "pom.xml".into(), text: pom::pom_xml(scenario, sql.is_some()) },
-        ExportFile { path: "README.md".into(), text: readme::readme(scenario, &run, &notes) },
+        ExportFile { path: "README.md".into(), text: readme::readme(scenario, &run, &notes, replay_path) },
         ExportFile { path: JAVA_PATH.into(), text: job_java::java(scenario, &run) },
-        ExportFile { path: REPLAY_PATH.into(), text: run.replay_tsv() },
         ExportFile { path: EXPECTED_PATH.into(), text: run.expected_output() },
     ];
     if let Some(text) = &sql {

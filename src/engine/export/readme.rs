@@ -6,7 +6,8 @@ use super::replay::Recorded;
 use super::{EXPECTED_PATH, SQL_PATH};
 use crate::engine::scenario::schema::Scenario;
 
-pub fn readme(s: &Scenario, run: &Recorded, notes: &[String]) -> String {
+pub fn readme(s: &Scenario, run: &Recorded, notes: &[String], replay_path: &str) -> String {
+    let replay = replay_path.rsplit('/').next().unwrap_or(replay_path);
     let title = if s.name.is_empty() { "Watermark Playground scenario" } else { s.name.as_str() };
     let mut out = format!(
         "# {title}\n\n\
@@ -14,12 +15,13 @@ pub fn readme(s: &Scenario, run: &Recorded, notes: &[String]) -> String {
          the playground's sources emitted through the scenario's `WatermarkStrategy` and keyed event-time\n\
          window, and prints one line per window result: the same lines as `{EXPECTED_PATH}`, the playground's\n\
          results.\n\n",
-        run.reads.len()
+        run.records
     );
     out += "## Build and run\n\n```sh\nmvn package                                    # Java 17, Maven 3\n\
             flink run target/playground-job-1.0.jar        # on your cluster: lines go to the TaskManager's stdout (*.out)\n\
             mvn exec:java -Dexec.mainClass=playground.PlaygroundJob -Dexec.classpathScope=compile   # or locally, in one JVM\n```\n\n\
-            `--replay FILE` reads another replay file instead of the jar's `replay.tsv`.\n\n";
+            `--replay FILE` reads another replay file (gzip if its name ends in `.gz`) instead of the jar's\n";
+    out += &format!("`{replay}`{}.\n\n", if replay.ends_with(".gz") { " (gzip: `zcat` it to read the lines)" } else { "" });
     out += "## Output\n\n```text\nwindow key=K start=S end=E count=C sum=S min=M max=X firing=F[ end_of_input]\n```\n\n\
             One line per firing: `start`/`end` in ms since the epoch (end exclusive), `count`, `sum`, `min`, `max`\n\
             of the records' values, `firing` the window's firings before this one (allowed lateness and continuous\n\

@@ -16,28 +16,26 @@
 
 use super::result_line::ResultLine;
 use crate::engine::error::InputError;
-use crate::engine::limits::MAX_EXPORT_RECORDS;
 use crate::engine::observer::Observer;
 use crate::engine::scenario::schema::Scenario;
-use crate::engine::session::Session;
-use crate::engine::sim::{ReadRecord, Simulation};
+use crate::engine::session::{budget, Session};
+use crate::engine::sim::Simulation;
 use std::fmt::Write;
+use std::io;
 use std::ops::ControlFlow;
 
-/// What a replay needs from the playground's run.
+/// What a replay needs from the playground's run (the records themselves went to the replay's
+/// writer as they were read).
 #[derive(Clone, Debug)]
 pub struct Recorded {
     /// The split ids, partitions first (in partition order), then the split-less subtasks.
     pub splits: Vec<String>,
     /// The same by input: one entry, or two for a union's second source.
     pub input_splits: Vec<Vec<String>>,
-    /// The split id of every engine-wide partition.
-    split_names: Vec<String>,
     /// The splits each source subtask read, by subtask (`no-split-<s>` for one without any).
     pub subtask_splits: Vec<Vec<String>>,
-    /// The records the sources emitted, key names resolved.
-    pub reads: Vec<(ReadRecord, String)>,
-    pub start_ms: i64,
+    /// How many records the sources emitted (the replay's `R` lines).
+    pub records: usize,
     /// The periodic-watermark interval; 0: no periodic emission (and no idleness).
     pub tick_ms: i64,
     /// Where the run stopped, relative to the start.
@@ -50,26 +48,72 @@ pub struct Recorded {
     pub restarts: u32,
 }
 
-/// Runs the scenario to its end as `wmp run` does, keeping what a replay needs.
-pub fn record(scenario: &Scenario) -> Result<Recorded, InputError> {
+/// Processing time one batch of the run covers before its reads are written out: a long, busy
+/// scenario never holds more than a batch's records in memory.
+const BATCH_MS: i64 = 10_000;
+
+/// Where a long export is: processing time run so far (ms since the start) and records written.
+pub type Progress<'a> = &'a mut dyn FnMut(i64, usize);
+
+/// Runs the scenario to its end as `wmp run` does, writing `replay.tsv` to `replay` as the
+/// sources emit (at most `max_records` records: the export is refused past that), telling
+/// `progress` after each batch, and keeping the rest a replay needs.
+pub fn record(scenario: &Scenario, replay: &mut dyn io::Write, max_records: usize, progress: Progress) -> Result<Recorded, InputError> {
+    record_in_batches(scenario, replay, max_records, BATCH_MS, progress)
+}
+
+fn record_in_batches(
+    scenario: &Scenario,
+    replay: &mut dyn io::Write,
+    max_records: usize,
+    batch_ms: i64,
+    progress: Progress,
+) -> Result<Recorded, InputError> {
     let mut s = scenario.clone();
     // Every result counts for the comparison, and no record-level trace is needed.
     s.trace.window_results_retained = None;
     s.trace.records = false;
+    budget::check(&s)?;
     let mut session = Session::new(s)?;
     session.record_reads();
-    session.run_to_end(&mut ReadLimit)?;
+    let mut out = ReplayWriter::start(session.sim().config().auto_watermark_interval_ms, session.start().0, replay)?;
+    let end = session.start().saturating_add(scenario.duration_ms);
+    let mut at = session.start();
+    while at < end && session.halted().is_none() {
+        at = at.saturating_add(batch_ms).min(end);
+        let mut limit = ReadLimit { written: out.records, max: max_records };
+        if !session.run_until_abs(at, &mut limit)? {
+            return Err(too_many(max_records));
+        }
+        out.write_reads(&mut session, replay)?;
+        progress(at - session.start(), out.records);
+    }
+    if session.halted().is_none() {
+        session.run_to_end(&mut ReadLimit { written: out.records, max: max_records })?;
+        out.write_reads(&mut session, replay)?;
+    }
     if let Some(why) = session.halted() {
         return Err(InputError::new("scenario", format!("the playground's run stopped: {why}")));
     }
-    let reads = session.take_reads();
-    if reads.len() > MAX_EXPORT_RECORDS {
-        return Err(InputError::new(
-            "duration_ms",
-            format!("the replay would hold more than {MAX_EXPORT_RECORDS} records, the most an export keeps (shorten duration_ms or lower the producers' rates)"),
-        ));
+    if out.records > max_records {
+        return Err(too_many(max_records));
     }
     let sim = session.sim();
+    let end_ms = sim.now().0 - sim.config().start_time.0;
+    let records = out.records;
+    out.finish(end_ms, replay)?;
+    Ok(recorded(sim, records, end_ms))
+}
+
+fn too_many(max_records: usize) -> InputError {
+    InputError::new(
+        "duration_ms",
+        format!("the replay would hold more than {max_records} records, the most this export keeps (shorten duration_ms or lower the producers' rates; `wmp export` keeps more than the browser)"),
+    )
+}
+
+/// The splits, results and clocks of a finished run.
+fn recorded(sim: &Simulation, records: usize, end_ms: i64) -> Recorded {
     let keys = sim.keys();
     let parts = &sim.partitions;
     let split_names: Vec<String> = parts.iter().map(|p| split_name(p.input, p.index_in_topic)).collect();
@@ -91,35 +135,90 @@ pub fn record(scenario: &Scenario) -> Result<Recorded, InputError> {
         first_subtask += input.source_parallelism;
         input_splits.push(splits);
     }
-    let splits = input_splits.concat();
     let cfg = sim.config();
-    let results = sim.downstream().sink.results().map(|r| ResultLine::of(r, keys.name(r.key))).collect();
-    Ok(Recorded {
-        splits,
+    Recorded {
+        splits: input_splits.concat(),
         input_splits,
-        split_names,
         subtask_splits,
-        reads: reads.into_iter().map(|r| (r, keys.name(r.key).to_string())).collect(),
-        start_ms: cfg.start_time.0,
+        records,
         tick_ms: cfg.auto_watermark_interval_ms,
-        end_ms: sim.now().0 - cfg.start_time.0,
+        end_ms,
         final_watermark_ms: sim.downstream().windows.iter().map(|w| w.current_input_watermark().0).max().unwrap_or(i64::MIN),
-        results,
+        results: sim.downstream().sink.results().map(|r| ResultLine::of(r, keys.name(r.key))).collect(),
         restarts: sim.failover().restarts(),
-    })
+    }
 }
 
-/// Stops the run once the replay is over the limit: a long, busy scenario must not hold
-/// millions of records in memory only to be refused.
-struct ReadLimit;
+/// Stops the run once the replay is over the limit: a long, busy scenario must not run for
+/// minutes only to be refused.
+struct ReadLimit {
+    /// Records already written out.
+    written: usize,
+    max: usize,
+}
 
 impl Observer for ReadLimit {
     fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
         match &sim.reads {
-            Some(r) if r.len() > MAX_EXPORT_RECORDS => ControlFlow::Break(()),
+            Some(r) if self.written + r.len() > self.max => ControlFlow::Break(()),
             _ => ControlFlow::Continue(()),
         }
     }
+}
+
+/// Writes `replay.tsv` (see the module docs) a batch of reads at a time.
+struct ReplayWriter {
+    tick_ms: i64,
+    start_ms: i64,
+    /// The next periodic-watermark instant not written yet, relative to the start.
+    next_tick: i64,
+    records: usize,
+}
+
+impl ReplayWriter {
+    /// A writer that has written the replay's header line.
+    fn start(tick_ms: i64, start_ms: i64, out: &mut dyn io::Write) -> Result<Self, InputError> {
+        out.write_all(b"# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission)\n")
+            .map_err(write_error)?;
+        let next_tick = if tick_ms > 0 { tick_ms } else { i64::MAX };
+        Ok(ReplayWriter { tick_ms, start_ms, next_tick, records: 0 })
+    }
+
+    /// The records read since the last call, each after the ticks of earlier instants (a tick
+    /// at the record's own instant follows that instant's reads, as in `sim`).
+    fn write_reads(&mut self, session: &mut Session, out: &mut dyn io::Write) -> Result<(), InputError> {
+        let reads = session.take_reads();
+        session.record_reads();
+        let sim = session.sim();
+        let mut text = String::with_capacity(reads.len() * 48);
+        for r in &reads {
+            let t = r.time.0 - self.start_ms;
+            self.ticks_before(t, &mut text);
+            let p = &sim.partitions[r.partition as usize];
+            let (split, key) = (split_name(p.input, p.index_in_topic), sim.keys().name(r.key));
+            let _ = writeln!(text, "R\t{t}\t{split}\t{}\t{}\t{key}", r.ts.0, r.value);
+        }
+        self.records += reads.len();
+        out.write_all(text.as_bytes()).map_err(write_error)
+    }
+
+    fn ticks_before(&mut self, t: i64, text: &mut String) {
+        while self.next_tick < t {
+            let _ = writeln!(text, "T\t{}", self.next_tick);
+            self.next_tick += self.tick_ms;
+        }
+    }
+
+    /// The ticks up to the end of the run.
+    fn finish(mut self, end_ms: i64, out: &mut dyn io::Write) -> Result<(), InputError> {
+        let mut text = String::new();
+        self.ticks_before(end_ms.saturating_add(1), &mut text);
+        out.write_all(text.as_bytes()).map_err(write_error)
+    }
+}
+
+fn write_error(e: io::Error) -> InputError {
+    InputError::new("out", format!("writing the replay failed: {e}"))
 }
 
 /// The split of source subtask `s` of input `input` when the enumerator gave it no partition.
@@ -142,31 +241,42 @@ pub fn split_name(input: u8, p: u32) -> String {
 }
 
 impl Recorded {
-    /// `replay.tsv` (see the module docs).
-    pub fn replay_tsv(&self) -> String {
-        let mut out =
-            String::from("# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission)\n");
-        let mut next_tick = if self.tick_ms > 0 { self.tick_ms } else { i64::MAX };
-        for (r, key) in &self.reads {
-            let t = r.time.0 - self.start_ms;
-            // Ticks of earlier instants first; a tick at `t` itself follows this instant's reads.
-            while next_tick < t {
-                let _ = writeln!(out, "T\t{next_tick}");
-                next_tick += self.tick_ms;
-            }
-            let _ = writeln!(out, "R\t{t}\t{}\t{}\t{}\t{key}", self.split_names[r.partition as usize], r.ts.0, r.value);
-        }
-        while next_tick <= self.end_ms {
-            let _ = writeln!(out, "T\t{next_tick}");
-            next_tick += self.tick_ms;
-        }
-        out
-    }
-
     /// The playground's window results in the exported job's line format, sorted.
     pub fn expected_output(&self) -> String {
         let mut lines: Vec<String> = self.results.iter().map(ResultLine::to_string).collect();
         lines.sort();
         lines.into_iter().map(|l| l + "\n").collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scenario::build;
+
+    fn replay(preset: &str, batch_ms: i64) -> (String, usize) {
+        let s = build::parse(&std::fs::read_to_string(format!("presets/{preset}.json")).unwrap()).unwrap();
+        let mut out = Vec::new();
+        let run = record_in_batches(&s, &mut out, usize::MAX, batch_ms, &mut |_, _| {}).unwrap();
+        (String::from_utf8(out).unwrap(), run.records)
+    }
+
+    #[test]
+    fn the_batches_do_not_change_the_replay() {
+        for preset in ["late_data", "heartbeat_idle_timeout"] {
+            let (whole, records) = replay(preset, i64::MAX);
+            assert!(records > 100 && whole.lines().filter(|l| l.starts_with("R\t")).count() == records, "{preset}");
+            // 7 ms batches end between reads and periodic-emission instants alike.
+            assert_eq!(replay(preset, 7).0, whole, "{preset}");
+            assert_eq!(replay(preset, BATCH_MS).0, whole, "{preset}");
+        }
+    }
+
+    #[test]
+    fn a_replay_over_the_limit_is_refused_naming_duration_ms() {
+        let s = build::parse(&std::fs::read_to_string("presets/late_data.json").unwrap()).unwrap();
+        let e = record(&s, &mut io::sink(), 50, &mut |_, _| {}).unwrap_err();
+        assert_eq!(e.path, "duration_ms");
+        assert!(e.message.contains("more than 50 records"), "{e}");
     }
 }

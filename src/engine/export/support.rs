@@ -96,7 +96,7 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     let mut notes = vec![
         format!(
             "The job replays the {} records the playground's sources emitted in {} ms, with the timestamps their assigner gave them (bugs such as seconds read as milliseconds are already in the data), in the playground's order.",
-            run.reads.len(),
+            run.records,
             run.end_ms
         ),
         readers(&cfg, run),

@@ -60,6 +60,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.zip.GZIPInputStream;
 {{IMPORTS}}
 public class PlaygroundJob {
 
@@ -76,7 +77,7 @@ public class PlaygroundJob {
      */
     static final long END_OF_INPUT_ABOVE = {{END_OF_INPUT_ABOVE}}L;
     public static void main(String[] args) throws Exception {
-        // `--replay FILE` reads the records from a file instead of the jar's replay.tsv.
+        // `--replay FILE` reads the records from a file (gzip if it ends in .gz) instead of the jar's replay.
         String replay = args.length == 2 && args[0].equals("--replay") ? args[1] : null;
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         // Parallelism 1: one reader owns every split of its replay source (see README: the watermark
@@ -431,10 +432,14 @@ public class PlaygroundJob {
             return InputStatus.MORE_AVAILABLE;
         }
 
+        /** The replay: `--replay FILE`, else the jar's replay.tsv or (`wmp export`) replay.tsv.gz. */
         private BufferedReader open() throws IOException {
-            InputStream s = file != null ? Files.newInputStream(Paths.get(file)) : PlaygroundJob.class.getResourceAsStream("/replay.tsv");
-            if (s == null) throw new IOException("replay.tsv is not on the classpath (build the jar with mvn package)");
-            return new BufferedReader(new InputStreamReader(s, StandardCharsets.UTF_8));
+            boolean gz = file != null ? file.endsWith(".gz") : PlaygroundJob.class.getResource("/replay.tsv") == null;
+            InputStream s = file != null ? Files.newInputStream(Paths.get(file))
+                : PlaygroundJob.class.getResourceAsStream(gz ? "/replay.tsv.gz" : "/replay.tsv");
+            if (s == null) throw new IOException("neither replay.tsv nor replay.tsv.gz is on the classpath (build the jar with mvn package)");
+            if (gz) s = new GZIPInputStream(s, 1 << 16);
+            return new BufferedReader(new InputStreamReader(s, StandardCharsets.UTF_8), 1 << 16);
         }
 
         public CompletableFuture<Void> isAvailable() { return available; }
