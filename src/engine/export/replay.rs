@@ -76,7 +76,7 @@ fn record_in_batches(
     budget::check(&s)?;
     let mut session = Session::new(s)?;
     session.record_reads();
-    let mut out = ReplayWriter::start(session.sim().config().auto_watermark_interval_ms, session.start().0, replay)?;
+    let mut out = ReplayWriter::start(session.sim(), replay)?;
     let end = session.start().saturating_add(scenario.duration_ms);
     let mut at = session.start();
     while at < end && session.halted().is_none() {
@@ -168,6 +168,9 @@ impl Observer for ReadLimit {
 
 /// Writes `replay.tsv` (see the module docs) a batch of reads at a time.
 struct ReplayWriter {
+    /// The split id of every engine-wide partition (the export refuses commands that add any),
+    /// named once rather than per record.
+    split_names: Vec<String>,
     tick_ms: i64,
     start_ms: i64,
     /// The next periodic-watermark instant not written yet, relative to the start.
@@ -177,11 +180,13 @@ struct ReplayWriter {
 
 impl ReplayWriter {
     /// A writer that has written the replay's header line.
-    fn start(tick_ms: i64, start_ms: i64, out: &mut dyn io::Write) -> Result<Self, InputError> {
+    fn start(sim: &Simulation, out: &mut dyn io::Write) -> Result<Self, InputError> {
         out.write_all(b"# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission)\n")
             .map_err(write_error)?;
+        let (tick_ms, start_ms) = (sim.config().auto_watermark_interval_ms, sim.config().start_time.0);
         let next_tick = if tick_ms > 0 { tick_ms } else { i64::MAX };
-        Ok(ReplayWriter { tick_ms, start_ms, next_tick, records: 0 })
+        let split_names = sim.partitions.iter().map(|p| split_name(p.input, p.index_in_topic)).collect();
+        Ok(ReplayWriter { split_names, tick_ms, start_ms, next_tick, records: 0 })
     }
 
     /// The records read since the last call, each after the ticks of earlier instants (a tick
@@ -194,8 +199,7 @@ impl ReplayWriter {
         for r in &reads {
             let t = r.time.0 - self.start_ms;
             self.ticks_before(t, &mut text);
-            let p = &sim.partitions[r.partition as usize];
-            let (split, key) = (split_name(p.input, p.index_in_topic), sim.keys().name(r.key));
+            let (split, key) = (&self.split_names[r.partition as usize], sim.keys().name(r.key));
             let _ = writeln!(text, "R\t{t}\t{split}\t{}\t{}\t{key}", r.ts.0, r.value);
         }
         self.records += reads.len();
