@@ -147,7 +147,7 @@ fn every_preset_exports_or_is_refused_naming_the_field() {
 fn the_playground_prints_what_the_exported_job_printed_on_flink() {
     let mut compared = 0;
     for (id, s) in presets() {
-        let Ok(job) = export_job_streaming(&s, &mut std::io::sink(), MAX_EXPORT_FILE_RECORDS, REPLAY_GZ_PATH, &mut |_, _| {}) else {
+        let Ok(job) = export_job_streaming(&s, &mut |_| Ok(()), MAX_EXPORT_FILE_RECORDS, REPLAY_GZ_PATH, &mut |_, _| {}) else {
             continue;
         };
         let golden = Path::new("tests/fixtures/export").join(format!("{id}.txt"));

@@ -32,8 +32,8 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<String, String> {
     let replay_file = root.join(REPLAY_GZ_PATH);
     let mut replay = GzEncoder::new(BufWriter::new(create(&replay_file)?), Compression::fast());
     let mut progress = Progress::new(scenario.duration_ms);
-    let job = match export_job_streaming(&scenario, &mut replay, MAX_EXPORT_FILE_RECORDS, REPLAY_GZ_PATH, &mut |at, n| progress.show(at, n))
-    {
+    let mut sink = |text: &str| replay.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", replay_file.display()));
+    let job = match export_job_streaming(&scenario, &mut sink, MAX_EXPORT_FILE_RECORDS, REPLAY_GZ_PATH, &mut |at, n| progress.show(at, n)) {
         Ok(job) => job,
         Err(e) => {
             // Nothing half-written is left behind for a refused scenario.

@@ -25,7 +25,6 @@ use crate::engine::error::InputError;
 use crate::engine::limits::MAX_EXPORT_RECORDS;
 use crate::engine::scenario::schema::Scenario;
 use serde::Serialize;
-use std::io;
 
 /// One file of the exported project, its path relative to the project's root.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -59,9 +58,17 @@ pub const SQL_PATH: &str = "src/main/resources/job.sql";
 /// project, the replay included (at most `MAX_EXPORT_RECORDS` records: it is held in memory).
 /// An input error names the scenario field the export cannot reproduce.
 pub fn export_job(scenario: &Scenario) -> Result<ExportedJob, InputError> {
-    let mut replay = Vec::new();
-    let mut job = export_job_streaming(scenario, &mut replay, MAX_EXPORT_RECORDS, REPLAY_PATH, &mut |_, _| {})?;
-    let text = String::from_utf8(replay).expect("the replay is written from strings");
+    let mut text = String::new();
+    let mut job = export_job_streaming(
+        scenario,
+        &mut |t| {
+            text.push_str(t);
+            Ok(())
+        },
+        MAX_EXPORT_RECORDS,
+        REPLAY_PATH,
+        &mut |_, _| {},
+    )?;
     job.files.insert(3, ExportFile { path: REPLAY_PATH.into(), text });
     Ok(job)
 }
@@ -71,7 +78,7 @@ pub fn export_job(scenario: &Scenario) -> Result<ExportedJob, InputError> {
 /// project will hold it (`REPLAY_PATH` or `REPLAY_GZ_PATH`); `progress` hears where the run is.
 pub fn export_job_streaming(
     scenario: &Scenario,
-    replay: &mut dyn io::Write,
+    replay: replay::ReplaySink,
     max_records: usize,
     replay_path: &str,
     progress: replay::Progress,

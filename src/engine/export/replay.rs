@@ -21,7 +21,6 @@ use crate::engine::scenario::schema::Scenario;
 use crate::engine::session::{budget, Session};
 use crate::engine::sim::Simulation;
 use std::fmt::Write;
-use std::io;
 use std::ops::ControlFlow;
 
 /// What a replay needs from the playground's run (the records themselves went to the replay's
@@ -55,16 +54,21 @@ const BATCH_MS: i64 = 10_000;
 /// Where a long export is: processing time run so far (ms since the start) and records written.
 pub type Progress<'a> = &'a mut dyn FnMut(i64, usize);
 
+/// Where the replay's text goes, a batch at a time (a `String` in memory, a gzip file for
+/// `wmp export`); an `Err` is the writer's message. A callback rather than `std::io::Write`:
+/// the engine-only wasm then carries no `std::io` (3.7 KB gzipped).
+pub type ReplaySink<'a> = &'a mut dyn FnMut(&str) -> Result<(), String>;
+
 /// Runs the scenario to its end as `wmp run` does, writing `replay.tsv` to `replay` as the
 /// sources emit (at most `max_records` records: the export is refused past that), telling
 /// `progress` after each batch, and keeping the rest a replay needs.
-pub fn record(scenario: &Scenario, replay: &mut dyn io::Write, max_records: usize, progress: Progress) -> Result<Recorded, InputError> {
+pub fn record(scenario: &Scenario, replay: ReplaySink, max_records: usize, progress: Progress) -> Result<Recorded, InputError> {
     record_in_batches(scenario, replay, max_records, BATCH_MS, progress)
 }
 
 fn record_in_batches(
     scenario: &Scenario,
-    replay: &mut dyn io::Write,
+    replay: ReplaySink,
     max_records: usize,
     batch_ms: i64,
     progress: Progress,
@@ -180,8 +184,8 @@ struct ReplayWriter {
 
 impl ReplayWriter {
     /// A writer that has written the replay's header line.
-    fn start(sim: &Simulation, out: &mut dyn io::Write) -> Result<Self, InputError> {
-        out.write_all(b"# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission)\n")
+    fn start(sim: &Simulation, out: ReplaySink) -> Result<Self, InputError> {
+        out("# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission)\n")
             .map_err(write_error)?;
         let (tick_ms, start_ms) = (sim.config().auto_watermark_interval_ms, sim.config().start_time.0);
         let next_tick = if tick_ms > 0 { tick_ms } else { i64::MAX };
@@ -191,7 +195,7 @@ impl ReplayWriter {
 
     /// The records read since the last call, each after the ticks of earlier instants (a tick
     /// at the record's own instant follows that instant's reads, as in `sim`).
-    fn write_reads(&mut self, session: &mut Session, out: &mut dyn io::Write) -> Result<(), InputError> {
+    fn write_reads(&mut self, session: &mut Session, out: ReplaySink) -> Result<(), InputError> {
         let reads = session.take_reads();
         session.record_reads();
         let sim = session.sim();
@@ -203,7 +207,7 @@ impl ReplayWriter {
             let _ = writeln!(text, "R\t{t}\t{split}\t{}\t{}\t{key}", r.ts.0, r.value);
         }
         self.records += reads.len();
-        out.write_all(text.as_bytes()).map_err(write_error)
+        out(&text).map_err(write_error)
     }
 
     fn ticks_before(&mut self, t: i64, text: &mut String) {
@@ -214,14 +218,14 @@ impl ReplayWriter {
     }
 
     /// The ticks up to the end of the run.
-    fn finish(mut self, end_ms: i64, out: &mut dyn io::Write) -> Result<(), InputError> {
+    fn finish(mut self, end_ms: i64, out: ReplaySink) -> Result<(), InputError> {
         let mut text = String::new();
         self.ticks_before(end_ms.saturating_add(1), &mut text);
-        out.write_all(text.as_bytes()).map_err(write_error)
+        out(&text).map_err(write_error)
     }
 }
 
-fn write_error(e: io::Error) -> InputError {
+fn write_error(e: String) -> InputError {
     InputError::new("out", format!("writing the replay failed: {e}"))
 }
 
@@ -260,9 +264,19 @@ mod tests {
 
     fn replay(preset: &str, batch_ms: i64) -> (String, usize) {
         let s = build::parse(&std::fs::read_to_string(format!("presets/{preset}.json")).unwrap()).unwrap();
-        let mut out = Vec::new();
-        let run = record_in_batches(&s, &mut out, usize::MAX, batch_ms, &mut |_, _| {}).unwrap();
-        (String::from_utf8(out).unwrap(), run.records)
+        let mut out = String::new();
+        let run = record_in_batches(
+            &s,
+            &mut |t| {
+                out.push_str(t);
+                Ok(())
+            },
+            usize::MAX,
+            batch_ms,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        (out, run.records)
     }
 
     #[test]
@@ -277,9 +291,17 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_write_is_an_error_naming_the_writer() {
+        let s = build::parse(&std::fs::read_to_string("presets/late_data.json").unwrap()).unwrap();
+        let e = record(&s, &mut |_| Err("disk full".into()), usize::MAX, &mut |_, _| {}).unwrap_err();
+        assert_eq!(e.path, "out");
+        assert!(e.message.contains("disk full"), "{e}");
+    }
+
+    #[test]
     fn a_replay_over_the_limit_is_refused_naming_duration_ms() {
         let s = build::parse(&std::fs::read_to_string("presets/late_data.json").unwrap()).unwrap();
-        let e = record(&s, &mut io::sink(), 50, &mut |_, _| {}).unwrap_err();
+        let e = record(&s, &mut |_| Ok(()), 50, &mut |_, _| {}).unwrap_err();
         assert_eq!(e.path, "duration_ms");
         assert!(e.message.contains("more than 50 records"), "{e}");
     }
