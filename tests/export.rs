@@ -14,10 +14,8 @@ use wmp::engine::scenario::build;
 use wmp::engine::scenario::schema::Scenario;
 
 /// Presets whose exported job prints other results than the playground, and why (docs/EXPORT.md).
-const KNOWN_DIFFERENT: &[(&str, &str)] = &[
-    ("backfill_taskmanager_lost", "the playground's job fails and restarts; the replay runs once without failures"),
-    ("backpressure_never_idle", "Flink 2.3's idleness clock stops while back-pressured (FLIP-471); the replay has no back-pressure"),
-];
+const KNOWN_DIFFERENT: &[(&str, &str)] =
+    &[("backfill_taskmanager_lost", "the playground's job fails and restarts; the replay runs once without failures")];
 
 /// Presets the export refuses, and the field its error names.
 const REFUSED: &[(&str, &str)] = &[("restart_stalls_until_idle", "commands[0]"), ("sql_idle_reactivates", "source.midstream")];
@@ -84,15 +82,24 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
     let replay = file(job, REPLAY_PATH);
     let records = replay.lines().filter(|l| l.starts_with("R\t")).count();
     assert!(job.notes[0].contains(&format!("replays the {records} records")), "{id}: notes[0] counts the records");
+    let mut previous = 0;
     for l in replay.lines().filter(|l| !l.starts_with('#')) {
         let f: Vec<&str> = l.split('\t').collect();
+        let split_known = || java.contains(&format!("\"{}\"", f[2]));
         let ok = match f[0] {
-            "R" => f.len() == 6 && f[1].parse::<i64>().is_ok() && f[3].parse::<i64>().is_ok() && java.contains(&format!("\"{}\"", f[2])),
-            "T" => f.len() == 2 && f[1].parse::<i64>().is_ok(),
+            "R" => f.len() == 6 && f[3].parse::<i64>().is_ok() && split_known(),
+            "T" => f.len() == 2,
+            "P" => f.len() == 4 && (f[3] == "1" || f[3] == "0") && split_known(),
             _ => false,
         };
         assert!(ok, "{id}: bad replay line {l:?} (or its split is not in SPLITS)");
+        let time = f[1].parse::<i64>().unwrap_or_else(|_| panic!("{id}: bad time in {l:?}"));
+        assert!(time >= previous, "{id}: the replay goes back in time at {l:?}");
+        previous = time;
     }
+    // Flink 2.3 stops a back-pressured split's idleness clock (FLIP-471): the replay says when.
+    let clock_lines = replay.lines().any(|l| l.starts_with("P\t"));
+    assert!(clock_lines || id != "backpressure_never_idle", "{id}: its back-pressure stops the split clocks");
     let readme = file(job, "README.md");
     assert!(readme.contains("flink run") && readme.contains("end_of_input"), "{id}: README");
     for n in &job.notes {

@@ -17,6 +17,7 @@ mod pom;
 mod readme;
 pub mod replay;
 pub mod result_line;
+mod split_clocks;
 pub mod sql_script;
 mod support;
 pub mod zip;

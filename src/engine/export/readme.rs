@@ -42,8 +42,8 @@ pub fn readme(s: &Scenario, run: &Recorded, notes: &[String], replay_path: &str)
     for n in notes {
         out += &format!("- {n}\n");
     }
-    out += "\nNot replayed at all: wall-clock timing (the job runs as fast as it can), back-pressure, failures and\n\
-            restarts, and Kafka itself. To run the same strategy on your Kafka job, take the `WatermarkStrategy`\n\
+    out += "\nNot replayed at all: wall-clock timing (the job runs as fast as it can), back-pressure itself (only its\n\
+            effect on the order of reads and on the idleness clocks), failures and restarts, and Kafka itself. To run the same strategy on your Kafka job, take the `WatermarkStrategy`\n\
             lines of `PlaygroundJob.java` without the `ReplayWatermarks` wrapper, with `.withIdleness(..)` on it.\n";
     out
 }

@@ -8,13 +8,18 @@
 //! ```text
 //! R  <time_ms>  <split>  <timestamp_ms>  <value>  <key>    a record a split emitted
 //! T  <time_ms>                                           a periodic-watermark instant
+//! P  <time_ms>  <split>  <1|0>                            the split's input activity clock
+//!                                                         stands (1) or goes on (0)
 //! ```
 //! `time_ms` counts from the job's start; `<split>` is `partition-<p>` (`p` within the topic;
 //! `input2-partition-<p>` in a union's second topic),
 //! or `no-split-<s>` for a source subtask the enumerator gave no partition: its reader never
 //! emits a watermark, so the replay gives it a split that never holds a record.
+//! `P` lines come only where a clock stands at some point (back-pressure, split alignment:
+//! `split_clocks`); a change at an instant follows that instant's reads.
 
 use super::result_line::ResultLine;
+use super::split_clocks::{ClockChange, SplitClocks};
 use crate::engine::error::InputError;
 use crate::engine::observer::Observer;
 use crate::engine::scenario::schema::Scenario;
@@ -81,20 +86,21 @@ fn record_in_batches(
     let mut session = Session::new(s)?;
     session.record_reads();
     let mut out = ReplayWriter::start(session.sim(), replay)?;
+    let mut clocks = SplitClocks::new(session.sim());
     let end = session.start().saturating_add(scenario.duration_ms);
     let mut at = session.start();
     while at < end && session.halted().is_none() {
         at = at.saturating_add(batch_ms).min(end);
-        let mut limit = ReadLimit { written: out.records, max: max_records };
+        let mut limit = ReadLimit { written: out.records, max: max_records, clocks: &mut clocks };
         if !session.run_until_abs(at, &mut limit)? {
             return Err(too_many(max_records));
         }
-        out.write_reads(&mut session, replay)?;
+        out.write_reads(&mut session, clocks.take(), replay)?;
         progress(at - session.start(), out.records);
     }
     if session.halted().is_none() {
-        session.run_to_end(&mut ReadLimit { written: out.records, max: max_records })?;
-        out.write_reads(&mut session, replay)?;
+        session.run_to_end(&mut ReadLimit { written: out.records, max: max_records, clocks: &mut clocks })?;
+        out.write_reads(&mut session, clocks.take(), replay)?;
     }
     if let Some(why) = session.halted() {
         return Err(InputError::new("scenario", format!("the playground's run stopped: {why}")));
@@ -155,14 +161,17 @@ fn recorded(sim: &Simulation, records: usize, end_ms: i64) -> Recorded {
 
 /// Stops the run once the replay is over the limit: a long, busy scenario must not run for
 /// minutes only to be refused.
-struct ReadLimit {
+/// It also watches the split clocks, after every instant.
+struct ReadLimit<'a> {
     /// Records already written out.
     written: usize,
     max: usize,
+    clocks: &'a mut SplitClocks,
 }
 
-impl Observer for ReadLimit {
+impl Observer for ReadLimit<'_> {
     fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
+        self.clocks.after_instant(sim);
         match &sim.reads {
             Some(r) if self.written + r.len() > self.max => ControlFlow::Break(()),
             _ => ControlFlow::Continue(()),
@@ -185,7 +194,7 @@ struct ReplayWriter {
 impl ReplayWriter {
     /// A writer that has written the replay's header line.
     fn start(sim: &Simulation, out: ReplaySink) -> Result<Self, InputError> {
-        out("# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission)\n")
+        out("# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission) | P time_ms split 1|0 (its input activity clock stands|goes on)\n")
             .map_err(write_error)?;
         let (tick_ms, start_ms) = (sim.config().auto_watermark_interval_ms, sim.config().start_time.0);
         let next_tick = if tick_ms > 0 { tick_ms } else { i64::MAX };
@@ -193,21 +202,32 @@ impl ReplayWriter {
         Ok(ReplayWriter { split_names, tick_ms, start_ms, next_tick, records: 0 })
     }
 
-    /// The records read since the last call, each after the ticks of earlier instants (a tick
-    /// at the record's own instant follows that instant's reads, as in `sim`).
-    fn write_reads(&mut self, session: &mut Session, out: ReplaySink) -> Result<(), InputError> {
+    /// The records read and the clock changes since the last call, each after the ticks of
+    /// earlier instants (a tick at the record's own instant follows that instant's reads, as in
+    /// `sim`); an instant's clock changes follow its reads.
+    fn write_reads(&mut self, session: &mut Session, clocks: Vec<ClockChange>, out: ReplaySink) -> Result<(), InputError> {
         let reads = session.take_reads();
         session.record_reads();
         let sim = session.sim();
         let mut text = String::with_capacity(reads.len() * 48);
+        let mut clocks = clocks.into_iter().peekable();
         for r in &reads {
             let t = r.time.0 - self.start_ms;
+            while let Some(c) = clocks.next_if(|c| c.0 < t) {
+                self.write_clock(c, &mut text);
+            }
             self.ticks_before(t, &mut text);
             let (split, key) = (&self.split_names[r.partition as usize], sim.keys().name(r.key));
             let _ = writeln!(text, "R\t{t}\t{split}\t{}\t{}\t{key}", r.ts.0, r.value);
         }
+        clocks.for_each(|c| self.write_clock(c, &mut text));
         self.records += reads.len();
         out(&text).map_err(write_error)
+    }
+
+    fn write_clock(&mut self, (t, p, paused): ClockChange, text: &mut String) {
+        self.ticks_before(t, text);
+        let _ = writeln!(text, "P\t{t}\t{}\t{}", self.split_names[p as usize], u8::from(paused));
     }
 
     fn ticks_before(&mut self, t: i64, text: &mut String) {
@@ -281,8 +301,10 @@ mod tests {
 
     #[test]
     fn the_batches_do_not_change_the_replay() {
-        for preset in ["late_data", "heartbeat_idle_timeout"] {
+        for preset in ["late_data", "heartbeat_idle_timeout", "backpressure_never_idle"] {
             let (whole, records) = replay(preset, i64::MAX);
+            // Only back-pressure (or split alignment) stops a split's clock.
+            assert_eq!(whole.contains("\nP\t"), preset == "backpressure_never_idle", "{preset}");
             assert!(records > 100 && whole.lines().filter(|l| l.starts_with("R\t")).count() == records, "{preset}");
             // 7 ms batches end between reads and periodic-emission instants alike.
             assert_eq!(replay(preset, 7).0, whole, "{preset}");

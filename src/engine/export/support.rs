@@ -107,7 +107,11 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
         notes.push("The window is Flink SQL's window TVF aggregation (job.sql) over a view of the replayed stream whose watermark is the stream's own (SOURCE_WATERMARK()): the per-split watermarks and withIdleness reach it as from a Kafka table whose WATERMARK is pushed into the source. A SQL window fires once and drops late rows.".into());
     }
     if input.source.idle_timeout_ms.is_some() && (cfg.flow.keyed_capacity_per_s.is_some() || input.read_rate_per_s.is_some()) {
-        notes.push("Back-pressure and read rates are not replayed: the replay's order holds their effect on what was read when, but withIdleness counts plain processing time, while Flink 2.3 stops its idleness clock while a source is back-pressured (FLIP-471).".into());
+        notes.push(if input.midstream.is_some() {
+            "Back-pressure and read rates are not re-created: the replay's order holds their effect on what was read when, but the mid-stream operator's idleness counts plain processing time, while Flink 2.3 stops its clock while the source is back-pressured (FLIP-471).".into()
+        } else {
+            "Back-pressure and read rates are not re-created: the replay's order holds their effect on what was read when, and its P lines stop each split's idleness clock where the playground's stood (back-pressured, or paused by split alignment), as Flink 2.3 does (FLIP-471).".into()
+        });
     }
     if run.restarts > 0 {
         notes.push(format!(

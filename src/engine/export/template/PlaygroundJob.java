@@ -102,6 +102,8 @@ public class PlaygroundJob {
         /** Processing time of the read, ms after the job's start (the replay's own clock). */
         public long time;
         public boolean tick;
+        /** With `tick`, a `P` line: 1 the split's input activity clock stands from `time` on, -1 it goes on. */
+        public int clockPause;
         /** The input (0, or 1 for a union's or connect's second source) and the playground's source subtask of its split. */
         public int input;
         public int subtask;
@@ -150,10 +152,28 @@ public class PlaygroundJob {
         }
     }
 
-    /** Processing time as the replay tells it (never 0: Flink's idleness timer uses 0 as "unset"). */
+    /**
+     * The split's input activity clock on the replay's processing time: it stands while the
+     * replay's `P` lines say the playground's stood (its source back-pressured, or the split
+     * paused by alignment), as Flink 2.3's PausableRelativeClock does (FLIP-471). Never 0:
+     * Flink's idleness timer uses 0 as "unset".
+     */
     static final class ReplayClock implements RelativeClock {
         long nowMs;
-        public long relativeTimeMillis() { return nowMs + 1_000_000_000L; }
+        long pausedMs;
+        long pausedSince = -1;
+        void setPaused(boolean paused) {
+            if (paused && pausedSince < 0) {
+                pausedSince = nowMs;
+            } else if (!paused && pausedSince >= 0) {
+                pausedMs += nowMs - pausedSince;
+                pausedSince = -1;
+            }
+        }
+        public long relativeTimeMillis() {
+            long standing = pausedSince >= 0 ? nowMs - pausedSince : 0;
+            return nowMs - pausedMs - standing + 1_000_000_000L;
+        }
         public long relativeTimeNanos() { return relativeTimeMillis() * 1_000_000L; }
     }
 
@@ -171,6 +191,10 @@ public class PlaygroundJob {
         @Override
         public void onEvent(Event e, long ts, WatermarkOutput out) {
             clock.nowMs = e.time;
+            if (e.clockPause != 0) {
+                clock.setPaused(e.clockPause > 0);
+                return;
+            }
             if (e.tick) {
                 inner.onPeriodicEmit(out);
                 return;
@@ -376,7 +400,8 @@ public class PlaygroundJob {
 
     /**
      * Reads the replay line by line, as fast as the job takes it. `R` lines are records of one
-     * split, `T` lines are the playground's periodic-watermark instants, sent to every split. Not
+     * split, `T` lines are the playground's periodic-watermark instants, sent to every split, `P`
+     * lines stop or restart one split's input activity clock (sent to it as a tick). Not
      * checkpointed: a restart replays from the start (see README).
      */
     static final class Reader implements SourceReader<Event, ReplaySplit> {
@@ -419,6 +444,14 @@ public class PlaygroundJob {
                     t.time = time;
                     out.createOutputForSplit(s).collect(t);
                 }
+            } else if (f[0].equals("P")) {
+                Event p = new Event();
+                p.tick = true;
+                p.clockPause = f[3].equals("1") ? 1 : -1;
+                p.input = f[2].startsWith("input2-") ? 1 : 0;
+                p.subtask = subtaskOf(f[2]);
+                p.time = time;
+                out.createOutputForSplit(f[2]).collect(p);
             } else {
                 Event e = new Event();
                 e.time = time;
