@@ -27,13 +27,18 @@ pub struct FlowOn {
 }
 
 impl FlowOn {
-    /// Puts it in the context of the job graph's nodes. A real job (the live card's copy) shows
-    /// back-pressure when its metrics report it, never alignment (not in the REST API).
-    pub fn provide(pg: Pg) {
+    /// Of the playground `pg`. A real job (the live card's copy) shows back-pressure when its
+    /// metrics report it, never alignment (not in the REST API).
+    pub fn of(pg: Pg) -> Self {
         let sim = pg.live.is_none();
         let limited = Memo::new(move |_| pg.snap.with(flow_limited));
         let aligned = Memo::new(move |_| sim && pg.cfg.with(|c| c.aligned()));
-        provide_context(FlowOn { limited, aligned });
+        FlowOn { limited, aligned }
+    }
+
+    /// Puts it in the context of the job graph's nodes.
+    pub fn provide(pg: Pg) {
+        provide_context(FlowOn::of(pg));
     }
 }
 
@@ -122,7 +127,7 @@ fn PauseBadgeShown(p: u32, lay: Memo<Layout>) -> impl IntoView {
 #[component]
 fn FlowLineShown(o: u32, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let shown = Memo::new(move |_| pg.snap.with(flow_limited));
+    let shown = expect_context::<FlowOn>().limited;
     let busy = Memo::new(move |_| pg.with_flow(|r| r.busy(o)));
     let fills = Memo::new(move |_| pg.snap.with(|sn| channel_fills(sn, o)));
     // The line's baseline, at the bottom of the node.
@@ -149,8 +154,8 @@ fn FlowLineShown(o: u32, lay: Memo<Layout>) -> impl IntoView {
 pub fn FlowLegend() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let sim = pg.live.is_none();
-    let limited = Memo::new(move |_| pg.snap.with(flow_limited));
-    let aligned = Memo::new(move |_| sim && pg.cfg.with(|c| c.aligned()));
+    // The legend sits in the card's head, outside the graph that provides the nodes' copy.
+    let FlowOn { limited, aligned } = FlowOn::of(pg);
     view! {
         <span class="lg-bp" class:hidden=move || !limited.get()
             title=move || format!("Flink Web UI back-pressure of a source subtask: OK ≤ 10 %, LOW ≤ 50 %, HIGH > 50 % of its time back-pressured (backPressuredTimeMsPerSecond, a 60 s average updated every 5 s){}", if sim { "; the gauges in a window subtask: each input channel's buffered records out of its credits" } else { "" })>
