@@ -87,7 +87,7 @@ fn record_in_batches(
     session.record_reads();
     let mut out = ReplayWriter::start(session.sim(), replay)?;
     let mut clocks = SplitClocks::new(session.sim());
-    let end = session.start().saturating_add(scenario.duration_ms);
+    let end = session.end();
     let mut at = session.start();
     while at < end && session.halted().is_none() {
         at = at.saturating_add(batch_ms).min(end);

@@ -307,10 +307,15 @@ impl Session {
         self.guard(|sim| sim.step_to_next_interesting_with(limit_ms, obs))
     }
 
+    /// Where the scenario's run ends: `duration_ms` after the start.
+    pub fn end(&self) -> ProcTime {
+        self.start().saturating_add(self.scenario.duration_ms)
+    }
+
     /// What `wmp run` does: run to `start + duration_ms`, then the end of input if the scenario
     /// asks for it (after which the job is finished).
     pub fn run_to_end(&mut self, obs: &mut impl Observer) -> Result<(), InputError> {
-        let end = self.start().saturating_add(self.scenario.duration_ms).max(self.sim.now());
+        let end = self.end().max(self.sim.now());
         self.check_budget(&[], end, "duration_ms")?;
         self.run_until_abs(end, obs)?;
         if self.scenario.end_of_input && self.halted.is_none() {
