@@ -78,6 +78,11 @@ function elementClass() {
       link.href = WatermarkPlaygroundElement.stylesheet || stylesheetUrl();
       this.#box = document.createElement("div");
       this.#box.className = "wmp-box";
+      // Hidden until the <link> loads: unstyled, the UI shows what its options hide.
+      this.#box.style.visibility = "hidden";
+      const show = () => this.#box.style.removeProperty("visibility");
+      link.addEventListener("load", show, { once: true });
+      link.addEventListener("error", show, { once: true });
       root.append(link, this.#box);
       this.#api = facade(() => this.#mounted);
     }
