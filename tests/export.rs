@@ -14,11 +14,11 @@ use wmp::engine::scenario::build;
 use wmp::engine::scenario::schema::Scenario;
 
 /// Presets whose exported job prints other results than the playground, and why (docs/EXPORT.md).
-const KNOWN_DIFFERENT: &[(&str, &str)] =
-    &[("backfill_taskmanager_lost", "the playground's job fails and restarts; the replay runs once without failures")];
+/// None today: the last one (`backfill_taskmanager_lost`) agrees since failures replay.
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[];
 
 /// Presets the export refuses, and the field its error names.
-const REFUSED: &[(&str, &str)] = &[("restart_stalls_until_idle", "commands[0]"), ("sql_idle_reactivates", "source.midstream")];
+const REFUSED: &[(&str, &str)] = &[("sql_idle_reactivates", "source.midstream")];
 
 /// Presets whose replay is too long to hold in memory (the JS API and the UI refuse them naming
 /// `duration_ms`); `wmp export` streams them to a gzipped replay.
@@ -82,7 +82,7 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
     let replay = file(job, REPLAY_PATH);
     let records = replay.lines().filter(|l| l.starts_with("R\t")).count();
     assert!(job.notes[0].contains(&format!("replays the {records} records")), "{id}: notes[0] counts the records");
-    let mut previous = 0;
+    let (mut previous, mut checkpoint, mut failures) = (0, "0", 0);
     for l in replay.lines().filter(|l| !l.starts_with('#')) {
         let f: Vec<&str> = l.split('\t').collect();
         let split_known = || java.contains(&format!("\"{}\"", f[2]));
@@ -90,6 +90,14 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
             "R" => f.len() == 6 && f[3].parse::<i64>().is_ok() && split_known(),
             "T" => f.len() == 2,
             "P" => f.len() == 4 && (f[3] == "1" || f[3] == "0") && split_known(),
+            "C" => f.len() == 3 && f[2].parse::<u64>().is_ok_and(|id| id > 0) && std::mem::replace(&mut checkpoint, f[2]) != f[2],
+            // A failure restores the last checkpoint before it.
+            "F" => {
+                f.len() == 3 && f[2] == checkpoint && {
+                    failures += 1;
+                    true
+                }
+            }
             _ => false,
         };
         assert!(ok, "{id}: bad replay line {l:?} (or its split is not in SPLITS)");
@@ -97,6 +105,9 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
         assert!(time >= previous, "{id}: the replay goes back in time at {l:?}");
         previous = time;
     }
+    assert!(java.contains(&format!("FAILURES = {failures};")), "{id}: the job fails as often as the replay says");
+    assert_eq!(java.contains(".trigger(new FailOnMarker("), failures > 0, "{id}: the window task throws on the failure markers");
+    assert!(failures > 0 || !["backfill_taskmanager_lost", "restart_stalls_until_idle"].contains(&id), "{id}: its job fails");
     // Flink 2.3 stops a back-pressured split's idleness clock (FLIP-471): the replay says when.
     let clock_lines = replay.lines().any(|l| l.starts_with("P\t"));
     assert!(clock_lines || id != "backpressure_never_idle", "{id}: its back-pressure stops the split clocks");
@@ -211,4 +222,14 @@ fn max_on_silence_emitting_per_event_is_refused_naming_the_emit_mode() {
     v["source"]["watermark"]["emit"] = "per_event".into();
     let e = export_job(&build::parse(&v.to_string()).unwrap()).unwrap_err().to_string();
     assert!(e.starts_with("source.watermark.emit") && e.contains("cannot be exported yet"), "{e}");
+}
+
+#[test]
+fn a_failure_behind_a_watermark_operator_is_refused_naming_it() {
+    // The failure marker would go through one operator per source subtask into a union.
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("presets/midstream_assigner.json").unwrap()).unwrap();
+    v["checkpointing"] = serde_json::json!({"interval_ms": 10000, "restart": {"type": "fixed_delay", "delay_ms": 1000, "attempts": 3}});
+    v["commands"] = serde_json::json!([{"at_ms": 30000, "command": "fail", "target": {"keyed_subtask": 0}}]);
+    let e = export_job(&build::parse(&v.to_string()).unwrap()).unwrap_err().to_string();
+    assert!(e.starts_with("source.midstream") && e.contains("the job's failures"), "{e}");
 }

@@ -85,8 +85,13 @@ pub fn sql_interval(ms: i64) -> String {
 /// A keyed stream's `.window(..)` with its trigger, allowed lateness and late side output
 /// (an `OutputTag` named `late`), one call a line after `indent`.
 pub fn java_windowed(cfg: &JobConfig, indent: &str) -> String {
+    java_windowed_with(cfg, indent, java_trigger(cfg.trigger))
+}
+
+/// The same with `trigger` in place of the scenario's (the exported job wraps it).
+pub fn java_windowed_with(cfg: &JobConfig, indent: &str, trigger: Option<String>) -> String {
     let mut s = format!("{indent}.window({})\n", java_window_assigner(cfg.window));
-    if let Some(trigger) = java_trigger(cfg.trigger) {
+    if let Some(trigger) = trigger {
         s += &format!("{indent}.trigger({trigger})\n");
     }
     if cfg.allowed_lateness_ms > 0 {

@@ -4,7 +4,7 @@
 //! (`window.api: "sql"`) is the Table API over the replayed stream running `job.sql`
 //! (`template/SqlWindow.java`: the script runner and the result lines).
 
-use super::java_fragments::{java_duration, java_generator, java_windowed, sql_table_name};
+use super::java_fragments::{java_duration, java_generator, java_trigger, java_windowed_with, sql_table_name};
 use super::replay::Recorded;
 use crate::engine::job::JobConfig;
 use crate::engine::operator::assigner::WindowSpec;
@@ -41,7 +41,8 @@ pub fn java(s: &Scenario, run: &Recorded) -> String {
         .replace("{{END_OF_INPUT_ABOVE}}", &end_of_input_above(s, &cfg, run).to_string())
         .replace("{{STRATEGY}}", &strategy(&cfg))
         .replace("{{SOURCE}}", &source(&cfg))
-        .replace("{{WINDOW}}", &if is_sql_window(&cfg) { sql_window(&cfg) } else { window(&cfg) })
+        .replace("{{FAILURES}}", &run.failures.to_string())
+        .replace("{{WINDOW}}", &if is_sql_window(&cfg) { sql_window(&cfg) } else { window(&cfg, run.failures > 0) })
         .replace("{{IMPORTS}}", if is_sql_window(&cfg) { SQL_IMPORTS } else { "" })
         .replace("{{CLASSES}}", if is_sql_window(&cfg) { SQL_CLASSES } else { "" })
 }
@@ -149,13 +150,17 @@ fn connect(cfg: &JobConfig) -> String {
 }
 
 /// `keyBy(..).window(..)` with the trigger, lateness and side output, into the printing sink.
-fn window(cfg: &JobConfig) -> String {
+/// Replaying failures, the trigger throws on the replay's failure markers (`FailOnMarker`).
+fn window(cfg: &JobConfig, failures: bool) -> String {
     let mut s = String::new();
     if cfg.late_side_output {
         s += "        OutputTag<Event> late = new OutputTag<Event>(\"late-events\") {};\n";
     }
     s += "        SingleOutputStreamOperator<String> results = events\n            .keyBy(e -> e.key)\n";
-    s += &java_windowed(cfg, "            ");
+    let trigger = java_trigger(cfg.trigger);
+    let trigger =
+        if failures { Some(format!("new FailOnMarker({})", trigger.as_deref().unwrap_or("EventTimeTrigger.create()"))) } else { trigger };
+    s += &java_windowed_with(cfg, "            ", trigger);
     s += "            .aggregate(new Stats(), new ResultLine());\n        results.print().name(\"window results\");\n";
     if cfg.late_side_output {
         s += "        results.getSideOutput(late)\n            .map(e -> \"late key=\" + e.key + \" ts=\" + e.ts + \" value=\" + e.value)\n            .print().name(\"late records\");\n";

@@ -10,6 +10,7 @@
 //! their assigners gave) leaves only Flink's watermark and window machinery to compare.
 //! What the replay cannot reproduce is refused up front (`support`) or listed in `notes`.
 
+mod failovers;
 pub mod java_fragments;
 mod job_java;
 mod job_sql;
@@ -86,6 +87,7 @@ pub fn export_job_streaming(
 ) -> Result<ExportedJob, InputError> {
     support::check(scenario)?;
     let run = replay::record(scenario, replay, max_records, progress)?;
+    support::check_failures(scenario, &run)?;
     let notes = support::notes(scenario, &run);
     let cfg = scenario.job_config();
     let sql = job_java::is_sql_window(&cfg).then(|| job_sql::job_sql(&scenario.name, &cfg));

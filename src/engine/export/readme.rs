@@ -43,7 +43,7 @@ pub fn readme(s: &Scenario, run: &Recorded, notes: &[String], replay_path: &str)
         out += &format!("- {n}\n");
     }
     out += "\nNot replayed at all: wall-clock timing (the job runs as fast as it can), back-pressure itself (only its\n\
-            effect on the order of reads and on the idleness clocks), failures and restarts, and Kafka itself. To run the same strategy on your Kafka job, take the `WatermarkStrategy`\n\
+            effect on the order of reads and on the idleness clocks), what made the job fail (only where it failed), and Kafka itself. To run the same strategy on your Kafka job, take the `WatermarkStrategy`\n\
             lines of `PlaygroundJob.java` without the `ReplayWatermarks` wrapper, with `.withIdleness(..)` on it.\n";
     out
 }

@@ -10,16 +10,23 @@
 //! T  <time_ms>                                           a periodic-watermark instant
 //! P  <time_ms>  <split>  <1|0>                            the split's input activity clock
 //!                                                         stands (1) or goes on (0)
+//! C  <time_ms>  <id>                                     a checkpoint completed
+//! F  <time_ms>  <id>                                     the job failed: it restores checkpoint
+//!                                                         <id> (0: none) and goes on after this line
 //! ```
 //! `time_ms` counts from the job's start; `<split>` is `partition-<p>` (`p` within the topic;
 //! `input2-partition-<p>` in a union's second topic),
 //! or `no-split-<s>` for a source subtask the enumerator gave no partition: its reader never
 //! emits a watermark, so the replay gives it a split that never holds a record.
 //! `P` lines come only where a clock stands at some point (back-pressure, split alignment:
-//! `split_clocks`); a change at an instant follows that instant's reads.
+//! `split_clocks`); a change at an instant follows that instant's reads. `C` and `F` lines
+//! (`failovers`) follow everything else of their instant; between an `F` line and the restart
+//! the replay has no ticks.
 
+use super::failovers::{FailoverChange, FailoverEvent, Failovers};
 use super::result_line::ResultLine;
 use super::split_clocks::{ClockChange, SplitClocks};
+use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::observer::Observer;
 use crate::engine::scenario::schema::Scenario;
@@ -48,8 +55,11 @@ pub struct Recorded {
     pub final_watermark_ms: i64,
     /// The playground's window results.
     pub results: Vec<ResultLine>,
-    /// How often the playground's job restarted (a failure): not replayed.
+    /// How often the playground's job restarted (a failure).
     pub restarts: u32,
+    /// How often it failed: the replay's `F` lines (one more than `restarts` when the run ended
+    /// while the job was down).
+    pub failures: u32,
 }
 
 /// Processing time one batch of the run covers before its reads are written out: a long, busy
@@ -87,20 +97,22 @@ fn record_in_batches(
     session.record_reads();
     let mut out = ReplayWriter::start(session.sim(), replay)?;
     let mut clocks = SplitClocks::new(session.sim());
+    let fail_commands = scenario.commands.iter().filter(|c| matches!(c.command, Command::Fail { .. })).map(|c| c.at_ms).collect();
+    let mut failovers = Failovers::new(session.sim(), fail_commands);
     let end = session.end();
     let mut at = session.start();
     while at < end && session.halted().is_none() {
         at = at.saturating_add(batch_ms).min(end);
-        let mut limit = ReadLimit { written: out.records, max: max_records, clocks: &mut clocks };
+        let mut limit = ReadLimit { written: out.records, max: max_records, clocks: &mut clocks, failovers: &mut failovers };
         if !session.run_until_abs(at, &mut limit)? {
             return Err(too_many(max_records));
         }
-        out.write_reads(&mut session, clocks.take(), replay)?;
+        out.write_reads(&mut session, clocks.take(), failovers.take(), replay)?;
         progress(at - session.start(), out.records);
     }
     if session.halted().is_none() {
-        session.run_to_end(&mut ReadLimit { written: out.records, max: max_records, clocks: &mut clocks })?;
-        out.write_reads(&mut session, clocks.take(), replay)?;
+        session.run_to_end(&mut ReadLimit { written: out.records, max: max_records, clocks: &mut clocks, failovers: &mut failovers })?;
+        out.write_reads(&mut session, clocks.take(), failovers.take(), replay)?;
     }
     if let Some(why) = session.halted() {
         return Err(InputError::new("scenario", format!("the playground's run stopped: {why}")));
@@ -112,7 +124,7 @@ fn record_in_batches(
     let end_ms = sim.now().0 - sim.config().start_time.0;
     let records = out.records;
     out.finish(end_ms, replay)?;
-    Ok(recorded(sim, records, end_ms))
+    Ok(Recorded { failures: failovers.failures, ..recorded(sim, records, end_ms) })
 }
 
 fn too_many(max_records: usize) -> InputError {
@@ -156,22 +168,25 @@ fn recorded(sim: &Simulation, records: usize, end_ms: i64) -> Recorded {
         final_watermark_ms: sim.downstream().windows.iter().map(|w| w.current_input_watermark().0).max().unwrap_or(i64::MIN),
         results: sim.downstream().sink.results().map(|r| ResultLine::of(r, keys.name(r.key))).collect(),
         restarts: sim.failover().restarts(),
+        failures: 0,
     }
 }
 
 /// Stops the run once the replay is over the limit: a long, busy scenario must not run for
 /// minutes only to be refused.
-/// It also watches the split clocks, after every instant.
+/// It also watches the split clocks and the job's failovers, after every instant.
 struct ReadLimit<'a> {
     /// Records already written out.
     written: usize,
     max: usize,
     clocks: &'a mut SplitClocks,
+    failovers: &'a mut Failovers,
 }
 
 impl Observer for ReadLimit<'_> {
     fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
         self.clocks.after_instant(sim);
+        self.failovers.after_instant(sim);
         match &sim.reads {
             Some(r) if self.written + r.len() > self.max => ControlFlow::Break(()),
             _ => ControlFlow::Continue(()),
@@ -188,31 +203,46 @@ struct ReplayWriter {
     start_ms: i64,
     /// The next periodic-watermark instant not written yet, relative to the start.
     next_tick: i64,
+    /// The job failed and has not restarted: no periodic emission.
+    down: bool,
     records: usize,
 }
 
 impl ReplayWriter {
     /// A writer that has written the replay's header line.
     fn start(sim: &Simulation, out: ReplaySink) -> Result<Self, InputError> {
-        out("# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission) | P time_ms split 1|0 (its input activity clock stands|goes on)\n")
+        out("# Watermark Playground replay: R time_ms split timestamp_ms value key | T time_ms (periodic emission) | P time_ms split 1|0 (its input activity clock stands|goes on) | C time_ms id (a checkpoint) | F time_ms id (a failure, restoring checkpoint id)\n")
             .map_err(write_error)?;
         let (tick_ms, start_ms) = (sim.config().auto_watermark_interval_ms, sim.config().start_time.0);
         let next_tick = if tick_ms > 0 { tick_ms } else { i64::MAX };
         let split_names = sim.partitions.iter().map(|p| split_name(p.input, p.index_in_topic)).collect();
-        Ok(ReplayWriter { split_names, tick_ms, start_ms, next_tick, records: 0 })
+        Ok(ReplayWriter { split_names, tick_ms, start_ms, next_tick, down: false, records: 0 })
     }
 
-    /// The records read and the clock changes since the last call, each after the ticks of
-    /// earlier instants (a tick at the record's own instant follows that instant's reads, as in
-    /// `sim`); an instant's clock changes follow its reads.
-    fn write_reads(&mut self, session: &mut Session, clocks: Vec<ClockChange>, out: ReplaySink) -> Result<(), InputError> {
+    /// The records read, the clock changes and the failovers since the last call, each after
+    /// the ticks of earlier instants (a tick at the record's own instant follows that instant's
+    /// reads, as in `sim`); an instant's clock changes follow its reads, its failovers its ticks.
+    fn write_reads(
+        &mut self,
+        session: &mut Session,
+        clocks: Vec<ClockChange>,
+        failovers: Vec<FailoverChange>,
+        out: ReplaySink,
+    ) -> Result<(), InputError> {
         let reads = session.take_reads();
         session.record_reads();
         let sim = session.sim();
         let mut text = String::with_capacity(reads.len() * 48);
         let mut clocks = clocks.into_iter().peekable();
+        let mut failovers = failovers.into_iter().peekable();
         for r in &reads {
             let t = r.time.0 - self.start_ms;
+            while let Some(f) = failovers.next_if(|f| f.0 < t) {
+                while let Some(c) = clocks.next_if(|c| c.0 <= f.0) {
+                    self.write_clock(c, &mut text);
+                }
+                self.write_failover(f, &mut text);
+            }
             while let Some(c) = clocks.next_if(|c| c.0 < t) {
                 self.write_clock(c, &mut text);
             }
@@ -220,9 +250,37 @@ impl ReplayWriter {
             let (split, key) = (&self.split_names[r.partition as usize], sim.keys().name(r.key));
             let _ = writeln!(text, "R\t{t}\t{split}\t{}\t{}\t{key}", r.ts.0, r.value);
         }
+        for f in failovers {
+            while let Some(c) = clocks.next_if(|c| c.0 <= f.0) {
+                self.write_clock(c, &mut text);
+            }
+            self.write_failover(f, &mut text);
+        }
         clocks.for_each(|c| self.write_clock(c, &mut text));
         self.records += reads.len();
         out(&text).map_err(write_error)
+    }
+
+    /// A checkpoint or a failure after its instant's ticks; a restart skips the ticks the job
+    /// missed while it was down (its own instant's tick runs: the restart comes first).
+    fn write_failover(&mut self, (t, event): FailoverChange, text: &mut String) {
+        match event {
+            FailoverEvent::Restart => {
+                while self.next_tick < t {
+                    self.next_tick += self.tick_ms;
+                }
+                self.down = false;
+            }
+            FailoverEvent::Checkpoint(id) => {
+                self.ticks_before(t + 1, text);
+                let _ = writeln!(text, "C\t{t}\t{id}");
+            }
+            FailoverEvent::Failure { restores, at_start } => {
+                self.ticks_before(if at_start { t } else { t + 1 }, text);
+                let _ = writeln!(text, "F\t{t}\t{restores}");
+                self.down = true;
+            }
+        }
     }
 
     fn write_clock(&mut self, (t, p, paused): ClockChange, text: &mut String) {
@@ -231,7 +289,7 @@ impl ReplayWriter {
     }
 
     fn ticks_before(&mut self, t: i64, text: &mut String) {
-        while self.next_tick < t {
+        while self.next_tick < t && !self.down {
             let _ = writeln!(text, "T\t{}", self.next_tick);
             self.next_tick += self.tick_ms;
         }
@@ -301,7 +359,7 @@ mod tests {
 
     #[test]
     fn the_batches_do_not_change_the_replay() {
-        for preset in ["late_data", "heartbeat_idle_timeout", "backpressure_never_idle"] {
+        for preset in ["late_data", "heartbeat_idle_timeout", "backpressure_never_idle", "restart_stalls_until_idle"] {
             let (whole, records) = replay(preset, i64::MAX);
             // Only back-pressure (or split alignment) stops a split's clock.
             assert_eq!(whole.contains("\nP\t"), preset == "backpressure_never_idle", "{preset}");
@@ -310,6 +368,23 @@ mod tests {
             assert_eq!(replay(preset, 7).0, whole, "{preset}");
             assert_eq!(replay(preset, BATCH_MS).0, whole, "{preset}");
         }
+    }
+
+    #[test]
+    fn a_failure_follows_its_instant_and_the_job_misses_the_ticks_while_down() {
+        // TaskManager 0 is lost at 120 s by a command (before that instant reads or ticks); the
+        // job restarts 5 s later from checkpoint 11 (110 s). Ticks every 200 ms.
+        let (replay, _) = replay("restart_stalls_until_idle", BATCH_MS);
+        let lines: Vec<&str> = replay.lines().collect();
+        let f = lines.iter().position(|l| l.starts_with("F\t")).unwrap();
+        assert_eq!(lines[f], "F\t120000\t11");
+        assert_eq!(lines.iter().filter(|l| l.starts_with("F\t")).count(), 1);
+        assert!(lines[..f].contains(&"C\t110000\t11") && lines[..f].contains(&"T\t119800"));
+        assert!(!replay.contains("\nT\t120000\n") && !replay.contains("\nT\t124800\n"), "no ticks while down");
+        let after = &lines[f + 1..];
+        assert!(after[0].starts_with("R\t125000\t"), "{}", after[0]);
+        let tick = after.iter().position(|l| l.starts_with("T\t")).unwrap();
+        assert_eq!(after[tick], "T\t125000", "the restart's own instant ticks, after its reads");
     }
 
     #[test]

@@ -56,14 +56,37 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
                 | Command::Resume { .. }
                 | Command::AttachProducer { .. }
                 | Command::DetachProducers { .. }
+                | Command::Fail { .. }
         ) {
             return Err(unsupported(
                 &format!("commands[{i}]"),
-                "the job keeps the settings and splits it starts with (only commands that change what is produced replay)",
+                "the job keeps the settings and splits it starts with (only commands that change what is produced, and failures, replay)",
             ));
         }
     }
     Ok(())
+}
+
+/// Failures replay on the plain job only: its failure marker must reach the window task on the
+/// one channel the records take (not through a union, a two-input operator or a SQL view).
+pub fn check_failures(s: &Scenario, run: &Recorded) -> Result<(), InputError> {
+    let cfg = s.job_config();
+    let field = if cfg.inputs.len() == 2 {
+        "second_input"
+    } else if cfg.first().midstream.is_some() {
+        "source.midstream"
+    } else if is_sql_window(&cfg) {
+        "window.api"
+    } else {
+        return Ok(());
+    };
+    match run.failures {
+        0 => Ok(()),
+        _ => Err(unsupported(
+            field,
+            "the job's failures with this shape (they replay with one source, its own watermarks and a DataStream window)",
+        )),
+    }
 }
 
 /// How the replay's reader stands for the playground's source subtasks.
@@ -113,10 +136,10 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
             "Back-pressure and read rates are not re-created: the replay's order holds their effect on what was read when, and its P lines stop each split's idleness clock where the playground's stood (back-pressured, or paused by split alignment), as Flink 2.3 does (FLIP-471).".into()
         });
     }
-    if run.restarts > 0 {
+    if run.failures > 0 {
         notes.push(format!(
-            "The playground's job restarted {} time(s) (a failure) and read records again from its checkpoints; failures are not replayed: the replay holds every read, re-reads included, and the exported job runs once without failing, so its results differ from the playground's.",
-            run.restarts
+            "The playground's job failed {} time(s) and restarted {} time(s) from its checkpoints; the job fails at the same points of the replay: its window task throws on a failure marker after everything read before it, and Flink restores the checkpoint the reader waited for at the playground's last checkpoint (Flink checkpoints every 100 ms and restarts after 100 ms; the replay's own time does not depend on either). Results fired between a checkpoint and a failure are printed again, as the playground's append sink received them twice.",
+            run.failures, run.restarts
         ));
     }
     if cfg.two_logical_inputs() {
@@ -131,10 +154,8 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     if input.alignment.is_some() {
         notes.push("Watermark alignment is set on the strategy, but the replay reader does not pause splits (one reader: the playground's pauses are already in the replay's order).".into());
     }
-    if cfg.checkpointing.interval_ms.is_some() {
-        notes.push(
-            "Checkpointing is not enabled in the job: the replay source is not checkpointed, and a restart replays from the start.".into(),
-        );
+    if cfg.checkpointing.interval_ms.is_some() && run.failures == 0 {
+        notes.push("Checkpointing is not enabled in the job: the playground's job never failed, so no checkpoint is ever restored.".into());
     }
     if cfg.channel_latency_ms > 0 {
         notes.push("exchange.latency_ms is not reproduced: records reach the window as soon as the source emits them.".into());

@@ -26,6 +26,8 @@ import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.metrics.MetricGroup;
@@ -40,6 +42,8 @@ import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindo
 import org.apache.flink.streaming.api.windowing.triggers.ContinuousEventTimeTrigger;
 import org.apache.flink.streaming.api.windowing.triggers.EventTimeTrigger;
 import org.apache.flink.streaming.api.windowing.triggers.PurgingTrigger;
+import org.apache.flink.streaming.api.windowing.triggers.Trigger;
+import org.apache.flink.streaming.api.windowing.triggers.TriggerResult;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -76,6 +80,8 @@ public class PlaygroundJob {
      * the playground's own window reached Long.MAX_VALUE before any end of input (max_on_silence).
      */
     static final long END_OF_INPUT_ABOVE = {{END_OF_INPUT_ABOVE}}L;
+    /** The playground's job failures in the replay (its `F` lines): the job fails and restores as often. */
+    static final int FAILURES = {{FAILURES}};
     public static void main(String[] args) throws Exception {
         // `--replay FILE` reads the records from a file (gzip if it ends in .gz) instead of the jar's replay.
         String replay = args.length == 2 && args[0].equals("--replay") ? args[1] : null;
@@ -83,6 +89,16 @@ public class PlaygroundJob {
         // Parallelism 1: one reader owns every split of its replay source (see README: the watermark
         // is the same minimum over the splits that are not idle), one window task.
         env.setParallelism(1);
+        if (FAILURES > 0) {
+            // The replay's failures: checkpoints to restore, and a restart after each failure
+            // (their delay was the playground's; in the replay it is only how long the job pauses).
+            Configuration conf = new Configuration();
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, FAILURES);
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+            env.configure(conf);
+            env.enableCheckpointing(100);
+        }
 
 {{STRATEGY}}
 
@@ -104,6 +120,8 @@ public class PlaygroundJob {
         public boolean tick;
         /** With `tick`, a `P` line: 1 the split's input activity clock stands from `time` on, -1 it goes on. */
         public int clockPause;
+        /** An `F` line: the window task throws on it (FailOnMarker). */
+        public boolean fail;
         /** The input (0, or 1 for a union's or connect's second source) and the playground's source subtask of its split. */
         public int input;
         public int subtask;
@@ -191,6 +209,7 @@ public class PlaygroundJob {
         @Override
         public void onEvent(Event e, long ts, WatermarkOutput out) {
             clock.nowMs = e.time;
+            if (e.fail) return;
             if (e.clockPause != 0) {
                 clock.setPaused(e.clockPause > 0);
                 return;
@@ -302,6 +321,25 @@ public class PlaygroundJob {
 
     // ------------------------------------------------------------------ window results
 
+    /**
+     * The scenario's trigger, and the replay's failures: the window task throws on a failure
+     * marker after everything the reader sent before it, as the playground's job failed after
+     * that instant. Flink then restores the checkpoint the reader waited for at its last `C` line.
+     */
+    static final class FailOnMarker extends Trigger<Object, TimeWindow> {
+        final Trigger<Object, TimeWindow> inner;
+        FailOnMarker(Trigger<Object, TimeWindow> inner) { this.inner = inner; }
+        public TriggerResult onElement(Object e, long ts, TimeWindow w, TriggerContext c) throws Exception {
+            if (((Event) e).fail) throw new IllegalStateException("replayed failure: the playground's job failed at " + ((Event) e).time + " ms");
+            return inner.onElement(e, ts, w, c);
+        }
+        public TriggerResult onProcessingTime(long t, TimeWindow w, TriggerContext c) throws Exception { return inner.onProcessingTime(t, w, c); }
+        public TriggerResult onEventTime(long t, TimeWindow w, TriggerContext c) throws Exception { return inner.onEventTime(t, w, c); }
+        public boolean canMerge() { return inner.canMerge(); }
+        public void onMerge(TimeWindow w, OnMergeContext c) throws Exception { inner.onMerge(w, c); }
+        public void clear(TimeWindow w, TriggerContext c) throws Exception { inner.clear(w, c); }
+    }
+
     /** count, sum, min, max of the values: all four, whatever the scenario aggregates. */
     static final class Stats implements AggregateFunction<Event, long[], long[]> {
         public long[] createAccumulator() { return new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE}; }
@@ -346,16 +384,21 @@ public class PlaygroundJob {
 
     // ------------------------------------------------------------------ the replay source
 
+    /** A split; in a checkpoint also the `F` lines the reader had passed (-1: not checkpointed). */
     public static class ReplaySplit implements SourceSplit, Serializable {
         final String id;
-        ReplaySplit(String id) { this.id = id; }
+        final int failures;
+        ReplaySplit(String id, int failures) { this.id = id; this.failures = failures; }
         @Override public String splitId() { return id; }
     }
 
     static final class SplitSerializer implements SimpleVersionedSerializer<ReplaySplit> {
         public int getVersion() { return 1; }
-        public byte[] serialize(ReplaySplit s) { return s.id.getBytes(StandardCharsets.UTF_8); }
-        public ReplaySplit deserialize(int v, byte[] b) { return new ReplaySplit(new String(b, StandardCharsets.UTF_8)); }
+        public byte[] serialize(ReplaySplit s) { return (s.failures + "\t" + s.id).getBytes(StandardCharsets.UTF_8); }
+        public ReplaySplit deserialize(int v, byte[] b) {
+            String[] f = new String(b, StandardCharsets.UTF_8).split("\t", 2);
+            return new ReplaySplit(f[1], Integer.parseInt(f[0]));
+        }
     }
 
     static final class NoState implements SimpleVersionedSerializer<Void> {
@@ -369,14 +412,14 @@ public class PlaygroundJob {
         final SplitEnumeratorContext<ReplaySplit> ctx;
         final String[] splits;
         boolean assigned;
-        Enumerator(SplitEnumeratorContext<ReplaySplit> ctx, String[] splits) { this.ctx = ctx; this.splits = splits; }
+        Enumerator(SplitEnumeratorContext<ReplaySplit> ctx, String[] splits, boolean assigned) { this.ctx = ctx; this.splits = splits; this.assigned = assigned; }
         public void start() {}
         public void handleSplitRequest(int subtask, String host) {}
         public void addSplitsBack(List<ReplaySplit> splits, int subtask) {}
         public void addReader(int subtask) {
             if (assigned) return;
             List<ReplaySplit> l = new ArrayList<>();
-            for (String s : splits) l.add(new ReplaySplit(s));
+            for (String s : splits) l.add(new ReplaySplit(s, -1));
             ctx.assignSplits(new SplitsAssignment<>(Collections.singletonMap(subtask, l)));
             ctx.signalNoMoreSplits(subtask);
             assigned = true;
@@ -391,8 +434,9 @@ public class PlaygroundJob {
         final String file;
         ReplaySource(String[] splits, String file) { this.splits = splits; this.file = file; }
         public Boundedness getBoundedness() { return Boundedness.BOUNDED; }
-        public SplitEnumerator<ReplaySplit, Void> createEnumerator(SplitEnumeratorContext<ReplaySplit> c) { return new Enumerator(c, splits); }
-        public SplitEnumerator<ReplaySplit, Void> restoreEnumerator(SplitEnumeratorContext<ReplaySplit> c, Void v) { return new Enumerator(c, splits); }
+        public SplitEnumerator<ReplaySplit, Void> createEnumerator(SplitEnumeratorContext<ReplaySplit> c) { return new Enumerator(c, splits, false); }
+        // Restored, the reader has its splits back from its own state.
+        public SplitEnumerator<ReplaySplit, Void> restoreEnumerator(SplitEnumeratorContext<ReplaySplit> c, Void v) { return new Enumerator(c, splits, true); }
         public SimpleVersionedSerializer<ReplaySplit> getSplitSerializer() { return new SplitSerializer(); }
         public SimpleVersionedSerializer<Void> getEnumeratorCheckpointSerializer() { return new NoState(); }
         public SourceReader<Event, ReplaySplit> createReader(SourceReaderContext c) { return new Reader(splits.length, file); }
@@ -401,8 +445,11 @@ public class PlaygroundJob {
     /**
      * Reads the replay line by line, as fast as the job takes it. `R` lines are records of one
      * split, `T` lines are the playground's periodic-watermark instants, sent to every split, `P`
-     * lines stop or restart one split's input activity clock (sent to it as a tick). Not
-     * checkpointed: a restart replays from the start (see README).
+     * lines stop or restart one split's input activity clock (sent to it as a tick).
+     * With failures in the replay, the reader waits at the start, at every `C` line and after a
+     * restore until a checkpoint taken there has completed, and emits everything up to the next
+     * such line in one pollNext: no checkpoint can hold a position in between. An `F` line sends
+     * the failure marker and stops; restored, the reader goes on after that `F` line.
      */
     static final class Reader implements SourceReader<Event, ReplaySplit> {
         final int expected;
@@ -411,29 +458,81 @@ public class PlaygroundJob {
         CompletableFuture<Void> available = new CompletableFuture<>();
         BufferedReader in;
         boolean outputsCreated;
+        /** The `F` lines passed; -1 on a fresh start. */
+        int failures = -1;
+        /** Waiting for a checkpoint taken here; the first one's id once taken (-1: none yet). */
+        boolean waiting;
+        long waitFor = -1;
 
         Reader(int expected, String file) { this.expected = expected; this.file = file; }
 
         public void start() {}
 
         public void addSplits(List<ReplaySplit> l) {
-            for (ReplaySplit s : l) splits.add(s.id);
+            for (ReplaySplit s : l) {
+                splits.add(s.id);
+                failures = Math.max(failures, s.failures);
+            }
             if (splits.size() == expected) available.complete(null);
         }
 
         public InputStatus pollNext(ReaderOutput<Event> out) throws IOException {
-            if (splits.size() < expected) return InputStatus.NOTHING_AVAILABLE;
+            if (splits.size() < expected || waiting) return InputStatus.NOTHING_AVAILABLE;
             if (!outputsCreated) {
                 // Every split has an output from the start: one that never emits holds the
                 // source's watermark at Long.MIN_VALUE, as an empty Kafka partition does.
                 for (String s : splits) out.createOutputForSplit(s);
                 outputsCreated = true;
                 in = open();
+                if (FAILURES > 0) {
+                    // Restored: after the F line that failed the job (the checkpoint's next one).
+                    for (int f = 0; f <= failures; ) {
+                        String line = next();
+                        if (line == null) throw new IOException("the replay has fewer F lines than its checkpoint passed");
+                        if (line.startsWith("F\t")) f++;
+                    }
+                    failures++;
+                    return waitForCheckpoint();
+                }
             }
+            do {
+                String line = next();
+                if (line == null) return InputStatus.END_OF_INPUT;
+                String[] f = line.split("\t", -1);
+                if (FAILURES == 0) {
+                    if (!f[0].equals("C")) emit(f, out);
+                    return InputStatus.MORE_AVAILABLE;
+                }
+                if (f[0].equals("C")) return waitForCheckpoint();
+                if (f[0].equals("F")) {
+                    Event m = new Event();
+                    m.fail = true;
+                    m.time = Long.parseLong(f[1]);
+                    m.ts = Long.MAX_VALUE / 2;  // never late
+                    out.createOutputForSplit(splits.get(0)).collect(m);
+                    waiting = true;  // for good: the job fails on the marker
+                    waitFor = Long.MAX_VALUE;
+                    available = new CompletableFuture<>();
+                    return InputStatus.NOTHING_AVAILABLE;
+                }
+                emit(f, out);
+            } while (true);
+        }
+
+        private String next() throws IOException {
             String line = in.readLine();
             while (line != null && (line.isEmpty() || line.startsWith("#"))) line = in.readLine();
-            if (line == null) return InputStatus.END_OF_INPUT;
-            String[] f = line.split("\t", -1);
+            return line;
+        }
+
+        private InputStatus waitForCheckpoint() {
+            waiting = true;
+            waitFor = -1;
+            available = new CompletableFuture<>();
+            return InputStatus.NOTHING_AVAILABLE;
+        }
+
+        private void emit(String[] f, ReaderOutput<Event> out) {
             long time = Long.parseLong(f[1]);
             if (f[0].equals("T")) {
                 for (String s : splits) {
@@ -462,7 +561,6 @@ public class PlaygroundJob {
                 e.subtask = subtaskOf(f[2]);
                 out.createOutputForSplit(f[2]).collect(e);
             }
-            return InputStatus.MORE_AVAILABLE;
         }
 
         /** The replay: `--replay FILE`, else the jar's replay.tsv or (`wmp export`) replay.tsv.gz. */
@@ -476,7 +574,21 @@ public class PlaygroundJob {
         }
 
         public CompletableFuture<Void> isAvailable() { return available; }
-        public List<ReplaySplit> snapshotState(long id) { return new ArrayList<>(); }
+
+        public List<ReplaySplit> snapshotState(long id) {
+            if (waiting && waitFor < 0) waitFor = id;
+            List<ReplaySplit> l = new ArrayList<>();
+            for (String s : splits) l.add(new ReplaySplit(s, failures));
+            return l;
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long id) {
+            if (waiting && waitFor >= 0 && id >= waitFor) {
+                waiting = false;
+                available.complete(null);
+            }
+        }
         public void notifyNoMoreSplits() {}
 
         @Override
