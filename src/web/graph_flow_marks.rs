@@ -127,7 +127,6 @@ fn PauseBadgeShown(p: u32, lay: Memo<Layout>) -> impl IntoView {
 #[component]
 fn FlowLineShown(o: u32, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let shown = expect_context::<FlowOn>().limited;
     let busy = Memo::new(move |_| pg.with_flow(|r| r.busy(o)));
     let fills = Memo::new(move |_| pg.snap.with(|sn| channel_fills(sn, o)));
     // The line's baseline, at the bottom of the node.
@@ -140,7 +139,7 @@ fn FlowLineShown(o: u32, lay: Memo<Layout>) -> impl IntoView {
     // A real job reports no per-channel buffers.
     let buffers = move || if pg.live.is_some() { "input buffers per channel: not in the REST API".to_string() } else { fills.with(|f| fills_title(f)) };
     view! {
-        <g class="flow-line" class:hidden=move || !shown.get() data-busy=move || busy.get().map_or_else(String::new, |ms| ms.to_string())>
+        <g class="flow-line" data-busy=move || busy.get().map_or_else(String::new, |ms| ms.to_string())>
             <title>{move || format!("busyTimeMsPerSecond: {}\n{}", busy_text(), buffers())}</title>
             <text class="mono busy" x=move || geo.get().0 + 8.0 y=move || geo.get().1>{move || format!("busy {} ms/s", busy_text())}</text>
             <g class="gauges" inner_html=gauges></g>
