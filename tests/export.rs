@@ -233,3 +233,45 @@ fn a_failure_behind_a_watermark_operator_is_refused_naming_it() {
     let e = export_job(&build::parse(&v.to_string()).unwrap()).unwrap_err().to_string();
     assert!(e.starts_with("source.midstream") && e.contains("the job's failures"), "{e}");
 }
+
+/// `scenario` from the preset `id` with checkpoints and a `fail` command at `at_ms`.
+fn failing(id: &str, at_ms: i64) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("presets/{id}.json")).unwrap()).unwrap();
+    v["checkpointing"] = serde_json::json!({"interval_ms": 10000, "restart": {"type": "fixed_delay", "delay_ms": 3000, "attempts": 3}});
+    v["commands"] = serde_json::json!([{"at_ms": at_ms, "command": "fail", "target": {"keyed_subtask": 0}}]);
+    v
+}
+
+#[test]
+fn a_restart_starts_the_split_clocks_again() {
+    // Back-pressure stops the clocks before and after the failure (at 60 s); the restored job's
+    // clocks go on, as the playground's new splits' do: every P line changes what the job's
+    // clock does. The scenario's golden shows the same results on Flink.
+    let text = std::fs::read_to_string("tests/fixtures/export/scenarios/backpressure_failure.json").unwrap();
+    let job = export_job(&build::parse(&text).unwrap()).unwrap();
+    let replay = file(&job, REPLAY_PATH);
+    let (mut stood, mut failures, mut after_failure) = (std::collections::BTreeMap::new(), 0, 0);
+    for l in replay.lines() {
+        let f: Vec<&str> = l.split('\t').collect();
+        match f[0] {
+            "F" => {
+                stood.clear();
+                failures += 1;
+            }
+            "P" => {
+                let now = f[3] == "1";
+                assert_ne!(stood.insert(f[2], now).unwrap_or(false), now, "{l} changes nothing");
+                after_failure += usize::from(failures > 0);
+            }
+            _ => {}
+        }
+    }
+    assert!(failures == 1 && after_failure > 0, "{failures} failures, {after_failure} P lines after");
+}
+
+#[test]
+fn a_failure_with_max_on_silence_is_refused_naming_the_generator() {
+    // Its window watermark of Long.MAX_VALUE would drop the failure marker as late.
+    let e = export_job(&build::parse(&failing("max_on_silence", 20_000).to_string()).unwrap()).unwrap_err().to_string();
+    assert!(e.starts_with("source.watermark.generator") && e.contains("the job's failures"), "{e}");
+}

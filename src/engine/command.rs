@@ -145,8 +145,9 @@ impl Simulation {
             Command::Fail { target } => {
                 check::fail_target(target, &check::JobSize::of(self)).map_err(|e| e.within("target"))?;
                 // A TaskManager that runs no subtask takes nothing down with it.
-                if self.runs_a_subtask(target) {
+                if self.runs_a_subtask(target) && self.failover.is_running() {
                     self.fail_job(now, fail_reason(target));
+                    self.failover.failed_before_reads = true;
                 }
             }
             Command::Checkpoint => self.trigger_checkpoint(now),

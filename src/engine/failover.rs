@@ -96,6 +96,9 @@ pub struct Failover {
     /// 1 for the first run, one more per restart.
     pub(crate) attempt: u32,
     pub(crate) failed_at: Option<ProcTime>,
+    /// The last failure came at the start of its instant (a `fail` command), before it read or
+    /// emitted anything; else at its end (step 8). The export's replay orders its lines by it.
+    pub(crate) failed_before_reads: bool,
     pub(crate) failure: Option<String>,
     pub(crate) restored_at: Option<ProcTime>,
     /// The checkpoint the last restore came from (`None`: from the start offsets).
@@ -121,6 +124,7 @@ impl Failover {
             history: StateSizeHistory::new(cfg.start_time, cfg.window_parallelism),
             attempt: 1,
             failed_at: None,
+            failed_before_reads: false,
             failure: None,
             restored_at: None,
             restored_from: None,
@@ -213,6 +217,7 @@ impl Simulation {
         let f = &mut self.failover;
         f.emitted = Some(EmittedBefore::of(&self.down));
         f.failed_at = Some(t);
+        f.failed_before_reads = false;
         f.failure = Some(match &limit {
             Some(l) => format!("{reason}; {l}"),
             None => reason,

@@ -28,8 +28,6 @@ pub type FailoverChange = (i64, FailoverEvent);
 
 pub struct Failovers {
     start_ms: i64,
-    /// When the scenario's `fail` commands run, in ms after the start.
-    fail_commands: Vec<i64>,
     checkpoints: u64,
     failed_at: Option<ProcTime>,
     restored_at: Option<ProcTime>,
@@ -40,9 +38,15 @@ pub struct Failovers {
 }
 
 impl Failovers {
-    pub fn new(sim: &Simulation, fail_commands: Vec<i64>) -> Self {
-        let start_ms = sim.config().start_time.0;
-        Failovers { start_ms, fail_commands, checkpoints: 0, failed_at: None, restored_at: None, failures: 0, changes: Vec::new() }
+    pub fn new(sim: &Simulation) -> Self {
+        Failovers {
+            start_ms: sim.config().start_time.0,
+            checkpoints: 0,
+            failed_at: None,
+            restored_at: None,
+            failures: 0,
+            changes: Vec::new(),
+        }
     }
 
     /// Notes a restart, a checkpoint or a failure in the instant just run (a restart comes
@@ -62,7 +66,7 @@ impl Failovers {
             self.failed_at = f.failed_at;
             self.failures += 1;
             let restores = f.coordinator.last.as_ref().map_or(0, |c| c.id);
-            self.changes.push((t, FailoverEvent::Failure { restores, at_start: self.fail_commands.contains(&t) }));
+            self.changes.push((t, FailoverEvent::Failure { restores, at_start: f.failed_before_reads }));
         }
     }
 

@@ -26,7 +26,6 @@
 use super::failovers::{FailoverChange, FailoverEvent, Failovers};
 use super::result_line::ResultLine;
 use super::split_clocks::{ClockChange, SplitClocks};
-use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::observer::Observer;
 use crate::engine::scenario::schema::Scenario;
@@ -97,8 +96,7 @@ fn record_in_batches(
     session.record_reads();
     let mut out = ReplayWriter::start(session.sim(), replay)?;
     let mut clocks = SplitClocks::new(session.sim());
-    let fail_commands = scenario.commands.iter().filter(|c| matches!(c.command, Command::Fail { .. })).map(|c| c.at_ms).collect();
-    let mut failovers = Failovers::new(session.sim(), fail_commands);
+    let mut failovers = Failovers::new(session.sim());
     let end = session.end();
     let mut at = session.start();
     while at < end && session.halted().is_none() {

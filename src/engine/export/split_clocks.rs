@@ -9,6 +9,7 @@
 //! happened does not matter to the replay.
 
 use crate::engine::sim::Simulation;
+use crate::engine::time::ProcTime;
 
 /// One clock change: processing time (ms after the start), the engine-wide partition, and
 /// whether its clock stands from then on.
@@ -21,6 +22,9 @@ pub struct SplitClocks {
     start_ms: i64,
     /// Per engine-wide partition, whether its clock stood after the last instant seen.
     paused: Vec<bool>,
+    /// The last restart seen: the restarted job's splits (and the replay job's restored
+    /// generators) start with clocks that go on.
+    restored_at: Option<ProcTime>,
     /// Changes seen and not written yet, in time order.
     changes: Vec<ClockChange>,
 }
@@ -29,7 +33,7 @@ impl SplitClocks {
     pub fn new(sim: &Simulation) -> Self {
         let cfg = sim.config();
         let on = cfg.flow_controlled() && cfg.inputs.iter().all(|i| i.midstream.is_none());
-        SplitClocks { on, start_ms: cfg.start_time.0, paused: vec![false; sim.partitions.len()], changes: Vec::new() }
+        SplitClocks { on, start_ms: cfg.start_time.0, paused: vec![false; sim.partitions.len()], restored_at: None, changes: Vec::new() }
     }
 
     /// Notes every split clock that stood still or went on in the instant just run.
@@ -38,6 +42,10 @@ impl SplitClocks {
             return;
         }
         let t = sim.now().0 - self.start_ms;
+        if sim.failover().restored_at != self.restored_at {
+            self.restored_at = sim.failover().restored_at;
+            self.paused.fill(false);
+        }
         for split in sim.sources().iter().flat_map(|s| &s.splits) {
             let (p, paused) = (split.partition, split.clock.is_paused());
             if let Some(was) = self.paused.get_mut(p as usize).filter(|was| **was != paused) {
