@@ -19,7 +19,7 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 // wmp export's streamed, gzipped replay: raised to 427 deliberately; 425.8 with a text callback
 // instead and the replay's clock lines: lowered to 426; the full load is then 1,040.9).
 // Replaying the job's failures (C/F lines, the job's checkpoint waits and failure marker) took
-// the engine to 428.6 and the full load to 1,043.4: both raised deliberately, to 429 and 1,044.
+// the engine to 428.9 and the full load to 1,043.5: both raised deliberately, to 429 and 1,044.
 const CEILINGS = { fullFirstLoadGzip: 1044 * 1024, engineGzip: 429 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
