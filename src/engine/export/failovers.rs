@@ -31,22 +31,13 @@ pub struct Failovers {
     checkpoints: u64,
     failed_at: Option<ProcTime>,
     restored_at: Option<ProcTime>,
-    /// Failures seen so far: the replay's `F` lines.
-    pub failures: u32,
     /// Events seen and not written yet, in time order.
     changes: Vec<FailoverChange>,
 }
 
 impl Failovers {
     pub fn new(sim: &Simulation) -> Self {
-        Failovers {
-            start_ms: sim.config().start_time.0,
-            checkpoints: 0,
-            failed_at: None,
-            restored_at: None,
-            failures: 0,
-            changes: Vec::new(),
-        }
+        Failovers { start_ms: sim.config().start_time.0, checkpoints: 0, failed_at: None, restored_at: None, changes: Vec::new() }
     }
 
     /// Notes a restart, a checkpoint or a failure in the instant just run (a restart comes
@@ -64,7 +55,6 @@ impl Failovers {
         }
         if f.failed_at != self.failed_at {
             self.failed_at = f.failed_at;
-            self.failures += 1;
             let restores = f.coordinator.last.as_ref().map_or(0, |c| c.id);
             self.changes.push((t, FailoverEvent::Failure { restores, at_start: f.failed_before_reads }));
         }

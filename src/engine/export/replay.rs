@@ -32,7 +32,9 @@ use crate::engine::scenario::schema::Scenario;
 use crate::engine::session::{budget, Session};
 use crate::engine::sim::Simulation;
 use std::fmt::Write;
+use std::iter::Peekable;
 use std::ops::ControlFlow;
+use std::vec::IntoIter;
 
 /// What a replay needs from the playground's run (the records themselves went to the replay's
 /// writer as they were read).
@@ -57,7 +59,7 @@ pub struct Recorded {
     /// How often the playground's job restarted (a failure).
     pub restarts: u32,
     /// How often it failed: the replay's `F` lines (one more than `restarts` when the run ended
-    /// while the job was down).
+    /// while the job was down or failed for good).
     pub failures: u32,
 }
 
@@ -122,7 +124,7 @@ fn record_in_batches(
     let end_ms = sim.now().0 - sim.config().start_time.0;
     let records = out.records;
     out.finish(end_ms, replay)?;
-    Ok(Recorded { failures: failovers.failures, ..recorded(sim, records, end_ms) })
+    Ok(recorded(sim, records, end_ms))
 }
 
 fn too_many(max_records: usize) -> InputError {
@@ -166,7 +168,8 @@ fn recorded(sim: &Simulation, records: usize, end_ms: i64) -> Recorded {
         final_watermark_ms: sim.downstream().windows.iter().map(|w| w.current_input_watermark().0).max().unwrap_or(i64::MIN),
         results: sim.downstream().sink.results().map(|r| ResultLine::of(r, keys.name(r.key))).collect(),
         restarts: sim.failover().restarts(),
-        failures: 0,
+        // Every failure restarted the job but a last one it is still down from.
+        failures: sim.failover().restarts() + u32::from(!sim.failover().is_running()),
     }
 }
 
@@ -236,10 +239,7 @@ impl ReplayWriter {
         for r in &reads {
             let t = r.time.0 - self.start_ms;
             while let Some(f) = failovers.next_if(|f| f.0 < t) {
-                while let Some(c) = clocks.next_if(|c| c.0 <= f.0) {
-                    self.write_clock(c, &mut text);
-                }
-                self.write_failover(f, &mut text);
+                self.write_failover(f, &mut clocks, &mut text);
             }
             while let Some(c) = clocks.next_if(|c| c.0 < t) {
                 self.write_clock(c, &mut text);
@@ -249,19 +249,20 @@ impl ReplayWriter {
             let _ = writeln!(text, "R\t{t}\t{split}\t{}\t{}\t{key}", r.ts.0, r.value);
         }
         for f in failovers {
-            while let Some(c) = clocks.next_if(|c| c.0 <= f.0) {
-                self.write_clock(c, &mut text);
-            }
-            self.write_failover(f, &mut text);
+            self.write_failover(f, &mut clocks, &mut text);
         }
         clocks.for_each(|c| self.write_clock(c, &mut text));
         self.records += reads.len();
         out(&text).map_err(write_error)
     }
 
-    /// A checkpoint or a failure after its instant's ticks; a restart skips the ticks the job
-    /// missed while it was down (its own instant's tick runs: the restart comes first).
-    fn write_failover(&mut self, (t, event): FailoverChange, text: &mut String) {
+    /// A checkpoint or a failure after its instant's clock changes and ticks; a restart skips
+    /// the ticks the job missed while it was down (its own instant's tick runs: the restart
+    /// comes first).
+    fn write_failover(&mut self, (t, event): FailoverChange, clocks: &mut Peekable<IntoIter<ClockChange>>, text: &mut String) {
+        while let Some(c) = clocks.next_if(|c| c.0 <= t) {
+            self.write_clock(c, text);
+        }
         match event {
             FailoverEvent::Restart => {
                 while self.next_tick < t {
