@@ -61,3 +61,25 @@ fn far_future_and_unit_mistakes_are_named() {
     assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SecondsReadAsMillis { .. })), "{}", ex.text);
     assert!(ex.text.contains("1970"), "{}", ex.text);
 }
+
+/// With two sources a source subtask is named by its source and its index there, as the live
+/// vertex tables and Flink count (`impressions·0`, not its number 1 over both sources), and the
+/// explanation, the diagnosis and the snapshot the UI draws from name it alike.
+#[test]
+fn a_source_subtask_of_two_sources_is_named_by_its_source_everywhere() {
+    let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/presets/union_idle_stream.json")).unwrap();
+    let s = sim(&json, 60_000);
+    let ex = s.explain(0).unwrap();
+    let held = ex.held_by.as_ref().expect("the stopped impressions hold the union").source_subtask;
+    assert_eq!(held, 1, "the second source's only subtask, after the first source's one");
+    let snap = s.snapshot();
+    assert_eq!(snap.source_subtask_name(held), "impressions·0");
+    assert_eq!(snap.source_subtask_name(0), "clicks·0");
+    assert_eq!(s.source_subtask_name(held), snap.source_subtask_name(held));
+    assert!(ex.text.contains("(source subtask impressions·0, partition impressions-"), "{}", ex.text);
+    assert!(!ex.text.contains("source subtask 1"), "{}", ex.text);
+    // One source keeps its number.
+    let one = sim(&seed_001("\"idle_timeout_ms\": null"), 60_000);
+    assert_eq!(one.snapshot().source_subtask_name(3), "3");
+    assert!(one.explain(0).unwrap().text.contains("(source subtask 3, partition 11)"));
+}

@@ -162,6 +162,38 @@ async fn two_inputs_and_chained_operators_are_drawn_and_named_alike() {
     c.remove();
 }
 
+/// Two sources: a source subtask is named by its source and its index there (`impressions·0`,
+/// as Flink and the live vertex tables count), never by its number over both sources, in the
+/// graph's label, title and accessible label, the channels table, the WHY chain and the reasons.
+#[wasm_bindgen_test]
+async fn a_source_subtask_of_two_sources_has_one_name_in_every_view() {
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    pg.load_preset("union-idle-stream").unwrap();
+    pg.run_until(at(&pg, 60)).unwrap();
+    pg.refresh();
+    settle().await;
+    // Source subtask 1 over both sources is the impressions source's subtask 0; it holds.
+    let node = q(&c, "svg.graph .node.src.holding");
+    assert_eq!(node.get_attribute("data-source").as_deref(), Some("1"));
+    let label = text(&c, "svg.graph .node.src.holding text.name");
+    assert!(label.starts_with("src impressions·0"), "{label}");
+    assert!(text(&c, "svg.graph .node.src[data-source='0'] text.name").starts_with("src clicks·0"));
+    assert!(node.get_attribute("aria-label").unwrap().starts_with("Source subtask impressions·0:"));
+    assert!(
+        text(&c, "svg.graph .node.src.holding title").starts_with("source subtask impressions·0 (2 splits)"),
+        "{}",
+        text(&c, "svg.graph .node.src.holding title")
+    );
+    // The channels table names it as the graph does.
+    let row = text(&c, "#channels-table tr.holding");
+    assert!(row.contains("src impressions·0"), "{row}");
+    assert!(!c.text_content().unwrap_or_default().contains("src 1"), "no global number anywhere");
+    assert!(text(&c, ".why .chain").contains("source subtask impressions·0"), "{}", text(&c, ".why .chain"));
+    drop(handle);
+    c.remove();
+}
+
 #[wasm_bindgen_test]
 async fn advisor_applies_its_advice_and_the_lag_alert_shows() {
     let pg = Pg::new();

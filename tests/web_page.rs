@@ -18,6 +18,21 @@ mod pinned;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// The embed's compact graph names a source subtask of two sources as the full graph does.
+#[wasm_bindgen_test]
+async fn the_embed_names_a_source_subtask_by_its_source() {
+    let pg = Pg::new();
+    pg.load_preset("union-idle-stream").unwrap();
+    pg.run_until(at(&pg, 60)).unwrap();
+    pg.refresh();
+    let c = fresh_container();
+    let _h = leptos::mount::mount_to(c.clone(), move || view! { <wmp::web::Embed pg=pg no_loop=true /> });
+    settle().await;
+    assert_eq!(text(&c, ".embed svg.graph.compact [data-source='1'] text"), "src impressions·0");
+    assert!(text(&c, ".embed svg.graph.compact [data-source='1'] title").starts_with("source subtask impressions·0:"));
+    assert_eq!(text(&c, ".embed svg.graph.compact [data-source='0'] text"), "src clicks·0");
+}
+
 /// The embed layout: compact graph, timeline, WHY line, "open full" link to where the embed is.
 #[wasm_bindgen_test]
 async fn embed_layout_renders_and_links_to_the_full_playground() {
@@ -271,6 +286,11 @@ async fn a_live_job_with_three_sources_draws_a_band_each() {
         "{}",
         text(&c, "#live-splits-table tr.holding")
     );
+    // Its source subtask is the rates vertex's subtask 0, as its vertex table numbers it (and
+    // Flink: "Source: rates (1/1)"), not 3, its number over the three sources.
+    assert!(text(&c, "svg.graph .node.src.holding text.name").starts_with("src rates·0"), "{}", text(&c, "svg.graph .node.src.holding"));
+    assert!(text(&c, "svg.graph .node.src[data-source='1'] text.name").starts_with("src events·1"));
+    assert!(text(&c, "#live-channels-table tr.holding").contains("src rates·0"), "{}", text(&c, "#live-channels-table tr.holding"));
     // Every source reports backPressuredTimeMsPerSecond (0): OK badges, as Flink's Web UI.
     assert_eq!(count(&c, ".bp-badge:not(.hidden)[data-bp-level='OK']"), 4);
     assert_eq!(count(&c, ".flow-line:not(.hidden)"), 2);

@@ -337,10 +337,13 @@ impl Simulation {
         let mut s = format!("{operator} subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
         if let Some(c) = &ex.held_by {
             let part = c.partition.map_or(String::new(), |p| format!(", partition {}", self.partition_name(p)));
-            s += &format!(" because of channel {} (source subtask {}{part})", c.channel, c.source_subtask);
+            s += &format!(" because of channel {} (source subtask {}{part})", c.channel, self.source_subtask_name(c.source_subtask));
         }
-        let parts: Vec<String> =
-            ex.reasons.iter().map(|r| reason_clause_named(r, now, |t| format_utc(t.ms()), |p| self.partition_name(p))).collect();
+        let parts: Vec<String> = ex
+            .reasons
+            .iter()
+            .map(|r| reason_clause_named(r, now, |t| format_utc(t.ms()), |p| self.partition_name(p), |s| self.source_subtask_name(s)))
+            .collect();
         if !parts.is_empty() {
             s += ": ";
             s += &parts.join("; ");
@@ -388,16 +391,23 @@ fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>) -
 /// engine's sentence joins the clauses with UTC times; the playground shows each one as a
 /// sentence of its own with times relative to now. One wording for both.
 pub fn reason_clause(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String) -> String {
-    reason_clause_named(r, now, at, |p| p.to_string())
+    reason_clause_named(r, now, at, |p| p.to_string(), |s| s.to_string())
 }
 
 /// [`reason_clause`] with partitions named by `name` ([`Simulation::partition_name`]: `rates-0`
-/// in a job with two topics).
-pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> String, name: impl Fn(u32) -> String) -> String {
+/// in a job with two topics) and source subtasks by `source` ([`Simulation::source_subtask_name`]:
+/// `rates·0` in a job with two sources).
+pub fn reason_clause_named(
+    r: &Reason,
+    now: ProcTime,
+    at: impl Fn(EventTime) -> String,
+    name: impl Fn(u32) -> String,
+    source: impl Fn(u32) -> String,
+) -> String {
     let d = format_duration;
     match r {
         Reason::AllInputsIdle => "every input channel is idle, so the watermark does not move (it resumes when a channel becomes active with a higher watermark)".into(),
-        Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {source_subtask} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)"),
+        Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)", source(*source_subtask)),
         Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("partition {} has never received a record and no idle timeout is set", name(*partition)),
         Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("partition {} has never received a record; it goes idle after the {} idle timeout", name(*partition), d(*t)),
         Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {} has had no record for {} and no idle timeout is set", name(*partition), d(*silent_ms)),
@@ -435,16 +445,18 @@ pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> 
             d(*behind_ms)
         ),
         Reason::MidstreamHolds { source_subtask, operator, source_idle, idle_timeout_ms, silent_ms, sql } => {
-            midstream_clause(*source_subtask, operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql)
+            midstream_clause(source(*source_subtask), operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql)
         }
         Reason::BackPressuredNeverIdle { partition, source_subtask, idle_timeout_ms, silent_ms } => format!(
-            "partition {} has had no record for {}, but source subtask {source_subtask} is back-pressured: since Flink 1.20.1 / 2.0 (FLIP-471) back-pressured time does not count towards the {} idle timeout, so it never goes idle while the job is overloaded",
+            "partition {} has had no record for {}, but source subtask {} is back-pressured: since Flink 1.20.1 / 2.0 (FLIP-471) back-pressured time does not count towards the {} idle timeout, so it never goes idle while the job is overloaded",
             name(*partition),
             d(*silent_ms),
+            source(*source_subtask),
             d(*idle_timeout_ms)
         ),
         Reason::WaitingForAlignment { source_subtask, max_allowed } => format!(
-            "source subtask {source_subtask} waits for watermark alignment: its watermark is past the group's maximum allowed {}, so it reads nothing until the group catches up",
+            "source subtask {} waits for watermark alignment: its watermark is past the group's maximum allowed {}, so it reads nothing until the group catches up",
+            source(*source_subtask),
             at(*max_allowed)
         ),
         Reason::SplitPausedByAlignment { partition, max_allowed } => {
@@ -457,7 +469,9 @@ pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> 
             d(*max_drift_ms),
             d(*update_interval_ms)
         ),
-        Reason::ChannelNotRealigned { channel, source_subtask } => format!("channel {channel} (source subtask {source_subtask}) became active below the watermark and is ignored until it catches up"),
+        Reason::ChannelNotRealigned { channel, source_subtask } => {
+            format!("channel {channel} (source subtask {}) became active below the watermark and is ignored until it catches up", source(*source_subtask))
+        }
         Reason::FarFutureTimestamp { partition, max_timestamp, ahead_ms } => {
             format!("partition {} read a timestamp {} ahead of processing time ({}): records behind it are late; clamp timestamps at the source", name(*partition), d(*ahead_ms), at(*max_timestamp))
         }
@@ -466,12 +480,12 @@ pub fn reason_clause_named(r: &Reason, now: ProcTime, at: impl Fn(EventTime) -> 
         Reason::JobDown { restarting_until: Some(u) } => format!("the job is RESTARTING (the restart strategy's delay ends in {}): nothing is read or processed until then", d((*u - now).max(0))),
         Reason::JobDown { restarting_until: None } => "the job FAILED and the restart strategy allows no more restarts: nothing happens any more".into(),
         Reason::StalledAfterRestore { restored_at, channel, source_subtask, silent_partition, idle_timeout_ms } => {
-            restore_clause(now - *restored_at, *channel, *source_subtask, silent_partition.map(&name), *idle_timeout_ms)
+            restore_clause(now - *restored_at, *channel, source(*source_subtask), silent_partition.map(&name), *idle_timeout_ms)
         }
     }
 }
 
-fn restore_clause(ago: i64, channel: usize, s: u32, silent: Option<String>, timeout: Option<i64>) -> String {
+fn restore_clause(ago: i64, channel: usize, s: String, silent: Option<String>, timeout: Option<i64>) -> String {
     let d = format_duration;
     let head = format!(
         "stalled after the restore {} ago: watermarks restart from Long.MIN_VALUE and idleness is lost, and channel {channel} (source subtask {s}) has no watermark yet",
@@ -502,7 +516,7 @@ pub(crate) fn ordinal(input: usize) -> &'static str {
     }
 }
 
-fn midstream_clause(s: u32, operator: &str, source_idle: bool, timeout: Option<i64>, silent: Option<i64>, sql: bool) -> String {
+fn midstream_clause(s: String, operator: &str, source_idle: bool, timeout: Option<i64>, silent: Option<i64>, sql: bool) -> String {
     let d = format_duration;
     let quiet = silent.map_or("no record has passed it yet".to_string(), |t| format!("its last record passed {} ago", d(t)));
     match (sql, timeout) {

@@ -239,6 +239,20 @@ pub struct Snapshot {
     pub run: JobRunView,
 }
 
+impl Snapshot {
+    /// Source subtask `s` as every view names it (`view::names`): `3` with one source,
+    /// `rates·0` with several.
+    pub fn source_subtask_name(&self, s: u32) -> String {
+        match self.sources.get(s as usize) {
+            Some(v) => {
+                let topic = self.job.topics.get(v.input as usize).map_or("", String::as_str);
+                super::view::names::source_subtask_name(self.job.topics.len(), topic, v.subtask_in_source, s)
+            }
+            None => s.to_string(),
+        }
+    }
+}
+
 /// What a snapshot computes beyond the cheap per-frame picture.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SnapshotOptions {

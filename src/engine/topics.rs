@@ -57,4 +57,17 @@ impl super::sim::Simulation {
             _ => p.to_string(),
         }
     }
+
+    /// Source subtask `s` as texts name it (`view::names`, the rule the UI's views share): its
+    /// number with one source (`3`), its source and its index there with two (`rates·0`).
+    pub fn source_subtask_name(&self, s: u32) -> String {
+        let inputs = &self.config().inputs;
+        match self.sources.get(s as usize) {
+            Some(src) => {
+                let topic = inputs.get(src.input as usize).map_or("", |i| i.topic.as_str());
+                super::view::names::source_subtask_name(inputs.len(), topic, src.index_in_source, s)
+            }
+            None => s.to_string(),
+        }
+    }
 }

@@ -240,9 +240,15 @@ fn source_nodes(out: &mut String, c: &Cols, s: &Snapshot, (sp, sy): &(f64, Vec<f
         if cs == Some(v.subtask) {
             class += " holding";
         }
-        let _ = write!(out, r#"<g class="{class}" data-source="{}"><title>source subtask {}: {}</title><rect class="box" x="{:.1}" y="{:.1}" width="{:.1}" height="{sh:.1}" rx="4"/>"#, v.subtask, v.subtask, wm_human(v.output_watermark.ms(), s.now.ms()), c.s_x, y - sh / 2.0, c.s_w);
+        // `src 3`, or `src rates·0` with two sources (every view's name); a topic is text.
+        let name = s.source_subtask_name(v.subtask).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+        let _ = write!(out, r#"<g class="{class}" data-source="{}"><title>source subtask {name}: {}</title><rect class="box" x="{:.1}" y="{:.1}" width="{:.1}" height="{sh:.1}" rx="4"/>"#, v.subtask, wm_human(v.output_watermark.ms(), s.now.ms()), c.s_x, y - sh / 2.0, c.s_w);
         if sh >= 10.0 {
-            let _ = write!(out, r#"<text x="{:.1}" y="{:.1}">src {}</text>"#, c.s_x + 5.0, y + 3.5, v.subtask);
+            // With two sources a name wider than the node is squeezed into it (10 px text: about
+            // 5.6 px a character), not cut: the name stays the one the other views write.
+            let room = c.s_w - 8.0;
+            let fit = if s.job.topics.len() > 1 && (name.chars().count() + 4) as f64 * 5.6 > room { format!(r#" textLength="{room:.1}" lengthAdjust="spacingAndGlyphs""#) } else { String::new() };
+            let _ = write!(out, r#"<text x="{:.1}" y="{:.1}"{fit}>src {name}</text>"#, c.s_x + 5.0, y + 3.5);
         }
         out.push_str("</g>");
     }

@@ -19,8 +19,9 @@ use leptos::prelude::*;
 
 /// One reason as a sentence of its own: the engine's wording, times relative to now.
 pub fn reason_text(r: &Reason, now: i64, snap: &crate::engine::snapshot::Snapshot) -> String {
-    // Partitions named as the engine's sentence names them (`rates-0` with two topics).
-    let clause = reason_clause_named(r, ProcTime(now), |t| wm_human(t.ms(), now), |p| super::graph_layout::partition_name(snap, p));
+    // Partitions and source subtasks named as the engine's sentence names them (`rates-0`,
+    // `rates·0` with two topics).
+    let clause = reason_clause_named(r, ProcTime(now), |t| wm_human(t.ms(), now), |p| super::graph_layout::partition_name(snap, p), |s| snap.source_subtask_name(s));
     let mut chars = clause.chars();
     let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
     format!("{first}{}.", chars.as_str())
@@ -198,11 +199,11 @@ fn HeldChain(op: u32, h: Culprit) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let part = h.partition;
     // A two-input operator: which input (its topic) the channel belongs to, first in the chain.
-    let (input, chained, part_name) = pg.snap_slow.with(|s| {
+    let (input, chained, part_name, src_name) = pg.snap_slow.with(|s| {
         let two = s.operators.get(op as usize).is_some_and(|o| !o.inputs.is_empty());
         let input = two.then(|| format!("input {} ({})", h.input + 1, s.job.topics.get(h.input).cloned().unwrap_or_default()));
         let chained = s.sources.get(h.source_subtask as usize).and_then(|x| x.midstream.as_ref()).map(|m| super::graph_chained::flink_name(&m.operator));
-        (input, chained, part.map(|p| super::graph_layout::partition_name(s, p)))
+        (input, chained, part.map(|p| super::graph_layout::partition_name(s, p)), s.source_subtask_name(h.source_subtask))
     });
     let src = h.source_subtask;
     view! {
@@ -212,7 +213,7 @@ fn HeldChain(op: u32, h: Culprit) -> impl IntoView {
             <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Operator(op))>{format!("channel {}", h.channel)}</button>
             " ← "
             {chained.map(|c| view! { <button class="chip holding" data-chain-chained=src on:click=move |_| pg.selection.set(Selection::Source(src))>{c}</button>" ← " })}
-            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Source(src))>{format!("source subtask {src}")}</button>
+            <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Source(src))>{format!("source subtask {src_name}")}</button>
             {part.map(|p| view! { " ← " <button class="chip holding" data-chain-partition=p on:click=move |_| pg.selection.set(Selection::Split(p))>{format!("partition {}", part_name.clone().unwrap_or_default())}</button> })}
         </p>
     }
@@ -263,7 +264,7 @@ fn SubjectSplit(p: u32) -> impl IntoView {
             let engine = if name == p.to_string() { String::new() } else { format!(" (engine partition {p})") };
             format!(
                 "Partition {name}{engine} is read by source subtask {}. Its split watermark is {} ({}); {last}. {idle}{}",
-                sp.subtask.map_or("-".into(), |t| t.to_string()),
+                sp.subtask.map_or("-".into(), |t| s.source_subtask_name(t)),
                 wm_human(wm.ms(), n.ms()),
                 wm_raw(wm.ms()),
                 if sp.silent { " Its producers are silenced." } else { "" }
@@ -304,8 +305,10 @@ fn SubjectSource(s: u32) -> impl IntoView {
             } else {
                 format!("reads partitions {}", v.partitions.iter().map(|&p| super::graph_layout::partition_name(sn, p)).collect::<Vec<_>>().join(", "))
             };
+            // With two sources its name is `rates·0` (subtask 0 of the rates source).
+            let name = sn.source_subtask_name(s);
             let topic = if sn.job.topics.len() > 1 {
-                format!(" (source of {}, its subtask {})", sn.job.topics.get(v.input as usize).cloned().unwrap_or_default(), v.subtask_in_source)
+                format!(" (subtask {} of the source of {})", v.subtask_in_source, sn.job.topics.get(v.input as usize).cloned().unwrap_or_default())
             } else {
                 String::new()
             };
@@ -328,7 +331,7 @@ fn SubjectSource(s: u32) -> impl IntoView {
                 .map(|sp| format!(" Its lowest active split is partition {}.", super::graph_layout::partition_name(sn, sp.partition)))
                 .unwrap_or_default();
             format!(
-                "Source subtask {s}{topic} {splits}. It emits {} ({}){}; the minimum over its non-idle splits is {}.{holder}{chained}",
+                "Source subtask {name}{topic} {splits}. It emits {} ({}){}; the minimum over its non-idle splits is {}.{holder}{chained}",
                 wm_human(v.output_watermark.ms(), n.ms()),
                 wm_raw(v.output_watermark.ms()),
                 if v.idle { " and is IDLE" } else { "" },

@@ -382,6 +382,11 @@ impl PartState {
     }
 }
 
+/// `1 split`, `2 splits`.
+fn split_count(n: usize) -> String {
+    format!("{n} split{}", if n == 1 { "" } else { "s" })
+}
+
 /// A partition's classes from its state (idle, released, No Watermark, silent).
 fn part_class(state: Option<(bool, bool, bool, bool)>, holding: bool, selected: bool) -> String {
     let mut c = String::from("node part");
@@ -398,6 +403,8 @@ fn part_class(state: Option<(bool, bool, bool, bool)>, holding: bool, selected: 
 fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = source_memo(pg.snap, s);
+    // Its name as every view writes it: `src 3`, or `src rates·0` with two sources.
+    let named = super::rows::source_name_memo(pg.snap, s);
     let geo = Memo::new(move |_| lay.with(|l| (l.s_x, l.s_y.get(s as usize).copied().unwrap_or(0.0) - l.s_h / 2.0)));
     let dense = Memo::new(move |_| lay.with(|l| l.s_h < super::graph_layout::S_H));
     let x = move || geo.get().0;
@@ -412,7 +419,14 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
                 let n = v.partitions.len();
                 // A real source that reports no per-split metrics may well have splits.
                 let none = if pg.live.is_some() { "splits ?" } else { "no split" };
-                format!("src {s} · {}{}", if n == 0 { none.to_string() } else { format!("{n} split{}", if n == 1 { "" } else { "s" }) }, if v.idle { " · IDLE" } else { "" })
+                let idle = if v.idle { " · IDLE" } else { "" };
+                named.with(|(name, several)| match (*several, n) {
+                    // With several sources the source's name takes the split count's room (the
+                    // count is in the title; the band beside it draws the splits).
+                    (true, 0) => format!("src {name} · {none}{idle}"),
+                    (true, _) => format!("src {name}{idle}"),
+                    (false, _) => format!("src {name} · {}{idle}", if n == 0 { none.to_string() } else { split_count(n) }),
+                })
             })
         })
     };
@@ -424,7 +438,9 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         d.with(|v| {
             let chained = v.as_ref().and_then(|v| v.midstream.as_ref()).map_or(String::new(), |m| format!("; the {} after it replaces its watermarks and statuses", m.operator));
             let align = v.as_ref().map_or(String::new(), |v| super::graph_flow::alignment_note(v, v.now.ms()));
-            format!("source subtask {s}: its output watermark is the minimum over its non-idle splits{chained}{align}; click to explain")
+            let (name, several) = named.get();
+            let splits = v.as_ref().filter(|_| several).map_or(String::new(), |v| format!(" ({})", split_count(v.partitions.len())));
+            format!("source subtask {name}{splits}: its output watermark is the minimum over its non-idle splits{chained}{align}; click to explain")
         })
     };
     // Screen readers hear the flow state with the name (the badge inside a button is not read).
@@ -433,7 +449,7 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         let bp = limited.get().then(|| d.with(|v| v.as_ref().map(|v| v.back_pressure_level))).flatten();
         let bp = bp.map_or(String::new(), |l| format!(", {}", super::graph_flow::bp_label(l, pg.with_flow(|r| r.back_pressured(s)))));
         let state = d.with(|v| v.as_ref().map(|v| format!("{}, watermark {}", if v.idle { "idle" } else { "active" }, wm_human(v.output_watermark.ms(), v.now.ms()))));
-        format!("Source subtask {s}: {}{bp}{}; press Enter to explain", state.unwrap_or_default(), if waiting.get() { ", waiting for alignment" } else { "" })
+        format!("Source subtask {}: {}{bp}{}; press Enter to explain", named.with(|n| n.0.clone()), state.unwrap_or_default(), if waiting.get() { ", waiting for alignment" } else { "" })
     };
     view! {
         <g class=move || class() + if waiting.get() { " waiting" } else { "" } data-source=s tabindex="0" role="button" aria-label=label>

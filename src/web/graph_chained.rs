@@ -22,6 +22,7 @@ pub fn ChainedNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoVi
     let y = move || geo.get().1;
     let m = Memo::new(move |_| d.with(|v| v.as_ref().and_then(|v| v.midstream.clone().map(|m| (m, v.now)))));
     let name = move || m.with(|m| m.as_ref().map_or("", |(m, _)| flink_name(&m.operator)));
+    let src_name = super::rows::source_name_memo(pg.snap, s);
     let class = move || {
         let (idle, wm) = m.with(|m| m.as_ref().map_or((false, 0), |(m, _)| (m.idle, m.output_watermark.ms())));
         let selected = pg.selection.with(|sel| *sel == Selection::Source(s));
@@ -32,10 +33,11 @@ pub fn ChainedNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoVi
     let line3 = move || m.with(|m| m.as_ref().map(|(m, _)| if m.idle { "◌ IDLE" } else { "● ACTIVE" }));
     let raw = move || m.with(|m| m.as_ref().map_or(String::new(), |(m, _)| wm_raw(m.output_watermark.ms())));
     view! {
-        <g class=class data-chained=s tabindex="0" role="button" aria-label=move || format!("{} after source subtask {s}: {}, watermark {}; press Enter to explain", name(), m.with(|m| if m.as_ref().is_some_and(|(m, _)| m.idle) { "idle" } else { "active" }), line2().unwrap_or_default())>
+        <g class=class data-chained=s tabindex="0" role="button" aria-label=move || format!("{} after source subtask {}: {}, watermark {}; press Enter to explain", name(), src_name.with(|n| n.0.clone()), m.with(|m| if m.as_ref().is_some_and(|(m, _)| m.idle) { "idle" } else { "active" }), line2().unwrap_or_default())>
             <title>{move || format!(
-                "{} chained after source subtask {s}: its own watermark and idle state replace the source's (the source's are on the left); click to explain",
-                m.with(|m| m.as_ref().map_or(String::new(), |(m, _)| m.operator.clone()))
+                "{} chained after source subtask {}: its own watermark and idle state replace the source's (the source's are on the left); click to explain",
+                m.with(|m| m.as_ref().map_or(String::new(), |(m, _)| m.operator.clone())),
+                src_name.with(|n| n.0.clone())
             )}</title>
             <rect class="box" x=x y=y width=M_W height=S_H rx="6" />
             <text class="name" x=move || x() + 8.0 y=move || y() + 14.0>{name}</text>

@@ -110,7 +110,8 @@ pub fn alignment_note(v: &SourceView, now: i64) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChannelFill {
     pub channel: usize,
-    pub source_subtask: u32,
+    /// Its source subtask as every view names it (`3`, or `rates·0` with two sources).
+    pub source: String,
     pub buffered: u64,
     pub credits: u64,
 }
@@ -132,7 +133,12 @@ pub fn channel_fills(s: &Snapshot, o: u32) -> Vec<ChannelFill> {
     s.operators.get(o as usize).map_or_else(Vec::new, |op| {
         op.channels
             .iter()
-            .map(|c| ChannelFill { channel: c.channel, source_subtask: c.source_subtask, buffered: c.buffered_records, credits })
+            .map(|c| ChannelFill {
+                channel: c.channel,
+                source: s.source_subtask_name(c.source_subtask),
+                buffered: c.buffered_records,
+                credits,
+            })
             .collect()
     })
 }
@@ -173,13 +179,7 @@ pub fn fills_title(fills: &[ChannelFill]) -> String {
         .iter()
         .map(|f| {
             let t = crate::engine::time::thousands;
-            format!(
-                "channel {} (from source subtask {}): {} / {} records buffered",
-                f.channel,
-                f.source_subtask,
-                t(f.buffered),
-                t(f.credits)
-            )
+            format!("channel {} (from source subtask {}): {} / {} records buffered", f.channel, f.source, t(f.buffered), t(f.credits))
         })
         .collect();
     format!("input buffers (bufferedRecords / credits):\n{}", lines.join("\n"))
@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn gauges_share_the_room() {
-        let f = |b| ChannelFill { channel: 0, source_subtask: 0, buffered: b, credits: 2_000 };
+        let f = |b| ChannelFill { channel: 0, source: "0".into(), buffered: b, credits: 2_000 };
         let svg = gauges_svg(&[f(2_000), f(500)], 0.0, 0.0, 56.0, 8.0);
         assert!(svg.contains(r#"class="gauge-fill full" data-channel="0" x="0.0" y="0.0" width="12.0" height="8.0""#), "{svg}");
         assert!(svg.contains(r#"y="6.0" width="12.0" height="2.0""#), "a quarter full: {svg}");

@@ -91,7 +91,7 @@ fn SourceMetrics() -> impl IntoView {
             <tbody>
                 {move || pg.metrics.with(|m| m.as_ref().map(|m| m.source.iter().map(|s| view! {
                     <tr>
-                        <th scope="row">{s.subtask}</th>
+                        <th scope="row">{pg.snap_slow.with_untracked(|sn| sn.source_subtask_name(s.subtask))}</th>
                         <td class="mono" title=wm_raw(s.current_output_watermark.ms())>{wm_human(s.current_output_watermark.ms(), now())}</td>
                         <td class="num">{lag(s.watermark_lag)}</td>
                         <td class="num">{thousands(s.num_records_out)}</td>

@@ -33,7 +33,7 @@ pub fn FlowMetrics() -> impl IntoView {
             <tbody>
                 {move || pg.metrics.with(|m| m.as_ref().map(|m| m.source.iter().map(|s| view! {
                     <tr>
-                        <th scope="row">{s.subtask}</th>
+                        <th scope="row">{pg.snap_slow.with_untracked(|sn| sn.source_subtask_name(s.subtask))}</th>
                         <td>{s.is_back_pressured.to_string()}</td>
                         <td class="num">{s.back_pressured_time_ms_per_second}</td>
                         <td class="num">{pool(s.out_pool_usage)}</td>

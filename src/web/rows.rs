@@ -36,6 +36,12 @@ pub fn source_memo(snap: RwSignal<Snapshot>, i: u32) -> Memo<Option<Row<SourceVi
     Memo::new(move |_| snap.with(|s| row(s, |s| s.sources.get(i as usize))))
 }
 
+/// Source subtask `i`'s name (`Snapshot::source_subtask_name`: `3`, or `rates·0` with two
+/// sources) and whether the job has several sources.
+pub fn source_name_memo(snap: RwSignal<Snapshot>, i: u32) -> Memo<(String, bool)> {
+    Memo::new(move |_| snap.with(|s| (s.source_subtask_name(i), s.job.topics.len() > 1)))
+}
+
 pub fn op_memo(snap: RwSignal<Snapshot>, o: u32) -> Memo<Option<Row<OperatorView>>> {
     Memo::new(move |_| snap.with(|s| row(s, |s| s.operators.get(o as usize))))
 }

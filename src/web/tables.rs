@@ -173,7 +173,7 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
             on:click=move |_| { if let Some(src) = d.with_untracked(|x| x.as_ref().map(|x| x.source_subtask)) { pg.selection.set(Selection::Source(src)) } }>
             <th scope="row">{move || d.with(|x| x.as_ref().map(|x| format!("ch{}", x.channel)))}<span class="min-mark">{move || if is_min.get() { " ◀ min" } else { "" }}</span></th>
             <td>{move || input_name(snap, d.with(|x| x.as_ref().map(|x| (x.input, x.source_subtask))))}</td>
-            <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", x.source_subtask)))}</td>
+            <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", snap.with(|s| s.source_subtask_name(x.source_subtask)))))}</td>
             <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark.ms(), x.now.ms())))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark.ms())))}</span></td>
             // A real job's channel: its status, alignment and buffers are not in the REST API.
             <td class="status">{move || if live { "?" } else if idle.get() { "◌ IDLE" } else { "● ACTIVE" }}</td>

@@ -51,11 +51,12 @@ impl FindingContext<'_> {
         // With an idle timeout set, the split-less reader goes idle once it passes.
         let timeout = cfg.first().source.idle_timeout_ms.filter(|_| cfg.auto_watermark_interval_ms > 0);
         let n = cfg.first().source_parallelism;
+        let name = self.sim.source_subtask_name(s);
         let (sev, title) = match timeout {
-            Some(t) => (Severity::Info, format!("Source subtask {s} owns no partition ({n} source subtasks for {parts} partitions); the {} idle timeout marks it idle soon.", d(t))),
+            Some(t) => (Severity::Info, format!("Source subtask {name} owns no partition ({n} source subtasks for {parts} partitions); the {} idle timeout marks it idle soon.", d(t))),
             None => (
                 if held.is_some() { Severity::Critical } else { Severity::Warning },
-                format!("Source subtask {s} owns no partition ({n} source subtasks for {parts} partitions): it never emits a watermark and holds every window subtask at No Watermark."),
+                format!("Source subtask {name} owns no partition ({n} source subtasks for {parts} partitions): it never emits a watermark and holds every window subtask at No Watermark."),
             ),
         };
         let mut f = Finding::new(FindingKind::SubtaskWithoutSplit, sev, title)
@@ -370,10 +371,11 @@ impl FindingContext<'_> {
         let rec = nice_up(i64::try_from(per_subtask.saturating_mul(2)).unwrap_or(i64::MAX)).unsigned_abs().max(cap + 1);
         let lag = self.sim.cfg.cluster.scaled(self.sim.partitions.iter().map(|p| p.unread() as u64).sum());
         let ms = src.pressure.back_pressured.value();
+        let name = self.sim.source_subtask_name(src.index);
         let title = if never_idle {
-            format!("The window operator cannot keep up ({} records/s per subtask): source subtask {} is back-pressured, so its silent split never goes idle (FLIP-471).", thousands(cap), src.index)
+            format!("The window operator cannot keep up ({} records/s per subtask): source subtask {name} is back-pressured, so its silent split never goes idle (FLIP-471).", thousands(cap))
         } else {
-            format!("The window operator cannot keep up ({} records/s per subtask): source subtask {} is back-pressured and consumer lag grows.", thousands(cap), src.index)
+            format!("The window operator cannot keep up ({} records/s per subtask): source subtask {name} is back-pressured and consumer lag grows.", thousands(cap))
         };
         let mut f = Finding::new(FindingKind::BackPressure, if never_idle { Severity::Critical } else { Severity::Warning }, title)
             .detail("Since Flink 1.20.1 / 2.0 idleness is measured on an input-activity clock that stands still while the task is back-pressured or blocked by alignment: a slow job never declares a split idle. A shorter idle timeout does not help; capacity does (more parallelism, a cheaper operator).")
@@ -483,7 +485,7 @@ impl FindingContext<'_> {
             .iter()
             .filter_map(|r| match *r {
                 Reason::ChannelNotRealigned { channel, source_subtask } => Some(
-                    Finding::new(FindingKind::ChannelNotRealigned, Severity::Info, format!("Channel {channel} (source subtask {source_subtask}) came back active below the watermark; the valve ignores it until it catches up."))
+                    Finding::new(FindingKind::ChannelNotRealigned, Severity::Info, format!("Channel {channel} (source subtask {}) came back active below the watermark; the valve ignores it until it catches up.", self.sim.source_subtask_name(source_subtask)))
                         .source_subtask(source_subtask)
                         .check("'Marking channel … as active' in the valve's DEBUG log, without a new minimum"),
                 ),

@@ -64,7 +64,8 @@ impl FindingContext<'_> {
         let held = self.sim.split_of(n).filter(|&(s, i)| self.sim.sources[s as usize].idleness_held_by_pressure(i));
         match held {
             Some((s, _)) => format!(
-                "source subtask {s} is back-pressured, so its idleness clock stands still and the {} idle timeout does not pass",
+                "source subtask {} is back-pressured, so its idleness clock stands still and the {} idle timeout does not pass",
+                self.sim.source_subtask_name(s),
                 d(t)
             ),
             None => format!("the {} idle timeout excludes it soon", d(t)),
@@ -103,7 +104,7 @@ impl FindingContext<'_> {
     fn empty(&self, p: &PartitionFacts) -> Option<Finding> {
         let n = p.partition;
         let name = self.sim.partition_name(n);
-        let owner = p.subtask.map_or(String::new(), |s| format!(" (source subtask {s})"));
+        let owner = p.subtask.map_or(String::new(), |s| format!(" (source subtask {})", self.sim.source_subtask_name(s)));
         let f = match (self.timeout(), p.idle) {
             (_, true) => return None,
             (None, _) => {

@@ -29,7 +29,7 @@ impl FindingContext<'_> {
                     .check("currentInput1Watermark / currentInput2Watermark of the operator"),
                 ),
                 Reason::MidstreamHolds { source_subtask, operator, source_idle, idle_timeout_ms, silent_ms, sql } => {
-                    let f = midstream(*source_subtask, operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql);
+                    let f = midstream(*source_subtask, &self.sim.source_subtask_name(*source_subtask), operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql);
                     Some(if *sql { self.shorter_sql_timeout(f, *idle_timeout_ms) } else { f.fix("Generate watermarks in the source ↻", Action::WatermarksInSource) })
                 }
                 _ => None,
@@ -67,14 +67,15 @@ impl FindingContext<'_> {
     }
 }
 
-fn midstream(s: u32, operator: &str, source_idle: bool, timeout: Option<i64>, silent: Option<i64>, sql: bool) -> Finding {
+/// `s` as every view names it is `name`.
+fn midstream(s: u32, name: &str, operator: &str, source_idle: bool, timeout: Option<i64>, silent: Option<i64>, sql: bool) -> Finding {
     let stuck = silent.is_none_or(|t| t >= STUCK_MS) && timeout.is_none();
     let title = match (sql, source_idle) {
         (false, true) => format!(
-            "The {operator} after source subtask {s} swallows the source's idleness: its channel stays active and holds the watermark."
+            "The {operator} after source subtask {name} swallows the source's idleness: its channel stays active and holds the watermark."
         ),
-        (true, _) => format!("The {operator} after source subtask {s} decides the watermark; rows re-activate it at once."),
-        (false, false) => format!("The {operator} after source subtask {s} decides the watermark for all of its partitions."),
+        (true, _) => format!("The {operator} after source subtask {name} decides the watermark; rows re-activate it at once."),
+        (false, false) => format!("The {operator} after source subtask {name} decides the watermark for all of its partitions."),
     };
     let detail = if sql {
         "Not pushed into the source, SQL's WATERMARK clause runs as an operator: one watermark per source subtask, starting at 0, idle after table.exec.source.idle-timeout without rows, and active again with the next row — a trickle of rows keeps it holding. With a connector that supports watermark push-down the source generates per-partition watermarks instead."

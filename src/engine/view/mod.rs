@@ -11,6 +11,7 @@
 //!   the `window` and `late` events);
 //! - `events`: the trace delta `eventsSince(cursor)` returns;
 //! - `notify`: what `on(event, cb)` hands to its callbacks;
+//! - `names`: how every view names a source subtask (`3` with one source, `rates·0` with two);
 //! - `shapes` (tests only): pins the field names the API documents, natively;
 //! - `typescript` (tests only): renders every view's TypeScript declaration into
 //!   `src/api/types.gen.d.ts` and fails when the committed file differs.
@@ -19,6 +20,7 @@
 //! so neither the native nor the wasm build of the crate links it.
 
 pub mod events;
+pub mod names;
 pub mod notify;
 pub mod results;
 pub mod watermark;

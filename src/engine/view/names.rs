@@ -1,0 +1,43 @@
+//! How every view names a source subtask: the job graph, the channels table, the embed's SVG,
+//! the WHY panel and the engine's explanation and diagnosis all call [`source_subtask_name`],
+//! so that one subtask has one name on the page.
+
+/// A source's name longer than this is cut (`…`): the graph's source node has room for it.
+const NAME_MAX: usize = 12;
+
+/// Source subtask `global` (the engine's number over every source subtask), which is subtask
+/// `in_source` of source `source` (one of `sources` sources), as every view names it. One source: its number
+/// (`3`), as always. Several: its source's name and its index in that source (`rates·0`), as
+/// Flink numbers a vertex's subtasks (`Source: rates (1/2)` is `rates·0`): the live vertex
+/// tables count within a vertex, so a global number would name another subtask there. The
+/// name is the topic (a simulated job) or the source vertex's name without Flink's `Source: `
+/// (a real one), cut after 12 characters. Texts write `src rates·0` or `source subtask rates·0`.
+pub fn source_subtask_name(sources: usize, source: &str, in_source: u32, global: u32) -> String {
+    if sources <= 1 {
+        return global.to_string();
+    }
+    let name = source.trim_start_matches("Source: ");
+    let name = if name.chars().count() <= NAME_MAX {
+        name.to_string()
+    } else {
+        format!("{}…", name.chars().take(NAME_MAX - 1).collect::<String>())
+    };
+    format!("{name}·{in_source}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_subtask_name;
+
+    /// One source keeps its global number; with two, subtask 2 over both sources (the second
+    /// source's first) is named by its source and its index there, as the live tables count.
+    #[test]
+    fn a_source_subtask_is_named_by_its_source_when_there_are_several() {
+        assert_eq!(source_subtask_name(1, "orders", 3, 3), "3");
+        assert_eq!(source_subtask_name(2, "orders", 1, 1), "orders·1");
+        assert_eq!(source_subtask_name(2, "rates", 0, 2), "rates·0");
+        // A real job's source vertices: Flink's `Source: ` left out, a long name cut.
+        assert_eq!(source_subtask_name(3, "Source: events", 1, 1), "events·1");
+        assert_eq!(source_subtask_name(2, "Source: KafkaSource-payments", 0, 2), "KafkaSource…·0");
+    }
+}
