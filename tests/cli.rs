@@ -383,8 +383,12 @@ fn export_writes_the_project_and_refuses_what_it_cannot_run_in_one_line() {
     let notes = String::from_utf8_lossy(&out.stderr);
     assert!(notes.lines().all(|l| l.starts_with("wmp: note: ")) && notes.contains("no SQL script"), "{notes}");
     std::fs::remove_dir_all(&dir).unwrap();
-    let refused = wmp(&["export", "presets/sql_idle_reactivates.json", "--out", dir.to_str().unwrap()], None);
-    assert!(assert_input_error(&refused, "refused").contains("source.midstream: cannot be exported yet"));
+    // SQL's watermark operator forwards the source's idleness, which the job's one reader has for all splits.
+    let mut sql: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("presets/sql_idle_reactivates.json").unwrap()).unwrap();
+    sql["source"]["watermark"]["idle_timeout_ms"] = 5000.into();
+    let sql = TempScenario::new(&sql.to_string());
+    let refused = wmp(&["export", sql.path(), "--out", dir.to_str().unwrap()], None);
+    assert!(assert_input_error(&refused, "refused").contains("source.watermark.idle_timeout_ms: cannot be exported yet"));
     assert!(!dir.exists(), "nothing is written for a refused scenario");
     assert!(assert_input_error(&wmp(&["export", "presets/late_data.json"], None), "no --out").contains("--out DIR"));
 }

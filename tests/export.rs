@@ -9,6 +9,7 @@ use wmp::engine::export::result_line::comparable;
 use wmp::engine::export::{export_job, export_job_streaming, ExportedJob, EXPECTED_PATH, JAVA_PATH, REPLAY_GZ_PATH, REPLAY_PATH, SQL_PATH};
 use wmp::engine::job::TwoInputMode;
 use wmp::engine::limits::MAX_EXPORT_FILE_RECORDS;
+use wmp::engine::operator::midstream::MidstreamSpec;
 use wmp::engine::operator::sql_window::WindowApi;
 use wmp::engine::scenario::build;
 use wmp::engine::scenario::schema::Scenario;
@@ -18,7 +19,7 @@ use wmp::engine::scenario::schema::Scenario;
 const KNOWN_DIFFERENT: &[(&str, &str)] = &[];
 
 /// Presets the export refuses, and the field its error names.
-const REFUSED: &[(&str, &str)] = &[("sql_idle_reactivates", "source.midstream")];
+const REFUSED: &[(&str, &str)] = &[];
 
 /// Presets whose replay is too long to hold in memory (the JS API and the UI refuse them naming
 /// `duration_ms`); `wmp export` streams them to a gzipped replay.
@@ -58,8 +59,17 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
     assert!(!java.contains("{{"), "{id}: a placeholder was left in the Java");
     assert!(java.contains("ReplayWatermarks.of("), "{id}: java");
     assert_sql_or_datastream_window(id, s, job, java, pom);
+    let sql_midstream = matches!(s.source.midstream, Some(MidstreamSpec::SqlWatermarkAssigner { .. }));
     let midstream = java.contains(".assignTimestampsAndWatermarks(midstream)");
-    assert_eq!(midstream, s.source.midstream.is_some(), "{id}: a watermark operator after each replay source iff the scenario has one");
+    assert_eq!(
+        midstream,
+        s.source.midstream.is_some() && !sql_midstream,
+        "{id}: a DataStream watermark operator after each replay source iff the scenario has one"
+    );
+    // SQL's operator is Flink's own, after a view with a WATERMARK expression, on a paced replay.
+    assert_eq!(java.contains(".watermark(\"event_time\", \"event_time - INTERVAL "), sql_midstream, "{id}: SQL's watermark operator");
+    assert!(java.contains(&format!("PACED = {sql_midstream};")), "{id}: the replay is paced iff SQL's operator runs on wall-clock timers");
+    assert!(!sql_midstream || pom.contains("<artifactId>flink-table-planner-loader</artifactId>"), "{id}: the pom brings the planner");
     assert_eq!(
         java.contains("new ByInput(watermarks, watermarks2)"),
         s.second_input.is_some(),
@@ -140,7 +150,9 @@ fn assert_sql_or_datastream_window(id: &str, s: &Scenario, job: &ExportedJob, ja
             "{id}: the Kafka table stays commented"
         );
     } else {
-        assert!(job.sql.is_none() && java.contains("      .window(") && !pom.contains("flink-table"), "{id}: a DataStream window");
+        assert!(job.sql.is_none() && java.contains("      .window("), "{id}: a DataStream window");
+        let sql_midstream = matches!(s.source.midstream, Some(MidstreamSpec::SqlWatermarkAssigner { .. }));
+        assert_eq!(pom.contains("flink-table"), sql_midstream, "{id}: the Table API only for SQL's watermark operator");
     }
 }
 
@@ -222,6 +234,15 @@ fn max_on_silence_emitting_per_event_is_refused_naming_the_emit_mode() {
     v["source"]["watermark"]["emit"] = "per_event".into();
     let e = export_job(&build::parse(&v.to_string()).unwrap()).unwrap_err().to_string();
     assert!(e.starts_with("source.watermark.emit") && e.contains("cannot be exported yet"), "{e}");
+}
+
+#[test]
+fn sql_watermark_operator_after_a_source_with_idleness_is_refused_naming_it() {
+    // The operator forwards the source's statuses; the job's one reader has them for all splits.
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("presets/sql_idle_reactivates.json").unwrap()).unwrap();
+    v["source"]["watermark"]["idle_timeout_ms"] = 5000.into();
+    let e = export_job(&build::parse(&v.to_string()).unwrap()).unwrap_err().to_string();
+    assert!(e.starts_with("source.watermark.idle_timeout_ms") && e.contains("cannot be exported yet"), "{e}");
 }
 
 #[test]

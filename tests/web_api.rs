@@ -490,10 +490,13 @@ fn export_job_returns_the_project_or_names_what_it_cannot_run() {
     );
     let notes = js_sys::Reflect::get(&job, &JsValue::from_str("notes")).unwrap();
     assert!(js_sys::Array::from(&notes).length() >= 3);
+    // SQL's watermark operator after a source with its own idleness: refused, naming that field.
+    let mut sql: serde_json::Value = serde_json::from_str(include_str!("../presets/sql_idle_reactivates.json")).unwrap();
+    sql["source"]["watermark"]["idle_timeout_ms"] = 5000.into();
     expect_err(
-        Playground::export_job(JsValue::from_str("sql-idle-reactivates")),
+        Playground::export_job(js_sys::JSON::parse(&sql.to_string()).unwrap()),
         "RangeError",
-        &["exportJob", "source.midstream", "cannot be exported"],
+        &["exportJob", "source.watermark.idle_timeout_ms", "cannot be exported"],
     );
     expect_err(Playground::export_job(JsValue::from(5)), "TypeError", &["scenario"]);
 }

@@ -4,7 +4,7 @@
 //! (`window.api: "sql"`) is the Table API over the replayed stream running `job.sql`
 //! (`template/SqlWindow.java`: the script runner and the result lines).
 
-use super::java_fragments::{java_duration, java_generator, java_trigger, java_windowed_with, sql_table_name};
+use super::java_fragments::{java_duration, java_generator, java_trigger, java_windowed_with, sql_duration, sql_interval, sql_table_name};
 use super::replay::Recorded;
 use crate::engine::job::JobConfig;
 use crate::engine::operator::assigner::WindowSpec;
@@ -42,8 +42,9 @@ pub fn java(s: &Scenario, run: &Recorded) -> String {
         .replace("{{STRATEGY}}", &strategy(&cfg))
         .replace("{{SOURCE}}", &source(&cfg))
         .replace("{{FAILURES}}", &run.failures.to_string())
+        .replace("{{PACED}}", &is_paced(&cfg).to_string())
         .replace("{{WINDOW}}", &if is_sql_window(&cfg) { sql_window(&cfg) } else { window(&cfg, run.failures > 0) })
-        .replace("{{IMPORTS}}", if is_sql_window(&cfg) { SQL_IMPORTS } else { "" })
+        .replace("{{IMPORTS}}", if uses_table_api(&cfg) { SQL_IMPORTS } else { "" })
         .replace("{{CLASSES}}", if is_sql_window(&cfg) { SQL_CLASSES } else { "" })
 }
 
@@ -117,11 +118,17 @@ fn subtasks(run: &Recorded) -> String {
 fn source(cfg: &JobConfig) -> String {
     let topic = java_text(&cfg.inputs.iter().map(|i| i.topic.as_str()).collect::<Vec<_>>().join(" + "));
     let read = format!("env\n            .fromSource(new ReplaySource(SPLITS, replay), watermarks, \"{topic}\")");
-    let Some(MidstreamSpec::TimestampsAndWatermarks { generator, emit, idle_timeout_ms }) = cfg.first().midstream else {
-        let events = format!(
-            "        DataStream<Event> events = {read}\n            .filter(e -> !e.tick)\n            .name(\"drop replay ticks\");\n"
-        );
-        return if cfg.two_logical_inputs() { events + &connect(cfg) } else { events };
+    let (generator, emit, idle_timeout_ms) = match cfg.first().midstream {
+        Some(MidstreamSpec::TimestampsAndWatermarks { generator, emit, idle_timeout_ms }) => (generator, emit, idle_timeout_ms),
+        Some(MidstreamSpec::SqlWatermarkAssigner { delay_ms, idle_timeout_ms }) => {
+            return sql_midstream(&read, delay_ms, idle_timeout_ms, cfg.auto_watermark_interval_ms);
+        }
+        None => {
+            let events = format!(
+                "        DataStream<Event> events = {read}\n            .filter(e -> !e.tick)\n            .name(\"drop replay ticks\");\n"
+            );
+            return if cfg.two_logical_inputs() { events + &connect(cfg) } else { events };
+        }
     };
     let mut s = "        // The watermark operator after each source subtask swallows the source's watermarks and idleness:\n\
                  \x20       // each playground source subtask's records go through their own operator, as in the playground.\n"
@@ -131,6 +138,39 @@ fn source(cfg: &JobConfig) -> String {
         "\n        DataStream<Event> read = {read};\n        DataStream<Event> events = null;\n        for (int s = 0; s < SUBTASKS.length; s++) {{\n            final int subtask = s;\n            DataStream<Event> one = read\n                .filter(e -> e.subtask == subtask).name(\"source subtask \" + s)\n                .assignTimestampsAndWatermarks(midstream)  // ticks pass through to drive its periodic emission\n                .name(\"Timestamps/Watermarks\");\n            events = events == null ? one : events.union(one);\n        }}\n        events = events.filter(e -> !e.tick).name(\"drop replay ticks\");\n"
     );
     s
+}
+
+/// SQL's watermark operator after each playground source subtask: the planner puts Flink's own
+/// `WatermarkAssignerOperator` after a view whose `WATERMARK` is an expression. Its timers read
+/// the wall clock, so the reader is paced (`PACED`) and the operator runs as Flink runs it.
+fn sql_midstream(read: &str, delay_ms: i64, idle_timeout_ms: i64, interval_ms: i64) -> String {
+    format!(
+        "        // SQL's watermark operator (WatermarkAssigner) after each playground source subtask: it swallows the\n\
+         \x20       // source's watermarks, emits every pipeline.auto-watermark-interval of wall-clock time and goes idle after\n\
+         \x20       // table.exec.source.idle-timeout without rows; the reader replays in real time (PACED).\n\
+         \x20       env.getConfig().setAutoWatermarkInterval({interval_ms}L);\n\
+         \x20       StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);\n\
+         \x20       tEnv.getConfig().set(\"table.exec.source.idle-timeout\", \"{}\");\n\
+         \x20       DataStream<Event> read = {read}\n            .filter(e -> !e.tick).name(\"drop replay ticks\");\n\
+         \x20       DataStream<Event> events = null;\n\
+         \x20       for (int s = 0; s < SUBTASKS.length; s++) {{\n\
+         \x20           final int subtask = s;\n\
+         \x20           Table rows = tEnv.fromDataStream(read.filter(e -> e.subtask == subtask).name(\"source subtask \" + s), Schema.newBuilder()\n\
+         \x20               .columnByMetadata(\"event_time\", \"TIMESTAMP_LTZ(3)\", \"rowtime\", true)\n\
+         \x20               .watermark(\"event_time\", \"event_time - {}\")\n\
+         \x20               .build());\n\
+         \x20           DataStream<Event> one = tEnv.toDataStream(rows).map(r -> {{\n\
+         \x20               Event e = new Event();\n\
+         \x20               e.key = r.getFieldAs(\"key\");\n\
+         \x20               e.ts = r.<Long>getFieldAs(\"ts\");\n\
+         \x20               e.value = r.<Long>getFieldAs(\"value\");\n\
+         \x20               return e;\n\
+         \x20           }}).returns(Event.class).name(\"rows to events\");\n\
+         \x20           events = events == null ? one : events.union(one);\n\
+         \x20       }}\n",
+        if idle_timeout_ms > 0 { sql_duration(idle_timeout_ms) } else { "0 ms".into() },
+        sql_interval(delay_ms)
+    )
 }
 
 /// `first.connect(second)` into the two-input operator, whose watermark the windows then see.
@@ -185,6 +225,16 @@ fn sql_window(cfg: &JobConfig) -> String {
          \x20           .print().name(\"window results\");\n",
         java_string(&sql_table_name(&cfg.first().topic))
     )
+}
+
+/// Whether the job reads the replay in real time: SQL's watermark operator runs on wall-clock timers.
+pub fn is_paced(cfg: &JobConfig) -> bool {
+    matches!(cfg.first().midstream, Some(MidstreamSpec::SqlWatermarkAssigner { .. }))
+}
+
+/// Whether the job needs the Table API (its planner and runtime): a SQL window or SQL's watermark operator.
+pub fn uses_table_api(cfg: &JobConfig) -> bool {
+    is_sql_window(cfg) || is_paced(cfg)
 }
 
 /// Whether the window is a SQL window TVF aggregation (CUMULATE is SQL's alone).

@@ -92,7 +92,7 @@ pub fn export_job_streaming(
     let cfg = scenario.job_config();
     let sql = job_java::is_sql_window(&cfg).then(|| job_sql::job_sql(&scenario.name, &cfg));
     let mut files = vec![
-        ExportFile { path: "pom.xml".into(), text: pom::pom_xml(scenario, sql.is_some()) },
+        ExportFile { path: "pom.xml".into(), text: pom::pom_xml(scenario, job_java::uses_table_api(&cfg)) },
         ExportFile { path: "README.md".into(), text: readme::readme(scenario, &run, &notes, replay_path) },
         ExportFile { path: JAVA_PATH.into(), text: job_java::java(scenario, &run) },
         ExportFile { path: EXPECTED_PATH.into(), text: run.expected_output() },

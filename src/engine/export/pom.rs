@@ -27,7 +27,8 @@ const TABLE_DEPENDENCIES: &str = r#"
 /// The Flink release the exported job is written for.
 pub const FLINK_VERSION: &str = "2.3.0";
 
-/// `sql`: the job runs a SQL window (`job.sql`) and needs the Table API, its planner and runtime.
+/// `sql`: the job runs a SQL window (`job.sql`) or SQL's watermark operator and needs the Table
+/// API, its planner and runtime.
 pub fn pom_xml(s: &Scenario, sql: bool) -> String {
     let table = if sql { TABLE_DEPENDENCIES } else { "" };
     let name: String = s.name.chars().filter(|c| !matches!(c, '<' | '>' | '&') && !c.is_control()).collect();

@@ -2,7 +2,7 @@
 //! front (an input error names the scenario field), and what it runs differently from the
 //! playground is said in the notes (shown by the CLI, the JS API, the UI and the README).
 
-use super::job_java::is_sql_window;
+use super::job_java::{is_paced, is_sql_window};
 use super::replay::Recorded;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
@@ -43,10 +43,7 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     }
     let input = cfg.first();
     if let Some(MidstreamSpec::SqlWatermarkAssigner { .. }) = input.midstream {
-        return Err(unsupported(
-            "source.midstream",
-            "SQL's watermark operator emits and goes idle on wall-clock timers the replay cannot drive (a DataStream assignTimestampsAndWatermarks can be exported)",
-        ));
+        check_sql_midstream(&cfg)?;
     }
     for (i, c) in s.commands.iter().enumerate() {
         if !matches!(
@@ -63,6 +60,24 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
                 "the job keeps the settings and splits it starts with (only commands that change what is produced, and failures, replay)",
             ));
         }
+    }
+    Ok(())
+}
+
+/// SQL's watermark operator forwards the source's statuses and its final `Long.MAX_VALUE`: the
+/// one replay reader's are those of all splits, not of each playground source subtask's, so the
+/// source must emit neither (its other watermarks the operator swallows).
+fn check_sql_midstream(cfg: &JobConfig) -> Result<(), InputError> {
+    let src = &cfg.first().source;
+    let why = "SQL's watermark operator forwards the source's idleness and Long.MAX_VALUE, which the job's one reader has for all splits, not per source subtask";
+    if src.idle_timeout_ms.is_some() {
+        return Err(unsupported("source.watermark.idle_timeout_ms", why));
+    }
+    if matches!(src.generator, GeneratorKind::MaxOnSilence { .. }) {
+        return Err(unsupported("source.watermark.generator", why));
+    }
+    if cfg.first().alignment.is_some() {
+        return Err(unsupported("source.watermark.alignment", "watermark alignment before SQL's watermark operator"));
     }
     Ok(())
 }
@@ -119,6 +134,17 @@ fn readers(cfg: &JobConfig, run: &Recorded) -> String {
     s
 }
 
+/// Which clock the job's watermark timers run on.
+fn clock_note(cfg: &JobConfig, run: &Recorded) -> String {
+    if !is_paced(cfg) {
+        return "Periodic emission and withIdleness run on the replay's clock (the playground's processing time, carried by tick records), not on the wall clock: the job runs as fast as the cluster goes and gives the same output every time.".into();
+    }
+    format!(
+        "SQL's watermark operator emits every pipeline.auto-watermark-interval and measures table.exec.source.idle-timeout on wall-clock timers, so the job replays in real time: the reader reads each instant at its time after the job's start, and the job runs for {} s. The operator's timers and the replay's instants are then a few ms apart, as Flink's always are: the results are the playground's when no record and no idleness decision is that close to a timer.",
+        (run.end_ms + 999) / 1000
+    )
+}
+
 /// What the exported job does differently from the playground, for this scenario.
 pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     let cfg = s.job_config();
@@ -130,7 +156,7 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
             run.end_ms
         ),
         readers(&cfg, run),
-        "Periodic emission and withIdleness run on the replay's clock (the playground's processing time, carried by tick records), not on the wall clock: the job runs as fast as the cluster goes and gives the same output every time.".into(),
+        clock_note(&cfg, run),
         "When the replay ends, Flink emits the final Long.MAX_VALUE watermark and fires every open window; those lines end with `end_of_input` and the playground shows them only if the scenario ends its input.".into(),
     ];
     if is_sql_window(&cfg) {

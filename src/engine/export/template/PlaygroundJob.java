@@ -64,6 +64,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 {{IMPORTS}}
 public class PlaygroundJob {
@@ -82,6 +85,12 @@ public class PlaygroundJob {
     static final long END_OF_INPUT_ABOVE = {{END_OF_INPUT_ABOVE}}L;
     /** The playground's job failures in the replay (its `F` lines): the job fails and restores as often. */
     static final int FAILURES = {{FAILURES}};
+    /**
+     * Whether the reader reads each instant of the replay at its time after the job's start:
+     * SQL's watermark operator emits and goes idle on wall-clock timers, which only a replay in
+     * real time drives as the playground's processing time did.
+     */
+    static final boolean PACED = {{PACED}};
     public static void main(String[] args) throws Exception {
         // `--replay FILE` reads the records from a file (gzip if it ends in .gz) instead of the jar's replay.
         String replay = args.length == 2 && args[0].equals("--replay") ? args[1] : null;
@@ -447,7 +456,7 @@ public class PlaygroundJob {
     }
 
     /**
-     * Reads the replay line by line, as fast as the job takes it. `R` lines are records of one
+     * Reads the replay line by line, as fast as the job takes it (PACED: each line at its time). `R` lines are records of one
      * split, `T` lines are the playground's periodic-watermark instants, sent to every split, `P`
      * lines stop or restart one split's input activity clock (sent to it as a tick).
      * With failures in the replay, the reader waits at the start, at every `C` line and after a
@@ -467,6 +476,10 @@ public class PlaygroundJob {
         /** Waiting for a checkpoint taken here; the first one's id once taken (-1: none yet). */
         boolean waiting;
         long waitFor = -1;
+        /** PACED: the wall-clock start, the line read before its time, and the timer that wakes the reader. */
+        long startedAt;
+        String due;
+        ScheduledExecutorService pacer;
 
         Reader(int expected, String file) { this.expected = expected; this.file = file; }
 
@@ -488,6 +501,7 @@ public class PlaygroundJob {
                 for (String s : splits) out.createOutputForSplit(s);
                 outputsCreated = true;
                 in = open();
+                startedAt = System.currentTimeMillis();
                 if (FAILURES > 0) {
                     // Restored: after the F line that failed the job (the checkpoint's next one).
                     for (int f = 0; f <= failures; ) {
@@ -500,9 +514,11 @@ public class PlaygroundJob {
                 }
             }
             do {
-                String line = next();
+                String line = due != null ? due : next();
+                due = null;
                 if (line == null) return InputStatus.END_OF_INPUT;
                 String[] f = line.split("\t", -1);
+                if (PACED && Long.parseLong(f[1]) > System.currentTimeMillis() - startedAt) return waitUntil(line, Long.parseLong(f[1]));
                 if (FAILURES == 0) {
                     if (!f[0].equals("C")) emit(f, out);
                     return InputStatus.MORE_AVAILABLE;
@@ -527,6 +543,22 @@ public class PlaygroundJob {
             String line = in.readLine();
             while (line != null && (line.isEmpty() || line.startsWith("#"))) line = in.readLine();
             return line;
+        }
+
+        /** PACED: `line` is read again once `timeMs` after the start has come. */
+        private InputStatus waitUntil(String line, long timeMs) {
+            due = line;
+            if (pacer == null) {
+                pacer = Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "replay pacer");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            CompletableFuture<Void> wake = new CompletableFuture<>();
+            available = wake;
+            pacer.schedule(() -> wake.complete(null), startedAt + timeMs - System.currentTimeMillis(), TimeUnit.MILLISECONDS);
+            return InputStatus.NOTHING_AVAILABLE;
         }
 
         private InputStatus waitForCheckpoint() {
@@ -601,6 +633,9 @@ public class PlaygroundJob {
             // read the splits, pauses included; reading it as written keeps that order.
         }
 
-        public void close() throws IOException { if (in != null) in.close(); }
+        public void close() throws IOException {
+            if (pacer != null) pacer.shutdownNow();
+            if (in != null) in.close();
+        }
     }
 {{CLASSES}}}
