@@ -54,6 +54,12 @@ fn assert_well_formed(id: &str, s: &Scenario, job: &ExportedJob) {
         "{id}: pom"
     );
     assert!(pom.contains("<scope>provided</scope>") && pom.contains("<mainClass>playground.PlaygroundJob</mainClass>"), "{id}: pom");
+    // Maven 3.8 binds maven-compiler-plugin 3.1, which ignores maven.compiler.release (read since 3.6).
+    assert!(
+        pom.contains("<artifactId>maven-compiler-plugin</artifactId>\n        <version>3.13.0</version>")
+            && pom.contains("<maven.compiler.release>17<"),
+        "{id}: the compiler plugin that reads maven.compiler.release"
+    );
     let java = file(job, JAVA_PATH);
     assert!(java.starts_with("package playground;") && java.contains("public class PlaygroundJob"), "{id}: java");
     assert!(!java.contains("{{"), "{id}: a placeholder was left in the Java");

@@ -20,7 +20,9 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 // instead and the replay's clock lines: lowered to 426; the full load is then 1,040.9).
 // Replaying the job's failures (C/F lines, the job's checkpoint waits and failure marker) took
 // the engine to 428.9 and the full load to 1,043.5: both raised deliberately, to 429 and 1,044.
-const CEILINGS = { fullFirstLoadGzip: 1044 * 1024, engineGzip: 429 * 1024 };
+// Exporting SQL's watermark operator (a paced replay) and one name per source subtask over every
+// view took them to 431.5 and 1,047.2: raised deliberately, to 432 and 1,048.
+const CEILINGS = { fullFirstLoadGzip: 1048 * 1024, engineGzip: 432 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
 test("the playground's first load is within its budget (or today's size)", () => {

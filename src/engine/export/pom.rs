@@ -68,6 +68,12 @@ pub fn pom_xml(s: &Scenario, sql: bool) -> String {
 
   <build>
     <plugins>
+      <!-- Pinned: Maven 3.8's default compiler plugin (3.1) ignores maven.compiler.release and compiles for Java 5, which javac 17 refuses -->
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-compiler-plugin</artifactId>
+        <version>3.13.0</version>
+      </plugin>
       <plugin>
         <groupId>org.apache.maven.plugins</groupId>
         <artifactId>maven-jar-plugin</artifactId>
