@@ -257,8 +257,13 @@ fn a_failure_behind_a_watermark_operator_is_refused_naming_it() {
     let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("presets/midstream_assigner.json").unwrap()).unwrap();
     v["checkpointing"] = serde_json::json!({"interval_ms": 10000, "restart": {"type": "fixed_delay", "delay_ms": 1000, "attempts": 3}});
     v["commands"] = serde_json::json!([{"at_ms": 30000, "command": "fail", "target": {"keyed_subtask": 0}}]);
-    let e = export_job(&build::parse(&v.to_string()).unwrap()).unwrap_err().to_string();
+    let s = build::parse(&v.to_string()).unwrap();
+    let e = export_job(&s).unwrap_err().to_string();
     assert!(e.starts_with("source.midstream") && e.contains("the job's failures"), "{e}");
+    // A `fail` command is known up front: refused before the run writes any of the replay.
+    let mut written = 0;
+    let r = export_job_streaming(&s, &mut |_| Ok(written += 1), MAX_EXPORT_FILE_RECORDS, REPLAY_GZ_PATH, &mut |_, _| {});
+    assert!(r.is_err() && written == 0, "refused after writing {written} pieces of the replay");
 }
 
 /// `scenario` from the preset `id` with checkpoints and a `fail` command at `at_ms`.

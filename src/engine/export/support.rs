@@ -45,6 +45,9 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
     if let Some(MidstreamSpec::SqlWatermarkAssigner { .. }) = input.midstream {
         check_sql_midstream(&cfg)?;
     }
+    if s.commands.iter().any(|c| matches!(c.command, Command::Fail { .. })) {
+        check_failure_shape(s)?;
+    }
     for (i, c) in s.commands.iter().enumerate() {
         if !matches!(
             c.command,
@@ -93,6 +96,12 @@ pub fn check_failures(s: &Scenario, run: &Recorded) -> Result<(), InputError> {
         // The replay job restores after every failure; the playground's job stayed down.
         return Err(unsupported("end_of_input", "ending the input of a job that failed and did not restart"));
     }
+    check_failure_shape(s)
+}
+
+/// The shapes failures replay with. A `fail` command is checked before the run; a TaskManager
+/// over its memory is only known after it.
+fn check_failure_shape(s: &Scenario) -> Result<(), InputError> {
     let cfg = s.job_config();
     let field = if matches!(cfg.first().source.generator, GeneratorKind::MaxOnSilence { .. }) {
         "source.watermark.generator".to_string()
