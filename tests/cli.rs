@@ -206,6 +206,18 @@ fn zero_idle_timeout_is_named() {
 }
 
 #[test]
+fn a_watermark_operator_ahead_of_its_rows_is_named() {
+    let mut sc = native_scenario();
+    sc["source"]["midstream"] = json!({"operator": "sql_watermark_assigner", "delay_ms": -1500});
+    let line = run_bad_native(&sc, "negative SQL delay");
+    assert!(line.contains("source.midstream.delay_ms") && line.contains("must be >= 0"), "{line}");
+    sc["source"]["midstream"] =
+        json!({"operator": "timestamps_and_watermarks", "generator": {"kind": "bounded_out_of_orderness", "bound_ms": -1}});
+    let line = run_bad_native(&sc, "negative mid-stream bound");
+    assert!(line.contains("source.midstream.generator.bound_ms"), "{line}");
+}
+
+#[test]
 fn bad_command_argument_is_named() {
     let mut sc = native_scenario();
     sc["commands"] = json!([{"at_ms": 10, "command": "silence", "partition": 7}]);

@@ -62,7 +62,7 @@ impl FindingContext<'_> {
         let mut f = Finding::new(FindingKind::SubtaskWithoutSplit, sev, title)
         .source_subtask(s)
         .detail("A KafkaSource reader without splits stays active unless withIdleness is set (the legacy FlinkKafkaConsumer marked it idle at once). Keep source parallelism at or below the partition count.")
-        .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", bare.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")))
+        .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", bare.iter().map(|&b| self.sim.source_subtask_name(b)).collect::<Vec<_>>().join(", ")))
         .evidence("sourceParallelism", cfg.first().source_parallelism, format!("source parallelism {}", cfg.first().source_parallelism))
         .evidence("partitions", parts, format!("{parts} partitions"))
         .check("the source vertex's Watermarks tab shows No Watermark (-9223372036854775808) for that subtask");

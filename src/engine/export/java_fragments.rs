@@ -68,18 +68,23 @@ pub fn java_duration(ms: i64) -> String {
     }
 }
 
-/// `INTERVAL '5' SECOND` style (of a magnitude: the sign goes in the expression).
+/// `INTERVAL '5' SECOND` style (of a magnitude: the sign goes in the expression). Flink's
+/// default leading precision is 2 digits (`INTERVAL '100' SECOND` fails validation), so a
+/// longer value says its precision: `INTERVAL '100' SECOND(3)`.
 pub fn sql_interval(ms: i64) -> String {
     let ms = ms.saturating_abs();
-    if ms != 0 && ms % 3_600_000 == 0 {
-        format!("INTERVAL '{}' HOUR", ms / 3_600_000)
+    let (lead, rest, unit) = if ms != 0 && ms % 3_600_000 == 0 {
+        (ms / 3_600_000, String::new(), "HOUR")
     } else if ms != 0 && ms % 60_000 == 0 {
-        format!("INTERVAL '{}' MINUTE", ms / 60_000)
+        (ms / 60_000, String::new(), "MINUTE")
     } else if ms % 1000 == 0 {
-        format!("INTERVAL '{}' SECOND", ms / 1000)
+        (ms / 1000, String::new(), "SECOND")
     } else {
-        format!("INTERVAL '{}.{:03}' SECOND", ms / 1000, ms % 1000)
-    }
+        (ms / 1000, format!(".{:03}", ms % 1000), "SECOND")
+    };
+    let digits = lead.to_string().len();
+    let precision = if digits > 2 { format!("({digits})") } else { String::new() };
+    format!("INTERVAL '{lead}{rest}' {unit}{precision}")
 }
 
 /// A keyed stream's `.window(..)` with its trigger, allowed lateness and late side output

@@ -211,11 +211,13 @@ fn window(cfg: &JobConfig, failures: bool) -> String {
 /// The replayed stream as the view `job.sql` reads (named as the Kafka table of the SQL snippet),
 /// and the query's rows printed as result lines.
 fn sql_window(cfg: &JobConfig) -> String {
+    // SQL's watermark operator before it has made the table environment already.
+    let env = if is_paced(cfg) { "" } else { "        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);\n" };
     format!(
         "        // The window is Flink SQL's window TVF aggregation, read from job.sql, over a view of the\n\
          \x20       // replayed stream: its rowtime is each record's timestamp and its watermark the stream's own\n\
          \x20       // (SOURCE_WATERMARK()), so the replay's per-split watermarks and idleness reach the window.\n\
-         \x20       StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);\n\
+         {env}\
          \x20       tEnv.createTemporaryView({}, events, Schema.newBuilder()\n\
          \x20           .columnByMetadata(\"event_time\", \"TIMESTAMP_LTZ(3)\", \"rowtime\", true)\n\
          \x20           .watermark(\"event_time\", \"SOURCE_WATERMARK()\")\n\

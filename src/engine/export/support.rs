@@ -72,12 +72,16 @@ pub fn check(s: &Scenario) -> Result<(), InputError> {
 /// source must emit neither (its other watermarks the operator swallows).
 fn check_sql_midstream(cfg: &JobConfig) -> Result<(), InputError> {
     let src = &cfg.first().source;
+    // The legacy connector marks a source subtask without splits idle at once.
     let why = "SQL's watermark operator forwards the source's idleness and Long.MAX_VALUE, which the job's one reader has for all splits, not per source subtask";
     if src.idle_timeout_ms.is_some() {
         return Err(unsupported("source.watermark.idle_timeout_ms", why));
     }
     if matches!(src.generator, GeneratorKind::MaxOnSilence { .. }) {
         return Err(unsupported("source.watermark.generator", why));
+    }
+    if src.legacy_idle_without_splits {
+        return Err(unsupported("flink.kafka_connector", why));
     }
     if cfg.first().alignment.is_some() {
         return Err(unsupported("source.watermark.alignment", "watermark alignment before SQL's watermark operator"));
@@ -135,8 +139,10 @@ fn readers(cfg: &JobConfig, run: &Recorded) -> String {
         cfg.window_parallelism
     );
     if input.midstream.is_some() {
+        let op =
+            if is_paced(cfg) { "SQL watermark operator (a view with the scenario's WATERMARK)" } else { "assignTimestampsAndWatermarks" };
         s += &format!(
-            " Each of the playground's {} source subtasks' records go through their own assignTimestampsAndWatermarks, unioned into the window: the window task reads their channels in the order they arrive, so a record behind its own channel's watermark may be late in one run and not in another (the results are the playground's when no record is), and a firing above the playground's last window watermark ({} ms) is marked end_of_input (the channels end one after the other).",
+            " Each of the playground's {} source subtasks' records go through their own {op}, unioned into the window: the window task reads their channels in the order they arrive, so a record behind its own channel's watermark may be late in one run and not in another (the results are the playground's when no record is), and a firing above the playground's last window watermark ({} ms) is marked end_of_input (the channels end one after the other).",
             input.source_parallelism, run.final_watermark_ms
         );
     }
@@ -149,7 +155,7 @@ fn clock_note(cfg: &JobConfig, run: &Recorded) -> String {
         return "Periodic emission and withIdleness run on the replay's clock (the playground's processing time, carried by tick records), not on the wall clock: the job runs as fast as the cluster goes and gives the same output every time.".into();
     }
     format!(
-        "SQL's watermark operator emits every pipeline.auto-watermark-interval and measures table.exec.source.idle-timeout on wall-clock timers, so the job replays in real time: the reader reads each instant at its time after the job's start, and the job runs for {} s. The operator's timers and the replay's instants are then a few ms apart, as Flink's always are: the results are the playground's when no record and no idleness decision is that close to a timer.",
+        "SQL's watermark operator emits every pipeline.auto-watermark-interval and measures table.exec.source.idle-timeout on wall-clock timers, so the job replays in real time: the reader reads each instant at its time after the job's start, and the job runs for {} s. The operator's timers start when it opens and are not in step with the replay's instants: a decision can fall up to one timer interval later than in the playground, so the results are the playground's when no record and no idleness decision is that close.",
         (run.end_ms + 999) / 1000
     )
 }
@@ -171,7 +177,8 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     if is_sql_window(&cfg) {
         notes.push("The window is Flink SQL's window TVF aggregation (job.sql) over a view of the replayed stream whose watermark is the stream's own (SOURCE_WATERMARK()): the per-split watermarks and withIdleness reach it as from a Kafka table whose WATERMARK is pushed into the source. A SQL window fires once and drops late rows.".into());
     }
-    if input.source.idle_timeout_ms.is_some() && (cfg.flow.keyed_capacity_per_s.is_some() || input.read_rate_per_s.is_some()) {
+    let idleness = input.source.idle_timeout_ms.is_some() || input.midstream.is_some_and(|m| m.idle_timeout_ms().is_some());
+    if idleness && (cfg.flow.keyed_capacity_per_s.is_some() || input.read_rate_per_s.is_some()) {
         notes.push(if input.midstream.is_some() {
             "Back-pressure and read rates are not re-created: the replay's order holds their effect on what was read when, but the mid-stream operator's idleness counts plain processing time, while Flink 2.3 stops its clock while the source is back-pressured (FLIP-471).".into()
         } else {

@@ -12,6 +12,7 @@ use crate::engine::keys::KeyTable;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_INTERVAL_MS, MAX_PARALLELISM, MAX_PARTITIONS, MAX_SAFE, MAX_TRACE_CAPACITY};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::operator::trigger::TriggerSpec;
 use crate::engine::partitioner::Exchange;
@@ -259,6 +260,15 @@ impl SourceSpec {
         }
         if let Some(a) = &wm.alignment {
             a.validate().map_err(|(f, m)| InputError::new(format!("watermark.alignment.{f}"), m))?;
+        }
+        match self.midstream {
+            Some(MidstreamSpec::TimestampsAndWatermarks { generator, .. }) => {
+                validate_generator(&generator).map_err(|e| e.within("midstream.generator"))?
+            }
+            Some(MidstreamSpec::SqlWatermarkAssigner { delay_ms, .. }) if delay_ms < 0 => {
+                return Err(InputError::new("midstream.delay_ms", "must be >= 0 (a watermark ahead of the rows is not modelled)"));
+            }
+            _ => {}
         }
         if self.fetch.record_bytes == 0 {
             return Err(InputError::new("fetch.record_bytes", "must be > 0"));

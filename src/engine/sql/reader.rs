@@ -246,6 +246,13 @@ pub fn interval(c: &mut Cursor) -> Result<At<i64>, SqlError> {
     let pos = c.expect_kw("INTERVAL")?;
     let value = c.string("the interval's value in quotes: INTERVAL '5' SECOND")?;
     let unit = c.name("an interval unit (SECOND, MINUTE, HOUR, DAY)")?;
+    // The leading precision (`SECOND(3)`: three digits before the point) only bounds the value.
+    if c.eat_punct('(') {
+        if !matches!(c.next().map(|t| t.tok), Some(Tok::Number(_))) {
+            return Err(c.expected("the interval's precision, e.g. SECOND(3)"));
+        }
+        c.expect_punct(')')?;
+    }
     if c.is_kw("TO") {
         return Err(SqlError::at(c.pos(), "a compound interval (… TO …) is not read: write one unit, e.g. INTERVAL '90' SECOND"));
     }

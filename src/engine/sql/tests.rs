@@ -274,3 +274,23 @@ fn a_renamed_topic_takes_its_producers_along() {
     assert!(!s.producers.iter().any(|p| p.topic.as_deref() == Some("impressions")));
     s.build().unwrap();
 }
+
+/// Flink rejects `INTERVAL '100' SECOND` (a leading precision of 2 digits by default): the
+/// writer says the precision of a longer value, and the reader takes it back.
+#[test]
+fn an_interval_of_three_digits_says_its_precision() {
+    use crate::engine::export::java_fragments::sql_interval;
+    assert_eq!(sql_interval(99_000), "INTERVAL '99' SECOND");
+    assert_eq!(sql_interval(100_000), "INTERVAL '100' SECOND(3)");
+    assert_eq!(sql_interval(100_500), "INTERVAL '100.500' SECOND(3)");
+    assert_eq!(sql_interval(150 * 60_000), "INTERVAL '150' MINUTE(3)");
+    assert_eq!(sql_interval(3_600_000), "INTERVAL '1' HOUR");
+    let sql = TABLE.replace("INTERVAL '5' SECOND", &sql_interval(100_500)) + "\n);";
+    let (s, _) = sql_to_scenario(&sql, &seed()).unwrap();
+    assert_eq!(s.source.watermark.generator, GeneratorKind::SqlBounded { delay_ms: 100_500 });
+    assert!(
+        error(&TABLE.replace("SECOND\n", "SECOND(x)\n")).contains("the interval's precision"),
+        "{}",
+        error(&TABLE.replace("SECOND\n", "SECOND(x)\n"))
+    );
+}

@@ -11,16 +11,21 @@ const NAME_MAX: usize = 12;
 /// Flink numbers a vertex's subtasks (`Source: rates (1/2)` is `rates·0`): the live vertex
 /// tables count within a vertex, so a global number would name another subtask there. The
 /// name is the topic (a simulated job) or the source vertex's name without Flink's `Source: `
-/// (a real one), cut after 12 characters. Texts write `src rates·0` or `source subtask rates·0`.
+/// (a real one), cut in the middle to 12 characters. Texts write `src rates·0` or `source subtask rates·0`.
 pub fn source_subtask_name(sources: usize, source: &str, in_source: u32, global: u32) -> String {
     if sources <= 1 {
         return global.to_string();
     }
     let name = source.trim_start_matches("Source: ");
-    let name = if name.chars().count() <= NAME_MAX {
+    let chars: Vec<char> = name.chars().collect();
+    // Cut in the middle: names of one job tend to share a prefix (`KafkaSource-…`) or a stem
+    // (`readings-a`, `readings-b`), and keeping both ends keeps them apart.
+    let name = if chars.len() <= NAME_MAX {
         name.to_string()
     } else {
-        format!("{}…", name.chars().take(NAME_MAX - 1).collect::<String>())
+        let head = (NAME_MAX - 1) / 2;
+        let tail = NAME_MAX - 1 - head;
+        format!("{}…{}", chars[..head].iter().collect::<String>(), chars[chars.len() - tail..].iter().collect::<String>())
     };
     format!("{name}·{in_source}")
 }
@@ -38,6 +43,8 @@ mod tests {
         assert_eq!(source_subtask_name(2, "rates", 0, 2), "rates·0");
         // A real job's source vertices: Flink's `Source: ` left out, a long name cut.
         assert_eq!(source_subtask_name(3, "Source: events", 1, 1), "events·1");
-        assert_eq!(source_subtask_name(2, "Source: KafkaSource-payments", 0, 2), "KafkaSource…·0");
+        assert_eq!(source_subtask_name(2, "Source: KafkaSource-payments", 0, 2), "Kafka…yments·0");
+        assert_eq!(source_subtask_name(2, "Source: KafkaSource-orders", 0, 2), "Kafka…orders·0");
+        assert_eq!(source_subtask_name(2, "sensor-readings-a", 1, 3), "senso…ings-a·1");
     }
 }
