@@ -21,8 +21,10 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 // Replaying the job's failures (C/F lines, the job's checkpoint waits and failure marker) took
 // the engine to 428.9 and the full load to 1,043.5: both raised deliberately, to 429 and 1,044.
 // Exporting SQL's watermark operator (a paced replay) and one name per source subtask over every
-// view took them to 431.5 and 1,047.2: raised deliberately, to 432 and 1,048.
-const CEILINGS = { fullFirstLoadGzip: 1048 * 1024, engineGzip: 432 * 1024 };
+// view took them to 431.5 and 1,047.2, and the review's fixes (input checks of the mid-stream
+// operator, interval precision in SQL, names cut in the middle) to 432.8 and 1,048.3: raised
+// deliberately, to 433 and 1,049.
+const CEILINGS = { fullFirstLoadGzip: 1049 * 1024, engineGzip: 433 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
 test("the playground's first load is within its budget (or today's size)", () => {
