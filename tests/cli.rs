@@ -120,6 +120,16 @@ fn two_input_oracle_scenario_matches_flink() {
         "{}",
         String::from_utf8_lossy(&bad.stderr)
     );
+    // SQL's watermark operator ahead of its rows is named here too, as in a native scenario.
+    let sql =
+        std::fs::read_to_string(root().join("tests/golden/oracle2/scenarios/23_sql_row_reactivates_after_idle_timeout.json")).unwrap();
+    let sql = sql.replace(r#""delay_ms": 0"#, r#""delay_ms": -1500"#);
+    let bad = wmp(&["validate", "--format", "oracle2", "-"], Some(&sql));
+    assert!(
+        !bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("midstream.delay_ms"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
 }
 
 #[test]
@@ -215,6 +225,9 @@ fn a_watermark_operator_ahead_of_its_rows_is_named() {
         json!({"operator": "timestamps_and_watermarks", "generator": {"kind": "bounded_out_of_orderness", "bound_ms": -1}});
     let line = run_bad_native(&sc, "negative mid-stream bound");
     assert!(line.contains("source.midstream.generator.bound_ms"), "{line}");
+    sc["source"]["midstream"] = json!({"operator": "timestamps_and_watermarks", "generator": {"kind": "monotonous"}, "idle_timeout_ms": 0});
+    let line = run_bad_native(&sc, "a zero mid-stream idle timeout");
+    assert!(line.contains("source.midstream.idle_timeout_ms") && line.contains("withIdleness rejects"), "{line}");
 }
 
 #[test]

@@ -21,10 +21,14 @@ lib="${PYFLINK_DIR:-$(ls -d /tmp/flinkvenv/lib/python3*/site-packages/pyflink 2>
 for p in maven-compiler-plugin/3.10.1 maven-jar-plugin/3.3.0; do
   [ -d "/usr/share/maven-repo/org/apache/maven/plugins/$p" ] || { echo "pom-check: no Debian $p (see the header)" >&2; exit 1; }
 done
-WMP="${WMP:-$ROOT/target/release/wmp}"
+WMP="${WMP:-}"
+if [ -z "$WMP" ]; then
+  (cd "$ROOT" && cargo build --release --quiet --bin wmp) || exit 1
+  WMP="${CARGO_TARGET_DIR:-$ROOT/target}/release/wmp"
+fi
 WORK="$(mktemp -d)"
 REPO="$WORK/m2"
-mkdir -p "$REPO" && cp -rs /usr/share/maven-repo/. "$REPO/"
+mkdir -p "$REPO" && cp -rs /usr/share/maven-repo/. "$REPO/" || { echo "pom-check: cannot link Debian's Maven repository into $REPO" >&2; exit 1; }
 # artifact JAR: one of the pom's Flink dependencies, as a jar of the wheel that holds its classes.
 artifact() {
   local d="$REPO/org/apache/flink/$1/2.3.0"
@@ -40,7 +44,7 @@ status=0
 for f in "${FILES[@]}"; do
   id="$(basename "$f" .json)"
   dir="$WORK/$id"
-  "$WMP" export "$f" --out "$dir" >/dev/null 2>&1 || { echo "FAIL $id: wmp export"; status=1; continue; }
+  "$WMP" export "$f" --out "$dir" >/dev/null 2>"$WORK/$id.notes" || { echo "FAIL $id: $(grep -v '^wmp: note' "$WORK/$id.notes" | head -1)"; status=1; continue; }
   grep -q '<artifactId>maven-compiler-plugin</artifactId>' "$dir/pom.xml" || { echo "FAIL $id: no pinned compiler plugin"; status=1; continue; }
   sed -i 's|<version>3.13.0</version>|<version>3.10.1</version>|; s|<version>3.4.2</version>|<version>3.3.0</version>|' "$dir/pom.xml"
   if ! (cd "$dir" && mvn -o -q -B -Dmaven.repo.local="$REPO" package >"$dir/mvn.txt" 2>&1); then
@@ -48,9 +52,11 @@ for f in "${FILES[@]}"; do
   fi
   jar="$dir/target/playground-job-1.0.jar"
   main="$(unzip -p "$jar" META-INF/MANIFEST.MF | tr -d '\r' | sed -n 's/^Main-Class: //p')"
-  if ! java -cp "$jar:$lib/*" "$main" 2>"$dir/err.txt" | grep '^window ' | LC_ALL=C sort >"$dir/flink.txt"; then
+  [ -n "$main" ] || { echo "FAIL $id: the jar's manifest names no Main-Class"; status=1; continue; }
+  if ! java -cp "$jar:$lib/*" "$main" >"$dir/out.txt" 2>"$dir/err.txt"; then
     echo "FAIL $id: the jar's job failed (see $dir/err.txt)"; status=1; continue
   fi
+  { grep '^window ' "$dir/out.txt" || true; } | LC_ALL=C sort >"$dir/flink.txt"
   if cmp -s "$dir/flink.txt" "$ROOT/tests/fixtures/export/$id.txt"; then
     echo "SAME $id: mvn package built $(basename "$jar") (Main-Class $main), which printed the golden's $(wc -l <"$dir/flink.txt") lines"
   else

@@ -262,13 +262,24 @@ impl SourceSpec {
             a.validate().map_err(|(f, m)| InputError::new(format!("watermark.alignment.{f}"), m))?;
         }
         match self.midstream {
-            Some(MidstreamSpec::TimestampsAndWatermarks { generator, .. }) => {
-                validate_generator(&generator).map_err(|e| e.within("midstream.generator"))?
+            Some(MidstreamSpec::TimestampsAndWatermarks { generator, idle_timeout_ms, .. }) => {
+                validate_generator(&generator).map_err(|e| e.within("midstream.generator"))?;
+                if idle_timeout_ms.is_some_and(|t| t <= 0) {
+                    return Err(InputError::new(
+                        "midstream.idle_timeout_ms",
+                        "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off",
+                    ));
+                }
             }
-            Some(MidstreamSpec::SqlWatermarkAssigner { delay_ms, .. }) if delay_ms < 0 => {
-                return Err(InputError::new("midstream.delay_ms", "must be >= 0 (a watermark ahead of the rows is not modelled)"));
+            Some(MidstreamSpec::SqlWatermarkAssigner { delay_ms, idle_timeout_ms }) => {
+                if delay_ms < 0 {
+                    return Err(InputError::new("midstream.delay_ms", "must be >= 0 (a watermark ahead of the rows is not modelled)"));
+                }
+                if idle_timeout_ms < 0 {
+                    return Err(InputError::new("midstream.idle_timeout_ms", "must be >= 0 (0 turns table.exec.source.idle-timeout off)"));
+                }
             }
-            _ => {}
+            None => {}
         }
         if self.fetch.record_bytes == 0 {
             return Err(InputError::new("fetch.record_bytes", "must be > 0"));

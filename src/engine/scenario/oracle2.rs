@@ -221,12 +221,19 @@ impl Oracle2Scenario {
             Oracle2Watermark::Strategy(s) => {
                 super::build::range(s.out_of_orderness_ms, 0, MAX_SAFE, &path("watermark.out_of_orderness_ms"))?;
                 let mode = if per_event(&s.emit, &path("watermark.emit"))? { EmitMode::PerEvent } else { EmitMode::Periodic };
+                if let Some(t) = s.idleness_ms {
+                    super::build::range(t, 1, MAX_SAFE, &path("watermark.idleness_ms"))?;
+                }
                 (GeneratorKind::BoundedOutOfOrderness { bound_ms: s.out_of_orderness_ms }, mode, s.idleness_ms)
             }
         };
         let midstream = match &input.midstream {
             None => None,
             Some(Oracle2Midstream::TimestampsAndWatermarks { out_of_orderness_ms, emit, idleness_ms }) => {
+                super::build::range(*out_of_orderness_ms, 0, MAX_SAFE, &path("midstream.out_of_orderness_ms"))?;
+                if let Some(t) = *idleness_ms {
+                    super::build::range(t, 1, MAX_SAFE, &path("midstream.idleness_ms"))?;
+                }
                 let mode = if per_event(emit, &path("midstream.emit"))? { EmitMode::PerEvent } else { EmitMode::Periodic };
                 Some(MidstreamSpec::TimestampsAndWatermarks {
                     generator: GeneratorKind::BoundedOutOfOrderness { bound_ms: *out_of_orderness_ms },
@@ -235,6 +242,8 @@ impl Oracle2Scenario {
                 })
             }
             Some(Oracle2Midstream::Sql { delay_ms, idle_timeout_ms }) => {
+                super::build::range(*delay_ms, 0, MAX_SAFE, &path("midstream.delay_ms"))?;
+                super::build::range(*idle_timeout_ms, 0, MAX_SAFE, &path("midstream.idle_timeout_ms"))?;
                 Some(MidstreamSpec::SqlWatermarkAssigner { delay_ms: *delay_ms, idle_timeout_ms: *idle_timeout_ms })
             }
         };

@@ -246,19 +246,44 @@ pub fn interval(c: &mut Cursor) -> Result<At<i64>, SqlError> {
     let pos = c.expect_kw("INTERVAL")?;
     let value = c.string("the interval's value in quotes: INTERVAL '5' SECOND")?;
     let unit = c.name("an interval unit (SECOND, MINUTE, HOUR, DAY)")?;
-    // The leading precision (`SECOND(3)`: three digits before the point) only bounds the value.
-    if c.eat_punct('(') {
-        if !matches!(c.next().map(|t| t.tok), Some(Tok::Number(_))) {
-            return Err(c.expected("the interval's precision, e.g. SECOND(3)"));
-        }
-        c.expect_punct(')')?;
-    }
+    let precision = interval_precision(c)?;
     if c.is_kw("TO") {
         return Err(SqlError::at(c.pos(), "a compound interval (… TO …) is not read: write one unit, e.g. INTERVAL '90' SECOND"));
     }
     let per = interval_unit_ms(&unit.v).map_err(|m| SqlError::at(unit.pos, m))?;
     let ms = interval_ms(&value.v, per).map_err(|m| SqlError::at(value.pos, m))?;
+    // Flink's validation: the digits before the point fit the leading precision (2 by default).
+    let digits = value.v.trim().split('.').next().map_or(0, str::len);
+    if digits > precision.v {
+        let fix = if digits <= MAX_INTERVAL_PRECISION { format!(": write {}({digits})", unit.v) } else { String::new() };
+        return Err(SqlError::at(
+            precision.pos,
+            format!("'{}' has {digits} digits, more than the interval's precision {} allows (Flink rejects it){fix}", value.v, precision.v),
+        ));
+    }
     Ok(At { v: ms, pos })
+}
+
+/// Flink's largest leading precision of an interval.
+const MAX_INTERVAL_PRECISION: usize = 6;
+
+/// The leading precision after an interval's unit (`SECOND(3)`), 2 (Flink's default) without one.
+fn interval_precision(c: &mut Cursor) -> Result<At<usize>, SqlError> {
+    let pos = c.pos();
+    if !c.eat_punct('(') {
+        return Ok(At { v: 2, pos });
+    }
+    let n = match c.peek().map(|t| &t.tok) {
+        Some(Tok::Number(n)) => n.parse::<usize>().ok().filter(|n| (1..=MAX_INTERVAL_PRECISION).contains(n)),
+        _ => None,
+    };
+    let Some(n) = n else {
+        return Err(c.expected("the interval's precision, 1 to 6, e.g. SECOND(3)"));
+    };
+    let pos = c.pos();
+    c.next();
+    c.expect_punct(')')?;
+    Ok(At { v: n, pos })
 }
 
 /// `( 'key' = 'value', … )`.

@@ -288,9 +288,12 @@ fn an_interval_of_three_digits_says_its_precision() {
     let sql = TABLE.replace("INTERVAL '5' SECOND", &sql_interval(100_500)) + "\n);";
     let (s, _) = sql_to_scenario(&sql, &seed()).unwrap();
     assert_eq!(s.source.watermark.generator, GeneratorKind::SqlBounded { delay_ms: 100_500 });
-    assert!(
-        error(&TABLE.replace("SECOND\n", "SECOND(x)\n")).contains("the interval's precision"),
-        "{}",
-        error(&TABLE.replace("SECOND\n", "SECOND(x)\n"))
-    );
+    // The error points at the bad precision itself, with its line and column.
+    let e = error(&table_with("").replace("SECOND\n", "SECOND(x)\n"));
+    assert!(e.contains("the interval's precision, 1 to 6") && e.contains("found \"x\"") && e.contains("4:"), "{e}");
+    // As Flink's validation: the value's digits fit the precision, 2 by default.
+    let e = error(&table_with("").replace("'5' SECOND", "'100' SECOND"));
+    assert!(e.contains("'100' has 3 digits") && e.contains("write SECOND(3)"), "{e}");
+    assert!(error(&table_with("").replace("'5' SECOND", "'100' SECOND(2)")).contains("'100' has 3 digits"));
+    assert!(error(&table_with("").replace("'5' SECOND", "'5' SECOND(7)")).contains("1 to 6"));
 }
