@@ -168,7 +168,7 @@ fn sql_midstream(read: &str, delay_ms: i64, idle_timeout_ms: i64, interval_ms: i
          \x20           }}).returns(Event.class).name(\"rows to events\");\n\
          \x20           events = events == null ? one : events.union(one);\n\
          \x20       }}\n",
-        if idle_timeout_ms > 0 { sql_duration(idle_timeout_ms) } else { "0 ms".into() },
+        sql_duration(idle_timeout_ms.max(0)),
         sql_interval(delay_ms)
     )
 }
