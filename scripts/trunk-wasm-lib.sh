@@ -2,7 +2,8 @@
 # Trunk build hook (see Trunk.toml): builds the crate's library (cdylib `wmp`) for wasm32 twice
 # and runs wasm-bindgen on each into Trunk's staging dir:
 #   - the full module (feature `ui`: engine + JS API + Leptos UI), which index.html loads;
-#   - the engine-only module (`--no-default-features`: engine + JS API), for scripts and Node.
+#   - the engine-only module (`--no-default-features`: engine + JS API, without the `tools`
+#     feature's SQL reader and job export), for scripts and Node.
 # Each gets content-hashed names (`wmp-<hash>.js` + `wmp-<hash>_bg.wasm`, `wmp-engine-<hash>.js`
 # + `wmp-engine-<hash>_bg.wasm`) so that caches never serve a stale wasm after an upgrade, plus
 # stable names for scripts and docs: `wmp.js` / `wmp-engine.js` (small alias modules of the

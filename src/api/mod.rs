@@ -26,6 +26,8 @@
 //! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert);
 //! - `sql`: `sqlScenario`, a Flink SQL script read onto a base scenario;
 //! - `export`: `exportJob`, the scenario as a runnable Flink 2.3 job.
+//!   These two exist only with the `tools` feature (which `ui` implies): the engine-only module
+//!   leaves them out for its size.
 
 #[cfg(feature = "ui")]
 pub mod bridge;
@@ -33,6 +35,7 @@ pub mod convert;
 pub mod diagnosis;
 pub mod error;
 pub mod events;
+#[cfg(feature = "tools")]
 pub mod export;
 // The UI's mount point, its handle, its DOM events and the custom element: only in the full
 // module (`ui` feature); the engine-only module has no Leptos.
@@ -45,6 +48,7 @@ pub mod mount;
 #[cfg(feature = "ui")]
 pub mod mounted;
 pub mod playground;
+#[cfg(feature = "tools")]
 pub mod sql;
 
 pub use events::Subscription;

@@ -23,6 +23,7 @@ pub mod downstream;
 pub mod element;
 pub mod error;
 pub mod explain;
+#[cfg(feature = "tools")]
 pub mod export;
 pub mod failover;
 pub mod fingerprint;
@@ -51,6 +52,7 @@ pub mod session;
 pub mod sim;
 pub mod snapshot;
 pub mod source;
+#[cfg(feature = "tools")]
 pub mod sql;
 pub mod state_size;
 pub mod status;

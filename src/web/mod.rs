@@ -46,7 +46,11 @@ pub mod lag_plot;
 pub mod lesson_setup;
 pub mod lesson_steps;
 pub mod scenario_text;
+// The Java / SQL snippets and the SQL panel's reader sit on the `tools` feature's export and SQL
+// reader (`ui` implies it; natively it is on by default).
+#[cfg(feature = "tools")]
 pub mod snippets;
+#[cfg(feature = "tools")]
 pub mod sql_apply;
 pub mod state_plot;
 pub mod timeline_data;

@@ -24,8 +24,10 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 // view took them to 431.5 and 1,047.2, and the review's fixes (input checks of the mid-stream
 // operator, interval precision in SQL, names cut in the middle) to 432.8 and 1,048.3: raised
 // deliberately, to 433 and 1,049; a second review's input checks (the SQL reader checks an
-// interval's precision) took the engine to 433.2 (full 1,048.7): raised to 434.
-const CEILINGS = { fullFirstLoadGzip: 1049 * 1024, engineGzip: 434 * 1024 };
+// interval's precision) took the engine to 433.2 (full 1,048.7): raised to 434. Leaving the
+// SQL reader and the job export (cargo feature `tools`) out of the engine-only module took it to
+// 355.9: lowered to 356.
+const CEILINGS = { fullFirstLoadGzip: 1049 * 1024, engineGzip: 356 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
 test("the playground's first load is within its budget (or today's size)", () => {

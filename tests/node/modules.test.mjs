@@ -1,15 +1,14 @@
 // The two modules in dist/ and their names: the engine-only module (wmp-engine.js, which
 // load.mjs gives the other tests) and the full one (wmp.js, engine + JS API + UI) give the same
-// API and the same runs; each stable name is an alias of a content-hashed file, and the hashed
+// API, less the full module's SQL reader and job export, and the same runs; each stable name is an alias of a content-hashed file, and the hashed
 // JS loads the hashed wasm (scripts/trunk-wasm-lib.sh).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { dist, WatermarkPlayground as EngineOnly } from "./load.mjs";
+import { dist, loadFull, WatermarkPlayground as EngineOnly } from "./load.mjs";
 
-const full = await import(path.join(dist, "wmp.js"));
-full.initSync({ module: fs.readFileSync(path.join(dist, "wmp_bg.wasm")) });
+const full = await loadFull();
 
 function run(Playground) {
   const p = Playground.fromPreset("late-data");
@@ -35,6 +34,15 @@ test("the engine-only module has the API but not the UI", async () => {
   assert.equal(typeof full.mountPlayground, "function");
 });
 
+test("the SQL reader and the job export are the full module's alone (feature tools)", () => {
+  for (const name of ["sqlScenario", "exportJob"]) {
+    assert.equal(EngineOnly[name], undefined, `wmp-engine.js has no ${name}`);
+    assert.equal(typeof full.WatermarkPlayground[name], "function", `wmp.js has ${name}`);
+  }
+  const exported = full.WatermarkPlayground.exportJob("late-data");
+  assert.ok(exported.files.some((f) => f.path.endsWith(".java")), "the full module exports in Node");
+});
+
 test("each module's exports are declared in its .d.ts beside it", async () => {
   const engine = await import(path.join(dist, "wmp-engine.js"));
   const declared = (file) => fs.readFileSync(path.join(dist, file), "utf8");
@@ -43,8 +51,11 @@ test("each module's exports are declared in its .d.ts beside it", async () => {
   for (const name of Object.keys(full).filter((n) => n !== "default" && !n.startsWith("IntoUnderlying"))) {
     assert.match(fullDts, new RegExp(`export (declare )?(function|class|const) ${name}\\b`), `wmp.d.ts declares ${name}`);
   }
-  // The engine module's values are re-exported by name from wmp.d.ts, nothing more.
-  const values = declared("wmp-engine.d.ts").match(/export \{([^}]*)\} from "\.\/wmp";/)[1].split(",").map((n) => n.trim());
+  // The engine module's values are re-exported by name from wmp.d.ts or declared there (the
+  // class, less the full module's statics), nothing more.
+  const engineDts = declared("wmp-engine.d.ts");
+  const reexported = engineDts.match(/export \{([^}]*)\} from "\.\/wmp";/)[1].split(",").map((n) => n.trim());
+  const values = [...reexported, ...[...engineDts.matchAll(/export declare const (\w+)/g)].map((m) => m[1])];
   const exported = Object.keys(engine).sort();
   assert.deepEqual([...values].sort(), exported);
 });

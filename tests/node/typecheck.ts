@@ -222,6 +222,12 @@ export async function example(): Promise<string> {
   headless.free();
   // @ts-expect-error: wmp-engine.js has no UI (mount is a type only there)
   engine.mount(host);
+  const built: engine.WatermarkPlayground = new engine.WatermarkPlayground("late-data");
+  built.free();
+  // @ts-expect-error: wmp-engine.js has no job export (wmp.js has; feature `tools`)
+  engine.WatermarkPlayground.exportJob("late-data");
+  // @ts-expect-error: nor the SQL reader
+  engine.WatermarkPlayground.sqlScenario("SELECT 1");
   console.log(headlessSnap.splits.length, typeof engine.initSync);
 
   return [cls, early, onTime, sql.window?.api, continuous.window?.trigger?.type, bad.topic.partitions, first, interesting, attached, n, wm?.ms, held, kinds, emitted, late, rest, why, text, back.commands.length, share, p.now, p.elapsedMs, p.startTime, p.started, p.finished, p.cursor, p.traceHash, p.name].join();
