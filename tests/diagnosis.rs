@@ -301,3 +301,21 @@ fn no_preset_names_a_culprit_before_anything_is_read() {
         assert_eq!(kind_name(d.cause), "nothing_read_yet", "{}", p.id);
     }
 }
+
+/// With two sources, a subtask without a split is counted against its own source: the second
+/// source's parallelism and its topic's partitions, not the first source's nor every topic's.
+#[test]
+fn a_subtask_without_a_split_is_counted_in_its_own_source() {
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
+    sc["second_input"]["source"]["parallelism"] = 3.into();
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 20_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let f = d.findings.iter().find(|f| f.kind == wmp::engine::diagnosis::finding::FindingKind::SubtaskWithoutSplit).expect("the finding");
+    assert!(f.title.starts_with("Source subtask impressions·2 owns no partition (3 source subtasks for 2 partitions)"), "{}", f.title);
+    assert!(
+        f.fixes.iter().all(|x| !matches!(x.action, Action::SourceParallelism(_))),
+        "the action would set the clicks source's: {:?}",
+        f.fixes
+    );
+}

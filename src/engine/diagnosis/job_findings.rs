@@ -3,7 +3,7 @@
 //! the bound, window state piling up, channels and event-time lag.
 
 use super::advisor::nice_up;
-use super::classify::{PartitionClass, SlowCause};
+use super::classify::{PartitionClass, PartitionFacts, SlowCause};
 use super::diagnose::{bound_of, d, window_size_ms, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
@@ -40,17 +40,21 @@ impl FindingContext<'_> {
     }
 
     /// One finding for every source subtask that owns no split and is not idle, naming the
-    /// one that holds the watermark (or the first).
+    /// one that holds the watermark (or the first). Its counts and settings are its own
+    /// source's: with two sources, the other topic's partitions are no split it could own.
     fn subtasks_without_split(&self) -> Option<Finding> {
         let cfg = &self.sim.cfg;
-        let parts = u32::try_from(self.partitions.iter().filter(|p| p.class != PartitionClass::Removed).count()).unwrap_or(u32::MAX);
         let bare: Vec<u32> =
             self.sim.sources.iter().filter(|s| s.splits.iter().all(|sp| sp.released) && !s.output.is_idle()).map(|s| s.index).collect();
         let held = self.culprit.filter(|c| c.partition.is_none()).map(|c| c.source_subtask).filter(|s| bare.contains(s));
         let s = held.or_else(|| bare.first().copied())?;
+        let input = self.sim.sources.get(s as usize).map_or(0, |src| src.input);
+        let own = &cfg.inputs[input as usize];
+        let parts = self.live_partitions_of(input);
+        let bare: Vec<u32> = bare.into_iter().filter(|&b| self.sim.sources.get(b as usize).is_some_and(|src| src.input == input)).collect();
         // With an idle timeout set, the split-less reader goes idle once it passes.
-        let timeout = cfg.first().source.idle_timeout_ms.filter(|_| cfg.auto_watermark_interval_ms > 0);
-        let n = cfg.first().source_parallelism;
+        let timeout = own.source.idle_timeout_ms.filter(|_| cfg.auto_watermark_interval_ms > 0);
+        let n = own.source_parallelism;
         let name = self.sim.source_subtask_name(s);
         let (sev, title) = match timeout {
             Some(t) => (Severity::Info, format!("Source subtask {name} owns no partition ({n} source subtasks for {parts} partitions); the {} idle timeout marks it idle soon.", d(t))),
@@ -63,10 +67,11 @@ impl FindingContext<'_> {
         .source_subtask(s)
         .detail("A KafkaSource reader without splits stays active unless withIdleness is set (the legacy FlinkKafkaConsumer marked it idle at once). Keep source parallelism at or below the partition count.")
         .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", bare.iter().map(|&b| self.sim.source_subtask_name(b)).collect::<Vec<_>>().join(", ")))
-        .evidence("sourceParallelism", cfg.first().source_parallelism, format!("source parallelism {}", cfg.first().source_parallelism))
+        .evidence("sourceParallelism", n, format!("source parallelism {n}"))
         .evidence("partitions", parts, format!("{parts} partitions"))
         .check("the source vertex's Watermarks tab shows No Watermark (-9223372036854775808) for that subtask");
-        if parts > 0 && parts < cfg.first().source_parallelism {
+        // The action sets the first source's parallelism (the scenario's `source`).
+        if input == 0 && parts > 0 && parts < n {
             f = f.fix(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts));
         }
         Some(match self.advice.idle_timeout.recommended_ms {
@@ -75,6 +80,12 @@ impl FindingContext<'_> {
             }
             _ => f,
         })
+    }
+
+    /// Partitions of input `input`'s topic that are not removed.
+    fn live_partitions_of(&self, input: u8) -> u32 {
+        let of_input = |p: &&PartitionFacts| self.sim.partitions.get(p.partition as usize).is_some_and(|part| part.input == input);
+        u32::try_from(self.partitions.iter().filter(of_input).filter(|p| p.class != PartitionClass::Removed).count()).unwrap_or(u32::MAX)
     }
 
     fn emission(&self) -> Vec<Finding> {
