@@ -402,3 +402,23 @@ fn a_triggered_checkpoint_completes_at_once_and_is_restored_from() {
     let again = all.iter().find(|&&(t, _)| t >= 5500).copied();
     assert_eq!(again, Some((5500, before)));
 }
+
+/// With two sources, the failure names the source subtask as every view does (`clicks·0`,
+/// its source and its index there), not by the scenario's global `source_subtask` number.
+#[test]
+fn a_failed_source_subtask_is_named_by_its_source() {
+    let mut v = base();
+    v["topic"] = json!({"name": "views", "partitions": 1});
+    v["second_input"] = json!({
+        "topic": {"name": "clicks", "partitions": 1},
+        "source": {"watermark": {"generator": {"kind": "bounded_out_of_orderness", "bound_ms": 2000}}},
+        "mode": "union"
+    });
+    v["commands"] = json!([{"at_ms": 4900, "command": "fail", "target": {"source_subtask": 1}}]);
+    let sim = sim_at(&v, 6000);
+    let reason = events(&sim).iter().find_map(|e| match &e.kind {
+        TraceKind::JobFailed { reason } => Some(reason.clone()),
+        _ => None,
+    });
+    assert_eq!(reason.as_deref(), Some("source subtask clicks·0 failed (command)"));
+}

@@ -81,16 +81,17 @@ pub enum Param {
     DropHeartbeats(bool),
 }
 
-/// Why the job failed, in the words of Flink's exception.
-fn fail_reason(target: FailTarget) -> String {
-    match target {
-        FailTarget::TaskManager(n) => format!("TaskManager {n} was killed (command): its subtasks failed"),
-        FailTarget::KeyedSubtask(n) => format!("keyed subtask {n} failed (command)"),
-        FailTarget::SourceSubtask(n) => format!("source subtask {n} failed (command)"),
-    }
-}
-
 impl Simulation {
+    /// Why the job failed, in the words of Flink's exception; a source subtask named as every
+    /// view names it (`rates·0` with two sources).
+    fn fail_reason(&self, target: FailTarget) -> String {
+        match target {
+            FailTarget::TaskManager(n) => format!("TaskManager {n} was killed (command): its subtasks failed"),
+            FailTarget::KeyedSubtask(n) => format!("keyed subtask {n} failed (command)"),
+            FailTarget::SourceSubtask(n) => format!("source subtask {} failed (command)", self.source_subtask_name(n)),
+        }
+    }
+
     /// Applies a command at the current processing time.
     pub fn apply(&mut self, cmd: Command) -> Result<(), InputError> {
         let now = self.now.max(self.cfg.start_time);
@@ -146,7 +147,7 @@ impl Simulation {
                 check::fail_target(target, &check::JobSize::of(self)).map_err(|e| e.within("target"))?;
                 // A TaskManager that runs no subtask takes nothing down with it.
                 if self.runs_a_subtask(target) && self.failover.is_running() {
-                    self.fail_job(now, fail_reason(target));
+                    self.fail_job(now, self.fail_reason(target));
                     self.failover.failed_before_reads = true;
                 }
             }

@@ -55,7 +55,10 @@ impl Simulation {
         let (s, i) =
             self.live_split_of(p).ok_or_else(|| InputError::invalid("partition", format!("partition {partition}'s split was released")))?;
         if self.sources[s].finished {
-            return Err(InputError::invalid("partition", format!("source subtask {s} has ended its input")));
+            return Err(InputError::invalid(
+                "partition",
+                format!("source subtask {} has ended its input", self.source_subtask_name(s as u32)),
+            ));
         }
         let t = self.now;
         let mut got = 0;

@@ -478,7 +478,10 @@ impl Simulation {
             .filter(|&s| s < self.sources.len())
             .ok_or_else(|| InputError::new("source_subtask", format!("the job has {} source subtask(s)", self.sources.len())))?;
         if self.sources[s].finished {
-            return Err(InputError::invalid("source_subtask", format!("source subtask {subtask} has already ended its input")));
+            return Err(InputError::invalid(
+                "source_subtask",
+                format!("source subtask {} has already ended its input", self.source_subtask_name(subtask)),
+            ));
         }
         let t = self.now.max(self.cfg.start_time);
         self.signals.clear();
