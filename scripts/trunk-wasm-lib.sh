@@ -128,7 +128,7 @@ engine="$(cargo_wasm --no-default-features --target-dir "${CARGO_TARGET_DIR:-$RO
 bundle wmp-engine "$engine"
 
 # The JS API's TypeScript declarations go next to wmp.js: the hand-written src/api/wmp.d.ts (and
-# wmp-engine.d.ts, the same less the UI, next to wmp-engine.js) and
+# wmp-engine.d.ts, the same less the UI and the `tools` statics, next to wmp-engine.js) and
 # the data types it re-exports, generated from the engine's views (src/api/types.gen.d.ts).
 cp "$ROOT/src/api/wmp.d.ts" "$STAGE/wmp.d.ts"
 cp "$ROOT/src/api/wmp-engine.d.ts" "$STAGE/wmp-engine.d.ts"

@@ -12,6 +12,9 @@
 //!
 //! Users script the CLI and CI greps its errors, so the exit code and the one-line error are API.
 
+// It runs the `wmp` binary or the SQL reader / export: the `tools` feature's (on by default).
+#![cfg(feature = "tools")]
+
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -4,6 +4,9 @@
 //! (`tests/fixtures/export/<preset>.txt`, recorded by `tools/oracle/export-check.sh`), except
 //! for the presets named in `KNOWN_DIFFERENT`, whose difference is explained there and must stay.
 
+// It runs the `wmp` binary or the SQL reader / export: the `tools` feature's (on by default).
+#![cfg(feature = "tools")]
+
 use std::path::Path;
 use wmp::engine::export::result_line::comparable;
 use wmp::engine::export::{export_job, export_job_streaming, ExportedJob, EXPECTED_PATH, JAVA_PATH, REPLAY_GZ_PATH, REPLAY_PATH, SQL_PATH};

@@ -9,6 +9,9 @@
 //!
 //! A corpus of every reproducer of issue 10 follows, each giving a clear error or bounded work.
 
+// It runs the `wmp` binary or the SQL reader / export: the `tools` feature's (on by default).
+#![cfg(feature = "tools")]
+
 mod common;
 
 use common::config;

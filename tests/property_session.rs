@@ -5,6 +5,9 @@
 //! Random sessions are driven through `Session` (as the JS API and the UI drive it); the export
 //! is then run by the real `wmp` binary and its report's hash compared with the live one.
 
+// It runs the `wmp` binary or the SQL reader / export: the `tools` feature's (on by default).
+#![cfg(feature = "tools")]
+
 mod common;
 
 use common::{command, config, producer, within_topic};

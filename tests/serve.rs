@@ -12,6 +12,9 @@
 //! Tools missing: with `CI` set (scripts/test.sh) a test fails; otherwise it says so loudly and
 //! passes without checking (`scripts/setup.sh` installs them).
 
+// It runs the `wmp` binary or the SQL reader / export: the `tools` feature's (on by default).
+#![cfg(feature = "tools")]
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;

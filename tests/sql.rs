@@ -1,6 +1,9 @@
 //! SQL in (`engine::sql`): the snippet's SQL read back onto its scenario gives its settings
 //! again, for every preset and for random settings; seed 001's queries become its scenario.
 
+// It runs the `wmp` binary or the SQL reader / export: the `tools` feature's (on by default).
+#![cfg(feature = "tools")]
+
 use proptest::prelude::*;
 use wmp::engine::operator::aggregate::AggregateKind;
 use wmp::engine::operator::assigner::WindowSpec;

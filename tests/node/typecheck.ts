@@ -216,7 +216,7 @@ export async function example(): Promise<string> {
   if (embed.mounted) embed.unmount();
   full.unmount();
 
-  // The engine-only module: the same API, and no UI to mount.
+  // The engine-only module: the same API less the `tools` statics, and no UI to mount.
   const headless: engine.WatermarkPlayground = engine.WatermarkPlayground.fromPreset("late-data");
   const headlessSnap: engine.Snapshot = headless.snapshot();
   headless.free();

@@ -51,7 +51,6 @@ impl FindingContext<'_> {
         let input = self.sim.sources.get(s as usize).map_or(0, |src| src.input);
         let own = &cfg.inputs[input as usize];
         let parts = self.live_partitions_of(input);
-        let bare: Vec<u32> = bare.into_iter().filter(|&b| self.sim.sources.get(b as usize).is_some_and(|src| src.input == input)).collect();
         // With an idle timeout set, the split-less reader goes idle once it passes.
         let timeout = own.source.idle_timeout_ms.filter(|_| cfg.auto_watermark_interval_ms > 0);
         let n = own.source_parallelism;
@@ -66,7 +65,7 @@ impl FindingContext<'_> {
         let mut f = Finding::new(FindingKind::SubtaskWithoutSplit, sev, title)
         .source_subtask(s)
         .detail("A KafkaSource reader without splits stays active unless withIdleness is set (the legacy FlinkKafkaConsumer marked it idle at once). Keep source parallelism at or below the partition count.")
-        .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", bare.iter().map(|&b| self.sim.source_subtask_name(b)).collect::<Vec<_>>().join(", ")))
+        .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", self.source_subtask_names(&bare)))
         .evidence("sourceParallelism", n, format!("source parallelism {n}"))
         .evidence("partitions", parts, format!("{parts} partitions"))
         .check("the source vertex's Watermarks tab shows No Watermark (-9223372036854775808) for that subtask");
@@ -80,6 +79,11 @@ impl FindingContext<'_> {
             }
             _ => f,
         })
+    }
+
+    /// Source subtasks as every view names them, comma-separated.
+    fn source_subtask_names(&self, subtasks: &[u32]) -> String {
+        subtasks.iter().map(|&s| self.sim.source_subtask_name(s)).collect::<Vec<_>>().join(", ")
     }
 
     /// Partitions of input `input`'s topic that are not removed.
@@ -475,12 +479,8 @@ impl FindingContext<'_> {
         let names: Vec<String> = paused.iter().map(|&p| self.sim.partition_name(p)).collect();
         let what = match (names.is_empty(), waiting.is_empty()) {
             (false, true) => format!("partition(s) {} are paused", names.join(", ")),
-            (true, false) => format!("source subtask(s) {} wait", waiting.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
-            _ => format!(
-                "partition(s) {} are paused and source subtask(s) {} wait",
-                names.join(", "),
-                waiting.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-            ),
+            (true, false) => format!("source subtask(s) {} wait", self.source_subtask_names(&waiting)),
+            _ => format!("partition(s) {} are paused and source subtask(s) {} wait", names.join(", "), self.source_subtask_names(&waiting)),
         };
         Some(
             Finding::new(FindingKind::AlignmentPauses, Severity::Info, format!("Watermark alignment ({:?}, max drift {}): {what} until the group catches up.", a.group, d(a.max_drift_ms)))
