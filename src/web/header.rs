@@ -59,21 +59,12 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
 /// Keeps `--header-h` at the header's height: it wraps on narrow screens, and the controls
 /// drawer sticks under it.
 fn track_height(pg: Pg, node: NodeRef<leptos::html::Header>) {
-    let measure = move || {
-        let Some(el) = node.try_get_untracked().flatten() else { return };
+    super::measure::on_resize(node, move |el| {
         let h = el.offset_height();
         if let (true, Some(root)) = (h > 0, pg.style_root()) {
             let _ = root.style().set_property("--header-h", &format!("{h}px"));
         }
-    };
-    Effect::new(move |_| {
-        if node.get().is_some() {
-            measure();
-            set_timeout(measure, std::time::Duration::from_millis(50));
-        }
     });
-    let handle = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || handle.remove());
 }
 
 /// Play / pause (the header's and the embed layout's).

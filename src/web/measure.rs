@@ -1,39 +1,54 @@
-//! The width of an element, kept up to date on window resize, so that SVG views are laid out
-//! in real pixels (text stays 11–12 px at every window size, nothing is scaled).
+//! The width of an element, kept up to date as it resizes, so that SVG views are laid out in
+//! real pixels (text stays 11–12 px at every window size, nothing is scaled); whether an element
+//! is on screen.
 
-use leptos::ev;
-use leptos::html::Div;
+use leptos::html::{Div, ElementType};
 use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Calls `f` with the element once it is laid out and each time its box changes size (the
+/// window, fonts, scrollbars, a wrapping header). A `ResizeObserver` calls back after layout and
+/// before paint, so reading the element's size there costs no layout of its own: reading it
+/// while the page was being built forced a whole synchronous layout in the first render.
+pub fn on_resize<E>(node: NodeRef<E>, f: impl Fn(&web_sys::HtmlElement) + 'static)
+where
+    E: ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
+    let f = std::rc::Rc::new(f);
+    Effect::new(move |_| {
+        let Some(el) = node.get() else { return };
+        let el: web_sys::HtmlElement = el.unchecked_into();
+        let (f, target) = (f.clone(), el.clone());
+        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| f(&target));
+        if let Ok(obs) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+            obs.observe(&el);
+            let obs = StoredValue::new_local(obs);
+            on_cleanup(move || {
+                obs.try_with_value(|o| o.disconnect());
+            });
+        }
+        cb.forget();
+    });
+}
 
 pub fn use_width(node: NodeRef<Div>, fallback: f64) -> RwSignal<f64> {
     let width = RwSignal::new(fallback);
-    // `try_`: the delayed measurement may come after the view was unmounted (`mount()`'s
-    // `unmount()`), when the signals are gone.
-    let measure = move || {
-        if let Some(el) = node.try_get_untracked().flatten() {
-            let w = el.client_width() as f64;
-            if w > 0.0 && width.try_get_untracked().is_some_and(|old| (w - old).abs() >= 1.0) {
-                width.try_set(w);
-            }
-        }
-    };
-    Effect::new(move |_| {
-        if node.get().is_some() {
-            measure();
-            // Once more after layout settles (fonts, scrollbars).
-            set_timeout(measure, std::time::Duration::from_millis(50));
+    // `try_`: a callback may come after the view was unmounted (`mount()`'s `unmount()`), when
+    // the signal is gone.
+    on_resize(node, move |el| {
+        let w = f64::from(el.client_width());
+        if w > 0.0 && width.try_get_untracked().is_some_and(|old| (w - old).abs() >= 1.0) {
+            width.try_set(w);
         }
     });
-    let handle = window_event_listener(ev::resize, move |_| measure());
-    on_cleanup(move || handle.remove());
     width
 }
 
 /// Whether an element is on screen (or close to it), kept up to date by an
 /// `IntersectionObserver`. Panels below the fold skip their updates while invisible.
 pub fn use_visible(node: NodeRef<Div>) -> RwSignal<bool> {
-    use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
     let visible = RwSignal::new(true);
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
