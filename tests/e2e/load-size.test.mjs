@@ -26,8 +26,10 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 // deliberately, to 433 and 1,049; a second review's input checks (the SQL reader checks an
 // interval's precision) took the engine to 433.2 (full 1,048.7): raised to 434. Leaving the
 // SQL reader and the job export (cargo feature `tools`) out of the engine-only module took it to
-// 355.9: lowered to 356.
-const CEILINGS = { fullFirstLoadGzip: 1049 * 1024, engineGzip: 356 * 1024 };
+// 355.9: lowered to 356. Counting a source subtask without a split in its own source, naming
+// source subtasks in messages and reading sizes in a ResizeObserver took the full load to
+// 1,049.4: raised deliberately to 1,050.
+const CEILINGS = { fullFirstLoadGzip: 1050 * 1024, engineGzip: 356 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
 test("the playground's first load is within its budget (or today's size)", () => {
