@@ -18,21 +18,8 @@ const CHART_H: f64 = 150.0;
 pub fn LagPanel(#[prop(into)] shown: Signal<bool>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<Div>::new();
+    // A hidden tab is 0 wide; `use_width` measures it again when it is shown (its box grows).
     let width = use_width(node, 320.0);
-    // A hidden tab measures 0 wide: measure again once it is shown (after it is laid out).
-    Effect::new(move |_| {
-        if shown.get() {
-            set_timeout(
-                move || {
-                    let w = node.try_get_untracked().flatten().map_or(0, |el| el.client_width());
-                    if w > 0 {
-                        width.try_set(f64::from(w));
-                    }
-                },
-                std::time::Duration::ZERO,
-            );
-        }
-    });
     // Drawn from the engine with every reading of the WHY panel (the same instant: the frame
     // loop cannot run the engine between a refresh and the effects it wakes).
     let markup = Memo::new(move |_| {

@@ -22,14 +22,15 @@ where
         let el: web_sys::HtmlElement = el.unchecked_into();
         let (f, target) = (f.clone(), el.clone());
         let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| f(&target));
-        if let Ok(obs) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
-            obs.observe(&el);
-            let obs = StoredValue::new_local(obs);
-            on_cleanup(move || {
-                obs.try_with_value(|o| o.disconnect());
-            });
-        }
-        cb.forget();
+        let Ok(obs) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) else { return };
+        obs.observe(&el);
+        // The closure holds the element: it lives as long as the observer and is dropped with
+        // it (after the cleanup disconnects), not forgotten, or every removed view would stay
+        // in memory.
+        let held = StoredValue::new_local((obs, cb));
+        on_cleanup(move || {
+            held.try_with_value(|(o, _)| o.disconnect());
+        });
     });
 }
 
