@@ -62,14 +62,13 @@ pub fn use_visible(node: NodeRef<Div>) -> RwSignal<bool> {
         });
         let opts = web_sys::IntersectionObserverInit::new();
         opts.set_root_margin("100px");
-        if let Ok(obs) = web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &opts) {
-            obs.observe(&el);
-            let obs = StoredValue::new_local(obs);
-            on_cleanup(move || {
-                obs.try_with_value(|o| o.disconnect());
-            });
-        }
-        cb.forget();
+        let Ok(obs) = web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &opts) else { return };
+        obs.observe(&el);
+        // Kept beside the observer and dropped with it, as in `on_resize`.
+        let held = StoredValue::new_local((obs, cb));
+        on_cleanup(move || {
+            held.try_with_value(|(o, _)| o.disconnect());
+        });
     });
     visible
 }
