@@ -2,7 +2,8 @@
 //!
 //! In: a JS value is walked into a `serde_json::Value` (numbers must be finite; integers must be
 //! safe integers, |n| ≤ 2^53 − 1, or BigInts that fit 64 bits; functions and symbols are
-//! rejected), then deserialized with `serde_path_to_error`, so every error names its field.
+//! rejected), then deserialized with `engine::value_path` (`error::from_value`), so every error
+//! names its field.
 //! Out: a `Serialize` value goes through `serde_json` and one `JSON.parse`, which is fast for
 //! large answers and guarantees plain, JSON-compatible objects.
 

@@ -14,71 +14,76 @@ use super::sim::Simulation;
 use super::source::generator::GeneratorKind;
 use super::time::{EventTime, ProcTime};
 use super::trace::TraceKind;
-use serde::{Deserialize, Serialize};
+use crate::engine::input_twin::input_twin;
+use serde::Serialize;
 
-/// A change to the running job.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Command {
-    /// Adds a partition to a topic (the first input's unless named); its split is assigned at
-    /// once (Flink would discover it at the next partition-discovery interval).
-    AddPartition {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        topic: Option<String>,
-    },
-    /// Removes a partition: its producers stop and its split is released.
-    RemovePartition { partition: u32 },
-    /// Appends records to a partition now.
-    Produce { partition: u32, records: Vec<RecordSpec> },
-    /// Stops every producer of a partition (the split goes silent).
-    Silence { partition: u32 },
-    /// Resumes the producers of a partition.
-    Resume { partition: u32 },
-    /// Attaches a producer (generator) to partitions.
-    AttachProducer { producer: ProducerSpec },
-    /// Detaches every producer of a partition.
-    DetachProducers { partition: u32 },
-    /// Changes a parameter of the running job.
-    SetParam { param: Param },
-    /// `markIdle()` on a split's output, as if its idleness timeout had just expired.
-    MarkSplitIdle { partition: u32 },
-    /// `markActive()` on a split's output.
-    MarkSplitActive { partition: u32 },
-    /// The split finished (`releaseOutputForSplit`).
-    ReleaseSplit { partition: u32 },
-    /// End of input: the sources emit the final `Long.MAX_VALUE` watermark.
-    EndOfInput,
-    /// Kills a TaskManager or one subtask: the job fails and the restart strategy decides what
-    /// follows (`failover`).
-    Fail { target: FailTarget },
-    /// Triggers a checkpoint now, as Flink's REST `POST /jobs/:jobid/checkpoints` does (with or
-    /// without periodic checkpointing): it completes at once with the current state
-    /// (`failover`). While the job is down there is nothing to checkpoint (Flink answers the
-    /// call with an error; the job goes on).
-    Checkpoint,
+input_twin! {
+    /// A change to the running job.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    #[serde(tag = "command", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Command reads CommandIn #[serde(rename = "$tag:command", rename_all = "snake_case", deny_unknown_fields)] {
+        /// Adds a partition to a topic (the first input's unless named); its split is assigned at
+        /// once (Flink would discover it at the next partition-discovery interval).
+        AddPartition {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            topic: Option<String>,
+        },
+        /// Removes a partition: its producers stop and its split is released.
+        RemovePartition { partition: u32 },
+        /// Appends records to a partition now.
+        Produce { partition: u32, records: Vec<RecordSpec> },
+        /// Stops every producer of a partition (the split goes silent).
+        Silence { partition: u32 },
+        /// Resumes the producers of a partition.
+        Resume { partition: u32 },
+        /// Attaches a producer (generator) to partitions.
+        AttachProducer { producer: ProducerSpec },
+        /// Detaches every producer of a partition.
+        DetachProducers { partition: u32 },
+        /// Changes a parameter of the running job.
+        SetParam { param: Param },
+        /// `markIdle()` on a split's output, as if its idleness timeout had just expired.
+        MarkSplitIdle { partition: u32 },
+        /// `markActive()` on a split's output.
+        MarkSplitActive { partition: u32 },
+        /// The split finished (`releaseOutputForSplit`).
+        ReleaseSplit { partition: u32 },
+        /// End of input: the sources emit the final `Long.MAX_VALUE` watermark.
+        EndOfInput,
+        /// Kills a TaskManager or one subtask: the job fails and the restart strategy decides what
+        /// follows (`failover`).
+        Fail { target: FailTarget },
+        /// Triggers a checkpoint now, as Flink's REST `POST /jobs/:jobid/checkpoints` does (with or
+        /// without periodic checkpointing): it completes at once with the current state
+        /// (`failover`). While the job is down there is nothing to checkpoint (Flink answers the
+        /// call with an error; the job goes on).
+        Checkpoint,
+    }
 }
 
-/// A parameter that can change while the job runs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "name", content = "value", rename_all = "snake_case")]
-pub enum Param {
-    /// The out-of-orderness bound of a bounded generator.
-    BoundMs(i64),
-    /// The whole generator.
-    Generator(GeneratorKind),
-    /// `withIdleness`; `null` turns it off.
-    IdleTimeoutMs(Option<i64>),
-    AutoWatermarkIntervalMs(i64),
-    AllowedLatenessMs(i64),
-    LateSideOutput(bool),
-    SinkMode(SinkMode),
-    ChannelLatencyMs(i64),
-    ReadRatePerS(Option<u64>),
-    /// Records per second one keyed subtask processes (`null`: unbounded, no back-pressure).
-    KeyedCapacityPerS(Option<u64>),
-    /// Clamp timestamps to processing time + this skew (`null`: no clamp).
-    MaxFutureSkewMs(Option<i64>),
-    DropHeartbeats(bool),
+input_twin! {
+    /// A parameter that can change while the job runs.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    #[serde(tag = "name", content = "value", rename_all = "snake_case")]
+    pub enum Param reads ParamIn #[serde(rename = "$tag:name:value", rename_all = "snake_case")] {
+        /// The out-of-orderness bound of a bounded generator.
+        BoundMs(i64),
+        /// The whole generator.
+        Generator(GeneratorKind),
+        /// `withIdleness`; `null` turns it off.
+        IdleTimeoutMs(Option<i64>),
+        AutoWatermarkIntervalMs(i64),
+        AllowedLatenessMs(i64),
+        LateSideOutput(bool),
+        SinkMode(SinkMode),
+        ChannelLatencyMs(i64),
+        ReadRatePerS(Option<u64>),
+        /// Records per second one keyed subtask processes (`null`: unbounded, no back-pressure).
+        KeyedCapacityPerS(Option<u64>),
+        /// Clamp timestamps to processing time + this skew (`null`: no clamp).
+        MaxFutureSkewMs(Option<i64>),
+        DropHeartbeats(bool),
+    }
 }
 
 impl Simulation {

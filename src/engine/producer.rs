@@ -9,23 +9,26 @@ use super::element::Record;
 use super::keys::KeyId;
 use super::rng::Rng;
 use super::time::{EventTime, ProcTime};
-use serde::{Deserialize, Serialize};
+use crate::engine::input_twin::input_twin;
+use serde::Serialize;
 
-/// What a producer emits. Times are relative to the moment the producer starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ProducerKind {
-    /// `rate_per_s` records per second per partition, evenly spaced.
-    Steady { rate_per_s: u64 },
-    /// `count` records at once every `every_ms`.
-    Burst { every_ms: i64, count: u64 },
-    /// One heartbeat record every `every_ms`, the first at the start.
-    Heartbeat { every_ms: i64 },
-    /// One record at the start whose timestamp is `future_ms` ahead of processing time.
-    Outlier { future_ms: i64 },
-    /// `count` records appended at the start, timestamps spread evenly over the `span_ms`
-    /// before it: history for a replay from an old offset.
-    Backlog { count: u64, span_ms: i64 },
+input_twin! {
+    /// What a producer emits. Times are relative to the moment the producer starts.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum ProducerKind reads ProducerKindIn #[serde(rename = "$tag:kind", rename_all = "snake_case", deny_unknown_fields)] {
+        /// `rate_per_s` records per second per partition, evenly spaced.
+        Steady { rate_per_s: u64 },
+        /// `count` records at once every `every_ms`.
+        Burst { every_ms: i64, count: u64 },
+        /// One heartbeat record every `every_ms`, the first at the start.
+        Heartbeat { every_ms: i64 },
+        /// One record at the start whose timestamp is `future_ms` ahead of processing time.
+        Outlier { future_ms: i64 },
+        /// `count` records appended at the start, timestamps spread evenly over the `span_ms`
+        /// before it: history for a replay from an old offset.
+        Backlog { count: u64, span_ms: i64 },
+    }
 }
 
 /// Shared shape of the records a producer writes.

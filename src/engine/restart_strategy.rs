@@ -14,35 +14,38 @@ use super::error::InputError;
 use super::limits::MAX_DURATION_MS;
 use super::rng::Rng;
 use super::time::ProcTime;
-use serde::{Deserialize, Serialize};
+use crate::engine::input_twin::input_twin;
+use serde::Serialize;
 
-/// `restart-strategy.type` with its options.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum RestartStrategy {
-    /// `fixed-delay`: `attempts` restarts (Flink's default 1), each after `delay_ms` (1 s).
-    FixedDelay {
-        #[serde(default = "one_second")]
-        delay_ms: i64,
-        #[serde(default = "one_attempt")]
-        attempts: u32,
-    },
-    /// `exponential-delay` with Flink's defaults.
-    ExponentialDelay {
-        #[serde(default = "one_second")]
-        initial_ms: i64,
-        #[serde(default = "one_minute")]
-        max_ms: i64,
-        #[serde(default = "one_and_a_half")]
-        multiplier: f64,
-        #[serde(default = "a_tenth")]
-        jitter: f64,
-        #[serde(default = "one_hour")]
-        reset_threshold_ms: i64,
-    },
-    /// `none`: the first failure fails the job for good (a struct variant, so that stray
-    /// options are rejected rather than ignored).
-    None {},
+input_twin! {
+    /// `restart-strategy.type` with its options.
+    #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum RestartStrategy reads RestartStrategyIn #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
+        /// `fixed-delay`: `attempts` restarts (Flink's default 1), each after `delay_ms` (1 s).
+        FixedDelay {
+            #[serde(default = "one_second")]
+            delay_ms: i64,
+            #[serde(default = "one_attempt")]
+            attempts: u32,
+        },
+        /// `exponential-delay` with Flink's defaults.
+        ExponentialDelay {
+            #[serde(default = "one_second")]
+            initial_ms: i64,
+            #[serde(default = "one_minute")]
+            max_ms: i64,
+            #[serde(default = "one_and_a_half")]
+            multiplier: f64,
+            #[serde(default = "a_tenth")]
+            jitter: f64,
+            #[serde(default = "one_hour")]
+            reset_threshold_ms: i64,
+        },
+        /// `none`: the first failure fails the job for good (a struct variant, so that stray
+        /// options are rejected rather than ignored).
+        None {},
+    }
 }
 
 fn one_second() -> i64 {
@@ -233,11 +236,11 @@ mod tests {
 
     #[test]
     fn parses_with_flinks_defaults_and_validates() {
-        let s: RestartStrategy = serde_json::from_str(r#"{"type": "exponential_delay"}"#).unwrap();
+        let s: RestartStrategy = crate::engine::error::read(r#"{"type": "exponential_delay"}"#).unwrap();
         assert_eq!(s, RestartStrategy::EXPONENTIAL_DEFAULT);
-        let f: RestartStrategy = serde_json::from_str(r#"{"type": "fixed_delay"}"#).unwrap();
+        let f: RestartStrategy = crate::engine::error::read(r#"{"type": "fixed_delay"}"#).unwrap();
         assert_eq!(f, RestartStrategy::FixedDelay { delay_ms: 1000, attempts: 1 });
-        assert!(serde_json::from_str::<RestartStrategy>(r#"{"type": "none", "delay_ms": 1}"#).is_err());
+        assert!(crate::engine::error::read::<RestartStrategy>(r#"{"type": "none", "delay_ms": 1}"#).is_err());
         let bad = RestartStrategy::ExponentialDelay { initial_ms: 10, max_ms: 5, multiplier: 2.0, jitter: 0.1, reset_threshold_ms: 1 };
         assert_eq!(bad.validate().unwrap_err().path, "initial_ms");
         let bad = RestartStrategy::ExponentialDelay { initial_ms: 1, max_ms: 5, multiplier: 1.0, jitter: 0.1, reset_threshold_ms: 1 };

@@ -7,34 +7,37 @@
 //! slice per step and merges them as each window fires; keeping each window's aggregate apart
 //! emits the same rows (the slice rules are in `sql_window.rs`).
 
+use crate::engine::input_twin::input_twin;
 use crate::engine::time::EventTime;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// The window definition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum WindowSpec {
-    Tumbling {
-        size_ms: i64,
-        #[serde(default)]
-        offset_ms: i64,
-    },
-    Sliding {
-        size_ms: i64,
-        slide_ms: i64,
-        #[serde(default)]
-        offset_ms: i64,
-    },
-    Session {
-        gap_ms: i64,
-    },
-    /// `CUMULATE(TABLE t, DESCRIPTOR(ts), step, max_size [, offset])`; only with `"api": "sql"`.
-    Cumulate {
-        step_ms: i64,
-        max_size_ms: i64,
-        #[serde(default)]
-        offset_ms: i64,
-    },
+input_twin! {
+    /// The window definition.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum WindowSpec reads WindowSpecIn #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
+        Tumbling {
+            size_ms: i64,
+            #[serde(default)]
+            offset_ms: i64,
+        },
+        Sliding {
+            size_ms: i64,
+            slide_ms: i64,
+            #[serde(default)]
+            offset_ms: i64,
+        },
+        Session {
+            gap_ms: i64,
+        },
+        /// `CUMULATE(TABLE t, DESCRIPTOR(ts), step, max_size [, offset])`; only with `"api": "sql"`.
+        Cumulate {
+            step_ms: i64,
+            max_size_ms: i64,
+            #[serde(default)]
+            offset_ms: i64,
+        },
+    }
 }
 
 impl WindowSpec {

@@ -14,31 +14,34 @@
 use super::timestamps_and_watermarks::TimestampsAndWatermarksOperator;
 use super::watermark_assigner::WatermarkAssignerOperator;
 use crate::engine::flow::pausable_clock::PausableClock;
+use crate::engine::input_twin::input_twin;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::status::Signal;
 use crate::engine::time::{EventTime, ProcTime, NO_WATERMARK};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// The scenario's description of the operator after the source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "operator", rename_all = "snake_case", deny_unknown_fields)]
-pub enum MidstreamSpec {
-    /// `stream.assignTimestampsAndWatermarks(strategy)` after the source.
-    TimestampsAndWatermarks {
-        generator: GeneratorKind,
-        #[serde(default = "periodic")]
-        emit: EmitMode,
-        /// `withIdleness(...)`; `null`: never idle.
-        #[serde(default)]
-        idle_timeout_ms: Option<i64>,
-    },
-    /// SQL's `WATERMARK FOR ts AS ts - INTERVAL 'delay'` when not pushed into the source.
-    SqlWatermarkAssigner {
-        delay_ms: i64,
-        /// `table.exec.source.idle-timeout`; 0 (Flink's default) disables it.
-        #[serde(default)]
-        idle_timeout_ms: i64,
-    },
+input_twin! {
+    /// The scenario's description of the operator after the source.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(tag = "operator", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum MidstreamSpec reads MidstreamSpecIn #[serde(rename = "$tag:operator", rename_all = "snake_case", deny_unknown_fields)] {
+        /// `stream.assignTimestampsAndWatermarks(strategy)` after the source.
+        TimestampsAndWatermarks {
+            generator: GeneratorKind,
+            #[serde(default = "periodic")]
+            emit: EmitMode,
+            /// `withIdleness(...)`; `null`: never idle.
+            #[serde(default)]
+            idle_timeout_ms: Option<i64>,
+        },
+        /// SQL's `WATERMARK FOR ts AS ts - INTERVAL 'delay'` when not pushed into the source.
+        SqlWatermarkAssigner {
+            delay_ms: i64,
+            /// `table.exec.source.idle-timeout`; 0 (Flink's default) disables it.
+            #[serde(default)]
+            idle_timeout_ms: i64,
+        },
+    }
 }
 
 impl MidstreamSpec {

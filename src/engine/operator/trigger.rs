@@ -17,26 +17,36 @@
 //!   registered at `min(time + interval, maxTimestamp)`. On a merge the merged `fire-time` is
 //!   the smallest one and its timer is registered, even at or below the watermark.
 
+use crate::engine::input_twin::input_twin;
 use crate::engine::limits::MAX_EARLY_FIRINGS_PER_WINDOW;
 use crate::engine::time::{thousands, EventTime};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// The trigger of the window operator (`window.trigger`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TriggerSpec {
-    /// `EventTimeTrigger.create()`: the default of every event-time window assigner.
-    #[default]
-    EventTime,
-    /// `PurgingTrigger.of(EventTimeTrigger.create())`.
-    Purging,
-    /// `ContinuousEventTimeTrigger.of(Duration.ofMillis(interval_ms))`, wrapped in
-    /// `PurgingTrigger.of(...)` when `purging`.
-    Continuous {
-        interval_ms: i64,
-        #[serde(default)]
-        purging: bool,
-    },
+input_twin! {
+    /// The trigger of the window operator (`window.trigger`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum TriggerSpec reads TriggerSpecIn #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
+        /// `EventTimeTrigger.create()`: the default of every event-time window assigner.
+        EventTime,
+        /// `PurgingTrigger.of(EventTimeTrigger.create())`.
+        Purging,
+        /// `ContinuousEventTimeTrigger.of(Duration.ofMillis(interval_ms))`, wrapped in
+        /// `PurgingTrigger.of(...)` when `purging`.
+        Continuous {
+            interval_ms: i64,
+            #[serde(default)]
+            purging: bool,
+        },
+    }
+}
+
+// Not `#[default]`: `input_twin!` copies variant attributes onto the twin, which has no `Default`.
+#[allow(clippy::derivable_impls)]
+impl Default for TriggerSpec {
+    fn default() -> Self {
+        TriggerSpec::EventTime
+    }
 }
 
 impl TriggerSpec {

@@ -79,7 +79,7 @@ fn empty_partition_holds_until_idleness_then_wakes_up_late() {
     s.run_until(at(&s, 100)).unwrap();
     assert!(fired(&s) > 0);
     let producer =
-        serde_json::from_str(r#"{"partitions": 3, "kind": "steady", "rate_per_s": 5, "event_delay_ms": 40000, "keys": ["store-9"]}"#)
+        crate::engine::error::read(r#"{"partitions": 3, "kind": "steady", "rate_per_s": 5, "event_delay_ms": 40000, "keys": ["store-9"]}"#)
             .unwrap();
     s.apply(Command::AttachProducer { producer }).unwrap();
     s.run_until(at(&s, 160)).unwrap();

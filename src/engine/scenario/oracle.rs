@@ -60,9 +60,11 @@ fn yes() -> bool {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+#[serde(rename = "$shape")]
 pub enum OraclePartition {
+    #[serde(rename = "object")]
     Events { events: Vec<OracleEvent> },
+    #[serde(rename = "array")]
     List(Vec<OracleEvent>),
 }
 

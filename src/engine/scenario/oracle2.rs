@@ -70,9 +70,11 @@ pub struct Oracle2Input {
 
 /// The source's strategy, or `"none"` (`WatermarkStrategy.noWatermarks()`).
 #[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+#[serde(rename = "$shape")]
 pub enum Oracle2Watermark {
+    #[serde(rename = "string")]
     None(NoneWord),
+    #[serde(rename = "object")]
     Strategy(Oracle2Strategy),
 }
 
@@ -100,7 +102,7 @@ pub struct Oracle2Strategy {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename = "$tag:kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Oracle2Midstream {
     TimestampsAndWatermarks {
         #[serde(default)]
@@ -119,7 +121,7 @@ pub enum Oracle2Midstream {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Oracle2Operator {
     Window {
         window: WindowSpec,

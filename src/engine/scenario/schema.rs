@@ -7,6 +7,7 @@ use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
 use crate::engine::flow::IdlenessClock;
+use crate::engine::input_twin::input_twin;
 use crate::engine::job::TwoInputMode;
 use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_BURST_COUNT, MAX_KEYS, MAX_RATE_PER_S};
 use crate::engine::operator::aggregate::AggregateKind;
@@ -321,6 +322,7 @@ pub struct SinkSpec {
 
 /// A producer attached to one or more partitions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ProducerSpecIn")]
 pub struct ProducerSpec {
     /// The topic written to (`null`: the first input's); `partitions` count within it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -342,6 +344,38 @@ pub struct ProducerSpec {
     /// Stop, relative to the job start.
     #[serde(default)]
     pub stop_ms: Option<i64>,
+}
+
+/// `ProducerSpec` as read: its `kind` reads the fields the others do not name, as `flatten`
+/// would, without serde's buffer (`value_path`). The conversion names every field, so a field
+/// added to one and not the other does not compile.
+#[derive(Deserialize)]
+#[serde(rename = "ProducerSpec", expecting = "struct ProducerSpec")]
+struct ProducerSpecIn {
+    #[serde(default)]
+    topic: Option<String>,
+    partitions: PartitionSelector,
+    #[serde(rename = "$rest")]
+    kind: ProducerKind,
+    #[serde(default)]
+    keys: KeysSpec,
+    #[serde(default)]
+    event_delay_ms: i64,
+    #[serde(default)]
+    jitter_ms: i64,
+    #[serde(default = "one_i64")]
+    value: i64,
+    #[serde(default)]
+    start_ms: i64,
+    #[serde(default)]
+    stop_ms: Option<i64>,
+}
+
+impl From<ProducerSpecIn> for ProducerSpec {
+    fn from(p: ProducerSpecIn) -> Self {
+        let ProducerSpecIn { topic, partitions, kind, keys, event_delay_ms, jitter_ms, value, start_ms, stop_ms } = p;
+        ProducerSpec { topic, partitions, kind, keys, event_delay_ms, jitter_ms, value, start_ms, stop_ms }
+    }
 }
 
 fn one_i64() -> i64 {
@@ -400,14 +434,20 @@ impl ProducerSpec {
     }
 }
 
-/// Which partitions: one index, a list, `"all"`, or `{"all_except": [...]}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum PartitionSelector {
-    One(u32),
-    List(Vec<u32>),
-    All(AllPartitions),
-    AllExcept { all_except: Vec<u32> },
+input_twin! {
+    /// Which partitions: one index, a list, `"all"`, or `{"all_except": [...]}`.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    #[serde(untagged)]
+    pub enum PartitionSelector reads PartitionSelectorIn #[serde(rename = "$shape")] {
+        #[serde(rename = "number")]
+        One(u32),
+        #[serde(rename = "array")]
+        List(Vec<u32>),
+        #[serde(rename = "string")]
+        All(AllPartitions),
+        #[serde(rename = "object")]
+        AllExcept { all_except: Vec<u32> },
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -433,16 +473,20 @@ impl PartitionSelector {
     }
 }
 
-/// The keys a producer draws from: a list of names, or `count` names `prefix0..`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum KeysSpec {
-    List(Vec<String>),
-    Count {
-        count: u32,
-        #[serde(default = "default_prefix")]
-        prefix: String,
-    },
+input_twin! {
+    /// The keys a producer draws from: a list of names, or `count` names `prefix0..`.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    #[serde(untagged)]
+    pub enum KeysSpec reads KeysSpecIn #[serde(rename = "$shape")] {
+        #[serde(rename = "array")]
+        List(Vec<String>),
+        #[serde(rename = "object")]
+        Count {
+            count: u32,
+            #[serde(default = "default_prefix")]
+            prefix: String,
+        },
+    }
 }
 
 fn default_prefix() -> String {
@@ -475,10 +519,28 @@ pub struct RecordSpec {
 
 /// A command at a processing time relative to the job start.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "TimedCommandIn")]
 pub struct TimedCommand {
     pub at_ms: i64,
     #[serde(flatten)]
     pub command: Command,
+}
+
+/// `TimedCommand` as read: its `command` reads the fields other than `at_ms` (as
+/// `ProducerSpecIn`).
+#[derive(Deserialize)]
+#[serde(rename = "TimedCommand", expecting = "struct TimedCommand")]
+struct TimedCommandIn {
+    at_ms: i64,
+    #[serde(rename = "$rest")]
+    command: Command,
+}
+
+impl From<TimedCommandIn> for TimedCommand {
+    fn from(t: TimedCommandIn) -> Self {
+        let TimedCommandIn { at_ms, command } = t;
+        TimedCommand { at_ms, command }
+    }
 }
 
 /// Switches for behaviour that changed between Flink versions (reference §13, §14).

@@ -8,6 +8,7 @@ use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::{Command, Param};
 use crate::engine::failover::FailTarget;
 use crate::engine::flow::IdlenessClock;
+use crate::engine::input_twin::input_twin;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{KafkaConnector, KeysSpec, PartitionSelector, ProducerSpec, Scenario, SourceSpec};
@@ -15,48 +16,50 @@ use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::time::{format_duration_exact, format_opt_duration_exact, thousands};
 
-/// Serialized as `{ kind, value }` (`{"kind": "idle_timeout", "value": 60000}`), which
-/// `applyFix` takes back.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(tag = "kind", content = "value", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
-pub enum Action {
-    IdleTimeout(Option<i64>),
-    Bound(i64),
-    AllowedLateness(i64),
-    SideOutput(bool),
-    Sink(SinkMode),
-    DropHeartbeats(bool),
-    /// Clamp future timestamps; restarts so that the outlier is clamped too.
-    ClampRestart,
-    AutoInterval(i64),
-    DetachProducers(u32),
-    /// Attach a producer whose records are `delay_ms` old.
-    WakeLate {
-        partition: u32,
-        delay_ms: i64,
-    },
-    /// Restart with another timestamp assigner.
-    Assigner(TimestampAssigner),
-    /// Restart with this source parallelism.
-    SourceParallelism(u32),
-    /// Restart with the legacy FlinkKafkaConsumer.
-    LegacyConnector,
-    /// Restart with a bounded generator and withIdleness instead of "MAX on silence".
-    IdlenessInsteadOfMax,
-    /// Restart with the chained watermark operators' strategies moved into the sources
-    /// (per-partition watermarks, the source's idleness).
-    WatermarksInSource,
-    /// A keyed subtask's capacity in records/s (`None`: unbounded).
-    KeyedCapacity(Option<u64>),
-    /// Restart on Flink ≤ 1.20.0's wall-clock idleness (back-pressured time counts).
-    WallClockIdleness,
-    /// Restart with `withWatermarkAlignment("backfill", maxDrift, 1 s)` on every source.
-    Alignment {
-        max_drift_ms: i64,
-    },
-    /// Kill a TaskManager: the job fails and restarts from its last checkpoint.
-    KillTaskManager(u32),
+input_twin! {
+    /// Serialized as `{ kind, value }` (`{"kind": "idle_timeout", "value": 60000}`), which
+    /// `applyFix` takes back.
+    #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+    #[cfg_attr(test, derive(ts_rs::TS))]
+    #[serde(tag = "kind", content = "value", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
+    pub enum Action reads ActionIn #[serde(rename = "$tag:kind:value", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)] {
+        IdleTimeout(Option<i64>),
+        Bound(i64),
+        AllowedLateness(i64),
+        SideOutput(bool),
+        Sink(SinkMode),
+        DropHeartbeats(bool),
+        /// Clamp future timestamps; restarts so that the outlier is clamped too.
+        ClampRestart,
+        AutoInterval(i64),
+        DetachProducers(u32),
+        /// Attach a producer whose records are `delay_ms` old.
+        WakeLate {
+            partition: u32,
+            delay_ms: i64,
+        },
+        /// Restart with another timestamp assigner.
+        Assigner(TimestampAssigner),
+        /// Restart with this source parallelism.
+        SourceParallelism(u32),
+        /// Restart with the legacy FlinkKafkaConsumer.
+        LegacyConnector,
+        /// Restart with a bounded generator and withIdleness instead of "MAX on silence".
+        IdlenessInsteadOfMax,
+        /// Restart with the chained watermark operators' strategies moved into the sources
+        /// (per-partition watermarks, the source's idleness).
+        WatermarksInSource,
+        /// A keyed subtask's capacity in records/s (`None`: unbounded).
+        KeyedCapacity(Option<u64>),
+        /// Restart on Flink ≤ 1.20.0's wall-clock idleness (back-pressured time counts).
+        WallClockIdleness,
+        /// Restart with `withWatermarkAlignment("backfill", maxDrift, 1 s)` on every source.
+        Alignment {
+            max_drift_ms: i64,
+        },
+        /// Kill a TaskManager: the job fails and restarts from its last checkpoint.
+        KillTaskManager(u32),
+    }
 }
 
 /// A labelled step, as a preset card or the WHY panel shows it.
@@ -203,7 +206,7 @@ mod tests {
     #[test]
     fn the_late_device_is_the_producer_the_ui_used_to_write_as_json() {
         let json = r#"{"partitions": 3, "kind": "steady", "rate_per_s": 5, "event_delay_ms": 40000, "keys": ["late-device"]}"#;
-        let old: ProducerSpec = serde_json::from_str(json).unwrap();
+        let old: ProducerSpec = crate::engine::error::read(json).unwrap();
         assert_eq!(late_device(3, 40_000), old);
     }
 }

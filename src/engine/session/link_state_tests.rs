@@ -33,7 +33,7 @@ fn session_with_actions(sc: &crate::engine::scenario::schema::Scenario) -> Sessi
             break;
         }
         s.run_for(4_000, &mut ()).unwrap();
-        let cmd = serde_json::from_str(a).unwrap();
+        let cmd = crate::engine::error::read(a).unwrap();
         if s.apply(cmd).is_ok() {
             issued += 1;
         }

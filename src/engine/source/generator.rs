@@ -7,25 +7,28 @@
 //! generator (`GeneratedWatermarkGeneratorSupplier.DefaultWatermarkGenerator`) keeps the largest
 //! `ts - delay` it has seen, starting from `Long.MIN_VALUE` — no `- 1`.
 
+use crate::engine::input_twin::input_twin;
 use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use serde::{Deserialize, Serialize};
 
-/// Which generator the strategy builds (one instance per split, plus one for the main output).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum GeneratorKind {
-    /// `forBoundedOutOfOrderness(bound)`: watermark = max_ts - bound - 1.
-    BoundedOutOfOrderness { bound_ms: i64 },
-    /// `forMonotonousTimestamps()`: exactly bounded(0), watermark = max_ts - 1.
-    Monotonous,
-    /// `noWatermarks()`: never emits (only the end-of-input MAX reaches downstream).
-    NoWatermarks,
-    /// Flink SQL's `WATERMARK FOR ts AS ts - INTERVAL 'delay' ...` pushed into the source
-    /// (`SupportsWatermarkPushDown`): watermark = max_ts - delay, without the `- 1`.
-    SqlBounded { delay_ms: i64 },
-    /// A custom generator some teams write: bounded, but emits `Long.MAX_VALUE` once a split has
-    /// been silent for `silence_ms`. It closes every window and makes all later data late.
-    MaxOnSilence { bound_ms: i64, silence_ms: i64 },
+input_twin! {
+    /// Which generator the strategy builds (one instance per split, plus one for the main output).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum GeneratorKind reads GeneratorKindIn #[serde(rename = "$tag:kind", rename_all = "snake_case", deny_unknown_fields)] {
+        /// `forBoundedOutOfOrderness(bound)`: watermark = max_ts - bound - 1.
+        BoundedOutOfOrderness { bound_ms: i64 },
+        /// `forMonotonousTimestamps()`: exactly bounded(0), watermark = max_ts - 1.
+        Monotonous,
+        /// `noWatermarks()`: never emits (only the end-of-input MAX reaches downstream).
+        NoWatermarks,
+        /// Flink SQL's `WATERMARK FOR ts AS ts - INTERVAL 'delay' ...` pushed into the source
+        /// (`SupportsWatermarkPushDown`): watermark = max_ts - delay, without the `- 1`.
+        SqlBounded { delay_ms: i64 },
+        /// A custom generator some teams write: bounded, but emits `Long.MAX_VALUE` once a split has
+        /// been silent for `silence_ms`. It closes every window and makes all later data late.
+        MaxOnSilence { bound_ms: i64, silence_ms: i64 },
+    }
 }
 
 /// When the generator's watermark is emitted.
