@@ -21,7 +21,7 @@ input_twin! {
     /// A change to the running job.
     #[derive(Clone, Debug, PartialEq, Serialize)]
     #[serde(tag = "command", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum Command reads CommandIn #[serde(rename = "$tag:command", rename_all = "snake_case", deny_unknown_fields)] {
+    pub enum Command reads command_in #[serde(rename = "$tag:command", rename_all = "snake_case", deny_unknown_fields)] {
         /// Adds a partition to a topic (the first input's unless named); its split is assigned at
         /// once (Flink would discover it at the next partition-discovery interval).
         AddPartition {
@@ -64,8 +64,8 @@ input_twin! {
 input_twin! {
     /// A parameter that can change while the job runs.
     #[derive(Clone, Debug, PartialEq, Serialize)]
-    #[serde(tag = "name", content = "value", rename_all = "snake_case")]
-    pub enum Param reads ParamIn #[serde(rename = "$tag:name:value", rename_all = "snake_case")] {
+    #[serde(tag = "name", content = "value", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Param reads param_in #[serde(rename = "$tag:name:value", rename_all = "snake_case", deny_unknown_fields)] {
         /// The out-of-orderness bound of a bounded generator.
         BoundMs(i64),
         /// The whole generator.

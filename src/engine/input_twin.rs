@@ -5,35 +5,38 @@
 //! attributes for `Serialize` (and ts-rs), and its `Deserialize` reads an externally tagged twin
 //! with the same variants and fields, whose serde name tells `value_path` the layout (`$tag:…`,
 //! `$shape`; see there). The macro writes the twin and the conversion from the one definition,
-//! so the two cannot drift. Inputs are read only through `value_path`
-//! (`error::from_value`): another deserializer would read the twin's externally tagged layout.
+//! so variants and fields cannot drift; the container attributes are written for each (the
+//! presets' write-then-read test and `Action`'s check that they agree). The twin has the type's
+//! name, in a module of its own, because serde's messages name it ("struct variant
+//! Action::WakeLate"). Inputs are read only through `value_path` (`error::from_value`): another
+//! deserializer would read the twin's externally tagged layout.
 
 /// ```ignore
 /// input_twin! {
 ///     #[derive(Clone, Debug, Serialize)]
 ///     #[serde(tag = "type", rename_all = "snake_case")]
-///     pub enum Trigger reads TriggerIn #[serde(rename = "$tag:type", rename_all = "snake_case")] {
+///     pub enum Trigger reads trigger_in #[serde(rename = "$tag:type", rename_all = "snake_case")] {
 ///         EventTime,
 ///         Count { count: u64 },
 ///     }
 /// }
 /// ```
 macro_rules! input_twin {
-    (@arms $t:ident $T:ident $N:ident [$($arms:tt)*]) => {
+    (@arms $t:ident $M:ident $N:ident [$($arms:tt)*]) => {
         match $t { $($arms)* }
     };
-    (@arms $t:ident $T:ident $N:ident [$($arms:tt)*] $V:ident { $($f:ident),* } , $($rest:tt)*) => {
-        $crate::engine::input_twin::input_twin!(@arms $t $T $N [$($arms)* $T::$V { $($f),* } => $N::$V { $($f),* },] $($rest)*)
+    (@arms $t:ident $M:ident $N:ident [$($arms:tt)*] $V:ident { $($f:ident),* } , $($rest:tt)*) => {
+        $crate::engine::input_twin::input_twin!(@arms $t $M $N [$($arms)* $M::$N::$V { $($f),* } => $N::$V { $($f),* },] $($rest)*)
     };
-    (@arms $t:ident $T:ident $N:ident [$($arms:tt)*] $V:ident ( $nt:ty ) , $($rest:tt)*) => {
-        $crate::engine::input_twin::input_twin!(@arms $t $T $N [$($arms)* $T::$V(value) => $N::$V(value),] $($rest)*)
+    (@arms $t:ident $M:ident $N:ident [$($arms:tt)*] $V:ident ( $nt:ty ) , $($rest:tt)*) => {
+        $crate::engine::input_twin::input_twin!(@arms $t $M $N [$($arms)* $M::$N::$V(value) => $N::$V(value),] $($rest)*)
     };
-    (@arms $t:ident $T:ident $N:ident [$($arms:tt)*] $V:ident , $($rest:tt)*) => {
-        $crate::engine::input_twin::input_twin!(@arms $t $T $N [$($arms)* $T::$V => $N::$V,] $($rest)*)
+    (@arms $t:ident $M:ident $N:ident [$($arms:tt)*] $V:ident , $($rest:tt)*) => {
+        $crate::engine::input_twin::input_twin!(@arms $t $M $N [$($arms)* $M::$N::$V => $N::$V,] $($rest)*)
     };
     (
         $(#[$m:meta])*
-        $vis:vis enum $Name:ident reads $Twin:ident #[serde($($twin:tt)*)] {
+        $vis:vis enum $Name:ident reads $twin:ident #[serde($($attr:tt)*)] {
             $( $(#[$vm:meta])* $V:ident $( { $( $(#[$fm:meta])* $f:ident : $ft:ty ),* $(,)? } )? $( ( $nt:ty ) )? ),* $(,)?
         }
     ) => {
@@ -42,21 +45,26 @@ macro_rules! input_twin {
             $( $(#[$vm])* $V $( { $( $(#[$fm])* $f : $ft ),* } )? $( ( $nt ) )? ),*
         }
 
-        #[derive(serde::Deserialize)]
-        #[serde($($twin)*)]
-        enum $Twin {
-            $( $(#[$vm])* $V $( { $( $(#[$fm])* $f : $ft ),* } )? $( ( $nt ) )? ),*
+        mod $twin {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[derive(serde::Deserialize)]
+            #[serde($($attr)*)]
+            pub(super) enum $Name {
+                $( $(#[$vm])* $V $( { $( $(#[$fm])* $f : $ft ),* } )? $( ( $nt ) )? ),*
+            }
         }
 
-        impl From<$Twin> for $Name {
-            fn from(t: $Twin) -> Self {
-                $crate::engine::input_twin::input_twin!(@arms t $Twin $Name [] $( $V $( { $($f),* } )? $( ( $nt ) )? , )*)
+        impl From<$twin::$Name> for $Name {
+            fn from(t: $twin::$Name) -> Self {
+                $crate::engine::input_twin::input_twin!(@arms t $twin $Name [] $( $V $( { $($f),* } )? $( ( $nt ) )? , )*)
             }
         }
 
         impl<'de> serde::Deserialize<'de> for $Name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                <$Twin as serde::Deserialize>::deserialize(d).map(Self::from)
+                <$twin::$Name as serde::Deserialize>::deserialize(d).map(Self::from)
             }
         }
     };

@@ -16,7 +16,7 @@ input_twin! {
     /// What a producer emits. Times are relative to the moment the producer starts.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
     #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum ProducerKind reads ProducerKindIn #[serde(rename = "$tag:kind", rename_all = "snake_case", deny_unknown_fields)] {
+    pub enum ProducerKind reads producer_kind_in #[serde(rename = "$tag:kind", rename_all = "snake_case", deny_unknown_fields)] {
         /// `rate_per_s` records per second per partition, evenly spaced.
         Steady { rate_per_s: u64 },
         /// `count` records at once every `every_ms`.

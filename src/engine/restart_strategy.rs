@@ -21,7 +21,7 @@ input_twin! {
     /// `restart-strategy.type` with its options.
     #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
     #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum RestartStrategy reads RestartStrategyIn #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
+    pub enum RestartStrategy reads restart_strategy_in #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
         /// `fixed-delay`: `attempts` restarts (Flink's default 1), each after `delay_ms` (1 s).
         FixedDelay {
             #[serde(default = "one_second")]

@@ -9,13 +9,15 @@
 //! and enums.
 //!
 //! It also reads the layouts that serde's derive reads only through its `Content` buffer
-//! (internally and adjacently tagged, untagged, flattened), which cost 23 KB gzipped of the
+//! (internally and adjacently tagged, untagged, flattened), which cost 32 KB gzipped of the
 //! engine-only wasm. A type asks for one by its serde name, and its derive is an externally
 //! tagged one (`input_twin!` writes that twin for a type that also serializes):
 //!
 //! - `$tag:command` — internally tagged: the variant is the object's `command` field and its
-//!   fields are the object's other fields;
-//! - `$tag:name:value` — adjacently tagged: `{"name": variant, "value": content}`;
+//!   fields are the object's other fields (a unit variant takes none: serde's derive let them
+//!   through, even with `deny_unknown_fields`);
+//! - `$tag:name:value` — adjacently tagged: `{"name": variant, "value": content}`, and no other
+//!   field;
 //! - `$shape` — untagged, told apart by the JSON type: the variants are named `null`, `bool`,
 //!   `number`, `string`, `array`, `object`;
 //! - a struct field named `$rest` is flattened: it reads the object's fields that the struct does
@@ -84,8 +86,9 @@ struct Hidden<'a> {
 impl<'a> Hidden<'a> {
     const NONE: Hidden<'static> = Hidden { keys: &[], outer: None };
 
+    /// `$rest` itself is never hidden: an input key of that name is an unknown field.
     fn hides(&self, k: &str) -> bool {
-        self.keys.contains(&k) || self.outer.is_some_and(|o| o.hides(k))
+        k != REST && (self.keys.contains(&k) || self.outer.is_some_and(|o| o.hides(k)))
     }
 }
 
@@ -242,7 +245,8 @@ impl<'a, 'de: 'a> Node<'a, 'de> {
             Some(c) => {
                 let known = [tag, c];
                 if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str()) && !self.hide.hides(k)) {
-                    return Err(self.track.at(&Chain::Key(self.at, k), de::Error::unknown_field(k, &[])));
+                    let e = de::Error::custom(format_args!("unknown field `{k}`, expected `{tag}` or `{c}`"));
+                    return Err(self.track.at(&Chain::Key(self.at, k), e));
                 }
                 Layout::Adjacent(c, map.get_key_value(c))
             }
@@ -303,7 +307,7 @@ struct Entries<'a, 'de> {
 impl<'de> Entries<'_, 'de> {
     fn next_entry(&mut self) -> Option<(&'de String, &'de Value)> {
         let (hide, rest) = (self.node.hide, self.rest);
-        self.entries.find(|(k, _)| !hide.hides(k) && rest.is_none_or(|fields| fields.contains(&k.as_str())))
+        self.entries.find(|(k, _)| !hide.hides(k) && rest.is_none_or(|fields| *k != REST && fields.contains(&k.as_str())))
     }
 }
 
@@ -388,7 +392,10 @@ impl<'de> de::VariantAccess<'de> for Access<'_, 'de> {
             Layout::Internal(tag) => {
                 let hide = Hidden { keys: &[tag], outer: Some(n.hide) };
                 match n.v.as_object().and_then(|m| m.keys().find(|k| !hide.hides(k))) {
-                    Some(k) => Err(n.track.at(&Chain::Key(n.at, k), de::Error::unknown_field(k, &[]))),
+                    Some(k) => {
+                        let e = de::Error::custom(format_args!("unknown field `{k}`: `{}` has no fields", self.name));
+                        Err(n.track.at(&Chain::Key(n.at, k), e))
+                    }
                     None => Ok(()),
                 }
             }

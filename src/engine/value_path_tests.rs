@@ -143,7 +143,7 @@ fn a_tagged_enums_field_is_named_where_it_is() {
         (".".into(), "invalid type: string \"silence\", expected a map with a `command` field".into())
     );
     let e = err::<Command>(json!({"command": "end_of_input", "x": 1}));
-    assert_eq!(e, ("x".into(), "unknown field `x`, there are no fields".into()));
+    assert_eq!(e, ("x".into(), "unknown field `x`: `end_of_input` has no fields".into()));
     let e = err::<Command>(json!({"command": "silence", "partition": 1, "x": 1}));
     assert_eq!(e, ("x".into(), "unknown field `x`, expected `partition`".into()));
 }
@@ -157,13 +157,16 @@ fn an_adjacent_content_is_read_under_its_key_and_may_be_left_out_for_an_option()
     assert_eq!(err::<Command>(json!({"command": "set_param", "param": {"name": "bound_ms"}})).1, "missing field `value`");
     assert_eq!(err::<Command>(json!({"command": "set_param", "param": {"name": "nope", "value": 1}})).0, "param.name");
     let e = err::<Command>(json!({"command": "set_param", "param": {"name": "bound_ms", "value": 1, "x": 2}}));
-    assert_eq!(e, ("param.x".into(), "unknown field `x`, there are no fields".into()));
+    assert_eq!(e, ("param.x".into(), "unknown field `x`, expected `name` or `value`".into()));
     assert_eq!(ours::<Action>(&json!({"kind": "legacy_connector"})), Ok(Action::LegacyConnector));
     assert_eq!(ours::<Action>(&json!({"kind": "idle_timeout"})), Ok(Action::IdleTimeout(None)));
     let e = err::<Action>(json!({"kind": "legacy_connector", "value": 3}));
     assert_eq!(e, ("value".into(), "invalid type: integer `3`, expected null".into()));
     let e = err::<Action>(json!({"kind": "wake_late", "value": {"partition": 1, "delay_ms": 5}}));
     assert_eq!(e, ("value.delay_ms".into(), "unknown field `delay_ms`, expected `partition` or `delayMs`".into()));
+    let e = err::<Action>(json!({"kind": "alignment", "value": 5000}));
+    assert_eq!(e, ("value".into(), "invalid type: integer `5000`, expected struct variant Action::Alignment".into()));
+    assert_eq!(err::<Action>(json!({"kind": "bound", "value": 1, "why": 2})).1, "unknown field `why`, expected `kind` or `value`");
 }
 
 #[test]
@@ -179,6 +182,12 @@ fn a_flattened_field_reads_the_fields_its_struct_does_not_name() {
     let tagless = json!({"command": "attach_producer", "producer": {"partitions": 0, "rate_per_s": 3}});
     assert_eq!(err::<Command>(tagless), ("producer".into(), "missing field `kind`".into()));
     assert_eq!(err::<TimedCommand>(json!([5, "silence"])).1, "invalid type: sequence, expected struct TimedCommand");
+    let e = err::<TimedCommand>(json!({"at_ms": 0, "command": "checkpoint", "x": 1}));
+    assert_eq!(e, ("x".into(), "unknown field `x`: `checkpoint` has no fields".into()));
+    let e = err::<TimedCommand>(json!({"at_ms": 0, "command": "checkpoint", "$rest": {"command": "checkpoint"}}));
+    assert_eq!(e, ("$rest".into(), "unknown field `$rest`: `checkpoint` has no fields".into()));
+    let e = err::<TimedCommand>(json!({"at_ms": 0, "command": "silence", "partition": 1, "$rest": 1}));
+    assert_eq!(e, ("$rest".into(), "unknown field `$rest`, expected `partition`".into()));
 }
 
 #[test]

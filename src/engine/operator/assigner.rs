@@ -15,7 +15,7 @@ input_twin! {
     /// The window definition.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
     #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum WindowSpec reads WindowSpecIn #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
+    pub enum WindowSpec reads window_spec_in #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
         Tumbling {
             size_ms: i64,
             #[serde(default)]

@@ -24,7 +24,7 @@ input_twin! {
     /// The scenario's description of the operator after the source.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
     #[serde(tag = "operator", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum MidstreamSpec reads MidstreamSpecIn #[serde(rename = "$tag:operator", rename_all = "snake_case", deny_unknown_fields)] {
+    pub enum MidstreamSpec reads midstream_spec_in #[serde(rename = "$tag:operator", rename_all = "snake_case", deny_unknown_fields)] {
         /// `stream.assignTimestampsAndWatermarks(strategy)` after the source.
         TimestampsAndWatermarks {
             generator: GeneratorKind,

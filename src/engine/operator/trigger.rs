@@ -26,7 +26,7 @@ input_twin! {
     /// The trigger of the window operator (`window.trigger`).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
     #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum TriggerSpec reads TriggerSpecIn #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
+    pub enum TriggerSpec reads trigger_spec_in #[serde(rename = "$tag:type", rename_all = "snake_case", deny_unknown_fields)] {
         /// `EventTimeTrigger.create()`: the default of every event-time window assigner.
         EventTime,
         /// `PurgingTrigger.of(EventTimeTrigger.create())`.

@@ -22,7 +22,7 @@ input_twin! {
     #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
     #[cfg_attr(test, derive(ts_rs::TS))]
     #[serde(tag = "kind", content = "value", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
-    pub enum Action reads ActionIn #[serde(rename = "$tag:kind:value", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)] {
+    pub enum Action reads action_in #[serde(rename = "$tag:kind:value", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)] {
         IdleTimeout(Option<i64>),
         Bound(i64),
         AllowedLateness(i64),
@@ -202,6 +202,71 @@ pub fn assigner_label(a: TimestampAssigner) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::operator::sink::SinkMode;
+    use crate::engine::source::timestamp::TimestampAssigner;
+
+    /// Every variant; the match makes a new variant a compile error until it is listed.
+    fn every_action() -> Vec<Action> {
+        use Action::*;
+        let all = vec![
+            IdleTimeout(Some(5_000)),
+            IdleTimeout(None),
+            Bound(2_000),
+            AllowedLateness(1_000),
+            SideOutput(true),
+            Sink(SinkMode::Upsert),
+            DropHeartbeats(false),
+            ClampRestart,
+            AutoInterval(200),
+            DetachProducers(3),
+            WakeLate { partition: 1, delay_ms: 40_000 },
+            Assigner(TimestampAssigner::SecondsAsMillis),
+            SourceParallelism(4),
+            LegacyConnector,
+            IdlenessInsteadOfMax,
+            WatermarksInSource,
+            KeyedCapacity(Some(100)),
+            KeyedCapacity(None),
+            WallClockIdleness,
+            Alignment { max_drift_ms: 10_000 },
+            KillTaskManager(0),
+        ];
+        for a in &all {
+            match a {
+                IdleTimeout(_)
+                | Bound(_)
+                | AllowedLateness(_)
+                | SideOutput(_)
+                | Sink(_)
+                | DropHeartbeats(_)
+                | ClampRestart
+                | AutoInterval(_)
+                | DetachProducers(_)
+                | WakeLate { .. }
+                | Assigner(_)
+                | SourceParallelism(_)
+                | LegacyConnector
+                | IdlenessInsteadOfMax
+                | WatermarksInSource
+                | KeyedCapacity(_)
+                | WallClockIdleness
+                | Alignment { .. }
+                | KillTaskManager(_) => {}
+            }
+        }
+        all
+    }
+
+    /// The twin that reads an action (`input_twin!`) has its own container attributes: what
+    /// the action writes, it reads back.
+    #[test]
+    fn every_action_reads_back_what_it_writes() {
+        for a in every_action() {
+            let json = serde_json::to_value(a).unwrap();
+            let back: Action = crate::engine::error::from_value(json.clone(), "").unwrap_or_else(|e| panic!("{json}: {e}"));
+            assert_eq!(back, a, "{json}");
+        }
+    }
 
     #[test]
     fn the_late_device_is_the_producer_the_ui_used_to_write_as_json() {

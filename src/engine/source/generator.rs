@@ -15,7 +15,7 @@ input_twin! {
     /// Which generator the strategy builds (one instance per split, plus one for the main output).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
     #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum GeneratorKind reads GeneratorKindIn #[serde(rename = "$tag:kind", rename_all = "snake_case", deny_unknown_fields)] {
+    pub enum GeneratorKind reads generator_kind_in #[serde(rename = "$tag:kind", rename_all = "snake_case", deny_unknown_fields)] {
         /// `forBoundedOutOfOrderness(bound)`: watermark = max_ts - bound - 1.
         BoundedOutOfOrderness { bound_ms: i64 },
         /// `forMonotonousTimestamps()`: exactly bounded(0), watermark = max_ts - 1.
