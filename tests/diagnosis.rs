@@ -319,3 +319,23 @@ fn a_subtask_without_a_split_is_counted_in_its_own_source() {
         f.fixes
     );
 }
+
+/// With two sources, a partition is judged by its own source's idle timeout: the impressions
+/// stop at 30 s, and only their own source's timeout excludes them.
+#[test]
+fn a_partition_is_judged_by_its_own_sources_idle_timeout() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let run = |first: Option<i64>, second: Option<i64>| {
+        let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
+        sc["source"]["watermark"]["idle_timeout_ms"] = first.into();
+        sc["second_input"]["source"]["watermark"]["idle_timeout_ms"] = second.into();
+        let mut s = Session::from_json(&sc.to_string()).unwrap();
+        run_to(&mut s, 60_000);
+        let d = s.sim().diagnose(&DiagnosisOptions::default());
+        d.findings.iter().filter(|f| f.kind == FindingKind::IdlePartition).map(|f| f.title.clone()).collect::<Vec<_>>()
+    };
+    let excluded = run(None, Some(5_000));
+    assert!(excluded.is_empty(), "the impressions' own 5 s timeout has excluded them: {excluded:?}");
+    let held = run(Some(5_000), None);
+    assert!(held.iter().any(|t| t.contains("impressions") && t.contains("no idle timeout lets it go")), "{held:?}");
+}

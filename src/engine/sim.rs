@@ -195,6 +195,13 @@ impl Simulation {
         self.split_of.get(partition as usize).copied().flatten()
     }
 
+    /// The settings of the source that reads `partition` (its input's): with two inputs, each
+    /// has its own idle timeout and heartbeat filter.
+    pub fn source_settings_of(&self, partition: u32) -> &super::source::SourceSettings {
+        let input = self.partitions.get(partition as usize).map_or(0, |p| p.input);
+        &self.cfg.inputs[input as usize].source
+    }
+
     /// Adds a partition to input `input`'s topic and assigns its split to the owning subtask
     /// of that input's source at once. Returns its engine-wide number.
     pub fn add_partition(&mut self, input: u8) -> u32 {

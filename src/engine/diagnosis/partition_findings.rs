@@ -1,11 +1,13 @@
 //! Findings about partitions, one per class that needs attention (empty, idle, heartbeat,
 //! slow, returning, flapping, stalled-but-hidden), naming the culprit partition when it is of
-//! that class and counting the others. Each says what idleness does and does not do for it.
+//! that class and counting the others. Each says what idleness does and does not do for it,
+//! by the settings of the source that reads the partition.
 
 use super::classify::{PartitionClass, PartitionFacts, SlowCause};
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::session::action::Action;
+use crate::engine::source::SourceSettings;
 use crate::engine::time::thousands;
 
 /// A partition silent this long after steady traffic, excluded by idleness, looks broken.
@@ -53,8 +55,13 @@ impl FindingContext<'_> {
         group.iter().find(|p| Some(p.partition) == culprit).or_else(|| group.iter().min_by_key(|p| (p.watermark, p.partition))).copied()
     }
 
-    fn timeout(&self) -> Option<i64> {
-        self.sim.cfg.first().source.idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
+    fn source_of(&self, n: u32) -> &SourceSettings {
+        self.sim.source_settings_of(n)
+    }
+
+    /// The idle timeout that can exclude partition `n`'s split, if it is ever checked.
+    fn timeout(&self, n: u32) -> Option<i64> {
+        self.source_of(n).idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
     }
 
     /// What the idle timeout `t` will do for silent partition `n`: exclude it soon, unless
@@ -73,8 +80,8 @@ impl FindingContext<'_> {
     }
 
     /// Why no idle timeout excludes a silent split: none is set, or it is never checked.
-    fn no_timeout_says(&self) -> String {
-        match self.sim.cfg.first().source.idle_timeout_ms {
+    fn no_timeout_says(&self, n: u32) -> String {
+        match self.source_of(n).idle_timeout_ms {
             Some(t) => format!("its {} idle timeout is never checked (the auto-watermark interval is 0)", d(t)),
             None => "no idle timeout lets it go".into(),
         }
@@ -86,16 +93,18 @@ impl FindingContext<'_> {
 
     /// The advised idle timeout as a fix, unless it is what is set; with the interval at 0 the
     /// interval (no timeout is ever checked); none with the Long.MAX_VALUE generator, whose
-    /// own fix replaces it with idleness.
-    fn idle_fix(&self, f: Finding) -> Finding {
+    /// own fix replaces it with idleness. The fix sets every source's timeout; it is offered
+    /// when it changes the one of partition `n`'s source.
+    fn idle_fix(&self, f: Finding, n: u32) -> Finding {
         let cfg = &self.sim.cfg;
         if cfg.auto_watermark_interval_ms == 0 {
             return f.fix("Interval 200 ms", Action::AutoInterval(200));
         }
-        if matches!(cfg.first().source.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
+        let own = self.source_of(n);
+        if matches!(own.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
             return f;
         }
-        match self.advice.idle_timeout.recommended_ms.filter(|&t| Some(t) != cfg.first().source.idle_timeout_ms) {
+        match self.advice.idle_timeout.recommended_ms.filter(|&t| Some(t) != own.idle_timeout_ms) {
             Some(t) => f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t))),
             None => f,
         }
@@ -105,13 +114,13 @@ impl FindingContext<'_> {
         let n = p.partition;
         let name = self.sim.partition_name(n);
         let owner = p.subtask.map_or(String::new(), |s| format!(" (source subtask {})", self.sim.source_subtask_name(s)));
-        let f = match (self.timeout(), p.idle) {
+        let f = match (self.timeout(n), p.idle) {
             (_, true) => return None,
             (None, _) => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
-                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} has never received a record, so it holds its source subtask at No Watermark, and {}.", self.no_timeout_says()))
+                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} has never received a record, so it holds its source subtask at No Watermark, and {}.", self.no_timeout_says(n)))
                     .detail("An empty partition is what withIdleness is for: it excludes the split after the timeout. Its records, if any come later, may be behind the watermark.");
-                self.idle_fix(f)
+                self.idle_fix(f, n)
             }
             (Some(t), false) => Finding::new(
                 FindingKind::EmptyPartition,
@@ -136,13 +145,13 @@ impl FindingContext<'_> {
                 super::job_findings::records(p.records)
             )
         };
-        let f = match self.timeout() {
+        let f = match self.timeout(n) {
             None => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
                 let holds = if self.holds(p) { " and holds the watermark" } else { "" };
-                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {name} {stopped}{holds}: {}.", self.no_timeout_says()))
+                let f = Finding::new(FindingKind::IdlePartition, sev, format!("Partition {name} {stopped}{holds}: {}.", self.no_timeout_says(n)))
                     .detail("A silent split keeps its last watermark and the minimum stays there. withIdleness excludes it after the timeout; if its producer broke, fix the producer instead.");
-                self.idle_fix(f)
+                self.idle_fix(f, n)
             }
             Some(_) if p.idle => return None,
             Some(t) => Finding::new(
@@ -166,7 +175,7 @@ impl FindingContext<'_> {
         let name = self.sim.partition_name(n);
         // Their period is known from two heartbeats on; before, nothing is promised about it.
         let period = p.gap_p50_ms;
-        if p.idle || self.timeout().is_some_and(|t| period.is_some_and(|g| g > t)) && !self.holds(p) {
+        if p.idle || self.timeout(n).is_some_and(|t| period.is_some_and(|g| g > t)) && !self.holds(p) {
             return None;
         }
         let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
@@ -180,7 +189,7 @@ impl FindingContext<'_> {
             || format!("{} so far, the last {} ago", p.heartbeats, d(p.silent_ms.unwrap_or(0))),
             |g| format!("one every {}", d(g)),
         );
-        let (sev, title) = match (self.timeout(), period) {
+        let (sev, title) = match (self.timeout(n), period) {
             (Some(t), Some(g)) if g <= t => (
                 sev,
                 format!("Partition {name} gets {only}, {every}: they keep it active, so the {} idle timeout never excludes it.", d(t)),
@@ -209,9 +218,9 @@ impl FindingContext<'_> {
             .evidence("periodMs", period.unwrap_or(-1), format!("{every} (gap variation {})", p.gap_variation_permille.map_or("not measured yet".into(), |v| format!("{v} ‰"))))
             .evidence("peerRatePerS", peers, format!("its peers read {peers} records/s"))
             .check("numRecordsIn of the source is not 0 while its watermark stands still; look at the records of that partition");
-        match (self.timeout(), period) {
+        match (self.timeout(n), period) {
             (Some(t), Some(g)) if g <= t => f = f.fix("Filter heartbeats", Action::DropHeartbeats(true)),
-            (None, _) => f = self.idle_fix(f),
+            (None, _) => f = self.idle_fix(f, n),
             _ => {}
         }
         Some(f)
@@ -266,7 +275,7 @@ impl FindingContext<'_> {
             .check("numLateRecordsDropped of the window operator rises when the partition's numRecordsIn resumes");
         // Back below the watermark and silent again (a stale record), it holds its subtask
         // until it goes idle again: a shorter (advised) timeout lets it go sooner.
-        let (cur, advised) = (self.sim.cfg.first().source.idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
+        let (cur, advised) = (self.source_of(n).idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
         let silent_again = p.silent_ms.is_some_and(|s| s > p.gap_p99_ms.unwrap_or(0).saturating_mul(2).max(1_000));
         if let (true, true, Some(c), Some(a)) = (self.holds(p), silent_again, cur, advised) {
             if a < c {
@@ -288,7 +297,7 @@ impl FindingContext<'_> {
     fn flapping(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
         let name = self.sim.partition_name(n);
-        let t = self.sim.cfg.first().source.idle_timeout_ms.unwrap_or(0);
+        let t = self.source_of(n).idle_timeout_ms.unwrap_or(0);
         let gap = p.gap_p99_ms.unwrap_or(0);
         let f = Finding::new(
             FindingKind::FlappingPartition,
@@ -301,21 +310,22 @@ impl FindingContext<'_> {
         .evidence("gapP99Ms", gap, format!("gaps up to {} (P99)", d(gap)))
         .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
         .check("StatusWatermarkValve DEBUG log: 'Marking channel … as idle' and '… as active' alternate");
-        self.idle_fix(f)
+        self.idle_fix(f, n)
     }
 
     /// Idle partitions that sent steady traffic and then stopped for long: idleness hides a
     /// broken producer (seed 000 §3's warning).
     fn stalled(&self) -> Option<Finding> {
-        self.timeout()?;
         // When every partition with data is idle the job visibly waits: nothing is hidden.
         if self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Removed).all(|p| p.idle) {
             return None;
         }
-        let p = self.partitions.iter().filter(|p| p.idle && p.class == PartitionClass::Idle).find(|p| {
-            let silent = p.silent_ms.unwrap_or(0);
-            p.records >= 20 && silent >= STALLED_AFTER_MS && silent >= p.gap_p99_ms.unwrap_or(0).saturating_mul(10)
-        })?;
+        let p = self.partitions.iter().filter(|p| p.idle && p.class == PartitionClass::Idle && self.timeout(p.partition).is_some()).find(
+            |p| {
+                let silent = p.silent_ms.unwrap_or(0);
+                p.records >= 20 && silent >= STALLED_AFTER_MS && silent >= p.gap_p99_ms.unwrap_or(0).saturating_mul(10)
+            },
+        )?;
         let silent = p.silent_ms.unwrap_or(0);
         Some(
             Finding::new(

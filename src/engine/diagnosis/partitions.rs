@@ -12,9 +12,10 @@ impl Simulation {
         let mut raw: Vec<_> = (0..self.partitions.len()).map(|p| self.raw_facts(p)).collect();
         let cx = Context {
             now,
-            idle_timeout_ms: self.cfg.first().source.idle_timeout_ms,
+            // Per partition below, from its own source.
+            idle_timeout_ms: None,
             interval_ms: self.cfg.auto_watermark_interval_ms,
-            drop_heartbeats: self.cfg.first().source.transform.drop_heartbeats,
+            drop_heartbeats: false,
             lead_watermark: upper_median(
                 raw.iter().filter(|(f, _)| !f.idle && f.class != PartitionClass::Removed).filter_map(|(f, _)| f.watermark),
             ),
@@ -30,6 +31,8 @@ impl Simulation {
         };
         for (f, returned_late) in &mut raw {
             if f.class != PartitionClass::Removed {
+                let own = self.source_settings_of(f.partition);
+                let cx = Context { idle_timeout_ms: own.idle_timeout_ms, drop_heartbeats: own.transform.drop_heartbeats, ..cx };
                 classify(f, *returned_late, &cx);
             }
         }
