@@ -33,26 +33,43 @@ impl FindingContext<'_> {
                 continue;
             }
             let group: Vec<&PartitionFacts> = self.partitions.iter().filter(|p| p.class == class).collect();
-            let Some(lead) = self.lead_of(&group) else { continue };
-            let f = match class {
-                PartitionClass::Empty => self.empty(lead),
-                PartitionClass::Idle => self.idle(lead),
-                PartitionClass::Heartbeat => self.heartbeat(lead),
-                PartitionClass::Slow => Some(self.slow(lead)),
-                PartitionClass::Returning => Some(self.returning(lead)),
-                _ => Some(self.flapping(lead)),
-            };
-            out.extend(f.map(|f| with_others(f, &group, lead)));
+            // The first of them that needs a word: with two sources, one's timeout may have
+            // excluded the lead while the other's partitions still hold.
+            let f = self.in_lead_order(&group).into_iter().find_map(|lead| {
+                let f = match class {
+                    PartitionClass::Empty => self.empty(lead),
+                    PartitionClass::Idle => self.idle(lead),
+                    PartitionClass::Heartbeat => self.heartbeat(lead),
+                    PartitionClass::Slow => Some(self.slow(lead)),
+                    PartitionClass::Returning => Some(self.returning(lead)),
+                    _ => Some(self.flapping(lead)),
+                };
+                f.map(|f| self.with_others(f, &group, lead))
+            });
+            out.extend(f);
         }
         out.extend(self.stalled());
         out
     }
 
-    /// The partition a group's finding names: the culprit if it is in the group, otherwise
-    /// the one with the lowest watermark.
-    fn lead_of<'p>(&self, group: &[&'p PartitionFacts]) -> Option<&'p PartitionFacts> {
+    /// The partitions a group's finding may name, in order: the culprit if it is in the group,
+    /// then by lowest watermark.
+    fn in_lead_order<'p>(&self, group: &[&'p PartitionFacts]) -> Vec<&'p PartitionFacts> {
         let culprit = self.culprit.and_then(|c| c.partition);
-        group.iter().find(|p| Some(p.partition) == culprit).or_else(|| group.iter().min_by_key(|p| (p.watermark, p.partition))).copied()
+        let mut order = group.to_vec();
+        order.sort_by_key(|p| (Some(p.partition) != culprit, p.watermark, p.partition));
+        order
+    }
+
+    /// The group's size and other members, as evidence.
+    fn with_others(&self, f: Finding, group: &[&PartitionFacts], lead: &PartitionFacts) -> Finding {
+        if group.len() < 2 {
+            return f;
+        }
+        let others: Vec<String> =
+            group.iter().filter(|p| p.partition != lead.partition).take(5).map(|p| self.sim.partition_name(p.partition)).collect();
+        let more = if group.len() > 6 { format!(" and {} more", group.len() - 6) } else { String::new() };
+        f.evidence("partitions", group.len() as u64, format!("also partitions {}{more}", others.join(", ")))
     }
 
     fn source_of(&self, n: u32) -> &SourceSettings {
@@ -340,16 +357,6 @@ impl FindingContext<'_> {
             .check("the producer's own metrics; records-consumed-rate of the partition is 0"),
         )
     }
-}
-
-/// The group's size and other members, as evidence.
-fn with_others(f: Finding, group: &[&PartitionFacts], lead: &PartitionFacts) -> Finding {
-    if group.len() < 2 {
-        return f;
-    }
-    let others: Vec<String> = group.iter().filter(|p| p.partition != lead.partition).take(5).map(|p| p.partition.to_string()).collect();
-    let more = if group.len() > 6 { format!(" and {} more", group.len() - 6) } else { String::new() };
-    f.evidence("partitions", group.len() as u64, format!("also partitions {}{more}", others.join(", ")))
 }
 
 /// The median read rate of the other partitions with data, whole records per second.

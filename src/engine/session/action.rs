@@ -104,7 +104,14 @@ impl Action {
     /// The change to the scenario for an action that restarts (nothing for the others).
     pub fn change(&self, sc: &mut Scenario) {
         match *self {
-            Action::ClampRestart => sc.source.transform.max_future_skew_ms = Some(0),
+            // Every source: the far-future record may be in either topic, and clamping a
+            // source that has none changes nothing.
+            Action::ClampRestart => {
+                sc.source.transform.max_future_skew_ms = Some(0);
+                if let Some(second) = &mut sc.second_input {
+                    second.source.transform.max_future_skew_ms = Some(0);
+                }
+            }
             Action::Assigner(a) => sc.source.timestamp_assigner = a,
             Action::SourceParallelism(p) => sc.source.parallelism = p,
             Action::LegacyConnector => sc.flink.kafka_connector = KafkaConnector::Legacy,
@@ -255,6 +262,14 @@ mod tests {
             }
         }
         all
+    }
+
+    #[test]
+    fn clamping_clamps_every_source() {
+        let mut sc = crate::engine::scenario::build::parse(include_str!("../../../presets/union_idle_stream.json")).unwrap();
+        Action::ClampRestart.change(&mut sc);
+        let second = sc.second_input.as_ref().expect("a union");
+        assert_eq!((sc.source.transform.max_future_skew_ms, second.source.transform.max_future_skew_ms), (Some(0), Some(0)));
     }
 
     /// The twin that reads an action (`input_twin!`) has its own container attributes: what
