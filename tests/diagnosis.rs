@@ -339,3 +339,16 @@ fn a_partition_is_judged_by_its_own_sources_idle_timeout() {
     let held = run(Some(5_000), None);
     assert!(held.iter().any(|t| t.contains("impressions") && t.contains("no idle timeout lets it go")), "{held:?}");
 }
+
+/// With two sources, a generator problem of the second is named too, with its topic.
+#[test]
+fn the_second_sources_missing_strategy_is_named() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
+    sc["second_input"]["source"]["watermark"]["generator"] = serde_json::json!({"kind": "no_watermarks"});
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 20_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let f = d.findings.iter().find(|f| f.kind == FindingKind::NoWatermarkStrategy).expect("the finding");
+    assert!(f.title.starts_with("The source of impressions has no watermark strategy"), "{}", f.title);
+}

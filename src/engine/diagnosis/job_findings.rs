@@ -94,9 +94,11 @@ impl FindingContext<'_> {
 
     fn emission(&self) -> Vec<Finding> {
         let cfg = &self.sim.cfg;
-        let (interval, timeout) = (cfg.auto_watermark_interval_ms, cfg.first().source.idle_timeout_ms);
+        // Every source counts: the shortest timeout flips first, one periodic source stalls.
+        let interval = cfg.auto_watermark_interval_ms;
+        let timeout = cfg.inputs.iter().filter_map(|i| i.source.idle_timeout_ms).min();
         let mut out = Vec::new();
-        if interval == 0 && cfg.first().source.emit == EmitMode::Periodic {
+        if interval == 0 && cfg.inputs.iter().any(|i| i.source.emit == EmitMode::Periodic) {
             out.push(
                 Finding::new(
                     FindingKind::PeriodicEmissionDisabled,
@@ -138,16 +140,18 @@ impl FindingContext<'_> {
         out
     }
 
+    /// The first source whose generator is the problem; with two, the finding names its topic.
     fn generator(&self) -> Option<Finding> {
+        let cfg = &self.sim.cfg;
         // With a watermark operator after the source, the source's generator reaches nothing.
-        if self.sim.cfg.first().midstream.is_some() {
-            return None;
-        }
-        match self.sim.cfg.first().source.generator {
+        let mut own = cfg.inputs.iter().filter(|i| i.midstream.is_none());
+        let input = own.find(|i| matches!(i.source.generator, GeneratorKind::NoWatermarks | GeneratorKind::MaxOnSilence { .. }))?;
+        let source = if cfg.inputs.len() > 1 { format!("The source of {}", input.topic) } else { "The source".into() };
+        match input.source.generator {
             GeneratorKind::NoWatermarks => {
                 let b = self.advice.bound.recommended_ms.unwrap_or(0);
                 Some(
-                    Finding::new(FindingKind::NoWatermarkStrategy, Severity::Critical, "The source has no watermark strategy (WatermarkStrategy.noWatermarks()): no watermark ever moves, so event-time windows fire only at the end of input.".into())
+                    Finding::new(FindingKind::NoWatermarkStrategy, Severity::Critical, format!("{source} has no watermark strategy (WatermarkStrategy.noWatermarks()): no watermark ever moves, so event-time windows fire only at the end of input."))
                         .detail("Assign the strategy in fromSource (seed 000 §2, symptom map: 'Watermark shows Long.MIN_VALUE').")
                         .check("every Watermarks tab reads No Watermark although numRecordsIn grows")
                         .fix(format!("forBoundedOutOfOrderness({})", d(b)), Action::Bound(b)),
@@ -161,7 +165,7 @@ impl FindingContext<'_> {
                     Finding::new(
                         FindingKind::MaxValueGenerator,
                         sev,
-                        format!("The custom generator emits Long.MAX_VALUE after {} of silence; {}", d(silence_ms), if at_max { format!("the watermark is at end of input, every window is closed and {} came later and {} late.", records(late), if late == 1 { "was" } else { "were" }) } else { "a time bomb: once it fires, everything that comes later is late.".to_string() }),
+                        format!("{} emits Long.MAX_VALUE after {} of silence; {}", if cfg.inputs.len() > 1 { format!("{source}'s custom generator") } else { "The custom generator".into() }, d(silence_ms), if at_max { format!("the watermark is at end of input, every window is closed and {} came later and {} late.", records(late), if late == 1 { "was" } else { "were" }) } else { "a time bomb: once it fires, everything that comes later is late.".to_string() }),
                     )
                     .detail("Long.MAX_VALUE means 'nothing will ever come again'; withIdleness marks the split IDLE instead and the watermark waits (seed 002 §1.3).")
                     .evidence("lateRecords", late, format!("{late} late records"))

@@ -62,6 +62,19 @@ input_twin! {
     }
 }
 
+/// A bounded generator with a 60 s idle timeout instead of "MAX on silence": every source that
+/// has that generator changes, and the first (`always`) if none has.
+fn idleness_instead_of_max(source: &mut SourceSpec, always: bool) {
+    let bound = match source.watermark.generator {
+        GeneratorKind::MaxOnSilence { bound_ms, .. } => bound_ms,
+        GeneratorKind::BoundedOutOfOrderness { bound_ms } if always => bound_ms,
+        _ if always => 0,
+        _ => return,
+    };
+    source.watermark.generator = GeneratorKind::BoundedOutOfOrderness { bound_ms: bound };
+    source.watermark.idle_timeout_ms = Some(60_000);
+}
+
 /// A labelled step, as a preset card or the WHY panel shows it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Step {
@@ -116,12 +129,12 @@ impl Action {
             Action::SourceParallelism(p) => sc.source.parallelism = p,
             Action::LegacyConnector => sc.flink.kafka_connector = KafkaConnector::Legacy,
             Action::IdlenessInsteadOfMax => {
-                let bound = match sc.source.watermark.generator {
-                    GeneratorKind::MaxOnSilence { bound_ms, .. } | GeneratorKind::BoundedOutOfOrderness { bound_ms } => bound_ms,
-                    _ => 0,
-                };
-                sc.source.watermark.generator = GeneratorKind::BoundedOutOfOrderness { bound_ms: bound };
-                sc.source.watermark.idle_timeout_ms = Some(60_000);
+                let max = |s: &SourceSpec| matches!(s.watermark.generator, GeneratorKind::MaxOnSilence { .. });
+                let none_max = !max(&sc.source) && !sc.second_input.as_ref().is_some_and(|i| max(&i.source));
+                idleness_instead_of_max(&mut sc.source, none_max);
+                if let Some(second) = &mut sc.second_input {
+                    idleness_instead_of_max(&mut second.source, false);
+                }
             }
             Action::WatermarksInSource => {
                 watermarks_in_source(&mut sc.source);
@@ -270,6 +283,17 @@ mod tests {
         Action::ClampRestart.change(&mut sc);
         let second = sc.second_input.as_ref().expect("a union");
         assert_eq!((sc.source.transform.max_future_skew_ms, second.source.transform.max_future_skew_ms), (Some(0), Some(0)));
+    }
+
+    #[test]
+    fn idleness_instead_of_max_changes_the_source_that_has_it() {
+        let mut sc = crate::engine::scenario::build::parse(include_str!("../../../presets/union_idle_stream.json")).unwrap();
+        let second = &mut sc.second_input.as_mut().expect("a union").source;
+        second.watermark.generator = GeneratorKind::MaxOnSilence { bound_ms: 500, silence_ms: 60_000 };
+        Action::IdlenessInsteadOfMax.change(&mut sc);
+        let second = &sc.second_input.as_ref().unwrap().source;
+        assert_eq!(second.watermark.generator, GeneratorKind::BoundedOutOfOrderness { bound_ms: 500 });
+        assert_eq!((sc.source.watermark.idle_timeout_ms, second.watermark.idle_timeout_ms), (None, Some(60_000)));
     }
 
     /// The twin that reads an action (`input_twin!`) has its own container attributes: what
