@@ -35,7 +35,8 @@ impl FindingContext<'_> {
             let group: Vec<&PartitionFacts> = self.partitions.iter().filter(|p| p.class == class).collect();
             // The first of them that needs a word: with two sources, one's timeout may have
             // excluded the lead while the other's partitions still hold.
-            let f = self.in_lead_order(&group).into_iter().find_map(|lead| {
+            let mut tried = Vec::new();
+            while let Some(lead) = self.next_lead(&group, &tried) {
                 let f = match class {
                     PartitionClass::Empty => self.empty(lead),
                     PartitionClass::Idle => self.idle(lead),
@@ -44,21 +45,24 @@ impl FindingContext<'_> {
                     PartitionClass::Returning => Some(self.returning(lead)),
                     _ => Some(self.flapping(lead)),
                 };
-                f.map(|f| self.with_others(f, &group, lead))
-            });
-            out.extend(f);
+                if let Some(f) = f {
+                    out.push(self.with_others(f, &group, lead));
+                    break;
+                }
+                tried.push(lead.partition);
+            }
         }
         out.extend(self.stalled());
         out
     }
 
-    /// The partitions a group's finding may name, in order: the culprit if it is in the group,
-    /// then by lowest watermark.
-    fn in_lead_order<'p>(&self, group: &[&'p PartitionFacts]) -> Vec<&'p PartitionFacts> {
+    /// The partition a group's finding names, of those not `tried`: the culprit if it is in
+    /// the group, otherwise the one with the lowest watermark.
+    fn next_lead<'p>(&self, group: &[&'p PartitionFacts], tried: &[u32]) -> Option<&'p PartitionFacts> {
         let culprit = self.culprit.and_then(|c| c.partition);
-        let mut order = group.to_vec();
-        order.sort_by_key(|p| (Some(p.partition) != culprit, p.watermark, p.partition));
-        order
+        let left = group.iter().filter(|p| !tried.contains(&p.partition));
+        let first = left.clone().find(|p| Some(p.partition) == culprit);
+        first.or_else(|| left.min_by_key(|p| (p.watermark, p.partition))).copied()
     }
 
     /// The group's size and other members, as evidence.
