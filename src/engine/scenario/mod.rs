@@ -1,4 +1,4 @@
-//! Scenario files: the engine's own JSON format (`schema`), its validation and construction
+//! Scenario files: the engine's own JSON format (`schema`, its producers in `producer_spec`), its validation and construction
 //! (`build`) with its `flow` and `checkpointing` blocks, and the Flink oracles' formats for differential tests: the shared one-input oracle
 //! (`oracle`) and the project's two-input oracle (`oracle2`, `tools/oracle/`), which share the
 //! schedule rules (`oracle_schedule`), and its alignment and checkpoint/restore oracle (`oracle3`,
@@ -14,4 +14,5 @@ pub mod oracle3;
 pub mod oracle3_driver;
 pub mod oracle3_report;
 pub mod oracle_schedule;
+pub mod producer_spec;
 pub mod schema;
