@@ -7,6 +7,7 @@
 //! heartbeats (what a look at the data shows), never one that is merely slow or regular.
 
 use super::observed::Observed;
+use crate::engine::source::SourceSettings;
 use crate::engine::time::{EventTime, ProcTime};
 use crate::engine::view::watermark::as_opt_watermark;
 use serde::Serialize;
@@ -105,9 +106,7 @@ pub struct PartitionFacts {
 #[derive(Clone, Copy, Debug)]
 pub struct Context {
     pub now: ProcTime,
-    pub idle_timeout_ms: Option<i64>,
     pub interval_ms: i64,
-    pub drop_heartbeats: bool,
     /// The highest active split watermark and the median data delay of the partitions with
     /// data, for "behind its peers".
     pub lead_watermark: Option<EventTime>,
@@ -176,9 +175,9 @@ pub fn facts(
 }
 
 /// Gives `f` its class (and the cause, when slow).
-pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Context) {
+pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Context, own: &SourceSettings) {
     f.behind_ms = cx.lead_watermark.zip(f.watermark).filter(|_| !f.idle).map(|(l, w)| l.ms().saturating_sub(w.ms()).max(0));
-    f.class = class_of(f, returned_late, cx);
+    f.class = class_of(f, returned_late, cx, own);
     if f.class == PartitionClass::Slow {
         f.slow_cause = Some(if f.unread > 0 {
             SlowCause::ConsumerLag
@@ -190,7 +189,7 @@ pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Co
     }
 }
 
-fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context) -> PartitionClass {
+fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context, own: &SourceSettings) -> PartitionClass {
     let p99 = f.gap_p99_ms.unwrap_or(0);
     let quiet_after = p99.saturating_mul(3).max(1_000).max(2 * cx.interval_ms);
     // Records wait unread while nothing is read: the reader is behind, whatever the timer says.
@@ -202,9 +201,9 @@ fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context) -
     }
     if f.heartbeats * 2 > f.records {
         // Filtered, its heartbeats no longer reach the generator: it is silent from then on.
-        return if cx.drop_heartbeats { PartitionClass::Idle } else { PartitionClass::Heartbeat };
+        return if own.transform.drop_heartbeats { PartitionClass::Idle } else { PartitionClass::Heartbeat };
     }
-    if f.idle_flips >= FLAPPING_FLIPS && cx.idle_timeout_ms.is_some_and(|t| t <= p99) {
+    if f.idle_flips >= FLAPPING_FLIPS && own.idle_timeout_ms.is_some_and(|t| t <= p99) {
         return PartitionClass::Flapping;
     }
     let below_job = f.watermark.zip(cx.job_watermark).is_some_and(|(w, j)| w < j);

@@ -146,7 +146,10 @@ impl FindingContext<'_> {
         // With a watermark operator after the source, the source's generator reaches nothing.
         let mut own = cfg.inputs.iter().filter(|i| i.midstream.is_none());
         let input = own.find(|i| matches!(i.source.generator, GeneratorKind::NoWatermarks | GeneratorKind::MaxOnSilence { .. }))?;
-        let source = if cfg.inputs.len() > 1 { format!("The source of {}", input.topic) } else { "The source".into() };
+        let (source, custom): (String, String) = match cfg.inputs.len() > 1 {
+            true => (format!("The source of {}", input.topic), format!("The source of {}'s custom generator", input.topic)),
+            false => ("The source".into(), "The custom generator".into()),
+        };
         match input.source.generator {
             GeneratorKind::NoWatermarks => {
                 let b = self.advice.bound.recommended_ms.unwrap_or(0);
@@ -165,7 +168,7 @@ impl FindingContext<'_> {
                     Finding::new(
                         FindingKind::MaxValueGenerator,
                         sev,
-                        format!("{} emits Long.MAX_VALUE after {} of silence; {}", if cfg.inputs.len() > 1 { format!("{source}'s custom generator") } else { "The custom generator".into() }, d(silence_ms), if at_max { format!("the watermark is at end of input, every window is closed and {} came later and {} late.", records(late), if late == 1 { "was" } else { "were" }) } else { "a time bomb: once it fires, everything that comes later is late.".to_string() }),
+                        format!("{custom} emits Long.MAX_VALUE after {} of silence; {}", d(silence_ms), if at_max { format!("the watermark is at end of input, every window is closed and {} came later and {} late.", records(late), if late == 1 { "was" } else { "were" }) } else { "a time bomb: once it fires, everything that comes later is late.".to_string() }),
                     )
                     .detail("Long.MAX_VALUE means 'nothing will ever come again'; withIdleness marks the split IDLE instead and the watermark waits (seed 002 §1.3).")
                     .evidence("lateRecords", late, format!("{late} late records"))

@@ -7,7 +7,6 @@ use super::classify::{PartitionClass, PartitionFacts, SlowCause};
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::session::action::Action;
-use crate::engine::source::SourceSettings;
 use crate::engine::time::thousands;
 
 /// A partition silent this long after steady traffic, excluded by idleness, looks broken.
@@ -76,13 +75,9 @@ impl FindingContext<'_> {
         f.evidence("partitions", group.len() as u64, format!("also partitions {}{more}", others.join(", ")))
     }
 
-    fn source_of(&self, n: u32) -> &SourceSettings {
-        self.sim.source_settings_of(n)
-    }
-
     /// The idle timeout that can exclude partition `n`'s split, if it is ever checked.
     fn timeout(&self, n: u32) -> Option<i64> {
-        self.source_of(n).idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
+        self.sim.source_settings_of(n).idle_timeout_ms.filter(|_| self.sim.cfg.auto_watermark_interval_ms > 0)
     }
 
     /// What the idle timeout `t` will do for silent partition `n`: exclude it soon, unless
@@ -102,7 +97,7 @@ impl FindingContext<'_> {
 
     /// Why no idle timeout excludes a silent split: none is set, or it is never checked.
     fn no_timeout_says(&self, n: u32) -> String {
-        match self.source_of(n).idle_timeout_ms {
+        match self.sim.source_settings_of(n).idle_timeout_ms {
             Some(t) => format!("its {} idle timeout is never checked (the auto-watermark interval is 0)", d(t)),
             None => "no idle timeout lets it go".into(),
         }
@@ -121,7 +116,7 @@ impl FindingContext<'_> {
         if cfg.auto_watermark_interval_ms == 0 {
             return f.fix("Interval 200 ms", Action::AutoInterval(200));
         }
-        let own = self.source_of(n);
+        let own = self.sim.source_settings_of(n);
         if matches!(own.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
             return f;
         }
@@ -296,7 +291,7 @@ impl FindingContext<'_> {
             .check("numLateRecordsDropped of the window operator rises when the partition's numRecordsIn resumes");
         // Back below the watermark and silent again (a stale record), it holds its subtask
         // until it goes idle again: a shorter (advised) timeout lets it go sooner.
-        let (cur, advised) = (self.source_of(n).idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
+        let (cur, advised) = (self.sim.source_settings_of(n).idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
         let silent_again = p.silent_ms.is_some_and(|s| s > p.gap_p99_ms.unwrap_or(0).saturating_mul(2).max(1_000));
         if let (true, true, Some(c), Some(a)) = (self.holds(p), silent_again, cur, advised) {
             if a < c {
@@ -318,7 +313,7 @@ impl FindingContext<'_> {
     fn flapping(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
         let name = self.sim.partition_name(n);
-        let t = self.source_of(n).idle_timeout_ms.unwrap_or(0);
+        let t = self.sim.source_settings_of(n).idle_timeout_ms.unwrap_or(0);
         let gap = p.gap_p99_ms.unwrap_or(0);
         let f = Finding::new(
             FindingKind::FlappingPartition,

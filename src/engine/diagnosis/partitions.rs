@@ -12,10 +12,7 @@ impl Simulation {
         let mut raw: Vec<_> = (0..self.partitions.len()).map(|p| self.raw_facts(p)).collect();
         let cx = Context {
             now,
-            // Per partition below, from its own source.
-            idle_timeout_ms: None,
             interval_ms: self.cfg.auto_watermark_interval_ms,
-            drop_heartbeats: false,
             lead_watermark: upper_median(
                 raw.iter().filter(|(f, _)| !f.idle && f.class != PartitionClass::Removed).filter_map(|(f, _)| f.watermark),
             ),
@@ -31,9 +28,7 @@ impl Simulation {
         };
         for (f, returned_late) in &mut raw {
             if f.class != PartitionClass::Removed {
-                let own = self.source_settings_of(f.partition);
-                let cx = Context { idle_timeout_ms: own.idle_timeout_ms, drop_heartbeats: own.transform.drop_heartbeats, ..cx };
-                classify(f, *returned_late, &cx);
+                classify(f, *returned_late, &cx, self.source_settings_of(f.partition));
             }
         }
         raw.into_iter().map(|(f, _)| f).collect()
