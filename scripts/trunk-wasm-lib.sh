@@ -56,11 +56,13 @@ bundle() {
   echo "[trunk-hook] wasm-bindgen --target web $wasm -> $name" >&2
   wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir "$tmp" --out-name "$name" "$wasm"
   if [ "$PROFILE" = "release" ] && [ "${WMP_WASM_OPT:-1}" != 0 ]; then
-    # -Oz without binaryen's inlining: with it the wasm was 9% smaller but 12% BIGGER gzipped
-    # (inlined copies compress worse than calls); without it, smaller both ways. See "Size and
-    # load" in README.md. WMP_WASM_OPT=0 skips this step (minutes in Node) while iterating.
+    # -Oz with binaryen's inlining limited: a function goes into its only caller only when it
+    # is at most 20 bytes. Unlimited (binaryen's default) made the wasm 12% bigger gzipped; no
+    # inlining at all made it 0.4% bigger and left ~600 more functions, each compiled lazily on
+    # its first call, many during the first render. See "Size and load" in README.md.
+    # WMP_WASM_OPT=0 skips this step (a minute in Node) while iterating.
     echo "[trunk-hook] wasm-opt -Oz $name" >&2
-    node "$WASM_OPT" -Oz --skip-pass=inlining --skip-pass=inlining-optimizing \
+    node "$WASM_OPT" -Oz --one-caller-inline-max-function-size 20 \
       "$tmp/${name}_bg.wasm" -o "$tmp/${name}_bg.opt.wasm"
     mv "$tmp/${name}_bg.opt.wasm" "$tmp/${name}_bg.wasm"
   fi

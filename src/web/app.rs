@@ -2,7 +2,7 @@
 //! tables, and the controls drawer. Every panel has a fixed place and size, so nothing jumps
 //! while the simulation runs.
 
-use super::after_first_paint::AfterFirstPaint;
+use super::after_first_paint::{AfterFirstPaint, RenderAtOnce};
 use super::controls::ControlsPanel;
 use super::embed::EmbedLayout;
 use super::emissions::{EmissionsLog, LatePanel};
@@ -124,7 +124,9 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
     let help_open = RwSignal::new(false);
     keyboard::install(pg, help_open, controls_open);
     follow_selection(pg);
-    if !no_loop {
+    if no_loop {
+        provide_context(RenderAtOnce);
+    } else {
         playback::start_loop(pg);
     }
     // A join job lists joined pairs where a window job lists its window emissions.
@@ -152,7 +154,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                     </section>
                     <ExplainPanel />
                 </div>
-                <AfterFirstPaint now=no_loop>
+                <AfterFirstPaint>
                 <Timeline />
                 <super::state_chart::StateCard />
                 <SplitsTable />
@@ -173,9 +175,9 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                 </footer>
             </main>
             <aside class="controls-drawer" aria-label="Controls" class:hidden=move || !controls_open.get()>
-                <AfterFirstPaint now=no_loop><ControlsPanel /></AfterFirstPaint>
+                <AfterFirstPaint><ControlsPanel /></AfterFirstPaint>
             </aside>
-            <AfterFirstPaint now=no_loop><HelpOverlay open=help_open /></AfterFirstPaint>
+            <AfterFirstPaint><HelpOverlay open=help_open /></AfterFirstPaint>
         </div>
     }
 }

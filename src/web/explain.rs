@@ -6,6 +6,7 @@
 //! Everything comes from one [`Reading`] (the diagnosis of the instant the panel shows).
 
 use super::advisor::AdvisorPanel;
+use super::after_first_paint::AfterFirstPaint;
 use super::findings::{FindingsList, FixButtonList};
 use super::format::{dur, dur_input, thousands, wm_human, wm_raw, MIN_WM};
 use super::lag_chart::LagPanel;
@@ -68,10 +69,10 @@ pub fn ExplainPanel() -> impl IntoView {
                 <FindingsList />
             </div>
             <div class="tab-body" id="why-pane-advisor" role="tabpanel" aria-labelledby="why-tab-advisor" class:hidden=move || tab.get() != "advisor">
-                <AdvisorPanel />
+                <AfterFirstPaint><AdvisorPanel /></AfterFirstPaint>
             </div>
             <div class="tab-body" id="why-pane-lag" role="tabpanel" aria-labelledby="why-tab-lag" class:hidden=move || tab.get() != "lag">
-                <LagPanel shown=Signal::derive(move || tab.get() == "lag") />
+                <AfterFirstPaint><LagPanel shown=Signal::derive(move || tab.get() == "lag") /></AfterFirstPaint>
             </div>
         </section>
     }

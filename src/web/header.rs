@@ -8,6 +8,7 @@ use super::state::Pg;
 use super::icons::{self, Icon, Svg};
 use super::theme::ThemeToggle;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl IntoView {
@@ -59,9 +60,11 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
 /// Keeps `--header-h` at the header's height: it wraps on narrow screens, and the controls
 /// drawer sticks under it.
 fn track_height(pg: Pg, node: NodeRef<leptos::html::Header>) {
-    super::measure::on_resize(node, move |el| {
-        let h = el.offset_height();
-        if let (true, Some(root)) = (h > 0, pg.style_root()) {
+    super::measure::on_resize(node, move |entry| {
+        // The border box, as `offsetHeight` reads it.
+        let border_box = entry.border_box_size().at(0).unchecked_into::<web_sys::ResizeObserverSize>();
+        let h = border_box.block_size().round();
+        if let (true, Some(root)) = (h > 0.0, pg.style_root()) {
             let _ = root.style().set_property("--header-h", &format!("{h}px"));
         }
     });

@@ -7,11 +7,13 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Calls `f` with the element once it is laid out and each time its box changes size (the
-/// window, fonts, scrollbars, a wrapping header). A `ResizeObserver` calls back after layout and
-/// before paint, so reading the element's size there costs no layout of its own: reading it
-/// while the page was being built forced a whole synchronous layout in the first render.
-pub fn on_resize<E>(node: NodeRef<E>, f: impl Fn(&web_sys::HtmlElement) + 'static)
+/// Calls `f` with the element's `ResizeObserverEntry` once it is laid out and each time its box
+/// changes size (the window, fonts, scrollbars, a wrapping header). A `ResizeObserver` calls
+/// back after layout and before paint, and its entry carries the sizes: reading them there costs
+/// no layout, where reading the element's own `clientWidth` forced one as soon as an earlier
+/// callback had changed the page (and reading it while the page was being built forced a whole
+/// synchronous layout in the first render).
+pub fn on_resize<E>(node: NodeRef<E>, f: impl Fn(&web_sys::ResizeObserverEntry) + 'static)
 where
     E: ElementType,
     E::Output: JsCast + Clone + 'static,
@@ -19,14 +21,18 @@ where
     let f = std::rc::Rc::new(f);
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
-        let el: web_sys::HtmlElement = el.unchecked_into();
-        let (f, target) = (f.clone(), el.clone());
-        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| f(&target));
+        let el: web_sys::Element = el.unchecked_into();
+        let f = f.clone();
+        // One element is observed, so the last entry is its latest size.
+        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Ok(entry) = entries.at(-1).dyn_into::<web_sys::ResizeObserverEntry>() {
+                f(&entry);
+            }
+        });
         let Ok(obs) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) else { return };
         obs.observe(&el);
-        // The closure holds the element: it lives as long as the observer and is dropped with
-        // it (after the cleanup disconnects), not forgotten, or every removed view would stay
-        // in memory.
+        // The closure lives as long as the observer and is dropped with it (after the cleanup
+        // disconnects), not forgotten, or every removed view would stay in memory.
         let held = StoredValue::new_local((obs, cb));
         on_cleanup(move || {
             held.try_with_value(|(o, _)| o.disconnect());
@@ -34,12 +40,14 @@ where
     });
 }
 
+/// The width of an element without padding (its content box, which is what `clientWidth` reads
+/// for the unpadded wrappers this is used on), in whole pixels.
 pub fn use_width(node: NodeRef<Div>, fallback: f64) -> RwSignal<f64> {
     let width = RwSignal::new(fallback);
     // `try_`: a callback may come after the view was unmounted (`mount()`'s `unmount()`), when
     // the signal is gone.
-    on_resize(node, move |el| {
-        let w = f64::from(el.client_width());
+    on_resize(node, move |entry| {
+        let w = entry.content_rect().width().round();
         if w > 0.0 && width.try_get_untracked().is_some_and(|old| (w - old).abs() >= 1.0) {
             width.try_set(w);
         }
