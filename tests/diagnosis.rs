@@ -352,3 +352,18 @@ fn the_second_sources_missing_strategy_is_named() {
     let f = d.findings.iter().find(|f| f.kind == FindingKind::NoWatermarkStrategy).expect("the finding");
     assert!(f.title.starts_with("The source of impressions has no watermark strategy"), "{}", f.title);
 }
+
+/// With two sources, the job's watermark trails by the larger bound (the union's watermark is
+/// the minimum of the two): the advisor and the bound findings read that one, not the first's.
+#[test]
+fn the_larger_bound_of_two_sources_is_the_jobs() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
+    sc["second_input"]["source"]["watermark"]["generator"]["bound_ms"] = 300_000.into();
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 25_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.advice.bound.current_ms, Some(300_000));
+    let f = d.findings.iter().find(|f| f.kind == FindingKind::BoundTooLarge).expect("the finding");
+    assert!(f.title.starts_with("The bound (5 min) is far above the disorder"), "{}", f.title);
+}

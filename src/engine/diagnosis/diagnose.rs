@@ -96,7 +96,7 @@ impl Simulation {
             explanation.as_ref().filter(|e| e.watermark != END_OF_TIME).and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
         let advice = advise(&Inputs {
             partitions: &partitions,
-            bound_ms: bound_of(self.cfg.first().source.generator),
+            bound_ms: job_bound_ms(&self.cfg),
             idle_timeout_ms: self.cfg.first().source.idle_timeout_ms,
             interval_ms: self.cfg.auto_watermark_interval_ms,
             allowed_lateness_ms: self.cfg.allowed_lateness_ms,
@@ -255,6 +255,13 @@ fn without_lateness_fixes(findings: &mut [Finding], advice: &mut Advice) {
     advice.allowed_lateness.recommended_ms = None;
     advice.allowed_lateness.basis = "a SQL window aggregation has no allowed lateness: late rows are dropped".into();
     advice.allowed_lateness.cost = String::new();
+}
+
+/// The bound the job's watermark trails its newest event by: with two sources the larger of
+/// theirs, since the combined watermark is the minimum of their watermarks; none when no source
+/// has a bound.
+pub fn job_bound_ms(cfg: &crate::engine::job::JobConfig) -> Option<i64> {
+    cfg.inputs.iter().filter_map(|i| bound_of(i.source.generator)).max()
 }
 
 /// The out-of-orderness bound of a generator, if it has one.

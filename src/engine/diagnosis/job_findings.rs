@@ -4,7 +4,7 @@
 
 use super::advisor::nice_up;
 use super::classify::{PartitionClass, PartitionFacts, SlowCause};
-use super::diagnose::{bound_of, d, window_size_ms, FindingContext};
+use super::diagnose::{d, job_bound_ms, window_size_ms, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
 use crate::engine::operator::sink::SinkMode;
@@ -220,7 +220,7 @@ impl FindingContext<'_> {
         let down = &self.sim.down;
         let (dropped, side) = down.late_counts();
         let mut out = Vec::new();
-        let bound = bound_of(self.sim.cfg.first().source.generator);
+        let bound = job_bound_ms(&self.sim.cfg);
         let p99 =
             self.partitions.iter().filter(|p| p.class != PartitionClass::Heartbeat).filter_map(|p| p.disorder_p99_ms).max().unwrap_or(0);
         if let (Some(b), Some(rec)) = (bound, self.advice.bound.recommended_ms) {
@@ -291,7 +291,7 @@ impl FindingContext<'_> {
     }
 
     fn bound_too_large(&self) -> Option<Finding> {
-        let b = bound_of(self.sim.cfg.first().source.generator)?;
+        let b = job_bound_ms(&self.sim.cfg)?;
         let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Heartbeat).collect();
         let records: u64 = data.iter().map(|p| p.records).sum();
         let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;
@@ -368,7 +368,7 @@ impl FindingContext<'_> {
         if backfill && !aligned {
             // Well past the bound (alignment must not pause over ordinary disorder) and at least
             // a window: seed 000 pairs a 30 s bound with a 5 min drift.
-            let bound = bound_of(self.sim.cfg.first().source.generator).unwrap_or(0);
+            let bound = job_bound_ms(&self.sim.cfg).unwrap_or(0);
             let drift = nice_up(window.max(10 * bound));
             f = f.fix(format!("Watermark alignment, max drift {} ↻", d(drift)), Action::Alignment { max_drift_ms: drift });
         }

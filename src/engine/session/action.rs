@@ -125,7 +125,14 @@ impl Action {
                     second.source.transform.max_future_skew_ms = Some(0);
                 }
             }
-            Action::Assigner(a) => sc.source.timestamp_assigner = a,
+            // Every source, as a parameter changes every source's strategy: the fix reads the
+            // event-time field, which is right for any topic, and the broken one may be either.
+            Action::Assigner(a) => {
+                sc.source.timestamp_assigner = a;
+                if let Some(second) = &mut sc.second_input {
+                    second.source.timestamp_assigner = a;
+                }
+            }
             Action::SourceParallelism(p) => sc.source.parallelism = p,
             Action::LegacyConnector => sc.flink.kafka_connector = KafkaConnector::Legacy,
             Action::IdlenessInsteadOfMax => {
@@ -283,6 +290,18 @@ mod tests {
         Action::ClampRestart.change(&mut sc);
         let second = sc.second_input.as_ref().expect("a union");
         assert_eq!((sc.source.transform.max_future_skew_ms, second.source.transform.max_future_skew_ms), (Some(0), Some(0)));
+    }
+
+    #[test]
+    fn the_assigner_fix_reads_the_event_field_in_every_source() {
+        let mut sc = crate::engine::scenario::build::parse(include_str!("../../../presets/union_idle_stream.json")).unwrap();
+        sc.second_input.as_mut().expect("a union").source.timestamp_assigner = TimestampAssigner::SecondsAsMillis;
+        Action::Assigner(TimestampAssigner::EventField).change(&mut sc);
+        let second = &sc.second_input.as_ref().unwrap().source;
+        assert_eq!(
+            (sc.source.timestamp_assigner, second.timestamp_assigner),
+            (TimestampAssigner::EventField, TimestampAssigner::EventField)
+        );
     }
 
     #[test]
