@@ -56,10 +56,11 @@ bundle() {
   echo "[trunk-hook] wasm-bindgen --target web $wasm -> $name" >&2
   wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir "$tmp" --out-name "$name" "$wasm"
   if [ "$PROFILE" = "release" ] && [ "${WMP_WASM_OPT:-1}" != 0 ]; then
-    # -Oz with binaryen's inlining limited: a function goes into its only caller only when it
-    # is at most 20 bytes. Unlimited (binaryen's default) made the wasm 12% bigger gzipped; no
-    # inlining at all made it 0.4% bigger and left ~600 more functions, each compiled lazily on
-    # its first call, many during the first render. See "Size and load" in README.md.
+    # -Oz with binaryen's one-caller inlining limited: a function goes into its only caller only
+    # when it is small (20 IR nodes in binaryen's measure). Unlimited (binaryen's default) made
+    # the wasm 13% bigger gzipped; no inlining at all made it 0.4% bigger and left ~600 more
+    # functions, each compiled lazily on its first call, many during the first render. See
+    # "Size and load" in README.md.
     # WMP_WASM_OPT=0 skips this step (a minute in Node) while iterating.
     echo "[trunk-hook] wasm-opt -Oz $name" >&2
     node "$WASM_OPT" -Oz --one-caller-inline-max-function-size 20 \
