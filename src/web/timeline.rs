@@ -178,10 +178,18 @@ fn use_wheel_zoom(node: NodeRef<Div>, vp: Viewport, drawn: Drawn) {
             let f = if ev.delta_y() > 0.0 { 1.25 } else if ev.delta_y() < 0.0 { 0.8 } else { return };
             vp.zoom_at(drawn, t, f);
         });
+        // Not passive: the wheel zooms the timeline instead of scrolling the page.
         let opts = web_sys::AddEventListenerOptions::new();
         opts.set_passive(false);
         let _ = el.add_event_listener_with_callback_and_add_event_listener_options("wheel", cb.as_ref().unchecked_ref(), &opts);
-        cb.forget();
+        // The closure lives as long as the listener and is dropped with the view (an embed
+        // removed and inserted again, `unmount()`), not forgotten.
+        let held = StoredValue::new_local((el, cb));
+        on_cleanup(move || {
+            held.try_with_value(|(el, cb)| {
+                let _ = el.remove_event_listener_with_callback("wheel", cb.as_ref().unchecked_ref());
+            });
+        });
     });
 }
 
