@@ -2,6 +2,7 @@
 //! real pixels (text stays 11–12 px at every window size, nothing is scaled); whether an element
 //! is on screen.
 
+use super::hold::hold_until_cleanup;
 use leptos::html::{Div, ElementType};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -31,12 +32,7 @@ where
         });
         let Ok(obs) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) else { return };
         obs.observe(&el);
-        // The closure lives as long as the observer and is dropped with it (after the cleanup
-        // disconnects), not forgotten, or every removed view would stay in memory.
-        let held = StoredValue::new_local((obs, cb));
-        on_cleanup(move || {
-            held.try_with_value(|(o, _)| o.disconnect());
-        });
+        hold_until_cleanup((obs, cb), |(o, _)| o.disconnect());
     });
 }
 
@@ -72,11 +68,7 @@ pub fn use_visible(node: NodeRef<Div>) -> RwSignal<bool> {
         opts.set_root_margin("100px");
         let Ok(obs) = web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &opts) else { return };
         obs.observe(&el);
-        // Kept beside the observer and dropped with it, as in `on_resize`.
-        let held = StoredValue::new_local((obs, cb));
-        on_cleanup(move || {
-            held.try_with_value(|(o, _)| o.disconnect());
-        });
+        hold_until_cleanup((obs, cb), |(o, _)| o.disconnect());
     });
     visible
 }

@@ -10,7 +10,7 @@
 //! `share` (export/import/link; `scenario_text` reads pasted or linked text and says what is wrong in words, `link_problem` shows it; `url_state` keeps the page's state in its address), `snippets`
 //! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`; `job_download` downloads the runnable job, `save_file` saves bytes as a download), `keyboard` (+ `modal`, the help dialog's focus handling), `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
-//! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure`, `after_first_paint` (cards below the fold wait for the first paint), `rows` (per-row memos
+//! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure` (+ `hold`: observers and listeners released with their view), `after_first_paint` (cards below the fold wait for the first paint), `rows` (per-row memos
 //! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
 //!
 //! The live link to a real job (`live`: the card, polling; `live_fetch`: the HTTP; `live_graph`:
@@ -72,6 +72,7 @@ dom_modules!(
     graph_flow_marks,
     graph_operator,
     header,
+    hold,
     host,
     joins_log,
     icons,

@@ -132,11 +132,8 @@ pub fn use_system_dark() -> RwSignal<bool> {
             dark.try_set(m.matches());
         });
         let _ = mql.add_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
-        let handle = StoredValue::new_local((mql, cb));
-        on_cleanup(move || {
-            handle.try_with_value(|(mql, cb)| {
-                let _ = mql.remove_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
-            });
+        super::hold::hold_until_cleanup((mql, cb), |(mql, cb)| {
+            let _ = mql.remove_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
         });
     }
     dark

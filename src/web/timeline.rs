@@ -182,13 +182,8 @@ fn use_wheel_zoom(node: NodeRef<Div>, vp: Viewport, drawn: Drawn) {
         let opts = web_sys::AddEventListenerOptions::new();
         opts.set_passive(false);
         let _ = el.add_event_listener_with_callback_and_add_event_listener_options("wheel", cb.as_ref().unchecked_ref(), &opts);
-        // The closure lives as long as the listener and is dropped with the view (an embed
-        // removed and inserted again, `unmount()`), not forgotten.
-        let held = StoredValue::new_local((el, cb));
-        on_cleanup(move || {
-            held.try_with_value(|(el, cb)| {
-                let _ = el.remove_event_listener_with_callback("wheel", cb.as_ref().unchecked_ref());
-            });
+        super::hold::hold_until_cleanup((el, cb), |(el, cb)| {
+            let _ = el.remove_event_listener_with_callback("wheel", cb.as_ref().unchecked_ref());
         });
     });
 }
