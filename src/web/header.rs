@@ -63,9 +63,13 @@ fn track_height(pg: Pg, node: NodeRef<leptos::html::Header>) {
     super::measure::on_resize(node, move |entry| {
         // The border box, as `offsetHeight` reads it.
         let border_box = entry.border_box_size().at(0).unchecked_into::<web_sys::ResizeObserverSize>();
-        let h = border_box.block_size().round();
-        if let (true, Some(root)) = (h > 0.0, pg.style_root()) {
-            let _ = root.style().set_property("--header-h", &format!("{h}px"));
+        let h = format!("{}px", border_box.block_size().round());
+        let Some(root) = pg.style_root().filter(|_| border_box.block_size() > 0.0) else { return };
+        // Setting a custom property on the root restyles the whole page, even to the value it
+        // had; the page is styled when observers run, so reading the current one is cheap.
+        let current = web_sys::window().and_then(|w| w.get_computed_style(&root).ok().flatten());
+        if current.is_none_or(|c| c.get_property_value("--header-h").ok().as_deref() != Some(h.as_str())) {
+            let _ = root.style().set_property("--header-h", &h);
         }
     });
 }
