@@ -7,7 +7,8 @@
 #   - Debian chromium + chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)
 #   - tests/e2e/node_modules (playwright-core, from tests/e2e/package-lock.json)
 #   - tests/node/node_modules (typescript, pinned, for the JS API's `tsc --noEmit` check)
-#   - tools/web/node_modules (binaryen, pinned: the wasm-opt the release bundle runs)
+#   - tools/web/node_modules (binaryen and esbuild, pinned: the release bundle's wasm-opt and
+#     JS / CSS minifier)
 #   - Debian curl, jq and prometheus (/usr/bin/prometheus, /usr/bin/promtool): tests/serve.rs
 set -euo pipefail
 
@@ -122,12 +123,13 @@ else
   done_ "tests/node/node_modules installed"
 fi
 
-# 7. wasm-opt for the release bundle (scripts/trunk-wasm-lib.sh): npm's binaryen, which runs
-# in Node, since Trunk cannot download its own here.
-if [ -f tools/web/node_modules/binaryen/bin/wasm-opt ]; then
-  log "tools/web/node_modules (binaryen): present"
+# 7. wasm-opt and the minifier for the release bundle (scripts/trunk-wasm-lib.sh,
+# scripts/trunk-hashed-html.sh): npm's binaryen, which runs in Node, since Trunk cannot download
+# its own here, and esbuild.
+if [ -f tools/web/node_modules/binaryen/bin/wasm-opt ] && [ -x tools/web/node_modules/.bin/esbuild ]; then
+  log "tools/web/node_modules (binaryen, esbuild): present"
 else
-  begin "npm ci in tools/web (binaryen)"
+  begin "npm ci in tools/web (binaryen, esbuild)"
   (cd tools/web && npm ci --no-audit --no-fund) || die "npm ci in tools/web failed"
   done_ "tools/web/node_modules installed"
 fi

@@ -15,9 +15,16 @@ js="${mods[0]}"
 wasm="${js%.js}_bg.wasm"
 [ -f "$wasm" ] || { echo "[trunk-hook] $wasm missing" >&2; exit 1; }
 
-sed -i -e "s#\./wmp\.js\"#./$js\"#g" -e "s#\./wmp_bg\.wasm\"#./$wasm\"#g" index.html
-if grep -q '\./wmp\.js"\|\./wmp_bg\.wasm"' index.html || ! grep -q "$js" index.html; then
+# A release bundle's index.html is minified: its attributes may have lost their quotes.
+sed -i -e "s#\./wmp\.js\([\"' >]\)#./$js\1#g" -e "s#\./wmp_bg\.wasm\([\"' >]\)#./$wasm\1#g" index.html
+if grep -q "\./wmp\.js[\"' >]\|\./wmp_bg\.wasm[\"' >]" index.html || ! grep -q "$js" index.html; then
   echo "[trunk-hook] index.html still names wmp.js / wmp_bg.wasm" >&2
   exit 1
 fi
 echo "[trunk-hook] index.html -> $js, $wasm" >&2
+
+# The stylesheet's fixed name (index.html's copy-file, for pages that mount() the playground)
+# carries the same bytes as the hashed one, which Trunk minified in a release bundle.
+sheets=(style-*.css)
+[ "${#sheets[@]}" -eq 1 ] || { echo "[trunk-hook] expected one style-<hash>.css, found: ${sheets[*]:-none}" >&2; exit 1; }
+cp "${sheets[0]}" style.css

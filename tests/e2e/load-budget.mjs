@@ -24,11 +24,13 @@ export const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 export function firstLoadFiles(dist) {
   const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");
   const names = new Set(["index.html"]);
-  for (const m of html.matchAll(/(?:href|src|from)\s*=?\s*"\.\/([^"?#]+)"/g)) names.add(m[1]);
+  // A release bundle's index.html and JS are minified: attributes may be unquoted, and an
+  // import may have no spaces and share its line.
+  for (const m of html.matchAll(/(?:href|src|from)\s*=?\s*["']?\.\/([^"'\s>?#]+)/g)) names.add(m[1]);
   for (const name of names) {
     if (!name.endsWith(".js")) continue;
     const js = fs.readFileSync(path.join(dist, name), "utf8");
-    for (const m of js.matchAll(/^import [^;]*? from "\.\/([^"]+\.js)"/gm)) names.add(m[1]);
+    for (const m of js.matchAll(/\bimport\s*[^;]*?\bfrom\s*["']\.\/([^"']+\.js)["']/g)) names.add(m[1]);
   }
   return [...names];
 }
