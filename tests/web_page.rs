@@ -136,6 +136,44 @@ async fn focused_controls_keep_their_keys_and_help_is_modal() {
     c.remove();
 }
 
+/// The job graph is one Tab stop (its svg); the arrow keys, Home and End move focus between its
+/// nodes in order, past a Silence button the partition does not offer.
+#[wasm_bindgen_test]
+async fn the_graph_is_one_tab_stop_and_the_arrows_move_between_its_nodes() {
+    let (_pg, c, handle) = mounted_at("empty-partition", 5).await;
+    let stops = c.query_selector_all(".graph-wrap [tabindex='0']").unwrap();
+    assert_eq!(stops.length(), 1, "one Tab stop in the graph");
+    let svg: web_sys::SvgElement = q(&c, "svg.graph").unchecked_into();
+    assert_eq!(stops.item(0).unwrap(), svg.clone().into());
+    assert_eq!(count(&c, "svg.graph [role=button]"), count(&c, "svg.graph [role=button][tabindex='-1']"), "every node by the keys alone");
+    let active = || web_sys::window().unwrap().document().unwrap().active_element().unwrap();
+    svg.focus().unwrap();
+    key_on(&svg, "ArrowDown");
+    assert_eq!(active(), q(&c, "svg.graph .silence-btn[data-silence='0']"), "the first node: partition 0's Silence button");
+    key_on(&active(), "ArrowRight");
+    assert_eq!(active(), q(&c, "svg.graph .node.part[data-partition='0']"));
+    key_on(&active(), "ArrowUp");
+    assert_eq!(active().get_attribute("data-silence").as_deref(), Some("0"));
+    // Partition 3 has no producer: no Silence button to stop at.
+    q(&c, "svg.graph .node.part[data-partition='2']").unchecked_into::<web_sys::SvgElement>().focus().unwrap();
+    key_on(&active(), "ArrowDown");
+    assert_eq!(active(), q(&c, "svg.graph .node.part[data-partition='3']"));
+    key_on(&active(), "End");
+    let nodes = c.query_selector_all("svg.graph [role=button]:not(.hidden)").unwrap();
+    let last = nodes.item(nodes.length() - 1).unwrap();
+    assert_eq!(active(), last.clone().unchecked_into(), "End: the last node");
+    key_on(&active(), "ArrowDown");
+    assert_eq!(active(), last.unchecked_into(), "the last node stays");
+    key_on(&active(), "Home");
+    assert_eq!(active().get_attribute("data-silence").as_deref(), Some("0"), "Home: the first node");
+    // Enter on a node reached by the keys explains it.
+    key_on(&q(&c, "svg.graph .node.part[data-partition='3']"), "Enter");
+    settle().await;
+    assert!(text(&c, ".why .subject").contains("Partition 3"));
+    drop(handle);
+    c.remove();
+}
+
 /// The engine in wasm gives the same traces as natively (the constants pinned in
 /// tests/pinned/hashes.rs, which tests/trace_hash.rs checks natively).
 #[wasm_bindgen_test]

@@ -5,7 +5,8 @@
 //! names its state (active, idle, silenced, no producer) beside a Silence / Resume button,
 //! window subtasks count what they fired and dropped, and the channel and split that hold
 //! each window subtask's minimum are drawn thick — the same "holds the minimum" mark as in the
-//! tables. Click a node (or Tab to it and press Enter or Space) to explain it. The layers share
+//! tables. Click a node (or reach it with the arrow keys, `graph_keys`, and press Enter or
+//! Space) to explain it. The layers share
 //! one viewBox, so the graph scales down to its card. Positions come from `graph_layout`.
 //!
 //! The SVG is written as markup (two layers: edges, which change rarely, and nodes) and
@@ -68,10 +69,15 @@ pub fn JobGraph() -> impl IntoView {
             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                 // Enter or Space on a focused node or button acts as a click; the event stops
                 // here, so Space does not also reach the play / pause shortcut.
-                if (ev.key() == "Enter" || ev.key() == " ") && on_button(ev.target()) {
+                let key = ev.key();
+                if (key == "Enter" || key == " ") && on_button(ev.target()) {
                     ev.prevent_default();
                     ev.stop_propagation();
                     on_graph_click(pg, ev.target());
+                } else if node.get_untracked().is_some_and(|wrap| super::graph_keys::on_key(&wrap, ev.target(), &key)) {
+                    // An arrow moved focus to another node: the page does not scroll.
+                    ev.prevent_default();
+                    ev.stop_propagation();
                 }
             }
             data-culprit-partition=move || culprit_attr(&pg) data-cause=move || if pg.live.is_some() { String::new() } else { pg.reading.with(Reading::cause_attr) }>
@@ -80,7 +86,7 @@ pub fn JobGraph() -> impl IntoView {
             <div class="graph-layers" style:aspect-ratio=move || lay.with(|l| format!("{:.0} / {:.0}", l.width, l.height))
                 style:max-width=move || lay.with(|l| format!("{:.0}px", l.width))>
                 <GraphEdges lay=lay chain=chain />
-                <svg class="graph" role="group" aria-label=move || graph_label(&pg) viewBox=view_box>
+                <svg class="graph" role="group" tabindex="0" aria-label=move || graph_label(&pg) viewBox=view_box>
                     <ColumnHeads lay=lay />
                     <GraphNodes lay=lay chain=chain />
                 </svg>
@@ -100,7 +106,7 @@ fn culprit_attr(pg: &Pg) -> String {
 /// What the graph shows, for screen readers: the job's shape in one sentence.
 fn graph_label(pg: &Pg) -> String {
     if let Some(l) = pg.live {
-        return l.with(|g| format!("Live job graph of {}: its splits and source subtasks, {} and the sink; click a node or press Enter on it to see what its metrics say", g.job_name, g.keyed_name.as_deref().unwrap_or("no downstream vertex")));
+        return l.with(|g| format!("Live job graph of {}: its splits and source subtasks, {} and the sink; click a node or press Enter on it to see what its metrics say (the arrow keys move between nodes)", g.job_name, g.keyed_name.as_deref().unwrap_or("no downstream vertex")));
     }
     pg.snap.with(|s| {
         let j = &s.job;
@@ -114,7 +120,7 @@ fn graph_label(pg: &Pg) -> String {
             Some(crate::engine::job::TwoInputMode::Connect) => ", connected as two inputs",
             None => "",
         };
-        format!("Job graph: {sources}{how}, {op} and the sink; click a node or press Enter on it to explain it")
+        format!("Job graph: {sources}{how}, {op} and the sink; click a node or press Enter on it to explain it (the arrow keys move between nodes)")
     })
 }
 
@@ -300,13 +306,13 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
     view! {
         <g class="part-row">
             <g class="silence-btn" class:on=move || badge.get() == PartState::Silenced class:hidden=move || !toggles()
-                data-silence=p role="button" tabindex=move || if toggles() { "0" } else { "-1" }
+                data-silence=p role="button" tabindex="-1"
                 aria-label=move || format!("{} partition {}", verb(), spoken.get())>
                 <title>{move || format!("{} the producers of partition {}", verb(), spoken.get())}</title>
                 <rect x=move || geo.get().0 - SILENCE_W + 4.0 y=move || geo.get().1 - geo.get().2 / 2.0 width=SILENCE_W - 8.0 height=move || geo.get().2 rx="3" />
                 <text x=move || geo.get().0 - SILENCE_W / 2.0 y=move || geo.get().1 + 3.5 text-anchor="middle">{verb}</text>
             </g>
-            <g class=class data-partition=p data-state=move || badge.get().word() tabindex="0" role="button" aria-label=label>
+            <g class=class data-partition=p data-state=move || badge.get().word() tabindex="-1" role="button" aria-label=label>
                 <title>{move || if live { format!("split {}: {}", name.get(), badge.get().word()) } else { format!("partition {} (engine partition {p}): {}; click to explain", name.get(), badge.get().word()) }}</title>
                 <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
                 <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>
@@ -452,7 +458,7 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         format!("Source subtask {}: {}{bp}{}; press Enter to explain", named.with(|n| n.0.clone()), state.unwrap_or_default(), if waiting.get() { ", waiting for alignment" } else { "" })
     };
     view! {
-        <g class=move || class() + if waiting.get() { " waiting" } else { "" } data-source=s tabindex="0" role="button" aria-label=label>
+        <g class=move || class() + if waiting.get() { " waiting" } else { "" } data-source=s tabindex="-1" role="button" aria-label=label>
             <title>{title}</title>
             <rect class="box" x=x y=y width=S_W height=move || lay.with(|l| l.s_h) rx="6" />
             <text class="name" x=move || x() + 8.0 y=move || y() + if dense.get() { 13.0 } else { 14.0 }>{line1}</text>

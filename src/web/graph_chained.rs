@@ -33,7 +33,7 @@ pub fn ChainedNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoVi
     let line3 = move || m.with(|m| m.as_ref().map(|(m, _)| if m.idle { "◌ IDLE" } else { "● ACTIVE" }));
     let raw = move || m.with(|m| m.as_ref().map_or(String::new(), |(m, _)| wm_raw(m.output_watermark.ms())));
     view! {
-        <g class=class data-chained=s tabindex="0" role="button" aria-label=move || format!("{} after source subtask {}: {}, watermark {}; press Enter to explain", name(), src_name.with(|n| n.0.clone()), m.with(|m| if m.as_ref().is_some_and(|(m, _)| m.idle) { "idle" } else { "active" }), line2().unwrap_or_default())>
+        <g class=class data-chained=s tabindex="-1" role="button" aria-label=move || format!("{} after source subtask {}: {}, watermark {}; press Enter to explain", name(), src_name.with(|n| n.0.clone()), m.with(|m| if m.as_ref().is_some_and(|(m, _)| m.idle) { "idle" } else { "active" }), line2().unwrap_or_default())>
             <title>{move || format!(
                 "{} chained after source subtask {}: its own watermark and idle state replace the source's (the source's are on the left); click to explain",
                 m.with(|m| m.as_ref().map_or(String::new(), |(m, _)| m.operator.clone())),

@@ -71,7 +71,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
         }
     };
     view! {
-        <g class=class data-operator=o tabindex="0" role="button" aria-label=move || {
+        <g class=class data-operator=o tabindex="-1" role="button" aria-label=move || {
             let wm = d.with(|v| v.as_ref().map(|v| wm_human(v.input_watermark.ms(), v.now.ms())).unwrap_or_default());
             if live {
                 return format!("Subtask {o} of {}: input watermark {wm}, {}; press Enter to select it", pg.live.map_or_else(String::new, |l| l.with(|g| g.keyed_name.clone().unwrap_or_default())), live_counts_line(pg, o).0);

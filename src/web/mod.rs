@@ -40,6 +40,7 @@ pub mod axis_ticks;
 pub mod embed_options;
 pub mod format;
 pub mod graph_flow;
+pub mod graph_keys;
 pub mod graph_layout;
 pub mod job_marks;
 pub mod lag_plot;

@@ -175,17 +175,24 @@ test("interval join: its bounds in the graph, joined pairs instead of window emi
   });
 });
 
-test("keyboard: graph nodes are reachable with Tab and Enter explains them, the chained operator too", async () => {
+test("keyboard: the graph is one Tab stop, its nodes are reached with the arrow keys and Enter explains them, the chained operator too", async () => {
   await withPage(async (page) => {
     await choosePreset(page, "midstream-assigner");
     await playUntil(page, 5_000, 30);
-    await page.locator("svg.graph .node.chained[data-chained='1']").focus();
+    assert.equal(await page.locator(".graph-wrap [tabindex='0']").count(), 1, "one Tab stop: the graph");
+    assert.equal(await page.locator("svg.graph .node[tabindex='-1']").count(), 4 + 2 + 2 + 2, "partitions, sources, chained operators, window subtasks");
+    await page.locator("svg.graph").focus();
+    const at = () => page.evaluate(() => document.activeElement?.getAttribute("data-chained"));
+    for (let i = 0; i < 20 && (await at()) !== "1"; i++) await page.keyboard.press("ArrowDown");
+    assert.equal(await at(), "1", "ArrowDown reaches the chained operator after source subtask 1");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector(".why .subject")?.textContent.includes("Source subtask 1"));
     assert.match(await page.locator(".why .subject").textContent(), /Timestamps\/Watermarks chained after it replaces that/);
-    await page.locator("svg.graph .node.op[data-operator='1']").focus();
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-operator")), "0", "then window subtask 0");
+    await page.keyboard.press("End");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-operator")), "1", "End: the last node");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector(".why select")?.value === "1");
-    assert.equal(await page.locator("svg.graph .node[tabindex='0']").count(), 4 + 2 + 2 + 2, "partitions, sources, chained operators, window subtasks");
   });
 });

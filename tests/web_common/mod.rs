@@ -87,6 +87,17 @@ pub fn mount(pg: Pg) -> (web_sys::HtmlElement, impl Drop) {
     (container, handle)
 }
 
+/// The playground over `preset`, mounted and run for `secs` simulated seconds, its views settled.
+pub async fn mounted_at(preset: &str, secs: i64) -> (Pg, web_sys::HtmlElement, impl Drop) {
+    let pg = Pg::new();
+    pg.load_preset(preset).unwrap();
+    let (c, handle) = mount(pg);
+    pg.run_until(at(&pg, secs)).unwrap();
+    pg.refresh();
+    settle().await;
+    (pg, c, handle)
+}
+
 pub fn at(pg: &Pg, secs: i64) -> i64 {
     pg.start_time() + secs * 1000
 }
