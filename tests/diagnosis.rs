@@ -353,6 +353,30 @@ fn the_second_sources_missing_strategy_is_named() {
     assert!(f.title.starts_with("The source of impressions has no watermark strategy"), "{}", f.title);
 }
 
+/// With two sources whose idle timeouts differ (5 s and none), the advice proposes one value for
+/// both (setting it sets every source's): the row shows a source's value it changes, the basis
+/// says they differ, a constraint is met only when both meet it, and once applied it is kept.
+#[test]
+fn two_sources_with_different_idle_timeouts_get_one_for_both() {
+    use wmp::engine::session::action::Action;
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
+    sc["source"]["watermark"]["idle_timeout_ms"] = 5_000.into();
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 25_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let idle = &d.advice.idle_timeout;
+    let rec = idle.recommended_ms.expect("a recommendation");
+    assert_ne!(idle.current_ms, Some(rec), "the row shows a value the advice changes: {idle:?}");
+    assert!(idle.basis.contains("the sources' idle timeouts differ (5.0 s and none)"), "{}", idle.basis);
+    assert!(d.advice.actions.contains(&Action::IdleTimeout(Some(rec))), "{:?}", d.advice.actions);
+    assert!(d.advice.constraints.iter().all(|c| !c.current_ok || c.text.starts_with("within")), "none is off: {:?}", d.advice.constraints);
+    s.apply_action(Action::IdleTimeout(Some(rec))).unwrap();
+    assert!(s.sim().config().inputs.iter().all(|i| i.source.idle_timeout_ms == Some(rec)));
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.advice.idle_timeout.current_ms, Some(rec));
+    assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(_))), "kept once applied: {:?}", d.advice.actions);
+}
+
 /// With two sources, the job's watermark trails by the larger bound (the union's watermark is
 /// the minimum of the two): the advisor and the bound findings read that one, not the first's.
 #[test]

@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 const NODES: &str = "svg.graph [role=button]:not(.hidden)";
 
 /// Where a key sends focus, from `current` (the node that has it, or `None` for the graph).
-fn target(key: &str, current: Option<usize>, count: usize) -> Option<usize> {
+pub fn target(key: &str, current: Option<usize>, count: usize) -> Option<usize> {
     let last = count.checked_sub(1)?;
     match key {
         "ArrowDown" | "ArrowRight" => Some(current.map_or(0, |i| (i + 1).min(last))),

@@ -60,7 +60,9 @@ pub const MIN_RECORDS: u64 = 100;
 pub struct Inputs<'a> {
     pub partitions: &'a [PartitionFacts],
     pub bound_ms: Option<i64>,
-    pub idle_timeout_ms: Option<i64>,
+    /// Each source's idle timeout (one per input, never empty): setting it sets them all, so
+    /// with two sources that differ the advice always proposes one value for both.
+    pub idle_timeouts_ms: &'a [Option<i64>],
     pub interval_ms: i64,
     pub allowed_lateness_ms: i64,
     pub window_size_ms: i64,
@@ -87,7 +89,7 @@ pub fn advise(i: &Inputs) -> Advice {
     if let Some(b) = bound.recommended_ms.filter(|&b| Some(b) != i.bound_ms) {
         actions.push(Action::Bound(b));
     }
-    if let Some(t) = idle_timeout.recommended_ms.filter(|&t| Some(t) != i.idle_timeout_ms) {
+    if let Some(t) = idle_timeout.recommended_ms.filter(|&t| i.idle_timeouts_ms.iter().any(|&c| c != Some(t))) {
         actions.push(Action::IdleTimeout(Some(t)));
     }
     if let Some(l) = allowed_lateness.recommended_ms.filter(|&l| l != i.allowed_lateness_ms) {
@@ -142,21 +144,24 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     let lower = [gap2, twice(i.interval_ms) + 1, twice(bound_ms).saturating_add(1)].into_iter().max().unwrap_or(1);
     // What must hold (the rule of thumb is shown, not enforced).
     let hard = |t: i64| t > gap2 && t > i.interval_ms && t > twice(bound_ms) && t <= tolerated;
-    let cur = i.idle_timeout_ms;
+    let all = i.idle_timeouts_ms;
+    let same = all.iter().all(|t| *t == all[0]);
     // A timeout that already meets every constraint stays: the advice does not churn.
-    let rec = (i.interval_ms > 0).then(|| cur.filter(|&t| hard(t)).unwrap_or_else(|| nice_up(lower)));
+    let rec = (i.interval_ms > 0).then(|| all[0].filter(|&t| same && hard(t)).unwrap_or_else(|| nice_up(lower)));
+    // What the advice changes: with sources that differ, one of theirs that is not the advice.
+    let cur = all.iter().copied().find(|&t| t != rec).unwrap_or(all[0]);
     let constraints = vec![
-        constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(gap2)), cur, rec, &|t| t > gap2),
-        constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), cur, rec, &|t| {
+        constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(gap2)), all, rec, &|t| t > gap2),
+        constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), all, rec, &|t| {
             t > i.interval_ms && i.interval_ms > 0
         }),
-        constraint(format!("more than twice the bound: > {}", d(twice(bound_ms))), cur, rec, &|t| t > twice(bound_ms)),
-        constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), cur, rec, &|t| t <= tolerated),
-        constraint(format!("rule of thumb: ≤ a third of the window ({})", d(i.window_size_ms / 3)), cur, rec, &|t| {
+        constraint(format!("more than twice the bound: > {}", d(twice(bound_ms))), all, rec, &|t| t > twice(bound_ms)),
+        constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), all, rec, &|t| t <= tolerated),
+        constraint(format!("rule of thumb: ≤ a third of the window ({})", d(i.window_size_ms / 3)), all, rec, &|t| {
             t <= i.window_size_ms / 3
         }),
     ];
-    let basis = match (gap, rec) {
+    let mut basis = match (gap, rec) {
         (_, None) => "the auto-watermark interval is 0, so no idle timeout is ever checked".to_string(),
         (Some(g), Some(_)) => format!(
             "records of the partitions with data are {} apart at P99 (the longest gap {}), the interval is {}, the bound {}",
@@ -167,6 +172,10 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         ),
         (None, Some(_)) => format!("no gaps measured yet; the interval is {}, the bound {}", d(i.interval_ms), d(bound_ms)),
     };
+    if !same {
+        let each: Vec<String> = all.iter().map(|&t| t.map_or_else(|| "none".to_string(), d)).collect();
+        basis += &format!("; the sources' idle timeouts differ ({}), and the advice sets one for both", each.join(" and "));
+    }
     let cost = rec.map_or(String::new(), |t| {
         let conflict = if t > tolerated {
             "; no value meets every constraint: this one is above the delay you tolerate, which the gaps and the bound require"
@@ -181,8 +190,9 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost }, constraints)
 }
 
-fn constraint(text: String, cur: Option<i64>, rec: Option<i64>, ok: &dyn Fn(i64) -> bool) -> Constraint {
-    Constraint { text, current_ok: cur.is_some_and(ok), recommended_ok: rec.is_some_and(ok) }
+/// A constraint, met by the current setting when every source's timeout meets it.
+fn constraint(text: String, current: &[Option<i64>], rec: Option<i64>, ok: &dyn Fn(i64) -> bool) -> Constraint {
+    Constraint { text, current_ok: current.iter().all(|c| c.is_some_and(ok)), recommended_ok: rec.is_some_and(ok) }
 }
 
 fn lateness(i: &Inputs) -> Recommendation {
@@ -212,7 +222,7 @@ fn wait_for_timestamps(i: &Inputs) -> Advice {
     };
     Advice {
         bound: none(i.bound_ms),
-        idle_timeout: none(i.idle_timeout_ms),
+        idle_timeout: none(i.idle_timeouts_ms[0]),
         allowed_lateness: none(Some(i.allowed_lateness_ms)),
         tolerated_delay_ms: i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000)),
         constraints: Vec::new(),

@@ -94,10 +94,11 @@ impl Simulation {
         // At the end of input (Long.MAX_VALUE) nothing holds the watermark.
         let culprit =
             explanation.as_ref().filter(|e| e.watermark != END_OF_TIME).and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
+        let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(|i| i.source.idle_timeout_ms).collect();
         let advice = advise(&Inputs {
             partitions: &partitions,
             bound_ms: job_bound_ms(&self.cfg),
-            idle_timeout_ms: self.cfg.first().source.idle_timeout_ms,
+            idle_timeouts_ms: &idle_timeouts_ms,
             interval_ms: self.cfg.auto_watermark_interval_ms,
             allowed_lateness_ms: self.cfg.allowed_lateness_ms,
             window_size_ms: window_size_ms(self.cfg.window),
