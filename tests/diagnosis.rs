@@ -35,6 +35,15 @@ fn options(case: &Value) -> DiagnosisOptions {
     case.get("options").map(|o| serde_json::from_value(o.clone()).unwrap()).unwrap_or_default()
 }
 
+/// The union preset changed by `edit` (its JSON), run to `at_ms`.
+fn union_edited(edit: impl FnOnce(&mut Value), at_ms: i64) -> Session {
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
+    edit(&mut sc);
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, at_ms);
+    s
+}
+
 fn run_to(s: &mut Session, at_ms: i64) {
     s.run_until(at_ms, &mut ()).unwrap();
 }
@@ -306,10 +315,7 @@ fn no_preset_names_a_culprit_before_anything_is_read() {
 /// source's parallelism and its topic's partitions, not the first source's nor every topic's.
 #[test]
 fn a_subtask_without_a_split_is_counted_in_its_own_source() {
-    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
-    sc["second_input"]["source"]["parallelism"] = 3.into();
-    let mut s = Session::from_json(&sc.to_string()).unwrap();
-    run_to(&mut s, 20_000);
+    let s = union_edited(|sc| sc["second_input"]["source"]["parallelism"] = 3.into(), 20_000);
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     let f = d.findings.iter().find(|f| f.kind == wmp::engine::diagnosis::finding::FindingKind::SubtaskWithoutSplit).expect("the finding");
     assert!(f.title.starts_with("Source subtask impressions·2 owns no partition (3 source subtasks for 2 partitions)"), "{}", f.title);
@@ -344,10 +350,8 @@ fn a_partition_is_judged_by_its_own_sources_idle_timeout() {
 #[test]
 fn the_second_sources_missing_strategy_is_named() {
     use wmp::engine::diagnosis::finding::FindingKind;
-    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
-    sc["second_input"]["source"]["watermark"]["generator"] = serde_json::json!({"kind": "no_watermarks"});
-    let mut s = Session::from_json(&sc.to_string()).unwrap();
-    run_to(&mut s, 20_000);
+    let s =
+        union_edited(|sc| sc["second_input"]["source"]["watermark"]["generator"] = serde_json::json!({"kind": "no_watermarks"}), 20_000);
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     let f = d.findings.iter().find(|f| f.kind == FindingKind::NoWatermarkStrategy).expect("the finding");
     assert!(f.title.starts_with("The source of impressions has no watermark strategy"), "{}", f.title);
@@ -359,10 +363,7 @@ fn the_second_sources_missing_strategy_is_named() {
 #[test]
 fn two_sources_with_different_idle_timeouts_get_one_for_both() {
     use wmp::engine::session::action::Action;
-    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
-    sc["source"]["watermark"]["idle_timeout_ms"] = 5_000.into();
-    let mut s = Session::from_json(&sc.to_string()).unwrap();
-    run_to(&mut s, 25_000);
+    let mut s = union_edited(|sc| sc["source"]["watermark"]["idle_timeout_ms"] = 5_000.into(), 25_000);
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     let idle = &d.advice.idle_timeout;
     let rec = idle.recommended_ms.expect("a recommendation");
@@ -382,10 +383,7 @@ fn two_sources_with_different_idle_timeouts_get_one_for_both() {
 #[test]
 fn the_larger_bound_of_two_sources_is_the_jobs() {
     use wmp::engine::diagnosis::finding::FindingKind;
-    let mut sc: Value = serde_json::from_str(include_str!("../presets/union_idle_stream.json")).unwrap();
-    sc["second_input"]["source"]["watermark"]["generator"]["bound_ms"] = 300_000.into();
-    let mut s = Session::from_json(&sc.to_string()).unwrap();
-    run_to(&mut s, 25_000);
+    let s = union_edited(|sc| sc["second_input"]["source"]["watermark"]["generator"]["bound_ms"] = 300_000.into(), 25_000);
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     assert_eq!(d.advice.bound.current_ms, Some(300_000));
     let f = d.findings.iter().find(|f| f.kind == FindingKind::BoundTooLarge).expect("the finding");
