@@ -140,7 +140,7 @@ async fn focused_controls_keep_their_keys_and_help_is_modal() {
 /// nodes in order, past a Silence button the partition does not offer.
 #[wasm_bindgen_test]
 async fn the_graph_is_one_tab_stop_and_the_arrows_move_between_its_nodes() {
-    let (_pg, c, handle) = mounted_at("empty-partition", 5).await;
+    let (pg, c, handle) = mounted_at("empty-partition", 5).await;
     let stops = c.query_selector_all(".graph-wrap [tabindex='0']").unwrap();
     assert_eq!(stops.length(), 1, "one Tab stop in the graph");
     let svg: web_sys::SvgElement = q(&c, "svg.graph").unchecked_into();
@@ -148,6 +148,18 @@ async fn the_graph_is_one_tab_stop_and_the_arrows_move_between_its_nodes() {
     assert_eq!(count(&c, "svg.graph [role=button]"), count(&c, "svg.graph [role=button][tabindex='-1']"), "every node by the keys alone");
     let active = || web_sys::window().unwrap().document().unwrap().active_element().unwrap();
     svg.focus().unwrap();
+    // Focused, the graph leaves the shortcuts alone (a click on its blank space focuses it).
+    key_on(&svg, " ");
+    assert!(pg.playing.get_untracked(), "Space on the focused graph plays");
+    key_on(&svg, "k");
+    assert!(!pg.playing.get_untracked());
+    // With a modifier an arrow is the browser's (Alt+← is Back).
+    let alt = web_sys::KeyboardEventInit::new();
+    alt.set_key("ArrowDown");
+    alt.set_alt_key(true);
+    alt.set_bubbles(true);
+    svg.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &alt).unwrap()).unwrap();
+    assert_eq!(active(), svg.clone().into(), "Alt+ArrowDown does not move focus");
     key_on(&svg, "ArrowDown");
     assert_eq!(active(), q(&c, "svg.graph .silence-btn[data-silence='0']"), "the first node: partition 0's Silence button");
     key_on(&active(), "ArrowRight");

@@ -64,16 +64,21 @@ pub fn JobGraph() -> impl IntoView {
     });
     let chain = Memo::new(move |_| culprit(&pg));
     let view_box = move || lay.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height));
+    let read_only = super::host::read_only();
     view! {
-        <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev.target())
+        <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev.target(), untrack(read_only))
             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                // With a modifier the key is the browser's (Alt+← is Back).
+                if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key() {
+                    return;
+                }
                 // Enter or Space on a focused node or button acts as a click; the event stops
                 // here, so Space does not also reach the play / pause shortcut.
                 let key = ev.key();
                 if (key == "Enter" || key == " ") && on_button(ev.target()) {
                     ev.prevent_default();
                     ev.stop_propagation();
-                    on_graph_click(pg, ev.target());
+                    on_graph_click(pg, ev.target(), untrack(read_only));
                 } else if node.get_untracked().is_some_and(|wrap| super::graph_keys::on_key(&wrap, ev.target(), &key)) {
                     // An arrow moved focus to another node: the page does not scroll.
                     ev.prevent_default();
@@ -130,11 +135,12 @@ fn on_button(target: Option<web_sys::EventTarget>) -> bool {
 }
 
 /// The one delegated click (and Enter) handler: a node's `data-*` attribute says what was
-/// activated (the silence toggle of a partition first, as it sits inside the partition's node).
-fn on_graph_click(pg: Pg, target: Option<web_sys::EventTarget>) {
+/// activated (the silence toggle of a partition first, as it sits inside the partition's node;
+/// not in a real job's graph, nor in a read-only one).
+fn on_graph_click(pg: Pg, target: Option<web_sys::EventTarget>, read_only: bool) {
     let Some(target) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
     let attr = |sel: &str, name: &str| target.closest(sel).ok().flatten().and_then(|e| e.get_attribute(name)).and_then(|v| v.parse::<u32>().ok());
-    if let Some(p) = attr("[data-silence]", "data-silence").filter(|_| pg.live.is_none()) {
+    if let Some(p) = attr("[data-silence]", "data-silence").filter(|_| pg.live.is_none() && !read_only) {
         let silent = pg.snap.with_untracked(|s| s.splits.get(p as usize).is_some_and(|x| x.silent));
         let cmd = if silent { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
         pg.apply_or_report(cmd);
@@ -293,7 +299,8 @@ fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bo
     });
     let live = pg.live.is_some();
     let badge = Memo::new(move |_| state.get().map_or(PartState::Active, |(idle, released, _, silent)| PartState::of(idle, released, silent, producer.get())));
-    let toggles = move || !live && badge.get().can_toggle();
+    let read_only = super::host::read_only();
+    let toggles = move || !live && !read_only() && badge.get().can_toggle();
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
     let class = move || part_class(state.get(), chain.with(|c| c.2) == Some(p), pg.selection.with(|sel| *sel == Selection::Split(p)));
     let wm = move || d.with(|s| s.as_ref().filter(|s| !s.released).map(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())).unwrap_or_default());

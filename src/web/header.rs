@@ -68,7 +68,7 @@ fn track_height(pg: Pg, node: NodeRef<leptos::html::Header>) {
         // Setting a custom property on the root restyles the whole page, even to the value it
         // had; the page is styled when observers run, so reading the current one is cheap.
         let current = web_sys::window().and_then(|w| w.get_computed_style(&root).ok().flatten());
-        if current.is_none_or(|c| c.get_property_value("--header-h").ok().as_deref() != Some(h.as_str())) {
+        if current.is_none_or(|c| c.get_property_value("--header-h").ok().as_deref().map(str::trim) != Some(h.as_str())) {
             let _ = root.style().set_property("--header-h", &h);
         }
     });

@@ -123,6 +123,13 @@ impl Look {
     }
 }
 
+/// Whether the hosted playground is read-only (`readonly`), reactively: nothing in it may change
+/// the scenario. Never on the page itself, which has no `Look`.
+pub fn read_only() -> impl Fn() -> bool + Copy {
+    let readonly = use_context::<Look>().map(|l| l.readonly);
+    move || readonly.is_some_and(|r| r.get())
+}
+
 pub fn theme_of(t: ThemeChoice) -> Theme {
     match t {
         ThemeChoice::Auto => Theme::System,
@@ -136,6 +143,7 @@ pub fn theme_of(t: ThemeChoice) -> Theme {
 #[component]
 pub fn Hosted(pg: Pg, layout: Layout, full_url: Option<String>, look: Look, #[prop(optional)] page: bool) -> impl IntoView {
     provide_context(look.theme);
+    provide_context(look);
     pg.host.update_value(|h| h.link_base = full_url);
     let node = NodeRef::<Div>::new();
     Effect::new(move |_| {

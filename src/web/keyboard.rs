@@ -29,10 +29,13 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
 
 /// Controls that own every key: typing, choosing, sliding, switching tabs, moving in the graph.
 const FIELDS: &str = "input, select, textarea, [contenteditable]:not([contenteditable='false']), [role=slider], [role=spinbutton], \
-     [role=textbox], [role=combobox], [role=listbox], [role=menuitem], [role=tab], .graph-wrap [tabindex]";
+     [role=textbox], [role=combobox], [role=listbox], [role=menuitem], [role=tab], .graph-wrap [role=button]";
 /// Controls that own Space, Enter and the arrows (to press or to scroll): buttons, links and
-/// anything else in the Tab order.
-const PRESSABLE: &str = "button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=switch], [tabindex]:not([tabindex^='-'])";
+/// anything else in the Tab order, but the job graph itself: focused (a click on its blank
+/// space, or Tab), it moves to its nodes on the arrows (`graph_keys`) and leaves every other key
+/// to the shortcuts.
+const PRESSABLE: &str =
+    "button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=switch], [tabindex]:not([tabindex^='-']):not(svg.graph)";
 
 /// Whether the key belongs to the focused control rather than to the shortcuts. With nothing
 /// focused the target is <body> (or <main>), which owns no key.

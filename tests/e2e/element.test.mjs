@@ -63,6 +63,12 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     await page.waitForFunction(() => document.getElementById("b").playground.elapsedMs() > 600_000, null, { timeout: 20_000 });
     await call(page, "b", "pause");
     assert.equal(await page.locator("#b .embed-why .fix").count() === 0 || !(await page.locator("#b .embed-why .fix").isVisible()), true, "readonly: no fix button");
+    // readonly in the full layout: its job graph offers no Silence button either.
+    await add(page, "r", { preset: "seed-001-heartbeat", loading: "eager", layout: "full", readonly: "" });
+    await page.locator("#r svg.graph .node.op").first().waitFor();
+    assert.ok((await page.locator("#r svg.graph .silence-btn").count()) > 0);
+    assert.equal(await page.locator("#r svg.graph .silence-btn:not(.hidden)").count(), 0, "readonly: no Silence button in the graph");
+    await page.evaluate(() => document.getElementById("r").remove());
     // controls=none, view=timeline
     await add(page, "c", { loading: "eager", controls: "none", view: "timeline" });
     await page.locator("#c .embed .timeline-card").waitFor();
