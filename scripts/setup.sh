@@ -123,9 +123,8 @@ else
   done_ "tests/node/node_modules installed"
 fi
 
-# 7. wasm-opt and the minifier for the release bundle (scripts/trunk-wasm-lib.sh,
-# scripts/trunk-hashed-html.sh): npm's binaryen, which runs in Node, since Trunk cannot download
-# its own here, and esbuild.
+# 7. wasm-opt and the JS minifier for the release bundle (scripts/trunk-wasm-lib.sh): npm's
+# binaryen, which runs in Node, since Trunk cannot download its own here, and esbuild.
 if [ -f tools/web/node_modules/binaryen/bin/wasm-opt ] && [ -x tools/web/node_modules/.bin/esbuild ]; then
   log "tools/web/node_modules (binaryen, esbuild): present"
 else

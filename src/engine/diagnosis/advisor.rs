@@ -173,8 +173,12 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         (None, Some(_)) => format!("no gaps measured yet; the interval is {}, the bound {}", d(i.interval_ms), d(bound_ms)),
     };
     if !same {
-        let each: Vec<String> = all.iter().map(|&t| t.map_or_else(|| "none".to_string(), d)).collect();
-        basis += &format!("; the sources' idle timeouts differ ({}), and the advice sets one for both", each.join(" and "));
+        basis += "; the sources' idle timeouts differ (";
+        for (n, t) in all.iter().enumerate() {
+            basis += if n == 0 { "" } else { " and " };
+            basis += &t.map_or_else(|| "none".into(), d);
+        }
+        basis += "), and the advice sets one for both";
     }
     let cost = rec.map_or(String::new(), |t| {
         let conflict = if t > tolerated {
