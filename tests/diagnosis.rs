@@ -389,3 +389,31 @@ fn the_larger_bound_of_two_sources_is_the_jobs() {
     let f = d.findings.iter().find(|f| f.kind == FindingKind::BoundTooLarge).expect("the finding");
     assert!(f.title.starts_with("The bound (5 min) is far above the disorder"), "{}", f.title);
 }
+
+/// A watermark operator after one of two sources replaces that source's strategy: the job's
+/// bound counts the operator's, and the other source's bound is still advised (its strategy
+/// makes its input's watermark). With an operator after both, nothing is advised for the sources.
+#[test]
+fn an_operator_after_one_of_two_sources_leaves_the_others_bound_advised() {
+    use wmp::engine::diagnosis::diagnose::{job_bound_ms, source_bound_ms};
+    let operator =
+        serde_json::json!({"operator": "timestamps_and_watermarks", "generator": {"kind": "bounded_out_of_orderness", "bound_ms": 5000}});
+    let one = operator.clone();
+    let s = union_edited(|sc| sc["source"]["midstream"] = one, 25_000);
+    assert_eq!(job_bound_ms(s.sim().config()), Some(5_000), "the operator's bound, not its source's 1 s");
+    assert_eq!(source_bound_ms(s.sim().config()), Some(1_000), "the impressions source's own");
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.advice.bound.current_ms, Some(1_000));
+    assert!(d.advice.bound.recommended_ms.is_some(), "{}", d.advice.bound.basis);
+
+    let both = union_edited(
+        |sc| {
+            sc["source"]["midstream"] = operator.clone();
+            sc["second_input"]["source"]["midstream"] = operator;
+        },
+        25_000,
+    );
+    let d = both.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.advice.bound.current_ms, Some(5_000));
+    assert_eq!(d.advice.bound.recommended_ms, None, "{}", d.advice.bound.basis);
+}

@@ -97,7 +97,7 @@ impl Simulation {
         let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(|i| i.source.idle_timeout_ms).collect();
         let advice = advise(&Inputs {
             partitions: &partitions,
-            bound_ms: job_bound_ms(&self.cfg),
+            bound_ms: source_bound_ms(&self.cfg),
             idle_timeouts_ms: &idle_timeouts_ms,
             interval_ms: self.cfg.auto_watermark_interval_ms,
             allowed_lateness_ms: self.cfg.allowed_lateness_ms,
@@ -162,14 +162,19 @@ impl Simulation {
     /// A watermark operator after the source decides the watermark: a bound for the source's
     /// generator would change nothing, so none is advised; SQL's operator takes the idle
     /// timeout its finding proposes (rows re-activate it, so flapping is no reason for more).
+    /// With two inputs and an operator after one of them only, the other source's strategy
+    /// still sets the job's watermark, so its bound is advised as usual.
     fn without_source_bound(&self, mut advice: Advice) -> Advice {
-        let Some(m) = self.cfg.first().midstream else { return advice };
+        if self.cfg.inputs.iter().any(|i| i.midstream.is_none()) {
+            return advice;
+        }
+        let sql = self.cfg.inputs.iter().find_map(|i| i.midstream.filter(|m| matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. })));
         advice.bound.recommended_ms = None;
         advice.bound.basis =
             "the watermark operator after the source decides the watermark; its delay is set there, not in the source's strategy".into();
         advice.bound.cost = String::new();
         advice.actions.retain(|a| !matches!(a, Action::Bound(_) | Action::IdleTimeout(_)));
-        if matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. }) {
+        if let Some(m) = sql {
             let t = sql_idle_timeout_ms(advice.tolerated_delay_ms);
             advice.idle_timeout.current_ms = m.idle_timeout_ms();
             advice.idle_timeout.recommended_ms = Some(t);
@@ -258,11 +263,31 @@ fn without_lateness_fixes(findings: &mut [Finding], advice: &mut Advice) {
     advice.allowed_lateness.cost = String::new();
 }
 
-/// The bound the job's watermark trails its newest event by: with two sources the larger of
-/// theirs, since the combined watermark is the minimum of their watermarks; none when no source
-/// has a bound.
+/// The bound the job's watermark trails its newest event by: with two inputs the larger of
+/// theirs, since the combined watermark is the minimum of their watermarks; none when no input
+/// has a bound. A watermark operator after a source replaces the source's strategy, so its
+/// bound is that input's.
 pub fn job_bound_ms(cfg: &crate::engine::job::JobConfig) -> Option<i64> {
-    cfg.inputs.iter().filter_map(|i| bound_of(i.source.generator)).max()
+    cfg.inputs.iter().filter_map(input_bound_ms).max()
+}
+
+/// The bound that `Action::Bound` changes: the largest of the sources' whose own strategy makes
+/// their input's watermark (a source with an operator after it has none that counts); the job's
+/// when every input has such an operator (nothing is then advised for it).
+pub fn source_bound_ms(cfg: &crate::engine::job::JobConfig) -> Option<i64> {
+    match cfg.inputs.iter().filter(|i| i.midstream.is_none()).filter_map(input_bound_ms).max() {
+        None if cfg.inputs.iter().all(|i| i.midstream.is_some()) => job_bound_ms(cfg),
+        b => b,
+    }
+}
+
+fn input_bound_ms(input: &crate::engine::job::InputConfig) -> Option<i64> {
+    match input.midstream {
+        Some(MidstreamSpec::TimestampsAndWatermarks { generator, .. }) => bound_of(generator),
+        // `ts - INTERVAL 'd'`: the delay is the bound the user set, as for `SqlBounded`.
+        Some(MidstreamSpec::SqlWatermarkAssigner { delay_ms, .. }) => Some(delay_ms),
+        None => bound_of(input.source.generator),
+    }
 }
 
 /// The out-of-orderness bound of a generator, if it has one.

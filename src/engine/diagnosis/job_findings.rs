@@ -4,7 +4,7 @@
 
 use super::advisor::nice_up;
 use super::classify::{PartitionClass, PartitionFacts, SlowCause};
-use super::diagnose::{d, job_bound_ms, window_size_ms, FindingContext};
+use super::diagnose::{d, job_bound_ms, source_bound_ms, window_size_ms, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
 use crate::engine::operator::sink::SinkMode;
@@ -290,8 +290,9 @@ impl FindingContext<'_> {
         out
     }
 
+    /// Judged on the bound its fix changes: a watermark operator's own bound is set there.
     fn bound_too_large(&self) -> Option<Finding> {
-        let b = job_bound_ms(&self.sim.cfg)?;
+        let b = source_bound_ms(&self.sim.cfg)?;
         let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Heartbeat).collect();
         let records: u64 = data.iter().map(|p| p.records).sum();
         let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;
