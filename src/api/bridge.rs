@@ -19,10 +19,10 @@ use super::convert::describe;
 use super::dom_events::{self, ALL};
 use super::error::{ApiError, IntoJs};
 use super::events::{EventKind, Wants};
-use super::mounted::{MountedPlayground, RestartKey};
+use super::mounted::MountedPlayground;
 use crate::web::app::EmbedPage;
+use crate::web::embed_options::Layout;
 use crate::web::Pg;
-use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -62,8 +62,8 @@ struct Bridge {
 pub fn install(pg: Pg, page: EmbedPage) {
     let Some(window) = web_sys::window() else { return };
     let Some(parent) = window.parent().ok().flatten().filter(|p| !js_sys::Object::is(p, &window)) else { return };
-    let EmbedPage { options, layout, look, origins } = page;
-    let api = MountedPlayground::new(Box::new(()), pg, look, RestartKey::of(&options, layout), pg.playing.get_untracked());
+    let EmbedPage { options, look, origins, .. } = page;
+    let api = MountedPlayground::new(Box::new(()), pg, look, options, Layout::Embed);
     let bridge = Rc::new(Bridge { api: RefCell::new(api), wants: Rc::new(Cell::new(ALL)), parent, origins });
     let out = bridge.clone();
     dom_events::feed(pg, bridge.wants.clone(), Rc::new(move |kind: EventKind, detail: &JsValue| out.post_event(kind.name(), detail)));

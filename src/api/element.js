@@ -94,10 +94,15 @@ function elementClass() {
     connectedCallback() {
       this.#io = new IntersectionObserver((entries) => this.#onVisibility(entries[entries.length - 1].isIntersecting), { rootMargin: ROOT_MARGIN });
       this.#io.observe(this);
+      this.#begin();
+    }
+
+    /// Per `loading`: the ▶ poster, a placeholder until scrolled into view, or the playground.
+    #begin() {
       const loading = (this.getAttribute("loading") || "lazy").trim().toLowerCase();
       if (loading === "click") this.#poster();
-      else if (loading === "lazy") this.#placeholder();
-      else this.#start(false); // eager, or a bad value: the parser says what is wrong
+      else if (loading === "lazy" && !this.#visible) this.#placeholder();
+      else this.#start(false); // eager, lazy in view, or a bad value: the parser says what is wrong
     }
 
     disconnectedCallback() {
@@ -110,8 +115,7 @@ function elementClass() {
     }
 
     attributeChangedCallback(name, old, value) {
-      if (old === value || !this.isConnected) return;
-      if (this.#state !== "running" && this.#state !== "error") return;
+      if (old === value || !this.isConnected || this.#state === "idle") return;
       // Several attributes set in a row apply together.
       if (this.#refreshQueued) return;
       this.#refreshQueued = true;
@@ -121,21 +125,23 @@ function elementClass() {
       });
     }
 
+    /// Every attribute, `null` where absent: an update puts a removed attribute's option back
+    /// to its default.
     #options() {
       const opts = {};
-      for (const a of ATTRS) {
-        const v = this.getAttribute(a);
-        if (v !== null) opts[a] = v;
-      }
+      for (const a of ATTRS) opts[a] = this.getAttribute(a);
       // Links out of the element ("open full ↗", Share) go to the full playground beside
       // wmp.js, not to the docs page, which does not read their `#s=` state.
-      if (opts["full-url"] === undefined) opts["full-url"] = bundleUrl("index.html");
+      if (opts["full-url"] === null) opts["full-url"] = bundleUrl("index.html");
       opts.eventTarget = this;
       return opts;
     }
 
+    /// A placeholder or poster shows the new attributes (its caption, its theme; `loading`
+    /// decides again); a running playground applies them live or starts again.
     #refresh() {
       if (!this.isConnected) return;
+      if (this.#state === "waiting" || this.#state === "poster") return this.#begin();
       if (this.#state === "running") {
         let applied;
         try {
@@ -168,6 +174,9 @@ function elementClass() {
       this.#state = "running";
       r.setVisible(this.#visible);
       if (play) r.play();
+      // `el.playground` works from here: a script waits for this (the element may start later
+      // than the page's script runs, when scrolled into view or clicked).
+      this.dispatchEvent(new CustomEvent("ready", { bubbles: true, composed: true }));
     }
 
     #unmount() {

@@ -23,6 +23,9 @@ use wasm_bindgen::JsCast;
 pub(crate) struct Parsed {
     pub opts: EmbedOptions,
     pub event_target: Option<web_sys::EventTarget>,
+    /// The options the object names (normalized keys), also those it clears with `null` or
+    /// `undefined`: what an update changes (`EmbedOptions::merged`).
+    pub given: Vec<String>,
     /// What error paths start with (`options.` for `mount()`, nothing for attributes).
     pub prefix: String,
 }
@@ -32,18 +35,22 @@ pub(crate) struct Parsed {
 /// name `prefix` + the key.
 pub(crate) fn parse_options(options: &JsValue, prefix: &str) -> ApiResult<Parsed> {
     if options.is_undefined() || options.is_null() {
-        return Ok(Parsed { opts: EmbedOptions::default(), event_target: None, prefix: prefix.to_string() });
+        return Ok(Parsed { opts: EmbedOptions::default(), event_target: None, given: Vec::new(), prefix: prefix.to_string() });
     }
     if !options.is_object() || js_sys::Array::is_array(options) || options.is_function() {
         return Err(ApiError::type_(prefix.trim_end_matches('.'), format!("expected an options object, got {}", describe(options))));
     }
     let mut pairs: Vec<(String, String)> = Vec::new();
     let mut event_target = None;
+    let mut given = Vec::new();
     for entry in js_sys::Object::entries(options.unchecked_ref()).iter() {
         let entry: js_sys::Array = entry.unchecked_into();
         let key = entry.get(0).as_string().unwrap_or_default();
         let v = entry.get(1);
         let path = format!("{prefix}{key}");
+        if key != "eventTarget" {
+            given.push(crate::web::embed_options::normalize(&key));
+        }
         if v.is_undefined() || v.is_null() {
             continue;
         }
@@ -69,20 +76,23 @@ pub(crate) fn parse_options(options: &JsValue, prefix: &str) -> ApiResult<Parsed
     }
     let opts = EmbedOptions::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| ApiError::new(format!("{prefix}{}", e.field), e.message))?;
-    Ok(Parsed { opts, event_target, prefix: prefix.to_string() })
+    Ok(Parsed { opts, event_target, given, prefix: prefix.to_string() })
+}
+
+/// The speed without a `speed` option: the running preset's own, or the first preset's (a new
+/// playground's) for a scenario of the reader's.
+pub(crate) fn default_speed(pg: Pg) -> f64 {
+    use crate::engine::scenario::catalog;
+    let preset = pg.preset.get_untracked().and_then(catalog::preset);
+    preset.unwrap_or(&catalog::presets()[0]).speed
 }
 
 /// Loads the source, sets the speed and runs to `start_at`: what must hold before the first render.
 fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
     if let Some(Source { scenario, preset }) = &opts.source {
         pg.load(scenario.clone(), *preset).map_err(|e| e.within(&format!("{prefix}scenario")))?;
-        if let Some(p) = preset.and_then(crate::engine::scenario::catalog::preset) {
-            pg.speed.set(p.speed);
-        }
     }
-    if let Some(s) = opts.speed {
-        pg.speed.set(s);
-    }
+    pg.speed.set(opts.speed.unwrap_or_else(|| default_speed(pg)));
     if let Some(at) = opts.start_at {
         // Within the links' work budget, known before anything runs (no wall clock).
         let ran = pg.update_watched((), |s, w| s.run_to_position(at, w)).0;
@@ -102,12 +112,11 @@ pub(crate) fn mount_parsed(
     default_layout: Layout,
 ) -> ApiResult<super::mounted::MountedPlayground> {
     crate::web::error_banner::install_panic_hook();
-    let Parsed { opts, event_target, prefix } = parsed;
+    let Parsed { opts, event_target, prefix, .. } = parsed;
     let layout = opts.layout.unwrap_or(default_layout);
     let out: Rc<RefCell<Option<Started>>> = Rc::new(RefCell::new(None));
     let slot = out.clone();
-    let key = super::mounted::RestartKey::of(&opts, layout);
-    let autoplay = opts.autoplay;
+    let given = opts.clone();
     let handle = leptos::mount::mount_to(el, move || {
         let pg = Pg::new();
         let look = Look::new(opts.theme, opts.controls, opts.view, opts.readonly);
@@ -126,7 +135,7 @@ pub(crate) fn mount_parsed(
         drop(handle);
         return Err(e);
     }
-    Ok(super::mounted::MountedPlayground::new(Box::new(handle), pg, look, key, autoplay))
+    Ok(super::mounted::MountedPlayground::new(Box::new(handle), pg, look, given, default_layout))
 }
 
 /// Places the playground into `element`: `options.layout` `"full"` (default) or `"embed"`

@@ -17,17 +17,11 @@ use wasm_bindgen::prelude::*;
 
 /// The options whose change needs a new simulation (the rest apply live).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct RestartKey {
+struct RestartKey {
     layout: Layout,
     source: Option<Source>,
     start_at: Option<i64>,
     full_url: Option<String>,
-}
-
-impl RestartKey {
-    pub(crate) fn of(o: &EmbedOptions, layout: Layout) -> Self {
-        RestartKey { layout, source: o.source.clone(), start_at: o.start_at, full_url: o.full_url.clone() }
-    }
 }
 
 /// A playground mounted into a page; `unmount()` removes it and stops its frame loop.
@@ -36,14 +30,16 @@ pub struct MountedPlayground {
     handle: Option<Box<dyn std::any::Any>>,
     pg: Pg,
     look: Look,
-    key: RestartKey,
-    /// The `autoplay` option as last given: only its change plays or pauses.
-    autoplay: bool,
+    /// The options as last given (merged): an update applies only what differs from them, so a
+    /// speed or play state the reader changed stays unless the update changes that option.
+    opts: EmbedOptions,
+    /// The layout without a `layout` option (the element: embed; `mount()`: full).
+    default_layout: Layout,
 }
 
 impl MountedPlayground {
-    pub(crate) fn new(handle: Box<dyn std::any::Any>, pg: Pg, look: Look, key: RestartKey, autoplay: bool) -> Self {
-        MountedPlayground { handle: Some(handle), pg, look, key, autoplay }
+    pub(crate) fn new(handle: Box<dyn std::any::Any>, pg: Pg, look: Look, opts: EmbedOptions, default_layout: Layout) -> Self {
+        MountedPlayground { handle: Some(handle), pg, look, opts, default_layout }
     }
 
     fn live(&self, m: &str) -> Result<Pg, JsValue> {
@@ -51,6 +47,15 @@ impl MountedPlayground {
             Ok(self.pg)
         } else {
             Err(ApiError::invalid("", "the playground was unmounted").into_js(m))
+        }
+    }
+
+    fn restart_key(&self, o: &EmbedOptions) -> RestartKey {
+        RestartKey {
+            layout: o.layout.unwrap_or(self.default_layout),
+            source: o.source.clone(),
+            start_at: o.start_at,
+            full_url: o.full_url.clone(),
         }
     }
 }
@@ -72,35 +77,31 @@ impl MountedPlayground {
         self.handle.is_some()
     }
 
-    /// Applies changed options: speed, autoplay, theme, controls, view and readonly live.
+    /// Applies changed options: speed, autoplay, theme, controls, view and readonly live. An
+    /// option the object does not name keeps its value; `null` puts it back to its default.
     /// Returns `false` (and changes nothing) when another option changed: the caller mounts
     /// again.
     pub fn update(&mut self, options: JsValue) -> Result<bool, JsValue> {
         let m = "update";
         let pg = self.live(m)?;
         let parsed = report(m, super::mount::parse_options(&options, ""))?;
-        let o = parsed.opts;
-        if RestartKey::of(&o, o.layout.unwrap_or(self.key.layout)) != self.key {
+        let (was, o) = (&self.opts, self.opts.merged(parsed.opts, &parsed.given));
+        if self.restart_key(&o) != self.restart_key(was) {
             return Ok(false);
         }
-        if let Some(s) = o.speed {
-            if s != pg.speed.get_untracked() {
-                pg.speed.set(s);
-            }
+        if o.speed != was.speed {
+            pg.speed.set(o.speed.unwrap_or_else(|| super::mount::default_speed(pg)));
         }
-        if o.autoplay != self.autoplay {
-            self.autoplay = o.autoplay;
-            if o.autoplay != pg.playing.get_untracked() {
-                pg.toggle_play();
-            }
+        if o.autoplay != was.autoplay && o.autoplay != pg.playing.get_untracked() {
+            pg.toggle_play();
         }
-        let theme = theme_of(o.theme);
-        if theme != self.look.theme.0.get_untracked() {
-            self.look.theme.set(theme);
+        if o.theme != was.theme {
+            self.look.theme.set(theme_of(o.theme));
         }
         self.look.controls.set(o.controls);
         self.look.view.set(o.view);
         self.look.readonly.set(o.readonly);
+        self.opts = o;
         Ok(true)
     }
 

@@ -158,6 +158,25 @@ impl EmbedOptions {
     }
 }
 
+impl EmbedOptions {
+    /// These options after an update that parsed to `patch` and named the (normalized) keys
+    /// `given`: a named option takes the patch's value (its default when the update cleared it
+    /// with `null`, as the element does for a removed attribute), the others keep theirs.
+    pub fn merged(&self, patch: EmbedOptions, given: &[String]) -> EmbedOptions {
+        let named = |k: &str| given.iter().any(|g| g == k);
+        let mut o = self.clone();
+        if named("preset") || named("scenario") {
+            o.source = patch.source;
+        }
+        macro_rules! take {
+            ($($key:literal => $field:ident),*) => { $( if named($key) { o.$field = patch.$field; } )* };
+        }
+        take!("layout" => layout, "speed" => speed, "autoplay" => autoplay, "theme" => theme, "controls" => controls, "view" => view,
+              "startat" => start_at, "readonly" => readonly, "loading" => loading, "fullurl" => full_url);
+        o
+    }
+}
+
 /// At most this many characters of a value are quoted back in an error.
 const QUOTE: usize = 40;
 
@@ -181,9 +200,10 @@ fn choice<T: Copy>(value: &str, options: &[(&str, T)]) -> Result<T, String> {
 /// A boolean attribute: present (empty), `true` or `false`.
 fn flag(value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
-        "" | "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(format!("{} is not a boolean (\"true\", \"false\", or the attribute without a value)", quoted(value))),
+        // "1" / "0": the iframe's `&autoplay=1` (and the older links' `play=1`).
+        "" | "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(format!("{} is not a boolean (\"true\", \"false\", \"1\", \"0\", or the attribute without a value)", quoted(value))),
     }
 }
 
@@ -428,5 +448,22 @@ mod tests {
             assert!(!e.message.is_empty());
             assert!(e.message.len() < 2_000, "{}", e.message.len());
         }
+    }
+
+    #[test]
+    fn an_update_changes_what_it_names_and_null_puts_back_the_default() {
+        let was = parse(&[("layout", "full"), ("speed", "3"), ("theme", "dark"), ("start-at", "30s"), ("autoplay", "")]).unwrap();
+        let named = |keys: &[&str]| keys.iter().map(|k| normalize(k)).collect::<Vec<_>>();
+        let o = was.merged(parse(&[("view", "graph")]).unwrap(), &named(&["view"]));
+        assert_eq!(
+            (o.view, o.theme, o.speed, o.start_at, o.autoplay, o.layout),
+            (View::Graph, ThemeChoice::Dark, Some(3.0), Some(30_000), true, Some(Layout::Full))
+        );
+        // The element names every attribute, `null` for an absent one: its default.
+        let o = was.merged(parse(&[("theme", "light")]).unwrap(), &named(&["theme", "layout", "speed", "start-at", "autoplay"]));
+        assert_eq!((o.theme, o.speed, o.start_at, o.autoplay, o.layout), (ThemeChoice::Light, None, None, false, None));
+        // Either key of the source replaces it.
+        let o = was.merged(parse(&[("preset", "late-data")]).unwrap(), &named(&["preset"]));
+        assert_eq!(o.source.and_then(|s| s.preset), Some("late-data"));
     }
 }

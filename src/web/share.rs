@@ -61,9 +61,13 @@ pub fn load_from_location(pg: &Pg, problems: &mut Vec<String>) {
     load_from_fragment(pg, &hash, problems);
 }
 
-/// The same for a fragment given (`#…` or without `#`).
+/// The same for a fragment given (`#…` or without `#`). A fragment without `=` is an anchor in
+/// the page (`#share`, a link from a docs page), not state: it is left alone.
 pub fn load_from_fragment(pg: &Pg, fragment: &str, problems: &mut Vec<String>) {
-    apply_params(pg, fragment.trim_start_matches('#'), problems);
+    let params = fragment.trim_start_matches('#');
+    if params.contains('=') {
+        apply_params(pg, params, problems);
+    }
 }
 
 /// What `?embed=1&…` asks of the page: the layout's presentation options, and the origins
@@ -98,9 +102,11 @@ fn pairs_named(params: &str, keys: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The element's attributes that the scenario parameters above do not cover, as iframe
-/// parameters: `layout`, `theme`, `controls`, `view`, `start-at`, `readonly`, `loading`.
-const EMBED_ONLY: &[&str] = &["layout", "theme", "controls", "view", "startat", "readonly", "loading"];
+/// The element's attributes as iframe parameters, read by the one options parser: `layout`,
+/// `theme`, `controls`, `view`, `start-at`, `readonly`, `loading`, and `speed` and `autoplay`,
+/// which `apply_params` also reads for every link (here a bad speed is a problem in words, and a
+/// bare `&autoplay` plays, as the element's attribute does).
+const EMBED_ONLY: &[&str] = &["layout", "theme", "controls", "view", "startat", "readonly", "loading", "speed", "autoplay"];
 
 /// Reads the iframe's other parameters with the one options parser (`embed_options`, shared
 /// with the element and `mount()`): a bad value is a link problem naming the parameter;
@@ -120,6 +126,9 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Opt
         if let Err(e) = ran {
             problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
         }
+    }
+    if options.autoplay && problems.is_empty() {
+        pg.playing.set(true);
     }
     Some(options)
 }
@@ -217,7 +226,7 @@ pub fn SharePanel() -> impl IntoView {
     let java = Signal::derive(move || pg.cfg.with(snippets::java));
     let sql = Signal::derive(move || pg.cfg.with(snippets::sql));
     view! {
-        <section class="card share-card" id="share" aria-labelledby="share-h">
+        <section class="card share-card" id="share" tabindex="-1" aria-labelledby="share-h">
             <header class="card-head">
                 <h2 id="share-h">"SHARE · EXPORT · CODE"</h2>
                 <div role="tablist" class="tabs">

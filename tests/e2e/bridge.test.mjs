@@ -63,11 +63,31 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     const root = page.frameLocator("#embed").locator(".wmp-root");
     assert.equal(await root.getAttribute("data-theme"), "dark");
     assert.equal(await page.frameLocator("#embed").locator(".embed-graph").isVisible(), false);
+    // An update changes what it names only: the theme stays dark.
+    assert.deepEqual(await call(page, "update", { view: "graph" }), { result: true });
+    assert.equal(await root.getAttribute("data-theme"), "dark");
+    assert.equal(await page.frameLocator("#embed").locator(".embed-graph").isVisible(), true);
     assert.deepEqual(await call(page, "update", { preset: "seed-001-heartbeat" }), { result: false }, "a new source needs load()");
     assert.deepEqual(await call(page, "loadPreset", "seed-001-heartbeat"), { result: undefined });
     assert.deepEqual(await call(page, "elapsedMs"), { result: 0 });
     await call(page, "play");
     assert.equal(await page.frameLocator("#embed").locator("#btn-play").getAttribute("aria-pressed"), "true");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("a frame opened with start-at and a bare autoplay plays, and takes an update of another option", async () => {
+  const { context, page, problems } = await openHost(`preset=late-data&start-at=30s&autoplay&speed=2&origins=${encodeURIComponent(hostOrigin())}`);
+  try {
+    await page.evaluate(() => window.ready);
+    assert.deepEqual(await call(page, "update", { theme: "dark" }), { result: true }, "start-at is kept, so nothing restarts");
+    assert.equal(await page.frameLocator("#embed").locator(".wmp-root").getAttribute("data-theme"), "dark");
+    assert.deepEqual(await call(page, "playing"), { result: true }, "autoplay is kept: still playing");
+    assert.deepEqual(await call(page, "speed"), { result: 2 });
+    assert.deepEqual(await call(page, "update", { speed: null }), { result: true });
+    assert.deepEqual(await call(page, "speed"), { result: 5 }, "null: the preset's own speed");
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

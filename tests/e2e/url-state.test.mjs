@@ -245,6 +245,17 @@ test("iframe parameters: every attribute of the element opens and applies, start
   }
 });
 
+test("iframe parameters: a bad speed is a link problem naming it", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 720, height: 420 } });
+  try {
+    await page.goto(env.baseUrl + "index.html?embed=1&preset=late-data&speed=fast", { waitUntil: "load" });
+    await page.locator("dialog.link-problem[open]").waitFor({ timeout: 20_000 });
+    assert.match(await page.locator("#link-problem-text").textContent(), /“speed” is wrong: .*fast/);
+  } finally {
+    await context.close();
+  }
+});
+
 test("iframe parameter layout=full gives the whole playground in the frame, its shortcuts page-wide", async () => {
   const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
   try {
@@ -295,6 +306,26 @@ test("a #s= link pasted into the address bar of an open page opens with its sele
     const [x0, x1] = (await page.locator("canvas.timeline").getAttribute("data-view")).split(" ").map(Number);
     assert.equal(x1 - x0, 20_000, "the zoom's span");
     assert.ok(await page.locator("svg.graph .node.op").nth(0).evaluate((n) => n.classList.contains("selected")), "the selection");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("the Share button goes to the Share card without touching the address; an anchor fragment is not a link to open", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await page.click("#btn-share");
+    await page.waitForFunction(() => document.activeElement?.id === "share");
+    assert.ok(await page.locator("#share").isVisible());
+    assert.ok(!(await hashOf(page)).startsWith("#share"), "the address is the page's state, not an anchor");
+    // A docs page linking to #share (an anchor, no `=`): no dialog, nothing reloaded.
+    const before = (await page.locator("#trace-hash").textContent()).trim();
+    await page.evaluate(() => (location.hash = "#share"));
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator("dialog.link-problem").isVisible(), false);
+    assert.equal((await page.locator("#trace-hash").textContent()).trim(), before);
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();
