@@ -49,7 +49,8 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
             <div class="header-tools">
                 <button class="btn" id="btn-controls" aria-expanded=move || controls_open.get().to_string()
                     on:click=move |_| controls_open.update(|o| *o = !*o) title="Show or hide the controls (C)"><Svg icon=Icon::Gear />" Controls"</button>
-                <a class="icon-btn" href="#share" aria-label="Share, export, import, code" title="Share, export, import, Java / SQL code"><Svg icon=Icon::Share /></a>
+                <button class="icon-btn" id="btn-share" aria-label="Share, export, import, code" title="Share, export, import, Java / SQL code"
+                    on:click=move |_| reveal_share(pg)><Svg icon=Icon::Share /></button>
                 <button class="icon-btn" id="btn-help" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| help_open.set(true)>"?"</button>
                 <ThemeToggle />
             </div>
@@ -101,5 +102,19 @@ pub fn SpeedPicker() -> impl IntoView {
                 {SPEEDS.iter().map(|&s| view! { <option value=s.to_string()>{speed_label(s)}</option> }).collect_view()}
             </select>
         </label>
+    }
+}
+
+/// Scrolls to the Share card and moves focus there. A button, not a `#share` link: a link would
+/// rewrite the host page's address when embedded, and find nothing inside a shadow root.
+fn reveal_share(pg: Pg) {
+    if let Some(card) = pg.query("#share").and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = card.focus();
+        // Its top, below the sticky header (`scroll-margin-top`): focus alone shows a card
+        // taller than the screen from wherever it is nearest. Once more after the cards it
+        // passed (`content-visibility: auto`, sized by estimate until drawn) have their real
+        // height: on a phone the first scroll ended 380 px off.
+        card.scroll_into_view();
+        set_timeout(move || card.scroll_into_view(), std::time::Duration::from_millis(100));
     }
 }

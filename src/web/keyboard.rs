@@ -54,6 +54,8 @@ struct Keys {
     help_open: RwSignal<bool>,
     controls_open: RwSignal<bool>,
     theme: ThemeState,
+    /// A read-only playground keeps its scenario: the preset keys do nothing there.
+    read_only: Signal<bool>,
 }
 
 impl Keys {
@@ -71,6 +73,7 @@ impl Keys {
             "c" | "C" => self.controls_open.update(|o| *o = !*o),
             "t" | "T" => self.theme.cycle(),
             "?" => self.help_open.update(|o| *o = !*o),
+            _ if self.read_only.get_untracked() => return false,
             k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k != "0" => self.load_preset((k.as_bytes()[0] - b'1') as usize),
             k if k.starts_with("preset:") => self.load_preset(k[7..].parse::<usize>().unwrap_or(usize::MAX).wrapping_sub(1)),
             _ => return false,
@@ -103,7 +106,7 @@ fn shifted_digit(e: &web_sys::KeyboardEvent) -> Option<String> {
 
 /// Installs the window-level key handler.
 pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>) {
-    let keys = Keys { pg, help_open, controls_open, theme: expect_context::<ThemeState>() };
+    let keys = Keys { pg, help_open, controls_open, theme: expect_context::<ThemeState>(), read_only: Signal::derive(super::host::read_only()) };
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
         // A hosted playground answers only keys typed inside it (several may share a page).
         if e.ctrl_key() || e.meta_key() || e.alt_key() || !pg.owns_event(&e) {

@@ -12,6 +12,7 @@ use leptos::prelude::*;
 #[component]
 pub fn PresetPicker() -> impl IntoView {
     let pg = expect_context::<Pg>();
+    let hosted = use_context::<super::host::Look>().is_some();
     let on_change = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         if id.is_empty() {
@@ -35,9 +36,13 @@ pub fn PresetPicker() -> impl IntoView {
                 {catalog::presets().iter().enumerate().map(|(i, p)| view! {
                     <option value=p.id>{format!("{}. {}", i + 1, p.title)}</option>
                 }).collect_view()}
-                <optgroup label="Lessons">
-                    {super::lesson_steps::lessons().iter().map(|l| view! { <option value=format!("lesson:{}", l.id)>{l.title}</option> }).collect_view()}
-                </optgroup>
+                // A lesson is a page of its own (`?lesson=`): a hosted playground (an element,
+                // `mount()`, an iframe) would take the host page or the frame away to open one.
+                {(!hosted).then(|| view! {
+                    <optgroup label="Lessons">
+                        {super::lesson_steps::lessons().iter().map(|l| view! { <option value=format!("lesson:{}", l.id)>{l.title}</option> }).collect_view()}
+                    </optgroup>
+                })}
             </select>
         </label>
     }

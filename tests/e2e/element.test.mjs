@@ -68,7 +68,19 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     await page.locator("#r svg.graph .node.op").first().waitFor();
     assert.ok((await page.locator("#r svg.graph .silence-btn").count()) > 0);
     assert.equal(await page.locator("#r svg.graph .silence-btn:not(.hidden)").count(), 0, "readonly: no Silence button in the graph");
+    assert.equal(await page.locator("#r .preset-picker").isVisible(), false, "readonly: no preset picker");
+    assert.equal(await page.locator("#r #tab-import").isVisible(), false, "readonly: no Import tab");
+    // The preset keys do nothing there (typed inside the element).
+    await page.locator("#r svg.graph").focus();
+    await page.keyboard.press("2");
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator("#r #preset").inputValue(), "seed-001-heartbeat", "still seed 001 (2 loads another preset elsewhere)");
     await page.evaluate(() => document.getElementById("r").remove());
+    // A hosted full layout's picker has no lessons (a lesson would take the host page away).
+    await add(page, "l", { preset: "seed-001-heartbeat", loading: "eager", layout: "full" });
+    await page.locator("#l svg.graph .node.op").first().waitFor();
+    assert.equal(await page.locator("#l #preset optgroup").count(), 0);
+    await page.evaluate(() => document.getElementById("l").remove());
     // controls=none, view=timeline
     await add(page, "c", { loading: "eager", controls: "none", view: "timeline" });
     await page.locator("#c .embed .timeline-card").waitFor();
@@ -166,6 +178,48 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await page.locator("#a .node.op").first().waitFor();
     assert.equal(await running(page, "a"), true);
     assert.deepEqual(without(problems, /watermark-playground>: speed/), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a waiting element shows attribute changes and starts on loading=eager; ready; removed attributes go back to their defaults", async () => {
+  const { context, page, problems } = await open();
+  try {
+    await page.evaluate(() => {
+      window.readies = 0;
+      document.addEventListener("ready", (e) => e.target.id === "w" && window.readies++);
+    });
+    // Far below the fold: it waits (lazy) with its placeholder.
+    await page.evaluate(() => {
+      const spacer = document.createElement("div");
+      spacer.style.height = "4000px";
+      document.getElementById("more").append(spacer);
+    });
+    await add(page, "w", { preset: "late-data" });
+    const caption = () => page.locator("#w .wmp-waiting").textContent();
+    assert.match(await caption(), /late-data/);
+    await page.evaluate(() => document.getElementById("w").setAttribute("preset", "empty-partition"));
+    await page.waitForFunction(() => /empty-partition/.test(document.getElementById("w").shadowRoot.querySelector(".wmp-waiting")?.textContent));
+    assert.equal(await running(page, "w"), false);
+    assert.equal(await page.evaluate(() => window.readies), 0);
+    await page.evaluate(() => document.getElementById("w").setAttribute("loading", "eager"));
+    await page.locator("#w .node.op").first().waitFor();
+    assert.equal(await running(page, "w"), true);
+    assert.equal(await page.evaluate(() => window.readies), 1, "ready once it runs");
+    // speed: set, then removed: the preset's own again (empty-partition's, as at the start)
+    const own = await page.evaluate(() => document.getElementById("w").playground.speed);
+    await page.evaluate(() => document.getElementById("w").setAttribute("speed", "7"));
+    await page.waitForFunction(() => document.getElementById("w").playground.speed === 7);
+    await page.evaluate(() => document.getElementById("w").removeAttribute("speed"));
+    await page.waitForFunction((own) => document.getElementById("w").playground.speed === own, own);
+    // layout: full, then removed: the embed layout again
+    await page.evaluate(() => document.getElementById("w").setAttribute("layout", "full"));
+    await page.locator("#w .embed-title").waitFor({ state: "detached" });
+    await page.evaluate(() => document.getElementById("w").removeAttribute("layout"));
+    await page.locator("#w .embed-title").waitFor();
+    assert.equal(await page.evaluate(() => window.readies), 3, "ready after each start");
+    assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();
   }
