@@ -489,6 +489,26 @@ test("a strict Content-Security-Policy (no unsafe-inline, no unsafe-eval) works 
   }
 });
 
+test("the playground page and its ?embed=1 iframe page work under the same strict Content-Security-Policy", async () => {
+  for (const query of ["?embed=1&preset=late-data&autoplay=1&csp=1", "?csp=1"]) {
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1000, height: 700 } });
+    try {
+      await page.addInitScript(() => {
+        window.__csp = [];
+        document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+      });
+      const resp = await page.goto(env.baseUrl + "index.html" + query, { waitUntil: "load" });
+      assert.equal(resp.headers()["content-security-policy"], CSP);
+      await page.locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+      await page.waitForTimeout(500);
+      assert.deepEqual(await page.evaluate(() => window.__csp), [], query);
+      assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/i.test(p)), [], query);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test("hostile attributes render as text or are refused with a message; the page stays responsive", async () => {
   const { context, page, problems } = await open();
   let dialogs = 0;
