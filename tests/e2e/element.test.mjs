@@ -154,6 +154,16 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await page.waitForFunction(() => document.getElementById("a").playground.playing);
     await page.evaluate(() => document.getElementById("a").removeAttribute("autoplay"));
     await page.waitForFunction(() => !document.getElementById("a").playground.playing);
+    // controls and readonly apply live too, and go back when removed
+    await setAttr("controls", "minimal");
+    await page.waitForFunction(() => !document.getElementById("a").shadowRoot.querySelector(".embed-head .speed")?.checkVisibility());
+    await page.evaluate(() => document.getElementById("a").removeAttribute("controls"));
+    await page.waitForFunction(() => document.getElementById("a").shadowRoot.querySelector(".embed-head .speed")?.checkVisibility());
+    await setAttr("readonly", "");
+    await page.waitForFunction(() => document.getElementById("a").shadowRoot.querySelector(".wmp-root").hasAttribute("data-readonly"));
+    await page.evaluate(() => document.getElementById("a").removeAttribute("readonly"));
+    await page.waitForFunction(() => !document.getElementById("a").shadowRoot.querySelector(".wmp-root").hasAttribute("data-readonly"));
+    assert.ok((await call(page, "a", "elapsedMs")) >= 300_000, "still the same run (autoplay played it a moment)");
     // a new preset reloads from time zero
     await setAttr("preset", "seed-001-heartbeat");
     await page.waitForFunction(() => /Seed 001/.test(document.getElementById("a").shadowRoot.querySelector(".embed-title")?.textContent));
@@ -396,6 +406,19 @@ test("DOM CustomEvents bubble (composed) from the element with the JS API's payl
     assert.ok("watermark" in got.watermark.detail && "level" in got.watermark.detail, JSON.stringify(got.watermark.detail));
     assert.ok("end" in got.window.detail && "key" in got.window.detail, JSON.stringify(got.window.detail));
     assert.ok("partition" in got.late.detail, JSON.stringify(got.late.detail));
+    // active: a silenced partition goes idle after the 60 s timeout, and is active again once resumed.
+    await add(page, "act", { preset: "heartbeat-idle-timeout", loading: "eager" });
+    await page.locator("#act .node.op").first().waitFor();
+    await page.evaluate(() => { window.got = {}; });
+    await call(page, "act", "silence", 1);
+    await call(page, "act", "runUntil", 200_000);
+    await call(page, "act", "resume", 1);
+    await call(page, "act", "runUntil", 260_000);
+    const act = await page.evaluate(() => window.got);
+    assert.ok(act.idle?.n > 0 && act.active?.n > 0, JSON.stringify(act));
+    assert.equal(act.active.target, "act");
+    assert.equal(act.active.composed && act.active.bubbles, true);
+    assert.ok("level" in act.active.detail, JSON.stringify(act.active.detail));
     // Playing dispatches them too.
     await page.evaluate(() => { window.got = {}; document.getElementById("ev").setAttribute("speed", "3000"); document.getElementById("ev").playground.play(); });
     await page.waitForFunction(() => (window.got.window?.n ?? 0) > 0, null, { timeout: 20_000 });
