@@ -93,6 +93,25 @@ bundle() {
   rm -rf "$tmp"
 }
 
+# element_stylesheet: the stylesheet the custom element loads into its shadow root, as
+# wmp-style-<hash>.css (minified by esbuild in a release bundle), whose name the element's
+# snippet is given before it is hashed (`hashed_snippets`): after an upgrade a docs site that
+# caches hard never pairs new markup with an old sheet. Prints the name.
+element_stylesheet() {
+  local tmp name
+  tmp="$(mktemp)"
+  if [ "$PROFILE" = "release" ]; then
+    "$ESBUILD" "$ROOT/www/style.css" --minify --log-level=warning --outfile="$tmp" --allow-overwrite
+  else
+    cp "$ROOT/www/style.css" "$tmp"
+  fi
+  name="wmp-style-$(sha256sum "$tmp" | cut -c1-16).css"
+  mv "$tmp" "$STAGE/$name"
+  chmod 644 "$STAGE/$name" # mktemp made it private; a web server must read it
+  echo "$name"
+}
+STYLESHEET="$(element_stylesheet)"
+
 # hashed_snippets NAME TMP: the JS files wasm-bindgen writes under snippets/ (the custom
 # element's class, src/api/element.js) go next to the module under content-hashed names, and the
 # module imports those names: a cached page never pairs a new module with an old snippet, and
@@ -102,6 +121,11 @@ hashed_snippets() {
   [ -d "$tmp/snippets" ] || return 0
   while IFS= read -r f; do
     rel="${f#"$tmp"/}"
+    sed -i "s#^const STYLESHEET = \"style\.css\";#const STYLESHEET = \"${STYLESHEET}\";#" "$f"
+    if grep -q '^const STYLESHEET = "style\.css";' "$f"; then
+      echo "[trunk-hook] $rel still names style.css" >&2
+      exit 1
+    fi
     minify_js "$f"
     h="$(sha256sum "$f" | cut -c1-16)"
     new="${name}-snippet-${h}.js"

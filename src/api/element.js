@@ -23,8 +23,12 @@ function bundleUrl(name) {
   return new URL(name, i >= 0 ? here.slice(0, i + 1) : here).href;
 }
 
+/// The stylesheet beside wmp.js. A bundle's build writes its content-hashed name here
+/// (wmp-style-<hash>.css, scripts/trunk-wasm-lib.sh); "style.css" is the same sheet's fixed name.
+const STYLESHEET = "style.css";
+
 function stylesheetUrl() {
-  return bundleUrl("style.css");
+  return bundleUrl(STYLESHEET);
 }
 
 export function defineWatermarkPlayground(mount) {

@@ -503,6 +503,8 @@ test("a strict Content-Security-Policy (no unsafe-inline, no unsafe-eval) works 
     await page.locator("#full .app .node.op").first().waitFor();
     await page.waitForFunction(() => document.getElementById("full").playground.elapsedMs() > 120_000, null, { timeout: 20_000 });
     assert.notEqual(await page.locator("#first .wmp-root").evaluate((e) => getComputedStyle(e).backgroundColor), "rgba(0, 0, 0, 0)", "the stylesheet loaded");
+    const sheet = await page.evaluate(() => document.getElementById("first").shadowRoot.querySelector("link[rel=stylesheet]").href);
+    assert.match(sheet, /\/wmp-style-[0-9a-f]{16}\.css$/, "the element's stylesheet is content-hashed");
     await page.locator("#first #btn-play").click();
     await page.waitForTimeout(500);
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
