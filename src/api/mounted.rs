@@ -89,13 +89,17 @@ impl MountedPlayground {
         if self.restart_key(&o) != self.restart_key(was) {
             return Ok(false);
         }
-        if o.speed != was.speed {
-            pg.speed.set(o.speed.unwrap_or_else(|| super::mount::default_speed(pg)));
+        // A named speed or theme applies even when it equals the last one given: the reader (or
+        // setSpeed, or the T key) may have changed it since.
+        let named = |k: &str| parsed.given.iter().any(|g| g == k);
+        let speed = o.speed.unwrap_or_else(|| super::mount::default_speed(pg));
+        if named("speed") && speed != pg.speed.get_untracked() {
+            pg.speed.set(speed);
         }
         if o.autoplay != was.autoplay && o.autoplay != pg.playing.get_untracked() {
             pg.toggle_play();
         }
-        if o.theme != was.theme {
+        if named("theme") && theme_of(o.theme) != self.look.theme.0.get_untracked() {
             self.look.theme.set(theme_of(o.theme));
         }
         self.look.controls.set(o.controls);

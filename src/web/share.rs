@@ -318,7 +318,7 @@ fn ImportTab(t: ShareTabs) -> impl IntoView {
         })
     };
     view! {
-        <div class="tab-body" class:hidden=t.hidden("import")>
+        <div class="tab-body import-body" class:hidden=t.hidden("import")>
             <div class="btn-row">
                 <label class="btn small ghost file-btn">"Choose file…"<input type="file" accept=".json,application/json" on:change=on_file /></label>
                 <button class="btn small" id="btn-import" on:click=move |_| do_import(import_text.get_untracked())>"Import pasted JSON"</button>

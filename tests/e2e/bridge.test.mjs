@@ -86,6 +86,10 @@ test("a frame opened with start-at and a bare autoplay plays, and takes an updat
     assert.equal(await page.frameLocator("#embed").locator(".wmp-root").getAttribute("data-theme"), "dark");
     assert.deepEqual(await call(page, "playing"), { result: true }, "autoplay is kept: still playing");
     assert.deepEqual(await call(page, "speed"), { result: 2 });
+    // A named speed applies even when it is the one last given (setSpeed changed it since).
+    await call(page, "setSpeed", 7);
+    assert.deepEqual(await call(page, "update", { speed: 2 }), { result: true });
+    assert.deepEqual(await call(page, "speed"), { result: 2 });
     assert.deepEqual(await call(page, "update", { speed: null }), { result: true });
     assert.deepEqual(await call(page, "speed"), { result: 5 }, "null: the preset's own speed");
     assert.deepEqual(problems, [], problems.join("\n"));
