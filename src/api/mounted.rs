@@ -30,8 +30,8 @@ pub struct MountedPlayground {
     handle: Option<Box<dyn std::any::Any>>,
     pg: Pg,
     look: Look,
-    /// The options as last given (merged): an update applies only what differs from them, so a
-    /// speed or play state the reader changed stays unless the update changes that option.
+    /// The options as last given (merged with each update): what decides a restart, and which
+    /// `autoplay` was asked for last (only its change plays or pauses).
     opts: EmbedOptions,
     /// The layout without a `layout` option (the element: embed; `mount()`: full).
     default_layout: Layout,
@@ -99,8 +99,9 @@ impl MountedPlayground {
         if o.autoplay != was.autoplay && o.autoplay != pg.playing.get_untracked() {
             pg.toggle_play();
         }
-        if named("theme") && theme_of(o.theme) != self.look.theme.0.get_untracked() {
-            self.look.theme.set(theme_of(o.theme));
+        let theme = theme_of(o.theme);
+        if named("theme") && theme != self.look.theme.0.get_untracked() {
+            self.look.theme.set(theme);
         }
         self.look.controls.set(o.controls);
         self.look.view.set(o.view);
