@@ -1,42 +1,16 @@
 // <watermark-playground> (src/api/element.js + element.rs): every attribute, live attribute
 // changes, remove and re-insert, twenty on a page (only visible ones advance; fps and memory
-// printed), style isolation both ways (pixel comparison), DOM events, el.playground, a strict
-// Content-Security-Policy, hostile attributes. Page: www/pages/element-test.html.
+// printed), style isolation both ways (pixel comparison), DOM events, el.playground, hostile
+// attributes (the strict CSP: element-csp.test.mjs). Page: www/pages/element-test.html.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { serveAndLaunch, openPage, artifactsDir } from "./lib.mjs";
+import { serveAndLaunch, artifactsDir } from "./lib.mjs";
+import { cspHeaders, elementHelpers } from "./element-lib.mjs";
 
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const env = serveAndLaunch({ before, after }, (pathname, req) => (req.url.includes("csp=1") ? { "content-security-policy": CSP } : {}));
+const env = serveAndLaunch({ before, after }, cspHeaders);
 const shots = artifactsDir("ui");
-
-/** Opens the test page; `#first` (eager, seed-001-heartbeat) is drawn. */
-async function open(query = "", options = {}) {
-  const o = await openPage(env.browser, { viewport: { width: 1000, height: 900 }, ...options });
-  await o.page.goto(env.baseUrl + "pages/element-test.html" + query, { waitUntil: "load" });
-  await o.page.waitForFunction(() => document.documentElement.dataset.ready === "1", null, { timeout: 20_000 });
-  await o.page.locator("#first .node.op").first().waitFor({ timeout: 20_000 });
-  return o;
-}
-
-/** Adds an element with `attrs` to #more. */
-async function add(page, id, attrs, style = {}) {
-  await page.evaluate(([id, attrs, style]) => {
-    const el = document.createElement("watermark-playground");
-    el.id = id;
-    Object.assign(el.style, style);
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-    document.getElementById("more").append(el);
-  }, [id, attrs, style]);
-}
-
-const running = (page, id) => page.evaluate((id) => document.getElementById(id).playground.running, id);
-const call = (page, id, m, ...args) => page.evaluate(([id, m, args]) => document.getElementById(id).playground[m](...args), [id, m, args]);
-/** Expected console errors (a bad attribute's message) are taken out of `problems`. */
-function without(problems, re) {
-  return problems.filter((p) => !re.test(p));
-}
+const { open, add, running, call, without } = elementHelpers(env);
 
 test("defineElement() is idempotent; every attribute does what it says", async () => {
   const { context, page, problems } = await open();
@@ -487,52 +461,6 @@ test("el.playground: the simulation's API, errors naming the argument", async ()
   }
 });
 
-test("a strict Content-Security-Policy (no unsafe-inline, no unsafe-eval) works without violations", async () => {
-  const o = await openPage(env.browser, { viewport: { width: 1000, height: 900 } });
-  const { context, page, problems } = o;
-  try {
-    await page.addInitScript(() => {
-      window.__csp = [];
-      document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
-    });
-    const resp = await page.goto(env.baseUrl + "pages/element-test.html?csp=1", { waitUntil: "load" });
-    assert.equal(resp.headers()["content-security-policy"], CSP);
-    await page.waitForFunction(() => document.documentElement.dataset.ready === "1", null, { timeout: 20_000 });
-    await page.locator("#first .node.op").first().waitFor();
-    await add(page, "full", { preset: "late-data", layout: "full", loading: "eager", autoplay: "", speed: "600" });
-    await page.locator("#full .app .node.op").first().waitFor();
-    await page.waitForFunction(() => document.getElementById("full").playground.elapsedMs() > 120_000, null, { timeout: 20_000 });
-    assert.notEqual(await page.locator("#first .wmp-root").evaluate((e) => getComputedStyle(e).backgroundColor), "rgba(0, 0, 0, 0)", "the stylesheet loaded");
-    const sheet = await page.evaluate(() => document.getElementById("first").shadowRoot.querySelector("link[rel=stylesheet]").href);
-    assert.match(sheet, /\/wmp-style-[0-9a-f]{16}\.css$/, "the element's stylesheet is content-hashed");
-    await page.locator("#first #btn-play").click();
-    await page.waitForTimeout(500);
-    assert.deepEqual(await page.evaluate(() => window.__csp), []);
-    assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/i.test(p)), []);
-  } finally {
-    await context.close();
-  }
-});
-
-test("the playground page and its ?embed=1 iframe page work under the same strict Content-Security-Policy", async () => {
-  for (const query of ["?embed=1&preset=late-data&autoplay=1&csp=1", "?csp=1"]) {
-    const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1000, height: 700 } });
-    try {
-      await page.addInitScript(() => {
-        window.__csp = [];
-        document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
-      });
-      const resp = await page.goto(env.baseUrl + "index.html" + query, { waitUntil: "load" });
-      assert.equal(resp.headers()["content-security-policy"], CSP);
-      await page.locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
-      await page.waitForTimeout(500);
-      assert.deepEqual(await page.evaluate(() => window.__csp), [], query);
-      assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/i.test(p)), [], query);
-    } finally {
-      await context.close();
-    }
-  }
-});
 
 test("hostile attributes render as text or are refused with a message; the page stays responsive", async () => {
   const { context, page, problems } = await open();

@@ -1,0 +1,56 @@
+// <watermark-playground> and the playground's own pages under a strict Content-Security-Policy
+// (no unsafe-inline, no unsafe-eval; only wasm-unsafe-eval), sent by the test server for `csp=1`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serveAndLaunch, openPage } from "./lib.mjs";
+import { CSP, cspHeaders, elementHelpers } from "./element-lib.mjs";
+
+const env = serveAndLaunch({ before, after }, cspHeaders);
+const { add } = elementHelpers(env);
+
+test("a strict Content-Security-Policy (no unsafe-inline, no unsafe-eval) works without violations", async () => {
+  const o = await openPage(env.browser, { viewport: { width: 1000, height: 900 } });
+  const { context, page, problems } = o;
+  try {
+    await page.addInitScript(() => {
+      window.__csp = [];
+      document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    });
+    const resp = await page.goto(env.baseUrl + "pages/element-test.html?csp=1", { waitUntil: "load" });
+    assert.equal(resp.headers()["content-security-policy"], CSP);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1", null, { timeout: 20_000 });
+    await page.locator("#first .node.op").first().waitFor();
+    await add(page, "full", { preset: "late-data", layout: "full", loading: "eager", autoplay: "", speed: "600" });
+    await page.locator("#full .app .node.op").first().waitFor();
+    await page.waitForFunction(() => document.getElementById("full").playground.elapsedMs() > 120_000, null, { timeout: 20_000 });
+    assert.notEqual(await page.locator("#first .wmp-root").evaluate((e) => getComputedStyle(e).backgroundColor), "rgba(0, 0, 0, 0)", "the stylesheet loaded");
+    const sheet = await page.evaluate(() => document.getElementById("first").shadowRoot.querySelector("link[rel=stylesheet]").href);
+    assert.match(sheet, /\/wmp-style-[0-9a-f]{16}\.css$/, "the element's stylesheet is content-hashed");
+    await page.locator("#first #btn-play").click();
+    await page.waitForTimeout(500);
+    assert.deepEqual(await page.evaluate(() => window.__csp), []);
+    assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/i.test(p)), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the playground page and its ?embed=1 iframe page work under the same strict Content-Security-Policy", async () => {
+  for (const query of ["?embed=1&preset=late-data&autoplay=1&csp=1", "?csp=1"]) {
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1000, height: 700 } });
+    try {
+      await page.addInitScript(() => {
+        window.__csp = [];
+        document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+      });
+      const resp = await page.goto(env.baseUrl + "index.html" + query, { waitUntil: "load" });
+      assert.equal(resp.headers()["content-security-policy"], CSP);
+      await page.locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+      await page.waitForTimeout(500);
+      assert.deepEqual(await page.evaluate(() => window.__csp), [], query);
+      assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/i.test(p)), [], query);
+    } finally {
+      await context.close();
+    }
+  }
+});
