@@ -417,3 +417,27 @@ fn an_operator_after_one_of_two_sources_leaves_the_others_bound_advised() {
     assert_eq!(d.advice.bound.current_ms, Some(5_000));
     assert_eq!(d.advice.bound.recommended_ms, None, "{}", d.advice.bound.basis);
 }
+
+#[test]
+fn a_large_bound_is_too_large_only_when_it_is_the_jobs() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let slow = |sc: &mut Value| {
+        sc["second_input"]["source"]["watermark"]["generator"]["bound_ms"] = 60_000.into();
+        sc["producers"][1].as_object_mut().unwrap().remove("stop_ms");
+    };
+    let too_large =
+        |s: &Session| s.sim().diagnose(&DiagnosisOptions::default()).findings.iter().any(|f| f.kind == FindingKind::BoundTooLarge);
+    assert!(too_large(&union_edited(slow, 120_000)), "the impressions source's 60 s bound delays every window");
+
+    // An operator with a larger bound after the clicks source: the sources' 60 s is not what
+    // delays the windows, so shortening it (the finding's fix) would not help.
+    let operator = serde_json::json!({"operator": "timestamps_and_watermarks", "generator": {"kind": "bounded_out_of_orderness", "bound_ms": 120_000}});
+    let s = union_edited(
+        |sc| {
+            slow(sc);
+            sc["source"]["midstream"] = operator;
+        },
+        170_000,
+    );
+    assert!(!too_large(&s), "the operator's bound (120 s) is the job's");
+}

@@ -290,9 +290,11 @@ impl FindingContext<'_> {
         out
     }
 
-    /// Judged on the bound its fix changes: a watermark operator's own bound is set there.
+    /// Judged on the bound its fix changes (a watermark operator's own bound is set there), and
+    /// only when that bound is the job's: behind an operator with a larger one, shortening it
+    /// would not bring a result sooner.
     fn bound_too_large(&self) -> Option<Finding> {
-        let b = source_bound_ms(&self.sim.cfg)?;
+        let b = source_bound_ms(&self.sim.cfg).filter(|b| job_bound_ms(&self.sim.cfg) == Some(*b))?;
         let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Heartbeat).collect();
         let records: u64 = data.iter().map(|p| p.records).sum();
         let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;
