@@ -6,7 +6,7 @@
 // `style-src 'self'` suffices) and the mounted UI. Attributes are parsed by the wasm side (the
 // one options parser of mount() and the iframe); a bad one shows its message in the element and
 // on the console. Lifecycle: connected → mount (at once, when scrolled into view, or on a click
-// of the poster, per `loading`); attribute changes apply live or remount; disconnected →
+// of the poster, per `loading`); attribute changes apply live (a layout or full-url change remounts); disconnected →
 // unmount (frame loop stopped, simulation freed). Off-screen elements do not advance.
 
 const TAG = "watermark-playground";
@@ -72,7 +72,8 @@ function elementClass() {
     #visible = false;
     /// idle | waiting (lazy, off screen) | poster | running | error
     #state = "idle";
-    #refreshQueued = false;
+    /// The attributes changed since the last refresh: what an update names.
+    #changed = new Set();
 
     constructor() {
       super();
@@ -121,35 +122,36 @@ function elementClass() {
     attributeChangedCallback(name, old, value) {
       if (old === value || !this.isConnected || this.#state === "idle") return;
       // Several attributes set in a row apply together.
-      if (this.#refreshQueued) return;
-      this.#refreshQueued = true;
-      queueMicrotask(() => {
-        this.#refreshQueued = false;
-        this.#refresh();
-      });
+      if (this.#changed.size === 0) queueMicrotask(() => this.#refresh());
+      this.#changed.add(name);
     }
 
-    /// Every attribute, `null` where absent: an update puts a removed attribute's option back
-    /// to its default.
-    #options() {
+    /// The attributes `names` (default: all), `null` where absent: an update puts a removed
+    /// attribute's option back to its default. An update names only the changed ones, so a
+    /// new theme does not load the `preset` attribute over one the reader or a script loaded.
+    #options(names = ATTRS) {
       const opts = {};
-      for (const a of ATTRS) opts[a] = this.getAttribute(a);
+      for (const a of names) opts[a] = this.getAttribute(a);
       // Links out of the element ("open full ↗", Share) go to the full playground beside
       // wmp.js, not to the docs page, which does not read their `#s=` state.
-      if (opts["full-url"] === null) opts["full-url"] = bundleUrl("index.html");
-      opts.eventTarget = this;
+      if (names.includes("full-url") && opts["full-url"] === null) opts["full-url"] = bundleUrl("index.html");
+      if (names === ATTRS) opts.eventTarget = this;
       return opts;
     }
 
     /// A placeholder or poster shows the new attributes (its caption, its theme; `loading`
     /// decides again); a running playground applies them live or starts again.
     #refresh() {
+      // Both source attributes, so that one beside the other is an error, as at a mount.
+      if (this.#changed.has("preset") || this.#changed.has("scenario")) ["preset", "scenario"].forEach((a) => this.#changed.add(a));
+      const changed = [...this.#changed];
+      this.#changed.clear();
       if (!this.isConnected) return;
       if (this.#state === "waiting" || this.#state === "poster") return this.#begin();
       if (this.#state === "running") {
         let applied;
         try {
-          applied = this.#mounted.update(this.#options());
+          applied = this.#mounted.update(this.#options(changed));
         } catch (e) {
           return this.#fail(e);
         }
@@ -244,6 +246,8 @@ function elementClass() {
     }
 
     #poster() {
+      // Rebuilt on an attribute change: its ▶ keeps the focus it had.
+      const focused = this.#state === "poster" && this.shadowRoot.activeElement?.localName === "button";
       const box = document.createElement("div");
       box.className = "wmp-poster";
       box.setAttribute("part", "poster");
@@ -255,6 +259,7 @@ function elementClass() {
       box.append(button, this.#caption());
       this.#show(box);
       this.#state = "poster";
+      if (focused) button.focus();
     }
   };
 }

@@ -74,8 +74,8 @@ pub(crate) fn parse_options(options: &JsValue, prefix: &str) -> ApiResult<Parsed
         };
         pairs.push((key, text));
     }
-    let opts = EmbedOptions::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .map_err(|e| ApiError::new(format!("{prefix}{}", e.field), e.message))?;
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let opts = EmbedOptions::parse(&pairs).map_err(|e| ApiError::new(format!("{prefix}{}", e.field), e.message))?;
     Ok(Parsed { opts, event_target, given, prefix: prefix.to_string() })
 }
 
@@ -88,7 +88,7 @@ pub(crate) fn default_speed(pg: Pg) -> f64 {
 }
 
 /// Loads the source, sets the speed and runs to `start_at`: what must hold before the first render.
-fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
+pub(crate) fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
     if let Some(Source { scenario, preset }) = &opts.source {
         pg.load(scenario.clone(), *preset).map_err(|e| e.within(&format!("{prefix}scenario")))?;
     }

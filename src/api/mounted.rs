@@ -15,12 +15,10 @@ use crate::web::Pg;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-/// The options whose change needs a new simulation (the rest apply live).
+/// The options whose change needs a new mount: they decide which views are built.
 #[derive(Clone, Debug, PartialEq)]
 struct RestartKey {
     layout: Layout,
-    source: Option<Source>,
-    start_at: Option<i64>,
     full_url: Option<String>,
 }
 
@@ -30,8 +28,8 @@ pub struct MountedPlayground {
     handle: Option<Box<dyn std::any::Any>>,
     pg: Pg,
     look: Look,
-    /// The options as last given (merged with each update): what decides a restart, and which
-    /// `autoplay` was asked for last (only its change plays or pauses).
+    /// The options as last given (merged with each update): what decides a new mount, which
+    /// `start_at` was asked for, and which `autoplay` (only its change plays or pauses).
     opts: EmbedOptions,
     /// The layout without a `layout` option (the element: embed; `mount()`: full).
     default_layout: Layout,
@@ -51,13 +49,38 @@ impl MountedPlayground {
     }
 
     fn restart_key(&self, o: &EmbedOptions) -> RestartKey {
-        RestartKey {
-            layout: o.layout.unwrap_or(self.default_layout),
-            source: o.source.clone(),
-            start_at: o.start_at,
-            full_url: o.full_url.clone(),
+        RestartKey { layout: o.layout.unwrap_or(self.default_layout), full_url: o.full_url.clone() }
+    }
+
+    /// Theme (when named), controls, view and readonly.
+    fn apply_look(&self, o: &EmbedOptions, theme_named: bool) {
+        let theme = theme_of(o.theme);
+        if theme_named && theme != self.look.theme.0.get_untracked() {
+            self.look.theme.set(theme);
+        }
+        self.look.controls.set(o.controls);
+        self.look.view.set(o.view);
+        self.look.readonly.set(o.readonly);
+    }
+
+    /// What a named `preset` / `scenario` (`source`, `None` when cleared) or a changed `start_at`
+    /// asks to load from time zero, if anything: the source unless it is what runs now (what
+    /// `loadPreset`, `load` or the reader's picker loaded counts, not only the options), else
+    /// what runs now when only `start_at` changed.
+    fn to_reload(pg: Pg, source: Option<Option<&Source>>, start_at_changed: bool) -> Option<Source> {
+        let running = || Source { scenario: pg.base.get_value(), preset: pg.preset.get_untracked() };
+        let wanted = source.map(|s| s.cloned().unwrap_or_else(first_preset));
+        match wanted {
+            Some(s) if s != running() => Some(s),
+            _ => start_at_changed.then(running),
         }
     }
+}
+
+/// What a playground without a `preset` or `scenario` option runs (`Pg::new`).
+fn first_preset() -> Source {
+    let id = crate::engine::scenario::catalog::presets()[0].id;
+    embed_options::preset_source(id).expect("presets parse (tested in catalog.rs)")
 }
 
 fn report<T>(m: &str, r: ApiResult<T>) -> Result<T, JsValue> {
@@ -77,21 +100,30 @@ impl MountedPlayground {
         self.handle.is_some()
     }
 
-    /// Applies changed options: speed, autoplay, theme, controls, view and readonly live. An
-    /// option the object does not name keeps its value; `null` puts it back to its default.
-    /// Returns `false` (and changes nothing) when another option changed: the caller mounts
-    /// again.
+    /// Applies changed options live: a new `preset`, `scenario` or `start-at` loads and runs to
+    /// its start as a new mount would; speed, autoplay, theme, controls, view and readonly apply
+    /// to the running simulation. An option the object does not name keeps its value; `null`
+    /// puts it back to its default. Returns `false` (and changes nothing) when `layout` or
+    /// `full-url` changed: the caller mounts again.
     pub fn update(&mut self, options: JsValue) -> Result<bool, JsValue> {
         let m = "update";
         let pg = self.live(m)?;
         let parsed = report(m, super::mount::parse_options(&options, ""))?;
-        let (was, o) = (&self.opts, self.opts.merged(parsed.opts, &parsed.given));
-        if self.restart_key(&o) != self.restart_key(was) {
+        let (was, o) = (self.opts.clone(), self.opts.merged(parsed.opts, &parsed.given));
+        if self.restart_key(&o) != self.restart_key(&was) {
             return Ok(false);
+        }
+        let named = |k: &str| parsed.given.iter().any(|g| g == k);
+        self.apply_look(&o, named("theme"));
+        self.opts = o.clone();
+        let source = (named("preset") || named("scenario")).then_some(o.source.as_ref());
+        if let Some(s) = Self::to_reload(pg, source, named("startat") && o.start_at != was.start_at) {
+            let ready = super::mount::prepare(pg, &EmbedOptions { source: Some(s), ..o.clone() }, "");
+            pg.playing.set(o.autoplay && ready.is_ok());
+            return report(m, ready).map(|()| true);
         }
         // A named speed or theme applies even when it equals the last one given: the reader (or
         // setSpeed, or the T key) may have changed it since.
-        let named = |k: &str| parsed.given.iter().any(|g| g == k);
         let speed = o.speed.unwrap_or_else(|| super::mount::default_speed(pg));
         if named("speed") && speed != pg.speed.get_untracked() {
             pg.speed.set(speed);
@@ -99,14 +131,6 @@ impl MountedPlayground {
         if o.autoplay != was.autoplay && o.autoplay != pg.playing.get_untracked() {
             pg.toggle_play();
         }
-        let theme = theme_of(o.theme);
-        if named("theme") && theme != self.look.theme.0.get_untracked() {
-            self.look.theme.set(theme);
-        }
-        self.look.controls.set(o.controls);
-        self.look.view.set(o.view);
-        self.look.readonly.set(o.readonly);
-        self.opts = o;
         Ok(true)
     }
 

@@ -111,7 +111,7 @@ export class MountedPlayground implements PlaygroundControl {
   unmount(): void;
   /** Whether it is still mounted. */
   readonly mounted: boolean;
-  /** Applies changed options live (speed, autoplay, theme, controls, view, readonly); `false`: another option changed, mount again. */
+  /** Applies the options it names live (a new preset, scenario or startAt loads and runs to its start); `null`: back to the default; `false`: layout or fullUrl changed, mount again. */
   update(options: MountOptions): boolean;
   /** Off screen, the frame loop does not advance. */
   setVisible(visible: boolean): void;

@@ -113,11 +113,12 @@ pub fn normalize(key: &str) -> String {
 impl EmbedOptions {
     /// Parses `pairs` (key, value); the first bad one is the error. Unknown keys are errors too
     /// (a typo must not be ignored silently).
-    pub fn parse<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, OptionError> {
+    /// A slice, not an iterator: one copy of this function in the wasm, not one per caller.
+    pub fn parse(pairs: &[(&str, &str)]) -> Result<Self, OptionError> {
         let mut o = EmbedOptions::default();
         let mut preset: Option<(&str, &str)> = None;
         let mut scenario: Option<(&str, &str)> = None;
-        for (key, value) in pairs {
+        for &(key, value) in pairs {
             let err = |message: String| OptionError { field: key.to_string(), message };
             match normalize(key).as_str() {
                 "preset" => preset = Some((key, value)),
@@ -337,7 +338,7 @@ mod tests {
     use super::*;
 
     fn parse(pairs: &[(&str, &str)]) -> Result<EmbedOptions, OptionError> {
-        EmbedOptions::parse(pairs.iter().copied())
+        EmbedOptions::parse(pairs)
     }
 
     #[test]

@@ -86,7 +86,7 @@ pub fn load_from_query(pg: &Pg, problems: &mut Vec<String>) -> Option<EmbedQuery
     if !apply_params(pg, params, problems) {
         return None;
     }
-    let options = apply_embed_options(pg, params, problems).unwrap_or_default();
+    let options = apply_embed_options(pg, params, problems);
     Some(EmbedQuery { options, origins: embed_origins(params, problems) })
 }
 
@@ -103,23 +103,27 @@ fn pairs_named(params: &str, keys: &[&str]) -> Vec<(String, String)> {
 }
 
 /// The element's attributes as iframe parameters, read by the one options parser: `layout`,
-/// `theme`, `controls`, `view`, `start-at`, `readonly`, `loading`, and `speed` and `autoplay`,
-/// which `apply_params` also reads for every link (here a bad speed is a problem in words, and a
-/// bare `&autoplay` plays, as the element's attribute does).
-const EMBED_ONLY: &[&str] = &["layout", "theme", "controls", "view", "startat", "readonly", "loading", "speed", "autoplay"];
+/// `theme`, `controls`, `view`, `start-at`, `readonly`, `full-url`, `loading` (checked, but a
+/// frame starts as the iframe's own `loading` says), and `speed` and `autoplay` (`play` is its
+/// older name), which `apply_params` also reads for every link (here a bad speed
+/// is a problem in words, and a bare `&autoplay` plays, as the element's attribute does).
+const EMBED_ONLY: &[&str] = &["layout", "theme", "controls", "view", "startat", "readonly", "loading", "fullurl", "speed", "autoplay", "play"];
 
 /// Reads the iframe's other parameters with the one options parser (`embed_options`, shared
-/// with the element and `mount()`): a bad value is a link problem naming the parameter;
-/// `start-at` runs there now, within the links' work budget.
-fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Option<EmbedOptions> {
-    let pairs = pairs_named(params, EMBED_ONLY);
-    let options = match EmbedOptions::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
-        Ok(o) => o,
-        Err(e) => {
-            problems.push(format!("The parameter “{}” is wrong: {}.", e.field, e.message));
-            return None;
+/// with the element and `mount()`), each alone: a bad value is a link problem naming the
+/// parameter, and the others still apply. `start-at` runs here, within the links' work budget.
+fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> EmbedOptions {
+    let mut options = EmbedOptions::default();
+    for (key, value) in pairs_named(params, EMBED_ONLY) {
+        let norm = match super::embed_options::normalize(&key) {
+            play if play == "play" => "autoplay".to_string(),
+            norm => norm,
+        };
+        match EmbedOptions::parse(&[(norm.as_str(), value.as_str())]) {
+            Ok(one) => options = options.merged(one, &[norm]),
+            Err(e) => problems.push(format!("The parameter “{key}” is wrong: {}.", e.message)),
         }
-    };
+    }
     if let Some(ms) = options.start_at {
         let (ran, ()) = pg.update_watched((), |s, w| s.run_to_position(ms, w));
         pg.refresh();
@@ -130,7 +134,7 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Opt
     if options.autoplay && problems.is_empty() {
         pg.playing.set(true);
     }
-    Some(options)
+    options
 }
 
 /// The `origins` parameter, or this page's own origin; a bad one is a link problem and leaves

@@ -67,9 +67,21 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     assert.deepEqual(await call(page, "update", { view: "graph" }), { result: true });
     assert.equal(await root.getAttribute("data-theme"), "dark");
     assert.equal(await page.frameLocator("#embed").locator(".embed-graph").isVisible(), true);
-    assert.deepEqual(await call(page, "update", { preset: "seed-001-heartbeat" }), { result: false }, "a new source needs load()");
-    assert.deepEqual(await call(page, "loadPreset", "seed-001-heartbeat"), { result: undefined });
+    // The frame's own preset (from its URL) is what runs: nothing reloads.
+    const ran = (await call(page, "elapsedMs")).result;
+    assert.deepEqual(await call(page, "update", { preset: "late-data" }), { result: true });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: ran }, "the same run");
+    // Another preset loads live, from time zero; and the one loadPreset loaded counts as running.
+    assert.deepEqual(await call(page, "update", { preset: "empty-partition" }), { result: true });
     assert.deepEqual(await call(page, "elapsedMs"), { result: 0 });
+    assert.match(await page.frameLocator("#embed").locator(".embed-title").textContent(), /empty partition/i);
+    assert.deepEqual(await call(page, "loadPreset", "seed-001-heartbeat"), { result: undefined });
+    await call(page, "runUntil", 5_000);
+    assert.deepEqual(await call(page, "update", { preset: "seed-001-heartbeat", "start-at": null }), { result: true });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 5_000 }, "what runs already: kept");
+    assert.deepEqual(await call(page, "update", { "start-at": "00:00:20" }), { result: true });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 20_000 }, "a new start-at runs what runs from zero to it");
+    assert.deepEqual(await call(page, "update", { layout: "full" }), { result: false }, "a new layout needs a new frame");
     await call(page, "play");
     assert.equal(await page.frameLocator("#embed").locator("#btn-play").getAttribute("aria-pressed"), "true");
     assert.deepEqual(problems, [], problems.join("\n"));
@@ -92,6 +104,19 @@ test("a frame opened with start-at and a bare autoplay plays, and takes an updat
     assert.deepEqual(await call(page, "speed"), { result: 2 });
     assert.deepEqual(await call(page, "update", { speed: null }), { result: true });
     assert.deepEqual(await call(page, "speed"), { result: 5 }, "null: the preset's own speed");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("a frame opened with the older play=1 plays, and update({ autoplay: false }) pauses it", async () => {
+  const { context, page, problems } = await openHost(`preset=late-data&play=1&origins=${encodeURIComponent(hostOrigin())}`);
+  try {
+    await page.evaluate(() => window.ready);
+    assert.deepEqual(await call(page, "playing"), { result: true });
+    assert.deepEqual(await call(page, "update", { autoplay: false }), { result: true });
+    assert.deepEqual(await call(page, "playing"), { result: false });
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

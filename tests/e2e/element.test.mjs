@@ -80,6 +80,12 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     await add(page, "f", { loading: "click", preset: "late-data" });
     await page.locator("#f .wmp-poster button").waitFor();
     assert.equal(await running(page, "f"), false);
+    // an attribute change redraws the poster (its caption); its ▶ keeps the focus
+    await page.locator("#f .wmp-poster button").focus();
+    await page.evaluate(() => document.getElementById("f").setAttribute("preset", "empty-partition"));
+    await page.waitForFunction(() => /empty-partition/.test(document.getElementById("f").shadowRoot.querySelector(".wmp-poster")?.textContent));
+    assert.equal(await page.evaluate(() => document.getElementById("f").shadowRoot.activeElement?.localName), "button");
+    await page.evaluate(() => document.getElementById("f").setAttribute("preset", "late-data"));
     await page.locator("#f .wmp-poster button").click();
     await page.locator("#f .node.op").first().waitFor();
     assert.equal(await page.evaluate(() => document.getElementById("f").playground.playing), true);
@@ -103,7 +109,7 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     const msg = await page.locator("#h .wmp-error").textContent();
     assert.match(msg, /speed: "fast" is not a number/);
     assert.ok(problems.some((p) => /<watermark-playground>: speed: "fast"/.test(p)), problems.join("\n"));
-    assert.deepEqual(without(problems, /watermark-playground>: speed/), []);
+    assert.deepEqual(without(problems, /watermark-playground>: (speed|scenario)/), []);
   } finally {
     await context.close();
   }
@@ -142,6 +148,23 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await setAttr("preset", "seed-001-heartbeat");
     await page.waitForFunction(() => /Seed 001/.test(document.getElementById("a").shadowRoot.querySelector(".embed-title")?.textContent));
     assert.equal(await call(page, "a", "elapsedMs"), 0);
+    // what a script loaded stays through another attribute's change (only changed ones apply)
+    await call(page, "a", "loadPreset", "empty-partition");
+    await setAttr("theme", "light");
+    await page.waitForFunction(() => document.getElementById("a").shadowRoot.querySelector(".wmp-root").dataset.theme === "light");
+    assert.match(await page.locator("#a .embed-title").textContent(), /empty partition/i);
+    // start-at runs what runs from time zero to it, live
+    await setAttr("start-at", "00:01:00");
+    await page.waitForFunction(() => document.getElementById("a").playground.elapsedMs() === 60_000);
+    assert.match(await page.locator("#a .embed-title").textContent(), /empty partition/i);
+    // scenario beside preset is an error, as at a mount; without preset it loads live
+    await setAttr("scenario", "late-data");
+    await page.locator("#a .wmp-error").waitFor();
+    assert.match(await page.locator("#a .wmp-error").textContent(), /not both/);
+    await page.evaluate(() => document.getElementById("a").removeAttribute("preset"));
+    await page.locator("#a .node.op").first().waitFor();
+    await page.evaluate(() => document.getElementById("a").removeAttribute("start-at"));
+    await page.waitForFunction(() => /late/i.test(document.getElementById("a").shadowRoot.querySelector(".embed-title")?.textContent));
     // a bad value shows its message; a good one starts again
     await setAttr("speed", "-3");
     await page.locator("#a .wmp-error").waitFor();
@@ -161,7 +184,7 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await page.evaluate(() => document.getElementById("more").append(window.removed));
     await page.locator("#a .node.op").first().waitFor();
     assert.equal(await running(page, "a"), true);
-    assert.deepEqual(without(problems, /watermark-playground>: speed/), []);
+    assert.deepEqual(without(problems, /watermark-playground>: (speed|scenario)/), []);
   } finally {
     await context.close();
   }

@@ -245,12 +245,26 @@ test("iframe parameters: every attribute of the element opens and applies, start
   }
 });
 
-test("iframe parameters: a bad speed is a link problem naming it", async () => {
+test("iframe parameters: a bad speed is a link problem naming it, and the other parameters still apply", async () => {
   const { context, page } = await openPage(env.browser, { viewport: { width: 720, height: 420 } });
   try {
-    await page.goto(env.baseUrl + "index.html?embed=1&preset=late-data&speed=fast", { waitUntil: "load" });
+    await page.goto(env.baseUrl + "index.html?embed=1&preset=late-data&speed=fast&theme=dark&view=graph", { waitUntil: "load" });
     await page.locator("dialog.link-problem[open]").waitFor({ timeout: 20_000 });
     assert.match(await page.locator("#link-problem-text").textContent(), /“speed” is wrong: .*fast/);
+    assert.equal(await page.locator("body > .wmp-root").getAttribute("data-theme"), "dark", "theme still applies");
+    assert.equal(await page.locator(".timeline-card").isVisible(), false, "view=graph still applies");
+  } finally {
+    await context.close();
+  }
+});
+
+test("iframe parameter full-url: open full and Share point there", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 720, height: 420 } });
+  try {
+    await page.goto(env.baseUrl + "index.html?embed=1&preset=late-data&full-url=" + encodeURIComponent("https://example.org/full/"), { waitUntil: "load" });
+    await page.locator("#open-full").hover({ timeout: 20_000 });
+    assert.match(await page.locator("#open-full").getAttribute("href"), /^https:\/\/example\.org\/full\/#s=2\./);
+    assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();
   }
@@ -279,6 +293,8 @@ for (const [param, words] of [
   ["start-at=soon", /“start-at” is wrong: "soon" is not a processing time/],
   ["start-at=9999h", /“start-at” is wrong: .*more than a week/],
   ["loading=later", /“loading” is wrong/],
+  ["full-url=javascript:alert(1)", /“full-url” is wrong: .*not an http\(s\) or relative address/],
+  ["play=often", /“play” is wrong: "often" is not a boolean/],
 ]) {
   test(`iframe parameter refused in words: ${param}`, async () => {
     const { context, page } = await openPage(env.browser, { viewport: { width: 720, height: 420 } });
