@@ -281,6 +281,11 @@ pub fn source_bound_ms(cfg: &crate::engine::job::JobConfig) -> Option<i64> {
     }
 }
 
+/// The largest bound of the watermark operators after a source, if any has one.
+pub fn operator_bound_ms(cfg: &crate::engine::job::JobConfig) -> Option<i64> {
+    cfg.inputs.iter().filter(|i| i.midstream.is_some()).filter_map(input_bound_ms).max()
+}
+
 fn input_bound_ms(input: &crate::engine::job::InputConfig) -> Option<i64> {
     match input.midstream {
         Some(MidstreamSpec::TimestampsAndWatermarks { generator, .. }) => bound_of(generator),

@@ -4,7 +4,7 @@
 
 use super::advisor::nice_up;
 use super::classify::{PartitionClass, PartitionFacts, SlowCause};
-use super::diagnose::{d, job_bound_ms, source_bound_ms, window_size_ms, FindingContext};
+use super::diagnose::{d, job_bound_ms, operator_bound_ms, source_bound_ms, window_size_ms, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
 use crate::engine::operator::sink::SinkMode;
@@ -291,10 +291,10 @@ impl FindingContext<'_> {
     }
 
     /// Judged on the bound its fix changes (a watermark operator's own bound is set there), and
-    /// only when that bound is the job's: behind an operator with a larger one, shortening it
-    /// would not bring a result sooner.
+    /// only when shortening it shortens the job's: behind an operator with as large a bound, no
+    /// result would come sooner.
     fn bound_too_large(&self) -> Option<Finding> {
-        let b = source_bound_ms(&self.sim.cfg).filter(|b| job_bound_ms(&self.sim.cfg) == Some(*b))?;
+        let b = source_bound_ms(&self.sim.cfg).filter(|b| operator_bound_ms(&self.sim.cfg).is_none_or(|o| o < *b))?;
         let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Heartbeat).collect();
         let records: u64 = data.iter().map(|p| p.records).sum();
         let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;
