@@ -11,7 +11,7 @@
 
 use super::events::{Collector, EventKind, Pull, Wants};
 use crate::engine::observer::Observer;
-use crate::web::host::{AfterAdvance, AfterInstant};
+use crate::web::host::{AfterAdvance, AfterInstant, Resync};
 use crate::web::Pg;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -46,6 +46,13 @@ pub fn feed(pg: Pg, wants: Rc<Cell<Wants>>, sink: Sink) {
         start_over_if_new(st, generation);
         let _ = Pull { collector: &mut st.0, wants: w.get() }.after_instant(sim);
     });
+    let at_resync = state.clone();
+    let resync: Resync = Rc::new(move |sim, generation| {
+        if let Ok(mut st) = at_resync.try_borrow_mut() {
+            st.0.reset(sim);
+            st.1 = generation;
+        }
+    });
     let hook: AfterAdvance = Rc::new(move |sim, generation| {
         let Ok(mut st) = state.try_borrow_mut() else { return Box::new(|| ()) };
         start_over_if_new(&mut st, generation);
@@ -56,6 +63,7 @@ pub fn feed(pg: Pg, wants: Rc<Cell<Wants>>, sink: Sink) {
     pg.host.update_value(|h| {
         h.after_instant = Some(instant);
         h.after_advance = Some(hook);
+        h.resync = Some(resync);
     });
 }
 

@@ -10,6 +10,8 @@
 
 use super::convert::{describe, to_json_text};
 use super::error::{ApiError, ApiResult, IntoJs};
+use crate::engine::error::InputError;
+use crate::engine::session::link_state::check_position;
 use crate::web::embed_options::{EmbedOptions, Layout, Source};
 use crate::web::host::{Hosted, Look};
 use crate::web::Pg;
@@ -23,8 +25,8 @@ use wasm_bindgen::JsCast;
 pub(crate) struct Parsed {
     pub opts: EmbedOptions,
     pub event_target: Option<web_sys::EventTarget>,
-    /// The options the object names (normalized keys), also those it clears with `null` or
-    /// `undefined`: what an update changes (`EmbedOptions::merged`).
+    /// The options the object names (normalized keys), also those it clears with `null` (not
+    /// `undefined`, which is absent): what an update changes (`EmbedOptions::merged`).
     pub given: Vec<String>,
     /// What error paths start with (`options.` for `mount()`, nothing for attributes).
     pub prefix: String,
@@ -48,10 +50,15 @@ pub(crate) fn parse_options(options: &JsValue, prefix: &str) -> ApiResult<Parsed
         let key = entry.get(0).as_string().unwrap_or_default();
         let v = entry.get(1);
         let path = format!("{prefix}{key}");
+        // `undefined` is absent, as a JS reader takes it (`{ ...opts, scenario: undefined }` must
+        // not clear the scenario); `null` clears.
+        if v.is_undefined() {
+            continue;
+        }
         if key != "eventTarget" {
             given.push(crate::web::embed_options::normalize(&key));
         }
-        if v.is_undefined() || v.is_null() {
+        if v.is_null() {
             continue;
         }
         if key == "eventTarget" {
@@ -87,17 +94,25 @@ pub(crate) fn default_speed(pg: Pg) -> f64 {
     preset.unwrap_or(&catalog::presets()[0]).speed
 }
 
-/// Loads the source, sets the speed and runs to `start_at`: what must hold before the first render.
+/// Loads the source, sets the speed and runs to `start_at`: at a mount before the first render,
+/// in a live `update` in place of what ran. A source and `start_at` over the links' work budget
+/// are refused before anything changes. The run to `start_at` is not reported to the host's
+/// listeners, in an update as at a mount (whose listeners come after it).
 pub(crate) fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
+    let start_at_error = |e: InputError| ApiError::new(format!("{prefix}start-at"), e.message);
     if let Some(Source { scenario, preset }) = &opts.source {
+        if let Some(at) = opts.start_at {
+            check_position(scenario.clone(), at).map_err(start_at_error)?;
+        }
         pg.load(scenario.clone(), *preset).map_err(|e| e.within(&format!("{prefix}scenario")))?;
     }
     pg.speed.set(opts.speed.unwrap_or_else(|| default_speed(pg)));
     if let Some(at) = opts.start_at {
         // Within the links' work budget, known before anything runs (no wall clock).
         let ran = pg.update_watched((), |s, w| s.run_to_position(at, w)).0;
+        pg.skip_events();
         pg.refresh();
-        ran.map_err(|e| ApiError::new(format!("{prefix}start-at"), e.message))?;
+        ran.map_err(start_at_error)?;
     }
     Ok(())
 }

@@ -52,7 +52,8 @@ impl MountedPlayground {
         RestartKey { layout: o.layout.unwrap_or(self.default_layout), full_url: o.full_url.clone() }
     }
 
-    /// Theme (when named), controls, view and readonly.
+    /// Theme (when named: it applies even when it equals the last one given, since the reader
+    /// or the T key may have changed it since), controls, view and readonly.
     fn apply_look(&self, o: &EmbedOptions, theme_named: bool) {
         let theme = theme_of(o.theme);
         if theme_named && theme != self.look.theme.0.get_untracked() {
@@ -114,16 +115,18 @@ impl MountedPlayground {
             return Ok(false);
         }
         let named = |k: &str| parsed.given.iter().any(|g| g == k);
-        self.apply_look(&o, named("theme"));
-        self.opts = o.clone();
         let source = (named("preset") || named("scenario")).then_some(o.source.as_ref());
         if let Some(s) = Self::to_reload(pg, source, named("startat") && o.start_at != was.start_at) {
-            let ready = super::mount::prepare(pg, &EmbedOptions { source: Some(s), ..o.clone() }, "");
-            pg.playing.set(o.autoplay && ready.is_ok());
-            return report(m, ready).map(|()| true);
+            // Refused (nothing changed) or done, before the rest applies.
+            report(m, super::mount::prepare(pg, &EmbedOptions { source: Some(s), ..o.clone() }, ""))?;
+            pg.playing.set(o.autoplay);
+            self.apply_look(&o, named("theme"));
+            self.opts = o;
+            return Ok(true);
         }
-        // A named speed or theme applies even when it equals the last one given: the reader (or
-        // setSpeed, or the T key) may have changed it since.
+        self.apply_look(&o, named("theme"));
+        // A named speed applies even when it equals the last one given: the reader (or setSpeed)
+        // may have changed it since.
         let speed = o.speed.unwrap_or_else(|| super::mount::default_speed(pg));
         if named("speed") && speed != pg.speed.get_untracked() {
             pg.speed.set(speed);
@@ -131,6 +134,7 @@ impl MountedPlayground {
         if o.autoplay != was.autoplay && o.autoplay != pg.playing.get_untracked() {
             pg.toggle_play();
         }
+        self.opts = o;
         Ok(true)
     }
 

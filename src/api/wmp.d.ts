@@ -112,7 +112,7 @@ export class MountedPlayground implements PlaygroundControl {
   /** Whether it is still mounted. */
   readonly mounted: boolean;
   /** Applies the options it names live (a new preset, scenario or startAt loads and runs to its start); `null`: back to the default; `false`: layout or fullUrl changed, mount again. */
-  update(options: MountOptions): boolean;
+  update(options: { [K in keyof MountOptions]?: MountOptions[K] | null }): boolean;
   /** Off screen, the frame loop does not advance. */
   setVisible(visible: boolean): void;
   play(): void;

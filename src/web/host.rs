@@ -25,6 +25,10 @@ pub type AfterAdvance = Rc<dyn Fn(&Simulation, u64) -> Box<dyn FnOnce()>>;
 /// anything. Like [`AfterAdvance`], it must not call back into the playground.
 pub type AfterInstant = Rc<dyn Fn(&Simulation, u64)>;
 
+/// Called when the listeners are to start from the simulation as it is (what they have not been
+/// told yet is dropped), with the load generation.
+pub type Resync = Rc<dyn Fn(&Simulation, u64)>;
+
 /// Where the playground lives, if not as the page.
 #[derive(Default)]
 pub struct Host {
@@ -35,6 +39,7 @@ pub struct Host {
     pub link_base: Option<String>,
     pub after_advance: Option<AfterAdvance>,
     pub after_instant: Option<AfterInstant>,
+    pub resync: Option<Resync>,
     pub generation: u64,
     /// Off screen: the frame loop does not advance.
     pub offscreen: bool,
@@ -73,6 +78,14 @@ impl Pg {
     /// A new scenario was loaded: listeners start over.
     pub(crate) fn bump_generation(&self) {
         self.host.update_value(|h| h.generation += 1);
+    }
+
+    /// The host's listeners start from the simulation as it is now: a `start-at` run of a live
+    /// update is not reported, as a mount's is not (its listeners come after it).
+    pub(crate) fn skip_events(&self) {
+        if let Some((resync, generation)) = self.host.try_with_value(|h| h.resync.clone().map(|f| (f, h.generation))).flatten() {
+            self.with_sim(|s| resync(s, generation));
+        }
     }
 
     /// The host's per-instant hook bound to the current generation, for the run loop's observer.

@@ -131,7 +131,16 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
             problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
         }
     }
-    if options.autoplay && problems.is_empty() {
+    // The parsed speed wins over `apply_params`' reading (the last `speed=` there, unparsed).
+    if let Some(s) = options.speed {
+        pg.speed.set(s);
+    }
+    // A link with a problem does not play (`apply_params` may have started it before these
+    // were read), and is stored so: a later `update({ autoplay: true })` through the bridge plays.
+    options.autoplay &= problems.is_empty();
+    if !problems.is_empty() {
+        pg.playing.set(false);
+    } else if options.autoplay {
         pg.playing.set(true);
     }
     options

@@ -71,8 +71,16 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     const ran = (await call(page, "elapsedMs")).result;
     assert.deepEqual(await call(page, "update", { preset: "late-data" }), { result: true });
     assert.deepEqual(await call(page, "elapsedMs"), { result: ran }, "the same run");
+    // A new start-at runs what runs from zero to it; that run's events are not posted (as at a
+    // mount), later ones are.
+    const before2 = (await received(page)).length;
+    assert.deepEqual(await call(page, "update", { "start-at": "00:01:00" }), { result: true });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 60_000 });
+    assert.deepEqual((await received(page)).slice(before2).filter((m) => m.event), [], "no window event of the run to start-at");
+    await call(page, "runUntil", 120_000);
+    assert.ok((await received(page)).slice(before2).some((m) => m.event === "window"), "the windows after it are posted");
     // Another preset loads live, from time zero; and the one loadPreset loaded counts as running.
-    assert.deepEqual(await call(page, "update", { preset: "empty-partition" }), { result: true });
+    assert.deepEqual(await call(page, "update", { preset: "empty-partition", "start-at": null }), { result: true });
     assert.deepEqual(await call(page, "elapsedMs"), { result: 0 });
     assert.match(await page.frameLocator("#embed").locator(".embed-title").textContent(), /empty partition/i);
     assert.deepEqual(await call(page, "loadPreset", "seed-001-heartbeat"), { result: undefined });
@@ -81,6 +89,12 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     assert.deepEqual(await call(page, "elapsedMs"), { result: 5_000 }, "what runs already: kept");
     assert.deepEqual(await call(page, "update", { "start-at": "00:00:20" }), { result: true });
     assert.deepEqual(await call(page, "elapsedMs"), { result: 20_000 }, "a new start-at runs what runs from zero to it");
+    // A refused update changes nothing (start-at over the links' work budget, checked first).
+    const refused = await call(page, "update", { preset: "empty-partition", "start-at": "160h", theme: "light" });
+    assert.match(refused.error?.message ?? "", /update: start-at: .*engine operations/);
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 20_000 });
+    assert.match(await page.frameLocator("#embed").locator(".embed-title").textContent(), /seed 001/i);
+    assert.equal(await root.getAttribute("data-theme"), "dark");
     assert.deepEqual(await call(page, "update", { layout: "full" }), { result: false }, "a new layout needs a new frame");
     await call(page, "play");
     assert.equal(await page.frameLocator("#embed").locator("#btn-play").getAttribute("aria-pressed"), "true");
@@ -118,6 +132,18 @@ test("a frame opened with the older play=1 plays, and update({ autoplay: false }
     assert.deepEqual(await call(page, "update", { autoplay: false }), { result: true });
     assert.deepEqual(await call(page, "playing"), { result: false });
     assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("a frame whose autoplay a link problem stopped plays on update({ autoplay: true })", async () => {
+  const { context, page } = await openHost(`preset=late-data&autoplay=1&theme=purple&origins=${encodeURIComponent(hostOrigin())}`);
+  try {
+    await page.evaluate(() => window.ready);
+    assert.deepEqual(await call(page, "playing"), { result: false }, "the link dialog stops it");
+    assert.deepEqual(await call(page, "update", { autoplay: true }), { result: true });
+    assert.deepEqual(await call(page, "playing"), { result: true });
   } finally {
     await context.close();
   }

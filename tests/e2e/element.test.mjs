@@ -163,8 +163,14 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     assert.match(await page.locator("#a .wmp-error").textContent(), /not both/);
     await page.evaluate(() => document.getElementById("a").removeAttribute("preset"));
     await page.locator("#a .node.op").first().waitFor();
+    await page.waitForFunction(() => document.getElementById("a").playground.elapsedMs() === 60_000);
     await page.evaluate(() => document.getElementById("a").removeAttribute("start-at"));
-    await page.waitForFunction(() => /late/i.test(document.getElementById("a").shadowRoot.querySelector(".embed-title")?.textContent));
+    await page.waitForFunction(() => document.getElementById("a").playground.elapsedMs() === 0);
+    // a new scenario on a running element loads live: the same mounted UI
+    await page.evaluate(() => (window.rootA = document.getElementById("a").shadowRoot.querySelector(".wmp-root")));
+    await setAttr("scenario", "empty-partition");
+    await page.waitForFunction(() => /empty partition/i.test(document.getElementById("a").shadowRoot.querySelector(".embed-title")?.textContent));
+    assert.equal(await page.evaluate(() => window.rootA === document.getElementById("a").shadowRoot.querySelector(".wmp-root")), true);
     // a bad value shows its message; a good one starts again
     await setAttr("speed", "-3");
     await page.locator("#a .wmp-error").waitFor();

@@ -213,7 +213,10 @@ export async function example(): Promise<string> {
   const full = mount(host, { scenario: back, layout: "full" });
   // @ts-expect-error: no such layout
   mount(host, { layout: "tiny" });
-  if (embed.mounted) embed.unmount();
+  const applied: boolean = embed.update({ theme: "dark", preset: null, startAt: undefined });
+  // @ts-expect-error: an update's values are typed as the options'
+  embed.update({ speed: "fast" });
+  if (applied && embed.mounted) embed.unmount();
   full.unmount();
 
   // The engine-only module: the same API less the `tools` statics, and no UI to mount.

@@ -15,7 +15,7 @@ use super::{share, Session};
 use crate::engine::error::InputError;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_WORK};
 use crate::engine::observer::Observer;
-use crate::engine::scenario::schema::TimedCommand;
+use crate::engine::scenario::schema::{Scenario, TimedCommand};
 use crate::engine::time::thousands;
 use serde::{Deserialize, Serialize};
 
@@ -165,21 +165,26 @@ impl Session {
 
     /// Refuses a position whose run would keep the page busy (see [`MAX_LINK_WORK`]).
     fn check_link_work(&self, at_ms: i64) -> Result<(), InputError> {
-        let mut sc = self.with_log();
-        sc.duration_ms = at_ms;
-        let work = super::budget::estimate(&sc).work();
-        if work > u128::from(MAX_LINK_WORK) {
-            return Err(InputError::new(
-                "t",
-                format!(
-                    "running to {at_ms} ms asks for about {} engine operations, and a link may ask for at most {} (open the scenario and play to there instead)",
-                    thousands(work),
-                    thousands(u128::from(MAX_LINK_WORK))
-                ),
-            ));
-        }
-        Ok(())
+        check_position(self.with_log(), at_ms)
     }
+}
+
+/// Refuses running `sc` (with its commands) from its start to `at_ms` when that would keep the
+/// page busy (see [`MAX_LINK_WORK`]): checked before anything is built or run.
+pub fn check_position(mut sc: Scenario, at_ms: i64) -> Result<(), InputError> {
+    sc.duration_ms = at_ms;
+    let work = super::budget::estimate(&sc).work();
+    if work > u128::from(MAX_LINK_WORK) {
+        return Err(InputError::new(
+            "t",
+            format!(
+                "running to {at_ms} ms asks for about {} engine operations, and a link may ask for at most {} (open the scenario and play to there instead)",
+                thousands(work),
+                thousands(u128::from(MAX_LINK_WORK))
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses JSON text nested deeper than [`MAX_DEPTH`] before any parser recurses into it.
