@@ -36,6 +36,11 @@ echo "[trunk-hook] index.html -> $boot, $js, $wasm" >&2
 
 # The stylesheet's fixed name (index.html's copy-file, for pages that mount() the playground)
 # carries the same bytes as the hashed one, which Trunk minified in a release bundle.
+# (`trunk build --filehash false` writes style.css itself: nothing to copy.)
 sheets=(style-*.css)
-[ "${#sheets[@]}" -eq 1 ] || { echo "[trunk-hook] expected one style-<hash>.css, found: ${sheets[*]:-none}" >&2; exit 1; }
-cp "${sheets[0]}" style.css
+if [ "${#sheets[@]}" -eq 1 ]; then
+  cp "${sheets[0]}" style.css
+elif [ "${#sheets[@]}" -gt 1 ] || [ ! -f style.css ]; then
+  echo "[trunk-hook] expected one style-<hash>.css, found: ${sheets[*]:-none}" >&2
+  exit 1
+fi
