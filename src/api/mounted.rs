@@ -28,8 +28,8 @@ pub struct MountedPlayground {
     handle: Option<Box<dyn std::any::Any>>,
     pg: Pg,
     look: Look,
-    /// The options as last given (merged with each update): what decides a new mount, which
-    /// `start_at` was asked for, and which `autoplay` (only its change plays or pauses).
+    /// The options as last given (merged with each update): what decides a new mount, and
+    /// which `start_at` a new source runs to.
     opts: EmbedOptions,
     /// The layout without a `layout` option (the element: embed; `mount()`: full).
     default_layout: Layout,
@@ -131,7 +131,9 @@ impl MountedPlayground {
         if named("speed") && speed != pg.speed.get_untracked() {
             pg.speed.set(speed);
         }
-        if o.autoplay != was.autoplay && o.autoplay != pg.playing.get_untracked() {
+        // A named autoplay plays or pauses whatever the last one given was: a `#s=` link, the
+        // reader or `play()` may have changed it since.
+        if named("autoplay") && o.autoplay != pg.playing.get_untracked() {
             pg.toggle_play();
         }
         self.opts = o;

@@ -86,8 +86,10 @@ pub fn load_from_query(pg: &Pg, problems: &mut Vec<String>) -> Option<EmbedQuery
     if !apply_params(pg, params, problems) {
         return None;
     }
+    // The origins first: their problem, like any, keeps the frame from playing.
+    let origins = embed_origins(params, problems);
     let options = apply_embed_options(pg, params, problems);
-    Some(EmbedQuery { options, origins: embed_origins(params, problems) })
+    Some(EmbedQuery { options, origins })
 }
 
 /// The pairs of `params` whose normalized key is one of `keys`, values decoded.
@@ -129,6 +131,8 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
         pg.refresh();
         if let Err(e) = ran {
             problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
+            // Not kept: a later update through the bridge would run to it again and fail.
+            options.start_at = None;
         }
     }
     // The parsed speed wins over `apply_params`' reading (the last `speed=` there, unparsed).

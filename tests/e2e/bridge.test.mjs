@@ -95,6 +95,13 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     assert.deepEqual(await call(page, "elapsedMs"), { result: 20_000 });
     assert.match(await page.frameLocator("#embed").locator(".embed-title").textContent(), /seed 001/i);
     assert.equal(await root.getAttribute("data-theme"), "dark");
+    // ... nor is it kept: a new preset runs to the start-at given before (20 s).
+    assert.deepEqual(await call(page, "update", { preset: "empty-partition" }), { result: true });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 20_000 });
+    // undefined is absent (a spread), null clears: the source stays, the theme goes back to auto.
+    assert.deepEqual(await call(page, "update", { preset: undefined, scenario: undefined, theme: null }), { result: true });
+    assert.match(await page.frameLocator("#embed").locator(".embed-title").textContent(), /empty partition/i);
+    assert.equal(await root.getAttribute("data-theme"), "system");
     assert.deepEqual(await call(page, "update", { layout: "full" }), { result: false }, "a new layout needs a new frame");
     await call(page, "play");
     assert.equal(await page.frameLocator("#embed").locator("#btn-play").getAttribute("aria-pressed"), "true");
@@ -137,11 +144,27 @@ test("a frame opened with the older play=1 plays, and update({ autoplay: false }
   }
 });
 
+test("a frame whose start-at cannot be reached does not keep it for later updates", async () => {
+  const { context, page } = await openHost(`preset=empty-partition&start-at=160h&origins=${encodeURIComponent(hostOrigin())}`);
+  try {
+    await page.evaluate(() => window.ready);
+    assert.match(await page.frameLocator("#embed").locator("#link-problem-text").textContent(), /“start-at” cannot be reached/);
+    assert.deepEqual(await call(page, "update", { preset: "late-data" }), { result: true });
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 0 });
+  } finally {
+    await context.close();
+  }
+});
+
 test("a frame whose autoplay a link problem stopped plays on update({ autoplay: true })", async () => {
   const { context, page } = await openHost(`preset=late-data&autoplay=1&theme=purple&origins=${encodeURIComponent(hostOrigin())}`);
   try {
     await page.evaluate(() => window.ready);
     assert.deepEqual(await call(page, "playing"), { result: false }, "the link dialog stops it");
+    assert.deepEqual(await call(page, "update", { autoplay: true }), { result: true });
+    assert.deepEqual(await call(page, "playing"), { result: true });
+    // A named autoplay applies whatever happened since: paused, the same update plays again.
+    await call(page, "pause");
     assert.deepEqual(await call(page, "update", { autoplay: true }), { result: true });
     assert.deepEqual(await call(page, "playing"), { result: true });
   } finally {
