@@ -370,6 +370,29 @@ async fn fields_validate_and_apply() {
 }
 
 #[wasm_bindgen_test]
+async fn a_sql_generators_delay_is_the_bound_field() {
+    use wmp::engine::source::generator::GeneratorKind;
+    let pg = Pg::new();
+    let (c, handle) = mount(pg);
+    pg.apply(Command::SetParam { param: Param::Generator(GeneratorKind::SqlBounded { delay_ms: 3_000 }) }).unwrap();
+    settle().await;
+    let bound: web_sys::HtmlInputElement = q(&c, "#f-bound").unchecked_into();
+    assert_eq!(bound.value(), "3 s", "SQL's INTERVAL delay, not n/a");
+    assert!(!bound.disabled());
+    type_into(&c, "#f-bound", "5 s", true);
+    settle().await;
+    assert_eq!(pg.cfg.get_untracked().first().source.generator, GeneratorKind::SqlBounded { delay_ms: 5_000 });
+    // Switching to forBoundedOutOfOrderness keeps it.
+    let select: web_sys::HtmlSelectElement = q(&c, "#f-generator").unchecked_into();
+    select.set_value("bounded");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(pg.cfg.get_untracked().first().source.generator, GeneratorKind::BoundedOutOfOrderness { bound_ms: 5_000 });
+    drop(handle);
+    c.remove();
+}
+
+#[wasm_bindgen_test]
 async fn add_partition_and_inject_an_event() {
     let pg = Pg::new();
     pg.load_preset("late-data").unwrap();

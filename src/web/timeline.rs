@@ -14,7 +14,6 @@ use super::theme::{use_system_dark, ThemeState};
 use super::timeline_canvas::paint;
 use super::timeline_data::{Series, TimelineData};
 use super::timeline_plot::{plot, point_at, window_at, Frame, Plot, View, LEFT, PLOT_H, PLOT_H_COMPACT, RIGHT};
-use crate::engine::source::generator::GeneratorKind;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 
@@ -51,10 +50,7 @@ impl Viewport {
         let x1 = self.end.get().unwrap_or(now);
         let sp = self.span.get().unwrap_or((now - data.start).max(10_000));
         let x0 = x1 - sp;
-        let bound = pg.cfg.with_untracked(|c| match c.first().source.generator {
-            GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => bound_ms,
-            _ => 0,
-        });
+        let bound = pg.cfg.with_untracked(|c| c.first().source.generator.given_bound_ms().unwrap_or(0));
         let lo = ((sp as f64 * 0.25) as i64).max((bound as f64 * 1.3) as i64).min(sp * 3);
         View { x0, x1, y0: x0 - lo, y1: x1 + sp / 20 }
     }

@@ -296,13 +296,11 @@ fn input_bound_ms(input: &crate::engine::job::InputConfig) -> Option<i64> {
 }
 
 /// The out-of-orderness bound of a generator, if it has one.
+/// (`Monotonous` is bounded(0); SQL's `max_ts - delay` counts its delay, 1 ms off bounded(delay).)
 pub fn bound_of(g: GeneratorKind) -> Option<i64> {
     match g {
-        GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => Some(bound_ms),
         GeneratorKind::Monotonous => Some(0),
-        // max_ts - delay: the delay is the bound a SQL user set (1 ms off bounded(delay)).
-        GeneratorKind::SqlBounded { delay_ms } => Some(delay_ms),
-        GeneratorKind::NoWatermarks => None,
+        g => g.given_bound_ms(),
     }
 }
 

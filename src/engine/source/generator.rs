@@ -31,6 +31,26 @@ input_twin! {
     }
 }
 
+impl GeneratorKind {
+    /// The bound the strategy was given (SQL's `INTERVAL` delay), which `Param::BoundMs` sets:
+    /// none for `forMonotonousTimestamps()` (bounded(0) with nothing to set) and
+    /// `noWatermarks()`.
+    ///
+    /// ```
+    /// use wmp::engine::source::generator::GeneratorKind;
+    /// assert_eq!(GeneratorKind::SqlBounded { delay_ms: 3_000 }.given_bound_ms(), Some(3_000));
+    /// assert_eq!(GeneratorKind::MaxOnSilence { bound_ms: 5_000, silence_ms: 60_000 }.given_bound_ms(), Some(5_000));
+    /// assert_eq!(GeneratorKind::Monotonous.given_bound_ms(), None);
+    /// ```
+    pub fn given_bound_ms(self) -> Option<i64> {
+        match self {
+            GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => Some(bound_ms),
+            GeneratorKind::SqlBounded { delay_ms } => Some(delay_ms),
+            GeneratorKind::Monotonous | GeneratorKind::NoWatermarks => None,
+        }
+    }
+}
+
 /// When the generator's watermark is emitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

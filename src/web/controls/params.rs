@@ -16,13 +16,6 @@ fn set(pg: Pg, p: Param) -> Result<(), String> {
     pg.apply(Command::SetParam { param: p }).map_err(|e| e.message)
 }
 
-fn bound_of(g: GeneratorKind) -> Option<i64> {
-    match g {
-        GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => Some(bound_ms),
-        _ => None,
-    }
-}
-
 /// What the strategy fields act on when the job has more than one source or a watermark
 /// operator after the source: the engine's parameters change every source's strategy, and an
 /// idle timeout the chained operators' too. Nothing when there is one plain source.
@@ -60,8 +53,8 @@ pub fn StrategyControls() -> impl IntoView {
             {move || scope_note(pg).map(|t| view! { <p class="ctl-note small muted" id="strategy-scope">{t}</p> })}
             <GeneratorSelect />
             <Field label="out-of-orderness bound" id="f-bound" hint="e.g. 5 s"
-                value=Signal::derive(move || bound_of(generator()).map_or("n/a".into(), dur_input))
-                disabled=Signal::derive(move || bound_of(generator()).is_none())
+                value=Signal::derive(move || generator().given_bound_ms().map_or("n/a".into(), dur_input))
+                disabled=Signal::derive(move || generator().given_bound_ms().is_none())
                 validate=v_duration
                 on_commit=Callback::new(move |t: String| set(pg, Param::BoundMs(parse_duration(&t)?))) />
             <Field label="idle timeout (withIdleness)" id="f-idle" hint="off, or e.g. 60 s"
@@ -97,7 +90,7 @@ fn GeneratorSelect() -> impl IntoView {
         GeneratorKind::SqlBounded { .. } => "sql_bounded",
     };
     let on_gen = move |ev: leptos::ev::Event| {
-        let b = bound_of(generator()).unwrap_or(0);
+        let b = generator().given_bound_ms().unwrap_or(0);
         let g = match event_target_value(&ev).as_str() {
             "monotonous" => GeneratorKind::Monotonous,
             "none" => GeneratorKind::NoWatermarks,
