@@ -241,6 +241,17 @@ impl Scenario {
     }
 }
 
+/// A DataStream strategy's idle timeout (the source's or a chained operator's): `withIdleness`
+/// rejects 0 and negative timeouts.
+fn with_idleness(idle_timeout_ms: Option<i64>, path: &str) -> Result<(), InputError> {
+    match idle_timeout_ms {
+        Some(t) if t <= 0 => {
+            Err(InputError::new(path, "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// What a join job's (unused) window operator is built with: the job config always has one.
 const JOIN_PLACEHOLDER_WINDOW: WindowSpec = WindowSpec::Tumbling { size_ms: 1_000, offset_ms: 0 };
 
@@ -250,26 +261,14 @@ impl SourceSpec {
         range(self.parallelism as i64, 1, MAX_PARALLELISM as i64, "parallelism")?;
         let wm = &self.watermark;
         validate_generator(&wm.generator).map_err(|e| e.within("watermark.generator"))?;
-        if let Some(t) = wm.idle_timeout_ms {
-            if t <= 0 {
-                return Err(InputError::new(
-                    "watermark.idle_timeout_ms",
-                    "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off",
-                ));
-            }
-        }
+        with_idleness(wm.idle_timeout_ms, "watermark.idle_timeout_ms")?;
         if let Some(a) = &wm.alignment {
             a.validate().map_err(|(f, m)| InputError::new(format!("watermark.alignment.{f}"), m))?;
         }
         match self.midstream {
             Some(MidstreamSpec::TimestampsAndWatermarks { generator, idle_timeout_ms, .. }) => {
                 validate_generator(&generator).map_err(|e| e.within("midstream.generator"))?;
-                if idle_timeout_ms.is_some_and(|t| t <= 0) {
-                    return Err(InputError::new(
-                        "midstream.idle_timeout_ms",
-                        "must be > 0 (withIdleness rejects 0 and negative timeouts); use null to turn idleness off",
-                    ));
-                }
+                with_idleness(idle_timeout_ms, "midstream.idle_timeout_ms")?;
             }
             Some(MidstreamSpec::SqlWatermarkAssigner { delay_ms, idle_timeout_ms }) => {
                 if delay_ms < 0 {
