@@ -142,6 +142,22 @@ for (const [name, suffix, id] of [
   });
 }
 
+test("iframe parameter scenario= (JSON) opens that scenario in the embed layout", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 720, height: 420 } });
+  try {
+    const own = { ...structuredClone(preset), name: "My late data" };
+    own.window.assigner.size_ms = 20_000;
+    await page.goto(env.baseUrl + "index.html?embed=1&theme=dark&scenario=" + encodeURIComponent(JSON.stringify(own)), { waitUntil: "load" });
+    await page.locator(".embed .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await page.locator("dialog.link-problem[open]").count(), 0);
+    assert.match(await page.locator(".embed-title").textContent(), /My late data/);
+    assert.equal(await page.locator("body > .wmp-root").getAttribute("data-theme"), "dark", "the embed's other parameters apply");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
 const XSS = ['<script>window.__xss=1</script>', '<img src=x onerror="window.__xss=1">', '"><svg onload="window.__xss=1">'];
 
 function hostileScenario(payload) {
