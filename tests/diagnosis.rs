@@ -445,3 +445,40 @@ fn a_large_bound_is_too_large_only_when_it_is_the_jobs() {
     assert!(!too_large(&behind(120_000)), "the operator's bound (120 s) is the job's");
     assert!(!too_large(&behind(60_000)), "an operator's bound as large as the sources'");
 }
+
+/// A split read for no more than one quiet threshold (here 1 s) is not yet empty: a change in
+/// the strategy panel before playing runs the instant at start + 1 ms, where every partition
+/// had 0 records and the findings called partition 0 the critical culprit. The WHY panel's
+/// reasons follow the same class. Past the threshold, the empty partition is named.
+#[test]
+fn an_empty_partition_is_judged_only_after_a_quiet_threshold() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    use wmp::engine::explain::Reason;
+    let at = |json: &str, ms: i64| {
+        let mut s = Session::from_json(json).unwrap();
+        run_to(&mut s, ms);
+        let d = s.sim().diagnose(&DiagnosisOptions::default());
+        let never = s.sim().explain(0).unwrap().reasons.iter().any(|r| matches!(r, Reason::SplitNeverReceived { .. }));
+        (d.findings.iter().any(|f| f.kind == FindingKind::EmptyPartition), never)
+    };
+    let seed = include_str!("../presets/seed_001_heartbeat.json");
+    assert_eq!(at(seed, 1), (false, false), "seed 001 after 1 ms");
+    assert_eq!(at(seed, 1_000), (false, false), "seed 001 at the threshold");
+    let empty = include_str!("../presets/empty_partition.json");
+    assert_eq!(at(empty, 1_000), (false, false), "the empty partition at the threshold");
+    assert_eq!(at(empty, 1_001), (true, true), "the empty partition past it");
+    // Meanwhile it holds the watermark: the headline says why without calling it a problem,
+    // also over a warning about another partition (seed 001's heartbeat after one record).
+    let mut s = Session::from_json(seed).unwrap();
+    run_to(&mut s, 1);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert!(d.headline.starts_with("Just started: partition 0 has had no record in the 1 ms it has been read"), "{}", d.headline);
+    let mut s = Session::from_json(empty).unwrap();
+    run_to(&mut s, 500);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!((d.cause, d.culprit.and_then(|c| c.partition)), (None, Some(3)));
+    assert_eq!(
+        d.headline,
+        "Just started: partition 3 has had no record in the 500 ms it has been read, so its source subtask is at No Watermark; it is judged empty after 1.0 s."
+    );
+}

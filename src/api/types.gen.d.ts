@@ -707,6 +707,11 @@ export type PartitionFacts = {
    * Processing time since its last record.
    */
   silentMs: number | null,
+  /**
+   * Processing time since a source subtask was given its split (none while no subtask
+   * reads it): an empty partition is not judged before it has been read a while.
+   */
+  readMs: number | null,
   gapP50Ms: number | null,
   gapP99Ms: number | null,
   gapMaxMs: number | null,

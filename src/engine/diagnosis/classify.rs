@@ -16,7 +16,8 @@ use serde::Serialize;
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PartitionClass {
-    /// Regular data, in step with its peers.
+    /// Regular data, in step with its peers; or a split read too briefly to tell (empty for
+    /// no more than one quiet threshold).
     Steady,
     /// Never received a record.
     Empty,
@@ -79,6 +80,9 @@ pub struct PartitionFacts {
     pub rate_per_s: f64,
     /// Processing time since its last record.
     pub silent_ms: Option<i64>,
+    /// Processing time since a source subtask was given its split (none while no subtask
+    /// reads it): an empty partition is not judged before it has been read a while.
+    pub read_ms: Option<i64>,
     pub gap_p50_ms: Option<i64>,
     pub gap_p99_ms: Option<i64>,
     pub gap_max_ms: Option<i64>,
@@ -132,6 +136,7 @@ pub fn facts(
     subtask: Option<u32>,
     records: u64,
     o: &Observed,
+    assigned_at: Option<ProcTime>,
     last_record_at: Option<ProcTime>,
     max_ts: Option<EventTime>,
     watermark: Option<EventTime>,
@@ -154,6 +159,7 @@ pub fn facts(
         heartbeats: o.heartbeats,
         rate_per_s,
         silent_ms: last_record_at.map(|t| now - t),
+        read_ms: assigned_at.map(|t| now - t),
         gap_p50_ms: o.gaps.quantile(0.5, 0),
         gap_p99_ms: o.gaps.quantile(0.99, 0),
         gap_max_ms: (o.gap_count > 0).then_some(o.gap_max),
@@ -189,21 +195,32 @@ pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Co
     }
 }
 
+/// How long a partition may be quiet before it is judged silent (idle, or empty before its
+/// first record): three of its P99 gaps, and at least a second and two emission intervals.
+pub fn quiet_after_ms(f: &PartitionFacts, interval_ms: i64) -> i64 {
+    f.gap_p99_ms.unwrap_or(0).saturating_mul(3).max(1_000).max(2 * interval_ms)
+}
+
+/// Whether `f` is read too briefly to tell an empty partition from one about to send.
+pub fn too_early_to_judge(f: &PartitionFacts, interval_ms: i64) -> bool {
+    f.records == 0 && f.read_ms.is_some_and(|r| r <= quiet_after_ms(f, interval_ms))
+}
+
 fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context, own: &SourceSettings) -> PartitionClass {
-    let p99 = f.gap_p99_ms.unwrap_or(0);
-    let quiet_after = p99.saturating_mul(3).max(1_000).max(2 * cx.interval_ms);
+    let quiet_after = quiet_after_ms(f, cx.interval_ms);
     // Records wait unread while nothing is read: the reader is behind, whatever the timer says.
     if f.unread > 0 && (f.records == 0 || f.idle || f.silent_ms.is_some_and(|s| s > quiet_after)) {
         return PartitionClass::Slow;
     }
     if f.records == 0 {
-        return PartitionClass::Empty;
+        // As a silence between records: no more than one quiet threshold is not yet telling.
+        return if too_early_to_judge(f, cx.interval_ms) { PartitionClass::Steady } else { PartitionClass::Empty };
     }
     if f.heartbeats * 2 > f.records {
         // Filtered, its heartbeats no longer reach the generator: it is silent from then on.
         return if own.transform.drop_heartbeats { PartitionClass::Idle } else { PartitionClass::Heartbeat };
     }
-    if f.idle_flips >= FLAPPING_FLIPS && own.idle_timeout_ms.is_some_and(|t| t <= p99) {
+    if f.idle_flips >= FLAPPING_FLIPS && own.idle_timeout_ms.is_some_and(|t| t <= f.gap_p99_ms.unwrap_or(0)) {
         return PartitionClass::Flapping;
     }
     let below_job = f.watermark.zip(cx.job_watermark).is_some_and(|(w, j)| w < j);

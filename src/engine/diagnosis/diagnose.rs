@@ -3,7 +3,7 @@
 //! advisor and event-time lag. Every view of a moment reads this one value.
 
 use super::advisor::{advise, Advice, Inputs};
-use super::classify::PartitionFacts;
+use super::classify::{quiet_after_ms, too_early_to_judge, PartitionFacts};
 use super::finding::{Finding, FindingKind, Fix, Severity};
 use super::lag::{lag_ms, over_threshold, SubtaskLag};
 use super::topology_findings::sql_idle_timeout_ms;
@@ -142,7 +142,12 @@ impl Simulation {
             .first()
             .filter(|f| f.holds_watermark || f.severity <= Severity::Warning || f.kind == FindingKind::NothingReadYet)
             .map(|f| f.kind);
-        let headline = headline(cause.and(findings.first()), explanation.as_ref(), self.cfg.keyed_noun());
+        // A warning about another partition is not what holds the watermark now.
+        let holder_named = cause.is_some() && findings.first().is_some_and(|f| f.holds_watermark);
+        let headline = match self.too_early_for(culprit.as_ref(), &partitions).filter(|_| !holder_named) {
+            Some(early) => early,
+            None => headline(cause.and(findings.first()), explanation.as_ref(), self.cfg.keyed_noun()),
+        };
         Diagnosis {
             now,
             elapsed_ms: if self.started { now - self.cfg.start_time } else { -1 },
@@ -157,6 +162,19 @@ impl Simulation {
             lag,
             explanation,
         }
+    }
+
+    /// The headline while the culprit's partition is read too briefly to be judged empty: it
+    /// holds the watermark, but "no problem" and "never received a record" would both mislead.
+    fn too_early_for(&self, culprit: Option<&Culprit>, partitions: &[PartitionFacts]) -> Option<String> {
+        let interval = self.cfg.auto_watermark_interval_ms;
+        let f = partitions.get(culprit?.partition? as usize).filter(|f| too_early_to_judge(f, interval))?;
+        Some(format!(
+            "Just started: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; it is judged empty after {}.",
+            self.partition_name(f.partition),
+            d(f.read_ms.unwrap_or(0)),
+            d(quiet_after_ms(f, interval))
+        ))
     }
 
     /// A watermark operator after the source decides the watermark: a bound for the source's

@@ -41,7 +41,7 @@ impl Simulation {
         let partition = u32::try_from(p).unwrap_or(u32::MAX);
         let Some((s, i)) = self.split_of[p] else {
             let empty = Default::default();
-            let (f, r) = facts(partition, None, 0, &empty, None, None, None, false, late, unread, now);
+            let (f, r) = facts(partition, None, 0, &empty, None, None, None, None, false, late, unread, now);
             return (f, r);
         };
         let src = &self.sources[s as usize];
@@ -52,6 +52,7 @@ impl Simulation {
             Some(s),
             sp.records_read,
             &sp.observed,
+            Some(sp.assigned_at),
             sp.last_record_at,
             sp.max_ts,
             wm,

@@ -10,6 +10,8 @@ use crate::engine::time::{EventTime, ProcTime};
 #[derive(Clone, Debug)]
 pub struct Split {
     pub partition: u32,
+    /// When the subtask was given it: an empty split is judged only after reading a while.
+    pub assigned_at: ProcTime,
     /// The split's slot in the subtask's multiplexer.
     pub slot: usize,
     pub generator: WatermarkGenerator,
@@ -29,9 +31,10 @@ pub struct Split {
 }
 
 impl Split {
-    pub fn new(partition: u32, slot: usize, generator: WatermarkGenerator, idleness: IdlenessWrapper) -> Self {
+    pub fn new(partition: u32, assigned_at: ProcTime, slot: usize, generator: WatermarkGenerator, idleness: IdlenessWrapper) -> Self {
         Split {
             partition,
+            assigned_at,
             slot,
             generator,
             idleness,

@@ -127,7 +127,7 @@ impl SourceSubtask {
     pub fn add_split(&mut self, partition: u32, now: ProcTime, trace: &mut Trace) -> usize {
         let slot = self.mux.register();
         let g = WatermarkGenerator::new(self.settings.generator, self.settings.emit);
-        self.splits.push(Split::new(partition, slot, g, IdlenessWrapper::new(self.settings.idle_timeout_ms)));
+        self.splits.push(Split::new(partition, now, slot, g, IdlenessWrapper::new(self.settings.idle_timeout_ms)));
         if let Some(a) = &mut self.alignment {
             a.add_split();
         }
