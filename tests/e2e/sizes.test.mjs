@@ -143,6 +143,48 @@ test("controls drawer open at 1440 and 1280: the window subtasks and the sink st
   }
 });
 
+test("controls open at 1000 px and below: a sheet at the bottom of the screen, over nothing, closed by its ✕", async () => {
+  for (const [w, h] of [
+    [360, 640],
+    [720, 420],
+    [800, 1000],
+  ]) {
+    const { context, page } = await openPage(env.browser, { viewport: { width: w, height: h } });
+    try {
+      await page.goto(env.baseUrl + "?preset=seed-001-heartbeat", { waitUntil: "load" });
+      await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+      await page.click("#btn-controls");
+      await page.locator("#f-bound").waitFor({ state: "visible" });
+      // Scrolled anywhere, the sheet's first field is on screen and nothing lies on it; the
+      // preset card and the graph are not under the sheet when the page starts.
+      for (const y of [0, 900, 1e6]) {
+        await page.evaluate((y) => window.scrollTo(0, y), y);
+        const seen = await page.evaluate(() => {
+          const f = document.querySelector("#f-bound");
+          const r = f.getBoundingClientRect();
+          const sheet = document.querySelector(".controls-drawer").getBoundingClientRect();
+          return { hit: document.elementFromPoint(r.left + 4, r.top + 4) === f, bottom: sheet.bottom, top: sheet.top };
+        });
+        assert.ok(seen.hit, `${w}×${h} scrolled to ${y}: the bound field is on top`);
+        assert.ok(Math.abs(seen.bottom - h) <= 1, `${w}×${h} scrolled to ${y}: the sheet ends at the screen's bottom (${seen.bottom})`);
+        assert.ok(seen.top >= h / 2 - 1, `${w}×${h} scrolled to ${y}: the sheet takes at most half the screen (top ${seen.top})`);
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const title = await page.locator(".preset-card h2").boundingBox();
+      assert.equal(await page.evaluate(({ x, y }) => !!document.elementFromPoint(x, y)?.closest(".preset-card"), { x: title.x + 4, y: title.y + 4 }), true, "the preset card's title is not under the sheet");
+      // The ✕ closes it and gives the focus back to the Controls button, where the page is.
+      await page.evaluate(() => window.scrollTo(0, 900));
+      const y = await page.evaluate(() => window.scrollY);
+      await page.click("#btn-controls-close");
+      assert.equal(await page.locator(".controls-drawer").isVisible(), false);
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "btn-controls");
+      assert.equal(await page.evaluate(() => window.scrollY), y, "closing did not scroll");
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test("a 2-partition job gets a short graph card, seed-001 a taller one", async () => {
   const { context, page } = await openPage(env.browser, { viewport: { width: 1280, height: 720 } });
   try {
