@@ -80,25 +80,28 @@ impl Pg {
         self.host.update_value(|h| h.generation += 1);
     }
 
+    /// One of the host's hooks (picked by `which`) with the current load generation, if set.
+    fn hook_of<F: Clone>(&self, which: impl Fn(&Host) -> &Option<F>) -> Option<(F, u64)> {
+        self.host.try_with_value(|h| which(h).clone().map(|f| (f, h.generation))).flatten()
+    }
+
     /// The host's listeners start from the simulation as it is now: a `start-at` run of a live
     /// update is not reported, as a mount's is not (its listeners come after it).
     pub(crate) fn skip_events(&self) {
-        if let Some((resync, generation)) = self.host.try_with_value(|h| h.resync.clone().map(|f| (f, h.generation))).flatten() {
+        if let Some((resync, generation)) = self.hook_of(|h| &h.resync) {
             self.with_sim(|s| resync(s, generation));
         }
     }
 
     /// The host's per-instant hook bound to the current generation, for the run loop's observer.
     pub(crate) fn instant_hook(&self) -> Option<super::job_marks::InstantHook> {
-        let (hook, generation) = self.host.try_with_value(|h| h.after_instant.clone().map(|f| (f, h.generation))).flatten()?;
+        let (hook, generation) = self.hook_of(|h| &h.after_instant)?;
         Some(Box::new(move |sim| hook(sim, generation)))
     }
 
     /// Tells the host that the simulation advanced (after each frame and each action).
     pub fn notify_advanced(&self) {
-        let Some((hook, generation)) = self.host.try_with_value(|h| h.after_advance.clone().map(|f| (f, h.generation))).flatten() else {
-            return;
-        };
+        let Some((hook, generation)) = self.hook_of(|h| &h.after_advance) else { return };
         let then = self.with_sim(|s| hook(s, generation));
         then();
     }
