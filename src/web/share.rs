@@ -107,8 +107,8 @@ fn pairs_named(params: &str, keys: &[&str]) -> Vec<(String, String)> {
 /// The element's attributes as iframe parameters, read by the one options parser: `layout`,
 /// `theme`, `controls`, `view`, `start-at`, `readonly`, `full-url`, `loading` (checked, but a
 /// frame starts as the iframe's own `loading` says), and `speed` and `autoplay` (`play` is its
-/// older name), which `apply_params` also reads for every link (here a bad speed
-/// is a problem in words, and a bare `&autoplay` plays, as the element's attribute does).
+/// older name), which `apply_params` reads for the other links (here a bad speed is a problem
+/// in words, and a bare `&autoplay` plays, as the element's attribute does).
 const EMBED_ONLY: &[&str] = &["layout", "theme", "controls", "view", "startat", "readonly", "loading", "fullurl", "speed", "autoplay", "play"];
 
 /// Reads the iframe's other parameters with the one options parser (`embed_options`, shared
@@ -135,12 +135,11 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
             options.start_at = None;
         }
     }
-    // The parsed speed wins over `apply_params`' reading (the last `speed=` there, unparsed).
     if let Some(s) = options.speed {
         pg.speed.set(s);
     }
-    // A link with a problem does not play (`apply_params` may have started it before these
-    // were read), and is stored so: a later `update({ autoplay: true })` through the bridge plays.
+    // A link with a problem does not play (a state `s=` may have started it), and is stored
+    // so: a later `update({ autoplay: true })` through the bridge plays.
     options.autoplay &= problems.is_empty();
     if !problems.is_empty() {
         pg.playing.set(false);
@@ -201,11 +200,14 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>) -> bool {
             problems.push(e);
         }
     }
-    if let Some(s) = speed {
-        pg.speed.set(s);
-    }
-    if play && problems.is_empty() {
-        pg.playing.set(true);
+    // With `embed=1` the options parser reads both, each checked (`apply_embed_options`).
+    if !embed {
+        if let Some(s) = speed {
+            pg.speed.set(s);
+        }
+        if play && problems.is_empty() {
+            pg.playing.set(true);
+        }
     }
     embed
 }
