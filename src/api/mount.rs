@@ -10,11 +10,9 @@
 
 use super::convert::{describe, to_json_text};
 use super::error::{ApiError, ApiResult, IntoJs};
-use crate::engine::error::InputError;
-use crate::engine::session::link_state::check_position;
 use crate::web::embed_options::{EmbedOptions, Layout, Source};
 use crate::web::host::{Hosted, Look};
-use crate::web::Pg;
+use crate::web::{LoadFailure, Pg};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -94,26 +92,25 @@ pub(crate) fn default_speed(pg: Pg) -> f64 {
     preset.unwrap_or(&catalog::presets()[0]).speed
 }
 
-/// Loads the source, sets the speed and runs to `start_at`: at a mount before the first render,
-/// in a live `update` in place of what ran. A source and `start_at` over the links' work budget
-/// are refused before anything changes. The run to `start_at` is not reported to the host's
-/// listeners, in an update as at a mount (whose listeners come after it).
+/// Loads the source, runs it to `start_at` and sets the speed: at a mount before the first
+/// render, in a live `update` in place of what ran. The new job is built and run beside the
+/// old one, so a refused source or `start_at` (over the links' work budget, or an engine error
+/// on the way) changes nothing. The run to `start_at` is not reported to the host's listeners,
+/// in an update as at a mount (whose listeners come after it).
 pub(crate) fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
-    let start_at_error = |e: InputError| ApiError::new(format!("{prefix}start-at"), e.message);
-    if let Some(Source { scenario, preset }) = &opts.source {
-        if let Some(at) = opts.start_at {
-            check_position(scenario.clone(), at).map_err(start_at_error)?;
+    let loaded = match (&opts.source, opts.start_at) {
+        (Some(Source { scenario, preset }), None) => pg.load(scenario.clone(), *preset).map_err(LoadFailure::Scenario),
+        (source, Some(at)) => {
+            let Source { scenario, preset } = source.clone().unwrap_or_else(|| pg.running_source());
+            pg.load_at(scenario, preset, at)
         }
-        pg.load(scenario.clone(), *preset).map_err(|e| e.within(&format!("{prefix}scenario")))?;
-    }
+        (None, None) => Ok(()),
+    };
+    loaded.map_err(|e| match e {
+        LoadFailure::Scenario(e) => e.within(&format!("{prefix}scenario")),
+        LoadFailure::StartAt(e) => ApiError::new(format!("{prefix}start-at"), e.message),
+    })?;
     pg.speed.set(opts.speed.unwrap_or_else(|| default_speed(pg)));
-    if let Some(at) = opts.start_at {
-        // Within the links' work budget, known before anything runs (no wall clock).
-        let ran = pg.update_watched((), |s, w| s.run_to_position(at, w)).0;
-        pg.skip_events();
-        pg.refresh();
-        ran.map_err(start_at_error)?;
-    }
     Ok(())
 }
 

@@ -69,19 +69,13 @@ impl MountedPlayground {
     /// `loadPreset`, `load` or the reader's picker loaded counts, not only the options), else
     /// what runs now when only `start_at` changed.
     fn to_reload(pg: Pg, source: Option<Option<&Source>>, start_at_changed: bool) -> Option<Source> {
-        let running = || Source { scenario: pg.base.get_value(), preset: pg.preset.get_untracked() };
-        let wanted = source.map(|s| s.cloned().unwrap_or_else(first_preset));
+        let running = || pg.running_source();
+        let wanted = source.map(|s| s.cloned().unwrap_or_else(embed_options::first_source));
         match wanted {
             Some(s) if s != running() => Some(s),
             _ => start_at_changed.then(running),
         }
     }
-}
-
-/// What a playground without a `preset` or `scenario` option runs (`Pg::new`).
-fn first_preset() -> Source {
-    let id = crate::engine::scenario::catalog::presets()[0].id;
-    embed_options::preset_source(id).expect("presets parse (tested in catalog.rs)")
 }
 
 fn report<T>(m: &str, r: ApiResult<T>) -> Result<T, JsValue> {

@@ -113,7 +113,7 @@ dom_modules!(
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub use app::{App, Embed, Playground};
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
-pub use state::Pg;
+pub use state::{LoadFailure, Pg};
 
 /// Mounts the playground into the page body, for `mountPlayground` (`src/api/mount.rs`), which
 /// `index.html` calls after `init()`: nothing runs on instantiation, so the same module loads

@@ -9,6 +9,7 @@
 //! ([`Reading`]), and updates every picture from them.
 
 mod run;
+pub use run::LoadFailure;
 
 use crate::engine::operator::trigger::FiringKind;
 use super::graph_flow::FlowRates;
@@ -17,7 +18,6 @@ use super::timeline_data::{FiringMark, TimelineData};
 use crate::engine::diagnosis::DiagnosisOptions;
 use crate::engine::job::JobConfig;
 use crate::engine::metrics::Metrics;
-use crate::engine::scenario::build;
 use crate::engine::scenario::catalog::{self, Preset};
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::deltas::Cursor;
@@ -211,7 +211,7 @@ impl Pg {
     /// A playground on the first preset.
     pub fn new() -> Self {
         let first = &catalog::presets()[0];
-        let sc = build::parse(first.json).expect("presets parse (tested in catalog.rs)");
+        let super::embed_options::Source { scenario: sc, preset } = super::embed_options::first_source();
         let session = Session::new(runnable(&sc)).expect("presets build");
         let snap = session.sim().snapshot();
         let reading = Reading::take(session.sim(), &DiagnosisOptions::default(), None);
@@ -220,7 +220,7 @@ impl Pg {
         let pg = Pg {
             session: StoredValue::new_local(session),
             base: StoredValue::new_local(sc),
-            preset: RwSignal::new(Some(first.id)),
+            preset: RwSignal::new(preset),
             clock: RwSignal::new(snap.now.ms()),
             snap_slow: RwSignal::new(snap.clone()),
             snap: RwSignal::new(snap),

@@ -95,6 +95,16 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     assert.deepEqual(await call(page, "elapsedMs"), { result: 20_000 });
     assert.match(await page.frameLocator("#embed").locator(".embed-title").textContent(), /seed 001/i);
     assert.equal(await root.getAttribute("data-theme"), "dark");
+    // Nor does one whose run to start-at fails on the way (a record at Long.MIN_VALUE fails the
+    // job): the new job is run beside the old one, which is left as it was (it was swapped in
+    // first and left halted).
+    const failing = `{"name":"fails at 0","topic":{"partitions":1},"window":{"assigner":{"type":"sliding","size_ms":2000,"slide_ms":1000}},"commands":[{"at_ms":0,"command":"produce","partition":0,"records":[{"ts":-9223372036854775808}]}]}`;
+    const failed = await call(page, "update", { scenario: failing, "start-at": "00:00:01" });
+    assert.match(failed.error?.message ?? "", /update: start-at: .*Long\.MIN_VALUE timestamp/);
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 20_000 });
+    assert.match(await page.frameLocator("#embed").locator(".embed-title").textContent(), /seed 001/i);
+    await call(page, "runUntil", 21_000);
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 21_000 }, "it still runs");
     // ... nor is it kept: a new preset runs to the start-at given before (20 s).
     assert.deepEqual(await call(page, "update", { preset: "empty-partition" }), { result: true });
     assert.deepEqual(await call(page, "elapsedMs"), { result: 20_000 });

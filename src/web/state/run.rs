@@ -13,7 +13,7 @@ use crate::engine::scenario::catalog;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::session::Session;
 use crate::engine::sim::Simulation;
-use crate::web::job_marks::Watch;
+use crate::web::job_marks::{JobMarks, Watch};
 use crate::web::timeline_data::TimelineData;
 use leptos::prelude::*;
 
@@ -29,11 +29,35 @@ impl Pg {
     /// Replaces the running job with a new scenario (from time zero).
     pub fn load(&self, sc: Scenario, preset: Option<&'static str>) -> Result<(), InputError> {
         let session = Session::new(runnable(&sc))?;
+        self.swap_in(session, sc, preset, JobMarks::default(), false);
+        Ok(())
+    }
+
+    /// Replaces the running job with a new scenario run to `at_ms` (a position, as a link's
+    /// `start-at`), built and run beside the old one: if either fails, what ran is left as it
+    /// was. The run is not reported to the host's listeners, which start from where it ends.
+    pub fn load_at(&self, sc: Scenario, preset: Option<&'static str>, at_ms: i64) -> Result<(), LoadFailure> {
+        let mut session = Session::new(runnable(&sc)).map_err(LoadFailure::Scenario)?;
+        let mut marks = JobMarks::default();
+        session.run_to_position(at_ms, &mut Watch { marks: &mut marks, host: None, inner: () }).map_err(LoadFailure::StartAt)?;
+        self.swap_in(session, sc, preset, marks, true);
+        Ok(())
+    }
+
+    /// What runs now, as the options name a source: the scenario loaded last and its preset
+    /// (what `loadPreset`, `load` or the reader's picker loaded counts, not only the options).
+    pub fn running_source(&self) -> crate::web::embed_options::Source {
+        crate::web::embed_options::Source { scenario: self.base.get_value(), preset: self.preset.get_untracked() }
+    }
+
+    /// `session` (of `sc`, with the timeline's job `marks` of what it `ran` past time zero) in
+    /// place of what ran.
+    fn swap_in(&self, session: Session, sc: Scenario, preset: Option<&'static str>, marks: JobMarks, ran: bool) {
         let start = session.start();
         self.session.set_value(session);
         self.base.set_value(sc);
         self.preset.set(preset);
-        self.timeline.set_value(TimelineData::new(start.ms()));
+        self.timeline.set_value(TimelineData { job: marks, ..TimelineData::new(start.ms()) });
         self.seen.set_value(Cursor::default());
         self.logs.emissions.set(Vec::new());
         self.logs.joins.set(Vec::new());
@@ -45,8 +69,11 @@ impl Pg {
         self.perf.catching_up.set(None);
         self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.bump_generation();
+        if ran {
+            // Before the refresh, which tells the host: its listeners start from here.
+            self.skip_events();
+        }
         self.refresh();
-        Ok(())
     }
 
     /// Reads the simulation.
@@ -153,4 +180,12 @@ impl Pg {
         self.halted_error()?;
         self.update_watched((), |s, w| s.run_until_abs(crate::engine::time::ProcTime(t), w)).0.map(|_| ())
     }
+}
+
+/// Why [`Pg::load_at`] loaded nothing: the scenario does not build, or the run to the position
+/// failed (an engine error on the way, a position out of reach).
+#[derive(Debug)]
+pub enum LoadFailure {
+    Scenario(InputError),
+    StartAt(InputError),
 }
