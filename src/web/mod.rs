@@ -72,6 +72,7 @@ dom_modules!(
     graph_chained,
     graph_flow_marks,
     graph_operator,
+    graph_partition,
     header,
     hold,
     host,

@@ -59,7 +59,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
     // A real job's splits: the REST API gives their watermark and idleness, not their records.
     let live = pg.live.is_some();
     let counted = move |f: fn(&Row<SplitView>) -> String| move || if live { "?".to_string() } else { cell(f)() };
-    let name = move || super::graph::live_split_of_source(&pg, p).unwrap_or_else(|| snap.with(|s| super::graph_layout::partition_label(s, p)));
+    let name = move || super::graph_partition::live_split_of_source(&pg, p).unwrap_or_else(|| snap.with(|s| super::graph_layout::partition_label(s, p)));
     let status = move || {
         d.with(|s| {
             s.as_ref().map(|s| {

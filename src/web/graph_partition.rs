@@ -1,0 +1,137 @@
+//! A partition in the job graph: its pill (name, state, watermark) and its Silence / Resume
+//! button. The pill names a state, never an action (active, idle, silenced, released, no
+//! producer); a real job's splits (the live card) are named by their split ids and show their
+//! state only, since its producers are not known.
+
+use super::format::wm_human;
+use super::graph_flow_marks::PauseBadge;
+use super::graph_layout::{partition_label, Layout, SILENCE_W};
+use super::reading::Chain;
+use super::rows::split_memo;
+use super::state::{Pg, Selection};
+use crate::engine::time::NO_WATERMARK;
+use leptos::prelude::*;
+
+#[component]
+pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Memo<bool>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let d = split_memo(pg.snap, p);
+    let name = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| partition_label(s, p))));
+    // As sentences name it: "partition 3", "partition rates-0" (the pill says `p3`).
+    let spoken = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| super::graph_layout::partition_name(s, p))));
+    let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
+    // A partition nobody writes to is not "silenced": it has nothing to resume. A real job's
+    // producers are not known: its splits show their state only (active or idle).
+    let producer = Memo::new(move |_| {
+        pg.snap.track();
+        pg.live.is_some() || pg.with_sim(|s| s.producers().iter().any(|x| x.partition == p))
+    });
+    let live = pg.live.is_some();
+    let badge = Memo::new(move |_| state.get().map_or(PartState::Active, |(idle, released, _, silent)| PartState::of(idle, released, silent, producer.get())));
+    let read_only = super::host::read_only();
+    let toggles = move || !live && !read_only() && badge.get().can_toggle();
+    let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
+    let class = move || part_class(state.get(), chain.with(|c| c.2) == Some(p), pg.selection.with(|sel| *sel == Selection::Split(p)));
+    let wm = move || d.with(|s| s.as_ref().filter(|s| !s.released).map(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())).unwrap_or_default());
+    // Large topologies: the pill has the name and a state other than active; the watermark is
+    // in the splits table and the accessible name.
+    let shown_wm = move || if compact.get() { String::new() } else { format!(" {}", wm()) };
+    let shown_badge = move || if compact.get() && badge.get() == PartState::Active { String::new() } else { format!(" {}", badge.get().word()) };
+    let label = move || format!("Partition {}: {}, watermark {}; press Enter to explain", spoken.get(), badge.get().word(), wm());
+    let verb = move || if state.with(|s| s.is_some_and(|s| s.3)) { "Resume" } else { "Silence" };
+    view! {
+        <g class="part-row">
+            <g class="silence-btn" class:on=move || badge.get() == PartState::Silenced class:hidden=move || !toggles()
+                data-silence=p role="button" tabindex="-1"
+                aria-label=move || format!("{} partition {}", verb(), spoken.get())>
+                <title>{move || format!("{} the producers of partition {}", verb(), spoken.get())}</title>
+                <rect x=move || geo.get().0 - SILENCE_W + 4.0 y=move || geo.get().1 - geo.get().2 / 2.0 width=SILENCE_W - 8.0 height=move || geo.get().2 rx="3" />
+                <text x=move || geo.get().0 - SILENCE_W / 2.0 y=move || geo.get().1 + 3.5 text-anchor="middle">{verb}</text>
+            </g>
+            <g class=class data-partition=p data-state=move || badge.get().word() tabindex="-1" role="button" aria-label=label>
+                <title>{move || if live { format!("split {}: {}", name.get(), badge.get().word()) } else { format!("partition {} (engine partition {p}): {}; click to explain", name.get(), badge.get().word()) }}</title>
+                <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
+                <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>
+                    {move || name.get()}
+                    <tspan class=move || format!("st st-{}", badge.get().class())>{shown_badge}</tspan>
+                    {shown_wm}
+                </text>
+                <PauseBadge p=p lay=lay />
+            </g>
+        </g>
+    }
+}
+
+/// A real job's split id for partition `p` (`None` for the simulation).
+pub fn live_split(pg: &Pg, p: u32) -> Option<String> {
+    pg.live.and_then(|l| l.with(|g| g.split_ids.get(p as usize).cloned()))
+}
+
+/// [`live_split`] with its source's name when the job has several (each numbers its splits
+/// from 0), for a table row that has no band heading above it: `split-0 (rates)`.
+pub fn live_split_of_source(pg: &Pg, p: u32) -> Option<String> {
+    let id = live_split(pg, p)?;
+    pg.live.and_then(|l| {
+        l.with(|g| {
+            let input = g.snapshot.splits.get(p as usize)?.input as usize;
+            let source = g.source_names.get(input).filter(|_| g.source_names.len() > 1);
+            Some(source.map_or_else(|| id.clone(), |s| format!("{id} ({})", s.trim_start_matches("Source: "))))
+        })
+    })
+}
+
+/// What a partition's badge says: its state, never an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartState {
+    Released,
+    NoProducer,
+    Silenced,
+    Idle,
+    Active,
+}
+
+impl PartState {
+    pub fn of(idle: bool, released: bool, silent: bool, has_producer: bool) -> Self {
+        match () {
+            _ if released => PartState::Released,
+            _ if !has_producer => PartState::NoProducer,
+            _ if silent => PartState::Silenced,
+            _ if idle => PartState::Idle,
+            _ => PartState::Active,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            PartState::Released => "released",
+            PartState::NoProducer => "no producer",
+            PartState::Silenced => "silenced",
+            PartState::Idle => "idle",
+            PartState::Active => "active",
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            PartState::NoProducer => "none",
+            other => other.word(),
+        }
+    }
+
+    /// Only a partition with producers can be silenced or resumed.
+    fn can_toggle(self) -> bool {
+        !matches!(self, PartState::Released | PartState::NoProducer)
+    }
+}
+
+/// A partition's classes from its state (idle, released, No Watermark, silent).
+fn part_class(state: Option<(bool, bool, bool, bool)>, holding: bool, selected: bool) -> String {
+    let mut c = String::from("node part");
+    if let Some((idle, released, nowm, _)) = state {
+        c += if idle { " idle" } else { "" };
+        c += if released { " released" } else if nowm { " nowm" } else { "" };
+    }
+    c += if holding { " holding" } else { "" };
+    c += if selected { " selected" } else { "" };
+    c
+}
