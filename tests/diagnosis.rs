@@ -473,6 +473,33 @@ fn an_empty_partition_is_judged_only_after_a_quiet_threshold() {
     run_to(&mut s, 1);
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     assert!(d.headline.starts_with("Just started: partition 0 has had no record in the 1 ms it has been read"), "{}", d.headline);
+    assert_eq!(d.cause, None, "the heartbeat warning is not why the watermark is held now");
+    // A critical finding is still the cause: a missing strategy, with the culprit (partition 1
+    // of source subtask 0, which reads partitions 1 and 3; the first at No Watermark) just read.
+    let mut sc: Value = serde_json::from_str(empty).unwrap();
+    sc["source"]["watermark"]["generator"] = serde_json::json!({"kind": "no_watermarks"});
+    sc["producers"][0]["partitions"] = serde_json::json!([0, 2, 3]);
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 500);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.culprit.and_then(|c| c.partition), Some(1));
+    assert_eq!(d.cause.map(kind_name).as_deref(), Some("no_watermark_strategy"), "{}", d.headline);
+    // A partition added while the job runs is "just added" (early: a source subtask that has
+    // emitted a watermark never goes back to No Watermark for a new split).
+    let mut sc: Value = serde_json::from_str(seed).unwrap();
+    sc["commands"] = serde_json::json!([{"at_ms": 200, "command": "add_partition"}]);
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 500);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert!(d.headline.starts_with("Just added: partition 16 has had no record in the 300 ms it has been read"), "{}", d.headline);
+    // A restart keeps the judgment: partition 3, empty for two minutes, is not "just started"
+    // in the first second after the job is back (TaskManager 0 lost at 120 s, back at 125 s).
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/restart_stalls_until_idle.json")).unwrap();
+    sc["source"]["watermark"]["idle_timeout_ms"] = Value::Null;
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 125_100);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.cause.map(kind_name).as_deref(), Some("empty_partition"), "{}", d.headline);
     let mut s = Session::from_json(empty).unwrap();
     run_to(&mut s, 500);
     let d = s.sim().diagnose(&DiagnosisOptions::default());

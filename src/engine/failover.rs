@@ -330,6 +330,8 @@ impl Simulation {
             } else {
                 src.add_split(p as u32, t, &mut self.trace)
             };
+            // The diagnosis reads one split across the restart: an empty one stays empty.
+            src.splits[i].assigned_at = before.assigned_at;
             src.splits[i].records_read = before.records_read;
             src.splits[i].observed = before.observed.clone();
             self.split_of[p] = Some((owner, i));

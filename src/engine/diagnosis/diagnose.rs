@@ -138,16 +138,20 @@ impl Simulation {
         findings.sort_by_key(|f| {
             (f.kind != FindingKind::NothingReadYet, !f.holds_watermark, f.severity, f.kind, f.partition, f.source_subtask)
         });
-        let cause = findings
+        let mut cause = findings
             .first()
             .filter(|f| f.holds_watermark || f.severity <= Severity::Warning || f.kind == FindingKind::NothingReadYet)
             .map(|f| f.kind);
-        // A warning about another partition is not what holds the watermark now.
-        let holder_named = cause.is_some() && findings.first().is_some_and(|f| f.holds_watermark);
-        let headline = match self.too_early_for(culprit.as_ref(), &partitions).filter(|_| !holder_named) {
-            Some(early) => early,
-            None => headline(cause.and(findings.first()), explanation.as_ref(), self.cfg.keyed_noun()),
-        };
+        // While the split that holds the watermark is read too briefly to be judged, a warning
+        // about another partition is not the cause (a critical finding, as a missing strategy,
+        // still is): the headline says so, and no finding is the cause.
+        let early = self
+            .too_early_for(culprit.as_ref(), &partitions)
+            .filter(|_| findings.first().is_none_or(|f| !f.holds_watermark && f.severity != Severity::Critical));
+        if early.is_some() {
+            cause = None;
+        }
+        let headline = early.unwrap_or_else(|| headline(cause.and(findings.first()), explanation.as_ref(), self.cfg.keyed_noun()));
         Diagnosis {
             now,
             elapsed_ms: if self.started { now - self.cfg.start_time } else { -1 },
@@ -169,8 +173,11 @@ impl Simulation {
     fn too_early_for(&self, culprit: Option<&Culprit>, partitions: &[PartitionFacts]) -> Option<String> {
         let interval = self.cfg.auto_watermark_interval_ms;
         let f = partitions.get(culprit?.partition? as usize).filter(|f| too_early_to_judge(f, interval))?;
+        // A partition added while the job runs is read for less time than the job has run.
+        let since_start = self.now.max(self.cfg.start_time) - self.cfg.start_time;
+        let what = if f.read_ms.is_some_and(|r| r < since_start) { "Just added" } else { "Just started" };
         Some(format!(
-            "Just started: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; it is judged empty after {}.",
+            "{what}: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; it is judged empty after {}.",
             self.partition_name(f.partition),
             d(f.read_ms.unwrap_or(0)),
             d(quiet_after_ms(f, interval))
