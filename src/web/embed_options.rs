@@ -295,12 +295,12 @@ pub fn parse_origins(value: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// A preset by id.
 /// What a playground runs without a `preset` or `scenario` option: the catalog's first preset.
 pub fn first_source() -> Source {
     preset_source(catalog::presets()[0].id).expect("presets parse (tested in catalog.rs)")
 }
 
+/// A preset by id.
 pub fn preset_source(id: &str) -> Result<Source, String> {
     let p = catalog::preset(id.trim()).ok_or_else(|| scenario_text::no_preset(id))?;
     let scenario = crate::engine::scenario::build::parse(p.json).map_err(|e| e.to_string())?;

@@ -66,7 +66,7 @@ pub fn load_from_location(pg: &Pg, problems: &mut Vec<String>) {
 pub fn load_from_fragment(pg: &Pg, fragment: &str, problems: &mut Vec<String>) {
     let params = fragment.trim_start_matches('#');
     if params.contains('=') {
-        apply_params(pg, params, problems);
+        apply_params(pg, params, problems, false);
     }
 }
 
@@ -83,7 +83,7 @@ pub struct EmbedQuery {
 pub fn load_from_query(pg: &Pg, problems: &mut Vec<String>) -> Option<EmbedQuery> {
     let search = web_sys::window().and_then(|w| w.location().search().ok())?;
     let params = search.trim_start_matches('?');
-    if !apply_params(pg, params, problems) {
+    if !apply_params(pg, params, problems, true) {
         return None;
     }
     // The origins first: their problem, like any, keeps the frame from playing.
@@ -162,7 +162,8 @@ fn embed_origins(params: &str, problems: &mut Vec<String>) -> Vec<String> {
 
 /// Applies `k=v&…` parameters: `s` (the page's state), `preset`, `scenario` (JSON), `share` (a
 /// `wmp1.` share string), `speed`, `play`/`autoplay`. Returns whether `embed=1` was given.
-fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>) -> bool {
+/// With `embed=1` in the query (`from_query`), speed and play are left to the embed's options.
+fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: bool) -> bool {
     if params.is_empty() {
         return false;
     }
@@ -200,8 +201,9 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>) -> bool {
             problems.push(e);
         }
     }
-    // With `embed=1` the options parser reads both, each checked (`apply_embed_options`).
-    if !embed {
+    // An iframe's options parser reads both, each checked (`apply_embed_options`); a fragment's
+    // `embed=1` asks nothing of the page.
+    if !(embed && from_query) {
         if let Some(s) = speed {
             pg.speed.set(s);
         }

@@ -142,6 +142,19 @@ for (const [name, suffix, id] of [
   });
 }
 
+test("a fragment's speed and play apply with embed=1 beside them (only the query's embed=1 is an iframe's)", async () => {
+  const { context, page, problems } = await openPage(env.browser);
+  try {
+    await page.goto(env.baseUrl + "#preset=late-data&speed=30&play=1&embed=1", { waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await page.inputValue("#speed"), "30");
+    assert.equal(await page.getAttribute("#btn-play", "aria-pressed"), "true");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
 test("iframe parameter scenario= (JSON) opens that scenario in the embed layout", async () => {
   const { context, page, problems } = await openPage(env.browser, { viewport: { width: 720, height: 420 } });
   try {
