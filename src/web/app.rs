@@ -24,7 +24,6 @@ use super::timeline::Timeline;
 use super::embed_options::{EmbedOptions, Layout};
 use super::host::{Hosted, Look};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -175,28 +174,15 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                     "Flink 2.3 semantics, simulated deterministically in your browser. Processing time is simulated; see the README for what the model simplifies. Press ? for shortcuts."
                 </footer>
             </main>
-            <aside class="controls-drawer" aria-labelledby="controls-h" class:hidden=move || !controls_open.get()>
+            <aside class="controls-drawer" id="controls-drawer" aria-labelledby="controls-h" class:hidden=move || !controls_open.get()>
                 <div class="drawer-head">
                     <h2 id="controls-h">"CONTROLS"</h2>
                     <button class="btn small" id="btn-controls-close" title="Close the controls (C)" aria-label="Close the controls"
-                        on:click=move |ev| close_controls(controls_open, &ev)>"✕"</button>
+                        on:click=move |_| super::header::close_controls(pg, controls_open)>"✕"</button>
                 </div>
                 <AfterFirstPaint><ControlsPanel /></AfterFirstPaint>
             </aside>
             <AfterFirstPaint><HelpOverlay open=help_open /></AfterFirstPaint>
         </div>
-    }
-}
-
-/// Closes the drawer and gives the focus back to the header's Controls button, without
-/// scrolling to it: on a phone the header has scrolled away while the drawer sticks below.
-fn close_controls(open: RwSignal<bool>, ev: &web_sys::MouseEvent) {
-    open.set(false);
-    let app = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.closest(".app").ok().flatten());
-    let button = app.and_then(|a| a.query_selector("#btn-controls").ok().flatten()).and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(b) = button {
-        let opts = web_sys::FocusOptions::new();
-        opts.set_prevent_scroll(true);
-        let _ = b.focus_with_options(&opts);
     }
 }

@@ -47,7 +47,7 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
                 </span>
             </div>
             <div class="header-tools">
-                <button class="btn" id="btn-controls" aria-expanded=move || controls_open.get().to_string()
+                <button class="btn" id="btn-controls" aria-controls="controls-drawer" aria-expanded=move || controls_open.get().to_string()
                     on:click=move |_| controls_open.update(|o| *o = !*o) title="Show or hide the controls (C)"><Svg icon=Icon::Gear />" Controls"</button>
                 <button class="icon-btn" id="btn-share" aria-label="Share, export, import, code" title="Share, export, import, Java / SQL code"
                     on:click=move |_| reveal_share(pg)><Svg icon=Icon::Share /></button>
@@ -116,5 +116,19 @@ fn reveal_share(pg: Pg) {
         // height: on a phone the first scroll ended 380 px off.
         card.scroll_into_view();
         set_timeout(move || card.scroll_into_view(), std::time::Duration::from_millis(100));
+    }
+}
+
+/// Closes the controls drawer. If the focus was in it (its ✕, or a control when `C` closed it),
+/// it goes back to the header's Controls button, without scrolling to it: on a phone the header
+/// has scrolled away while the drawer sticks below.
+pub fn close_controls(pg: Pg, open: RwSignal<bool>) {
+    let inside = super::host::active_element().is_some_and(|a| a.closest(".controls-drawer").ok().flatten().is_some());
+    open.set(false);
+    let button = pg.query("#btn-controls").and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+    if let (true, Some(b)) = (inside, button) {
+        let opts = web_sys::FocusOptions::new();
+        opts.set_prevent_scroll(true);
+        let _ = b.focus_with_options(&opts);
     }
 }

@@ -169,6 +169,22 @@ test("controls open at 1000 px and below: a sheet at the bottom of the screen, o
         assert.ok(Math.abs(seen.bottom - h) <= 1, `${w}×${h} scrolled to ${y}: the sheet ends at the screen's bottom (${seen.bottom})`);
         assert.ok(seen.top >= h / 2 - 1, `${w}×${h} scrolled to ${y}: the sheet takes at most half the screen (top ${seen.top})`);
       }
+      // What the keyboard focuses in the page is scrolled into view above the sheet.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.focus("#btn-controls");
+      for (let i = 0; i < 30; i++) {
+        await page.keyboard.press("Tab");
+        const f = await page.evaluate(() => {
+          const a = document.activeElement;
+          const r = a.getBoundingClientRect();
+          const sheet = document.querySelector(".controls-drawer").getBoundingClientRect().top;
+          return { inMain: !!a.closest(".main"), what: a.id || a.tagName, top: r.top, bottom: r.bottom, fits: r.height <= sheet, sheet };
+        });
+        if (!f.inMain) continue;
+        // Whole when it fits above the sheet (the graph at 720×420 does not: its top shows).
+        const seen = f.fits ? f.bottom <= f.sheet + 1 : f.top < f.sheet;
+        assert.ok(seen, `${w}×${h}: the focused ${f.what} is above the sheet (${f.top}–${f.bottom}, the sheet at ${f.sheet})`);
+      }
       await page.evaluate(() => window.scrollTo(0, 0));
       const title = await page.locator(".preset-card h2").boundingBox();
       assert.equal(await page.evaluate(({ x, y }) => !!document.elementFromPoint(x, y)?.closest(".preset-card"), { x: title.x + 4, y: title.y + 4 }), true, "the preset card's title is not under the sheet");
@@ -179,6 +195,12 @@ test("controls open at 1000 px and below: a sheet at the bottom of the screen, o
       assert.equal(await page.locator(".controls-drawer").isVisible(), false);
       assert.equal(await page.evaluate(() => document.activeElement?.id), "btn-controls");
       assert.equal(await page.evaluate(() => window.scrollY), y, "closing did not scroll");
+      // So does C with the focus on a control in the sheet.
+      await page.keyboard.press("c");
+      await page.focus("#btn-add-partition");
+      await page.keyboard.press("c");
+      assert.equal(await page.locator(".controls-drawer").isVisible(), false);
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "btn-controls", "C from inside the sheet");
     } finally {
       await context.close();
     }
