@@ -131,12 +131,13 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
     }
     // A join job lists joined pairs where a window job lists its window emissions.
     let join_job = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
+    let drawer = super::host::drawer_offered();
     view! {
-        <div class="app" class:with-controls=move || controls_open.get()>
+        <div class="app" class:with-controls=move || controls_open.get() && drawer()>
             <super::embed::HatchDefs />
             <Header controls_open=controls_open help_open=help_open />
             <Notices />
-            <main class="main" id="main">
+            <main class="main" id="main" on:focusin=move |ev| keep_above_sheet(&ev)>
                 <super::lesson::LessonCard />
                 <PresetCard />
                 <div class="row graph-row">
@@ -184,5 +185,28 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
             </aside>
             <AfterFirstPaint><HelpOverlay open=help_open /></AfterFirstPaint>
         </div>
+    }
+}
+
+/// Scrolls the page so that what the keyboard focused in it is not under the controls sheet
+/// (up to 1000 px wide the drawer sticks to the bottom of the screen). The browser scrolls a
+/// focused element just into the screen; CSS cannot make room for the sheet only at the page's
+/// level (a scroll margin also applies in the tables' own scroll boxes, a scroll padding also
+/// to the sheet's own controls), and an element's host page is out of its stylesheet's reach.
+fn keep_above_sheet(ev: &web_sys::FocusEvent) {
+    use wasm_bindgen::JsCast;
+    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    let Some(sheet) = el.closest(".app.with-controls").ok().flatten().and_then(|a| a.query_selector(".controls-drawer").ok().flatten()) else {
+        return;
+    };
+    let (r, s) = (el.get_bounding_client_rect(), sheet.get_bounding_client_rect());
+    // Beside the page (wide screens) the drawer covers nothing of it.
+    let covered = r.right() > s.left() && r.left() < s.right() && r.bottom() > s.top() && r.top() < s.bottom();
+    if covered {
+        // Its bottom above the sheet, but never its top off the screen.
+        let by = (r.bottom() - s.top() + 8.0).min(r.top() - 8.0).max(0.0);
+        if let Some(w) = web_sys::window() {
+            w.scroll_by_with_x_and_y(0.0, by);
+        }
     }
 }

@@ -146,6 +146,13 @@ pub fn read_only() -> impl Fn() -> bool + Copy {
     move || readonly.is_some_and(|r| r.get())
 }
 
+/// Whether this playground offers the controls drawer: not with `controls` minimal or none, nor
+/// read-only (the stylesheet hides it there; the layout must not leave room for it either).
+pub fn drawer_offered() -> impl Fn() -> bool + Copy {
+    let look = use_context::<Look>();
+    move || look.is_none_or(|l| l.controls.get() == Controls::Full && !l.readonly.get())
+}
+
 pub fn theme_of(t: ThemeChoice) -> Theme {
     match t {
         ThemeChoice::Auto => Theme::System,

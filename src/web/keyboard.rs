@@ -56,6 +56,8 @@ struct Keys {
     theme: ThemeState,
     /// A read-only playground keeps its scenario: the preset keys do nothing there.
     read_only: Signal<bool>,
+    /// Without the drawer (read-only, `controls` minimal or none), C does nothing.
+    drawer: Signal<bool>,
 }
 
 impl Keys {
@@ -70,6 +72,7 @@ impl Keys {
             "+" | "=" => pg.speed.update(|s| *s = faster(*s)),
             "-" | "_" => pg.speed.update(|s| *s = slower(*s)),
             "r" | "R" => pg.reset(),
+            "c" | "C" if !self.drawer.get_untracked() => return false,
             "c" | "C" if self.controls_open.get_untracked() => super::header::close_controls(pg, self.controls_open),
             "c" | "C" => self.controls_open.set(true),
             "t" | "T" => self.theme.cycle(),
@@ -107,7 +110,9 @@ fn shifted_digit(e: &web_sys::KeyboardEvent) -> Option<String> {
 
 /// Installs the window-level key handler.
 pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>) {
-    let keys = Keys { pg, help_open, controls_open, theme: expect_context::<ThemeState>(), read_only: Signal::derive(super::host::read_only()) };
+    let keys = Keys { pg, help_open, controls_open, theme: expect_context::<ThemeState>(), read_only: Signal::derive(super::host::read_only()),
+        drawer: Signal::derive(super::host::drawer_offered()),
+    };
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
         // A hosted playground answers only keys typed inside it (several may share a page).
         if e.ctrl_key() || e.meta_key() || e.alt_key() || !pg.owns_event(&e) {

@@ -313,6 +313,23 @@ test("iframe parameter layout=full gives the whole playground in the frame, its 
   }
 });
 
+test("a full-layout frame without the drawer (readonly, controls=minimal) leaves no room for it, and C does not open it", async () => {
+  for (const extra of ["readonly", "controls=minimal"]) {
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1600, height: 900 } });
+    try {
+      await page.goto(env.baseUrl + `?embed=1&preset=late-data&layout=full&${extra}`, { waitUntil: "load" });
+      await page.locator(".app svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+      assert.equal(await page.locator(".app.with-controls").count(), 0, `${extra}: no column for a drawer (1600 px opens it elsewhere)`);
+      assert.equal(await page.locator("#btn-controls").isVisible(), false, `${extra}: no Controls button`);
+      await page.keyboard.press("c");
+      assert.equal(await page.locator(".app.with-controls").count(), 0, `${extra}: C`);
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 for (const [param, words] of [
   ["layout=sideways", /“layout” is wrong: "sideways" is not one of "embed", "full"/],
   ["theme=purple", /“theme” is wrong/],
