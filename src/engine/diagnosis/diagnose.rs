@@ -146,7 +146,7 @@ impl Simulation {
         // about another partition is not the cause (a critical finding, as a missing strategy,
         // still is): the headline says so, and no finding is the cause.
         let early = self
-            .too_early_for(culprit.as_ref(), &partitions)
+            .too_early_for(culprit.as_ref(), &partitions, now)
             .filter(|_| findings.first().is_none_or(|f| !f.holds_watermark && f.severity != Severity::Critical));
         if early.is_some() {
             cause = None;
@@ -170,12 +170,11 @@ impl Simulation {
 
     /// The headline while the culprit's partition is read too briefly to be judged empty: it
     /// holds the watermark, but "no problem" and "never received a record" would both mislead.
-    fn too_early_for(&self, culprit: Option<&Culprit>, partitions: &[PartitionFacts]) -> Option<String> {
+    fn too_early_for(&self, culprit: Option<&Culprit>, partitions: &[PartitionFacts], now: ProcTime) -> Option<String> {
         let interval = self.cfg.auto_watermark_interval_ms;
         let f = partitions.get(culprit?.partition? as usize).filter(|f| too_early_to_judge(f, interval))?;
         // A partition added while the job runs is read for less time than the job has run.
-        let since_start = self.now.max(self.cfg.start_time) - self.cfg.start_time;
-        let what = if f.read_ms.is_some_and(|r| r < since_start) { "Just added" } else { "Just started" };
+        let what = if f.read_ms.is_some_and(|r| r < now - self.cfg.start_time) { "Just added" } else { "Just started" };
         Some(format!(
             "{what}: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; it is judged empty after {}.",
             self.partition_name(f.partition),

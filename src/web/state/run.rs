@@ -29,7 +29,7 @@ impl Pg {
     /// Replaces the running job with a new scenario (from time zero).
     pub fn load(&self, sc: Scenario, preset: Option<&'static str>) -> Result<(), InputError> {
         let session = Session::new(runnable(&sc))?;
-        self.swap_in(session, sc, preset, JobMarks::default(), false);
+        self.swap_in(session, sc, preset, None);
         Ok(())
     }
 
@@ -40,7 +40,7 @@ impl Pg {
         let mut session = Session::new(runnable(&sc)).map_err(LoadFailure::Scenario)?;
         let mut marks = JobMarks::default();
         session.run_to_position(at_ms, &mut Watch { marks: &mut marks, host: None, inner: () }).map_err(LoadFailure::StartAt)?;
-        self.swap_in(session, sc, preset, marks, true);
+        self.swap_in(session, sc, preset, Some(marks));
         Ok(())
     }
 
@@ -50,14 +50,14 @@ impl Pg {
         crate::web::embed_options::Source { scenario: self.base.get_value(), preset: self.preset.get_untracked() }
     }
 
-    /// `session` (of `sc`, with the timeline's job `marks` of what it `ran` past time zero) in
-    /// place of what ran.
-    fn swap_in(&self, session: Session, sc: Scenario, preset: Option<&'static str>, marks: JobMarks, ran: bool) {
-        let start = session.start();
+    /// `session` (of `sc`) in place of what ran; `ran`: the timeline's job marks of its run past
+    /// time zero (`None`: it starts at time zero).
+    fn swap_in(&self, session: Session, sc: Scenario, preset: Option<&'static str>, ran: Option<JobMarks>) {
+        let (start, resync) = (session.start(), ran.is_some());
         self.session.set_value(session);
         self.base.set_value(sc);
         self.preset.set(preset);
-        self.timeline.set_value(TimelineData { job: marks, ..TimelineData::new(start.ms()) });
+        self.timeline.set_value(TimelineData { job: ran.unwrap_or_default(), ..TimelineData::new(start.ms()) });
         self.seen.set_value(Cursor::default());
         self.logs.emissions.set(Vec::new());
         self.logs.joins.set(Vec::new());
@@ -69,7 +69,7 @@ impl Pg {
         self.perf.catching_up.set(None);
         self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.bump_generation();
-        if ran {
+        if resync {
             // Before the refresh, which tells the host: its listeners start from here.
             self.skip_events();
         }
