@@ -98,18 +98,13 @@ pub(crate) fn default_speed(pg: Pg) -> f64 {
 /// on the way) changes nothing. The run to `start_at` is not reported to the host's listeners,
 /// in an update as at a mount (whose listeners come after it).
 pub(crate) fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
-    let loaded = match (&opts.source, opts.start_at) {
-        (Some(Source { scenario, preset }), None) => pg.load(scenario.clone(), *preset).map_err(LoadFailure::Scenario),
-        (source, Some(at)) => {
-            let Source { scenario, preset } = source.clone().unwrap_or_else(|| pg.running_source());
-            pg.load_at(scenario, preset, at)
-        }
-        (None, None) => Ok(()),
-    };
-    loaded.map_err(|e| match e {
-        LoadFailure::Scenario(e) => e.within(&format!("{prefix}scenario")),
-        LoadFailure::StartAt(e) => ApiError::new(format!("{prefix}start-at"), e.message),
-    })?;
+    if opts.source.is_some() || opts.start_at.is_some() {
+        let Source { scenario, preset } = opts.source.clone().unwrap_or_else(|| pg.running_source());
+        pg.load_at(scenario, preset, &[], opts.start_at).map_err(|e| match e {
+            LoadFailure::Scenario(e) => e.within(&format!("{prefix}scenario")),
+            LoadFailure::Replay(e) => ApiError::new(format!("{prefix}start-at"), e.message),
+        })?;
+    }
     pg.speed.set(opts.speed.unwrap_or_else(|| default_speed(pg)));
     Ok(())
 }

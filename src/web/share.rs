@@ -5,7 +5,8 @@
 use super::playback::MAX_SPEED;
 use super::scenario_text;
 use super::snippets;
-use super::state::Pg;
+use super::state::{LoadFailure, Pg};
+use crate::engine::error::InputError;
 use super::embed_options::EmbedOptions;
 use super::url_state::{self, TimelineZoom};
 use crate::engine::session::link_state::MAX_ENCODED;
@@ -127,9 +128,7 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
         }
     }
     if let Some(ms) = options.start_at {
-        let (ran, ()) = pg.update_watched((), |s, w| s.run_to_position(ms, w));
-        pg.refresh();
-        if let Err(e) = ran {
+        if let Err(e) = start_at(pg, ms) {
             problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
             // Not kept: a later update through the bridge would run to it again and fail.
             options.start_at = None;
@@ -147,6 +146,19 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
         pg.playing.set(true);
     }
     options
+}
+
+/// Runs what the link opened, with its actions, to `ms` instead, beside it (`Pg::load_at`): if
+/// that fails, the link's own position is kept, not a run halted half-way. The selection of a
+/// state link is kept too.
+fn start_at(pg: &Pg, ms: i64) -> Result<(), InputError> {
+    let super::embed_options::Source { scenario, preset } = pg.running_source();
+    let selection = pg.selection.get_untracked();
+    pg.load_at(scenario, preset, &pg.issued_commands(), Some(ms)).map_err(|e| match e {
+        LoadFailure::Scenario(e) | LoadFailure::Replay(e) => e,
+    })?;
+    pg.selection.set(selection);
+    Ok(())
 }
 
 /// The `origins` parameter, or this page's own origin; a bad one is a link problem and leaves

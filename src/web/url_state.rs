@@ -7,7 +7,7 @@
 //! commands at their times, runs to the position within the work budget and restores the
 //! speed, selection and zoom: the same trace hash and the same view.
 
-use super::state::{Pg, Selection};
+use super::state::{LoadFailure, Pg, Selection};
 use crate::engine::scenario::{build, catalog};
 use crate::engine::session::link_state::LinkState;
 use leptos::prelude::*;
@@ -85,7 +85,7 @@ pub fn current(pg: &Pg, zoom: TimelineZoom) -> LinkState {
     LinkState {
         preset: preset.map(str::to_string),
         scenario: if unchanged { None } else { pg.base.with_value(|b| serde_json::to_value(b).ok()) },
-        commands: pg.update_session(|s| s.log().to_vec()),
+        commands: pg.issued_commands(),
         at_ms: pg.update_session(|s| s.elapsed()),
         speed: Some(pg.speed.get_untracked()),
         playing: pg.playing.get_untracked(),
@@ -105,10 +105,16 @@ pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
             .map_err(|e| format!("This preset cannot run: {e}."))?,
         (None, None) => unreachable!("LinkState::decode refuses a state without a scenario"),
     };
-    pg.load(sc, preset).map_err(|e| format!("This scenario cannot run: {e}."))?;
-    let (replayed, ()) = pg.update_watched((), |s, w| s.replay(&st.commands, st.at_ms, w));
-    pg.refresh();
-    replayed.map_err(|e| format!("This link's actions or position cannot be replayed: {e}."))?;
+    let at_ms = (st.at_ms >= 0).then_some(st.at_ms);
+    match pg.load_at(sc.clone(), preset, &st.commands, at_ms) {
+        Ok(()) => {}
+        Err(LoadFailure::Scenario(e)) => return Err(format!("This scenario cannot run: {e}.")),
+        Err(LoadFailure::Replay(e)) => {
+            // The scenario is still worth opening, at its start: not a run halted half-way.
+            pg.load(sc, preset).map_err(|e| format!("This scenario cannot run: {e}."))?;
+            return Err(format!("This link's actions or position cannot be replayed: {e}. Its scenario is open at the start, without them."));
+        }
+    }
     if let Some(v) = st.speed.filter(|v| *v <= super::playback::MAX_SPEED) {
         pg.speed.set(v);
     }

@@ -166,6 +166,19 @@ test("a frame whose start-at cannot be reached does not keep it for later update
   }
 });
 
+test("a frame whose run to start-at fails keeps its scenario at the start, not a job halted half-way", async () => {
+  const failing = `{"name":"fails at 2 s","topic":{"partitions":1},"window":{"assigner":{"type":"tumbling","size_ms":1000}},"commands":[{"at_ms":2000,"command":"produce","partition":0,"records":[{"ts":-9223372036854775808}]}]}`;
+  const { context, page } = await openHost(`scenario=${encodeURIComponent(failing)}&start-at=3s&origins=${encodeURIComponent(hostOrigin())}`);
+  try {
+    await page.evaluate(() => window.ready);
+    assert.match(await page.frameLocator("#embed").locator("#link-problem-text").textContent(), /“start-at” cannot be reached: .*Long\.MIN_VALUE/);
+    assert.deepEqual(await call(page, "elapsedMs"), { result: 0 });
+    assert.deepEqual(await call(page, "runUntil", 1_000), { result: undefined });
+  } finally {
+    await context.close();
+  }
+});
+
 test("a frame whose autoplay a link problem stopped plays on update({ autoplay: true })", async () => {
   const { context, page } = await openHost(`preset=late-data&autoplay=1&theme=purple&origins=${encodeURIComponent(hostOrigin())}`);
   try {

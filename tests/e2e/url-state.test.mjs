@@ -217,6 +217,25 @@ for (const [name, suffix, words] of HOSTILE) {
   });
 }
 
+test("a state whose run fails on the way opens its scenario at the start, not a run halted half-way", async () => {
+  const { context, page } = await openPage(env.browser);
+  try {
+    // The scenario's record at Long.MIN_VALUE stops the engine at 2 s, on the way to 5 s.
+    const failing = { at_ms: 2000, command: "produce", partition: 0, records: [{ ts: "MIN" }] };
+    const sc = { name: "fails at 2 s", topic: { partitions: 1 }, window: { assigner: { type: "tumbling", size_ms: 1000 } }, commands: [failing] };
+    const json = JSON.stringify({ sc, t: 5000 }).replace('"MIN"', "-9223372036854775808");
+    await page.goto(env.baseUrl + "#s=2." + b64url(zlib.deflateRawSync(Buffer.from(json))), { waitUntil: "load" });
+    const dialog = page.locator("dialog.link-problem[open]");
+    await dialog.waitFor({ state: "visible", timeout: 10_000 });
+    assert.match(await dialog.textContent(), /cannot be replayed: .*Long\.MIN_VALUE.*open at the start, without them/);
+    await page.keyboard.press("Escape");
+    assert.equal(await clockMs(page), 0);
+    await playUntil(page, 1_000, 1);
+  } finally {
+    await context.close();
+  }
+});
+
 for (const payload of XSS) {
   test(`markup in every string of a linked scenario renders as text: ${payload}`, async () => {
     const { context, page, problems } = await openPage(env.browser);

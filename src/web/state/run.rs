@@ -10,7 +10,7 @@ use crate::engine::error::InputError;
 use crate::engine::observer::Observer;
 use crate::engine::scenario::build;
 use crate::engine::scenario::catalog;
-use crate::engine::scenario::schema::Scenario;
+use crate::engine::scenario::schema::{Scenario, TimedCommand};
 use crate::engine::session::Session;
 use crate::engine::sim::Simulation;
 use crate::web::job_marks::{JobMarks, Watch};
@@ -33,15 +33,26 @@ impl Pg {
         Ok(())
     }
 
-    /// Replaces the running job with a new scenario run to `at_ms` (a position, as a link's
-    /// `start-at`), built and run beside the old one: if either fails, what ran is left as it
-    /// was. The run is not reported to the host's listeners, which start from where it ends.
-    pub fn load_at(&self, sc: Scenario, preset: Option<&'static str>, at_ms: i64) -> Result<(), LoadFailure> {
+    /// Replaces the running job with a new scenario, its `commands` (a link's actions) issued at
+    /// their times and run to `at_ms` (a position, as a link's or a `start-at`; `None`: time
+    /// zero), built and run beside the old one: if either fails, what ran is left as it was. The
+    /// run is not reported to the host's listeners, which start from where it ends.
+    pub fn load_at(&self, sc: Scenario, preset: Option<&'static str>, commands: &[TimedCommand], at_ms: Option<i64>) -> Result<(), LoadFailure> {
         let mut session = Session::new(runnable(&sc)).map_err(LoadFailure::Scenario)?;
-        let mut marks = JobMarks::default();
-        session.run_to_position(at_ms, &mut Watch { marks: &mut marks, host: None, inner: () }).map_err(LoadFailure::StartAt)?;
-        self.swap_in(session, sc, preset, Some(marks));
+        let mut ran = None;
+        if at_ms.is_some() || !commands.is_empty() {
+            let mut marks = JobMarks::default();
+            let mut watch = Watch { marks: &mut marks, host: None, inner: () };
+            session.replay(commands, at_ms.unwrap_or(-1), &mut watch).map_err(LoadFailure::Replay)?;
+            ran = Some(marks);
+        }
+        self.swap_in(session, sc, preset, ran);
         Ok(())
+    }
+
+    /// The commands issued since the scenario was loaded (a link carries them).
+    pub fn issued_commands(&self) -> Vec<TimedCommand> {
+        self.session.with_value(|s| s.log().to_vec())
     }
 
     /// What runs now, as the options name a source: the scenario loaded last and its preset
@@ -182,10 +193,10 @@ impl Pg {
     }
 }
 
-/// Why [`Pg::load_at`] loaded nothing: the scenario does not build, or the run to the position
-/// failed (an engine error on the way, a position out of reach).
+/// Why [`Pg::load_at`] loaded nothing: the scenario does not build, or its commands or the run
+/// to the position failed (a bad command, an engine error on the way, a position out of reach).
 #[derive(Debug)]
 pub enum LoadFailure {
     Scenario(InputError),
-    StartAt(InputError),
+    Replay(InputError),
 }
