@@ -129,22 +129,31 @@ pub const FLAPPING_FLIPS: u32 = 10;
 /// A partition this far behind its peers (or more) is slow.
 pub const SLOW_BEHIND_MS: i64 = 1_000;
 
-/// The raw facts of one split, before its class is known.
-#[allow(clippy::too_many_arguments)]
+/// What a source subtask knows of the split it reads (a partition no subtask reads has none).
+pub struct SplitRead<'a> {
+    pub subtask: u32,
+    pub records: u64,
+    pub observed: &'a Observed,
+    pub assigned_at: ProcTime,
+    pub last_record_at: Option<ProcTime>,
+    pub max_ts: Option<EventTime>,
+    pub watermark: Option<EventTime>,
+    pub idle: bool,
+}
+
+/// The raw facts of one partition, before its class is known: what its split's reader knows
+/// (`read`), its late records downstream (how many, the last when) and its records not yet read.
 pub fn facts(
     partition: u32,
-    subtask: Option<u32>,
-    records: u64,
-    o: &Observed,
-    assigned_at: Option<ProcTime>,
-    last_record_at: Option<ProcTime>,
-    max_ts: Option<EventTime>,
-    watermark: Option<EventTime>,
-    idle: bool,
+    read: Option<&SplitRead>,
     late: (u64, Option<ProcTime>),
     unread: usize,
     now: ProcTime,
 ) -> (PartitionFacts, Option<ProcTime>) {
+    let unassigned = Observed::default();
+    let o = read.map_or(&unassigned, |r| r.observed);
+    let records = read.map_or(0, |r| r.records);
+    let last_record_at = read.and_then(|r| r.last_record_at);
     let in_order = o.disorder_sampled.saturating_sub(o.disorder.total());
     // The rate while it was sending: a stopped partition keeps the rate it had.
     let span_ms = o.first_record_at.zip(last_record_at).map(|(f, l)| (l - f).max(1000));
@@ -152,14 +161,14 @@ pub fn facts(
     let rate_per_s = span_ms.map_or(0.0, |s| records as f64 * 1000.0 / s as f64);
     let f = PartitionFacts {
         partition,
-        subtask,
+        subtask: read.map(|r| r.subtask),
         class: PartitionClass::Steady,
         slow_cause: None,
         records,
         heartbeats: o.heartbeats,
         rate_per_s,
         silent_ms: last_record_at.map(|t| now - t),
-        read_ms: assigned_at.map(|t| now - t),
+        read_ms: read.map(|r| now - r.assigned_at),
         gap_p50_ms: o.gaps.quantile(0.5, 0),
         gap_p99_ms: o.gaps.quantile(0.99, 0),
         gap_max_ms: (o.gap_count > 0).then_some(o.gap_max),
@@ -167,10 +176,10 @@ pub fn facts(
         disorder_p50_ms: o.disorder.quantile(0.5, in_order).filter(|_| records > 0),
         disorder_p99_ms: o.disorder.quantile(0.99, in_order).filter(|_| records > 0),
         disorder_max_ms: (records > 0).then_some(o.disorder_max),
-        data_delay_ms: last_record_at.zip(max_ts).map(|(t, m)| t.ms().saturating_sub(m.ms())),
+        data_delay_ms: last_record_at.zip(read.and_then(|r| r.max_ts)).map(|(t, m)| t.ms().saturating_sub(m.ms())),
         behind_ms: None,
-        watermark,
-        idle,
+        watermark: read.and_then(|r| r.watermark),
+        idle: read.is_some_and(|r| r.idle),
         idle_flips: o.idle_flips,
         late_records: late.0,
         unread,

@@ -1,7 +1,7 @@
 //! Gathers every partition's facts from the simulation and classifies them in one pass, so
 //! `explain` and the diagnosis read the same classes.
 
-use super::classify::{classify, facts, median, Context, PartitionClass, PartitionFacts, SLOW_BEHIND_MS};
+use super::classify::{classify, facts, median, Context, PartitionClass, PartitionFacts, SplitRead, SLOW_BEHIND_MS};
 use crate::engine::sim::Simulation;
 use crate::engine::time::{EventTime, NO_WATERMARK};
 
@@ -40,27 +40,21 @@ impl Simulation {
         let unread = self.partitions[p].unread();
         let partition = u32::try_from(p).unwrap_or(u32::MAX);
         let Some((s, i)) = self.split_of[p] else {
-            let empty = Default::default();
-            let (f, r) = facts(partition, None, 0, &empty, None, None, None, None, false, late, unread, now);
-            return (f, r);
+            return facts(partition, None, late, unread, now);
         };
         let src = &self.sources[s as usize];
         let sp = &src.splits[i];
-        let wm = src.split_watermark(i).filter(|_| !sp.released);
-        let (mut f, r) = facts(
-            partition,
-            Some(s),
-            sp.records_read,
-            &sp.observed,
-            Some(sp.assigned_at),
-            sp.last_record_at,
-            sp.max_ts,
-            wm,
-            src.split_idle(i),
-            late,
-            unread,
-            now,
-        );
+        let read = SplitRead {
+            subtask: s,
+            records: sp.records_read,
+            observed: &sp.observed,
+            assigned_at: sp.assigned_at,
+            last_record_at: sp.last_record_at,
+            max_ts: sp.max_ts,
+            watermark: src.split_watermark(i).filter(|_| !sp.released),
+            idle: src.split_idle(i),
+        };
+        let (mut f, r) = facts(partition, Some(&read), late, unread, now);
         if sp.released || self.partitions[p].removed {
             f.class = PartitionClass::Removed;
         }
