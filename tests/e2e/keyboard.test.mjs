@@ -145,3 +145,24 @@ test("the help dialog is modal: focus in, Tab trapped, Escape closes, focus goes
     assert.equal((await focused(page)).id, "btn-help");
   });
 });
+
+test("the keyboard stays in the graph when the node it was on goes away", async () => {
+  // Partition 0's split is released at 1 s: its Silence button hides under the focus.
+  const sc = {
+    name: "released at 1 s",
+    topic: { partitions: 2 },
+    producers: [{ partitions: "all", kind: "steady", rate_per_s: 10 }],
+    window: { assigner: { type: "tumbling", size_ms: 1000 } },
+    commands: [{ at_ms: 1000, command: "release_split", partition: 0 }],
+  };
+  await withApp(async (page) => {
+    await page.focus("svg.graph [data-silence='0']");
+    // Played by a script (a click would move the focus), until the release.
+    await page.evaluate(() => document.querySelector("#btn-play").click());
+    await page.waitForFunction(() => document.querySelector("svg.graph [data-silence='0']").classList.contains("hidden"));
+    await page.evaluate(() => document.querySelector("#btn-play").click());
+    await page.waitForFunction(() => document.activeElement?.matches("svg.graph"), null, { timeout: 2_000 });
+    await page.keyboard.press("ArrowDown");
+    assert.ok(await page.evaluate(() => !!document.activeElement?.closest("svg.graph [role=button]")), "the arrows go on from the graph");
+  }, "scenario=" + encodeURIComponent(JSON.stringify(sc)));
+});
