@@ -72,15 +72,26 @@ impl Keys {
             "+" | "=" => pg.speed.update(|s| *s = faster(*s)),
             "-" | "_" => pg.speed.update(|s| *s = slower(*s)),
             "r" | "R" => pg.reset(),
-            "c" | "C" if !self.drawer.get_untracked() => return false,
-            "c" | "C" if self.controls_open.get_untracked() => super::header::close_controls(pg, self.controls_open),
-            "c" | "C" => self.controls_open.set(true),
+            "c" | "C" => return self.toggle_controls(),
             "t" | "T" => self.theme.cycle(),
             "?" => self.help_open.update(|o| *o = !*o),
             _ if self.read_only.get_untracked() => return false,
             k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k != "0" => self.load_preset((k.as_bytes()[0] - b'1') as usize),
             k if k.starts_with("preset:") => self.load_preset(k[7..].parse::<usize>().unwrap_or(usize::MAX).wrapping_sub(1)),
             _ => return false,
+        }
+        true
+    }
+
+    /// Opens or closes the controls drawer; `false` (not a shortcut) where none is offered.
+    fn toggle_controls(self) -> bool {
+        if !self.drawer.get_untracked() {
+            return false;
+        }
+        if self.controls_open.get_untracked() {
+            super::header::close_controls(self.pg, self.controls_open);
+        } else {
+            self.controls_open.set(true);
         }
         true
     }
