@@ -68,20 +68,16 @@ pub fn JobGraph() -> impl IntoView {
     let chain = Memo::new(move |_| culprit(&pg));
     let view_box = move || lay.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height));
     let read_only = super::host::read_only();
-    let keeper = super::graph_keys::FocusKeeper::new();
+    let keeper = super::graph_keys::FocusKeeper::new(node);
     Effect::new(move |_| {
         pg.snap.track();
         lay.track();
-        request_animation_frame(move || {
-            if let Some(wrap) = node.get_untracked() {
-                keeper.after_redraw(&wrap);
-            }
-        });
+        keeper.after_redraw();
     });
     view! {
         <div class="graph-wrap" node_ref=node on:click=move |ev| on_graph_click(pg, ev.target(), untrack(read_only))
             on:focusin=move |ev| keeper.enter(ev.target())
-            on:focusout=move |ev| if let Some(wrap) = node.get_untracked() { keeper.leave(&wrap, ev.target(), ev.related_target()) }
+            on:focusout=move |ev| keeper.leave(ev.related_target())
             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                 // With a modifier the key is the browser's (Alt+← is Back).
                 if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key() {

@@ -49,53 +49,71 @@ fn focus(el: Option<web_sys::Element>) -> bool {
 }
 
 /// Keeps the keyboard in the graph when the node that has the focus goes away (a preset with
-/// fewer partitions, a Silence button hidden): Chrome fires no blur for a focused element that
-/// is removed, so the focus fell to the page's body and the next Tab started from the top.
-/// The wrapper's `focusin` / `focusout` tell [`FocusKeeper::enter`] / [`FocusKeeper::leave`]
-/// which node has it; after each redraw, [`FocusKeeper::after_redraw`] gives the graph's `svg`
-/// the focus when that node is gone and nothing else took it.
+/// fewer partitions, a Silence button hidden): the focus fell to the page's body and the next
+/// Tab started from the top. Chrome blurs a hidden node towards nothing, and a removed one
+/// only in a shadow root (in the page, no event tells). The wrapper's `focusin` / `focusout` tell
+/// [`FocusKeeper::enter`] / [`FocusKeeper::leave`] which node has it; when it fell (seen by the
+/// blur, or an animation frame after a redraw: [`FocusKeeper::after_redraw`]), the graph's
+/// `svg` takes it back. Every read is a `try_`: a frame may come after the playground was
+/// unmounted, and a panic would stop every playground of the page.
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 #[derive(Clone, Copy)]
 pub struct FocusKeeper {
+    wrap: NodeRef<leptos::html::Div>,
     node: StoredValue<Option<web_sys::Element>, LocalStorage>,
 }
 
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 impl FocusKeeper {
-    pub(crate) fn new() -> Self {
-        Self { node: StoredValue::new_local(None) }
+    pub(crate) fn new(wrap: NodeRef<leptos::html::Div>) -> Self {
+        Self { wrap, node: StoredValue::new_local(None) }
     }
 
     pub fn enter(self, target: Option<web_sys::EventTarget>) {
-        self.node.set_value(target.and_then(|t| t.dyn_into().ok()));
+        self.node.try_set_value(target.and_then(|t| t.dyn_into().ok()));
     }
 
-    /// The focus left `from` for `to`: forgotten unless `to` is in the graph (its `focusin`
-    /// follows) or the focus fell because `from` went away (Chrome blurs a node hidden under
-    /// the focus, towards nothing).
-    pub fn leave(self, wrap: &web_sys::Element, from: Option<web_sys::EventTarget>, to: Option<web_sys::EventTarget>) {
-        let fell = to.is_none() && from.and_then(|f| f.dyn_into::<web_sys::Element>().ok()).is_some_and(|f| gone(&f));
-        let to: Option<web_sys::Node> = to.and_then(|t| t.dyn_into().ok());
-        if !fell && !wrap.contains(to.as_ref()) {
-            self.node.set_value(None);
+    /// The focus left for `to`: forgotten when `to` is outside the graph. Towards nothing, it
+    /// is decided a frame later: the node may have gone (Chrome blurs a hidden node, and in a
+    /// shadow root a removed one) or the reader clicked the page's blank space.
+    pub fn leave(self, to: Option<web_sys::EventTarget>) {
+        let Some(to) = to.and_then(|t| t.dyn_into::<web_sys::Node>().ok()) else {
+            request_animation_frame(move || self.take_back());
+            return;
+        };
+        if !self.wrap.try_get_untracked().flatten().is_some_and(|w| w.contains(Some(&to))) {
+            self.node.try_set_value(None);
         }
     }
 
-    /// Called an animation frame after a redraw, once the DOM has settled.
-    pub fn after_redraw(self, wrap: &web_sys::Element) {
-        let Some(node) = self.node.get_value() else { return };
-        let doc = web_sys::window().and_then(|w| w.document());
-        let fell =
-            doc.as_ref().and_then(web_sys::Document::active_element).is_none_or(|a| doc.and_then(|d| d.body()).is_some_and(|b| *b == a));
-        if gone(&node) && fell {
-            let svg = wrap.query_selector("svg.graph").ok().flatten().and_then(|e| e.dyn_into::<web_sys::SvgElement>().ok());
-            if let Some(svg) = svg {
-                let opts = web_sys::FocusOptions::new();
-                opts.set_prevent_scroll(true);
-                let _ = svg.focus_with_options(&opts);
-            }
+    /// Called after each redraw: a removed node fires no blur.
+    pub fn after_redraw(self) {
+        request_animation_frame(move || self.take_back());
+    }
+
+    /// If the focus fell to the body from the node that had it, and that node is gone, the
+    /// `svg` takes it; fallen from a node still there, it is forgotten. The cheap test first:
+    /// this runs after every redraw.
+    fn take_back(self) {
+        if self.node.try_with_value(Option::is_none).unwrap_or(true) || !focus_fell() {
+            return;
+        }
+        let node = self.node.try_update_value(Option::take).flatten();
+        let svg = self.wrap.try_get_untracked().flatten().and_then(|w| w.query_selector("svg.graph").ok().flatten());
+        if let (Some(svg), true) = (svg.and_then(|e| e.dyn_into::<web_sys::SvgElement>().ok()), node.is_some_and(|n| gone(&n))) {
+            let opts = web_sys::FocusOptions::new();
+            opts.set_prevent_scroll(true);
+            let _ = svg.focus_with_options(&opts);
         }
     }
+}
+
+/// Whether nothing has the focus (the document's body has it).
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
+fn focus_fell() -> bool {
+    let doc = web_sys::window().and_then(|w| w.document());
+    let active = doc.as_ref().and_then(web_sys::Document::active_element);
+    active.is_none_or(|a| doc.and_then(|d| d.body()).is_some_and(|b| *b == a))
 }
 
 /// Whether a node is removed or hidden (`display: none`: no box).

@@ -48,7 +48,7 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
             </div>
             <div class="header-tools">
                 <button class="btn" id="btn-controls" aria-controls="controls-drawer" aria-expanded=move || controls_open.get().to_string()
-                    on:click=move |_| controls_open.update(|o| *o = !*o) title="Show or hide the controls (C)"><Svg icon=Icon::Gear />" Controls"</button>
+                    on:click=move |_| if controls_open.get_untracked() { close_controls(pg, controls_open) } else { open_controls(pg, controls_open) } title="Show or hide the controls (C)"><Svg icon=Icon::Gear />" Controls"</button>
                 <button class="icon-btn" id="btn-share" aria-label="Share, export, import, code" title="Share, export, import, Java / SQL code"
                     on:click=move |_| reveal_share(pg)><Svg icon=Icon::Share /></button>
                 <button class="icon-btn" id="btn-help" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| help_open.set(true)>"?"</button>
@@ -117,6 +117,21 @@ fn reveal_share(pg: Pg) {
         card.scroll_into_view();
         set_timeout(move || card.scroll_into_view(), std::time::Duration::from_millis(100));
     }
+}
+
+/// Opens the controls drawer and moves the focus into it, to its ✕ (the next Tab is its first
+/// field): it comes after the whole page in the Tab order, so on a phone or a tablet, where it
+/// is a sheet at the bottom of the screen, the keyboard had to cross the page to reach it.
+/// Without scrolling: the sheet, or the drawer beside the page, is in view.
+pub fn open_controls(pg: Pg, open: RwSignal<bool>) {
+    open.set(true);
+    request_animation_frame(move || {
+        if let Some(b) = pg.query("#btn-controls-close").and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let opts = web_sys::FocusOptions::new();
+            opts.set_prevent_scroll(true);
+            let _ = b.focus_with_options(&opts);
+        }
+    });
 }
 
 /// Closes the controls drawer. If the focus was in it (its ✕, or a control when `C` closed it),

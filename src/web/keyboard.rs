@@ -91,7 +91,7 @@ impl Keys {
         if self.controls_open.get_untracked() {
             super::header::close_controls(self.pg, self.controls_open);
         } else {
-            self.controls_open.set(true);
+            super::header::open_controls(self.pg, self.controls_open);
         }
         true
     }

@@ -112,6 +112,8 @@ pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
         Err(LoadFailure::Replay(e)) => {
             // The scenario is still worth opening, at its start: not a run halted half-way.
             pg.load(sc, preset).map_err(|e| format!("This scenario cannot run: {e}."))?;
+            // Shown, not played behind the dialog (a link pasted while the page played).
+            pg.playing.set(false);
             return Err(format!("This link's actions or position cannot be replayed: {e}. Its scenario is open at the start, without them."));
         }
     }

@@ -238,6 +238,36 @@ test("a waiting element shows attribute changes and starts on loading=eager; rea
   }
 });
 
+test("in the element, the graph keeps the keyboard when its node goes away, and a frame after removal is harmless", async () => {
+  const { context, page, problems } = await open();
+  try {
+    await add(page, "k", { preset: "seed-001-heartbeat", layout: "full", loading: "eager" });
+    await page.locator("#k svg.graph .node.op").first().waitFor();
+    const root = "document.getElementById('k').shadowRoot";
+    // Seed 001's partition 11 (of 16), then a preset with four partitions.
+    await page.evaluate(`${root}.querySelector("svg.graph .node.part[data-partition='11']").focus()`);
+    assert.equal(await page.evaluate(`${root}.activeElement?.dataset.partition`), "11");
+    await page.evaluate(() => document.getElementById("k").setAttribute("preset", "empty-partition"));
+    await page.waitForFunction(`!${root}.querySelector("svg.graph .node.part[data-partition='11']")`);
+    await page.waitForFunction(`${root}.activeElement?.matches("svg.graph")`, null, { timeout: 2_000 });
+    // A redraw, then the element removed before the next frame (whose check reads its state).
+    for (let i = 1; i <= 5; i++) {
+      await page.evaluate(async (i) => {
+        const el = document.getElementById("k");
+        el.playground.runUntil(i * 10_000);
+        await new Promise((r) => setTimeout(r, 0));
+        el.remove();
+        document.getElementById("more").append(el);
+      }, i);
+      await page.locator("#k svg.graph .node.op").first().waitFor();
+    }
+    await page.waitForTimeout(200);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
 test("twenty elements: one wasm instance, each its own simulation, only visible ones advance", async () => {
   const { context, page, problems } = await open("", { viewport: { width: 1000, height: 900 } });
   try {

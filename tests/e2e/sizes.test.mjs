@@ -155,6 +155,11 @@ test("controls open at 1000 px and below: a sheet at the bottom of the screen, o
       await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
       await page.click("#btn-controls");
       await page.locator("#f-bound").waitFor({ state: "visible" });
+      // The focus goes into the sheet, to its ✕, and Tab goes on to its controls (the sheet
+      // comes after the whole page in the Tab order).
+      await page.waitForFunction(() => document.activeElement?.id === "btn-controls-close");
+      await page.keyboard.press("Tab");
+      assert.ok(await page.evaluate(() => !!document.activeElement?.closest(".controls-drawer .controls")), `${w}×${h}: Tab from the ✕ reaches the sheet's controls`);
       // Scrolled anywhere, the sheet's first field is on screen and nothing lies on it; the
       // preset card and the graph are not under the sheet when the page starts.
       for (const y of [0, 900, 1e6]) {
@@ -199,8 +204,10 @@ test("controls open at 1000 px and below: a sheet at the bottom of the screen, o
       assert.equal(await page.locator(".controls-drawer").isVisible(), false);
       assert.equal(await page.evaluate(() => document.activeElement?.id), "btn-controls");
       assert.equal(await page.evaluate(() => window.scrollY), y, "closing did not scroll");
-      // So does C with the focus on a control in the sheet.
+      // So does C with the focus on a control in the sheet; C opens it with the focus on the ✕.
       await page.keyboard.press("c");
+      await page.waitForFunction(() => document.activeElement?.id === "btn-controls-close");
+      assert.equal(await page.evaluate(() => window.scrollY), y, "opening did not scroll");
       await page.focus("#btn-add-partition");
       await page.keyboard.press("c");
       assert.equal(await page.locator(".controls-drawer").isVisible(), false);
