@@ -58,6 +58,13 @@ test("the scripted element: its events reach the page's log, its buttons drive e
       timeout: 40_000,
     });
     await page.click("#btn-play");
+    // The page's button follows the embed's own ▶ / ‖ button.
+    const pageButton = () => page.evaluate(() => document.querySelector("#btn-play").textContent);
+    await page.evaluate(() => document.getElementById("scripted").shadowRoot.querySelector("#btn-play").click());
+    await page.waitForFunction(() => document.querySelector("#btn-play").textContent.includes("Pause"), null, { timeout: 2_000 });
+    await page.evaluate(() => document.getElementById("scripted").shadowRoot.querySelector("#btn-play").click());
+    await page.waitForFunction(() => document.querySelector("#btn-play").textContent.includes("Play"), null, { timeout: 2_000 });
+    assert.match(await pageButton(), /▶ Play/);
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

@@ -21,7 +21,7 @@ function count(kind) {
 
 function describeStatus(kind, d) {
   const where = d.partition != null ? `partition ${d.partition}` : `${d.level} subtask ${d.subtask}`;
-  return `${kind === "idle" ? "⏸ idle" : "▶ active"}: ${where}`;
+  return `${kind === "idle" ? "‖ idle" : "▶ active"}: ${where}`;
 }
 
 function wire(el) {
@@ -43,9 +43,22 @@ function wire(el) {
       $("error").textContent = String(err.message ?? err);
     }
   };
+  // The embed's own ▶ button, its Space key and the reader scrolling it away change this too:
+  // the label follows the element's state, read a few times a second.
+  const label = () => {
+    let playing = false;
+    try {
+      playing = el.playground?.playing === true;
+    } catch {
+      // Not started yet (it starts when scrolled into view).
+    }
+    const text = playing ? "‖ Pause" : "▶ Play";
+    if ($("btn-play").textContent !== text) $("btn-play").textContent = text;
+  };
+  setInterval(label, 250);
   $("btn-play").addEventListener("click", call((p) => {
     if (p.playing) p.pause(); else p.play();
-    $("btn-play").textContent = p.playing ? "⏸ Pause" : "▶ Play";
+    label();
   }));
   $("btn-silence").addEventListener("click", call((p) => p.silence(1)));
   $("btn-resume").addEventListener("click", call((p) => p.resume(1)));
