@@ -134,11 +134,16 @@ pub fn open_controls(pg: Pg, open: RwSignal<bool>) {
     });
 }
 
+/// Whether the focus is in the controls drawer.
+pub fn focus_in_drawer() -> bool {
+    super::host::active_element().is_some_and(|a| a.closest(".controls-drawer").ok().flatten().is_some())
+}
+
 /// Closes the controls drawer. If the focus was in it (its ✕, or a control when `C` closed it),
 /// it goes back to the header's Controls button, without scrolling to it: on a phone the header
 /// has scrolled away while the drawer sticks below.
 pub fn close_controls(pg: Pg, open: RwSignal<bool>) {
-    let inside = super::host::active_element().is_some_and(|a| a.closest(".controls-drawer").ok().flatten().is_some());
+    let inside = focus_in_drawer();
     open.set(false);
     let button = pg.query("#btn-controls").and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
     if let (true, Some(b)) = (inside, button) {

@@ -19,13 +19,26 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("+ / −", "faster / slower"),
     ("R", "reset to time zero"),
     ("1 … 9", "load preset 1 … 9"),
-    ("⇧0 … ⇧9", "load preset 10 … 19 (Shift + the digit key)"),
+    (SHIFTED_PRESETS, "load preset 10 … (Shift + the digit key)"),
     ("C", "show / hide the controls"),
     ("T", "theme: auto → light → dark"),
     ("?", "this help"),
     ("Esc", "close this help, clear the selection"),
     ("Ctrl / ⌘ + Enter", "in the FLINK SQL box: apply the SQL (restarts the scenario)"),
 ];
+
+/// The shortcut row of presets 10 and on, whose keys and text say how many there are.
+const SHIFTED_PRESETS: &str = "⇧0 … ";
+
+/// A row of the help as shown: the shifted digits name the last preset they load.
+fn shortcut_row(key: &str, what: &str) -> (String, String) {
+    let n = catalog::presets().len();
+    if key != SHIFTED_PRESETS || n < 10 {
+        return (key.to_string(), what.to_string());
+    }
+    let last = n.min(19);
+    (format!("⇧0 … ⇧{}", last - 10), format!("load preset 10 … {last} (Shift + the digit key)"))
+}
 
 /// Controls that own every key: typing, choosing, sliding, switching tabs, moving in the graph.
 const FIELDS: &str = "input, select, textarea, [contenteditable]:not([contenteditable='false']), [role=slider], [role=spinbutton], \
@@ -99,12 +112,15 @@ impl Keys {
     /// Loads preset `i` (0-based) and keeps playing if it was playing.
     fn load_preset(self, i: usize) {
         let pg = self.pg;
-        if let Some(p) = catalog::presets().get(i) {
-            let playing = pg.playing.get_untracked();
-            match pg.load_preset(p.id) {
-                Ok(()) => pg.playing.set(playing),
-                Err(err) => pg.error(format!("{err}")),
-            }
+        let presets = catalog::presets();
+        let Some(p) = presets.get(i) else {
+            pg.info(format!("There is no preset {} (there are {}).", i.wrapping_add(1), presets.len()));
+            return;
+        };
+        let playing = pg.playing.get_untracked();
+        match pg.load_preset(p.id) {
+            Ok(()) => pg.playing.set(playing),
+            Err(err) => pg.error(format!("{err}")),
         }
     }
 }
@@ -133,6 +149,8 @@ pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>)
         if e.key() == "Escape" {
             if help_open.get_untracked() {
                 help_open.set(false);
+            } else if controls_open.get_untracked() && super::header::focus_in_drawer() {
+                super::header::close_controls(pg, controls_open);
             } else {
                 pg.selection.set(super::state::Selection::None);
             }
@@ -169,7 +187,7 @@ pub fn HelpOverlay(open: RwSignal<bool>) -> impl IntoView {
                 </header>
                 <table class="data shortcuts">
                     <tbody>
-                        {SHORTCUTS.iter().map(|(k, what)| view! { <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr> }).collect_view()}
+                        {SHORTCUTS.iter().map(|(k, what)| shortcut_row(k, what)).map(|(k, what)| view! { <tr><th scope="row"><kbd>{k}</kbd></th><td>{what}</td></tr> }).collect_view()}
                     </tbody>
                 </table>
                 <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). The job graph is one stop: the arrow keys (and Home, End) move between its nodes, and Enter explains the focused one."</p>

@@ -124,6 +124,9 @@ test("the help dialog is modal: focus in, Tab trapped, Escape closes, focus goes
     assert.equal(await dialog.getAttribute("aria-modal"), "true");
     assert.equal(await page.locator(`#${await dialog.getAttribute("aria-labelledby")}`).textContent(), "Keyboard shortcuts");
     assert.ok((await focused(page)).inDialog, "focus moved into the dialog");
+    // The shifted digits name the last preset there is (checked past it below).
+    const [, lastKey, last] = (await dialog.textContent()).match(/⇧0 … ⇧(\d)load preset 10 … (\d+) /);
+    assert.equal(Number(last), 10 + Number(lastKey));
     assert.equal(await page.locator("main").getAttribute("inert"), "", "the page behind is inert");
     for (const key of ["Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
       await page.keyboard.press(key);
@@ -143,6 +146,11 @@ test("the help dialog is modal: focus in, Tab trapped, Escape closes, focus goes
     await page.keyboard.press("?");
     await dialog.waitFor({ state: "hidden" });
     assert.equal((await focused(page)).id, "btn-help");
+    // Past the last preset, a shifted digit says so.
+    if (Number(lastKey) < 9) {
+      await page.keyboard.press(`Shift+Digit${Number(lastKey) + 1}`);
+      await page.locator(".notices .notice", { hasText: `There is no preset ${Number(last) + 1} (there are ${last})` }).waitFor();
+    }
   });
 });
 

@@ -212,6 +212,12 @@ test("controls open at 1000 px and below: a sheet at the bottom of the screen, o
       await page.keyboard.press("c");
       assert.equal(await page.locator(".controls-drawer").isVisible(), false);
       assert.equal(await page.evaluate(() => document.activeElement?.id), "btn-controls", "C from inside the sheet");
+      // And Esc, with the focus in it.
+      await page.keyboard.press("c");
+      await page.waitForFunction(() => document.activeElement?.id === "btn-controls-close");
+      await page.keyboard.press("Escape");
+      assert.equal(await page.locator(".controls-drawer").isVisible(), false, "Esc closes the sheet");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "btn-controls", "Esc from inside the sheet");
     } finally {
       await context.close();
     }
