@@ -71,6 +71,34 @@ test("the scripted element: its events reach the page's log, its buttons drive e
   }
 });
 
+test("on a phone, each embed shows its whole job graph (the embed scrolls rather than cutting it)", async () => {
+  const { context, page, problems } = await openDocs({ viewport: { width: 390, height: 844 } });
+  try {
+    const elements = await page.locator("watermark-playground").evaluateAll((els) => els.map((e) => e.id));
+    for (const id of elements) {
+      await graphIn(page, id).waitFor({ state: "visible", timeout: 20_000 });
+      const fit = await page.evaluate((id) => {
+        const root = document.getElementById(id).shadowRoot;
+        const card = root.querySelector(".embed-graph").getBoundingClientRect();
+        const svg = root.querySelector("svg.graph").getBoundingClientRect();
+        return { card: [card.top, card.bottom], svg: [svg.top, svg.bottom] };
+      }, id);
+      assert.ok(fit.svg[0] >= fit.card[0] - 1 && fit.svg[1] <= fit.card[1] + 1, `${id}: the graph ${fit.svg} within its card ${fit.card}`);
+    }
+    const frame = page.frameLocator(".embed-frame iframe");
+    await frame.locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+    const inFrame = await frame.locator(".embed-graph").evaluate((card) => {
+      const c = card.getBoundingClientRect();
+      const s = card.querySelector("svg.graph").getBoundingClientRect();
+      return s.top >= c.top - 1 && s.bottom <= c.bottom + 1;
+    });
+    assert.ok(inFrame, "the iframe's graph within its card");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
 test("copy buttons copy the snippet", async () => {
   const { context, page } = await openDocs({ permissions: ["clipboard-read", "clipboard-write"] });
   try {
