@@ -78,11 +78,13 @@ pub fn ExplainPanel() -> impl IntoView {
     }
 }
 
-/// The WHY panel's headline for screen readers: a visually hidden polite live region whose text
-/// changes only when the diagnosis changes its mind (another cause or culprit, or the first
-/// record read), not with every reading (its counts and times move every frame).
+/// The WHY panel's headline for screen readers (and the embed's WHY line's): a visually hidden
+/// polite live region whose text changes only when the diagnosis changes its mind (another cause
+/// or culprit, or the first record read), not with every reading (its counts and times move
+/// every frame). The only live region for the diagnosis: the "Now:" line and the embed's line
+/// are not, or each frame's times would be read out.
 #[component]
-fn WhyAnnouncer() -> impl IntoView {
+pub fn WhyAnnouncer() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let verdict = Memo::new(move |_| pg.reading_slow.with(|r| (r.started(), r.cause_attr(), r.culprit_attr())));
     let text = Memo::new(move |_| {

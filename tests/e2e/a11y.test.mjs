@@ -47,6 +47,8 @@ async function assertClean(page, where) {
 async function liveRegion(page) {
   const live = page.locator("[data-testid=why-live]");
   assert.equal(await live.getAttribute("aria-live"), "polite");
+  // The only one for the diagnosis: the "Now:" line's times change every frame.
+  assert.equal(await page.locator("[data-testid=live-line]").getAttribute("aria-live"), null);
   assert.match(await live.textContent(), /Partition 11 /, "the live region names the culprit");
   const changes = await page.evaluate(async () => {
     const el = document.querySelector("[data-testid=why-live]");

@@ -43,6 +43,10 @@ test("embed URL: compact view of a preset that plays, explains in one line and o
     // Partition 11 holds every window subtask: marked in the graph, named in the WHY line.
     await page.waitForFunction(() => document.querySelector(".embed svg.graph .node.part.holding")?.getAttribute("data-partition") === "11");
     assert.match(await page.locator(".embed-why-text").textContent(), /Partition 11 /);
+    // One live region for the diagnosis, which speaks when the verdict changes: the line's
+    // times change every frame and would be read out.
+    assert.equal(await page.locator(".embed-why").getAttribute("aria-live"), null);
+    assert.match(await page.locator(".embed-why [data-testid=why-live][aria-live=polite]").textContent(), /Partition 11 /);
     assert.match(await page.locator(".embed-why .btn.fix").textContent(), /idle timeout/i);
     await page.screenshot({ path: path.join(shots, "embed-720x420.png") });
     // "open full" opens the full playground where the embed is: scenario, speed, position.
