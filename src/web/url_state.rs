@@ -136,15 +136,25 @@ fn owns_address() -> bool {
     !search.split(['?', '&']).any(|kv| kv.starts_with("lesson=") || kv.starts_with("embed="))
 }
 
-/// Writes `#s=…` when it differs from the address.
+/// The parameters of a query that say what to open (`share::apply_params`): once the address
+/// follows the page, its `#s=` says it, and a `?preset=…` left beside it would name another.
+const SOURCE_PARAMS: &[&str] = &["s", "preset", "scenario", "share", "speed", "play", "autoplay"];
+
+/// Writes `#s=…` when it differs from the address, without the query's source parameters.
 fn write(pg: &Pg, zoom: TimelineZoom) {
     let Some(w) = web_sys::window() else { return };
+    let loc = w.location();
     let hash = format!("#s={}", current(pg, zoom).encode());
-    if w.location().hash().ok().as_deref() == Some(hash.as_str()) {
+    let search = loc.search().unwrap_or_default();
+    let kept: Vec<&str> =
+        search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !SOURCE_PARAMS.contains(&kv.split('=').next().unwrap_or(""))).collect();
+    let query = if kept.is_empty() { String::new() } else { format!("?{}", kept.join("&")) };
+    if loc.hash().ok().as_deref() == Some(hash.as_str()) && query == search {
         return;
     }
+    let url = format!("{}{query}{hash}", loc.pathname().unwrap_or_default());
     if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
 

@@ -217,6 +217,24 @@ for (const [name, suffix, words] of HOSTILE) {
   });
 }
 
+test("a query's preset gives way to the state the address follows: a reload opens what was chosen", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(env.baseUrl + "?preset=late-data&x=1", { waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+    const first = await addressAfter(page, "");
+    assert.equal(await page.evaluate(() => location.search), "?x=1", "the state replaces the preset; other parameters stay");
+    await choosePreset(page, "empty-partition");
+    await addressAfter(page, first);
+    await page.reload({ waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+    assert.equal(await page.inputValue("#preset"), "empty-partition");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
 test("a state whose run fails on the way opens its scenario at the start, not a run halted half-way", async () => {
   const { context, page } = await openPage(env.browser);
   try {
