@@ -13,6 +13,8 @@ const TAG = "watermark-playground";
 const ATTRS = ["preset", "scenario", "layout", "speed", "autoplay", "theme", "controls", "view", "start-at", "readonly", "loading", "full-url"];
 /// How far outside the viewport an element counts as visible (it starts just before it shows).
 const ROOT_MARGIN = "200px";
+/// What the keyboard can reach in the playground, for the focus a placeholder hands on.
+const FOCUSABLE = "button:not([disabled]), a[href], select, input, textarea, [tabindex]:not([tabindex^='-'])";
 
 let mountFn = null;
 
@@ -223,17 +225,23 @@ function elementClass() {
     }
 
     /// `loading=lazy` off screen: the element's size and name, so the page does not jump and a
-    /// reader sees what will be there.
+    /// reader sees what will be there. It is a Tab stop: the keyboard, which moves faster than
+    /// the scrolling it causes, found nothing to stop at in it and went past; focused, it starts
+    /// and gives the focus to the playground's first control.
     #placeholder() {
       const box = document.createElement("div");
       box.className = "wmp-poster wmp-waiting";
       box.setAttribute("part", "poster");
-      box.setAttribute("aria-busy", "true");
+      box.tabIndex = 0;
       box.append(this.#caption());
       const note = document.createElement("span");
       note.className = "wmp-poster-note";
-      note.textContent = "starts when scrolled into view";
+      note.textContent = "starts when scrolled into view or focused";
       box.append(note);
+      box.addEventListener("focus", () => {
+        this.#start(false);
+        this.#box.querySelector(FOCUSABLE)?.focus();
+      });
       this.#show(box);
       this.#state = "waiting";
     }

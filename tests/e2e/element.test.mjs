@@ -104,6 +104,22 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     assert.ok((await page.locator("#g .wmp-waiting").boundingBox()).height >= 300, "lazy: the placeholder keeps the element's height");
     await page.locator("#g").scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.getElementById("g").playground.running, null, { timeout: 10_000 });
+    // Tab reaches a waiting one: it starts, and the focus goes on into it (it went past).
+    await page.evaluate(() => {
+      const spacer = document.createElement("div");
+      spacer.style.height = "4000px";
+      const before = document.createElement("button");
+      before.id = "before-g2";
+      before.textContent = "before";
+      document.getElementById("more").append(spacer, before);
+    });
+    await add(page, "g2", { preset: "late-data" });
+    await page.waitForTimeout(300);
+    assert.equal(await running(page, "g2"), false);
+    await page.focus("#before-g2");
+    await page.keyboard.press("Tab");
+    await page.waitForFunction(() => document.getElementById("g2").playground.running, null, { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => document.getElementById("g2").shadowRoot.activeElement?.localName), "button", "the focus is on its first control");
     // a bad attribute: a message in the element, an error on the console, nothing thrown
     await add(page, "h", { loading: "eager", speed: "fast" });
     const msg = await page.locator("#h .wmp-error").textContent();
