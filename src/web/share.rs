@@ -172,6 +172,9 @@ fn embed_origins(params: &str, problems: &mut Vec<String>) -> Vec<String> {
     })
 }
 
+/// The parameters [`apply_params`] reads to open a run; the address the page writes drops them.
+pub const SOURCE_PARAMS: &[&str] = &["s", "preset", "scenario", "share", "speed", "play", "autoplay"];
+
 /// Applies `k=v&…` parameters: `s` (the page's state), `preset`, `scenario` (JSON), `share` (a
 /// `wmp1.` share string), `speed`, `play`/`autoplay`. Returns whether `embed=1` was given.
 /// With `embed=1` in the query (`from_query`), speed and play are left to the embed's options.

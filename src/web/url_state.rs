@@ -136,18 +136,16 @@ fn owns_address() -> bool {
     !search.split(['?', '&']).any(|kv| kv.starts_with("lesson=") || kv.starts_with("embed="))
 }
 
-/// The parameters of a query that say what to open (`share::apply_params`): once the address
-/// follows the page, its `#s=` says it, and a `?preset=…` left beside it would name another.
-const SOURCE_PARAMS: &[&str] = &["s", "preset", "scenario", "share", "speed", "play", "autoplay"];
-
-/// Writes `#s=…` when it differs from the address, without the query's source parameters.
+/// Writes `#s=…` when it differs from the address, without the query's source parameters
+/// (`share::SOURCE_PARAMS`): the state says what runs, a `?preset=…` left beside it would name
+/// another.
 fn write(pg: &Pg, zoom: TimelineZoom) {
     let Some(w) = web_sys::window() else { return };
     let loc = w.location();
     let hash = format!("#s={}", current(pg, zoom).encode());
     let search = loc.search().unwrap_or_default();
     let kept: Vec<&str> =
-        search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !SOURCE_PARAMS.contains(&kv.split('=').next().unwrap_or(""))).collect();
+        search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !super::share::SOURCE_PARAMS.contains(&kv.split('=').next().unwrap_or(""))).collect();
     let query = if kept.is_empty() { String::new() } else { format!("?{}", kept.join("&")) };
     if loc.hash().ok().as_deref() == Some(hash.as_str()) && query == search {
         return;
