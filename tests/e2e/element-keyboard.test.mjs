@@ -39,7 +39,6 @@ test("full layouts in two elements: shortcuts answer only inside the focused one
   }
 });
 
-
 test("in the element, the graph keeps the keyboard when its node goes away, and a frame after removal is harmless", async () => {
   const { context, page, problems } = await open();
   try {
