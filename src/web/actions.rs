@@ -5,7 +5,6 @@
 
 use super::state::Pg;
 use leptos::prelude::set_timeout;
-use wasm_bindgen::JsCast;
 pub use crate::engine::session::action::{assigner_label, Action};
 
 /// How the page runs an action.
@@ -36,21 +35,10 @@ fn follow_consequence(pg: Pg) {
     set_timeout(
         move || {
             let Some(card) = pg.query(".main .timeline-card") else { return };
-            scroll_into_view_smoothly(&card);
+            super::measure::scroll_into_view_smoothly(&card);
             let _ = card.class_list().add_1("flash");
             set_timeout(move || drop(card.class_list().remove_1("flash")), std::time::Duration::from_millis(1600));
         },
         std::time::Duration::from_millis(60),
     );
-}
-
-/// `scrollIntoView({behavior: "smooth", block: "nearest"})`: nothing moves if it is in view
-/// (called through JS, which needs no more web-sys features).
-fn scroll_into_view_smoothly(el: &web_sys::Element) {
-    let opts = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &"smooth".into());
-    let _ = js_sys::Reflect::set(&opts, &"block".into(), &"nearest".into());
-    if let Ok(f) = js_sys::Reflect::get(el, &"scrollIntoView".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
-        let _ = f.call1(el, &opts);
-    }
 }

@@ -190,7 +190,7 @@ pub fn HelpOverlay(open: RwSignal<bool>) -> impl IntoView {
                         {SHORTCUTS.iter().map(|(k, what)| shortcut_row(k, what)).map(|(k, what)| view! { <tr><th scope="row"><kbd>{k}</kbd></th><td>{what}</td></tr> }).collect_view()}
                     </tbody>
                 </table>
-                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). The job graph is one stop: the arrow keys (and Home, End) move between its nodes, and Enter explains the focused one."</p>
+                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). The job graph is one stop: Left and Right move between its columns, Up and Down within one (Home, End: the first and last node), and Enter explains the focused one."</p>
                 <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. A partition's badge says its state (active, idle, silenced, no producer); its Silence / Resume button is the action. Shapes carry meaning: ◌ idle (hatched), ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
             </div>
         </div>

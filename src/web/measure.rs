@@ -1,6 +1,6 @@
 //! The width of an element, kept up to date as it resizes, so that SVG views are laid out in
 //! real pixels (text stays 11–12 px at every window size, nothing is scaled); whether an element
-//! is on screen.
+//! is on screen, and bringing one into view.
 
 use super::hold::hold_until_cleanup;
 use leptos::html::{Div, ElementType};
@@ -85,4 +85,17 @@ pub fn gated<T: Clone + Send + Sync + 'static>(source: RwSignal<T>, visible: RwS
         }
     });
     copy
+}
+
+/// `scrollIntoView({behavior: "smooth", block: "nearest", inline: "nearest"})`: nothing moves
+/// if it is in view (called through JS, which needs no more web-sys features). Also for a
+/// graph node reached with the arrow keys: focusing a node half in view does not scroll.
+pub fn scroll_into_view_smoothly(el: &web_sys::Element) {
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &"smooth".into());
+    let _ = js_sys::Reflect::set(&opts, &"block".into(), &"nearest".into());
+    let _ = js_sys::Reflect::set(&opts, &"inline".into(), &"nearest".into());
+    if let Ok(f) = js_sys::Reflect::get(el, &"scrollIntoView".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        let _ = f.call1(el, &opts);
+    }
 }

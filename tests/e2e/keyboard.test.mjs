@@ -174,3 +174,35 @@ test("the keyboard stays in the graph when the node it was on goes away", async 
     assert.ok(await page.evaluate(() => !!document.activeElement?.closest("svg.graph [role=button]")), "the arrows go on from the graph");
   }, "scenario=" + encodeURIComponent(JSON.stringify(sc)));
 });
+
+test("the arrows follow the graph's drawing: across columns with Left / Right, within one with Up / Down", async () => {
+  await withApp(async (page) => {
+    /** The focused node: which attribute names it, and its value ("partition 0"). */
+    const at = () =>
+      page.evaluate(() => {
+        const a = document.activeElement;
+        for (const k of ["silence", "partition", "source", "chained", "operator"]) if (a?.hasAttribute(`data-${k}`)) return `${k} ${a.getAttribute(`data-${k}`)}`;
+        return a?.tagName.toLowerCase();
+      });
+    await page.focus("svg.graph [data-partition='0']");
+    await page.keyboard.press("ArrowRight");
+    assert.match(await at(), /^source \d+$/, "Right from a partition: the source subtask column");
+    await page.keyboard.press("ArrowRight");
+    assert.match(await at(), /^operator \d+$/, "Right again: a window subtask (in seed 001, two presses; the list took 40)");
+    await page.keyboard.press("ArrowRight");
+    assert.match(await at(), /^operator \d+$/, "nothing right of it that takes focus: it stays");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    assert.match(await at(), /^partition \d+$/, "and back");
+    await page.keyboard.press("ArrowLeft");
+    assert.match(await at(), /^silence \d+$/, "the Silence buttons are a column of their own");
+    await page.focus("svg.graph [data-partition='0']");
+    await page.keyboard.press("ArrowUp");
+    assert.equal(await at(), "partition 0", "the top of the column: it stays");
+    await page.keyboard.press("ArrowDown");
+    assert.match(await at(), /^partition [1-9]\d*$/, "Down: the next partition");
+    await page.focus("svg.graph [data-operator='0']");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await at(), "operator 1", "Down from window subtask 0");
+  }, "preset=seed-001-heartbeat");
+});

