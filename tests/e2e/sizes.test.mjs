@@ -29,20 +29,35 @@ function overflowProblems() {
     return r.width > 1 && r.height > 1 && getComputedStyle(e).visibility !== "hidden" ? r : null;
   };
   for (const e of document.querySelectorAll(".app-header *, .graph-card *, .why *, .preset-card *, .embed *, .lesson-card *")) {
-    // Inside a scroller (a table, a code block) a wide child is fine: the scroller is checked.
-    if (e.closest(".scroll, pre, .why-scroll") && !e.matches(".scroll, pre")) continue;
+    // Inside a scroller (a table, a code block, the graph on a phone) a wide child is fine:
+    // the scroller is checked (the graph's nodes below).
+    if (e.closest(".scroll, pre, .why-scroll, .graph-wrap") && !e.matches(".scroll, pre, .graph-wrap")) continue;
     const r = visible(e);
     if (r && r.right > W + 0.5) out.push(`${e.tagName.toLowerCase()}.${e.className?.baseVal ?? e.className} ends at ${r.right.toFixed(0)} > ${W}`);
     if (out.length > 6) break;
   }
-  // A graph node cut by its card (the card clips its content).
+  // A graph node cut by its card (the card clips its content; the full graph's scrolls across
+  // when it would be drawn smaller than 80%, and its content is then what counts).
   for (const wrap of document.querySelectorAll(".graph-wrap, .compact-graph-wrap")) {
     const box = wrap.getBoundingClientRect();
+    const left = box.left - wrap.scrollLeft;
+    const right = left + wrap.scrollWidth;
     for (const n of wrap.querySelectorAll(".node")) {
       const r = n.getBoundingClientRect();
-      if (r.width > 0 && (r.right > box.right + 0.5 || r.left < box.left - 0.5)) out.push(`graph node ${n.getAttribute("class")} cut: ${r.left.toFixed(0)}–${r.right.toFixed(0)} outside ${box.left.toFixed(0)}–${box.right.toFixed(0)}`);
+      if (r.width > 0 && (r.right > right + 0.5 || r.left < left - 0.5)) out.push(`graph node ${n.getAttribute("class")} cut: ${r.left.toFixed(0)}–${r.right.toFixed(0)} outside ${left.toFixed(0)}–${right.toFixed(0)}`);
       if (out.length > 10) break;
     }
+  }
+  // A table's column head cut short ("align…"): a table too wide for its card scrolls instead.
+  for (const th of document.querySelectorAll("table.data thead th")) {
+    if (visible(th) && th.scrollWidth > th.clientWidth + 1) out.push(`${th.closest("table").id || "table"}: head "${th.textContent}" cut (${th.scrollWidth} > ${th.clientWidth})`);
+    if (out.length > 12) break;
+  }
+  // On a phone the full graph is drawn at 80% of its size or more: below, its text was 5–6 px.
+  const svg = document.querySelector(".graph-wrap svg.graph");
+  if (W <= 600 && svg && svg.viewBox.baseVal.width > 0 && visible(svg)) {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    if (scale < 0.795) out.push(`the job graph is drawn at ${(scale * 100).toFixed(0)}%`);
   }
   return out;
 }
@@ -221,6 +236,29 @@ test("controls open at 1000 px and below: a sheet at the bottom of the screen, o
     } finally {
       await context.close();
     }
+  }
+});
+
+test("on a phone the job graph scrolls across its card, and a node reached with the arrow keys comes into view", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 390, height: 844 } });
+  try {
+    await page.goto(env.baseUrl + "?preset=seed-001-heartbeat", { waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "attached", timeout: 20_000 });
+    const wrap = page.locator(".graph-wrap");
+    const [client, scroll] = await wrap.evaluate((w) => [w.clientWidth, w.scrollWidth]);
+    assert.ok(scroll > client + 50, `the graph is wider than its card: ${scroll} > ${client}`);
+    await page.focus("svg.graph [data-partition='0']");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    const op = page.locator("svg.graph .node.op:focus");
+    await page.waitForFunction(() => {
+      const w = document.querySelector(".graph-wrap").getBoundingClientRect();
+      const n = document.querySelector("svg.graph .node.op:focus")?.getBoundingClientRect();
+      return n && n.left >= w.left - 0.5 && n.right <= w.right + 0.5;
+    }, null, { timeout: 3_000 });
+    assert.equal(await op.count(), 1, "a window subtask has the focus, in view");
+  } finally {
+    await context.close();
   }
 });
 
