@@ -82,15 +82,18 @@ pub fn ExplainPanel() -> impl IntoView {
 /// polite live region whose text changes only when the diagnosis changes its mind (another cause
 /// or culprit, or the first record read), not with every reading (its counts and times move
 /// every frame). The only live region for the diagnosis: the "Now:" line and the embed's line
-/// are not, or each frame's times would be read out.
+/// are not, or each frame's times would be read out. Its text says when it was true ("At
+/// 00:00:12.500: …"): a screen reader that browses to it later finds the headline's times of
+/// that moment ("the last 11.6 s ago"), not of the page's.
 #[component]
 pub fn WhyAnnouncer() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let verdict = Memo::new(move |_| pg.reading_slow.with(|r| (r.started(), r.cause_attr(), r.culprit_attr())));
+    let start = move || pg.cfg.with_untracked(|c| c.start_time.ms());
     let text = Memo::new(move |_| {
         // Read, not only tracked: a memo that is never read never runs, and never subscribes.
         verdict.with(|_| ());
-        pg.reading_slow.with_untracked(|r| r.diag.headline.clone())
+        pg.reading_slow.with_untracked(|r| format!("At {}: {}", super::format::elapsed(r.diag.now.ms(), start()), r.diag.headline))
     });
     view! { <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="why-live">{text}</p> }
 }

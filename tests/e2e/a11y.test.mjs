@@ -50,6 +50,8 @@ async function liveRegion(page) {
   // The only one for the diagnosis: the "Now:" line's times change every frame.
   assert.equal(await page.locator("[data-testid=live-line]").getAttribute("aria-live"), null);
   assert.match(await live.textContent(), /Partition 11 /, "the live region names the culprit");
+  // It says when it was true: read later, its times ("the last … ago") are of that moment.
+  assert.match(await live.textContent(), /^At \d\d:\d\d:\d\d\.\d{3}: Partition 11 /);
   const changes = await page.evaluate(async () => {
     const el = document.querySelector("[data-testid=why-live]");
     let n = 0;
