@@ -506,6 +506,17 @@ fn an_empty_partition_is_judged_only_after_a_quiet_threshold() {
     assert_eq!((d.cause, d.culprit.and_then(|c| c.partition)), (None, Some(3)));
     assert_eq!(
         d.headline,
-        "Just started: partition 3 has had no record in the 500 ms it has been read, so its source subtask is at No Watermark; it is judged empty after 1.0 s."
+        "Just started: partition 3 has had no record in the 500 ms it has been read, so its source subtask is at No Watermark; this diagnosis calls it empty after 1.0 s without one, and without an idle timeout Flink never marks it idle."
+    );
+    // With an idle timeout, the headline names it: the diagnosis' quiet threshold is not it.
+    let mut sc: Value = serde_json::from_str(empty).unwrap();
+    sc["source"]["watermark"]["idle_timeout_ms"] = serde_json::json!(10_000);
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 500);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert!(
+        d.headline.ends_with("calls it empty after 1.0 s without one, and Flink marks it idle after its 10 s idle timeout."),
+        "{}",
+        d.headline
     );
 }

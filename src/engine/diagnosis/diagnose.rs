@@ -14,7 +14,7 @@ use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::session::action::Action;
 use crate::engine::sim::Simulation;
 use crate::engine::source::generator::GeneratorKind;
-use crate::engine::time::{describe_watermark, format_duration, EventTime, ProcTime, END_OF_TIME};
+use crate::engine::time::{describe_watermark, format_duration, format_duration_exact, EventTime, ProcTime, END_OF_TIME};
 
 /// A watermark this far ahead of processing time has jumped (an hour, as `explain` judges).
 pub const FAR_FUTURE_MS: i64 = 3_600_000;
@@ -175,12 +175,24 @@ impl Simulation {
         let f = partitions.get(culprit?.partition? as usize).filter(|f| too_early_to_judge(f, interval))?;
         // A partition added while the job runs is read for less time than the job has run.
         let what = if f.read_ms.is_some_and(|r| r < now - self.cfg.start_time) { "Just added" } else { "Just started" };
+        // The quiet threshold is this diagnosis' own; next to it, what Flink does (the walk of
+        // a new user read "judged empty after 1.0 s" as the idle timeout).
+        let flink = match self.idle_timeout_of(f.partition) {
+            Some(t) => format!("Flink marks it idle after its {} idle timeout", format_duration_exact(t)),
+            None => "without an idle timeout Flink never marks it idle".into(),
+        };
         Some(format!(
-            "{what}: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; it is judged empty after {}.",
+            "{what}: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; this diagnosis calls it empty after {} without one, and {flink}.",
             self.partition_name(f.partition),
             d(f.read_ms.unwrap_or(0)),
             d(quiet_after_ms(f, interval))
         ))
+    }
+
+    /// The idle timeout of the source that reads partition `p` (`withIdleness`).
+    fn idle_timeout_of(&self, p: u32) -> Option<i64> {
+        let input = self.partitions.get(p as usize)?.input as usize;
+        self.cfg.inputs.get(input)?.source.idle_timeout_ms
     }
 
     /// A watermark operator after the source decides the watermark: a bound for the source's
