@@ -7,7 +7,8 @@
 //! each window subtask's minimum are drawn thick — the same "holds the minimum" mark as in the
 //! tables. Click a node (or reach it with the arrow keys, `graph_keys`, and press Enter or
 //! Space) to explain it. The layers share
-//! one viewBox, so the graph scales down to its card. Positions come from `graph_layout`; the
+//! one viewBox, so the graph scales down to its card (on a phone to 80% at most, and the card
+//! scrolls across). Positions come from `graph_layout`; the
 //! partition, keyed-subtask and chained-operator nodes are drawn by `graph_partition`,
 //! `graph_operator` and `graph_chained`.
 //!

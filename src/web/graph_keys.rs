@@ -3,12 +3,15 @@
 //! (a partition and its Silence button each, then the source subtasks, the chained operators
 //! and the keyed subtasks); the nodes are now focusable only by these keys and by a click.
 //!
-//! The keys follow the drawing: Left / Right go to the next column (the node nearest in height:
-//! a partition's Silence button, the partition, the source subtask that reads it…), Up / Down
-//! to the node above or below in the same column; Home / End to the first / last node. Stepping
-//! through one list took 40 presses from partition 0 to window subtask 0 in seed-001. A Silence
-//! button that the partition does not offer (hidden) is skipped. Which node a key goes to is
-//! plain Rust (tested natively); moving the focus is the DOM part.
+//! The keys follow the drawing: Left / Right go to the next column (Silence buttons,
+//! partitions, source subtasks, chained operators, keyed subtasks), to its node nearest in
+//! height (not along an edge: the enumerator spreads partitions round-robin, so the reader of a
+//! partition may sit lower), Up / Down to the node above or below in the same column; Home / End
+//! to the first / last node. Stepping through one list took 40 presses from partition 0 to
+//! window subtask 0 in seed-001; now two. A Silence button that the partition does not offer
+//! (hidden) is skipped, and one is reached sideways only from its own row: Enter on a
+//! neighbour's would silence another partition. Which node a key goes to is plain Rust (tested
+//! natively); moving the focus is the DOM part.
 
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 use leptos::prelude::*;
@@ -19,13 +22,16 @@ use wasm_bindgen::JsCast;
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 const NODES: &str = "svg.graph [role=button]:not(.hidden)";
 
-/// A node's box on the screen (any one unit for every node).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A node's box on the screen (any one unit for every node): its frame, not its text, which
+/// may run past it. `own_row`: reached sideways only from a node level with it (a Silence
+/// button).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Place {
     pub x: f64,
     pub y: f64,
     pub w: f64,
     pub h: f64,
+    pub own_row: bool,
 }
 
 impl Place {
@@ -37,9 +43,23 @@ impl Place {
         self.x + self.w
     }
 
+    fn bottom(&self) -> f64 {
+        self.y + self.h
+    }
+
     /// Whether the two share a column: their spans across overlap.
     fn beside(&self, other: &Place) -> bool {
         self.x < other.right() && other.x < self.right()
+    }
+
+    /// Whether the two are level: their spans down overlap.
+    fn level(&self, other: &Place) -> bool {
+        self.y < other.bottom() && other.y < self.bottom()
+    }
+
+    /// Whether it is drawn (a node not laid out yet has no box, and no column).
+    fn drawn(&self) -> bool {
+        self.w > 0.0 && self.h > 0.0
     }
 }
 
@@ -70,15 +90,16 @@ pub fn target(key: &str, current: Option<usize>, places: &[Place]) -> Option<usi
 
 /// The nearest node on one side of `here` in its column.
 fn nearest_in_column(places: &[Place], here: Place, side: impl Fn(&Place) -> bool) -> Option<usize> {
-    closest_by_height(places, here, |p| here.beside(p) && side(p))
+    closest_by_height(places, here, |p| p.drawn() && here.beside(p) && side(p))
 }
 
 /// In the nearest column on one side of `here` (the nodes beside the nearest node there), the
-/// node nearest in height.
+/// node nearest in height; one that keeps to its own row only if level with `here`.
 fn next_column(places: &[Place], here: Place, side: impl Fn(&Place) -> bool) -> Option<usize> {
+    let side = |p: &Place| p.drawn() && side(p);
     let gap = |p: &Place| if p.x >= here.right() { p.x - here.right() } else { here.x - p.right() };
     let nearest = places.iter().filter(|p| side(p)).min_by(|a, b| gap(a).total_cmp(&gap(b)))?;
-    closest_by_height(places, here, |p| side(p) && nearest.beside(p))
+    closest_by_height(places, here, |p| side(p) && nearest.beside(p) && (!p.own_row || p.level(&here)))
 }
 
 /// Among the nodes that pass `keep`, the one nearest to `here` in height (the first in
@@ -96,24 +117,29 @@ pub fn on_key(wrap: &web_sys::Element, focused: Option<web_sys::EventTarget>, ke
     let nodes: Vec<web_sys::Element> = (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect();
     let focused = focused.and_then(|t| t.dyn_into::<web_sys::Element>().ok());
     let current = focused.and_then(|f| nodes.iter().position(|n| *n == f));
-    let places: Vec<Place> = nodes
-        .iter()
-        .map(|n| {
-            let r = n.get_bounding_client_rect();
-            Place { x: r.x(), y: r.y(), w: r.width(), h: r.height() }
-        })
-        .collect();
+    let places: Vec<Place> = nodes.iter().map(place).collect();
     match target(key, current, &places) {
         Some(i) => focus(nodes.get(i).cloned()),
         None => false,
     }
 }
 
+/// A node's place: the box of its frame (its first `rect`), or of the whole node without one.
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
+fn place(node: &web_sys::Element) -> Place {
+    let frame = node.query_selector(":scope > rect").ok().flatten();
+    let r = frame.as_ref().unwrap_or(node).get_bounding_client_rect();
+    Place { x: r.x(), y: r.y(), w: r.width(), h: r.height(), own_row: node.class_list().contains("silence-btn") }
+}
+
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 fn focus(el: Option<web_sys::Element>) -> bool {
     let Some(svg) = el.and_then(|e| e.dyn_into::<web_sys::SvgElement>().ok()) else { return false };
-    let focused = svg.focus().is_ok();
-    // On a phone the graph scrolls across, and a node half in view is focused where it is.
+    // Focused where it is, then scrolled into view once: on a phone the graph scrolls across,
+    // and the browser leaves a node half in view where it is.
+    let opts = web_sys::FocusOptions::new();
+    opts.set_prevent_scroll(true);
+    let focused = svg.focus_with_options(&opts).is_ok();
     super::measure::scroll_into_view_smoothly(&svg);
     focused
 }
@@ -198,7 +224,11 @@ mod tests {
     use super::{target, Place};
 
     fn at(x: f64, y: f64, w: f64) -> Place {
-        Place { x, y, w, h: 20.0 }
+        Place { x, y, w, h: 20.0, own_row: false }
+    }
+
+    fn button(x: f64, y: f64) -> Place {
+        Place { own_row: true, ..at(x, y, 40.0) }
     }
 
     /// Two partitions with Silence buttons (the second hidden, so absent), two source subtasks
@@ -206,7 +236,7 @@ mod tests {
     /// draws them.
     fn graph() -> Vec<Place> {
         vec![
-            at(0.0, 0.0, 40.0),     // 0: Silence p0
+            button(0.0, 0.0),       // 0: Silence p0
             at(50.0, 0.0, 140.0),   // 1: p0
             at(50.0, 40.0, 140.0),  // 2: p1 (its Silence button hidden)
             at(50.0, 80.0, 140.0),  // 3: p2
@@ -221,10 +251,11 @@ mod tests {
     fn left_and_right_go_to_the_next_column_at_the_nearest_height() {
         let g = graph();
         assert_eq!(target("ArrowRight", Some(0), &g), Some(1), "a Silence button, then its partition");
-        assert_eq!(target("ArrowRight", Some(3), &g), Some(5), "partition 2 is read by source subtask 1");
+        assert_eq!(target("ArrowRight", Some(3), &g), Some(5), "partition 2: source subtask 1, nearest in height");
         assert_eq!(target("ArrowRight", Some(4), &g), Some(6));
         assert_eq!(target("ArrowLeft", Some(6), &g), Some(4), "back from the keyed subtask: the nearer source subtask");
-        assert_eq!(target("ArrowLeft", Some(2), &g), Some(0), "partition 1 has no button: the nearest one");
+        assert_eq!(target("ArrowLeft", Some(2), &g), Some(2), "partition 1 has no button: not partition 0's, it stays");
+        assert_eq!(target("ArrowLeft", Some(1), &g), Some(0), "partition 0's own");
         assert_eq!(target("ArrowRight", Some(6), &g), Some(6), "nothing right of the last column: stays");
         assert_eq!(target("ArrowLeft", Some(0), &g), Some(0));
     }
@@ -238,6 +269,32 @@ mod tests {
         assert_eq!(target("ArrowUp", Some(5), &g), Some(4));
         assert_eq!(target("ArrowDown", Some(6), &g), Some(7));
         assert_eq!(target("ArrowDown", Some(0), &g), Some(0), "the only Silence button shown");
+    }
+
+    #[test]
+    fn a_node_not_drawn_is_no_column() {
+        let mut g = graph();
+        g[4] = Place::default();
+        assert_eq!(target("ArrowRight", Some(1), &g), Some(5), "source 0 has no box: source 1");
+        assert_eq!(target("ArrowDown", Some(4), &g), Some(4), "from it, nowhere: it stays");
+        let none = vec![Place::default(); 3];
+        assert_eq!(target("ArrowRight", Some(0), &none), Some(0), "a graph not laid out yet");
+    }
+
+    /// Two bands (two inputs), one over the other: a column runs through both.
+    #[test]
+    fn two_bands_share_their_columns() {
+        let g = vec![
+            at(50.0, 0.0, 140.0),    // 0: orders-0
+            at(50.0, 30.0, 140.0),   // 1: orders-1
+            at(50.0, 120.0, 140.0),  // 2: payments-0
+            at(250.0, 10.0, 150.0),  // 3: orders source 0
+            at(250.0, 120.0, 150.0), // 4: payments source 0
+            at(450.0, 60.0, 100.0),  // 5: join 0
+        ];
+        assert_eq!(target("ArrowDown", Some(1), &g), Some(2), "down from one band's last partition to the next band's first");
+        assert_eq!(target("ArrowRight", Some(2), &g), Some(4), "its own band's source subtask, level with it");
+        assert_eq!(target("ArrowLeft", Some(5), &g), Some(3), "back from the join: the nearer source subtask");
     }
 
     #[test]

@@ -88,11 +88,12 @@ pub fn gated<T: Clone + Send + Sync + 'static>(source: RwSignal<T>, visible: RwS
 }
 
 /// `scrollIntoView({behavior: "smooth", block: "nearest", inline: "nearest"})`: nothing moves
-/// if it is in view (called through JS, which needs no more web-sys features). Also for a
-/// graph node reached with the arrow keys: focusing a node half in view does not scroll.
+/// if it is in view (called through JS, which needs no more web-sys features). At once when
+/// the reader asks for reduced motion (as the style sheet stops its transitions).
 pub fn scroll_into_view_smoothly(el: &web_sys::Element) {
+    let reduced = web_sys::window().and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).is_some_and(|m| m.matches());
     let opts = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &"smooth".into());
+    let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &(if reduced { "auto" } else { "smooth" }).into());
     let _ = js_sys::Reflect::set(&opts, &"block".into(), &"nearest".into());
     let _ = js_sys::Reflect::set(&opts, &"inline".into(), &"nearest".into());
     if let Ok(f) = js_sys::Reflect::get(el, &"scrollIntoView".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {

@@ -36,12 +36,13 @@ function overflowProblems() {
     if (r && r.right > W + 0.5) out.push(`${e.tagName.toLowerCase()}.${e.className?.baseVal ?? e.className} ends at ${r.right.toFixed(0)} > ${W}`);
     if (out.length > 6) break;
   }
-  // A graph node cut by its card (the card clips its content; the full graph's scrolls across
-  // when it would be drawn smaller than 80%, and its content is then what counts).
+  // A graph node cut by its card (the card clips its content). On a phone the full graph's card
+  // scrolls across (the graph is not drawn smaller than 80%): its content is what counts there.
   for (const wrap of document.querySelectorAll(".graph-wrap, .compact-graph-wrap")) {
     const box = wrap.getBoundingClientRect();
-    const left = box.left - wrap.scrollLeft;
-    const right = left + wrap.scrollWidth;
+    const scrolls = W <= 600 && wrap.matches(".graph-wrap");
+    const left = scrolls ? box.left - wrap.scrollLeft : box.left;
+    const right = scrolls ? left + wrap.scrollWidth : box.right;
     for (const n of wrap.querySelectorAll(".node")) {
       const r = n.getBoundingClientRect();
       if (r.width > 0 && (r.right > right + 0.5 || r.left < left - 0.5)) out.push(`graph node ${n.getAttribute("class")} cut: ${r.left.toFixed(0)}–${r.right.toFixed(0)} outside ${left.toFixed(0)}–${right.toFixed(0)}`);
