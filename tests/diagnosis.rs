@@ -519,4 +519,12 @@ fn an_empty_partition_is_judged_only_after_a_quiet_threshold() {
         "{}",
         d.headline
     );
+    // A watermark interval of 0 (with watermarks per event, or nothing else would be said):
+    // Flink never checks the timeout (explain reads it so too).
+    sc["source"]["watermark"]["auto_watermark_interval_ms"] = serde_json::json!(0);
+    sc["source"]["watermark"]["emit"] = serde_json::json!("per_event");
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 500);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert!(d.headline.ends_with("without one, and with a watermark interval of 0 Flink never checks its idle timeout."), "{}", d.headline);
 }

@@ -177,22 +177,31 @@ impl Simulation {
         let what = if f.read_ms.is_some_and(|r| r < now - self.cfg.start_time) { "Just added" } else { "Just started" };
         // The quiet threshold is this diagnosis' own; next to it, what Flink does (the walk of
         // a new user read "judged empty after 1.0 s" as the idle timeout).
-        let flink = match self.idle_timeout_of(f.partition) {
-            Some(t) => format!("Flink marks it idle after its {} idle timeout", format_duration_exact(t)),
-            None => "without an idle timeout Flink never marks it idle".into(),
-        };
+        let flink = self.split_idleness(f.partition).map(|f| format!(", and {f}")).unwrap_or_default();
         Some(format!(
-            "{what}: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; this diagnosis calls it empty after {} without one, and {flink}.",
+            "{what}: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; this diagnosis calls it empty after {} without one{flink}.",
             self.partition_name(f.partition),
             d(f.read_ms.unwrap_or(0)),
             d(quiet_after_ms(f, interval))
         ))
     }
 
-    /// The idle timeout of the source that reads partition `p` (`withIdleness`).
-    fn idle_timeout_of(&self, p: u32) -> Option<i64> {
-        let input = self.partitions.get(p as usize)?.input as usize;
-        self.cfg.inputs.get(input)?.source.idle_timeout_ms
+    /// When Flink marks partition `p`'s split idle, in words: after the source's idle timeout
+    /// (`withIdleness`), checked only with a watermark interval above 0 (as `explain` reads it).
+    /// `None` with a watermark operator after the source: its own idleness is of the subtask's
+    /// whole output, not of one split.
+    fn split_idleness(&self, p: u32) -> Option<String> {
+        let input = self.cfg.inputs.get(self.partitions.get(p as usize)?.input as usize)?;
+        if input.midstream.is_some() {
+            return None;
+        }
+        Some(match input.source.idle_timeout_ms {
+            Some(_) if self.cfg.auto_watermark_interval_ms <= 0 => {
+                "with a watermark interval of 0 Flink never checks its idle timeout".into()
+            }
+            Some(t) => format!("Flink marks it idle after its {} idle timeout", format_duration_exact(t)),
+            None => "without an idle timeout Flink never marks it idle".into(),
+        })
     }
 
     /// A watermark operator after the source decides the watermark: a bound for the source's
