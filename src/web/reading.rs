@@ -62,6 +62,14 @@ impl Reading {
         self.diag.culprit.as_ref().and_then(|c| c.partition).map_or_else(String::new, |p| p.to_string())
     }
 
+    /// Whether two readings name the same holder: whether anything was read, the cause, the
+    /// culprit and the chain the graph marks; not the counts and times, which move every frame.
+    /// The views refreshed at different rates keep to one verdict by it (`Pg::refresh_frame`).
+    pub fn same_verdict(&self, other: &Reading) -> bool {
+        let culprit = |r: &Reading| r.diag.culprit.as_ref().and_then(|c| c.partition);
+        self.started() == other.started() && self.diag.cause == other.diag.cause && culprit(self) == culprit(other) && self.chain() == other.chain()
+    }
+
     /// The cause as a `data-cause` value (the finding kind, snake_case; "" when none).
     pub fn cause_attr(&self) -> String {
         self.diag.cause.map_or_else(String::new, kind_name)

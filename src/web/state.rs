@@ -117,7 +117,8 @@ pub struct Pg {
     /// text that changes faster cannot be read anyway, and the page stays smooth.
     pub snap_slow: RwSignal<Snapshot>,
     /// The diagnosis of the instant of `snap_slow`, set with it (WHY panel, tables, preset
-    /// card, embed line). While paused both pairs are the same instant.
+    /// card, embed line). While paused both pairs are the same instant; while playing they
+    /// name the same holder but for a frame (`refresh_frame`).
     pub reading_slow: RwSignal<Reading>,
     /// What the user tells the diagnosis: the tolerated delay and the lag alert threshold.
     pub diag_opts: RwSignal<DiagnosisOptions>,
@@ -328,20 +329,29 @@ impl Pg {
     /// The per-frame refresh while playing: the slow views at most every [`SLOW_VIEWS_MS`], the
     /// timeline as often but half a period later, the graph at most every [`FAST_VIEWS_MS`],
     /// and the clock with any of them or on its own at most every [`CLOCK_MS`]. The slow views
-    /// and the graph are never updated in the same frame, so that no frame carries both costs.
+    /// and the graph are never updated in the same frame, so that no frame carries both costs;
+    /// when one of them comes to another verdict (`Reading::same_verdict`), the other follows in
+    /// the next frame, so that they name different holders for a frame, not for a period.
     pub fn refresh_frame(&self) {
         let t = perf_now();
         let mut at = self.pacing.get_value();
         if t - at.heavy >= SLOW_VIEWS_MS {
             at.heavy = t;
-            self.refresh_views(Some(false));
+            if self.refresh_views(Some(false)) {
+                at.fast = f64::NEG_INFINITY;
+            }
         } else if t - at.timeline >= SLOW_VIEWS_MS && t - at.heavy >= SLOW_VIEWS_MS / 2.0 {
             at.timeline = t;
             self.take_snapshot();
             self.timeline_rev.update(|r| *r += 1);
         } else if t - at.fast >= FAST_VIEWS_MS {
             at.fast = t;
-            self.refresh_views(None);
+            if self.refresh_views(None) {
+                // The graph names another holder than the WHY panel: they would disagree for
+                // up to a slow period. The other views follow in the next frame (not this one:
+                // no frame carries both costs), and the graph after them in the same way.
+                at.heavy = f64::NEG_INFINITY;
+            }
         } else if t - at.clock >= CLOCK_MS {
             self.clock.set(self.now());
         } else {
@@ -359,15 +369,17 @@ impl Pg {
         snap
     }
 
-    /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too).
-    fn refresh_views(&self, slow: Option<bool>) {
+    /// `None`: the graph only; `Some(with_graph)`: the slow views (and the graph too). `true`
+    /// when only one of the two was refreshed and its verdict is not the other's any more.
+    fn refresh_views(&self, slow: Option<bool>) -> bool {
         let snap = self.take_snapshot();
         // The diagnosis of the same instant, published with the snapshot it explains.
         let reading = self.read();
         let Some(with_graph) = slow else {
+            let apart = self.reading_slow.with_untracked(|r| !r.same_verdict(&reading));
             self.snap.set(snap);
             self.reading.set(reading);
-            return;
+            return apart;
         };
         self.read_new_windows();
         self.read_new_joins();
@@ -380,6 +392,7 @@ impl Pg {
         if cfg_changed {
             self.cfg.set(self.with_sim(|s| s.config().clone()));
         }
+        let apart = !with_graph && self.reading.with_untracked(|r| !r.same_verdict(&reading));
         if with_graph {
             self.snap.set(snap.clone());
             self.reading.set(reading.clone());
@@ -390,6 +403,7 @@ impl Pg {
         if self.metrics_open.get_untracked() {
             self.metrics.set(Some(self.with_sim(|s| s.metrics())));
         }
+        apart
     }
 
     /// New window results since the last look: the newest rows for the log, every firing for

@@ -200,3 +200,41 @@ test("advisor: recommendations, constraints, and Apply advice changes the settin
     assert.equal(await page.locator(".why .finding[data-kind='event_time_lag']").count(), lagNow > 0 ? 1 : 0);
   });
 });
+
+test("while playing, the graph and the slow views name different holders for a frame at most, not for a refresh period", async () => {
+  // These presets' culprit changes many times a second at their speed: the graph (refreshed
+  // every 100 ms) and the preset card's line (every 250 ms) disagreed for up to 28 frames in a row.
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    for (const id of ["union-idle-stream", "backpressure-never-idle"]) {
+      await gotoApp(page, env.baseUrl, `preset=${id}`);
+      const r = await page.evaluate(async () => {
+        const graph = document.querySelector(".graph-wrap");
+        const line = document.querySelector("[data-testid=live-line]");
+        const key = (e) => `${e.getAttribute("data-culprit-partition")}/${e.getAttribute("data-cause")}`;
+        let changes = 0, run = 0, longest = 0, last = key(graph);
+        document.querySelector("#btn-play").click();
+        const end = performance.now() + 4000;
+        await new Promise((done) => {
+          const tick = () => {
+            const g = key(graph);
+            if (g !== last) (changes++, (last = g));
+            run = g === key(line) ? 0 : run + 1;
+            longest = Math.max(longest, run);
+            if (performance.now() < end) requestAnimationFrame(tick);
+            else done();
+          };
+          requestAnimationFrame(tick);
+        });
+        document.querySelector("#btn-play").click();
+        return { changes, longest };
+      });
+      assert.ok(r.changes >= 5, `${id}: the culprit changes while playing (${r.changes} times)`);
+      // A sample may fall before the page's own refresh in a frame: two samples, one frame.
+      assert.ok(r.longest <= 3, `${id}: the graph and the preset card disagreed for ${r.longest} frames in a row`);
+    }
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
