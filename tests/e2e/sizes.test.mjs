@@ -49,9 +49,11 @@ function overflowProblems() {
       if (out.length > 10) break;
     }
   }
-  // A table's column head cut short ("align…"): a table too wide for its card scrolls instead.
-  for (const th of document.querySelectorAll("table.data thead th")) {
-    if (visible(th) && th.scrollWidth > th.clientWidth + 1) out.push(`${th.closest("table").id || "table"}: head "${th.textContent}" cut (${th.scrollWidth} > ${th.clientWidth})`);
+  // A table's column head cut short ("align…") or squeezed to nothing, and the channels' names
+  // ("ch3 ◀ min"): a table too wide for its card scrolls instead.
+  for (const cell of document.querySelectorAll("table.data thead th, table.channels tbody th, table.channels tbody td:first-child")) {
+    const table = cell.closest("table");
+    if (visible(table) && cell.scrollWidth > cell.clientWidth + 1) out.push(`${table.id || "table"}: "${cell.textContent}" cut (${cell.scrollWidth} > ${cell.clientWidth})`);
     if (out.length > 12) break;
   }
   // On a phone the full graph is drawn at 80% of its size or more: below, its text was 5–6 px.
