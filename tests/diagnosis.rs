@@ -484,6 +484,16 @@ fn an_empty_partition_is_judged_only_after_a_quiet_threshold() {
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     assert_eq!(d.culprit.and_then(|c| c.partition), Some(1));
     assert_eq!(d.cause.map(kind_name).as_deref(), Some("no_watermark_strategy"), "{}", d.headline);
+    // Before the first periodic watermark (interval 200 ms) records are read and nothing is
+    // wrong, but every subtask is at No Watermark: not "no problem found" beside it.
+    let mut s = Session::from_json(empty).unwrap();
+    run_to(&mut s, 100);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.cause, None);
+    assert_eq!(
+        d.headline,
+        "No watermark yet: the slowest window subtask (0) waits for a first one on each of its input channels; no finding so far."
+    );
     // A partition added while the job runs is "just added" (early: a source subtask that has
     // emitted a watermark never goes back to No Watermark for a new split).
     let mut sc: Value = serde_json::from_str(seed).unwrap();

@@ -14,7 +14,7 @@ use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::session::action::Action;
 use crate::engine::sim::Simulation;
 use crate::engine::source::generator::GeneratorKind;
-use crate::engine::time::{describe_watermark, format_duration, format_duration_exact, EventTime, ProcTime, END_OF_TIME};
+use crate::engine::time::{describe_watermark, format_duration, format_duration_exact, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 
 /// A watermark this far ahead of processing time has jumped (an hour, as `explain` judges).
 pub const FAR_FUTURE_MS: i64 = 3_600_000;
@@ -288,6 +288,11 @@ fn mark_holders(findings: &mut [Finding], culprit: Option<&Culprit>) {
 fn headline(first: Option<&Finding>, ex: Option<&Explanation>, operator: &str) -> String {
     match (first, ex) {
         (Some(f), _) => f.title.clone(),
+        // Before the first periodic watermark (up to one interval after the start) every
+        // subtask is at No Watermark: "no problem" beside it read as a contradiction.
+        (None, Some(e)) if e.watermark == NO_WATERMARK => {
+            format!("No watermark yet: the slowest {operator} subtask ({}) waits for a first one on each of its input channels; no finding so far.", e.subtask)
+        }
         (None, Some(e)) => {
             format!("No problem found: the slowest {operator} subtask ({}) is at {}.", e.subtask, describe_watermark(e.watermark))
         }
