@@ -212,16 +212,16 @@ test("while playing, the graph and the slow views name different holders for a f
         const graph = document.querySelector(".graph-wrap");
         const line = document.querySelector("[data-testid=live-line]");
         const key = (e) => `${e.getAttribute("data-culprit-partition")}/${e.getAttribute("data-cause")}`;
-        let changes = 0, run = 0, longest = 0, last = key(graph);
+        let changes = 0, since = null, longest = 0, last = key(graph);
         document.querySelector("#btn-play").click();
         const end = performance.now() + 4000;
         await new Promise((done) => {
-          const tick = () => {
+          const tick = (t) => {
             const g = key(graph);
             if (g !== last) (changes++, (last = g));
-            run = g === key(line) ? 0 : run + 1;
-            longest = Math.max(longest, run);
-            if (performance.now() < end) requestAnimationFrame(tick);
+            if (g === key(line)) since = null;
+            else longest = Math.max(longest, t - (since ??= t));
+            if (t < end) requestAnimationFrame(tick);
             else done();
           };
           requestAnimationFrame(tick);
@@ -230,8 +230,9 @@ test("while playing, the graph and the slow views name different holders for a f
         return { changes, longest };
       });
       assert.ok(r.changes >= 5, `${id}: the culprit changes while playing (${r.changes} times)`);
-      // A sample may fall before the page's own refresh in a frame: two samples, one frame.
-      assert.ok(r.longest <= 3, `${id}: the graph and the preset card disagreed for ${r.longest} frames in a row`);
+      // In wall time, not frames: other test files load the machine. Before, the two disagreed
+      // for a slow period and more (330–470 ms); now for a frame or two.
+      assert.ok(r.longest <= 200, `${id}: the graph and the preset card disagreed for ${r.longest.toFixed(0)} ms in a row`);
     }
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
