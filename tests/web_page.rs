@@ -88,7 +88,11 @@ fn formats_and_parsers() {
     assert_eq!(format::parse_utc("00:01:05.250", day + 5).unwrap(), day + 65_250);
     assert!(format::parse_utc("yesterday", 0).is_err());
     assert_eq!(format::wm_human(day + 65_250, day), "00:01:05.250");
-    assert_eq!(format::wm_human(day - 6_000, day), "23:59:54.000");
+    assert_eq!(format::wm_human(day - 6_000, day), "-1d 23:59:54.000");
+    // What the fields show across midnight reads back.
+    assert_eq!(format::parse_utc("-1d 23:59:54.000", day + 5).unwrap(), day - 6_000);
+    assert_eq!(format::parse_utc("+1d 00:00:01", day - 5).unwrap(), day + 1_000);
+    assert!(format::parse_utc("xd 00:00:01", day).is_err());
     assert_eq!(format::wm_human(i64::MIN, day), "No Watermark");
     assert_eq!(format::wm_raw(i64::MAX), "Long.MAX_VALUE");
     assert_eq!(format::thousands(1_234_567u64), "1,234,567");
@@ -165,11 +169,15 @@ async fn the_graph_is_one_tab_stop_and_the_arrows_move_between_its_nodes() {
     key_on(&active(), "ArrowRight");
     assert_eq!(active(), q(&c, "svg.graph .node.part[data-partition='0']"));
     key_on(&active(), "ArrowUp");
+    assert_eq!(active(), q(&c, "svg.graph .node.part[data-partition='0']"), "the top of its column: it stays");
+    key_on(&active(), "ArrowLeft");
     assert_eq!(active().get_attribute("data-silence").as_deref(), Some("0"));
-    // Partition 3 has no producer: no Silence button to stop at.
+    // Partition 3 has no producer: no Silence button to stop at, and not partition 2's.
     q(&c, "svg.graph .node.part[data-partition='2']").unchecked_into::<web_sys::SvgElement>().focus().unwrap();
     key_on(&active(), "ArrowDown");
     assert_eq!(active(), q(&c, "svg.graph .node.part[data-partition='3']"));
+    key_on(&active(), "ArrowLeft");
+    assert_eq!(active(), q(&c, "svg.graph .node.part[data-partition='3']"), "Left from partition 3: it stays");
     key_on(&active(), "End");
     let nodes = c.query_selector_all("svg.graph [role=button]:not(.hidden)").unwrap();
     let last = nodes.item(nodes.length() - 1).unwrap();

@@ -147,8 +147,9 @@ pub enum WatermarkStyle {
     /// As Flink's web UI reads it: "No Watermark", "end of input (Long.MAX_VALUE)" or the full
     /// UTC time to the millisecond.
     Utc,
-    /// Compact, next to a clock at `now`: the time of day within half a day of it, otherwise
-    /// the date to the second (or a power of ten for the absurd); the sentinels by name.
+    /// Compact, next to a clock at `now`: the time of day within half a day of it (marked
+    /// `-1d` / `+1d` on the day before / after `now`'s), otherwise the date to the second (or a
+    /// power of ten for the absurd); the sentinels by name.
     Near(ProcTime),
     /// The raw `long`, with Java's names for the two sentinels.
     Raw,
@@ -165,10 +166,15 @@ pub fn format_watermark(w: EventTime, style: WatermarkStyle) -> String {
         (WatermarkStyle::Utc, END_OF_TIME) => "end of input (Long.MAX_VALUE)".into(),
         (WatermarkStyle::Near(_), END_OF_TIME) => "end of input".into(),
         (WatermarkStyle::Utc, _) => format_utc(w.ms()),
-        // Within half a day of now the time of day is unambiguous (and keeps columns narrow).
+        // Within half a day of now the time of day is unambiguous (and keeps columns narrow),
+        // with the day across midnight: "23:59:54.999" beside "00:40:19.698" read as ahead.
         // Cut at the separators, not at fixed offsets: years before 0 or after 9999 are longer.
         (WatermarkStyle::Near(now), _) if (w.ms() as i128 - now.ms() as i128).abs() < DAY / 2 => {
-            format_utc(w.ms()).rsplit_once(' ').map_or_else(String::new, |(_, time)| time.to_string())
+            let time = format_utc(w.ms()).rsplit_once(' ').map_or_else(String::new, |(_, time)| time.to_string());
+            match w.ms().div_euclid(DAY as i64) - now.ms().div_euclid(DAY as i64) {
+                0 => time,
+                days => format!("{days:+}d {time}"),
+            }
         }
         (WatermarkStyle::Near(_), _) if (w.ms() as i128).abs() < 200_000 * 365 * DAY => {
             format_utc(w.ms()).rsplit_once('.').map_or_else(String::new, |(seconds, _)| seconds.to_string())
@@ -267,7 +273,9 @@ mod tests {
         assert!(describe_watermark(END_OF_TIME).contains("end of input"));
         let day = ProcTime(1_767_225_600_000);
         assert_eq!(format_watermark(EventTime(day.ms() + 65_250), WatermarkStyle::Near(day)), "00:01:05.250");
-        assert_eq!(format_watermark(EventTime(day.ms() - 6_000), WatermarkStyle::Near(day)), "23:59:54.000");
+        assert_eq!(format_watermark(EventTime(day.ms() - 6_000), WatermarkStyle::Near(day)), "-1d 23:59:54.000", "the day before");
+        assert_eq!(format_watermark(EventTime(day.ms() - 1_000), WatermarkStyle::Near(ProcTime(day.ms() - 2_000))), "23:59:59.000");
+        assert_eq!(format_watermark(EventTime(day.ms() + 1_000), WatermarkStyle::Near(ProcTime(day.ms() - 2_000))), "+1d 00:00:01.000");
         assert_eq!(format_watermark(EventTime(5), WatermarkStyle::Near(day)), "1970-01-01 00:00:00");
         assert_eq!(format_watermark(END_OF_TIME, WatermarkStyle::Near(day)), "end of input");
         // Before year 0 the date is longer; the text is still a whole date and time.

@@ -126,7 +126,8 @@ pub fn parse_int(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
 }
 
 /// An absolute event time: epoch milliseconds, or UTC `YYYY-MM-DD HH:MM[:SS[.mmm]]`, or a
-/// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day.
+/// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day, or on a day from it (`-1d 23:59:54`,
+/// as [`wm_human`] writes a time across midnight).
 pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
     let t = s.trim();
     if let Ok(v) = t.parse::<i64>() {
@@ -139,6 +140,7 @@ pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
         None => (Some(t), "00:00"),
     };
     let day = match date {
+        Some(d) if d.len() > 1 && d.ends_with('d') => day_of.div_euclid(DAY) + d[..d.len() - 1].parse::<i64>().map_err(|_| bad())?,
         Some(d) => {
             let parts: Vec<&str> = d.split('-').collect();
             if parts.len() != 3 {

@@ -7,6 +7,7 @@
 
 use crate::engine::job::TwoInputMode;
 use crate::engine::snapshot::Snapshot;
+use crate::engine::time::{format_watermark, WatermarkStyle, NO_WATERMARK};
 
 /// Node sizes: partition pill (minimum width), source subtask, chained operator, keyed
 /// subtask, sink; heights of a source subtask and of a keyed subtask with one or two inputs.
@@ -39,8 +40,9 @@ const GROUP_HEAD: f64 = 18.0;
 pub const PORT_W: f64 = 12.0;
 /// Width of one monospace character of a partition pill, for sizing the column.
 const MONO_CH: f64 = 6.6;
-/// Room left of a partition pill for its Silence / Resume button.
-pub const SILENCE_W: f64 = 48.0;
+/// Room left of a partition pill for its Silence / Resume button (a 46 px button: "Resume" in
+/// its 9.5 px bold is 43 px wide, and ran past a 40 px one).
+pub const SILENCE_W: f64 = 54.0;
 /// The widest gap between two columns (a wide screen leaves the rest of the card empty).
 const MAX_GAP: f64 = 220.0;
 
@@ -236,12 +238,17 @@ pub fn layout_named(width: f64, snap: &Snapshot, names: &[String]) -> Layout {
     // A chained operator is as tall as its source subtask, with three lines: not dense then.
     let s_h = if dense && !has_chain { S_H_DENSE } else { S_H };
     // Partition pills grow with the longest name: `impressions-1 silenced 00:00:28.781` is the
-    // name and 22 more characters (a state badge and a watermark); 25 when a partition has
-    // nothing written to it (`no producer`).
+    // name, a state badge and a watermark, 10 characters more than the watermark; 13 when a
+    // partition has nothing written to it (`no producer`). A watermark is 12 characters, more
+    // across midnight (`-1d 23:59:54.999`) or on another day.
     let label = |p: u32| names.get(p as usize).map_or_else(|| partition_label(snap, p).chars().count(), |x| x.chars().count());
     let longest = (0..n as u32).map(label).max().unwrap_or(3);
     let unwritten = snap.splits.iter().any(|s| s.silent && s.produced == 0);
-    let p_w = P_W_MIN.max((longest + if unwritten { 25 } else { 22 }) as f64 * MONO_CH + 12.0);
+    let wm_chars = |s: &crate::engine::snapshot::SplitView| {
+        format_watermark(s.watermark.unwrap_or(NO_WATERMARK), WatermarkStyle::Near(snap.now)).chars().count()
+    };
+    let wm = snap.splits.iter().map(wm_chars).max().unwrap_or(0).max(12);
+    let p_w = P_W_MIN.max((longest + wm + if unwritten { 13 } else { 10 }) as f64 * MONO_CH + 12.0);
     let (p_y, s_y, bands, bands_h) = place_bands(snap, p_h, s_h);
     let ops_h = snap.operators.len() as f64 * o_pitch;
     let port = if ports == Ports::Direct { 0.0 } else { PORT_W };
