@@ -75,8 +75,10 @@ async fn why_panel_names_partition_11_and_the_fix_releases_the_windows() {
     // moment it was true (20 minutes in).
     let live = text(&c, "[data-testid=why-live]");
     assert!(live.starts_with("At 00:20:00.000: Partition 11 "), "{live}");
-    // The one-click fix.
+    // The one-click fix; paused, the notice says that it shows once time passes.
     click(&c, ".why .btn.fix");
+    settle().await;
+    assert!(text(&c, ".notices").contains("; press ▶ to see it take effect"), "{}", text(&c, ".notices"));
     pg.run_until(at(&pg, 23 * 60)).unwrap();
     pg.refresh();
     settle().await;

@@ -4,7 +4,7 @@
 //! engine (`engine::session::action`).
 
 use super::state::Pg;
-use leptos::prelude::set_timeout;
+use leptos::prelude::{set_timeout, GetUntracked};
 pub use crate::engine::session::action::{assigner_label, Action};
 
 /// How the page runs an action.
@@ -20,7 +20,10 @@ impl RunAction for Action {
         };
         match result {
             Ok(()) => {
-                pg.info(format!("Applied: {}", self.describe()));
+                // Paused, a fix shows nothing yet (an idle timeout needs processing time to pass):
+                // without a word the page seemed to ignore it.
+                let hint = if pg.playing.get_untracked() { "" } else { "; press ▶ to see it take effect" };
+                pg.info(format!("Applied: {}{hint}", self.describe()));
                 follow_consequence(*pg);
             }
             Err(e) => pg.error(format!("{e}")),

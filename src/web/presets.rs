@@ -107,7 +107,8 @@ fn LiveLine() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let r = pg.reading_slow;
     view! {
-        <p class="live-line small" data-testid="live-line"
+        // One line on a wide screen, cut with an ellipsis: the whole headline is its title.
+        <p class="live-line small" data-testid="live-line" title=move || r.with(|r| r.diag.headline.clone())
             data-culprit-partition=move || r.with(Reading::culprit_attr) data-cause=move || r.with(Reading::cause_attr)>
             <b>"Now: "</b>{move || r.with(|r| r.diag.headline.clone())}
         </p>
