@@ -190,6 +190,9 @@ impl Default for Pacing {
 const SLOW_VIEWS_MS: f64 = 250.0;
 /// Minimum wall time between two updates of the job graph while playing.
 const FAST_VIEWS_MS: f64 = 100.0;
+/// A view set's last update time when the other asks for it in the next frame (not the
+/// default's "never", `f64::NEG_INFINITY`, so that the first refresh may still pull).
+const PULLED: f64 = f64::MIN;
 /// Minimum wall time between two clock updates while playing. A frame in which nothing on the
 /// page changes costs the browser no style, layout, paint or commit; a clock that ticked every
 /// frame made every frame pay for all of them (a sixth of the frame rate on a busy page), and
@@ -331,26 +334,34 @@ impl Pg {
     /// and the clock with any of them or on its own at most every [`CLOCK_MS`]. The slow views
     /// and the graph are never updated in the same frame, so that no frame carries both costs;
     /// when one of them comes to another verdict (`Reading::same_verdict`), the other follows in
-    /// the next frame, so that they name different holders for a frame, not for a period.
+    /// the next frame (once: it does not pull the first in turn), so that they name different
+    /// holders for a frame, not for a period.
     pub fn refresh_frame(&self) {
         let t = perf_now();
         let mut at = self.pacing.get_value();
+        // The timeline runs half a period after the slow views, or when overdue: slow views
+        // pulled forward below could otherwise keep it from ever running.
+        let timeline_due = t - at.timeline >= SLOW_VIEWS_MS && (t - at.heavy >= SLOW_VIEWS_MS / 2.0 || t - at.timeline >= 2.0 * SLOW_VIEWS_MS);
         if t - at.heavy >= SLOW_VIEWS_MS {
+            // A refresh pulled forward by the other does not pull it in turn: with a verdict
+            // that flips every frame they would take turns in every frame.
+            let pulled = at.heavy == PULLED;
             at.heavy = t;
-            if self.refresh_views(Some(false)) {
-                at.fast = f64::NEG_INFINITY;
+            if self.refresh_views(Some(false)) && !pulled {
+                at.fast = PULLED;
             }
-        } else if t - at.timeline >= SLOW_VIEWS_MS && t - at.heavy >= SLOW_VIEWS_MS / 2.0 {
+        } else if timeline_due {
             at.timeline = t;
             self.take_snapshot();
             self.timeline_rev.update(|r| *r += 1);
         } else if t - at.fast >= FAST_VIEWS_MS {
+            let pulled = at.fast == PULLED;
             at.fast = t;
-            if self.refresh_views(None) {
+            if self.refresh_views(None) && !pulled {
                 // The graph names another holder than the WHY panel: they would disagree for
                 // up to a slow period. The other views follow in the next frame (not this one:
-                // no frame carries both costs), and the graph after them in the same way.
-                at.heavy = f64::NEG_INFINITY;
+                // no frame carries both costs).
+                at.heavy = PULLED;
             }
         } else if t - at.clock >= CLOCK_MS {
             self.clock.set(self.now());
