@@ -88,7 +88,9 @@ pub fn ExplainPanel() -> impl IntoView {
 #[component]
 pub fn WhyAnnouncer() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let verdict = Memo::new(move |_| pg.reading_slow.with(|r| (r.started(), r.cause_attr(), r.culprit_attr())));
+    // The first watermark too: "No watermark yet" and "No problem found" differ in none of the others.
+    let first_wm = |r: &Reading| r.diag.explanation.as_ref().is_some_and(|e| e.watermark != crate::engine::time::NO_WATERMARK);
+    let verdict = Memo::new(move |_| pg.reading_slow.with(|r| (r.started(), r.cause_attr(), r.culprit_attr(), first_wm(r))));
     let start = move || pg.cfg.with_untracked(|c| c.start_time.ms());
     let text = Memo::new(move |_| {
         // Read, not only tracked: a memo that is never read never runs, and never subscribes.

@@ -291,7 +291,7 @@ fn headline(first: Option<&Finding>, ex: Option<&Explanation>, operator: &str) -
         // Before the first periodic watermark (up to one interval after the start) every
         // subtask is at No Watermark: "no problem" beside it read as a contradiction.
         (None, Some(e)) if e.watermark == NO_WATERMARK => {
-            format!("No watermark yet: the slowest {operator} subtask ({}) waits for a first one on each of its input channels; no finding so far.", e.subtask)
+            format!("No watermark yet: the slowest {operator} subtask ({}) waits for a first one on each of its input channels.", e.subtask)
         }
         (None, Some(e)) => {
             format!("No problem found: the slowest {operator} subtask ({}) is at {}.", e.subtask, describe_watermark(e.watermark))
