@@ -93,6 +93,7 @@ fn formats_and_parsers() {
     assert_eq!(format::parse_utc("-1d 23:59:54.000", day + 5).unwrap(), day - 6_000);
     assert_eq!(format::parse_utc("+1d 00:00:01", day - 5).unwrap(), day + 1_000);
     assert!(format::parse_utc("xd 00:00:01", day).is_err());
+    assert!(format::parse_utc("1000000000000d 00:00", day).is_err(), "a day far out is refused, not an overflow");
     assert_eq!(format::wm_human(i64::MIN, day), "No Watermark");
     assert_eq!(format::wm_raw(i64::MAX), "Long.MAX_VALUE");
     assert_eq!(format::thousands(1_234_567u64), "1,234,567");

@@ -140,7 +140,9 @@ pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
         None => (Some(t), "00:00"),
     };
     let day = match date {
-        Some(d) if d.len() > 1 && d.ends_with('d') => day_of.div_euclid(DAY) + d[..d.len() - 1].parse::<i64>().map_err(|_| bad())?,
+        Some(d) if d.len() > 1 && d.ends_with('d') => {
+            d[..d.len() - 1].parse::<i64>().ok().and_then(|n| day_of.div_euclid(DAY).checked_add(n)).ok_or_else(bad)?
+        }
         Some(d) => {
             let parts: Vec<&str> = d.split('-').collect();
             if parts.len() != 3 {
@@ -163,7 +165,8 @@ pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
     if hms.next().is_some() || !(0..24).contains(&h) || !(0..60).contains(&mi) || !(0.0..60.0).contains(&sec) {
         return Err(bad());
     }
-    Ok(day * DAY + h * 3_600_000 + mi * 60_000 + (sec * 1000.0).round() as i64)
+    // A day far out (a huge year, `1000000000000d`) is a bad time, not an overflow.
+    day.checked_mul(DAY).and_then(|ms| ms.checked_add(h * 3_600_000 + mi * 60_000 + (sec * 1000.0).round() as i64)).ok_or_else(bad)
 }
 
 fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {

@@ -7,7 +7,6 @@
 
 use crate::engine::job::TwoInputMode;
 use crate::engine::snapshot::Snapshot;
-use crate::engine::time::{format_watermark, WatermarkStyle, NO_WATERMARK};
 
 /// Node sizes: partition pill (minimum width), source subtask, chained operator, keyed
 /// subtask, sink; heights of a source subtask and of a keyed subtask with one or two inputs.
@@ -237,18 +236,14 @@ pub fn layout_named(width: f64, snap: &Snapshot, names: &[String]) -> Layout {
     let has_chain = chained.iter().any(|&c| c);
     // A chained operator is as tall as its source subtask, with three lines: not dense then.
     let s_h = if dense && !has_chain { S_H_DENSE } else { S_H };
-    // Partition pills grow with the longest name: `impressions-1 silenced 00:00:28.781` is the
-    // name, a state badge and a watermark, 10 characters more than the watermark; 13 when a
-    // partition has nothing written to it (`no producer`). A watermark is 12 characters, more
-    // across midnight (`-1d 23:59:54.999`) or on another day.
+    // Partition pills grow with the longest name: `impressions-1 silenced -1d 23:59:28.781` is
+    // the name and 26 more characters (a state badge and a watermark, marked across midnight);
+    // 29 when a partition has nothing written to it (`no producer`). Sized for the mark whether
+    // or not a watermark shows it now: the columns would move while playing.
     let label = |p: u32| names.get(p as usize).map_or_else(|| partition_label(snap, p).chars().count(), |x| x.chars().count());
     let longest = (0..n as u32).map(label).max().unwrap_or(3);
     let unwritten = snap.splits.iter().any(|s| s.silent && s.produced == 0);
-    let wm_chars = |s: &crate::engine::snapshot::SplitView| {
-        format_watermark(s.watermark.unwrap_or(NO_WATERMARK), WatermarkStyle::Near(snap.now)).chars().count()
-    };
-    let wm = snap.splits.iter().map(wm_chars).max().unwrap_or(0).max(12);
-    let p_w = P_W_MIN.max((longest + wm + if unwritten { 13 } else { 10 }) as f64 * MONO_CH + 12.0);
+    let p_w = P_W_MIN.max((longest + if unwritten { 29 } else { 26 }) as f64 * MONO_CH + 12.0);
     let (p_y, s_y, bands, bands_h) = place_bands(snap, p_h, s_h);
     let ops_h = snap.operators.len() as f64 * o_pitch;
     let port = if ports == Ports::Direct { 0.0 } else { PORT_W };
