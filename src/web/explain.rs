@@ -91,11 +91,11 @@ pub fn WhyAnnouncer() -> impl IntoView {
     // The first watermark too: "No watermark yet" and "No problem found" differ in none of the others.
     let first_wm = |r: &Reading| r.diag.explanation.as_ref().is_some_and(|e| e.watermark != crate::engine::time::NO_WATERMARK);
     let verdict = Memo::new(move |_| pg.reading_slow.with(|r| (r.started(), r.cause_attr(), r.culprit_attr(), first_wm(r))));
-    let start = move || pg.cfg.with_untracked(|c| c.start_time.ms());
     let text = Memo::new(move |_| {
         // Read, not only tracked: a memo that is never read never runs, and never subscribes.
         verdict.with(|_| ());
-        pg.reading_slow.with_untracked(|r| format!("At {}: {}", super::format::elapsed(r.diag.now.ms(), start()), r.diag.headline))
+        // The diagnosis' own time since the start (-1 before anything was read).
+        pg.reading_slow.with_untracked(|r| format!("At {}: {}", super::format::elapsed(r.diag.elapsed_ms.max(0), 0), r.diag.headline))
     });
     view! { <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="why-live">{text}</p> }
 }
