@@ -21,7 +21,8 @@
 //! (the draggable event-time stage) over `lesson_setup` and `lesson_steps` (no DOM: the small jobs,
 //! the steps and their checks, tested natively).
 //!
-//! `format`, `graph_flow`, `graph_layout`, `lag_plot`, `snippets`, `timeline_data` and `timeline_plot` touch no DOM: they compile natively too, so
+//! `format`, `graph_flow`, `graph_layout`, `lag_plot`, `snippets`, `timeline_data`, `timeline_plot` and `view_pacing` (which views a
+//! frame refreshes while playing) touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
 //!
 //! The job's run (checkpoints, failures, restore, memory): `job_marks` (what happened, recorded
@@ -57,6 +58,7 @@ pub mod state_plot;
 pub mod timeline_data;
 pub mod timeline_job;
 pub mod timeline_plot;
+pub mod view_pacing;
 dom_modules!(
     actions,
     after_first_paint,

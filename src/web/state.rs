@@ -15,6 +15,7 @@ use crate::engine::operator::trigger::FiringKind;
 use super::graph_flow::FlowRates;
 use super::reading::Reading;
 use super::timeline_data::{FiringMark, TimelineData};
+use super::view_pacing::{Due, Pacing};
 use crate::engine::diagnosis::DiagnosisOptions;
 use crate::engine::job::JobConfig;
 use crate::engine::metrics::Metrics;
@@ -168,37 +169,6 @@ pub struct Perf {
     pub frame_ms: RwSignal<f64>,
 }
 
-/// When (wall time, ms) each kind of view was last refreshed while playing.
-#[derive(Clone, Copy)]
-pub(crate) struct Pacing {
-    heavy: f64,
-    fast: f64,
-    timeline: f64,
-    clock: f64,
-    /// When the "catching up" figure was last shown.
-    pub(crate) catch_up: f64,
-}
-
-impl Default for Pacing {
-    fn default() -> Self {
-        let never = f64::NEG_INFINITY;
-        Pacing { heavy: never, fast: never, timeline: never, clock: never, catch_up: never }
-    }
-}
-
-/// Minimum wall time between two updates of the slow views while playing.
-const SLOW_VIEWS_MS: f64 = 250.0;
-/// Minimum wall time between two updates of the job graph while playing.
-const FAST_VIEWS_MS: f64 = 100.0;
-/// A view set's last update time when the other asks for it in the next frame (not the
-/// default's "never", `f64::NEG_INFINITY`, so that the first refresh may still pull).
-const PULLED: f64 = f64::MIN;
-/// Minimum wall time between two clock updates while playing. A frame in which nothing on the
-/// page changes costs the browser no style, layout, paint or commit; a clock that ticked every
-/// frame made every frame pay for all of them (a sixth of the frame rate on a busy page), and
-/// its millisecond digits cannot be read at 60 Hz anyway.
-const CLOCK_MS: f64 = 50.0;
-
 fn perf_now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
@@ -329,46 +299,28 @@ impl Pg {
         self.notify_advanced();
     }
 
-    /// The per-frame refresh while playing: the slow views at most every [`SLOW_VIEWS_MS`], the
-    /// timeline as often but half a period later, the graph at most every [`FAST_VIEWS_MS`],
-    /// and the clock with any of them or on its own at most every [`CLOCK_MS`]. The slow views
-    /// and the graph are never updated in the same frame, so that no frame carries both costs;
-    /// when one of them comes to another verdict (`Reading::same_verdict`), the other follows in
-    /// the next frame (once: it does not pull the first in turn), so that they name different
-    /// holders for a frame, not for a period.
+    /// The per-frame refresh while playing: which views this frame refreshes is
+    /// [`Pacing::due`]'s rule (`view_pacing`); whether the graph and the slow views now name
+    /// different verdicts goes back to it.
     pub fn refresh_frame(&self) {
         let t = perf_now();
         let mut at = self.pacing.get_value();
-        // The timeline runs half a period after the slow views, or when overdue: slow views
-        // pulled forward below could otherwise keep it from ever running.
-        let timeline_due = t - at.timeline >= SLOW_VIEWS_MS && (t - at.heavy >= SLOW_VIEWS_MS / 2.0 || t - at.timeline >= 2.0 * SLOW_VIEWS_MS);
-        if t - at.heavy >= SLOW_VIEWS_MS {
-            // A refresh pulled forward by the other does not pull it in turn: with a verdict
-            // that flips every frame they would take turns in every frame.
-            let pulled = at.heavy == PULLED;
-            at.heavy = t;
-            if self.refresh_views(Some(false)) && !pulled {
-                at.fast = PULLED;
+        let due = at.due(t);
+        let apart = match due {
+            Due::SlowViews => self.refresh_views(Some(false)),
+            Due::Timeline => {
+                self.take_snapshot();
+                self.timeline_rev.update(|r| *r += 1);
+                false
             }
-        } else if timeline_due {
-            at.timeline = t;
-            self.take_snapshot();
-            self.timeline_rev.update(|r| *r += 1);
-        } else if t - at.fast >= FAST_VIEWS_MS {
-            let pulled = at.fast == PULLED;
-            at.fast = t;
-            if self.refresh_views(None) && !pulled {
-                // The graph names another holder than the WHY panel: they would disagree for
-                // up to a slow period. The other views follow in the next frame (not this one:
-                // no frame carries both costs).
-                at.heavy = PULLED;
+            Due::Graph => self.refresh_views(None),
+            Due::Clock => {
+                self.clock.set(self.now());
+                false
             }
-        } else if t - at.clock >= CLOCK_MS {
-            self.clock.set(self.now());
-        } else {
-            return;
-        }
-        at.clock = t;
+            Due::Nothing => return,
+        };
+        at.done(due, t, apart);
         self.pacing.set_value(at);
     }
 
