@@ -106,12 +106,12 @@ fn WhyLine() -> impl IntoView {
     view! {
         // Not a live region: the headline's times change every frame; the announcer speaks when
         // the verdict changes.
-        <footer class="embed-why" part="why" class:expanded=move || open.get()
+        <footer class="embed-why" part="why" class:expanded=move || open.get() class:calm=move || r.with(Reading::calm)
             data-culprit-partition=move || r.with(Reading::culprit_attr) data-cause=move || r.with(Reading::cause_attr)>
             <super::explain::WhyAnnouncer />
             <b>"WHY "</b>
             <button class="embed-why-text" data-testid="why-sentence" title=text aria-expanded=move || open.get().to_string()
-                aria-controls="embed-why-full" on:click=move |_| open.update(|o| *o = !*o)>{line}</button>
+                aria-controls="embed-why-full" on:click=move |_| open.update(|o| *o = !*o)><span class="embed-why-line">{line}</span></button>
             {fix}
             <p class="embed-why-full" id="embed-why-full" class:hidden=move || !open.get()>{text}</p>
         </footer>

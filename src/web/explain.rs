@@ -183,7 +183,7 @@ fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
     let fixes = r.diag.fixes();
     let no_fix = fixes.is_empty();
     view! {
-        <div class="why-main" data-culprit-partition=r.culprit_attr() data-cause=r.cause_attr()>
+        <div class="why-main" class:calm=r.calm() data-culprit-partition=r.culprit_attr() data-cause=r.cause_attr()>
             <p class="headline">
                 <b>{format!("{} subtask {op}", if noun(&pg) == "join" { "Join" } else { "Window" })}</b>
                 {format!(" is at {} ", wm_human(ex.watermark.ms(), n.ms()))}

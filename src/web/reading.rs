@@ -41,6 +41,12 @@ impl Reading {
         self.diag.records_read > 0
     }
 
+    /// Nothing to fix: records were read and no finding is the cause ("No problem found", "No
+    /// watermark yet"). The views drop their alarm colours; the chain still names the holder.
+    pub fn calm(&self) -> bool {
+        self.started() && self.diag.cause.is_none()
+    }
+
     /// What holds the explained window subtask, with that subtask; `None` before anything was
     /// read (an explanation then names whatever happens to be first).
     pub fn held_by(&self) -> Option<(u32, &Culprit)> {

@@ -48,6 +48,9 @@ test("embed URL: compact view of a preset that plays, explains in one line and o
     assert.equal(await page.locator(".embed-why").getAttribute("aria-live"), null);
     assert.match(await page.locator(".embed-why [data-testid=why-live][aria-live=polite]").textContent(), /Partition 11 /);
     assert.match(await page.locator(".embed-why .btn.fix").textContent(), /idle timeout/i);
+    // A problem keeps the alarm colour; the cut line says a tap shows more.
+    assert.equal(await page.locator(".embed-why.calm").count(), 0);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector(".embed-why-text"), "::after").content), '"▾" / ""');
     await page.screenshot({ path: path.join(shots, "embed-720x420.png") });
     // "open full" opens the full playground where the embed is: scenario, speed, position.
     await page.hover("#open-full");
@@ -67,7 +70,18 @@ test("embed URL: compact view of a preset that plays, explains in one line and o
     assert.equal(await clockMs(fullPage), embedClock, "the same position");
     assert.equal(await fullPage.locator("dialog.link-problem[open]").count(), 0);
     assert.notEqual(await fullPage.inputValue("#f-idle"), "", "the fix (an idle timeout) came along");
+    // Fixed: once the idle timeout has passed, nothing is left to fix, and neither view keeps
+    // the alarm colour (the chain still names the holder).
+    await fullPage.click("#btn-play");
+    await fullPage.waitForFunction(() => document.querySelector(".why-main.calm"), null, { timeout: 30_000 });
+    await fullPage.click("#btn-play");
+    assert.match(await fullPage.locator("[data-testid=live-line]").textContent(), /No problem found/);
+    assert.ok((await fullPage.locator(".why-main.calm .chain .chip").count()) >= 2, "the chain is still there");
     await fullPage.close();
+    await page.click("#btn-play");
+    await page.waitForFunction(() => document.querySelector(".embed-why.calm"), null, { timeout: 30_000 });
+    await page.click("#btn-play");
+    assert.match(await page.locator(".embed-why-text").textContent(), /^No problem found/);
   });
 });
 
