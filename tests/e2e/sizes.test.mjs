@@ -265,6 +265,24 @@ test("on a phone the job graph scrolls across its card, and a node reached with 
   }
 });
 
+test("on a phone the 'Now:' line keeps its height as the headline changes from 2 lines to 3 (the graph stays put)", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 390, height: 844 } });
+  try {
+    // "Nothing has been read yet: …" takes 2 lines at 390 px, "The watermark is in January 1970 …" 3.
+    await page.goto(env.baseUrl + "?preset=timestamp-units", { waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "attached", timeout: 20_000 });
+    const graphTop = () => page.locator(".graph-wrap").evaluate((g) => g.getBoundingClientRect().top + window.scrollY);
+    const before = await graphTop();
+    assert.match(await page.locator("[data-testid=live-line]").textContent(), /Nothing has been read yet/);
+    await page.click("#btn-play");
+    await page.waitForFunction(() => /January 1970/.test(document.querySelector("[data-testid=live-line]").textContent), null, { timeout: 20_000 });
+    await page.click("#btn-play");
+    assert.equal(await graphTop(), before, "the graph did not move");
+  } finally {
+    await context.close();
+  }
+});
+
 test("a 2-partition job gets a short graph card, seed-001 a taller one", async () => {
   const { context, page } = await openPage(env.browser, { viewport: { width: 1280, height: 720 } });
   try {
