@@ -55,7 +55,7 @@ pub fn ExplainPanel() -> impl IntoView {
         <section class="card why" part="why" aria-labelledby="why-h">
             <header class="card-head">
                 <h2 id="why-h">"WHY"</h2>
-                <div role="tablist" class="tabs why-tabs" aria-label="WHY panel views">
+                <div role="tablist" class="tabs why-tabs" aria-label="WHY panel views" on:keydown=super::tab_list::on_tab_keys>
                     <WhyTab tab=tab id="why" label="Why" />
                     <WhyTab tab=tab id="advisor" label="Advisor" />
                     <WhyTab tab=tab id="lag" label="Lag" />
@@ -107,7 +107,7 @@ fn WhyTab(tab: RwSignal<&'static str>, id: &'static str, label: &'static str) ->
     let alert = move || id == "lag" && pg.reading_slow.with(|r| r.diag.lag.iter().any(|l| l.over_threshold));
     view! {
         <button role="tab" class="tab" id=format!("why-tab-{id}") aria-controls=format!("why-pane-{id}")
-            aria-selected=move || (tab.get() == id).to_string() on:click=move |_| tab.set(id)>
+            aria-selected=move || (tab.get() == id).to_string() tabindex=move || super::tab_list::tab_index(tab.get() == id) on:click=move |_| tab.set(id)>
             {label}{move || alert().then_some(" ⚠")}
         </button>
     }

@@ -265,7 +265,7 @@ pub fn SharePanel() -> impl IntoView {
         <section class="card share-card" id="share" tabindex="-1" aria-labelledby="share-h">
             <header class="card-head">
                 <h2 id="share-h">"SHARE · EXPORT · CODE"</h2>
-                <div role="tablist" class="tabs">
+                <div role="tablist" class="tabs" aria-label="Share, export and code" on:keydown=super::tab_list::on_tab_keys>
                     <TabButton t=t id="export" label="Export" />
                     <TabButton t=t id="import" label="Import" />
                     <TabButton t=t id="link" label="Link" />
@@ -288,7 +288,8 @@ fn TabButton(t: ShareTabs, id: &'static str, label: &'static str) -> impl IntoVi
     let pg = expect_context::<Pg>();
     let zoom = TimelineZoom::of_page();
     view! {
-        <button role="tab" class="tab" id=format!("tab-{id}") aria-selected=move || (t.tab.get() == id).to_string()
+        <button role="tab" class="tab" id=format!("tab-{id}") aria-controls=format!("pane-{id}") aria-selected=move || (t.tab.get() == id).to_string()
+            tabindex=move || super::tab_list::tab_index(t.tab.get() == id)
             on:click=move |_| { t.tab.set(id); if id == "export" { t.export(pg); } else if id == "link" { t.link.set(share_link(&pg, zoom)); } }>{label}</button>
     }
 }
@@ -310,7 +311,7 @@ fn ExportTab(t: ShareTabs) -> impl IntoView {
         }
     });
     view! {
-        <div class="tab-body" class:hidden=t.hidden("export")>
+        <div class="tab-body" id="pane-export" role="tabpanel" aria-labelledby="tab-export" class:hidden=t.hidden("export")>
             <div class="btn-row">
                 <button class="btn small" id="btn-export" on:click=move |_| { let j = t.export(pg); download("watermark-scenario.json", &j); }>"Download JSON"</button>
                 <button class="btn small ghost" id="btn-copy-export" on:click=move |_| { let j = t.export(pg); copy_text(&pg, j, "the scenario JSON"); }>"Copy"</button>
@@ -354,7 +355,7 @@ fn ImportTab(t: ShareTabs) -> impl IntoView {
         })
     };
     view! {
-        <div class="tab-body import-body" class:hidden=t.hidden("import")>
+        <div class="tab-body import-body" id="pane-import" role="tabpanel" aria-labelledby="tab-import" class:hidden=t.hidden("import")>
             <div class="btn-row">
                 <label class="btn small ghost file-btn">"Choose file…"<input type="file" accept=".json,application/json" on:change=on_file /></label>
                 <button class="btn small" id="btn-import" on:click=move |_| do_import(import_text.get_untracked())>"Import pasted JSON"</button>
@@ -387,7 +388,7 @@ fn LinkTab(t: ShareTabs) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let zoom = TimelineZoom::of_page();
     view! {
-        <div class="tab-body" class:hidden=t.hidden("link")>
+        <div class="tab-body" id="pane-link" role="tabpanel" aria-labelledby="tab-link" class:hidden=t.hidden("link")>
             <div class="btn-row">
                 <button class="btn small" id="btn-copy-link" on:click=move |_| { let l = share_link(&pg, zoom); t.link.set(l.clone()); copy_text(&pg, l, "the link"); }>"Copy link"</button>
                 <span class="muted small">"Opens this scenario with your actions, at the same moment, speed, selection and zoom."</span>
@@ -402,7 +403,7 @@ fn LinkTab(t: ShareTabs) -> impl IntoView {
 fn CodeTab(t: ShareTabs, id: &'static str, button: &'static str, what: &'static str, note: &'static str, code: Signal<String>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     view! {
-        <div class="tab-body" class:hidden=t.hidden(id)>
+        <div class="tab-body" id=format!("pane-{id}") role="tabpanel" aria-labelledby=format!("tab-{id}") class:hidden=t.hidden(id)>
             <div class="btn-row"><button class="btn small" id=format!("btn-copy-{id}") on:click=move |_| copy_text(&pg, code.get_untracked(), what)>{button}</button>
                 <span class="muted small">{note}</span></div>
             <div class="btn-row"><super::job_download::DownloadJob tab=id /></div>

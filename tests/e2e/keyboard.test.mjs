@@ -206,3 +206,33 @@ test("the arrows follow the graph's drawing: across columns with Left / Right, w
     assert.equal(await at(), "operator 1", "Down from window subtask 0");
   }, "preset=seed-001-heartbeat");
 });
+
+test("a tab list is one Tab stop: the arrows, Home and End open the other tabs", async () => {
+  await withApp(async (page) => {
+    const why = await tabTo(page, (f) => f.id.startsWith("why-tab-"), "the WHY panel's tabs");
+    assert.equal(why.id, "why-tab-why", "the selected tab is the one in the Tab order");
+    const next = await tabTo(page, () => true, "what follows", 1);
+    assert.ok(!next.id.startsWith("why-tab-"), `one Tab leaves the tab list (${next.id || next.cls})`);
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("ArrowRight");
+    assert.equal((await focused(page)).id, "why-tab-advisor");
+    assert.equal(await page.getAttribute("#why-tab-advisor", "aria-selected"), "true", "the arrow opens the tab");
+    assert.ok(await page.locator("#why-pane-advisor").isVisible());
+    await page.keyboard.press("End");
+    assert.equal((await focused(page)).id, "why-tab-lag");
+    await page.keyboard.press("ArrowRight");
+    assert.equal((await focused(page)).id, "why-tab-why", "Right from the last goes round to the first");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal((await focused(page)).id, "why-tab-lag");
+    await page.keyboard.press("Home");
+    assert.equal((await focused(page)).id, "why-tab-why");
+    assert.deepEqual(await page.$$eval(".why-tabs [role=tab]", (ts) => ts.map((t) => t.tabIndex)), [0, -1, -1]);
+    // The share card's tabs: Link makes the link when opened by the keyboard too.
+    await page.focus("#tab-export");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    assert.equal((await focused(page)).id, "tab-link");
+    assert.ok(await page.locator("#pane-link").isVisible());
+    assert.match(await page.locator("#pane-link input").inputValue(), /#s=/, "the link was made");
+  });
+});
