@@ -68,9 +68,12 @@ impl Place {
 /// the page does not scroll under it).
 pub fn target(key: &str, current: Option<usize>, places: &[Place]) -> Option<usize> {
     let last = places.len().checked_sub(1)?;
+    // Into the graph, and Home: its first node, not a Silence button (Enter there silences a
+    // partition; reached first, it was pressed by a reader who meant to explain).
+    let first = places.iter().position(|p| !p.own_row).unwrap_or(0);
     let Some(i) = current.filter(|&i| i <= last) else {
         return match key {
-            "ArrowDown" | "ArrowRight" | "ArrowUp" | "ArrowLeft" | "Home" => Some(0),
+            "ArrowDown" | "ArrowRight" | "ArrowUp" | "ArrowLeft" | "Home" => Some(first),
             "End" => Some(last),
             _ => None,
         };
@@ -81,7 +84,7 @@ pub fn target(key: &str, current: Option<usize>, places: &[Place]) -> Option<usi
         "ArrowUp" => nearest_in_column(places, here, |p| p.mid_y() < here.mid_y()),
         "ArrowRight" => next_column(places, here, |p| p.x >= here.right()),
         "ArrowLeft" => next_column(places, here, |p| p.right() <= here.x),
-        "Home" => Some(0),
+        "Home" => Some(first),
         "End" => Some(last),
         _ => return None,
     };
@@ -301,10 +304,12 @@ mod tests {
     fn from_the_graph_itself_and_home_end() {
         let g = graph();
         for key in ["ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft", "Home"] {
-            assert_eq!(target(key, None, &g), Some(0), "{key} from the graph: the first node");
+            assert_eq!(target(key, None, &g), Some(1), "{key} from the graph: the first node that is not a Silence button");
         }
         assert_eq!(target("End", None, &g), Some(7));
-        assert_eq!(target("Home", Some(5), &g), Some(0));
+        assert_eq!(target("Home", Some(5), &g), Some(1));
+        let buttons = vec![button(0.0, 0.0), button(0.0, 40.0)];
+        assert_eq!(target("Home", None, &buttons), Some(0), "only Silence buttons: the first");
         assert_eq!(target("End", Some(1), &g), Some(7));
         assert_eq!(target("Enter", Some(3), &g), None, "not a navigation key");
         assert_eq!(target("Enter", None, &g), None);

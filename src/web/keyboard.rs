@@ -1,7 +1,7 @@
 //! Keyboard shortcuts and the `?` dialog that lists them. A focused control keeps its own keys:
-//! fields (text, select, slider, tab, the graph's nodes) get every key, buttons and links their
-//! Space and Enter (Space presses the focused button, it does not toggle play) while letters,
-//! digits and `?` stay shortcuts there. Escape closes the dialog, which is modal (`modal`).
+//! fields (text, select, slider) get every key, buttons (tabs and the graph's nodes too) and
+//! links their Space, Enter and arrows (Space presses the focused button, it does not toggle
+//! play) while letters, digits and `?` stay shortcuts there. Escape closes the dialog, which is modal (`modal`).
 
 use super::playback::{faster, slower};
 use super::state::Pg;
@@ -40,9 +40,10 @@ fn shortcut_row(key: &str, what: &str) -> (String, String) {
     (format!("⇧0 … ⇧{}", last - 10), format!("load preset 10 … {last} (Shift + the digit key)"))
 }
 
-/// Controls that own every key: typing, choosing, sliding, switching tabs, moving in the graph.
+/// Controls that own every key: typing, choosing, sliding. Not tabs or the job graph's nodes:
+/// they are buttons, which own Space, Enter and the arrows; `?` did nothing on them.
 const FIELDS: &str = "input, select, textarea, [contenteditable]:not([contenteditable='false']), [role=slider], [role=spinbutton], \
-     [role=textbox], [role=combobox], [role=listbox], [role=menuitem], [role=tab], .graph-wrap [role=button]";
+     [role=textbox], [role=combobox], [role=listbox], [role=menuitem]";
 /// Controls that own Space, Enter and the arrows (to press or to scroll): buttons, links and
 /// anything else in the Tab order, but the job graph itself: focused (a click on its blank
 /// space, or Tab), it moves to its nodes on the arrows (`graph_keys`) and leaves every other key
@@ -190,7 +191,7 @@ pub fn HelpOverlay(open: RwSignal<bool>) -> impl IntoView {
                         {SHORTCUTS.iter().map(|(k, what)| shortcut_row(k, what)).map(|(k, what)| view! { <tr><th scope="row"><kbd>{k}</kbd></th><td>{what}</td></tr> }).collect_view()}
                     </tbody>
                 </table>
-                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). The job graph is one stop: Left and Right move between its columns, Up and Down within one (Home, End: the first and last node), and Enter explains the focused one."</p>
+                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). The job graph is one stop: Left and Right move between its columns, Up and Down within one (Home, End: the first and last node), and Enter explains the focused node (on a Silence button it silences or resumes that partition)."</p>
                 <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. A partition's badge says its state (active, idle, silenced, no producer); its Silence / Resume button is the action. Shapes carry meaning: ◌ idle (hatched), ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
             </div>
         </div>

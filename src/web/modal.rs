@@ -13,13 +13,14 @@ const FOCUSABLE: &str = "button:not([disabled]), a[href], input:not([disabled]),
 
 /// Keeps the dialog under `dialog` (the overlay that holds it) modal while `open` is true.
 pub fn keep_modal(open: Signal<bool>, overlay: NodeRef<html::Div>) {
-    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    // An element, not an HTML one: the opener may be a job graph node (SVG).
+    let opener = StoredValue::new_local(None::<web_sys::Element>);
     Effect::new(move |was_open: Option<bool>| {
         let now_open = open.get();
         let Some(overlay) = overlay.get() else { return now_open };
         let overlay: web_sys::Element = overlay.into();
         if now_open && was_open != Some(true) {
-            opener.set_value(active_element());
+            opener.set_value(super::host::active_element());
             set_inert_siblings(&overlay, true);
             if let Some(first) = focusables(&overlay).into_iter().next() {
                 let _ = first.focus();
@@ -27,7 +28,7 @@ pub fn keep_modal(open: Signal<bool>, overlay: NodeRef<html::Div>) {
         } else if !now_open && was_open == Some(true) {
             set_inert_siblings(&overlay, false);
             if let Some(el) = opener.get_value().filter(|el| el.is_connected()) {
-                let _ = el.focus();
+                focus_again(&el);
             }
         }
         now_open
@@ -53,6 +54,15 @@ pub fn trap_tab(e: &web_sys::KeyboardEvent, container: &web_sys::Element) -> boo
     e.prevent_default();
     let _ = target.focus();
     true
+}
+
+/// Gives focus back to an HTML or SVG element.
+fn focus_again(el: &web_sys::Element) {
+    if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = h.focus();
+    } else if let Some(s) = el.dyn_ref::<web_sys::SvgElement>() {
+        let _ = s.focus();
+    }
 }
 
 fn active_element() -> Option<web_sys::HtmlElement> {

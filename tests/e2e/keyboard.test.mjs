@@ -204,6 +204,16 @@ test("the arrows follow the graph's drawing: across columns with Left / Right, w
     await page.focus("svg.graph [data-operator='0']");
     await page.keyboard.press("ArrowDown");
     assert.equal(await at(), "operator 1", "Down from window subtask 0");
+    // Into the graph: its first partition, not a Silence button (Enter there would silence it).
+    await page.focus("svg.graph");
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await at(), "partition 0");
+    // "?" on a node opens the help (the nodes owned every key), and Escape gives the focus back.
+    await page.keyboard.press("?");
+    await page.locator("[role=dialog]").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator("[role=dialog]").waitFor({ state: "hidden" });
+    assert.equal(await at(), "partition 0", "the focus is back on the node");
   }, "preset=seed-001-heartbeat");
 });
 
