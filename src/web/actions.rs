@@ -35,10 +35,14 @@ impl RunAction for Action {
 /// and late records show) scrolls into view if it is not, and flashes once. Later, once the
 /// re-rendered page has settled.
 fn follow_consequence(pg: Pg) {
+    // In a lesson the card stays in view: its ✓ and its way on are what the reader waits for.
+    let scroll = pg.lesson.get_untracked() == super::lesson_steps::LessonMode::Off;
     set_timeout(
         move || {
             let Some(card) = pg.query(".main .timeline-card") else { return };
-            super::measure::scroll_into_view_smoothly(&card);
+            if scroll {
+                super::measure::scroll_into_view_smoothly(&card);
+            }
             let _ = card.class_list().add_1("flash");
             set_timeout(move || drop(card.class_list().remove_1("flash")), std::time::Duration::from_millis(1600));
         },

@@ -10,6 +10,7 @@ use super::error_banner::Notices;
 use super::explain::ExplainPanel;
 use super::graph::JobGraph;
 use super::header::Header;
+use super::lesson_steps::LessonMode;
 use super::joins_log::JoinsLog;
 use super::keyboard::{self, HelpOverlay};
 use super::link_problem::{LinkProblemDialog, LinkProblems};
@@ -133,7 +134,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
     let join_job = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
     let drawer = super::host::drawer_offered();
     view! {
-        <div class="app" class:with-controls=move || controls_open.get() && drawer()>
+        <div class="app" class:with-controls=move || controls_open.get() && drawer() && pg.lesson.get() != LessonMode::Stage>
             <super::embed::HatchDefs />
             <Header controls_open=controls_open help_open=help_open />
             <Notices />

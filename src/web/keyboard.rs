@@ -5,6 +5,7 @@
 
 use super::playback::{faster, slower};
 use super::state::Pg;
+use super::lesson_steps::LessonMode;
 use super::theme::ThemeState;
 use crate::engine::scenario::catalog;
 use leptos::ev;
@@ -79,6 +80,12 @@ impl Keys {
     /// shortcut, so that the browser's own action is prevented only then.
     fn press(self, key: &str) -> bool {
         let pg = self.pg;
+        let lesson = pg.lesson.get_untracked();
+        // The header hides what a lesson's step does not leave to the reader: so do its keys.
+        let off_stage = matches!(key, "?" | "t" | "T");
+        if lesson == LessonMode::Stage && !off_stage || lesson != LessonMode::Off && (key.starts_with("preset:") || key.len() == 1 && key.as_bytes()[0].is_ascii_digit()) {
+            return false;
+        }
         match key {
             " " | "k" => pg.toggle_play(),
             "." | "ArrowRight" => pg.step_once(),

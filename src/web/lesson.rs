@@ -9,9 +9,10 @@
 
 use super::lesson_setup::{Outcome, Setup};
 use super::lesson_stage::LessonStage;
-use super::lesson_steps::{lesson, lessons, Lesson, Panel, Stage, Step};
+use super::lesson_steps::{lesson, lessons, Lesson, LessonMode, Panel, Stage, Step};
 use super::actions::RunAction;
 use super::state::Pg;
+use super::url_state::TimelineZoom;
 use leptos::prelude::*;
 
 /// The lesson in progress: which step, its job as the user has changed it, what it shows.
@@ -29,8 +30,27 @@ pub struct LessonRun {
 
 /// The `lesson` query parameter, if the page has one.
 pub fn lesson_param() -> Option<String> {
+    query_param("lesson=")
+}
+
+/// The query parameter that starts with `key` (its value).
+fn query_param(key: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
-    search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("lesson=")).map(|v| v.to_string())
+    search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix(key)).map(|v| v.to_string())
+}
+
+/// The step the address names (`&step=N`, from 1), kept so that a reload stays on it.
+fn step_param(steps: usize) -> usize {
+    query_param("step=").and_then(|n| n.parse::<usize>().ok()).map_or(0, |n| n.clamp(1, steps) - 1)
+}
+
+/// Writes the step into the address (replacing it: Back leaves the lesson, as before).
+fn write_step(id: &str, i: usize) {
+    let Some(w) = web_sys::window() else { return };
+    let url = format!("{}?lesson={id}&step={}", w.location().pathname().unwrap_or_default(), i + 1);
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
 }
 
 /// Opens the lesson `id` (a page load with `?lesson=id`).
@@ -66,7 +86,7 @@ impl LessonRun {
             span_ms: RwSignal::new(20_000),
             pg,
         };
-        run.load(0);
+        run.load(step_param(lesson.steps.len()));
         run
     }
 
@@ -77,8 +97,10 @@ impl LessonRun {
     /// Loads step `i` as the lesson wrote it.
     fn load(&self, i: usize) {
         self.step.set(i);
+        write_step(self.lesson.id, i);
         let step = self.current();
         mark_root(Some(step.reveals));
+        self.pg.lesson.set(step.stage.mode());
         self.pg.playing.set(false);
         match step.stage {
             Stage::Events(f) => {
@@ -176,12 +198,13 @@ pub fn StepCard(run: LessonRun) -> impl IntoView {
         let s = run.lesson.steps[run.step.get()];
         run.outcome.with(|o| (s.check)(o))
     });
+    let zoom = TimelineZoom::of_page();
     let next = move |_| {
         let i = run.step.get_untracked();
         if i + 1 < n {
             run.load(i + 1);
         } else {
-            leave();
+            finish(run, zoom);
         }
     };
     let back = move |_| run.load(run.step.get_untracked().saturating_sub(1));
@@ -232,10 +255,27 @@ fn span_of(s: &Setup) -> i64 {
     ((last + 3_000) / 5_000 + 1) * 5_000
 }
 
-/// Back to the full playground.
-fn leave() {
+/// Leaves the lesson for the playground on preset `id`.
+pub fn leave_for_preset(id: &str) {
+    leave_for(&format!("?preset={id}"));
+}
+
+/// Back to the full playground: after a preset step with the run as the reader left it (the
+/// fix applied, at the same moment; it was reset to the first preset), after a stage as new.
+fn finish(run: LessonRun, zoom: TimelineZoom) {
+    if run.current().stage.mode() != LessonMode::Preset {
+        return leave_for("");
+    }
+    let link = super::share::share_link(&run.pg, zoom);
     mark_root(None);
     if let Some(w) = web_sys::window() {
-        let _ = w.location().set_search("");
+        let _ = w.location().set_href(&link);
+    }
+}
+
+fn leave_for(search: &str) {
+    mark_root(None);
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().set_search(search);
     }
 }

@@ -59,6 +59,32 @@ pub enum Stage {
     Preset { id: &'static str, run_ms: i64 },
 }
 
+impl Stage {
+    /// What the header leaves to the reader during a step of this kind.
+    pub fn mode(&self) -> LessonMode {
+        match self {
+            Stage::Events(_) => LessonMode::Stage,
+            Stage::Preset { .. } => LessonMode::Preset,
+        }
+    }
+}
+
+/// What a lesson in progress leaves to the header. The page around a lesson drifted from it: a
+/// preset picked mid-lesson replaced the stage's job under a card still on its step; Reset
+/// emptied the stage; the controls changed a bound the stage did not show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LessonMode {
+    /// No lesson: everything is the reader's.
+    #[default]
+    Off,
+    /// A preset step: play, speed and the controls belong to the step; a preset picked from the
+    /// menu leaves the lesson, and the preset shortcut keys do nothing.
+    Preset,
+    /// A stage step: the stage is the whole job at one instant; the transport, the speed and
+    /// the controls are hidden, and their keys do nothing.
+    Stage,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
     pub title: &'static str,
@@ -143,7 +169,7 @@ static IDLE_STEPS: &[Step] = &[
     Step {
         title: "Seed 001 itself",
         sentence: "16 partitions, parallelism 8: partition 11 gets one heartbeat every 90 minutes, so every window subtask waits for it.",
-        try_this: "Press the fix in the card (idle timeout 5 s), then ▶ Play: windows fire every minute, long before the next heartbeat.",
+        try_this: "Press “Fix: idle timeout 5 s” below, then ▶ at the top: windows fire every minute, long before the next heartbeat.",
         done: "Partition 11 is idle and the windows fire: seed 001 is fixed.",
         stage: Stage::Preset { id: "seed-001-heartbeat", run_ms: 5 * 60_000 },
         grab: &[],

@@ -21,6 +21,10 @@ pub fn PresetPicker() -> impl IntoView {
         if let Some(lesson) = id.strip_prefix("lesson:") {
             return super::lesson::open_lesson(lesson);
         }
+        // Mid-lesson a preset replaced the step's job under a card still on its step.
+        if pg.lesson.get_untracked() != super::lesson_steps::LessonMode::Off {
+            return super::lesson::leave_for_preset(&id);
+        }
         let playing = pg.playing.get_untracked();
         match pg.load_preset(&id) {
             Ok(()) => pg.playing.set(playing),

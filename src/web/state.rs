@@ -133,6 +133,8 @@ pub struct Pg {
     pub selection: RwSignal<Selection>,
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<f64>,
+    /// What a lesson in progress leaves to the header (`lesson`).
+    pub lesson: RwSignal<super::lesson_steps::LessonMode>,
     pub perf: Perf,
     /// The engine's trace hash with the processing time it was taken at (slow views' rate).
     pub hash: RwSignal<(String, i64)>,
@@ -217,6 +219,7 @@ impl Pg {
             selection: RwSignal::new(Selection::None),
             playing: RwSignal::new(false),
             speed: RwSignal::new(first.speed),
+            lesson: RwSignal::new(Default::default()),
             perf: Perf { catching_up: RwSignal::new(None), fps: RwSignal::new(0.0), frame_ms: RwSignal::new(0.0) },
             hash: RwSignal::new((String::new(), 0)),
             notices: RwSignal::new(Vec::new()),

@@ -94,6 +94,21 @@ test("the idle-partitions lesson, walked with drags", async () => {
       await page.click("#btn-play");
     });
     assert.equal((await page.locator('[data-testid="lesson-next"]').textContent()).trim(), "Finish");
+    // The fix does not scroll the card away: its ✓ and Finish are what the reader waits for.
+    assert.ok(await page.locator('[data-testid="lesson-next"]').isVisible());
+    const box = await page.locator('[data-testid="lesson-next"]').boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= H, `Finish is on the screen (y ${box.y})`);
+    // Finish opens the playground on the run as it was left: the fix applied, the same moment.
+    await page.evaluate(() => document.querySelector("#btn-play").click());
+    await page.waitForFunction(() => document.querySelector("#btn-play").getAttribute("aria-pressed") === "false");
+    const clock = await page.locator("#clock").textContent();
+    await page.click('[data-testid="lesson-next"]');
+    await page.waitForURL(/#s=/);
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await card(page).count(), 0);
+    assert.equal(await page.inputValue("#preset"), "seed-001-heartbeat");
+    assert.equal(await page.locator("#clock").textContent(), clock);
+    assert.notEqual(await page.inputValue("#f-idle"), "", "the fix came along");
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();
@@ -131,6 +146,11 @@ test("a focused handle moves with the arrow keys; Back returns", async () => {
     assert.match(await page.locator('[data-testid="grab-bound"]').getAttribute("aria-valuetext"), /bound 1 s/);
     await page.click('[data-testid="lesson-next"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === "1");
+    // The address names the step: a reload stays on it.
+    assert.match(page.url(), /\?lesson=idle-partitions&step=2$/);
+    await page.reload({ waitUntil: "load" });
+    await card(page).waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await step(page), 1);
     await page.click('[data-testid="lesson-back"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === "0");
     assert.equal(await passed(page), false, "the step starts again as written");
@@ -152,6 +172,34 @@ test("the preset menu lists the lessons; a bad id lists them too", async () => {
     await page.waitForURL(/\?lesson=lateness$/);
     await card(page).waitFor({ state: "visible", timeout: 20_000 });
     assert.match(await page.locator(".lesson-title").textContent(), /dropped/);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the page around a stage step does not drift from it: no transport, controls or preset keys; a preset leaves the lesson", async () => {
+  const { context, page, problems } = await openLesson("idle-partitions");
+  try {
+    for (const sel of ["#btn-play", "#btn-reset", "#btn-next", "#speed", "#btn-controls"]) {
+      assert.equal(await page.locator(sel).isVisible(), false, `${sel} is hidden on a stage step`);
+    }
+    const stage = () => page.locator('[data-testid="lesson-stage"]').innerHTML();
+    const before = [await stage(), await page.locator("#clock").textContent()];
+    await page.locator("body").click({ position: { x: 5, y: 300 } });
+    // Reset, step, next interesting, play, the controls, preset 7: none of them on a stage.
+    for (const key of ["r", ".", "n", " ", "c", "7"]) await page.keyboard.press(key);
+    await page.waitForTimeout(300);
+    assert.deepEqual([await stage(), await page.locator("#clock").textContent()], before, "the stage and the clock are as they were");
+    assert.equal(await step(page), 0);
+    assert.equal(await page.locator(".app.with-controls").count(), 0, "no controls drawer");
+    // Picking a preset from the menu leaves the lesson for it (before, the card stayed on its
+    // step over the preset's job).
+    await page.selectOption("#preset", "late-data");
+    await page.waitForURL(/\?preset=late-data$/);
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await card(page).count(), 0);
+    assert.ok(await page.locator("#btn-play").isVisible());
+    assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();
   }
