@@ -684,7 +684,7 @@ export type PartitionClass = "steady"
 /**
  * Why a slow partition is behind.
  */
-export type SlowCause = "event_time_delay" | "consumer_lag" | "few_records";
+export type SlowCause = "event_time_delay" | "consumer_lag" | "few_records" | "too_few_to_tell";
 
 /**
  * What the diagnosis knows about one partition, in numbers.

@@ -418,12 +418,13 @@ pub fn reason_clause_named(
             d(*idle_timeout_ms)
         ),
         Reason::SlowPartition { partition, behind_ms, cause } => format!(
-            "partition {} is slow, {} behind its peers ({}): idleness cannot help, it is never silent", name(*partition),
+            "partition {} is {} behind its peers: {}", name(*partition),
             d(*behind_ms),
             match cause {
-                Some(SlowCause::EventTimeDelay) => "its records arrive with old timestamps",
-                Some(SlowCause::ConsumerLag) => "its reader cannot keep up",
-                _ => "its records come seldom",
+                Some(SlowCause::EventTimeDelay) => "its records arrive with old timestamps; idleness cannot help, it is never silent",
+                Some(SlowCause::ConsumerLag) => "its reader cannot keep up; idleness cannot help, records wait",
+                Some(SlowCause::TooFewToTell) => "too few records yet to tell a sparse partition from one that stopped",
+                _ => "its records come seldom; an idle timeout shorter than its gaps would make it flap",
             }
         ),
         Reason::ReturnedBelowWatermark { partition, late_records } => {

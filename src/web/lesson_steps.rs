@@ -403,4 +403,18 @@ mod tests {
             }
         }
     }
+
+    /// The WHY panel beside a stage does not contradict the lesson: partition 1 has 2 records
+    /// in steps 2 and 4, and step 3 silences it; "gets a record every 4 s … an idle timeout does
+    /// not fix it" said otherwise.
+    #[test]
+    fn the_diagnosis_does_not_judge_two_records_a_rhythm() {
+        for step in [&IDLE_STEPS[1], &IDLE_STEPS[3]] {
+            let session = setup(step).run().unwrap();
+            let d = session.sim().diagnose(&Default::default());
+            let p1 = &d.partitions[1];
+            assert_eq!(p1.slow_cause, Some(crate::engine::diagnosis::classify::SlowCause::TooFewToTell), "{}", step.title);
+            assert!(d.headline.contains("too few to tell") && !d.headline.contains("does not fix"), "{}: {}", step.title, d.headline);
+        }
+    }
 }

@@ -62,6 +62,8 @@ pub enum SlowCause {
     ConsumerLag,
     /// Records come seldom, so its watermark moves in steps.
     FewRecords,
+    /// Fewer than [`RECORDS_FOR_RHYTHM`] records: seldom, or stopped; nothing tells yet.
+    TooFewToTell,
 }
 
 /// What the diagnosis knows about one partition, in numbers.
@@ -198,11 +200,17 @@ pub fn classify(f: &mut PartitionFacts, returned_late: Option<ProcTime>, cx: &Co
             SlowCause::ConsumerLag
         } else if f.data_delay_ms.zip(cx.median_delay_ms).is_some_and(|(d, m)| d.saturating_sub(m) >= SLOW_BEHIND_MS) {
             SlowCause::EventTimeDelay
+        } else if f.records < RECORDS_FOR_RHYTHM {
+            SlowCause::TooFewToTell
         } else {
             SlowCause::FewRecords
         });
     }
 }
+
+/// With fewer records a partition's gaps say nothing of its rhythm: a stopped partition and a
+/// sparse one look the same.
+pub const RECORDS_FOR_RHYTHM: u64 = 3;
 
 /// How long a partition may be quiet before it is judged silent (idle, or empty before its
 /// first record): three of its P99 gaps, and at least a second and two emission intervals.

@@ -3,7 +3,7 @@
 //! that class and counting the others. Each says what idleness does and does not do for it,
 //! by the settings of the source that reads the partition.
 
-use super::classify::{PartitionClass, PartitionFacts, SlowCause};
+use super::classify::{PartitionClass, PartitionFacts, SlowCause, RECORDS_FOR_RHYTHM};
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::session::action::Action;
@@ -151,8 +151,7 @@ impl FindingContext<'_> {
         let n = p.partition;
         let name = self.sim.partition_name(n);
         let silent = p.silent_ms.unwrap_or(0);
-        // With fewer than three records a stopped partition and a sparse one look the same.
-        let stopped = if p.gap_p50_ms.is_some() && p.records >= 3 {
+        let stopped = if p.gap_p50_ms.is_some() && p.records >= RECORDS_FOR_RHYTHM {
             format!("stopped {} ago", d(silent))
         } else {
             format!(
@@ -264,6 +263,17 @@ impl FindingContext<'_> {
                     if p.idle { " The idle timeout excluded it, so they will be late when they are read." } else { "" }
                 ),
                 "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.",
+            ),
+            // One gap is no rhythm: "gets a record every 4 s, an idle timeout does not fix it"
+            // contradicted a lesson whose next step silences that very partition.
+            Some(SlowCause::TooFewToTell) => (
+                format!(
+                    "Partition {name} is {} behind its peers after {}, the last {} ago: too few to tell a sparse partition from one that stopped.",
+                    d(behind),
+                    super::job_findings::records(p.records),
+                    d(p.silent_ms.unwrap_or(0))
+                ),
+                "Sparse, it holds the watermark until its next record, and an idle timeout shorter than its gaps would make it flap; stopped, it holds it for ever unless withIdleness excludes it. Look at its producer.",
             ),
             _ => (
                 format!("Partition {name} gets a record every {} or so: its watermark trails its peers by up to that. An idle timeout does not fix it: shorter than its gaps it flaps, longer it never fires.", d(p.gap_p50_ms.unwrap_or(0))),
