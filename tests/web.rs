@@ -405,6 +405,12 @@ async fn add_partition_and_inject_an_event() {
     click(&c, "#btn-add-partition");
     settle().await;
     assert_eq!(count(&c, "svg.graph .node.part"), 3);
+    // Nobody writes to the new partition: no Silence / Resume that would do nothing, in the
+    // table as in the graph.
+    let row = "#splits-table tr[data-partition='2']";
+    assert_eq!(count(&c, &format!("{row} button.hidden")), 1, "its button is hidden");
+    assert_eq!(text(&c, &format!("{row} td:last-child span:not(.hidden)")).trim(), "none");
+    assert_eq!(count(&c, "#splits-table tr[data-partition='0'] button:not(.hidden)"), 1, "a partition with producers keeps its button");
     let sel: web_sys::HtmlSelectElement = q(&c, "#f-inj-part").unchecked_into();
     sel.set_value("2");
     let init = web_sys::EventInit::new();

@@ -47,7 +47,7 @@ impl InputError {
     /// that reads it: wrong types are `Type`, bad values and lengths `Range`, the rest (syntax,
     /// unknown or missing fields and variants) `Invalid`.
     pub fn from_serde(path: impl Into<String>, message: impl Into<String>) -> Self {
-        let message = one_line(&message.into());
+        let message = plain_types(&one_line(&message.into()));
         let kind = if message.starts_with("invalid type") {
             ErrorKind::Type
         } else if message.starts_with("invalid value") || message.starts_with("invalid length") {
@@ -63,6 +63,22 @@ impl InputError {
         self.path = join_path(prefix, &self.path);
         self
     }
+}
+
+/// serde's "expected i64" in words a scenario's author reads ("expected a whole number"): the
+/// Rust type names were all an import error said of what to write.
+fn plain_types(message: &str) -> String {
+    let Some((head, rust)) = message.rsplit_once("expected ") else { return message.to_string() };
+    let words = match rust {
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number, 0 or more",
+        "f32" | "f64" => "a number",
+        "a sequence" => "a list ([ … ])",
+        "a map" => "an object ({ … })",
+        s if s.starts_with("struct ") => "an object ({ … })",
+        _ => return message.to_string(),
+    };
+    format!("{head}expected {words}")
 }
 
 /// Longest run of an echoed value kept in a message (serde quotes what it could not read).

@@ -20,11 +20,9 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     // As sentences name it: "partition 3", "partition rates-0" (the pill says `p3`).
     let spoken = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| super::graph_layout::partition_name(s, p))));
     let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
-    // A partition nobody writes to is not "silenced": it has nothing to resume. A real job's
-    // producers are not known: its splits show their state only (active or idle).
     let producer = Memo::new(move |_| {
         pg.snap.track();
-        pg.live.is_some() || pg.with_sim(|s| s.producers().iter().any(|x| x.partition == p))
+        has_producer(&pg, p)
     });
     let live = pg.live.is_some();
     let badge = Memo::new(move |_| state.get().map_or(PartState::Active, |(idle, released, _, silent)| PartState::of(idle, released, silent, producer.get())));
@@ -88,6 +86,13 @@ pub enum PartState {
     Silenced,
     Idle,
     Active,
+}
+
+/// Whether anything writes to partition `p`. One nobody writes to is not "silenced": it has
+/// nothing to resume. A real job's producers are not known: its splits show their state only
+/// (active or idle).
+pub fn has_producer(pg: &Pg, p: u32) -> bool {
+    pg.live.is_some() || pg.with_sim(|s| s.producers().iter().any(|x| x.partition == p))
 }
 
 impl PartState {

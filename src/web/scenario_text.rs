@@ -172,4 +172,27 @@ mod tests {
         let e = no_preset("seed-999");
         assert!(e.contains("“seed-999”") && e.contains(catalog::presets()[0].id), "{e}");
     }
+
+    /// What to write, in words: not "expected i64", nor a range up to 9223372036854775807.
+    #[test]
+    fn types_and_ranges_are_named_in_words() {
+        let good: Value = serde_json::from_str(catalog::presets()[0].json).unwrap();
+        let with = |ptr: &str, v: Value| {
+            let mut w = good.clone();
+            *w.pointer_mut(ptr).unwrap() = v;
+            err(&w.to_string())
+        };
+        let e = with("/duration_ms", "10s".into());
+        assert!(e.contains("“duration_ms”") && e.ends_with("expected a whole number."), "{e}");
+        let e = with("/source/parallelism", (-1).into());
+        assert!(e.contains("expected a whole number, 0 or more"), "{e}");
+        let e = with("/topic/partitions", (-2).into());
+        assert!(e.contains("“topic.partitions”") && e.contains("expected a whole number, 0 or more"), "{e}");
+        let mut early = good.clone();
+        early["start_time_ms"] = i64::MIN.into();
+        let e = err(&early.to_string());
+        assert!(e.contains("“start_time_ms”") && e.contains("must be between -"), "{e}");
+        let e = with("/topic/partitions", 100_000.into());
+        assert!(e.contains("“topic.partitions”") || e.contains("“producers”"), "the partitions, not the duration: {e}");
+    }
 }

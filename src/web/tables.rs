@@ -81,6 +81,11 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
     let silent = Memo::new(move |_| d.with(|s| s.as_ref().is_some_and(|s| s.silent)));
     let released = Memo::new(move |_| d.with(|s| s.as_ref().is_some_and(|s| s.released)));
     let idle = Memo::new(move |_| d.with(|s| s.as_ref().is_some_and(|s| s.idle)));
+    // Its Silence / Resume did nothing (the graph offers none): "none" says why.
+    let producer = Memo::new(move |_| {
+        snap.track();
+        super::graph_partition::has_producer(&pg, p)
+    });
     view! {
         <tr class:holding=move || holding.get() == Some(p) class:idle=move || idle.get()
             class:selected=move || pg.selection.with(|x| *x == Selection::Split(p))
@@ -98,7 +103,8 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             <td class="status">{status}</td>
             <td class="mono">{counted(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
             <td>
-                <button class="btn tiny" disabled=move || released.get() class:hidden=live
+                <span class="muted small" class:hidden=move || live || producer.get()>"none"</span>
+                <button class="btn tiny" disabled=move || released.get() class:hidden=move || live || !producer.get()
                     aria-label=move || format!("{} partition {}", if silent.get() { "Resume" } else { "Silence" }, snap.with(|s| super::graph_layout::partition_label(s, p)))
                     on:click=move |ev| {
                         ev.stop_propagation();

@@ -54,10 +54,25 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, I
     crate::engine::error::from_value(value, "")
 }
 
+/// `v` with thousands separators and its sign.
+fn signed_thousands(v: i64) -> String {
+    let digits = crate::engine::time::thousands(v.unsigned_abs());
+    if v < 0 {
+        format!("-{digits}")
+    } else {
+        digits
+    }
+}
+
 /// A value within `lo..=hi`, or an error naming `path`.
 pub(crate) fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputError> {
     if v < lo || v > hi {
-        Err(InputError::new(path, format!("must be in {lo}..={hi}, got {v}")))
+        let allowed = match (lo, hi) {
+            (0, i64::MAX) => "must be 0 or more".to_string(),
+            (lo, i64::MAX) => format!("must be at least {lo}"),
+            _ => format!("must be between {} and {}", signed_thousands(lo), signed_thousands(hi)),
+        };
+        Err(InputError::new(path, format!("{allowed}, got {v}")))
     } else {
         Ok(())
     }
@@ -77,6 +92,7 @@ fn connected_window(w: &WindowOperatorSpec) -> Result<(), InputError> {
 
 impl Scenario {
     pub fn validate(&self) -> Result<(), InputError> {
+        // No partitions is Flink's "source with zero splits" (its unit tests' vectors).
         range(self.topic.partitions as i64, 0, MAX_PARTITIONS as i64, "topic.partitions")?;
         self.validate_keyed()?;
         self.source.validate(self.keyed_parallelism(), self.exchange.kind).map_err(|e| e.within("source"))?;

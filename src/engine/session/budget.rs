@@ -18,6 +18,9 @@ use crate::engine::time::thousands;
 
 /// A window state update, in the unit of one producer or split scanned at an instant.
 const WINDOW_UPDATE_COST: u128 = 8;
+/// Producers and splits scanned per instant from which the partitions, not the duration, are
+/// named as the field to change.
+const MANY_PARTITIONS: u128 = 1_000;
 
 /// The work a scenario asks for, in engine operations (an upper bound).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -193,8 +196,11 @@ pub fn check(sc: &Scenario) -> Result<(), InputError> {
         ));
     }
     if e.work() > MAX_WORK as u128 {
+        // The path names the field to change: the partitions when there are thousands of them
+        // (a topic of 100,000 partitions was blamed on `duration_ms`), else the duration.
+        let per_instant = if e.scanned_per_instant >= MANY_PARTITIONS { "topic.partitions" } else { "duration_ms" };
         let parts = [
-            (e.window_work(), window_work_text(&e)),
+            (e.window_work(), window_work_text(&e), "duration_ms"),
             (
                 e.instants * e.scanned_per_instant,
                 format!(
@@ -202,13 +208,18 @@ pub fn check(sc: &Scenario) -> Result<(), InputError> {
                     thousands(e.instants),
                     e.scanned_per_instant
                 ),
+                per_instant,
             ),
-            (e.tick_work, format!("{} for the periodic ticks (source.watermark.auto_watermark_interval_ms)", thousands(e.tick_work))),
-            (e.checkpoint_work, format!("{} for the checkpoints (checkpointing.interval_ms)", thousands(e.checkpoint_work))),
+            (
+                e.tick_work,
+                format!("{} for the periodic ticks (source.watermark.auto_watermark_interval_ms)", thousands(e.tick_work)),
+                "duration_ms",
+            ),
+            (e.checkpoint_work, format!("{} for the checkpoints (checkpointing.interval_ms)", thousands(e.checkpoint_work)), "duration_ms"),
         ];
-        let worst = parts.iter().max_by_key(|p| p.0).map(|p| p.1.clone()).unwrap_or_default();
+        let (_, worst, path) = parts.iter().max_by_key(|p| p.0).cloned().unwrap_or_default();
         return Err(InputError::new(
-            "duration_ms",
+            path,
             format!(
                 "the scenario asks for about {} engine operations, at most {} here; the most: {worst}; shorten duration_ms or lower that",
                 thousands(e.work()),
@@ -261,14 +272,14 @@ mod tests {
         keys["producers"] = json!([{"partitions": "all", "kind": "heartbeat", "every_ms": 1000, "keys": {"count": 10_000_000}}]);
         let mut bursts = base();
         bursts["producers"] = json!([{"partitions": 0, "kind": "burst", "every_ms": 1, "count": 10_000_000}]);
-        for (v, what, words) in [
-            (many_parts, "100,000 partitions × 20/s", "instants"),
-            (ticks, "ten years of 1 ms ticks", "periodic ticks"),
-            (sliding, "10^5 windows per record", "window"),
-            (bursts, "10^7 records every ms", "records"),
+        for (v, what, words, path) in [
+            (many_parts, "100,000 partitions × 20/s", "instants", "topic.partitions"),
+            (ticks, "ten years of 1 ms ticks", "periodic ticks", "duration_ms"),
+            (sliding, "10^5 windows per record", "window", "duration_ms"),
+            (bursts, "10^7 records every ms", "records", "duration_ms"),
         ] {
             let e = scenario(v).unwrap_err();
-            assert_eq!(e.path, "duration_ms", "{what}: {e}");
+            assert_eq!(e.path, path, "{what}: {e}");
             assert!(e.message.contains(words), "{what}: {e}");
         }
         let mut early = base();

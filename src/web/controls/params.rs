@@ -178,6 +178,14 @@ struct WindowDraft {
     err: RwSignal<Option<String>>,
 }
 
+/// A window field as its control is labelled ("size", not the scenario's `size_ms`).
+fn field_label(field: &str) -> &str {
+    match field {
+        "max_size_ms" => "max size",
+        f => f.strip_suffix("_ms").unwrap_or(f),
+    }
+}
+
 impl WindowDraft {
     fn new() -> Self {
         let s = || RwSignal::new(String::new());
@@ -210,7 +218,7 @@ impl WindowDraft {
                 .and_then(|z| parse(self.slide, "step").map(|s| WindowSpec::Cumulate { step_ms: s, max_size_ms: z, offset_ms: 0 })),
             _ => parse(self.size, "size").map(|z| WindowSpec::Tumbling { size_ms: z, offset_ms: 0 }),
         };
-        spec.and_then(|s| s.validate().map(|_| s).map_err(|(f, m)| format!("{f}: {m}")))
+        spec.and_then(|s| s.validate().map(|_| s).map_err(|(f, m)| format!("{}: {m}", field_label(f))))
     }
 
     fn aggregate(self) -> AggregateKind {
