@@ -70,8 +70,13 @@ impl InputError {
 fn plain_types(message: &str) -> String {
     let Some((head, rust)) = message.rsplit_once("expected ") else { return message.to_string() };
     let words = match rust {
-        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
-        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number, 0 or more",
+        "i8" | "i16" | "i64" | "isize" => "a whole number",
+        "i32" => "a whole number from -2,147,483,648 to 2,147,483,647",
+        // serde says "expected u32" of a value too large as of a negative one.
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65,535",
+        "u32" => "a whole number from 0 to 4,294,967,295",
+        "u64" | "usize" => "a whole number, 0 or more",
         "f32" | "f64" => "a number",
         "a sequence" => "a list ([ … ])",
         "a map" => "an object ({ … })",

@@ -66,6 +66,9 @@ pub fn App(#[prop(optional)] started: Option<PageSlot>) -> impl IntoView {
         // address follows the page a moment after each change, `url_state`).
         let new_url = ev.new_url();
         let fragment = new_url.split_once('#').map_or("", |(_, f)| f);
+        if pg.lesson.get_untracked() != LessonMode::Off {
+            return super::lesson::leave_for_fragment(fragment);
+        }
         let mut problems = Vec::new();
         match &owner {
             Some(o) => o.with(|| super::share::load_from_fragment(&pg, fragment, &mut problems)),

@@ -6,7 +6,6 @@ use super::playback::SPEEDS;
 use super::presets::PresetPicker;
 use super::state::Pg;
 use super::icons::{self, Icon, Svg};
-use super::lesson_steps::LessonMode;
 use super::theme::ThemeToggle;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -28,7 +27,7 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
                 <h1 class="title">"Watermark Playground"</h1>
             </div>
             <PresetPicker />
-            <div class="transport" role="group" aria-label="Playback" class:hidden=move || pg.lesson.get() == LessonMode::Stage>
+            <div class="transport" role="group" aria-label="Playback">
                 <button class="icon-btn" id="btn-reset" title="Reset to time zero (R)" aria-label="Reset" on:click=move |_| pg.reset()><Svg icon=Icon::Reset /></button>
                 <button class="icon-btn" id="btn-step" title="Single step: the next engine instant (.)" aria-label="Step" on:click=move |_| pg.step_once()><Svg icon=Icon::Step /></button>
                 <PlayButton />
@@ -48,7 +47,7 @@ pub fn Header(controls_open: RwSignal<bool>, help_open: RwSignal<bool>) -> impl 
                 </span>
             </div>
             <div class="header-tools">
-                <button class="btn" id="btn-controls" class:hidden=move || pg.lesson.get() == LessonMode::Stage aria-controls="controls-drawer" aria-expanded=move || controls_open.get().to_string()
+                <button class="btn" id="btn-controls" aria-controls="controls-drawer" aria-expanded=move || controls_open.get().to_string()
                     on:click=move |_| if controls_open.get_untracked() { close_controls(pg, controls_open) } else { open_controls(pg, controls_open) } title="Show or hide the controls (C)"><Svg icon=Icon::Gear />" Controls"</button>
                 <button class="icon-btn" id="btn-share" aria-label="Share, export, import, code" title="Share, export, import, Java / SQL code"
                     on:click=move |_| reveal_share(pg)><Svg icon=Icon::Share /></button>

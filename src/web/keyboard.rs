@@ -5,7 +5,6 @@
 
 use super::playback::{faster, slower};
 use super::state::Pg;
-use super::lesson_steps::LessonMode;
 use super::theme::ThemeState;
 use crate::engine::scenario::catalog;
 use leptos::ev;
@@ -80,10 +79,8 @@ impl Keys {
     /// shortcut, so that the browser's own action is prevented only then.
     fn press(self, key: &str) -> bool {
         let pg = self.pg;
-        let lesson = pg.lesson.get_untracked();
-        // The header hides what a lesson's step does not leave to the reader: so do its keys.
-        let off_stage = matches!(key, "?" | "t" | "T");
-        if lesson == LessonMode::Stage && !off_stage || lesson != LessonMode::Off && (key.starts_with("preset:") || key.len() == 1 && key.as_bytes()[0].is_ascii_digit()) {
+        // The page hides what a lesson's step does not leave to the reader: so do its keys.
+        if pg.lesson.get_untracked().ignores_key(key) {
             return false;
         }
         match key {
@@ -198,7 +195,7 @@ pub fn HelpOverlay(open: RwSignal<bool>) -> impl IntoView {
                         {SHORTCUTS.iter().map(|(k, what)| shortcut_row(k, what)).map(|(k, what)| view! { <tr><th scope="row"><kbd>{k}</kbd></th><td>{what}</td></tr> }).collect_view()}
                     </tbody>
                 </table>
-                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). The job graph is one stop: Left and Right move between its columns, Up and Down within one (Home, End: the first and last node), and Enter explains the focused node (on a Silence button it silences or resumes that partition)."</p>
+                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). The job graph is one stop: Left and Right move between its columns, Up and Down within one (Home, End: the first partition and the last node), and Enter explains the focused node (on a Silence button it silences or resumes that partition)."</p>
                 <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. A partition's badge says its state (active, idle, silenced, no producer); its Silence / Resume button is the action. Shapes carry meaning: ◌ idle (hatched), ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
             </div>
         </div>

@@ -41,13 +41,18 @@ fn query_param(key: &str) -> Option<String> {
 
 /// The step the address names (`&step=N`, from 1), kept so that a reload stays on it.
 fn step_param(steps: usize) -> usize {
-    query_param("step=").and_then(|n| n.parse::<usize>().ok()).map_or(0, |n| n.clamp(1, steps) - 1)
+    query_param("step=").and_then(|n| n.parse::<usize>().ok()).map_or(0, |n| n.min(steps).saturating_sub(1))
 }
 
-/// Writes the step into the address (replacing it: Back leaves the lesson, as before).
-fn write_step(id: &str, i: usize) {
+/// Writes the step into the address (replacing it: Back leaves the lesson, as before), keeping
+/// its other parameters.
+fn write_step(i: usize) {
     let Some(w) = web_sys::window() else { return };
-    let url = format!("{}?lesson={id}&step={}", w.location().pathname().unwrap_or_default(), i + 1);
+    let loc = w.location();
+    let search = loc.search().unwrap_or_default();
+    let mut params: Vec<String> = search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !kv.starts_with("step=")).map(str::to_string).collect();
+    params.push(format!("step={}", i + 1));
+    let url = format!("{}?{}{}", loc.pathname().unwrap_or_default(), params.join("&"), loc.hash().unwrap_or_default());
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
@@ -60,14 +65,20 @@ pub fn open_lesson(id: &str) {
     }
 }
 
-/// Marks the page's root: lesson mode on, and which panels the step shows.
-fn mark_root(panels: Option<&[Panel]>) {
+/// Marks the page's root: lesson mode on, which panels the step shows, and whether it is a
+/// stage step (`data-lesson-stage`: `www/style.css` hides what would change the stage's job
+/// behind its back: the transport, the controls, the fixes, the Silence buttons).
+fn mark_root(step: Option<(&[Panel], LessonMode)>) {
     let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
-    match panels {
-        Some(p) => {
+    let _ = root.remove_attribute("data-lesson-stage");
+    match step {
+        Some((p, mode)) => {
             let _ = root.set_attribute("data-lesson", "");
             let show: Vec<&str> = p.iter().map(|p| p.class()).collect();
             let _ = root.set_attribute("data-lesson-show", &show.join(" "));
+            if mode == LessonMode::Stage {
+                let _ = root.set_attribute("data-lesson-stage", "");
+            }
         }
         None => {
             let _ = root.remove_attribute("data-lesson");
@@ -97,9 +108,9 @@ impl LessonRun {
     /// Loads step `i` as the lesson wrote it.
     fn load(&self, i: usize) {
         self.step.set(i);
-        write_step(self.lesson.id, i);
+        write_step(i);
         let step = self.current();
-        mark_root(Some(step.reveals));
+        mark_root(Some((step.reveals, step.stage.mode())));
         self.pg.lesson.set(step.stage.mode());
         self.pg.playing.set(false);
         match step.stage {
@@ -166,7 +177,7 @@ pub fn LessonCard() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let Some(id) = lesson_param() else { return ().into_any() };
     let Some(l) = lesson(&id) else {
-        mark_root(Some(&[]));
+        mark_root(Some((&[], LessonMode::Off)));
         return view! { <UnknownLesson id=id /> }.into_any();
     };
     let run = LessonRun::new(pg, l);
@@ -258,6 +269,15 @@ fn span_of(s: &Setup) -> i64 {
 /// Leaves the lesson for the playground on preset `id`.
 pub fn leave_for_preset(id: &str) {
     leave_for(&format!("?preset={id}"));
+}
+
+/// Leaves the lesson for a pasted link's state (`#s=…`): loaded under the card, it replaced the
+/// step's job.
+pub fn leave_for_fragment(fragment: &str) {
+    mark_root(None);
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().set_href(&format!("{}#{fragment}", super::share::page_base()));
+    }
 }
 
 /// Back to the full playground: after a preset step with the run as the reader left it (the

@@ -80,9 +80,22 @@ pub enum LessonMode {
     /// A preset step: play, speed and the controls belong to the step; a preset picked from the
     /// menu leaves the lesson, and the preset shortcut keys do nothing.
     Preset,
-    /// A stage step: the stage is the whole job at one instant; the transport, the speed and
-    /// the controls are hidden, and their keys do nothing.
+    /// A stage step: the stage is the whole job at one instant; the transport, the speed, the
+    /// controls, the fixes and the Silence buttons are hidden (`data-lesson-stage` in
+    /// `www/style.css`), and their keys do nothing.
     Stage,
+}
+
+impl LessonMode {
+    /// Whether key `k` (as `keyboard` names it) does nothing in this mode.
+    pub fn ignores_key(self, k: &str) -> bool {
+        let preset_key = k.starts_with("preset:") || k.len() == 1 && k.as_bytes()[0].is_ascii_digit();
+        match self {
+            LessonMode::Off => false,
+            LessonMode::Preset => preset_key,
+            LessonMode::Stage => !matches!(k, "?" | "t" | "T"),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -169,7 +182,7 @@ static IDLE_STEPS: &[Step] = &[
     Step {
         title: "Seed 001 itself",
         sentence: "16 partitions, parallelism 8: partition 11 gets one heartbeat every 90 minutes, so every window subtask waits for it.",
-        try_this: "Press “Fix: idle timeout 5 s” below, then ▶ at the top: windows fire every minute, long before the next heartbeat.",
+        try_this: "Press the Fix button just below, then ▶ at the top: windows fire every minute, long before the next heartbeat.",
         done: "Partition 11 is idle and the windows fire: seed 001 is fixed.",
         stage: Stage::Preset { id: "seed-001-heartbeat", run_ms: 5 * 60_000 },
         grab: &[],

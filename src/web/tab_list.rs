@@ -18,6 +18,10 @@ pub fn tab_index(selected: bool) -> &'static str {
 /// The tab list's `keydown`: the arrow keys, Home and End open another tab (by clicking it, so
 /// each tab keeps its own way to open) and focus it.
 pub fn on_tab_keys(ev: KeyboardEvent) {
+    // With a modifier the key is the browser's (Alt+← is Back).
+    if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key() {
+        return;
+    }
     let Some(list) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
     let Ok(nodes) = list.query_selector_all("[role=tab]") else { return };
     let tabs: Vec<web_sys::HtmlElement> = (0..nodes.length()).filter_map(|i| nodes.item(i)?.dyn_into().ok()).collect();

@@ -166,7 +166,7 @@ mod tests {
     }
 
     #[test]
-    fn no_frame_refreshes_two_sets_and_the_periods_hold_without_changes() {
+    fn the_periods_hold_without_changes_and_most_frames_cost_nothing() {
         let (dues, _) = play(600, 16.7, |_| 0.0, |_, _| 0);
         let count = |d: Due| dues.iter().filter(|x| **x == d).count() as f64;
         let seconds = 600.0 * 16.7 / 1000.0;
@@ -179,10 +179,10 @@ mod tests {
     #[test]
     fn a_verdict_flipping_every_frame_does_not_make_every_frame_a_refresh() {
         // The graph in its own period, and the slow views pulled after each: a third of the
-        // frames (every frame before `PULLED`).
+        // frames (every frame before `PULLED`; every other without the pulled graph first).
         let (dues, _) = play(600, 16.7, |_| 0.0, |i, _| (i % 2) as u32);
         let refreshes = dues.iter().filter(|d| matches!(d, Due::SlowViews | Due::Graph)).count();
-        assert!(refreshes <= 600 / 3, "{refreshes} of 600 frames refreshed a view set");
+        assert!(refreshes < 600 / 2, "{refreshes} of 600 frames refreshed a view set");
         let timeline = dues.iter().filter(|d| **d == Due::Timeline).count();
         assert!(timeline >= 600 * 17 / 1000 / 2, "the timeline still runs ({timeline} times)");
     }

@@ -84,6 +84,7 @@ test("the idle-partitions lesson, walked with drags", async () => {
       assert.match(await page.locator('.lw-row[data-partition="1"] .lw-label').textContent(), /IDLE/));
     // 4: keyBy: two window subtasks, both held by partition 1's channel.
     assert.ok(await page.locator(".graph-card").isVisible(), "the job graph shows the channels");
+    assert.equal(await page.locator("svg.graph .silence-btn").first().isVisible(), false, "no Silence buttons on a stage");
     await doStep(page, 3, () => drag(page, "event-5", 12_000), async () => {
       for (const q of [0, 1]) assert.ok(Number(await page.locator(`.lw-op[data-subtask="${q}"]`).getAttribute("data-watermark")) >= 9_999);
     });
@@ -177,11 +178,12 @@ test("the preset menu lists the lessons; a bad id lists them too", async () => {
   }
 });
 
-test("the page around a stage step does not drift from it: no transport, controls or preset keys; a preset leaves the lesson", async () => {
-  const { context, page, problems } = await openLesson("idle-partitions");
+test("the page around a stage step does not drift from it: no transport, controls, fixes or preset keys; a preset leaves the lesson", async () => {
+  // 1600 px: the controls drawer starts open on a wide screen.
+  const { context, page, problems } = await openLesson("idle-partitions", { width: 1600, height: 900 });
   try {
-    for (const sel of ["#btn-play", "#btn-reset", "#btn-next", "#speed", "#btn-controls"]) {
-      assert.equal(await page.locator(sel).isVisible(), false, `${sel} is hidden on a stage step`);
+    for (const sel of ["#btn-play", "#btn-reset", "#btn-next", "#speed", "#btn-controls", "#btn-share", "#controls-drawer", ".why .fixes", "#btn-apply-advice"]) {
+      assert.equal(await page.locator(sel).first().isVisible(), false, `${sel} is hidden on a stage step`);
     }
     const stage = () => page.locator('[data-testid="lesson-stage"]').innerHTML();
     const before = [await stage(), await page.locator("#clock").textContent()];
@@ -199,6 +201,20 @@ test("the page around a stage step does not drift from it: no transport, control
     await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
     assert.equal(await card(page).count(), 0);
     assert.ok(await page.locator("#btn-play").isVisible());
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("a link pasted into the address during a lesson leaves the lesson for it", async () => {
+  const { context, page, problems } = await openLesson("idle-partitions");
+  try {
+    await page.evaluate(() => (location.hash = "preset=late-data"));
+    await page.waitForURL((u) => !u.search.includes("lesson="));
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await card(page).count(), 0, "no lesson card over the link's job");
+    assert.equal(await page.inputValue("#preset"), "late-data");
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

@@ -268,10 +268,10 @@ impl FindingContext<'_> {
             // contradicted a lesson whose next step silences that very partition.
             Some(SlowCause::TooFewToTell) => (
                 format!(
-                    "Partition {name} is {} behind its peers after {}, the last {} ago: too few to tell a sparse partition from one that stopped.",
+                    "Partition {name} is {} behind its peers after {}{}: too few to tell a sparse partition from one that stopped.",
                     d(behind),
                     super::job_findings::records(p.records),
-                    d(p.silent_ms.unwrap_or(0))
+                    p.silent_ms.map_or(String::new(), |s| format!(", the last {} ago", d(s)))
                 ),
                 "Sparse, it holds the watermark until its next record, and an idle timeout shorter than its gaps would make it flap; stopped, it holds it for ever unless withIdleness excludes it. Look at its producer.",
             ),

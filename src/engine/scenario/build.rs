@@ -69,10 +69,10 @@ pub(crate) fn range(v: i64, lo: i64, hi: i64, path: &str) -> Result<(), InputErr
     if v < lo || v > hi {
         let allowed = match (lo, hi) {
             (0, i64::MAX) => "must be 0 or more".to_string(),
-            (lo, i64::MAX) => format!("must be at least {lo}"),
+            (lo, i64::MAX) => format!("must be at least {}", signed_thousands(lo)),
             _ => format!("must be between {} and {}", signed_thousands(lo), signed_thousands(hi)),
         };
-        Err(InputError::new(path, format!("{allowed}, got {v}")))
+        Err(InputError::new(path, format!("{allowed}, got {}", signed_thousands(v))))
     } else {
         Ok(())
     }

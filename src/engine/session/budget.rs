@@ -18,8 +18,7 @@ use crate::engine::time::thousands;
 
 /// A window state update, in the unit of one producer or split scanned at an instant.
 const WINDOW_UPDATE_COST: u128 = 8;
-/// Producers and splits scanned per instant from which the partitions, not the duration, are
-/// named as the field to change.
+/// Partitions from which they, not the duration, are named as the field to change.
 const MANY_PARTITIONS: u128 = 1_000;
 
 /// The work a scenario asks for, in engine operations (an upper bound).
@@ -198,7 +197,8 @@ pub fn check(sc: &Scenario) -> Result<(), InputError> {
     if e.work() > MAX_WORK as u128 {
         // The path names the field to change: the partitions when there are thousands of them
         // (a topic of 100,000 partitions was blamed on `duration_ms`), else the duration.
-        let per_instant = if e.scanned_per_instant >= MANY_PARTITIONS { "topic.partitions" } else { "duration_ms" };
+        let partitions = u128::from(sc.topic.partitions) + sc.second_input.as_ref().map_or(0, |s| u128::from(s.topic.partitions));
+        let per_instant = if partitions >= MANY_PARTITIONS { "topic.partitions" } else { "duration_ms" };
         let parts = [
             (e.window_work(), window_work_text(&e), "duration_ms"),
             (

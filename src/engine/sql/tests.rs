@@ -205,7 +205,7 @@ fn errors_point_at_line_and_column() {
         ("SET 'parallelism.default' = '0';", "line 1, column 29: 'parallelism.default': must be > 0, got 0"),
         (
             "SET 'a.b' = 'c';\nSET 'parallelism.default' = '100000';",
-            "line 2, column 29: the script gives a scenario the playground cannot run: window.parallelism: must be between 1 and 4,096, got 100000",
+            "line 2, column 29: the script gives a scenario the playground cannot run: window.parallelism: must be between 1 and 4,096, got 100,000",
         ),
         (
             "\n\n   FROBNICATE;",
