@@ -80,43 +80,38 @@ impl Scan<'_> {
     }
 
     fn object(&mut self, path: &str, want: &str, best: &mut Option<Range<usize>>) -> Result<(), Stop> {
-        self.eat(b'{')?;
-        self.ws();
-        if self.b.get(self.i) == Some(&b'}') {
-            self.i += 1;
-            return Ok(());
-        }
-        loop {
-            self.ws();
-            let key = self.string()?;
-            self.eat(b':')?;
+        self.items(b'{', b'}', |scan, _| {
+            scan.ws();
+            let key = scan.string()?;
+            scan.eat(b':')?;
             let child = if path.is_empty() { key } else { format!("{path}.{key}") };
-            self.value(&child, want, best)?;
-            self.ws();
-            match self.b.get(self.i) {
-                Some(b',') => self.i += 1,
-                Some(b'}') => return Ok(self.i += 1),
-                _ => return Err(Stop),
-            }
-        }
+            scan.value(&child, want, best)
+        })
     }
 
     fn array(&mut self, path: &str, want: &str, best: &mut Option<Range<usize>>) -> Result<(), Stop> {
-        self.eat(b'[')?;
+        self.items(b'[', b']', |scan, n| scan.value(&format!("{path}[{n}]"), want, best))
+    }
+
+    /// The items of an object or array between `open` and `close`, separated by commas; `item`
+    /// reads the `n`th.
+    fn items(&mut self, open: u8, close: u8, mut item: impl FnMut(&mut Self, usize) -> Result<(), Stop>) -> Result<(), Stop> {
+        self.eat(open)?;
         self.ws();
-        if self.b.get(self.i) == Some(&b']') {
+        if self.b.get(self.i) == Some(&close) {
             self.i += 1;
             return Ok(());
         }
         for n in 0.. {
-            self.value(&format!("{path}[{n}]"), want, best)?;
+            item(self, n)?;
             self.ws();
             match self.b.get(self.i) {
                 Some(b',') => self.i += 1,
-                Some(b']') => return Ok(self.i += 1),
+                Some(&c) if c == close => break,
                 _ => return Err(Stop),
             }
         }
+        self.i += 1;
         Ok(())
     }
 

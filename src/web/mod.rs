@@ -8,7 +8,7 @@
 //! `tables`, `emissions` (+ `joins_log` for an interval join), `timeline` (+ `timeline_data`, `timeline_plot`,
 //! `timeline_canvas`, `timeline_now` for screen readers; `axis_ticks` for every chart's ticks), `controls/`, `metrics` (+ `metrics_flow`),
 //! `share` (export/import/link; `scenario_text` reads pasted or linked text and says what is wrong in words, `link_problem` shows it; `url_state` keeps the page's state in its address), `snippets`
-//! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`; `job_download` downloads the runnable job, `save_file` saves bytes as a download), `keyboard` (+ `modal`, the help dialog's focus handling; `tab_list`, a tab list as one Tab stop), `theme`, `error_banner`, `actions` (running the engine's one-click
+//! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`; `text_select` selects what an error names in a text box; `job_download` downloads the runnable job, `save_file` saves bytes as a download), `keyboard` (+ `modal`, the help dialog's focus handling; `tab_list`, a tab list as one Tab stop), `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
 //! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure` (+ `hold`: observers and listeners released with their view), `after_first_paint` (cards below the fold wait for the first paint), `rows` (per-row memos
 //! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
@@ -21,7 +21,7 @@
 //! (the draggable event-time stage) over `lesson_setup` and `lesson_steps` (no DOM: the small jobs,
 //! the steps and their checks, tested natively).
 //!
-//! `format`, `graph_flow`, `graph_layout`, `lag_plot`, `snippets`, `timeline_data`, `timeline_plot` and `view_pacing` (which views a
+//! `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `lag_plot`, `snippets`, `timeline_data`, `timeline_plot` and `view_pacing` (which views a
 //! frame refreshes while playing) touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
 //!
@@ -44,6 +44,7 @@ pub mod graph_flow;
 pub mod graph_keys;
 pub mod graph_layout;
 pub mod job_marks;
+pub mod json_span;
 pub mod lag_plot;
 pub mod lesson_setup;
 pub mod lesson_steps;
@@ -80,6 +81,7 @@ dom_modules!(
     host,
     joins_log,
     tab_list,
+    text_select,
     icons,
     job_download,
     job_status,

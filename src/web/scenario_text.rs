@@ -27,6 +27,31 @@ pub fn read_scenario(text: &str) -> Result<Scenario, String> {
     build::parse(t).map_err(|e| in_words(t, &e))
 }
 
+/// Where in `text` the problem [`read_scenario`] names sits (a byte range), when it has a
+/// place: the value of the field it names, or the character a syntax error is at. The Import
+/// box selects it.
+pub fn problem_place(text: &str) -> Option<std::ops::Range<usize>> {
+    let t = text.trim();
+    let lead = text.len() - text.trim_start().len();
+    if t.starts_with(share::PREFIX) || not_too_deep(t).is_err() {
+        return None;
+    }
+    let r = match serde_json::from_str::<Value>(t) {
+        Err(e) if e.classify() == Category::Eof || !t.starts_with(['{', '[']) => return None,
+        Err(e) => {
+            // serde's column is the offending character's (1-based): select it.
+            let at = super::json_span::offset_of(t, e.line(), e.column());
+            let at = (0..=at).rev().find(|&b| t.is_char_boundary(b)).unwrap_or(0);
+            at..t[at..].chars().next().map_or(at, |c| at + c.len_utf8())
+        }
+        Ok(_) => {
+            let e = build::parse(t).err().filter(|e| !e.path.is_empty())?;
+            super::json_span::value_span(t, &e.path)?
+        }
+    };
+    Some(lead + r.start..lead + r.end)
+}
+
 /// A `wmp1.` share string's scenario, or why it is damaged or not one.
 pub fn read_share_string(s: &str) -> Result<Scenario, String> {
     let s = s.trim();
@@ -196,5 +221,20 @@ mod tests {
         many["topic"]["partitions"] = 100_000.into();
         let e = err(&many.to_string());
         assert!(e.contains("“topic.partitions”") && e.contains("engine operations"), "the partitions, not the duration: {e}");
+    }
+
+    /// The Import box selects what the message names.
+    #[test]
+    fn the_problem_has_a_place_in_the_text() {
+        let good = catalog::presets()[0].json;
+        let bad = good.replacen("\"rate_per_s\": 40", "\"rate_per_s\": \"lots\"", 1);
+        assert_ne!(bad, good, "the preset has the value the test changes");
+        let place = problem_place(&format!("  {bad}")).expect("a place");
+        assert_eq!(&format!("  {bad}")[place], "\"lots\"");
+        let broken = "{\n  \"a\": 1,\n  \"b\" 2\n}";
+        let place = problem_place(broken).expect("a syntax error's place");
+        assert_eq!(&broken[place.clone()], "2", "{place:?}");
+        assert_eq!(problem_place(good), None, "no problem, no place");
+        assert_eq!(problem_place("{\"a\": "), None, "cut off: the end is the place");
     }
 }

@@ -341,12 +341,21 @@ fn ImportTab(t: ShareTabs) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let import_text = RwSignal::new(String::new());
     let import_err = RwSignal::new(None::<String>);
+    let area = NodeRef::<leptos::html::Textarea>::new();
     let do_import = move |text: String| match import_json(&pg, &text) {
         Ok(()) => {
             import_err.set(None);
             pg.info("Scenario imported");
         }
-        Err(e) => import_err.set(Some(e)),
+        Err(e) => {
+            import_err.set(Some(e));
+            // The value the message names, selected: two thousand characters to hunt through.
+            if let (Some(place), Some(a)) = (scenario_text::problem_place(&text), area.get_untracked()) {
+                let u16 = |b| super::json_span::utf16_offset(&text, b);
+                let line = text[..place.start].matches('\n').count() as u32;
+                super::text_select::select_in(&a, u16(place.start), u16(place.end), line);
+            }
+        }
     };
     let on_file = move |ev: leptos::ev::Event| {
         read_file_then(ev, move |text| {
@@ -360,7 +369,8 @@ fn ImportTab(t: ShareTabs) -> impl IntoView {
                 <label class="btn small ghost file-btn">"Choose file…"<input type="file" accept=".json,application/json" on:change=on_file /></label>
                 <button class="btn small" id="btn-import" on:click=move |_| do_import(import_text.get_untracked())>"Import pasted JSON"</button>
             </div>
-            <textarea id="import-json" class="code" rows="10" aria-label="Scenario to import" aria-describedby="import-error" placeholder="Paste a scenario JSON or a share string (wmp1.…) here (see docs/SCENARIO.md)"
+            <textarea id="import-json" class="code" rows="10" node_ref=area aria-label="Scenario to import" aria-describedby="import-error"
+                aria-invalid=move || import_err.with(Option::is_some).then_some("true") placeholder="Paste a scenario JSON or a share string (wmp1.…) here (see docs/SCENARIO.md)"
                 prop:value=move || import_text.get() on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
             <small class="field-msg error" role="alert" id="import-error">{move || import_err.get().unwrap_or_default()}</small>
         </div>

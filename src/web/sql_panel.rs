@@ -117,18 +117,7 @@ impl SqlEdit {
     fn select(self, line: u32, column: u32) {
         let Some(area) = self.area.get_untracked() else { return };
         let (start, end) = self.text.with_untracked(|t| selection_at(t, line, column));
-        let _ = area.focus();
-        let _ = area.set_selection_range(start, end);
-        // Bring the selected line into view (Chromium keeps a focused selection in view,
-        // others may not): lines above it times the line height.
-        if let Some(lh) = web_sys::window()
-            .and_then(|w| w.get_computed_style(&area).ok().flatten())
-            .and_then(|s| s.get_property_value("line-height").ok())
-            .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
-        {
-            let top = (line.saturating_sub(3) as f64) * lh;
-            area.set_scroll_top(top as i32);
-        }
+        super::text_select::select_in(&area, start, end, line.saturating_sub(1));
     }
 }
 

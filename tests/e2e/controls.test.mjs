@@ -175,6 +175,13 @@ test("export / import round trip replays the session", async () => {
     await page.fill("#import-json", '{"topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": -5}}}');
     await page.click("#btn-import");
     assert.match(await page.locator("#import-error").textContent(), /window\.assigner\.size_ms/);
+    // The value the message names is selected, and the box is marked invalid.
+    const picked = () => page.$eval("#import-json", (a) => [a.value.slice(a.selectionStart, a.selectionEnd), a.getAttribute("aria-invalid"), document.activeElement === a]);
+    assert.deepEqual(await picked(), ["-5", "true", true]);
+    await page.fill("#import-json", exported.replace('"topic"', '"topic" 7, "x"'));
+    await page.click("#btn-import");
+    assert.match(await page.locator("#import-error").textContent(), /not valid JSON/);
+    assert.deepEqual(await picked(), ["7", "true", true], "a syntax error's character");
     await page.fill("#import-json", exported);
     await page.click("#btn-import");
     assert.equal(await page.locator("#import-error").textContent(), "");
