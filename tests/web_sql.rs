@@ -38,7 +38,7 @@ async fn a_control_change_rewrites_the_text_but_never_an_edit() {
     pg.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(45_000)) }).unwrap();
     settle().await;
     assert_eq!(sql_text(&root), edited);
-    assert!(text(&root, "#sql-status").contains("controls changed the scenario"));
+    assert!(text(&root, "#sql-status").contains("scenario changed (a preset, the controls or a fix)"));
     click(&root, "#btn-reset-sql");
     settle().await;
     assert!(sql_text(&root).contains("'45 s'") && !sql_text(&root).contains("-- mine"));

@@ -92,6 +92,10 @@ impl SqlEdit {
     /// restarts it (the same path as the structural controls).
     fn apply(self, pg: Pg) {
         let sql = self.text.get_untracked();
+        if sql.trim().is_empty() {
+            // It said "Your SQL, applied." of an empty box.
+            return pg.info("Nothing to apply: the box is empty (Reset shows the scenario's SQL)");
+        }
         let log = pg.update_session(|s| s.log().to_vec());
         match apply_sql(&sql, &pg.export_scenario(), &log) {
             Err(e) => {
@@ -124,7 +128,7 @@ impl SqlEdit {
 /// The status line above the text: what it shows, and what Apply and Reset would do.
 fn status(e: SqlEdit) -> &'static str {
     match (e.dirty.get(), e.stale.get(), e.applied.get()) {
-        (true, true, _) => "The controls changed the scenario while you edited: Apply SQL runs your text, Reset shows the scenario's SQL.",
+        (true, true, _) => "The scenario changed (a preset, the controls or a fix) while you edited: Apply SQL runs your text, Reset shows the scenario's SQL.",
         (true, false, _) => "Edited: Apply SQL (Ctrl+Enter) restarts the scenario from this SQL.",
         (false, _, true) => "Your SQL, applied. Reset shows the scenario's SQL as the playground writes it.",
         (false, _, false) => "The scenario's SQL: it follows the controls. Edit it or paste a job, then Apply SQL.",

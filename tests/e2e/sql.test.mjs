@@ -68,7 +68,7 @@ test("a control change rewrites the SQL; an edit in progress is kept and the pan
     await page.press("#f-idle", "Enter");
     await page.waitForFunction(() => document.querySelector("#sql-status").classList.contains("stale"));
     assert.equal(await sqlText(page), edited, "the edit is not overwritten");
-    assert.match(await status(page), /controls changed the scenario/);
+    assert.match(await status(page), /scenario changed \(a preset, the controls or a fix\)/);
     await page.click("#btn-reset-sql");
     assert.match(await sqlText(page), /'45 s'/);
     assert.doesNotMatch(await sqlText(page), /my edit/);
@@ -97,6 +97,17 @@ test("an error names its line and column and selects the token there", async () 
     // Typing clears the message (its position may no longer be right).
     await page.type("#sql-text", " ");
     assert.equal((await page.locator("#sql-error").textContent()).trim(), "");
+    // A typo in the FOR column is named there (it steered toward the typo: "must use tss").
+    await page.fill("#sql-text", "CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR tss AS ts) WITH ('connector' = 'kafka');");
+    await page.click("#btn-apply-sql");
+    await page.waitForFunction(() => /no column tss/.test(document.querySelector("#sql-error").textContent));
+    assert.deepEqual(await selected(page), { text: "tss", focused: true });
+    // An empty box is not "applied".
+    await page.fill("#sql-text", "  ");
+    await page.click("#btn-apply-sql");
+    await page.locator(".notice", { hasText: "Nothing to apply: the box is empty" }).waitFor();
+    assert.doesNotMatch(await status(page), /applied/);
+    assert.equal(await page.locator("#trace-hash").textContent(), hash, "nothing was applied");
   });
 });
 

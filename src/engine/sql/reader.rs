@@ -183,7 +183,7 @@ fn table_element(c: &mut Cursor, t: &mut TableDef) -> Result<(), SqlError> {
         if t.watermark.is_some() {
             return Err(SqlError::at(pos, "a table has one WATERMARK clause"));
         }
-        t.watermark = Some(watermark(c)?);
+        t.watermark = Some(watermark(c, &t.columns)?);
         return Ok(());
     }
     if c.is_kw("PRIMARY") || c.is_kw("CONSTRAINT") {
@@ -219,12 +219,21 @@ fn column_kind(rest: &[Token]) -> ColumnKind {
     ColumnKind::Physical(text_of(rest))
 }
 
-fn watermark(c: &mut Cursor) -> Result<WatermarkDef, SqlError> {
+/// `columns`: the table's, declared before the clause.
+fn watermark(c: &mut Cursor, columns: &[Column]) -> Result<WatermarkDef, SqlError> {
     c.expect_kw("WATERMARK")?;
     c.expect_kw("FOR")?;
     let column = c.name("the rowtime column")?;
     c.expect_kw("AS")?;
     let of = c.name("the watermark expression: column or column - INTERVAL '…' SECOND")?;
+    let known = |n: &str| columns.iter().any(|k| k.name.v.eq_ignore_ascii_case(n));
+    if of.v != column.v && !known(&column.v) && known(&of.v) {
+        // A typo in the FOR column: "the expression must use tss" steered toward the typo.
+        return Err(SqlError::at(
+            column.pos,
+            format!("the table has no column {} (WATERMARK FOR names a column of the table: {}?)", column.v, of.v),
+        ));
+    }
     if of.v != column.v {
         return Err(SqlError::at(
             of.pos,

@@ -196,7 +196,7 @@ fn unsupported_clauses_are_named() {
 
 #[test]
 fn errors_point_at_line_and_column() {
-    let cases: [(&str, &str); 13] = [
+    let cases: [(&str, &str); 14] = [
         ("SET table.exec.source.idle-timeout = '1 s';", "line 1, column 5: expected a quoted key: SET 'key' = 'value', found \"table\""),
         (
             "SET 'table.exec.source.idle-timeout' = '1 lightyear';",
@@ -226,6 +226,11 @@ fn errors_point_at_line_and_column() {
         (
             "CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR tx AS tx) WITH ('connector' = 'kafka');",
             "line 1, column 48: the table has no column tx (WATERMARK FOR names a column of the table)",
+        ),
+        (
+            // A typo in the FOR column, not in the expression.
+            "CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR tss AS ts) WITH ('connector' = 'kafka');",
+            "line 1, column 48: the table has no column tss (WATERMARK FOR names a column of the table: ts?)",
         ),
         (
             "CREATE TABLE t (ts BIGINT, WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka');",
