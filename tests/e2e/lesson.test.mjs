@@ -157,6 +157,8 @@ test("a focused handle moves with the arrow keys; Back returns", async () => {
     assert.equal(await passed(page), false, "the step starts again as written");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `no horizontal overflow at 390 px (${overflow})`);
+    const [back, next] = [await page.locator('[data-testid="lesson-back"]').boundingBox(), await page.locator('[data-testid="lesson-next"]').boundingBox()];
+    assert.ok(Math.abs(back.y - next.y) < 2 && next.x > back.x, `Back and Next on one row, Next after Back: ${JSON.stringify([back, next])}`);
   } finally {
     await context.close();
   }
