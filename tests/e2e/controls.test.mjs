@@ -88,6 +88,14 @@ test("fields refuse bad input with a message at the field", async () => {
     // A valid value applies; the WHY panel follows.
     await setField(page, "#f-bound", "2 s");
     assert.equal(await page.getAttribute("#f-bound", "aria-invalid"), "false");
+    assert.equal((await page.locator("#f-bound-err").textContent()).trim(), "");
+    // A number without a unit is milliseconds, as in Flink: said, not done silently.
+    await setField(page, "#f-bound", "3");
+    assert.equal(await page.inputValue("#f-bound"), "3 ms");
+    assert.match(await page.locator("#f-bound-err").textContent(), /read as 3 ms: a number without a unit is milliseconds \(write 3 s for seconds\)/);
+    assert.equal(await page.getAttribute("#f-bound", "aria-invalid"), "false", "a note, not an error");
+    await page.fill("#f-bound", "3 s");
+    assert.equal((await page.locator("#f-bound-err").textContent()).trim(), "", "typing clears it");
     await page.screenshot({ path: path.join(shots, "field-validation.png") });
   });
 });

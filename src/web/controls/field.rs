@@ -12,6 +12,8 @@ pub type Validate = fn(&str) -> Result<(), String>;
 struct FieldDraft {
     text: RwSignal<String>,
     error: RwSignal<Option<String>>,
+    /// What the field made of valid text, when that is not plain: "3" read as 3 ms.
+    note: RwSignal<Option<String>>,
     dirty: RwSignal<bool>,
     value: Signal<String>,
     validate: Validate,
@@ -20,7 +22,15 @@ struct FieldDraft {
 
 impl FieldDraft {
     fn new(value: Signal<String>, validate: Validate, on_commit: Callback<String, Result<(), String>>) -> Self {
-        let d = FieldDraft { text: RwSignal::new(value.get_untracked()), error: RwSignal::new(None), dirty: RwSignal::new(false), value, validate, on_commit };
+        let d = FieldDraft {
+            text: RwSignal::new(value.get_untracked()),
+            error: RwSignal::new(None),
+            note: RwSignal::new(None),
+            dirty: RwSignal::new(false),
+            value,
+            validate,
+            on_commit,
+        };
         // Follow the job's value unless the user is editing.
         Effect::new(move |_| {
             let v = value.get();
@@ -35,22 +45,29 @@ impl FieldDraft {
     /// Takes typed text, checked at once.
     fn input(self, t: String) {
         self.dirty.set(true);
+        self.note.set(None);
         self.error.set((self.validate)(&t).err());
         self.text.set(t);
     }
 
     /// Applies the text if it is valid; on success the field shows the job's value again.
     fn commit(self) {
+        // Enter commits, and the `change` that follows it would again (with the shown text).
+        if !self.dirty.get_untracked() {
+            return;
+        }
         let t = self.text.get_untracked();
         if let Err(e) = (self.validate)(&t) {
             self.error.set(Some(e));
             return;
         }
-        match self.on_commit.run(t) {
+        match self.on_commit.run(t.clone()) {
             Ok(()) => {
                 self.error.set(None);
                 self.dirty.set(false);
-                self.text.set(self.value.get_untracked());
+                let shown = self.value.get_untracked();
+                self.note.set(unit_note(&t, &shown));
+                self.text.set(shown);
             }
             Err(e) => self.error.set(Some(e)),
         }
@@ -60,6 +77,7 @@ impl FieldDraft {
     fn revert(self) {
         self.dirty.set(false);
         self.error.set(None);
+        self.note.set(None);
         self.text.set(self.value.get_untracked());
     }
 
@@ -98,9 +116,18 @@ pub fn Field(
                     if ev.key() == "Enter" { d.commit() }
                     if ev.key() == "Escape" { d.revert() }
                 } />
-            <small class="field-msg" id=err_id role="alert">{move || d.error.get().unwrap_or_default()}</small>
+            <small class="field-msg" id=err_id role="alert">{move || d.error.get().or_else(|| d.note.get()).unwrap_or_default()}</small>
         </div>
     }
+}
+
+/// A number typed without a unit and shown back in ms ("3" → "3 ms"): said, since a reader who
+/// meant seconds saw it change silently (seconds read as milliseconds is one of the bugs this
+/// playground is about).
+fn unit_note(typed: &str, shown: &str) -> Option<String> {
+    let t = typed.trim();
+    let bare = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) && t != "0";
+    (bare && shown == format!("{t} ms")).then(|| format!("read as {t} ms: a number without a unit is milliseconds (write {t} s for seconds)"))
 }
 
 /// Validators for the common kinds of field.
