@@ -69,7 +69,9 @@ impl InputError {
 /// Rust type names were all an import error said of what to write.
 fn plain_types(message: &str) -> String {
     let Some((head, rust)) = message.rsplit_once("expected ") else { return message.to_string() };
+    let negative = head.contains("integer `-");
     let words = match rust {
+        "u8" | "u16" | "u32" | "u64" | "usize" if negative => "a whole number, 0 or more",
         "i8" | "i16" | "i64" | "isize" => "a whole number",
         "i32" => "a whole number from -2,147,483,648 to 2,147,483,647",
         // serde says "expected u32" of a value too large as of a negative one.

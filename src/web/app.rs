@@ -66,7 +66,8 @@ pub fn App(#[prop(optional)] started: Option<PageSlot>) -> impl IntoView {
         // address follows the page a moment after each change, `url_state`).
         let new_url = ev.new_url();
         let fragment = new_url.split_once('#').map_or("", |(_, f)| f);
-        if pg.lesson.get_untracked() != LessonMode::Off {
+        // A link's state (`s=…`, `preset=…`), not an anchor such as `#top`.
+        if pg.lesson.get_untracked() != LessonMode::Off && fragment.contains('=') {
             return super::lesson::leave_for_fragment(fragment);
         }
         let mut problems = Vec::new();

@@ -10,7 +10,9 @@ use std::ops::Range;
 const MAX_DEPTH: usize = 64;
 
 /// The byte range of the value at `path` in `text` (JSON), if it is there. A path to a missing
-/// field (`topic.partitions` when `topic` has none) gives its object's range.
+/// field (`topic.partitions` when `topic` has none) gives an empty range at its object's start
+/// (a caret, not a selection: the next key typed would replace the whole object); the document
+/// itself is no place.
 pub fn value_span(text: &str, path: &str) -> Option<Range<usize>> {
     let mut scan = Scan { b: text.as_bytes(), i: 0, depth: 0 };
     let mut best = None;
@@ -72,9 +74,11 @@ impl Scan<'_> {
             _ => self.scalar(),
         }
         self.depth -= 1;
-        let on_the_way = self.b[start] == b'{' && is_within(want, path);
-        if path == want || on_the_way && best.is_none() {
+        let on_the_way = self.b[start] == b'{' && !path.is_empty() && is_within(want, path);
+        if path == want {
             *best = Some(start..self.i);
+        } else if on_the_way && best.is_none() {
+            *best = Some(start..start);
         }
         Ok(())
     }
@@ -171,10 +175,12 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_field_gives_its_object() {
-        assert_eq!(at(DOC, "topic.name"), Some(r#"{ "partitions": 4 }"#));
-        assert_eq!(at(DOC, "producers[0].keys.count"), Some(r#"{ "partitions": "all", "rate_per_s": 20 }"#));
-        assert_eq!(at(DOC, "window"), Some(DOC), "the document itself");
+    fn a_missing_field_gives_a_caret_at_its_object() {
+        let caret = |path: &str| value_span(DOC, path).map(|r| (r.len(), &DOC[r.start..r.start + 1]));
+        assert_eq!(caret("topic.name"), Some((0, "{")));
+        assert_eq!(value_span(DOC, "topic.name").map(|r| r.start), DOC.find("{ \"partitions\": 4"));
+        assert_eq!(caret("producers[0].keys.count"), Some((0, "{")));
+        assert_eq!(value_span(DOC, "window"), None, "not the document itself");
     }
 
     #[test]

@@ -45,14 +45,15 @@ fn step_param(steps: usize) -> usize {
 }
 
 /// Writes the step into the address (replacing it: Back leaves the lesson, as before), keeping
-/// its other parameters.
+/// its other parameters but not a fragment: a playground's `#s=` left from before the lesson
+/// was replayed on every reload.
 fn write_step(i: usize) {
     let Some(w) = web_sys::window() else { return };
     let loc = w.location();
     let search = loc.search().unwrap_or_default();
     let mut params: Vec<String> = search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !kv.starts_with("step=")).map(str::to_string).collect();
     params.push(format!("step={}", i + 1));
-    let url = format!("{}?{}{}", loc.pathname().unwrap_or_default(), params.join("&"), loc.hash().unwrap_or_default());
+    let url = format!("{}?{}", loc.pathname().unwrap_or_default(), params.join("&"));
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }

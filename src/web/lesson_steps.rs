@@ -430,4 +430,20 @@ mod tests {
             assert!(d.headline.contains("too few to tell") && !d.headline.contains("does not fix"), "{}: {}", step.title, d.headline);
         }
     }
+
+    /// What a lesson leaves to the keys: nothing of the transport on a stage, no preset keys.
+    #[test]
+    fn a_lesson_ignores_the_keys_of_what_it_hides() {
+        for k in [" ", "k", ".", "ArrowRight", "n", "+", "-", "r", "c", "7", "preset:12"] {
+            assert!(LessonMode::Stage.ignores_key(k), "{k:?} on a stage");
+            assert!(!LessonMode::Off.ignores_key(k), "{k:?} without a lesson");
+        }
+        for k in ["?", "t", "T"] {
+            assert!(!LessonMode::Stage.ignores_key(k), "{k:?} stays");
+        }
+        for k in [" ", "k", "r", "c", "+"] {
+            assert!(!LessonMode::Preset.ignores_key(k), "{k:?} is the preset step's");
+        }
+        assert!(LessonMode::Preset.ignores_key("3") && LessonMode::Preset.ignores_key("preset:10"));
+    }
 }

@@ -351,6 +351,10 @@ fn ImportTab(t: ShareTabs) -> impl IntoView {
             import_err.set(Some(e));
             // The value the message names, selected: two thousand characters to hunt through.
             if let (Some(place), Some(a)) = (scenario_text::problem_place(&text), area.get_untracked()) {
+                // A file's text reaches the box after this (its value is set by an effect).
+                if a.value() != text {
+                    a.set_value(&text);
+                }
                 let u16 = |b| super::json_span::utf16_offset(&text, b);
                 let line = text[..place.start].matches('\n').count() as u32;
                 super::text_select::select_in(&a, u16(place.start), u16(place.end), line);
@@ -359,6 +363,8 @@ fn ImportTab(t: ShareTabs) -> impl IntoView {
     };
     let on_file = move |ev: leptos::ev::Event| {
         read_file_then(ev, move |text| {
+            // As the box holds it: a textarea turns CRLF into LF, and the place is counted in it.
+            let text = text.replace("\r\n", "\n");
             import_text.set(text.clone());
             do_import(text);
         })

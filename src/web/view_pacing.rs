@@ -178,8 +178,8 @@ mod tests {
 
     #[test]
     fn a_verdict_flipping_every_frame_does_not_make_every_frame_a_refresh() {
-        // The graph in its own period, and the slow views pulled after each: a third of the
-        // frames (every frame before `PULLED`; every other without the pulled graph first).
+        // The graph in its own period, and the slow views pulled after each: about a third of
+        // the frames (every frame before `PULLED`).
         let (dues, _) = play(600, 16.7, |_| 0.0, |i, _| (i % 2) as u32);
         let refreshes = dues.iter().filter(|d| matches!(d, Due::SlowViews | Due::Graph)).count();
         assert!(refreshes < 600 / 2, "{refreshes} of 600 frames refreshed a view set");

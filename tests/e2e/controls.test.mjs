@@ -96,6 +96,8 @@ test("fields refuse bad input with a message at the field", async () => {
     assert.equal(await page.getAttribute("#f-bound", "aria-invalid"), "false", "a note, not an error");
     await page.fill("#f-bound", "3 s");
     assert.equal((await page.locator("#f-bound-err").textContent()).trim(), "", "typing clears it");
+    await setField(page, "#f-bound", "3000");
+    assert.match(await page.locator("#f-bound-err").textContent(), /read as 3 s: a number without a unit is milliseconds/);
     await page.screenshot({ path: path.join(shots, "field-validation.png") });
   });
 });

@@ -184,9 +184,18 @@ test("the page around a stage step does not drift from it: no transport, control
   // 1600 px: the controls drawer starts open on a wide screen.
   const { context, page, problems } = await openLesson("idle-partitions", { width: 1600, height: 900 });
   try {
-    for (const sel of ["#btn-play", "#btn-reset", "#btn-next", "#speed", "#btn-controls", "#btn-share", "#controls-drawer", ".why .fixes", "#btn-apply-advice"]) {
+    for (const sel of ["#btn-play", "#btn-reset", "#btn-next", "#speed", "#btn-controls", "#btn-share", "#controls-drawer"]) {
       assert.equal(await page.locator(sel).first().isVisible(), false, `${sel} is hidden on a stage step`);
     }
+    // The WHY panel: a partition chosen from its chain offers no Silence / Send, nor the
+    // Advisor its Apply (both were there, and changed the job behind the stage).
+    await page.click(".why .chain [data-chain-partition]");
+    await page.locator(".why .subject").waitFor();
+    assert.equal(await page.locator(".why .subject .row-actions").isVisible(), false, "no partition actions");
+    await page.click("#why-tab-advisor");
+    await page.locator("#why-pane-advisor").waitFor();
+    assert.equal(await page.locator("#btn-apply-advice").isVisible(), false, "no Apply advice");
+    await page.click("#why-tab-why");
     const stage = () => page.locator('[data-testid="lesson-stage"]').innerHTML();
     const before = [await stage(), await page.locator("#clock").textContent()];
     await page.locator("body").click({ position: { x: 5, y: 300 } });

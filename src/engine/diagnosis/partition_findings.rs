@@ -271,7 +271,7 @@ impl FindingContext<'_> {
                     "Partition {name} is {} behind its peers after {}{}: too few to tell a sparse partition from one that stopped.",
                     d(behind),
                     super::job_findings::records(p.records),
-                    p.silent_ms.map_or(String::new(), |s| format!(", the last {} ago", d(s)))
+                    p.silent_ms.filter(|s| *s > 0).map_or(String::new(), |s| format!(", the last {} ago", d(s)))
                 ),
                 "Sparse, it holds the watermark until its next record, and an idle timeout shorter than its gaps would make it flap; stopped, it holds it for ever unless withIdleness excludes it. Look at its producer.",
             ),

@@ -18,7 +18,7 @@ use crate::engine::time::thousands;
 
 /// A window state update, in the unit of one producer or split scanned at an instant.
 const WINDOW_UPDATE_COST: u128 = 8;
-/// Partitions from which they, not the duration, are named as the field to change.
+/// From this many partitions on, the error names them, not the duration, as the field to change.
 const MANY_PARTITIONS: u128 = 1_000;
 
 /// The work a scenario asks for, in engine operations (an upper bound).
@@ -197,8 +197,13 @@ pub fn check(sc: &Scenario) -> Result<(), InputError> {
     if e.work() > MAX_WORK as u128 {
         // The path names the field to change: the partitions when there are thousands of them
         // (a topic of 100,000 partitions was blamed on `duration_ms`), else the duration.
-        let partitions = u128::from(sc.topic.partitions) + sc.second_input.as_ref().map_or(0, |s| u128::from(s.topic.partitions));
-        let per_instant = if partitions >= MANY_PARTITIONS { "topic.partitions" } else { "duration_ms" };
+        let second = sc.second_input.as_ref().map_or(0, |s| u128::from(s.topic.partitions));
+        let first = u128::from(sc.topic.partitions);
+        let per_instant = match () {
+            _ if first + second < MANY_PARTITIONS => "duration_ms",
+            _ if second > first => "second_input.topic.partitions",
+            _ => "topic.partitions",
+        };
         let parts = [
             (e.window_work(), window_work_text(&e), "duration_ms"),
             (

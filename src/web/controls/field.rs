@@ -12,8 +12,9 @@ pub type Validate = fn(&str) -> Result<(), String>;
 struct FieldDraft {
     text: RwSignal<String>,
     error: RwSignal<Option<String>>,
-    /// What the field made of valid text, when that is not plain: "3" read as 3 ms.
-    note: RwSignal<Option<String>>,
+    /// What the field made of valid text, when that is not plain ("3" read as 3 ms), with the
+    /// value it was said of: shown only while the field shows that value.
+    note: RwSignal<Option<(String, String)>>,
     dirty: RwSignal<bool>,
     value: Signal<String>,
     validate: Validate,
@@ -66,7 +67,7 @@ impl FieldDraft {
                 self.error.set(None);
                 self.dirty.set(false);
                 let shown = self.value.get_untracked();
-                self.note.set(unit_note(&t, &shown));
+                self.note.set(unit_note(&t, &shown).map(|n| (n, shown.clone())));
                 self.text.set(shown);
             }
             Err(e) => self.error.set(Some(e)),
@@ -79,6 +80,13 @@ impl FieldDraft {
         self.error.set(None);
         self.note.set(None);
         self.text.set(self.value.get_untracked());
+    }
+
+    /// The note, while the field still shows the value it was said of (a preset loaded since
+    /// shows another).
+    fn note(self) -> Option<String> {
+        let shown = self.value.get();
+        self.note.with(|n| n.as_ref().filter(|(_, of)| *of == shown).map(|(n, _)| n.clone()))
     }
 
     fn invalid(self) -> bool {
@@ -116,18 +124,19 @@ pub fn Field(
                     if ev.key() == "Enter" { d.commit() }
                     if ev.key() == "Escape" { d.revert() }
                 } />
-            <small class="field-msg" id=err_id role="alert">{move || d.error.get().or_else(|| d.note.get()).unwrap_or_default()}</small>
+            <small class="field-msg" id=err_id role="alert">{move || d.error.get().or_else(|| d.note()).unwrap_or_default()}</small>
         </div>
     }
 }
 
-/// A number typed without a unit and shown back in ms ("3" → "3 ms"): said, since a reader who
-/// meant seconds saw it change silently (seconds read as milliseconds is one of the bugs this
-/// playground is about).
+/// A number typed without a unit and shown back with one ("3" → "3 ms", "3000" → "3 s"): said,
+/// since a reader who meant seconds saw it change silently (seconds read as milliseconds is one
+/// of the bugs this playground is about).
 fn unit_note(typed: &str, shown: &str) -> Option<String> {
     let t = typed.trim();
-    let bare = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) && t != "0";
-    (bare && shown == format!("{t} ms")).then(|| format!("read as {t} ms: a number without a unit is milliseconds (write {t} s for seconds)"))
+    let bare = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) && !t.trim_start_matches('0').is_empty();
+    let with_unit = shown != t && shown.ends_with(|c: char| c.is_ascii_alphabetic());
+    (bare && with_unit).then(|| format!("read as {shown}: a number without a unit is milliseconds (write {t} s for seconds)"))
 }
 
 /// Validators for the common kinds of field.
