@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 /// (keys, what they do), as the overlay lists them.
 pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Space / K", "play / pause (Space on a focused button presses it)"),
-    (".", "single step (next engine instant)"),
+    (". / →", "single step (next engine instant; → when no control has focus)"),
     ("N", "step to the next interesting change"),
     ("+ / −", "faster / slower"),
     ("R", "reset to time zero"),
