@@ -10,6 +10,7 @@
 use super::lesson_setup::{Outcome, Setup};
 use super::lesson_stage::LessonStage;
 use super::lesson_steps::{lesson, lessons, Lesson, LessonMode, Panel, Stage, Step};
+use super::query;
 use super::actions::RunAction;
 use super::state::Pg;
 use super::url_state::TimelineZoom;
@@ -30,18 +31,12 @@ pub struct LessonRun {
 
 /// The `lesson` query parameter, if the page has one.
 pub fn lesson_param() -> Option<String> {
-    query_param("lesson=")
-}
-
-/// The query parameter that starts with `key` (its value).
-fn query_param(key: &str) -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix(key)).map(|v| v.to_string())
+    query::value(&query::current(), "lesson").map(str::to_string)
 }
 
 /// The step the address names (`&step=N`, from 1), kept so that a reload stays on it.
 fn step_param(steps: usize) -> usize {
-    query_param("step=").and_then(|n| n.parse::<usize>().ok()).map_or(0, |n| n.min(steps).saturating_sub(1))
+    query::value(&query::current(), "step").and_then(|n| n.parse::<usize>().ok()).map_or(0, |n| n.min(steps).saturating_sub(1))
 }
 
 /// Writes the step into the address (replacing it: Back leaves the lesson, as before), keeping
@@ -49,11 +44,8 @@ fn step_param(steps: usize) -> usize {
 /// was replayed on every reload.
 fn write_step(i: usize) {
     let Some(w) = web_sys::window() else { return };
-    let loc = w.location();
-    let search = loc.search().unwrap_or_default();
-    let mut params: Vec<String> = search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !kv.starts_with("step=")).map(str::to_string).collect();
-    params.push(format!("step={}", i + 1));
-    let url = format!("{}?{}", loc.pathname().unwrap_or_default(), params.join("&"));
+    let step = (i + 1).to_string();
+    let url = format!("{}{}", w.location().pathname().unwrap_or_default(), query::rewritten(&query::current(), &["step"], Some(("step", &step))));
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
@@ -275,10 +267,7 @@ pub fn leave_for_preset(id: &str) {
 /// Leaves the lesson for a pasted link's state (`#s=…`): loaded under the card, it replaced the
 /// step's job.
 pub fn leave_for_fragment(fragment: &str) {
-    mark_root(None);
-    if let Some(w) = web_sys::window() {
-        let _ = w.location().set_href(&format!("{}#{fragment}", super::share::page_base()));
-    }
+    leave_to(&format!("{}#{fragment}", super::share::page_base()));
 }
 
 /// Back to the full playground: after a preset step with the run as the reader left it (the
@@ -287,16 +276,18 @@ fn finish(run: LessonRun, zoom: TimelineZoom) {
     if run.current().stage.mode() != LessonMode::Preset {
         return leave_for("");
     }
-    let link = super::share::share_link(&run.pg, zoom);
-    mark_root(None);
-    if let Some(w) = web_sys::window() {
-        let _ = w.location().set_href(&link);
-    }
+    leave_to(&super::share::share_link(&run.pg, zoom));
 }
 
 fn leave_for(search: &str) {
+    leave_to(&format!("{}{search}", super::share::page_base()));
+}
+
+/// Leaves lesson mode for `url`: the root's marks first, so nothing of the lesson's look stays
+/// on screen while the page loads.
+fn leave_to(url: &str) {
     mark_root(None);
     if let Some(w) = web_sys::window() {
-        let _ = w.location().set_search(search);
+        let _ = w.location().set_href(url);
     }
 }

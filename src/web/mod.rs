@@ -21,7 +21,7 @@
 //! (the draggable event-time stage) over `lesson_setup` and `lesson_steps` (no DOM: the small jobs,
 //! the steps and their checks, tested natively).
 //!
-//! `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `lag_plot`, `snippets`, `timeline_data`, `timeline_plot` and `view_pacing` (which views a
+//! `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `query` (the address's query string, read one way), `lag_plot`, `snippets`, `timeline_data`, `timeline_plot` and `view_pacing` (which views a
 //! frame refreshes while playing) touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
 //!
@@ -48,6 +48,7 @@ pub mod json_span;
 pub mod lag_plot;
 pub mod lesson_setup;
 pub mod lesson_steps;
+pub mod query;
 pub mod scenario_text;
 // The Java / SQL snippets and the SQL panel's reader sit on the `tools` feature's export and SQL
 // reader (`ui` implies it; natively it is on by default).

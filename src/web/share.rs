@@ -82,7 +82,7 @@ pub struct EmbedQuery {
 /// Reads the same parameters from the query (`?embed=1&preset=ID&speed=10&autoplay=1`);
 /// with `embed=1`, the embed's options.
 pub fn load_from_query(pg: &Pg, problems: &mut Vec<String>) -> Option<EmbedQuery> {
-    let search = web_sys::window().and_then(|w| w.location().search().ok())?;
+    let search = super::query::current();
     let params = search.trim_start_matches('?');
     if !apply_params(pg, params, problems, true) {
         return None;
@@ -95,10 +95,8 @@ pub fn load_from_query(pg: &Pg, problems: &mut Vec<String>) -> Option<EmbedQuery
 
 /// The pairs of `params` whose normalized key is one of `keys`, values decoded.
 fn pairs_named(params: &str, keys: &[&str]) -> Vec<(String, String)> {
-    params
-        .split('&')
-        .filter_map(|part| {
-            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+    super::query::pairs(params)
+        .filter_map(|(k, v)| {
             let norm = super::embed_options::normalize(k);
             keys.contains(&norm.as_str()).then(|| (k.to_string(), js_sys::decode_uri_component(v).map(String::from).unwrap_or_default()))
         })
@@ -189,8 +187,7 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
     let mut play = false;
     let mut embed = false;
     let mut speed = None;
-    for part in params.split('&') {
-        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+    for (k, v) in super::query::pairs(params) {
         let v: String = js_sys::decode_uri_component(v).map(String::from).unwrap_or_else(|_| v.to_string());
         let loaded = match k {
             "s" => url_state::open(pg, &v),
@@ -207,7 +204,7 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
                 Ok(())
             }
             "embed" => {
-                embed = v == "1" || v == "true" || v.is_empty();
+                embed = super::query::is_on(&v);
                 Ok(())
             }
             _ => Ok(()),

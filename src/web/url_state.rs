@@ -7,6 +7,7 @@
 //! commands at their times, runs to the position within the work budget and restores the
 //! speed, selection and zoom: the same trace hash and the same view.
 
+use super::query;
 use super::state::{LoadFailure, Pg, Selection};
 use crate::engine::scenario::{build, catalog};
 use crate::engine::session::link_state::LinkState;
@@ -132,8 +133,8 @@ pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
 /// Whether this page's address is its own to write: not in lesson mode or an embed, whose
 /// addresses say what they are.
 fn owns_address() -> bool {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    !search.split(['?', '&']).any(|kv| kv.starts_with("lesson=") || kv.starts_with("embed="))
+    let search = query::current();
+    !query::has(&search, "lesson") && !query::flag(&search, "embed")
 }
 
 /// Writes `#s=…` when it differs from the address, without the query's source parameters
@@ -144,13 +145,11 @@ fn write(pg: &Pg, zoom: TimelineZoom) {
     let loc = w.location();
     let hash = format!("#s={}", current(pg, zoom).encode());
     let search = loc.search().unwrap_or_default();
-    let kept: Vec<&str> =
-        search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !super::share::SOURCE_PARAMS.contains(&kv.split('=').next().unwrap_or(""))).collect();
-    let query = if kept.is_empty() { String::new() } else { format!("?{}", kept.join("&")) };
-    if loc.hash().ok().as_deref() == Some(hash.as_str()) && query == search {
+    let kept = query::rewritten(&search, super::share::SOURCE_PARAMS, None);
+    if loc.hash().ok().as_deref() == Some(hash.as_str()) && kept == search {
         return;
     }
-    let url = format!("{}{query}{hash}", loc.pathname().unwrap_or_default());
+    let url = format!("{}{kept}{hash}", loc.pathname().unwrap_or_default());
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
