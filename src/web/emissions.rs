@@ -15,6 +15,8 @@ pub fn EmissionsLog() -> impl IntoView {
     let node = NodeRef::<leptos::html::Div>::new();
     let rows = gated(pg.logs.emissions, use_visible(node), pg.playing);
     let emission_rows = Memo::new(move |_| rows.with(|e| e.len()));
+    // The row whose window button is the table's one Tab stop (`tab_list::on_row_keys`).
+    let current = RwSignal::new(0usize);
     let agg = move || format!("{:?}", pg.cfg.with(|c| c.aggregate)).to_lowercase();
     view! {
         <section class="card table-card" aria-labelledby="emissions-h">
@@ -37,11 +39,11 @@ pub fn EmissionsLog() -> impl IntoView {
                         <th scope="col">"window"</th><th scope="col" class="num">{agg}</th>
                         <th scope="col">"firing watermark"</th><th scope="col" class="num">"delay"</th><th scope="col">"firing"</th>
                     </tr></thead>
-                    <tbody>
+                    <tbody on:keydown=super::tab_list::on_row_keys>
                         // Rows are keyed by position and updated in place: at high speed the
                         // whole list turns over every update, and re-creating rows would be slow.
                         <For each=move || 0..emission_rows.get() key=|i| *i let:i>
-                            <EmissionRowView i=i rows=rows />
+                            <EmissionRowView i=i rows=rows current=current stops=emission_rows />
                         </For>
                     </tbody>
                 </table>
@@ -88,7 +90,7 @@ pub fn LatePanel() -> impl IntoView {
 }
 
 #[component]
-fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>) -> impl IntoView {
+fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>, current: RwSignal<usize>, stops: Memo<usize>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let row = Memo::new(move |_| rows.with(|e| e.get(i).cloned()));
     let now = move || pg.snap_slow.with_untracked(|s| s.now.ms());
@@ -103,7 +105,14 @@ fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>) -> impl IntoView 
             <td class="mono">{cell(|r, n| wm_human(r.time, n))}</td>
             <td class="num">{cell(|r, _| r.subtask.to_string())}</td>
             <td>{cell(|r, _| r.key.clone())}</td>
-            <td class="mono">{cell(|r, n| format!("[{}, {})", wm_human(r.start, n), wm_human(r.end, n)))}</td>
+            <td class="mono">
+                // The row's click explains the window; the button gives that to the keyboard.
+                <button class="row-pick" on:focus=move |_| current.set(i)
+                    tabindex=move || super::tab_list::tab_index(i == current.get().min(stops.get().saturating_sub(1)))
+                    aria-label=cell(|r, n| format!("Explain window [{}, {}) of key {} (subtask {})", wm_human(r.start, n), wm_human(r.end, n), r.key, r.subtask))>
+                    {cell(|r, n| format!("[{}, {})", wm_human(r.start, n), wm_human(r.end, n)))}
+                </button>
+            </td>
             <td class="num">{cell(|r, _| thousands(r.value.max(0) as u64))}</td>
             <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
             <td class="num">{cell(|r, _| dur(r.time - r.end))}</td>

@@ -6,7 +6,7 @@
 //! (frame loop, step, speed), `app` (layout), `header`, `presets`, `graph` (+ `graph_layout`, `graph_operator`, `graph_chained`, `graph_flow` and
 //! `graph_flow_marks` for back-pressure, buffers and alignment), `explain`,
 //! `tables`, `emissions` (+ `joins_log` for an interval join), `timeline` (+ `timeline_data`, `timeline_plot`,
-//! `timeline_canvas`, `timeline_now` for screen readers; `axis_ticks` for every chart's ticks), `controls/`, `metrics` (+ `metrics_flow`),
+//! `timeline_canvas`, `timeline_now` for screen readers, `timeline_keys` for the keyboard; `axis_ticks` for every chart's ticks), `controls/`, `metrics` (+ `metrics_flow`),
 //! `share` (export/import/link; `scenario_text` reads pasted or linked text and says what is wrong in words, `link_problem` shows it; `url_state` keeps the page's state in its address), `snippets`
 //! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`; `text_select` selects what an error names in a text box; `job_download` downloads the runnable job, `save_file` saves bytes as a download), `keyboard` (+ `modal`, the help dialog's focus handling; `tab_list`, a tab list as one Tab stop), `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
@@ -112,6 +112,7 @@ dom_modules!(
     theme,
     timeline,
     timeline_canvas,
+    timeline_keys,
     timeline_marks,
     timeline_now,
     url_state

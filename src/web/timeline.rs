@@ -19,7 +19,7 @@ use leptos::prelude::*;
 
 const MAX_LANES: usize = 10;
 /// The canvas's tooltip away from the lines.
-const HINT: &str = "Drag to pan, wheel to zoom, click a window band to explain that window";
+const HINT: &str = "Drag to pan, wheel to zoom, click a window band (or focus and press ← / →) to explain that window";
 
 /// A view span zoomed by factor `f`, between 200 ms and 30 days.
 fn zoomed(span_ms: i64, f: f64) -> i64 {
@@ -72,6 +72,18 @@ impl Viewport {
         let frac = (e - t) as f64 / sp.max(1) as f64;
         self.span.set(Some(new_sp));
         self.end.set(Some(t + (frac * new_sp as f64) as i64));
+    }
+
+    /// Pans so that event times `[start, end)` sit in the middle of the view, unless they are in
+    /// it already: a window picked by keyboard (the one a stuck watermark waits for) is often
+    /// below it. The span stays.
+    fn reveal(self, drawn: Drawn, (start, end): (i64, i64)) {
+        let (v, x1) = drawn.content.with_untracked(|p| (p.view, p.view.x1));
+        if start >= v.y0 && end <= v.y1 {
+            return;
+        }
+        let mid = start / 2 + end / 2;
+        self.pan_to(drawn, mid.saturating_sub((v.y1 - v.y0) / 2).saturating_add(x1 - v.y0));
     }
 
     /// Pans so that the view ends at `end`, fixing the span as drawn.
@@ -296,7 +308,12 @@ fn TimelinePlot(node: NodeRef<Div>, vp: Viewport, drawn: Drawn) -> impl IntoView
         }
     };
     view! {
-        <div class="timeline-wrap" node_ref=node
+        <div class="timeline-wrap" node_ref=node tabindex="0" role="group" aria-label=move || super::timeline_keys::label(pg)
+            on:keydown=move |ev| {
+                if let Some(w) = super::timeline_keys::on_window_keys(pg, drawn.content.with_untracked(|p| p.view), ev) {
+                    vp.reveal(drawn, w);
+                }
+            }
             on:pointerdown=on_down
             on:pointermove=on_move
             on:pointerup=move |_| drag.set_value(None)

@@ -252,6 +252,47 @@ pub fn window_at(w: &WindowSpec, e: i64) -> Option<(i64, i64)> {
     }
 }
 
+/// The window before (`dir` < 0) or after `w0` (a window [`window_at`] gives): one size on for
+/// tumbling windows, one slide for sliding ones, one step for cumulating ones. The timeline's
+/// ← / → walk the bands with it; `None` for sessions (no fixed bounds) or past `i64`'s range.
+pub fn window_beside(w: &WindowSpec, (start, end): (i64, i64), dir: i64) -> Option<(i64, i64)> {
+    let (anchor, stride) = match *w {
+        WindowSpec::Tumbling { size_ms, .. } => (start, size_ms),
+        WindowSpec::Sliding { slide_ms, .. } => (start, slide_ms),
+        WindowSpec::Cumulate { step_ms, .. } => (end - 1, step_ms),
+        WindowSpec::Session { .. } => return None,
+    };
+    let e = anchor.checked_add(stride.checked_mul(dir.signum())?)?;
+    within_range(w, e)
+}
+
+/// [`window_at`] where its window's end fits in `i64` (a far-future timestamp's does not).
+fn within_range(w: &WindowSpec, e: i64) -> Option<(i64, i64)> {
+    let longest = match *w {
+        WindowSpec::Tumbling { size_ms, .. } | WindowSpec::Sliding { size_ms, .. } => size_ms,
+        WindowSpec::Cumulate { max_size_ms, .. } => max_size_ms,
+        WindowSpec::Session { .. } => return None,
+    };
+    e.checked_add(longest)?;
+    window_at(w, e)
+}
+
+/// The first window the watermark `wm` has not fired: the one with the earliest end past `wm`
+/// (Flink fires `[start, end)` once the watermark reaches `end - 1`). For sliding windows that
+/// is the earliest of those holding `wm + 1`, not the latest [`window_at`] gives.
+pub fn window_waited_for(w: &WindowSpec, wm: i64) -> Option<(i64, i64)> {
+    let e = wm.checked_add(1)?;
+    let latest = within_range(w, e)?;
+    match *w {
+        WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
+            let low = e.checked_sub(size_ms - 1)?;
+            let start = low + (offset_ms - low).rem_euclid(slide_ms);
+            Some((start, start + size_ms))
+        }
+        _ => Some(latest),
+    }
+}
+
 /// Where a pointer at `(x, y)` (pixels from the plot's top left) is in the view: processing
 /// time and event time, or `None` outside the plot area.
 pub fn point_at(v: View, w: f64, h: f64, x: f64, y: f64) -> Option<(i64, i64)> {

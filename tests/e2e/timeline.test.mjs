@@ -104,3 +104,46 @@ test("clicking a window band explains that window", async () => {
     assert.equal(await page.locator(".why [data-testid='window-range']").getAttribute("data-start"), pickedStart);
   });
 });
+
+test("the keyboard picks windows too: the timeline's arrows, the emissions table's rows", async () => {
+  await withApp(async (page) => {
+    const range = page.locator(".why [data-testid='window-range']");
+    const bounds = async () => [Number(await range.getAttribute("data-start")), Number(await range.getAttribute("data-end"))];
+    await page.focus(".timeline-wrap");
+    assert.match(await page.getAttribute(".timeline-wrap", "aria-label"), /← and → pick the window/);
+    // The first arrow picks the window the slowest watermark waits for: not fired yet.
+    await page.keyboard.press("ArrowLeft");
+    await range.waitFor();
+    const [s0, e0] = await bounds();
+    assert.equal(e0 - s0, 10_000);
+    assert.match(await range.textContent(), /has not fired/);
+    // Left: the window before it, which has fired (the arrows do not step the run).
+    const clock = await page.locator("#clock").textContent();
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction((s) => document.querySelector(".why [data-testid='window-range']")?.getAttribute("data-start") === String(s), s0 - 10_000);
+    assert.match(await range.textContent(), /fired for \d+ keys?/);
+    assert.equal(await page.locator("#clock").textContent(), clock, "the arrow picked a window and did not step");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    assert.deepEqual(await bounds(), [s0 + 10_000, e0 + 10_000]);
+    await page.keyboard.press("Home");
+    assert.deepEqual(await bounds(), [s0, e0]);
+    await page.waitForFunction(() => /\bpicked=1\b/.test(document.querySelector("canvas.timeline").dataset.marks));
+    await page.keyboard.press("Escape");
+    await range.waitFor({ state: "detached" });
+
+    // The emissions table: one Tab stop for its rows' windows, Up / Down between them.
+    const picks = page.locator("#emissions-table button.row-pick");
+    assert.ok((await picks.count()) > 2);
+    assert.deepEqual((await picks.evaluateAll((bs) => bs.map((b) => b.tabIndex))).slice(0, 3), [0, -1, -1]);
+    await picks.first().focus();
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.evaluate(() => [...document.querySelectorAll("#emissions-table button.row-pick")].indexOf(document.activeElement)), 1);
+    const second = await picks.nth(1).textContent();
+    await page.keyboard.press("Enter");
+    const subject = page.locator(".why .subject").first();
+    await page.waitForFunction((w) => document.querySelector(".why .subject")?.textContent.includes(w.trim()), second);
+    assert.equal(await picks.nth(1).getAttribute("tabindex"), "0", "the row last focused is the Tab stop");
+    assert.ok(await subject.isVisible());
+  });
+});

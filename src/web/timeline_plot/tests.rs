@@ -165,3 +165,33 @@ fn window_at_follows_flink_window_starts() {
     let sliding = WindowSpec::Sliding { size_ms: 10_000, slide_ms: 5_000, offset_ms: 0 };
     assert_eq!(window_at(&sliding, 7_000), Some((5_000, 15_000)));
 }
+
+#[test]
+fn window_beside_walks_one_stride() {
+    let tumbling = WindowSpec::Tumbling { size_ms: 10_000, offset_ms: 2_000 };
+    assert_eq!(window_beside(&tumbling, (2_000, 12_000), 1), Some((12_000, 22_000)));
+    assert_eq!(window_beside(&tumbling, (2_000, 12_000), -1), Some((-8_000, 2_000)));
+    let sliding = WindowSpec::Sliding { size_ms: 10_000, slide_ms: 5_000, offset_ms: 0 };
+    assert_eq!(window_beside(&sliding, (5_000, 15_000), 1), Some((10_000, 20_000)));
+    assert_eq!(window_beside(&sliding, (5_000, 15_000), -1), Some((0, 10_000)));
+    let cumulate = WindowSpec::Cumulate { step_ms: 1_000, max_size_ms: 3_000, offset_ms: 0 };
+    assert_eq!(window_beside(&cumulate, (0, 2_000), 1), Some((0, 3_000)));
+    assert_eq!(window_beside(&cumulate, (0, 3_000), 1), Some((3_000, 4_000)), "past the max size: the next cumulation");
+    assert_eq!(window_beside(&cumulate, (3_000, 4_000), -1), Some((0, 3_000)));
+    assert_eq!(window_beside(&WindowSpec::Session { gap_ms: 1_000 }, (0, 1_000), 1), None);
+    assert_eq!(window_beside(&tumbling, (i64::MAX - 5_000, i64::MAX), 1), None, "no overflow past the last window");
+}
+
+#[test]
+fn window_waited_for_is_the_next_to_fire() {
+    let tumbling = WindowSpec::Tumbling { size_ms: 10_000, offset_ms: 0 };
+    assert_eq!(window_waited_for(&tumbling, 9_998), Some((0, 10_000)));
+    assert_eq!(window_waited_for(&tumbling, 9_999), Some((10_000, 20_000)), "end - 1 reached: [0, 10 s) has fired");
+    let sliding = WindowSpec::Sliding { size_ms: 10_000, slide_ms: 5_000, offset_ms: 0 };
+    assert_eq!(window_waited_for(&sliding, 7_000), Some((0, 10_000)), "the earliest window holding 7 001, not [5 s, 15 s)");
+    assert_eq!(window_waited_for(&sliding, 9_999), Some((5_000, 15_000)));
+    let cumulate = WindowSpec::Cumulate { step_ms: 1_000, max_size_ms: 3_000, offset_ms: 0 };
+    assert_eq!(window_waited_for(&cumulate, 1_500), Some((0, 2_000)));
+    assert_eq!(window_waited_for(&tumbling, i64::MAX), None);
+    assert_eq!(window_waited_for(&WindowSpec::Session { gap_ms: 1_000 }, 0), None);
+}
