@@ -747,6 +747,7 @@ export type Severity = "critical" | "warning" | "info";
  * What was found. The culprit and the numbers are fields of the finding.
  */
 export type FindingKind = "nothing_read_yet"
+  | "empty_topic"
   | "empty_partition"
   | "idle_partition"
   | "subtask_without_split"

@@ -125,7 +125,7 @@ impl Simulation {
         // or a source subtask.
         let mut findings = Vec::new();
         if records_read == 0 {
-            findings.push(nothing_read_yet());
+            findings.push(self.empty_topic().unwrap_or_else(nothing_read_yet));
         } else {
             findings.extend(cx.partition_findings());
         }
@@ -270,6 +270,23 @@ fn nothing_read_yet() -> Finding {
     Finding::new(FindingKind::NothingReadYet, Severity::Info, "Nothing has been read yet: no watermark, and no culprit to name.".into())
         .detail("Press play or step: the diagnosis starts with the first records.")
         .check("numRecordsOut of the source and the Watermarks tab")
+}
+
+impl Simulation {
+    /// The first input whose topic has no partition left, as a finding: "press play" was the
+    /// only word for a job that will never read a record.
+    fn empty_topic(&self) -> Option<Finding> {
+        let (_, input) =
+            self.cfg.inputs.iter().enumerate().find(|(i, _)| !self.partitions.iter().any(|p| usize::from(p.input) == *i && !p.removed))?;
+        let n = input.source_parallelism;
+        let title = format!("Topic \"{}\" has no partitions: none of the {n} source subtask{} reading it gets a split, so nothing is read and no window fires.", input.topic, if n == 1 { "" } else { "s" });
+        let finding = Finding::new(FindingKind::EmptyTopic, Severity::Critical, title)
+            .detail("A source subtask without a split holds its window subtasks at No Watermark, or with an idle timeout is marked idle. A KafkaSource whose topic pattern matches no topic runs like this until partition discovery finds one.")
+            .evidence("partitions", 0, format!("0 partitions in topic {}", input.topic))
+            .evidence("sourceParallelism", n, format!("source parallelism {n}"))
+            .check("the topic's partitions (kafka-topics --describe), the source's topic or pattern, and numRecordsIn of the source");
+        Some(finding)
+    }
 }
 
 /// A finding holds the watermark when it names the culprit's partition or source subtask.

@@ -24,6 +24,8 @@ pub enum Severity {
 pub enum FindingKind {
     /// Nothing has been read yet: no culprit can be named.
     NothingReadYet,
+    /// A source's topic has no partitions: no subtask gets a split, nothing is ever read.
+    EmptyTopic,
     /// A partition that never received a record holds the watermark (or will until idle).
     EmptyPartition,
     /// A partition that stopped holds the watermark (or is excluded as idle).
