@@ -60,6 +60,19 @@ fn far_future_and_unit_mistakes_are_named() {
     let ex = sim(secs, 5_000).explain(0).unwrap();
     assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SecondsReadAsMillis { .. })), "{}", ex.text);
     assert!(ex.text.contains("1970"), "{}", ex.text);
+    assert!(ex.text.contains("milliseconds? ") && !ex.text.contains("?."), "a question ends the sentence: {}", ex.text);
+}
+
+/// At Long.MAX_VALUE (a generator that emits it on silence) every channel is there: nothing
+/// holds the watermark. The lowest channel was named, with its silence and the missing idle
+/// timeout, as the cause.
+#[test]
+fn nothing_holds_a_watermark_at_end_of_input() {
+    let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/presets/max_on_silence.json")).unwrap();
+    let ex = sim(&json, 125_000).explain(0).unwrap();
+    assert_eq!(ex.watermark, wmp::engine::time::END_OF_TIME, "{}", ex.text);
+    assert!(ex.held_by.is_none(), "{}", ex.text);
+    assert!(!ex.text.contains("because of channel") && !ex.text.contains("idle timeout"), "{}", ex.text);
 }
 
 /// With two sources a source subtask is named by its source and its index there, as the live

@@ -155,7 +155,9 @@ impl Simulation {
         let mut held_by = None;
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
-        } else if let Some(ch) = w.input.min_channel() {
+        } else if let Some(ch) = w.input.min_channel().filter(|_| wm != END_OF_TIME) {
+            // At Long.MAX_VALUE every channel is there: none holds it (the lowest was named,
+            // with its silence and the missing idle timeout, as if it did).
             reasons.extend(self.input_reasons(w, ch.input));
             let (partition, mut why) = match self.midstream_reason(ch.source, now) {
                 Some(r) => (None, vec![r]),
@@ -348,7 +350,10 @@ impl Simulation {
             s += ": ";
             s += &parts.join("; ");
         }
-        s.push('.');
+        // A reason that ends in a question ("… read as milliseconds?") ends the sentence.
+        if !s.ends_with('?') {
+            s.push('.');
+        }
         if let Some(w) = ex.waiting_windows.first() {
             s += &format!(
                 " {} window(s) wait, the earliest [{}, {}) for key {:?} ({} records).",
@@ -418,8 +423,10 @@ pub fn reason_clause_named(
             d(*idle_timeout_ms)
         ),
         Reason::SlowPartition { partition, behind_ms, cause } => format!(
-            "partition {} is {} behind its peers: {}", name(*partition),
-            d(*behind_ms),
+            "partition {} {}: {}",
+            name(*partition),
+            // A reader that cannot keep up holds the watermark even level with its peers.
+            if *behind_ms > 0 { format!("is {} behind its peers", d(*behind_ms)) } else { "holds the watermark".to_string() },
             match cause {
                 Some(SlowCause::EventTimeDelay) => "its records arrive with old timestamps; idleness cannot help, it is never silent",
                 Some(SlowCause::ConsumerLag) => "its reader cannot keep up; idleness cannot help, records wait",
@@ -553,5 +560,13 @@ mod tests {
             "partition 3 will be declared idle in 0 ms unless a record arrives",
             "never a negative countdown"
         );
+    }
+
+    #[test]
+    fn a_reader_that_cannot_keep_up_is_not_said_to_be_0_ms_behind() {
+        let slow = |behind_ms| Reason::SlowPartition { partition: 1, behind_ms, cause: Some(SlowCause::ConsumerLag) };
+        let clause = |r: &Reason| reason_clause(r, ProcTime(0), |_| unreachable!());
+        assert_eq!(clause(&slow(0)), "partition 1 holds the watermark: its reader cannot keep up; idleness cannot help, records wait");
+        assert!(clause(&slow(4_000)).starts_with("partition 1 is 4.0 s behind its peers: its reader"));
     }
 }

@@ -105,7 +105,7 @@ fn ApplyAdvice() -> impl IntoView {
     let label = move || {
         let a = actions.get();
         if a.is_empty() {
-            "Nothing to change".to_string()
+            "Nothing to change in these settings".to_string()
         } else {
             format!("Apply advice: {}", a.iter().map(Action::describe).collect::<Vec<_>>().join(", "))
         }

@@ -188,7 +188,7 @@ fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
                 <b>{format!("{} subtask {op}", if noun(&pg) == "join" { "Join" } else { "Window" })}</b>
                 {format!(" is at {} ", wm_human(ex.watermark.ms(), n.ms()))}
                 <span class="raw mono">{format!("({})", wm_raw(ex.watermark.ms()))}</span>
-                {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| format!(" · {} behind processing time", dur(n.ms() - ex.watermark.ms())))}
+                {(ex.watermark != NO_WATERMARK && ex.watermark != END_OF_TIME).then(|| lag_words(n.ms() - ex.watermark.ms()))}
             </p>
             {chain}
             <p class="sentence" data-testid="why-sentence">{sentence}</p>
@@ -424,4 +424,14 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
         }
     };
     view! { <div class="subject" data-testid="window-range" data-start=start data-end=end><p>{text}</p></div> }
+}
+
+/// How far the watermark trails processing time, or leads it (a far-future timestamp, seconds
+/// read as milliseconds): "-24.0 h behind" read as a typo.
+fn lag_words(lag_ms: i64) -> String {
+    if lag_ms >= 0 {
+        format!(" · {} behind processing time", dur(lag_ms))
+    } else {
+        format!(" · {} ahead of processing time", dur(lag_ms.saturating_neg()))
+    }
 }

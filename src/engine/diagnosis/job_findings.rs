@@ -19,6 +19,8 @@ const STATE_WINDOWS_PER_KEY: usize = 10;
 const LATE_RECENT_MS: i64 = 60_000;
 /// A bound below this delays results too little to call it too large.
 const BOUND_TOO_LARGE_MIN_MS: i64 = 5_000;
+/// Results later than this many bounds after their window are not the bound's doing.
+const BOUND_EXPLAINS_DELAY: i64 = 3;
 const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, and the side output's volume";
 
 impl FindingContext<'_> {
@@ -310,6 +312,11 @@ impl FindingContext<'_> {
         let sink = &self.sim.down.sink;
         let recent: Vec<i64> = sink.results().rev().take(100).map(|r| r.time.ms().saturating_sub(r.end.ms())).collect();
         let delay = if recent.is_empty() { None } else { Some(recent.iter().sum::<i64>() / i64::try_from(recent.len()).unwrap_or(1)) };
+        // Results far later than the bound are late for another reason (a replayed backlog, a
+        // held watermark): lowering the bound would not bring them sooner.
+        if delay.is_some_and(|x| x > b.saturating_mul(BOUND_EXPLAINS_DELAY)) {
+            return None;
+        }
         let said =
             delay.map_or("every result will come that late".to_string(), |x| format!("results come {} after their window ends", d(x)));
         Some(
