@@ -421,6 +421,29 @@ impl Simulation {
         }
     }
 
+    /// Each assigned, unreleased split's watermark and idle flag, by engine partition number:
+    /// the snapshot's values without the snapshot, cheap enough to read after every instant
+    /// (the UI's timeline draws each change when it happened, not when a frame looked).
+    pub fn split_watermarks(&self) -> impl Iterator<Item = (u32, EventTime, bool)> + '_ {
+        self.sources.iter().flat_map(move |src| {
+            src.splits
+                .iter()
+                .enumerate()
+                .filter(|(_, sp)| !sp.released && !self.partitions[sp.partition as usize].removed)
+                .map(move |(i, sp)| (sp.partition, src.split_watermark(i).unwrap_or(super::time::NO_WATERMARK), src.split_idle(i)))
+        })
+    }
+
+    /// Each keyed subtask's input watermark and idle flag, and for a two-input operator each
+    /// input's (as [`Simulation::split_watermarks`], for the timeline).
+    pub fn keyed_watermarks(&self) -> impl Iterator<Item = (EventTime, bool, impl Iterator<Item = (EventTime, bool)> + '_)> + '_ {
+        self.down.windows.iter().map(|w| {
+            let per_input =
+                w.input.combination().map(|c| (0..w.input.inputs()).map(move |i| (w.input.input_watermark(i), c.input_idle(i))));
+            (w.current_input_watermark(), w.input.is_idle(), per_input.into_iter().flatten())
+        })
+    }
+
     fn logical_inputs(&self, w: &super::window_subtask::WindowSubtask) -> Vec<LogicalInputView> {
         let Some(c) = w.input.combination() else { return Vec::new() };
         let min = if c.is_idle() { None } else { c.min_input() };

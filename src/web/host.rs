@@ -94,7 +94,7 @@ impl Pg {
     }
 
     /// The host's per-instant hook bound to the current generation, for the run loop's observer.
-    pub(crate) fn instant_hook(&self) -> Option<super::job_marks::InstantHook> {
+    pub(crate) fn instant_hook(&self) -> Option<super::timeline_data::InstantHook> {
         let (hook, generation) = self.hook_of(|h| &h.after_instant)?;
         Some(Box::new(move |sim| hook(sim, generation)))
     }

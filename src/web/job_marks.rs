@@ -1,14 +1,12 @@
 //! The job's run as marks over processing time: completed checkpoints, failures (with their
 //! reason) and restarts (with the checkpoint they restored), recorded as the simulation runs.
 //! The timeline and the state-size chart draw them; the bounded trace cannot be relied on for
-//! them (a busy job pushes thousands of watermark events between two frames), so [`Watch`]
-//! looks at the engine's failover after every processed instant instead — three comparisons,
+//! them (a busy job pushes thousands of watermark events between two frames), so the
+//! timeline's `Watch` looks at the engine's failover after every processed instant instead — three comparisons,
 //! nothing else. Pure (no DOM): compiled and tested natively too.
 
 use crate::engine::failover::JobStatus;
-use crate::engine::observer::Observer;
 use crate::engine::sim::Simulation;
-use std::ops::ControlFlow;
 
 /// Checkpoint marks kept before the older half is dropped.
 const MAX_CHECKPOINTS: usize = 20_000;
@@ -130,40 +128,19 @@ impl JobMarks {
     }
 }
 
-/// What the host page runs after each instant (`host::AfterInstant`, bound to a generation).
-pub type InstantHook = Box<dyn FnMut(&Simulation)>;
-
-/// An observer that records the job marks after every instant, lets the host page's listeners
-/// read what happened, and then asks `inner` (the frame budget while playing) whether to go on.
-pub struct Watch<'a, O> {
-    pub marks: &'a mut JobMarks,
-    /// The host page's per-instant hook (`host::AfterInstant`), if it has one.
-    pub host: Option<InstantHook>,
-    pub inner: O,
-}
-
-impl<O: Observer> Observer for Watch<'_, O> {
-    fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
-        self.marks.observe(sim);
-        if let Some(hook) = &mut self.host {
-            hook(sim);
-        }
-        self.inner.after_instant(sim)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::scenario::{build, catalog};
     use crate::engine::session::Session;
+    use crate::web::timeline_data::{TimelineData, Watch};
 
     fn watched(id: &str, until_s: i64) -> (Session, JobMarks) {
         let sc = build::parse(catalog::preset(id).unwrap().json).unwrap();
         let mut s = Session::new(sc).unwrap();
-        let mut marks = JobMarks::default();
-        s.run_until(until_s * 1000, &mut Watch { marks: &mut marks, host: None, inner: () }).unwrap();
-        (s, marks)
+        let mut timeline = TimelineData::new(s.start().ms());
+        s.run_until(until_s * 1000, &mut Watch { timeline: &mut timeline, host: None, inner: () }).unwrap();
+        (s, timeline.job)
     }
 
     #[test]

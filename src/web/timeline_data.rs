@@ -2,9 +2,17 @@
 //! per keyed subtask (a step function, one point per change) and, for a two-input operator, one
 //! per input (`currentInput1/2Watermark`), idle intervals, window firings and late records.
 //! Bounded: old points are thinned, old marks dropped.
+//!
+//! The watermark lines are read after every processed instant ([`Watch`]), not only when a
+//! frame takes a snapshot: at 30× a snapshot came every few simulated seconds, and a line drawn
+//! from them rose seconds after the window it fired (the firing mark is exact), so the timeline
+//! showed windows firing before their watermark.
 
+use crate::engine::observer::Observer;
+use crate::engine::sim::Simulation;
 use crate::engine::snapshot::Snapshot;
 use crate::engine::time::NO_WATERMARK;
+use std::ops::ControlFlow;
 
 /// Points kept per series before the older half is thinned.
 const MAX_POINTS: usize = 4_000;
@@ -119,6 +127,27 @@ impl TimelineData {
         }
     }
 
+    /// After an instant: the job marks, and every watermark line that moved, at this instant.
+    /// Series appear with a snapshot ([`TimelineData::record`]), which names them.
+    pub fn observe(&mut self, sim: &Simulation) {
+        self.job.observe(sim);
+        let t = sim.now().ms();
+        for (p, w, idle) in sim.split_watermarks() {
+            if let Some(series) = self.splits.get_mut(p as usize) {
+                series.push(t, w.ms(), idle);
+            }
+        }
+        for (o, (w, idle, per_input)) in sim.keyed_watermarks().enumerate() {
+            if let Some(series) = self.operators.get_mut(o) {
+                series.push(t, w.ms(), idle);
+            }
+            let Some(inputs) = self.inputs.get_mut(o) else { continue };
+            for (series, (w, idle)) in inputs.iter_mut().zip(per_input) {
+                series.push(t, w.ms(), idle);
+            }
+        }
+    }
+
     pub fn add_firings(&mut self, fired: &[FiringMark]) {
         // Many keys fire together: one mark per (time, window end, subtask, kind) is enough.
         for &f in fired {
@@ -143,5 +172,80 @@ impl TimelineData {
     /// A split's name (`partition 11`, `partition rates-0`) for labels and the table.
     pub fn split_name(&self, i: usize) -> String {
         format!("partition {}", self.split_names.get(i).map_or_else(|| i.to_string(), |n| n.clone()))
+    }
+}
+
+/// What the host page runs after each instant (`host::AfterInstant`, bound to a generation).
+pub type InstantHook = Box<dyn FnMut(&Simulation)>;
+
+/// An observer that records the timeline (job marks, watermark lines) after every instant, lets
+/// the host page's listeners read what happened, and then asks `inner` (the frame budget while
+/// playing) whether to go on.
+pub struct Watch<'a, O> {
+    pub timeline: &'a mut TimelineData,
+    /// The host page's per-instant hook (`host::AfterInstant`), if it has one.
+    pub host: Option<InstantHook>,
+    pub inner: O,
+}
+
+impl<O: Observer> Observer for Watch<'_, O> {
+    fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
+        self.timeline.observe(sim);
+        if let Some(hook) = &mut self.host {
+            hook(sim);
+        }
+        self.inner.after_instant(sim)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::operator::trigger::FiringKind;
+    use crate::engine::scenario::{build, catalog};
+    use crate::engine::session::Session;
+
+    /// `id` run to `until_ms` in runs of `frame_ms` (a frame's worth at some speed), a snapshot
+    /// recorded after each as the page does, the instants watched or not.
+    fn drawn(id: &str, until_ms: i64, frame_ms: i64, watched: bool) -> (Session, TimelineData) {
+        let mut s = Session::new(build::parse(catalog::preset(id).unwrap().json).unwrap()).unwrap();
+        let mut t = TimelineData::new(s.start().ms());
+        t.record(&s.sim().snapshot());
+        for at in (frame_ms..=until_ms).step_by(frame_ms as usize) {
+            if watched {
+                s.run_until(at, &mut Watch { timeline: &mut t, host: None, inner: () }).unwrap();
+            } else {
+                s.run_until(at, &mut ()).unwrap();
+            }
+            t.record(&s.sim().snapshot());
+        }
+        (s, t)
+    }
+
+    /// Firings drawn before their window subtask's line reached the window's end.
+    fn fired_above_the_line(s: &Session, t: &TimelineData) -> usize {
+        let results = s.sim().downstream().sink.results();
+        results.filter(|r| r.kind == FiringKind::OnTime && t.operators[r.subtask as usize].at(r.time.ms()) < r.end.ms() - 1).count()
+    }
+
+    #[test]
+    fn the_line_reaches_each_window_when_it_fires_at_any_frame_length() {
+        // 6 s a frame (30× with the pacing's timeline period): the lines lagged the firings.
+        let (s, coarse) = drawn("bound-too-large", 180_000, 6_000, false);
+        assert!(fired_above_the_line(&s, &coarse) > 0, "the test's premise: snapshots alone draw the line late");
+        let (s, exact) = drawn("bound-too-large", 180_000, 6_000, true);
+        assert!(s.sim().downstream().sink.results().len() > 10);
+        assert_eq!(fired_above_the_line(&s, &exact), 0);
+    }
+
+    #[test]
+    fn a_split_line_moves_when_its_watermark_does() {
+        let (s, t) = drawn("seed-001-heartbeat", 60_000, 16_000, true);
+        let interval = s.sim().config().auto_watermark_interval_ms;
+        // Periodic emission moves a busy split's watermark every interval: its points are that
+        // close, not a frame apart.
+        let busy = t.splits.iter().max_by_key(|x| x.points.len()).unwrap();
+        let gaps: Vec<i64> = busy.points.windows(2).map(|w| w[1].0 - w[0].0).collect();
+        assert!(gaps.iter().filter(|&&g| g <= interval).count() * 2 > gaps.len(), "{gaps:?}");
     }
 }

@@ -13,8 +13,7 @@ use crate::engine::scenario::catalog;
 use crate::engine::scenario::schema::{Scenario, TimedCommand};
 use crate::engine::session::Session;
 use crate::engine::sim::Simulation;
-use crate::web::job_marks::{JobMarks, Watch};
-use crate::web::timeline_data::TimelineData;
+use crate::web::timeline_data::{TimelineData, Watch};
 use leptos::prelude::*;
 
 impl Pg {
@@ -41,10 +40,11 @@ impl Pg {
         let mut session = Session::new(runnable(&sc)).map_err(LoadFailure::Scenario)?;
         let mut ran = None;
         if at_ms.is_some() || !commands.is_empty() {
-            let mut marks = JobMarks::default();
-            let mut watch = Watch { marks: &mut marks, host: None, inner: () };
+            // No series yet (a snapshot names them): the replay leaves only its job marks.
+            let mut timeline = TimelineData::new(session.start().ms());
+            let mut watch = Watch { timeline: &mut timeline, host: None, inner: () };
             session.replay(commands, at_ms.unwrap_or(-1), &mut watch).map_err(LoadFailure::Replay)?;
-            ran = Some(marks);
+            ran = Some(timeline.job);
         }
         self.swap_in(session, sc, preset, ran);
         Ok(())
@@ -63,7 +63,7 @@ impl Pg {
 
     /// `session` (of `sc`) in place of what ran; `ran`: the timeline's job marks of its run past
     /// time zero (`None`: it starts at time zero).
-    fn swap_in(&self, session: Session, sc: Scenario, preset: Option<&'static str>, ran: Option<JobMarks>) {
+    fn swap_in(&self, session: Session, sc: Scenario, preset: Option<&'static str>, ran: Option<crate::web::job_marks::JobMarks>) {
         let (start, resync) = (session.start(), ran.is_some());
         self.session.set_value(session);
         self.base.set_value(sc);
@@ -100,11 +100,12 @@ impl Pg {
     /// Drives the session with the job marks (checkpoints, failures, restarts) recorded after
     /// every instant, and `inner` asked whether to go on; returns `inner` back.
     pub(crate) fn update_watched<O: Observer, R>(&self, inner: O, f: impl FnOnce(&mut Session, &mut Watch<'_, O>) -> R) -> (R, O) {
-        let mut marks = self.timeline.try_update_value(|t| std::mem::take(&mut t.job)).unwrap_or_default();
-        let mut watch = Watch { marks: &mut marks, host: self.instant_hook(), inner };
+        // Taken out for the run (nothing reads it meanwhile) and put back.
+        let mut timeline = self.timeline.try_update_value(std::mem::take).unwrap_or_default();
+        let mut watch = Watch { timeline: &mut timeline, host: self.instant_hook(), inner };
         let r = self.update_session(|s| f(s, &mut watch));
         let Watch { inner, .. } = watch;
-        self.timeline.update_value(|t| t.job = marks);
+        self.timeline.set_value(timeline);
         (r, inner)
     }
 
