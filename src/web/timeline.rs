@@ -147,8 +147,9 @@ fn use_plot(pg: Pg, vp: Viewport, width: RwSignal<f64>, compact: bool) -> Memo<P
     Memo::new(move |_| {
         draw.track();
         let (focus_op, culprit) = holding.get().unwrap_or((0, None));
+        // A window explained from the emissions table is marked as a picked band is.
         let picked = pg.selection.with(|s| match s {
-            Selection::WindowRange { start, end } => Some((*start, *end)),
+            Selection::WindowRange { start, end } | Selection::Window { start, end, .. } => Some((*start, *end)),
             _ => None,
         });
         let window = pg.cfg.with_untracked(|c| c.window);

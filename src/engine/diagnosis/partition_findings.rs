@@ -284,7 +284,7 @@ impl FindingContext<'_> {
             .partition(n)
             .detail(what)
             .evidence("behindMs", behind, format!("{} behind the other partitions", d(behind)))
-            .evidence("ratePerS", whole(rate), format!("{:.1} records/s", rate))
+            .evidence("ratePerS", whole(rate), format!("{} records/s", rate_words(rate)))
             .evidence("dataDelayMs", p.data_delay_ms.unwrap_or(0), format!("newest record {} old on arrival", d(p.data_delay_ms.unwrap_or(0))))
             .evidence("unread", unread, format!("{} records unread", thousands(unread)))
             .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
@@ -357,7 +357,7 @@ impl FindingContext<'_> {
             Finding::new(
                 FindingKind::StalledPartitionHidden,
                 Severity::Warning,
-                format!("Partition {} sent {:.1} records/s and has been silent for {}: idleness hides it. Is its producer broken?", self.sim.partition_name(p.partition), p.rate_per_s, d(silent)),
+                format!("Partition {} sent {} records/s and has been silent for {}: idleness hides it. Is its producer broken?", self.sim.partition_name(p.partition), rate_words(p.rate_per_s), d(silent)),
             )
             .partition(p.partition)
             .detail("If a partition is idle because a producer broke, fix the producer; do not hide it with an idle timeout (seed 000 §3). Its data, when it comes back, will be late.")
@@ -376,6 +376,16 @@ fn median_rate(ps: &[PartitionFacts], except: u32) -> i64 {
 }
 
 #[allow(clippy::cast_possible_truncation)]
+/// A rate as people read it: "0.4", "12.5", "500,472" (a tenth of a record matters only when
+/// there are few).
+fn rate_words(rate: f64) -> String {
+    if rate >= 100.0 {
+        thousands(whole(rate).max(0) as u64)
+    } else {
+        format!("{rate:.1}")
+    }
+}
+
 fn whole(x: f64) -> i64 {
     x.round() as i64
 }
