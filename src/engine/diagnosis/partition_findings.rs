@@ -380,7 +380,7 @@ fn median_rate(ps: &[PartitionFacts], except: u32) -> i64 {
 /// there are few).
 fn rate_words(rate: f64) -> String {
     if rate >= 100.0 {
-        thousands(whole(rate).max(0) as u64)
+        thousands(u64::try_from(whole(rate)).unwrap_or(0))
     } else {
         format!("{rate:.1}")
     }
