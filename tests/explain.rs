@@ -69,8 +69,11 @@ fn far_future_and_unit_mistakes_are_named() {
 #[test]
 fn nothing_holds_a_watermark_at_end_of_input() {
     let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/presets/max_on_silence.json")).unwrap();
-    let ex = sim(&json, 125_000).explain(0).unwrap();
+    let s = sim(&json, 125_000);
+    let ex = s.explain(0).unwrap();
     assert_eq!(ex.watermark, wmp::engine::time::END_OF_TIME, "{}", ex.text);
+    // The views agree: no channel is marked as holding the minimum either.
+    assert!(s.snapshot().operators.iter().flat_map(|o| &o.channels).all(|c| !c.is_min));
     assert!(ex.held_by.is_none(), "{}", ex.text);
     assert!(!ex.text.contains("because of channel") && !ex.text.contains("idle timeout"), "{}", ex.text);
 }

@@ -155,9 +155,7 @@ impl Simulation {
         let mut held_by = None;
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
-        } else if let Some(ch) = w.input.min_channel().filter(|_| wm != END_OF_TIME) {
-            // At Long.MAX_VALUE every channel is there: none holds it (the lowest was named,
-            // with its silence and the missing idle timeout, as if it did).
+        } else if let Some(ch) = w.input.min_channel() {
             reasons.extend(self.input_reasons(w, ch.input));
             let (partition, mut why) = match self.midstream_reason(ch.source, now) {
                 Some(r) => (None, vec![r]),

@@ -10,7 +10,7 @@
 use super::combined_watermark::IndexedCombinedWatermarkStatus;
 use super::downstream::HISTORY_LIMIT;
 use super::status::Signal;
-use super::time::EventTime;
+use super::time::{EventTime, END_OF_TIME};
 use super::valve::{InputChannelStatus, StatusWatermarkValve, ValveSwitches};
 
 /// One input channel of a keyed subtask.
@@ -87,14 +87,26 @@ impl OperatorInput {
     }
 
     /// The channel holding the operator's watermark: for two inputs, the held input's minimum
-    /// channel; `None` when that input (or the only one) is idle or nothing is aligned.
+    /// channel; `None` when that input (or the only one) is idle or nothing is aligned, and at
+    /// Long.MAX_VALUE, where every channel is and none holds it back. The explanation, the
+    /// channel table and the graph all mark this one.
     pub fn min_channel(&self) -> Option<ChannelRef> {
-        let input = match &self.combined {
-            Some(c) => c.min_input()?,
-            None => 0,
-        };
+        let input = self.min_input()?;
         let channel = self.valves[input].min_channel()?;
-        Some(ChannelRef { input, channel, source: self.sources[input][channel] })
+        (self.valves[input].channels()[channel].watermark != END_OF_TIME).then(|| ChannelRef {
+            input,
+            channel,
+            source: self.sources[input][channel],
+        })
+    }
+
+    /// The input holding the operator's watermark (input 0 with one input): `None` while every
+    /// input is idle, or once the held one is at Long.MAX_VALUE.
+    pub fn min_input(&self) -> Option<usize> {
+        match &self.combined {
+            Some(c) => c.min_input().filter(|&i| self.input_watermark(i) != END_OF_TIME),
+            None => Some(0),
+        }
     }
 
     /// A watermark or status on one channel; `out` receives what the operator gets.

@@ -446,7 +446,7 @@ impl Simulation {
 
     fn logical_inputs(&self, w: &super::window_subtask::WindowSubtask) -> Vec<LogicalInputView> {
         let Some(c) = w.input.combination() else { return Vec::new() };
-        let min = if c.is_idle() { None } else { c.min_input() };
+        let min = w.input.min_input();
         (0..w.input.inputs())
             .map(|i| LogicalInputView {
                 input: i,

@@ -138,7 +138,8 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
     let join_job = Memo::new(move |_| pg.cfg.with(|c| c.interval_join.is_some()));
     let drawer = super::host::drawer_offered();
     view! {
-        <div class="app" class:with-controls=move || controls_open.get() && drawer() && pg.lesson.get() != LessonMode::Stage>
+        <div class="app" class:with-controls=move || controls_open.get() && drawer() && pg.lesson.get() != LessonMode::Stage
+            class:calm=move || pg.reading_slow.with(super::reading::Reading::calm)>
             <super::embed::HatchDefs />
             <Header controls_open=controls_open help_open=help_open />
             <Notices />

@@ -63,7 +63,7 @@ pub fn EmbedLayout() -> impl IntoView {
     let clock = move || super::format::elapsed(pg.clock.get(), pg.cfg.with(|c| c.start_time.ms()));
     let results = move || pg.snap.with(|s| s.windows_fired as u64);
     view! {
-        <div class="embed">
+        <div class="embed" class:calm=move || pg.reading_slow.with(Reading::calm)>
             <HatchDefs />
             <header class="embed-head" part="header">
                 <PlayButton />

@@ -373,7 +373,7 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
             ),
         }
     };
-    view! { <div class="subject"><p>{text}</p></div> }
+    view! { <div class="subject" data-testid="window" data-start=start data-end=end><p>{text}</p></div> }
 }
 
 /// A window band picked on the timeline: the window `[start, end)` over every key.

@@ -45,11 +45,11 @@ fn shortcut_row(key: &str, what: &str) -> (String, String) {
 const FIELDS: &str = "input, select, textarea, [contenteditable]:not([contenteditable='false']), [role=slider], [role=spinbutton], \
      [role=textbox], [role=combobox], [role=listbox], [role=menuitem]";
 /// Controls that own Space, Enter and the arrows (to press or to scroll): buttons, links and
-/// anything else in the Tab order, but the job graph itself: focused (a click on its blank
-/// space, or Tab), it moves to its nodes on the arrows (`graph_keys`) and leaves every other key
-/// to the shortcuts.
-const PRESSABLE: &str =
-    "button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=switch], [tabindex]:not([tabindex^='-']):not(svg.graph)";
+/// anything else in the Tab order, but the job graph and the timeline themselves: focused, they
+/// take the arrows they use (`graph_keys`, `timeline_keys`, which stop them here) and leave
+/// every other key to the shortcuts.
+const PRESSABLE: &str = "button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=switch], \
+     [tabindex]:not([tabindex^='-']):not(svg.graph):not(.timeline-wrap)";
 
 /// Whether the key belongs to the focused control rather than to the shortcuts. With nothing
 /// focused the target is <body> (or <main>), which owns no key.

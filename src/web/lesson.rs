@@ -31,7 +31,8 @@ pub struct LessonRun {
 
 /// The `lesson` query parameter, if the page has one.
 pub fn lesson_param() -> Option<String> {
-    query::value(&query::current(), "lesson").map(str::to_string)
+    // A bare `?lesson` names none: the playground, as before.
+    query::value(&query::current(), "lesson").filter(|v| !v.is_empty()).map(str::to_string)
 }
 
 /// The step the address names (`&step=N`, from 1), kept so that a reload stays on it.

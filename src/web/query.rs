@@ -16,11 +16,6 @@ pub fn value<'a>(search: &'a str, key: &str) -> Option<&'a str> {
     pairs(search).find(|(k, _)| *k == key).map(|(_, v)| v)
 }
 
-/// Whether `key` is given, with a value or without.
-pub fn has(search: &str, key: &str) -> bool {
-    pairs(search).any(|(k, _)| k == key)
-}
-
 /// Whether a switch's raw value turns it on: given bare, `1` or `true` (`?embed`, `?embed=1`).
 pub fn is_on(value: &str) -> bool {
     matches!(value, "" | "1" | "true")
@@ -64,9 +59,9 @@ mod tests {
     fn a_key_is_matched_whole() {
         assert_eq!(value("?xstep=9&step=2", "step"), Some("2"));
         assert_eq!(value("?steps=9", "step"), None);
-        assert!(has("?embed", "embed"), "a bare key is given");
-        assert!(has("embed=1", "embed"), "the `?` is optional");
-        assert!(!has("?embedded=1", "embed"));
+        assert_eq!(value("?embed", "embed"), Some(""), "a bare key is given");
+        assert_eq!(value("embed=1", "embed"), Some("1"), "the `?` is optional");
+        assert_eq!(value("?embedded=1", "embed"), None);
     }
 
     #[test]

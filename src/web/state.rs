@@ -39,6 +39,17 @@ pub enum Selection {
     WindowRange { start: i64, end: i64 },
 }
 
+impl Selection {
+    /// The window the timeline marks and its keys step from: a picked band, or a window
+    /// explained from the emissions table.
+    pub fn window_bounds(&self) -> Option<(i64, i64)> {
+        match *self {
+            Selection::WindowRange { start, end } | Selection::Window { start, end, .. } => Some((start, end)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoticeKind {
     Error,

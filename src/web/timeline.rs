@@ -147,11 +147,7 @@ fn use_plot(pg: Pg, vp: Viewport, width: RwSignal<f64>, compact: bool) -> Memo<P
     Memo::new(move |_| {
         draw.track();
         let (focus_op, culprit) = holding.get().unwrap_or((0, None));
-        // A window explained from the emissions table is marked as a picked band is.
-        let picked = pg.selection.with(|s| match s {
-            Selection::WindowRange { start, end } | Selection::Window { start, end, .. } => Some((*start, *end)),
-            _ => None,
-        });
+        let picked = pg.selection.with(Selection::window_bounds);
         let window = pg.cfg.with_untracked(|c| c.window);
         let width = width.get();
         pg.timeline.with_value(|data| {
@@ -217,6 +213,7 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
                 <ZoomButtons vp=vp drawn=drawn />
             </header>
             <TimelinePlot node=node vp=vp drawn=drawn />
+            <p class="sr-only" role="status" aria-live="polite">{move || super::timeline_keys::announcement(pg)}</p>
             <TimelineTableDetails compact=compact />
         </section>
     }

@@ -39,7 +39,8 @@ fn var(style: Option<&CssStyleDeclaration>, name: &str, fallback: &str) -> Strin
 
 impl Palette {
     fn key(style: Option<&CssStyleDeclaration>) -> String {
-        format!("{}|{}", var(style, "--accent", ""), var(style, "--card", ""))
+        // --hold too: it turns neutral while the page is calm (`.calm` in style.css).
+        format!("{}|{}|{}", var(style, "--accent", ""), var(style, "--card", ""), var(style, "--hold", ""))
     }
 
     fn of(style: Option<&CssStyleDeclaration>) -> Palette {

@@ -1,12 +1,18 @@
 //! The timeline by keyboard: the window bands were mouse-only, so a keyboard reader could not
 //! ask why a window fired when it did, or why it has not. Focused, the timeline takes ← / → to
-//! pick the window before / after the picked one (the first press: the window the slowest
+//! pick the window before / after the marked one (the first press: the window the slowest
 //! window subtask's watermark waits for), and Home to go back to that one; Escape clears the
-//! pick, as everywhere. The WHY panel explains the picked window, as after a click, and the
-//! timeline pans to it if it is out of view.
+//! pick, as everywhere. The WHY panel explains the picked window, as after a click, the
+//! timeline pans to it if it is out of view, and [`announcement`] says which it is (a focused
+//! element's changed label is not read out).
+//!
+//! The timeline owns these three keys (they never step the run); every other key stays a
+//! shortcut (Space plays), as on the job graph.
 
+use super::format::wm_human;
 use super::state::{Pg, Selection};
 use super::timeline_plot::{window_beside, window_waited_for, View};
+use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::time::NO_WATERMARK;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
@@ -15,42 +21,48 @@ use leptos::prelude::*;
 /// that has not started yet, or has ended). Returns the window picked, for the timeline to
 /// bring into view.
 pub fn on_window_keys(pg: Pg, view: View, ev: KeyboardEvent) -> Option<(i64, i64)> {
-    if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key() {
+    let modified = ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key();
+    // A job mark inside the timeline (a focusable ✕ / ↻) keeps its own keys.
+    let on_timeline = ev.target().is_some_and(|t| Some(t) == ev.current_target());
+    let key = ev.key();
+    if modified || !on_timeline || !matches!(key.as_str(), "ArrowLeft" | "ArrowRight" | "Home") {
         return None;
     }
-    let picked = pg.selection.with_untracked(|s| match *s {
-        Selection::WindowRange { start, end } => Some((start, end)),
-        _ => None,
-    });
+    ev.prevent_default();
+    ev.stop_propagation();
+    let marked = pg.selection.with_untracked(Selection::window_bounds);
     let to = pg.cfg.with_untracked(|c| {
         let middle = view.y0 / 2 + view.y1 / 2;
         let waited = || waited_at(pg).and_then(|wm| window_waited_for(&c.window, wm)).or_else(|| window_waited_for(&c.window, middle));
-        match (ev.key().as_str(), picked) {
+        match (key.as_str(), marked) {
             ("ArrowLeft", Some(w)) => window_beside(&c.window, w, -1),
             ("ArrowRight", Some(w)) => window_beside(&c.window, w, 1),
-            ("ArrowLeft" | "ArrowRight" | "Home", _) => waited(),
-            _ => None,
+            _ => waited(),
         }
     });
     let (start, end) = to?;
-    ev.prevent_default();
     pg.selection.set(Selection::WindowRange { start, end });
     to
 }
 
-/// The slowest window subtask's watermark, once there is one.
+/// The slowest active window subtask's watermark, once there is one (an idle subtask's
+/// watermark waits for no window).
 fn waited_at(pg: Pg) -> Option<i64> {
-    let slowest = pg.snap_slow.with_untracked(|s| s.operators.iter().map(|o| o.input_watermark).min())?;
+    let slowest = pg.snap_slow.with_untracked(|s| s.operators.iter().filter(|o| !o.idle).map(|o| o.input_watermark).min())?;
     (slowest != NO_WATERMARK).then_some(slowest.ms())
 }
 
-/// What the focused timeline is and does, for a screen reader: the picked window with it.
+/// What the focused timeline is and does, for a screen reader.
 pub fn label(pg: Pg) -> String {
-    let sessions = pg.cfg.with(|c| matches!(c.window, crate::engine::operator::assigner::WindowSpec::Session { .. }));
-    if sessions {
+    if pg.cfg.with(|c| matches!(c.window, WindowSpec::Session { .. })) {
         return "Timeline. Session windows have no fixed bounds: pick one in the window emissions table.".to_string();
     }
-    let picked = pg.selection.with(|s| matches!(s, Selection::WindowRange { .. }));
-    let what = if picked { "The picked window is explained in the WHY panel. " } else { "" };
-    format!("Timeline. {what}← and → pick the window before or after, Home the window the watermark waits for, Escape clears.")
+    "Timeline. ← and → pick the window before or after, Home the window the watermark waits for; the WHY panel explains it, Escape clears.".to_string()
+}
+
+/// The marked window, said in the timeline's live region when it changes.
+pub fn announcement(pg: Pg) -> String {
+    let Some((start, end)) = pg.selection.with(Selection::window_bounds) else { return String::new() };
+    let now = pg.snap_slow.with_untracked(|s| s.now.ms());
+    format!("Window [{}, {}) picked; the WHY panel explains it.", wm_human(start, now), wm_human(end, now))
 }

@@ -9,8 +9,8 @@
 use super::axis_ticks::{event_ticks, nice_step, proc_ticks, EVENT_AXIS_TITLE, PROC_AXIS_TITLE};
 use super::format::{wm_human, MAX_WM, MIN_WM};
 use super::timeline_data::{Series, TimelineData};
-use crate::engine::operator::assigner::WindowSpec;
-use crate::engine::time::NO_WATERMARK;
+use crate::engine::operator::assigner::{window_start_with_offset, WindowSpec};
+use crate::engine::time::{EventTime, NO_WATERMARK};
 
 /// Plot height of the full layout; the embed layout's is smaller.
 pub const PLOT_H: f64 = 260.0;
@@ -233,20 +233,21 @@ fn band_of(w: &WindowSpec) -> Option<(i64, i64)> {
 /// `TimeWindow.getWindowStartWithOffset` puts it (for sliding windows, the latest window
 /// that contains `e`).
 pub fn window_at(w: &WindowSpec, e: i64) -> Option<(i64, i64)> {
+    // The engine's assigner's formula, so that a band is the window the engine fills.
+    let start_of = |offset, size| window_start_with_offset(EventTime(e), offset, size).ms();
     match *w {
         WindowSpec::Tumbling { size_ms, offset_ms } => {
-            let start = e - (e - offset_ms).rem_euclid(size_ms);
+            let start = start_of(offset_ms, size_ms);
             Some((start, start + size_ms))
         }
         WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
-            let start = e - (e - offset_ms).rem_euclid(slide_ms);
+            let start = start_of(offset_ms, slide_ms);
             Some((start, start + size_ms))
         }
         // The first cumulative window that holds `e`: from the max-size window's start to the
         // end of `e`'s step.
         WindowSpec::Cumulate { step_ms, max_size_ms, offset_ms } => {
-            let start = e - (e - offset_ms).rem_euclid(max_size_ms);
-            Some((start, e - (e - offset_ms).rem_euclid(step_ms) + step_ms))
+            Some((start_of(offset_ms, max_size_ms), start_of(offset_ms, step_ms) + step_ms))
         }
         WindowSpec::Session { .. } => None,
     }
@@ -286,7 +287,8 @@ pub fn window_waited_for(w: &WindowSpec, wm: i64) -> Option<(i64, i64)> {
     match *w {
         WindowSpec::Sliding { size_ms, slide_ms, offset_ms } => {
             let low = e.checked_sub(size_ms - 1)?;
-            let start = low + (offset_ms - low).rem_euclid(slide_ms);
+            // The first slide start at or after `low`.
+            let start = window_start_with_offset(EventTime(low.checked_add(slide_ms - 1)?), offset_ms, slide_ms).ms();
             Some((start, start + size_ms))
         }
         _ => Some(latest),

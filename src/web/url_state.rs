@@ -133,8 +133,7 @@ pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
 /// Whether this page's address is its own to write: not in lesson mode or an embed, whose
 /// addresses say what they are.
 fn owns_address() -> bool {
-    let search = query::current();
-    !query::has(&search, "lesson") && !query::flag(&search, "embed")
+    super::lesson::lesson_param().is_none() && !query::flag(&query::current(), "embed")
 }
 
 /// Writes `#s=…` when it differs from the address, without the query's source parameters

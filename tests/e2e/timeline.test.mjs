@@ -145,5 +145,18 @@ test("the keyboard picks windows too: the timeline's arrows, the emissions table
     await page.waitForFunction((w) => document.querySelector(".why .subject")?.textContent.includes(w.trim()), second);
     assert.equal(await picks.nth(1).getAttribute("tabindex"), "0", "the row last focused is the Tab stop");
     assert.ok(await subject.isVisible());
+    // The timeline marks that window, and its arrows step from it.
+    await page.waitForFunction(() => /\bpicked=1\b/.test(document.querySelector("canvas.timeline").dataset.marks));
+    const rowStart = Number(await page.getAttribute(".why [data-testid='window']", "data-start"));
+    await page.focus(".timeline-wrap");
+    await page.keyboard.press("ArrowRight");
+    await range.waitFor();
+    const [after] = await bounds();
+    assert.match(await page.locator(".timeline-card [role=status]").textContent(), /^Window \[.*\) picked/);
+    // Space stays the play shortcut on the focused timeline.
+    await page.keyboard.press(" ");
+    await page.waitForFunction(() => document.querySelector("#btn-play").getAttribute("aria-pressed") === "true");
+    await page.keyboard.press(" ");
+    assert.equal(after, rowStart + 10_000, "→ from the row's window: the next one");
   });
 });

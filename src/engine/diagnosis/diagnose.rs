@@ -14,7 +14,7 @@ use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::session::action::Action;
 use crate::engine::sim::Simulation;
 use crate::engine::source::generator::GeneratorKind;
-use crate::engine::time::{describe_watermark, format_duration, format_duration_exact, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
+use crate::engine::time::{describe_watermark, format_duration, format_duration_exact, EventTime, ProcTime, NO_WATERMARK};
 
 /// A watermark this far ahead of processing time has jumped (an hour, as `explain` judges).
 pub const FAR_FUTURE_MS: i64 = 3_600_000;
@@ -91,9 +91,8 @@ impl Simulation {
         let records_read: u64 = self.sources.iter().map(|s| s.num_records_out + s.num_records_filtered).sum();
         let slowest = self.down.windows.iter().min_by_key(|w| (w.current_input_watermark(), w.index)).map(|w| w.index);
         let explanation = slowest.and_then(|o| self.explain_with(o, &partitions));
-        // At the end of input (Long.MAX_VALUE) nothing holds the watermark.
-        let culprit =
-            explanation.as_ref().filter(|e| e.watermark != END_OF_TIME).and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
+        // At the end of input (Long.MAX_VALUE) nothing holds it: `held_by` is `None` there.
+        let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
         let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(|i| i.source.idle_timeout_ms).collect();
         let advice = advise(&Inputs {
             partitions: &partitions,
@@ -279,7 +278,12 @@ impl Simulation {
         let (_, input) =
             self.cfg.inputs.iter().enumerate().find(|(i, _)| !self.partitions.iter().any(|p| usize::from(p.input) == *i && !p.removed))?;
         let n = input.source_parallelism;
-        let title = format!("Topic \"{}\" has no partitions: none of the {n} source subtask{} reading it gets a split, so nothing is read and no window fires.", input.topic, if n == 1 { "" } else { "s" });
+        let readers = if n == 1 {
+            "its source subtask gets no split".to_string()
+        } else {
+            format!("none of the {n} source subtasks reading it gets a split")
+        };
+        let title = format!("Topic \"{}\" has no partitions: {readers}, so nothing is read and no window fires.", input.topic);
         let finding = Finding::new(FindingKind::EmptyTopic, Severity::Critical, title)
             .detail("A source subtask without a split holds its window subtasks at No Watermark, or with an idle timeout is marked idle. A KafkaSource whose topic pattern matches no topic runs like this until partition discovery finds one.")
             .evidence("partitions", 0, format!("0 partitions in topic {}", input.topic))

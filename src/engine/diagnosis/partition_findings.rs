@@ -268,8 +268,8 @@ impl FindingContext<'_> {
             // contradicted a lesson whose next step silences that very partition.
             Some(SlowCause::TooFewToTell) => (
                 format!(
-                    "Partition {name} is {} behind its peers after {}{}: too few to tell a sparse partition from one that stopped.",
-                    d(behind),
+                    "Partition {name} {} after {}{}: too few to tell a sparse partition from one that stopped.",
+                    behind_words(behind),
                     super::job_findings::records(p.records),
                     p.silent_ms.filter(|s| *s > 0).map_or(String::new(), |s| format!(", the last {} ago", d(s)))
                 ),
@@ -283,7 +283,7 @@ impl FindingContext<'_> {
         Finding::new(FindingKind::SlowPartition, sev, title)
             .partition(n)
             .detail(what)
-            .evidence("behindMs", behind, format!("{} behind the other partitions", d(behind)))
+            .evidence("behindMs", behind, if behind > 0 { format!("{} behind the other partitions", d(behind)) } else { "level with the other partitions in event time".into() })
             .evidence("ratePerS", whole(rate), format!("{} records/s", rate_words(rate)))
             .evidence("dataDelayMs", p.data_delay_ms.unwrap_or(0), format!("newest record {} old on arrival", d(p.data_delay_ms.unwrap_or(0))))
             .evidence("unread", unread, format!("{} records unread", thousands(unread)))
@@ -375,7 +375,16 @@ fn median_rate(ps: &[PartitionFacts], except: u32) -> i64 {
     r.get(r.len().saturating_sub(1) / 2).copied().unwrap_or(0)
 }
 
-#[allow(clippy::cast_possible_truncation)]
+/// How far a slow partition trails its peers in event time; a reader that cannot keep up can
+/// hold the watermark level with them ("0 ms behind" read as a contradiction).
+fn behind_words(behind_ms: i64) -> String {
+    if behind_ms > 0 {
+        format!("is {} behind its peers", d(behind_ms))
+    } else {
+        "holds the watermark, level with its peers".to_string()
+    }
+}
+
 /// A rate as people read it: "0.4", "12.5", "500,472" (a tenth of a record matters only when
 /// there are few).
 fn rate_words(rate: f64) -> String {
@@ -386,6 +395,7 @@ fn rate_words(rate: f64) -> String {
     }
 }
 
+#[allow(clippy::cast_possible_truncation)]
 fn whole(x: f64) -> i64 {
     x.round() as i64
 }

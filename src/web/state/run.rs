@@ -97,8 +97,9 @@ impl Pg {
         self.session.try_update_value(f).expect("the playground is alive")
     }
 
-    /// Drives the session with the job marks (checkpoints, failures, restarts) recorded after
-    /// every instant, and `inner` asked whether to go on; returns `inner` back.
+    /// Drives the session with the timeline (watermark lines, and the job's checkpoints,
+    /// failures and restarts) recorded after every instant, and `inner` asked whether to go on;
+    /// returns `inner` back.
     pub(crate) fn update_watched<O: Observer, R>(&self, inner: O, f: impl FnOnce(&mut Session, &mut Watch<'_, O>) -> R) -> (R, O) {
         // Taken out for the run (nothing reads it meanwhile) and put back.
         let mut timeline = self.timeline.try_update_value(std::mem::take).unwrap_or_default();
