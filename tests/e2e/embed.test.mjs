@@ -77,6 +77,15 @@ test("embed URL: compact view of a preset that plays, explains in one line and o
     await fullPage.click("#btn-play");
     assert.match(await fullPage.locator("[data-testid=live-line]").textContent(), /No problem found/);
     assert.ok((await fullPage.locator(".why-main.calm .chain .chip").count()) >= 2, "the chain is still there");
+    // The graph marks the holder in the accent colour, not the alarm one.
+    const strokes = await fullPage.evaluate(() => {
+      const box = document.querySelector("svg.graph .node.holding .box");
+      const accent = getComputedStyle(document.querySelector(".app")).getPropertyValue("--accent").trim();
+      return [box && getComputedStyle(box).stroke, accent, document.querySelector(".app.calm") !== null];
+    });
+    assert.ok(strokes[0], "a node is still marked as holding");
+    assert.equal(strokes[2], true, "the page is calm");
+    assert.equal(await fullPage.evaluate(([s, a]) => { const d = document.createElement("i"); d.style.color = a; document.body.append(d); const c = getComputedStyle(d).color; d.remove(); return c === s; }, strokes), true, `holder stroke ${strokes[0]} is the accent ${strokes[1]}`);
     await fullPage.close();
     await page.click("#btn-play");
     await page.waitForFunction(() => document.querySelector(".embed-why.calm"), null, { timeout: 30_000 });
