@@ -112,7 +112,7 @@ fn an_overloaded_keyed_subtask_back_pressures_the_source() {
 }
 
 /// FLIP-471: time spent back-pressured does not count as idle time, so the silent partition 2
-/// never goes idle in 2.x and holds the watermark; with the wall clock (≤ 1.20.0) it does.
+/// never goes idle in 2.x and holds the watermark; with the wall clock (≤ 1.19.1 / 1.20.0) it does.
 #[test]
 fn a_back_pressured_silent_split_never_goes_idle_on_the_input_activity_clock() {
     let idle = |clock: &str| count(&run(&overloaded(clock), 20_000), |k| matches!(k, TraceKind::SplitIdle { partition: 2, .. }));

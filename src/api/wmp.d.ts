@@ -383,7 +383,7 @@ export interface ScenarioInput {
     valve_rederive_on_reactivate?: boolean;
     kafka_connector?: "flip27" | "legacy";
     midstream_forwards_status?: boolean;
-    /** `input_activity` (≥ 1.20.1 / 2.0) or `wall` (≤ 1.20.0). */
+    /** `input_activity` (≥ 1.19.2 / 1.20.1 / 2.0) or `wall` (≤ 1.19.1 / 1.20.0). */
     idleness_clock?: "input_activity" | "wall";
     alignment_buffer_size?: number;
     alignment_skip_idle_splits?: boolean;

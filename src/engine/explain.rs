@@ -454,7 +454,7 @@ pub fn reason_clause_named(
             midstream_clause(source(*source_subtask), operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql)
         }
         Reason::BackPressuredNeverIdle { partition, source_subtask, idle_timeout_ms, silent_ms } => format!(
-            "partition {} has had no record for {}, but source subtask {} is back-pressured: since Flink 1.20.1 / 2.0 (FLIP-471) back-pressured time does not count towards the {} idle timeout, so it never goes idle while the job is overloaded",
+            "partition {} has had no record for {}, but source subtask {} is back-pressured: since Flink 1.19.2 / 1.20.1 / 2.0 (FLIP-471) back-pressured time does not count towards the {} idle timeout, so it never goes idle while the job is overloaded",
             name(*partition),
             d(*silent_ms),
             source(*source_subtask),

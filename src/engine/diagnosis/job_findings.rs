@@ -410,7 +410,7 @@ impl FindingContext<'_> {
             format!("The window operator cannot keep up ({} records/s per subtask): source subtask {name} is back-pressured and consumer lag grows.", thousands(cap))
         };
         let mut f = Finding::new(FindingKind::BackPressure, if never_idle { Severity::Critical } else { Severity::Warning }, title)
-            .detail("Since Flink 1.20.1 / 2.0 idleness is measured on an input-activity clock that stands still while the task is back-pressured or blocked by alignment: a slow job never declares a split idle. A shorter idle timeout does not help; capacity does (more parallelism, a cheaper operator).")
+            .detail("Since Flink 1.19.2 / 1.20.1 / 2.0 idleness is measured on an input-activity clock that stands still while the task is back-pressured or blocked by alignment: a slow job never declares a split idle. A shorter idle timeout does not help; capacity does (more parallelism, a cheaper operator).")
             .evidence("backPressuredTimeMsPerSecond", ms, format!("{ms} ms/s back-pressured ({})", src.pressure.level().rest_name().to_uppercase()))
             .evidence("pendingRecords", lag, format!("{} records unread", thousands(lag)))
             .evidence("incomingPerSubtask", per_subtask, format!("{} records/s arrive per window subtask", thousands(self.sim.cfg.cluster.scaled(per_subtask))))

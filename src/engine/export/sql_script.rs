@@ -131,7 +131,7 @@ pub fn sql(cfg: &JobConfig) -> String {
         s += &format!("SET '{k}' = '{v}';\n");
     }
     if cfg.inputs.iter().any(|i| i.source.idleness_clock == IdlenessClock::Wall && sql_strategy(i).1.is_some()) {
-        s += "-- Flink <= 1.20.0: the idle timeout runs on the wall clock, also while the source is back-pressured\n";
+        s += "-- Flink <= 1.19.1 / 1.20.0: the idle timeout runs on the wall clock, also while the source is back-pressured\n";
     }
     s += "\n";
     for (i, input) in cfg.inputs.iter().enumerate() {

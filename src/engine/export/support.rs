@@ -198,7 +198,7 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
         notes.push("The scenario's home-made max_on_silence generator ships as MaxOnSilenceGenerator in the job; it measures silence on the input activity clock it is given, here the replay's.".into());
     }
     if input.source.idleness_clock == IdlenessClock::Wall {
-        notes.push("flink.idleness_clock is `wall` (Flink <= 1.20.0); the job runs Flink 2.3.".into());
+        notes.push("flink.idleness_clock is `wall` (Flink <= 1.19.1 / 1.20.0); the job runs Flink 2.3.".into());
     }
     if input.alignment.is_some() {
         notes.push("Watermark alignment is set on the strategy, but the replay reader does not pause splits (one reader: the playground's pauses are already in the replay's order).".into());

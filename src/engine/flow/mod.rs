@@ -47,11 +47,11 @@ pub fn budget_cap_milli(rate_per_s: u64) -> u64 {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum IdlenessClock {
-    /// ≥ 1.20.1 / 2.0 (FLIP-471, FLINK-35886): paused while back-pressured or blocked by
+    /// ≥ 1.19.2 / 1.20.1 / 2.0 (FLIP-471, FLINK-35886): paused while back-pressured or blocked by
     /// alignment, so that time a task cannot read never counts as idle time.
     #[default]
     InputActivity,
-    /// ≤ 1.20.0: wall-clock time.
+    /// ≤ 1.19.1 / 1.20.0: wall-clock time.
     Wall,
 }
 

@@ -296,7 +296,7 @@ fn a_back_pressured_split_never_goes_idle_until_capacity_or_the_wall_clock() {
     Action::WallClockIdleness.change(&mut old);
     let mut o = old.build().unwrap();
     o.run_until(at(&o, 120)).unwrap();
-    assert!(o.snapshot().splits[3].idle, "Flink 1.19 marked it idle while back-pressured");
+    assert!(o.snapshot().splits[3].idle, "Flink 1.19.1 marked it idle while back-pressured");
 }
 
 #[test]

@@ -378,8 +378,8 @@ pub struct FlinkSwitches {
     /// ≤ 1.14 (before FLINK-26708): a mid-stream `assignTimestampsAndWatermarks` forwarded the
     /// upstream idle/active statuses instead of swallowing them.
     pub midstream_forwards_status: bool,
-    /// ≥ 1.20.1 / 2.0 `input_activity` (idleness pauses while back-pressured or alignment-
-    /// blocked) or `wall` (≤ 1.20.0).
+    /// ≥ 1.19.2 / 1.20.1 / 2.0 `input_activity` (idleness pauses while back-pressured or alignment-
+    /// blocked) or `wall` (≤ 1.19.1 / 1.20.0).
     #[serde(skip_serializing_if = "is_default")]
     pub idleness_clock: IdlenessClock,
     /// `pipeline.watermark-alignment.buffer-size` (2.3: 3; 0 = before 2.3).

@@ -51,7 +51,7 @@ input_twin! {
         WatermarksInSource,
         /// A keyed subtask's capacity in records/s (`None`: unbounded).
         KeyedCapacity(Option<u64>),
-        /// Restart on Flink ≤ 1.20.0's wall-clock idleness (back-pressured time counts).
+        /// Restart on Flink ≤ 1.19.1 / 1.20.0's wall-clock idleness (back-pressured time counts).
         WallClockIdleness,
         /// Restart with `withWatermarkAlignment("backfill", maxDrift, 1 s)` on every source.
         Alignment {
@@ -184,7 +184,7 @@ impl Action {
             Action::KeyedCapacity(c) => {
                 c.map_or("window capacity unbounded".into(), |c| format!("window capacity {}/s per subtask", thousands(c)))
             }
-            Action::WallClockIdleness => "Flink 1.19: idleness on the wall clock (restarted)".into(),
+            Action::WallClockIdleness => "Flink 1.19.1: idleness on the wall clock (restarted)".into(),
             Action::Alignment { max_drift_ms } => format!("watermark alignment, max drift {} (restarted)", d(max_drift_ms)),
             Action::KillTaskManager(n) => format!("TaskManager {n} killed"),
         }

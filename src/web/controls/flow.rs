@@ -52,14 +52,14 @@ fn CapacityField() -> impl IntoView {
     }
 }
 
-/// Flink 2.x's input-activity idleness clock or 1.19's wall clock (restarts the job).
+/// Flink 2.x's input-activity idleness clock or 1.19.1's wall clock (restarts the job).
 #[component]
 fn IdlenessClockSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let clock = move || pg.cfg.with(|c| c.first().source.idleness_clock);
     let on_change = move |ev: leptos::ev::Event| {
         let (c, what) = match event_target_value(&ev).as_str() {
-            "wall" => (IdlenessClock::Wall, "Flink 1.19: idleness on the wall clock"),
+            "wall" => (IdlenessClock::Wall, "Flink 1.19.1: idleness on the wall clock"),
             _ => (IdlenessClock::InputActivity, "Flink 2.x: idleness on the input-activity clock"),
         };
         match pg.restart_with(|sc| sc.flink.idleness_clock = c) {
@@ -72,8 +72,8 @@ fn IdlenessClockSelect() -> impl IntoView {
             <label for="f-idle-clock">"Flink version: idleness clock ↻"</label>
             <select id="f-idle-clock" on:change=on_change
                 prop:value=move || if clock() == IdlenessClock::Wall { "wall" } else { "input_activity" }>
-                <option value="input_activity">"2.x: input-activity clock (1.20.1+)"</option>
-                <option value="wall">"1.19: wall clock (≤ 1.20.0)"</option>
+                <option value="input_activity">"2.x: input-activity clock (1.19.2+, 1.20.1+)"</option>
+                <option value="wall">"1.19.1: wall clock (≤ 1.19.1, 1.20.0)"</option>
             </select>
             <small class="field-msg">"2.x: back-pressured or alignment-blocked time does not count towards withIdleness"</small>
         </div>

@@ -66,7 +66,7 @@ fn java_strategy(cfg: &JobConfig, i: usize, input: &InputConfig) -> String {
     }
     s += if src.idle_timeout_ms.is_some() { ";" } else { ";  // no withIdleness: a silent partition holds the watermark forever" };
     if src.idle_timeout_ms.is_some() && src.idleness_clock == IdlenessClock::Wall {
-        s += "\n// Flink <= 1.20.0: the idle timeout runs on the wall clock, also while the task is back-pressured\n// (1.20.1 / 2.0, FLIP-471: only time the source could read counts)";
+        s += "\n// Flink <= 1.19.1 / 1.20.0: the idle timeout runs on the wall clock, also while the task is back-pressured\n// (1.19.2 / 1.20.1 / 2.0, FLIP-471: only time the source could read counts)";
     }
     if input.midstream.is_some() {
         s += "\n// (a watermark operator after the source replaces these watermarks and statuses: see below)";

@@ -160,7 +160,7 @@ mod tests {
         c.inputs[0].source.idleness_clock = IdlenessClock::Wall;
         let (j, q) = (java(&c), sql(&c));
         assert!(j.contains(".setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))  // the group's committed offsets: 120, 4000"), "{j}");
-        assert!(j.contains("// Flink <= 1.20.0: the idle timeout runs on the wall clock"), "{j}");
+        assert!(j.contains("// Flink <= 1.19.1 / 1.20.0: the idle timeout runs on the wall clock"), "{j}");
         assert!(q.contains("'scan.startup.mode' = 'group-offsets',\n  'properties.group.id' = 'my-group',\n  'properties.auto.offset.reset' = 'latest'"), "{q}");
     }
 
