@@ -21,22 +21,21 @@ const MAX_MARKS: usize = 20_000;
 
 #[derive(Clone, Debug, Default)]
 pub struct Series {
-    /// (processing time, watermark) at every change.
+    /// (processing time, watermark) at every change, at most one per `resolution_ms`.
     pub points: Vec<(i64, i64)>,
     /// Idle intervals (start, end or still idle).
     pub idle: Vec<(i64, Option<i64>)>,
+    /// The shortest time between two points: 0 until the series first fills, then doubled each
+    /// time it fills again, so points stay evenly spread over the whole run.
+    resolution_ms: i64,
 }
 
 impl Series {
     fn push(&mut self, t: i64, w: i64, idle: bool) {
         if self.points.last().is_none_or(|&(_, last)| last != w) {
-            self.points.push((t, w));
+            self.add(t, w);
             if self.points.len() > MAX_POINTS {
-                // Keep every other point of the older half: the shape survives, memory is bounded.
-                let half = self.points.len() / 2;
-                let mut kept: Vec<(i64, i64)> = self.points[..half].iter().copied().step_by(2).collect();
-                kept.extend_from_slice(&self.points[half..]);
-                self.points = kept;
+                self.thin();
             }
         }
         let open = self.idle.last().is_some_and(|&(_, end)| end.is_none());
@@ -49,6 +48,28 @@ impl Series {
         }
         if self.idle.len() > 2_000 {
             self.idle.drain(..1_000);
+        }
+    }
+
+    /// Adds a change, or within `resolution_ms` of the last point folds it into that one: the
+    /// step comes up to one resolution early, never late (a window's firing mark is never
+    /// above its line).
+    fn add(&mut self, t: i64, w: i64) {
+        match self.points.last_mut() {
+            Some(last) if t - last.0 < self.resolution_ms => last.1 = w,
+            _ => self.points.push((t, w)),
+        }
+    }
+
+    /// Doubles the resolution (at least an even share of the span) and folds the points to it.
+    /// Thinning by count kept the recent points and halved the old ones again and again: the
+    /// first half hour of a long run was left with one or two, and the table read "No
+    /// Watermark" there for splits whose window subtasks had one.
+    fn thin(&mut self) {
+        let span = self.points.last().map_or(0, |l| l.0) - self.points.first().map_or(0, |f| f.0);
+        self.resolution_ms = (self.resolution_ms * 2).max(span / (MAX_POINTS as i64 / 2)).max(1);
+        for (t, w) in std::mem::take(&mut self.points) {
+            self.add(t, w);
         }
     }
 
@@ -241,6 +262,24 @@ mod tests {
         let (s, exact) = drawn("bound-too-large", 180_000, 6_000, true);
         assert!(s.sim().downstream().sink.results().len() > 10);
         assert_eq!(fired_above_the_line(&s, &exact), 0);
+    }
+
+    #[test]
+    fn a_long_run_keeps_its_early_history() {
+        let mut x = Series::default();
+        for i in 0..(MAX_POINTS as i64 * 20) {
+            x.push(i * 200, i, false);
+        }
+        assert!(x.points.len() <= MAX_POINTS);
+        // Points stay evenly spread: the first tenth of the run has about a tenth of them.
+        let end = MAX_POINTS as i64 * 20 * 200;
+        let early = x.points.iter().filter(|p| p.0 < end / 10).count();
+        assert!(early * 20 >= x.points.len(), "{early} of {} points in the first tenth", x.points.len());
+        // The line is never below the truth (at most one resolution ahead of it).
+        for t in (0..end).step_by(7_919) {
+            let truth = t / 200;
+            assert!(x.at(t) >= truth && x.at(t) <= truth + x.resolution_ms / 200 + 1, "at {t}: {} vs {truth}", x.at(t));
+        }
     }
 
     #[test]

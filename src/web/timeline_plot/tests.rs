@@ -4,7 +4,9 @@ use crate::engine::time::NO_WATERMARK;
 const MIN: i64 = i64::MIN;
 
 fn series(points: &[(i64, i64)]) -> Series {
-    Series { points: points.to_vec(), idle: vec![] }
+    let mut s = Series::default();
+    s.points = points.to_vec();
+    s
 }
 
 fn frame(data: &TimelineData) -> Frame {
