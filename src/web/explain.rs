@@ -411,9 +411,12 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
                 wm_human(w, n),
                 dur(t - end),
                 if l > t { format!("; the last at {}", wm_human(l, n)) } else { String::new() }
-            ),
+            ) + &late_in(&pg, start, end).map_or(String::new(), |late| format!(" Besides, {late}.")),
             _ => match slowest {
-                Some((w, _)) if w >= end - 1 => format!("{name} has no results: no record fell into it (every window subtask's watermark has passed {fires_at})."),
+                Some((w, _)) if w >= end - 1 => match late_in(&pg, start, end) {
+                    None => format!("{name} has no results: no record fell into it (every window subtask's watermark has passed {fires_at})."),
+                    Some(late) => format!("{name} has no results: {late}."),
+                },
                 Some((w, o)) => format!(
                     "{name} has not fired: each window subtask fires it when its watermark reaches {fires_at}. The slowest, window subtask {o}, is at {} — {}; why, below.",
                     wm_human(w, n),
@@ -424,6 +427,31 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
         }
     };
     view! { <div class="subject" data-testid="window-range" data-start=start data-end=end><p>{text}</p></div> }
+}
+
+/// The records of `[start, end)` that came after its window subtask's watermark had passed it,
+/// in words ("12 of its records came after the watermark had passed it: 10 dropped as late, 2
+/// to the side output"): "no record fell into it" hid the very records a late-data job loses.
+/// Counted over the late records the engine keeps (`trace.late_records_retained`): "at least"
+/// once it has dropped older ones.
+fn late_in(pg: &Pg, start: i64, end: i64) -> Option<String> {
+    let (dropped, side, full) = pg.with_sim(|s| {
+        let late = &s.downstream().late;
+        let of: Vec<bool> = late.iter().filter(|l| (start..end).contains(&l.ts.ms())).map(|l| l.side_output).collect();
+        let side = of.iter().filter(|&&so| so).count();
+        (of.len() - side, side, late.len() >= s.config().late_records_retained)
+    });
+    if dropped + side == 0 {
+        return None;
+    }
+    let parts: Vec<String> = [(dropped, "dropped as late"), (side, "to the side output")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{} {what}", thousands(*n as u64)))
+        .collect();
+    let n = thousands((dropped + side) as u64);
+    let at_least = if full { "at least " } else { "" };
+    Some(format!("{at_least}{n} of its records came after the watermark had passed it ({})", parts.join(", ")))
 }
 
 /// How far the watermark trails processing time, or leads it (a far-future timestamp, seconds

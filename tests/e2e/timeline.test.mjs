@@ -160,3 +160,28 @@ test("the keyboard picks windows too: the timeline's arrows, the emissions table
     assert.equal(after, rowStart + 10_000, "→ from the row's window: the next one");
   });
 });
+
+test("a window whose records all came late says so, not 'no record fell into it'", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await choosePreset(page, "max-on-silence");
+    await playUntil(page, 300_000, 100);
+    // After Long.MAX_VALUE (at 00:02:00) every record is dropped (traffic resumes at 00:04:00):
+    // walk the windows from the timeline's middle to there.
+    await page.focus(".timeline-wrap");
+    await page.keyboard.press("Home");
+    const range = page.locator(".why [data-testid='window-range']");
+    await range.waitFor();
+    const said = [];
+    for (let i = 0; i < 30 && !/came after/.test(said.at(-1) ?? ""); i++) {
+      said.push(await range.textContent());
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction((n) => document.querySelector(".why [data-testid='window-range']")?.textContent !== n, said.at(-1));
+    }
+    assert.ok(said.some((t) => /has no results: (at least )?[\d,]+ of its records came after the watermark had passed it \([\d,]+ dropped as late\)/.test(t)), said.join("\n"));
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
