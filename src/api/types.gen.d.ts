@@ -684,7 +684,11 @@ export type PartitionClass = "steady"
 /**
  * Why a slow partition is behind.
  */
-export type SlowCause = "event_time_delay" | "consumer_lag" | "few_records" | "too_few_to_tell";
+export type SlowCause = "event_time_delay"
+  | "consumer_lag"
+  | "back_pressured"
+  | "few_records"
+  | "too_few_to_tell";
 
 /**
  * What the diagnosis knows about one partition, in numbers.

@@ -60,6 +60,9 @@ pub enum SlowCause {
     EventTimeDelay,
     /// Records wait unread: the reader cannot keep up (consumer lag).
     ConsumerLag,
+    /// Records wait unread because the source subtask is back-pressured: it reads only what the
+    /// keyed operator takes, so the reader is not what to fix.
+    BackPressured,
     /// Records come seldom, so its watermark moves in steps.
     FewRecords,
     /// Fewer than [`RECORDS_FOR_RHYTHM`] records: seldom, or stopped; nothing tells yet.

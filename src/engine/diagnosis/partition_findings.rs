@@ -256,6 +256,12 @@ impl FindingContext<'_> {
                 format!("Partition {name} is slow, {} behind its peers: its records are {} old when they arrive. withIdleness cannot help: it is never silent.", d(behind), d(p.data_delay_ms.unwrap_or(0))),
                 "Fix the producer or its clock; otherwise every result is that much later. Do not filter it or shorten the idle timeout: that drops real data.",
             ),
+            // Back-pressure throttles the reader: the window operator sets the pace, and more
+            // source parallelism would only wait too (the back-pressure finding names the fix).
+            Some(SlowCause::BackPressured) => (
+                format!("Partition {name}'s records wait unread ({}): its source subtask is back-pressured, so it reads only what the window operator takes.", thousands(unread)),
+                "The reader is not the bottleneck: give the window operator capacity. More source parallelism does not help while the job is back-pressured.",
+            ),
             Some(SlowCause::ConsumerLag) => (
                 format!(
                     "Partition {name}'s reader cannot keep up: {} records wait unread.{}",

@@ -1,7 +1,7 @@
 //! Gathers every partition's facts from the simulation and classifies them in one pass, so
 //! `explain` and the diagnosis read the same classes.
 
-use super::classify::{classify, facts, median, Context, PartitionClass, PartitionFacts, SplitRead, SLOW_BEHIND_MS};
+use super::classify::{classify, facts, median, Context, PartitionClass, PartitionFacts, SlowCause, SplitRead, SLOW_BEHIND_MS};
 use crate::engine::sim::Simulation;
 use crate::engine::time::{EventTime, NO_WATERMARK};
 
@@ -29,6 +29,11 @@ impl Simulation {
         for (f, returned_late) in &mut raw {
             if f.class != PartitionClass::Removed {
                 classify(f, *returned_late, &cx, self.source_settings_of(f.partition));
+            }
+            // A lag behind a back-pressured reader is the keyed operator's (the reader waits).
+            let throttled = f.subtask.and_then(|s| self.sources.get(s as usize)).is_some_and(|s| s.pressure.is_back_pressured);
+            if throttled && f.slow_cause == Some(SlowCause::ConsumerLag) {
+                f.slow_cause = Some(SlowCause::BackPressured);
             }
         }
         raw.into_iter().map(|(f, _)| f).collect()
