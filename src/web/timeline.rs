@@ -13,7 +13,7 @@ use super::state::{Pg, Selection};
 use super::theme::{use_system_dark, ThemeState};
 use super::timeline_canvas::paint;
 use super::timeline_data::{Series, TimelineData};
-use super::timeline_plot::{plot, point_at, window_at, Frame, Plot, View, LEFT, PLOT_H, PLOT_H_COMPACT, RIGHT};
+use super::timeline_plot::{event_shift, plot, point_at, window_at, Frame, Plot, View, LEFT, PLOT_H, PLOT_H_COMPACT, RIGHT};
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 
@@ -32,6 +32,9 @@ fn zoomed(span_ms: i64, f: f64) -> i64 {
 struct Viewport {
     span: RwSignal<Option<i64>>,
     end: RwSignal<Option<i64>>,
+    /// How far event time is moved down from where processing time puts it: 0, or what "fit"
+    /// or a keyboard pick chose to show watermarks far from processing time (a replay).
+    lift: RwSignal<i64>,
 }
 
 /// The plot as drawn and the canvas it is drawn on. Interactions work on the view as drawn
@@ -52,7 +55,18 @@ impl Viewport {
         let x0 = x1 - sp;
         let bound = pg.cfg.with_untracked(|c| c.first().source.generator.given_bound_ms().unwrap_or(0));
         let lo = ((sp as f64 * 0.25) as i64).max((bound as f64 * 1.3) as i64).min(sp * 3);
-        View { x0, x1, y0: x0 - lo, y1: x1 + sp / 20 }
+        let lift = self.lift.get();
+        View { x0, x1, y0: (x0 - lo).saturating_sub(lift), y1: (x1 + sp / 20).saturating_sub(lift) }
+    }
+
+    /// Everything since the start, with event time moved to where the window subtasks'
+    /// watermarks are if none is in view ("fit" fits both axes).
+    fn fit(self, pg: Pg) {
+        self.span.set(None);
+        self.end.set(None);
+        self.lift.set(0);
+        let shift = pg.timeline.with_value(|d| event_shift(d, self.view_of(pg, d)));
+        self.lift.set(shift);
     }
 
     /// Zooms by factor `f` around the end (a followed present stays followed).
@@ -74,16 +88,16 @@ impl Viewport {
         self.end.set(Some(t + (frac * new_sp as f64) as i64));
     }
 
-    /// Pans so that event times `[start, end)` sit in the middle of the view, unless they are in
+    /// Moves event time so that `[start, end)` sits in the middle of the view, unless it is in
     /// it already: a window picked by keyboard (the one a stuck watermark waits for) is often
-    /// below it. The span stays.
+    /// below it. Processing time stays: panning it found the band where no line was drawn.
     fn reveal(self, drawn: Drawn, (start, end): (i64, i64)) {
-        let (v, x1) = drawn.content.with_untracked(|p| (p.view, p.view.x1));
+        let v = drawn.content.with_untracked(|p| p.view);
         if start >= v.y0 && end <= v.y1 {
             return;
         }
-        let mid = start / 2 + end / 2;
-        self.pan_to(drawn, mid.saturating_sub((v.y1 - v.y0) / 2).saturating_add(x1 - v.y0));
+        let off = (v.y0 / 2 + v.y1 / 2).saturating_sub(start / 2 + end / 2);
+        self.lift.update(|l| *l = l.saturating_add(off));
     }
 
     /// Pans so that the view ends at `end`, fixing the span as drawn.
@@ -201,7 +215,7 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
     let node = NodeRef::<Div>::new();
     let width = use_width(node, 900.0);
     let zoom = super::url_state::TimelineZoom::of_page();
-    let vp = Viewport { span: zoom.span, end: zoom.end };
+    let vp = Viewport { span: zoom.span, end: zoom.end, lift: RwSignal::new(0) };
     let drawn = Drawn { content: use_plot(pg, vp, width, compact), canvas: NodeRef::new() };
     use_paint(drawn);
     use_wheel_zoom(node, vp, drawn);
@@ -251,11 +265,12 @@ fn JobLegend() -> impl IntoView {
 /// Zoom in and out, fit everything, follow the present.
 #[component]
 fn ZoomButtons(vp: Viewport, drawn: Drawn) -> impl IntoView {
+    let pg = expect_context::<Pg>();
     view! {
         <div class="zoom" role="group" aria-label="Zoom">
             <button class="icon-btn small" aria-label="Zoom in" title="Zoom in" on:click=move |_| vp.zoom(drawn, 0.5)>"+"</button>
             <button class="icon-btn small" aria-label="Zoom out" title="Zoom out" on:click=move |_| vp.zoom(drawn, 2.0)>"−"</button>
-            <button class="btn tiny" title="Show everything since the start" on:click=move |_| { vp.span.set(None); vp.end.set(None); }>"fit"</button>
+            <button class="btn tiny" title="Show everything since the start" on:click=move |_| vp.fit(pg)>"fit"</button>
             <button class="btn tiny" class:active=move || vp.end.get().is_none() title="Follow the present" on:click=move |_| vp.end.set(None)>"follow"</button>
         </div>
     }

@@ -253,6 +253,22 @@ pub fn window_at(w: &WindowSpec, e: i64) -> Option<(i64, i64)> {
     }
 }
 
+/// How far to move view `v`'s event-time range (subtracted from both ends) so that the window
+/// subtasks' latest watermark (at `v.x1`) sits three quarters up; 0 when it is in view already,
+/// or there is none. The view follows processing time, so a replay's day-old watermarks (or a
+/// unit mistake's decades) were all below it, even after "fit". The latest one, because a
+/// replay's watermarks cross more event time than the view is high: their middle showed
+/// neither where they started nor where they are.
+pub fn event_shift(data: &TimelineData, v: View) -> i64 {
+    let real = |w: &i64| *w != NO_WATERMARK.ms() && *w != i64::MAX;
+    let Some(latest) = data.operators.iter().map(|s| s.at(v.x1)).filter(real).max() else { return 0 };
+    if latest >= v.y0 && latest <= v.y1 {
+        return 0;
+    }
+    let target = v.y0 + (v.y1 - v.y0) / 4 * 3;
+    target.saturating_sub(latest)
+}
+
 /// The window before (`dir` < 0) or after `w0` (a window [`window_at`] gives): one size on for
 /// tumbling windows, one slide for sliding ones, one step for cumulating ones. The timeline's
 /// ← / → walk the bands with it; `None` for sessions (no fixed bounds) or past `i64`'s range.

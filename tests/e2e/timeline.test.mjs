@@ -185,3 +185,31 @@ test("a window whose records all came late says so, not 'no record fell into it'
     await context.close();
   }
 });
+
+test("a replay's day-old watermarks: fit and a keyboard pick move event time to them, not processing time", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await choosePreset(page, "backfill-aligned");
+    await playUntil(page, 90_000, 100);
+    await page.locator("canvas.timeline").scrollIntoViewIfNeeded();
+    const before = await stableView(page);
+    // The window subtasks' watermarks are about a day behind processing time: below the view.
+    await page.click(".timeline-card button:has-text('fit')");
+    await page.waitForFunction((y0) => Number(document.querySelector("canvas.timeline").dataset.view.split(" ")[2]) < y0 - 3_600_000, before[2]);
+    const fit = await stableView(page);
+    assert.ok(fit[0] <= before[0] && fit[1] >= before[1] - 1_000, "fit shows all of processing time");
+    // Home picks the window the watermark waits for; it is in view, processing time unmoved.
+    await page.focus(".timeline-wrap");
+    await page.keyboard.press("Home");
+    const range = page.locator(".why [data-testid='window-range']");
+    await range.waitFor();
+    const start = Number(await range.getAttribute("data-start"));
+    const v = await stableView(page);
+    assert.ok(start >= v[2] && start <= v[3], `the band [${start}) is in the view's event time ${v[2]}..${v[3]}`);
+    assert.equal(v[0], fit[0], "processing time did not move");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});

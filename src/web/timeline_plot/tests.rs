@@ -197,3 +197,18 @@ fn window_waited_for_is_the_next_to_fire() {
     assert_eq!(window_waited_for(&tumbling, i64::MAX), None);
     assert_eq!(window_waited_for(&WindowSpec::Session { gap_ms: 1_000 }, 0), None);
 }
+
+#[test]
+fn event_shift_brings_far_watermarks_into_view() {
+    let v = View { x0: 0, x1: 100_000, y0: -30_000, y1: 105_000 };
+    let mut data = TimelineData::new(0);
+    data.operators = vec![series(&[(0, MIN), (10_000, -86_400_000), (90_000, -86_300_000)])];
+    // A replay a day behind: the latest watermark goes three quarters up the view.
+    let shift = event_shift(&data, v);
+    assert_eq!(-86_300_000 + shift, v.y0 + (v.y1 - v.y0) / 4 * 3);
+    // In view already (or nothing to show): no shift.
+    data.operators = vec![series(&[(0, MIN), (10_000, 5_000)])];
+    assert_eq!(event_shift(&data, v), 0);
+    data.operators = vec![series(&[(0, MIN)])];
+    assert_eq!(event_shift(&data, v), 0);
+}
