@@ -96,8 +96,16 @@ fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>, current: RwSignal
     let now = move || pg.snap_slow.with_untracked(|s| s.now.ms());
     let cell = move |f: fn(&EmissionRow, i64) -> String| move || row.with(|r| r.as_ref().map(|r| f(r, now())).unwrap_or_default());
     let late = Memo::new(move |_| row.with(|r| r.as_ref().is_some_and(|r| r.kind == FiringKind::Late)));
+    // The row the WHY panel explains, marked as a selected split's row is.
+    let selected = Memo::new(move |_| {
+        row.with(|r| {
+            r.as_ref().is_some_and(|r| {
+                pg.selection.with(|s| matches!(s, Selection::Window { subtask, key, start, end } if *subtask == r.subtask && *key == r.key && *start == r.start && *end == r.end))
+            })
+        })
+    });
     view! {
-        <tr class:late=move || late.get() on:click=move |_| {
+        <tr class:late=move || late.get() class:selected=move || selected.get() on:click=move |_| {
             if let Some(r) = row.get_untracked() {
                 pg.selection.set(Selection::Window { subtask: r.subtask, key: r.key, start: r.start, end: r.end });
             }

@@ -102,6 +102,21 @@ test("fields refuse bad input with a message at the field", async () => {
   });
 });
 
+test("a cumulate window from the drawer becomes a SQL CUMULATE window, with its own field names", async () => {
+  await app(async (page) => {
+    await openControls(page);
+    await page.selectOption("#f-wtype", "cumulate");
+    assert.equal(await page.locator("label[for=f-wsize]").textContent(), "max size");
+    assert.equal(await page.locator("label[for=f-wslide]").textContent(), "step");
+    await page.fill("#f-wsize", "30 s");
+    await page.fill("#f-wslide", "10 s");
+    await page.click("#btn-apply-window");
+    // It restarted as a SQL window (the apply said 'set "api": "sql"', which the drawer cannot).
+    await page.locator(".notice", { hasText: "SQL CUMULATE window" }).waitFor();
+    assert.match(await page.inputValue("#sql-text"), /CUMULATE/);
+  });
+});
+
 test("keyboard shortcuts and the ? overlay", async () => {
   await app(async (page) => {
     await page.locator("body").click({ position: { x: 5, y: 700 } });

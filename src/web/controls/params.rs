@@ -5,6 +5,7 @@ use crate::engine::command::{Command, Param};
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::sink::SinkMode;
+use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::web::actions::assigner_label;
@@ -237,15 +238,21 @@ impl WindowDraft {
             Err(e) => return self.err.set(Some(e)),
         };
         let a = self.aggregate();
+        // CUMULATE exists only as a SQL window TVF: choosing it makes the window a SQL one (the
+        // apply failed with the scenario's "set api: sql", which the drawer offers no way to do).
+        let sql = matches!(spec, WindowSpec::Cumulate { .. });
         match pg.restart_with(|sc| {
             if let Some(w) = &mut sc.window {
                 w.assigner = spec;
                 w.aggregate = a;
+                if sql {
+                    w.api = WindowApi::Sql;
+                }
             }
         }) {
             Ok(()) => {
                 self.err.set(None);
-                pg.info("Window changed (restarted)");
+                pg.info(if sql { "Window changed to a SQL CUMULATE window (restarted)" } else { "Window changed (restarted)" });
             }
             Err(e) => self.err.set(Some(format!("{e}"))),
         }
@@ -322,8 +329,11 @@ fn WindowShape(d: WindowDraft) -> impl IntoView {
                     <option value="cumulate">"cumulate (SQL)"</option>
                 </select>
             </div>
-            <DurationDraft id="f-wsize" label="size" sig=d.size err=d.err shown=Signal::derive(move || kind.get() != "session") />
-            <DurationDraft id="f-wslide" label="slide" sig=d.slide err=d.err shown=Signal::derive(move || kind.get() == "sliding" || kind.get() == "cumulate") />
+            // CUMULATE names them max size and step (Flink SQL's window TVF).
+            <DurationDraft id="f-wsize" label=Signal::derive(move || if kind.get() == "cumulate" { "max size" } else { "size" }) sig=d.size err=d.err
+                shown=Signal::derive(move || kind.get() != "session") />
+            <DurationDraft id="f-wslide" label=Signal::derive(move || if kind.get() == "cumulate" { "step" } else { "slide" }) sig=d.slide err=d.err
+                shown=Signal::derive(move || kind.get() == "sliding" || kind.get() == "cumulate") />
             <DurationDraft id="f-wgap" label="gap" sig=d.gap err=d.err shown=Signal::derive(move || kind.get() == "session") />
             <div class="field">
                 <label for="f-agg">"aggregate"</label>
@@ -340,14 +350,20 @@ fn WindowShape(d: WindowDraft) -> impl IntoView {
 
 /// A drafted duration, checked as typed (the message goes to `err`).
 #[component]
-fn DurationDraft(id: &'static str, label: &'static str, sig: RwSignal<String>, err: RwSignal<Option<String>>, shown: Signal<bool>) -> impl IntoView {
+fn DurationDraft(
+    id: &'static str,
+    #[prop(into)] label: Signal<&'static str>,
+    sig: RwSignal<String>,
+    err: RwSignal<Option<String>>,
+    shown: Signal<bool>,
+) -> impl IntoView {
     view! {
         <div class="field" class:hidden=move || !shown.get()>
             <label for=id>{label}</label>
             <input id=id type="text" prop:value=move || sig.get()
                 on:input=move |ev| {
                     let t = event_target_value(&ev);
-                    err.set(v_positive_duration(&t).err().map(|e| format!("{label}: {e}")));
+                    err.set(v_positive_duration(&t).err().map(|e| format!("{}: {e}", label.get_untracked())));
                     sig.set(t);
                 } />
         </div>
