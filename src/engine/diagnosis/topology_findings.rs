@@ -74,7 +74,11 @@ fn midstream(s: u32, name: &str, operator: &str, source_idle: bool, timeout: Opt
         (false, true) => format!(
             "The {operator} after source subtask {name} swallows the source's idleness: its channel stays active and holds the watermark."
         ),
-        (true, _) => format!("The {operator} after source subtask {name} decides the watermark; rows re-activate it at once."),
+        // With the timeout set the fix is in force: say what it bounds, not only the problem.
+        (true, _) => match timeout {
+            Some(t) => format!("The {operator} after source subtask {name} decides the watermark; its {} idle timeout lets it go idle between rows, so a row holds the job at most that long.", d(t)),
+            None => format!("The {operator} after source subtask {name} decides the watermark; rows re-activate it at once."),
+        },
         (false, false) => format!("The {operator} after source subtask {name} decides the watermark for all of its partitions."),
     };
     let detail = if sql {
