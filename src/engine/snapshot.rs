@@ -293,7 +293,7 @@ impl Simulation {
                     idle: false,
                     idle_deadline: None,
                     last_record_at: None,
-                    released: part.removed,
+                    released: self.is_released(p),
                     silent,
                     paused: false,
                 };
@@ -308,7 +308,6 @@ impl Simulation {
                     idle: src.split_idle(i),
                     idle_deadline: if src.split_idle(i) { None } else { sp.idle_deadline(interval, self.now) },
                     last_record_at: sp.last_record_at,
-                    released: sp.released || part.removed,
                     paused: src.split_paused(i),
                     ..base
                 }
@@ -425,13 +424,18 @@ impl Simulation {
     /// the snapshot's values without the snapshot, cheap enough to read after every instant
     /// (the UI's timeline draws each change when it happened, not when a frame looked).
     pub fn split_watermarks(&self) -> impl Iterator<Item = (u32, EventTime, bool)> + '_ {
-        self.sources.iter().flat_map(move |src| {
-            src.splits
-                .iter()
-                .enumerate()
-                .filter(|(_, sp)| !sp.released && !self.partitions[sp.partition as usize].removed)
-                .map(move |(i, sp)| (sp.partition, src.split_watermark(i).unwrap_or(super::time::NO_WATERMARK), src.split_idle(i)))
+        (0..self.partitions.len() as u32).filter(|&p| !self.is_released(p)).filter_map(move |p| {
+            let (s, i) = self.split_of(p)?;
+            let src = &self.sources[s as usize];
+            Some((p, src.split_watermark(i).unwrap_or(super::time::NO_WATERMARK), src.split_idle(i)))
         })
+    }
+
+    /// Whether `partition` is gone from the job: removed from its topic, or its split released
+    /// by its reader (the snapshot's `released`, and no line on the timeline).
+    fn is_released(&self, partition: u32) -> bool {
+        self.partitions[partition as usize].removed
+            || self.split_of(partition).is_some_and(|(s, i)| self.sources[s as usize].splits[i].released)
     }
 
     /// Each keyed subtask's input watermark and idle flag, and for a two-input operator each

@@ -116,7 +116,10 @@ impl TimelineData {
         TimelineData { start, last: start, ..Default::default() }
     }
 
-    /// Appends the current watermarks and idle flags.
+    /// Names and creates the series, and appends the current watermarks and idle flags. Most
+    /// values are already there ([`TimelineData::observe`] read them after the last instant) and
+    /// add no point; what this adds is what changed between instants: a split unassigned by a
+    /// failure, a command applied while paused.
     pub fn record(&mut self, snap: &Snapshot) {
         let t = snap.now.ms();
         self.last = self.last.max(t);
