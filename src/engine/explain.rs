@@ -2,7 +2,7 @@
 //! operator subtask's watermark, why, and which windows wait on it — the question every stuck
 //! Flink job asks. The explanation serializes to the JS API's shape (`explain()`).
 
-use super::diagnosis::classify::{PartitionClass, PartitionFacts, SlowCause};
+use super::diagnosis::classify::{behind_words, PartitionClass, PartitionFacts, SlowCause};
 use super::sim::Simulation;
 use super::snapshot::OpenWindow;
 use super::time::{describe_watermark, format_duration, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
@@ -423,8 +423,7 @@ pub fn reason_clause_named(
         Reason::SlowPartition { partition, behind_ms, cause } => format!(
             "partition {} {}: {}",
             name(*partition),
-            // A reader that cannot keep up holds the watermark even level with its peers.
-            if *behind_ms > 0 { format!("is {} behind its peers", d(*behind_ms)) } else { "holds the watermark".to_string() },
+            behind_words(*behind_ms),
             match cause {
                 Some(SlowCause::EventTimeDelay) => "its records arrive with old timestamps; idleness cannot help, it is never silent",
                 Some(SlowCause::ConsumerLag) => "its reader cannot keep up; idleness cannot help, records wait",
@@ -565,7 +564,10 @@ mod tests {
     fn a_reader_that_cannot_keep_up_is_not_said_to_be_0_ms_behind() {
         let slow = |behind_ms| Reason::SlowPartition { partition: 1, behind_ms, cause: Some(SlowCause::ConsumerLag) };
         let clause = |r: &Reason| reason_clause(r, ProcTime(0), |_| unreachable!());
-        assert_eq!(clause(&slow(0)), "partition 1 holds the watermark: its reader cannot keep up; idleness cannot help, records wait");
+        assert_eq!(
+            clause(&slow(0)),
+            "partition 1 holds the watermark, level with its peers: its reader cannot keep up; idleness cannot help, records wait"
+        );
         assert!(clause(&slow(4_000)).starts_with("partition 1 is 4.0 s behind its peers: its reader"));
     }
 }

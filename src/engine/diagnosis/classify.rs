@@ -69,6 +69,17 @@ pub enum SlowCause {
     TooFewToTell,
 }
 
+/// How far a slow partition trails its peers in event time, as the WHY panel and the findings
+/// both say it: a reader that cannot keep up can hold the watermark level with them ("0 ms
+/// behind" read as a contradiction).
+pub fn behind_words(behind_ms: i64) -> String {
+    if behind_ms > 0 {
+        format!("is {} behind its peers", crate::engine::time::format_duration(behind_ms))
+    } else {
+        "holds the watermark, level with its peers".to_string()
+    }
+}
+
 /// What the diagnosis knows about one partition, in numbers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]

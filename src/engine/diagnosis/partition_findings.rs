@@ -3,7 +3,7 @@
 //! that class and counting the others. Each says what idleness does and does not do for it,
 //! by the settings of the source that reads the partition.
 
-use super::classify::{PartitionClass, PartitionFacts, SlowCause, RECORDS_FOR_RHYTHM};
+use super::classify::{behind_words, PartitionClass, PartitionFacts, SlowCause, RECORDS_FOR_RHYTHM};
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::session::action::Action;
@@ -379,16 +379,6 @@ fn median_rate(ps: &[PartitionFacts], except: u32) -> i64 {
     let mut r: Vec<i64> = ps.iter().filter(|p| p.partition != except && p.records > 0).map(|p| whole(p.rate_per_s)).collect();
     r.sort_unstable();
     r.get(r.len().saturating_sub(1) / 2).copied().unwrap_or(0)
-}
-
-/// How far a slow partition trails its peers in event time; a reader that cannot keep up can
-/// hold the watermark level with them ("0 ms behind" read as a contradiction).
-fn behind_words(behind_ms: i64) -> String {
-    if behind_ms > 0 {
-        format!("is {} behind its peers", d(behind_ms))
-    } else {
-        "holds the watermark, level with its peers".to_string()
-    }
 }
 
 /// A rate as people read it: "0.4", "12.5", "500,472" (a tenth of a record matters only when
