@@ -14,6 +14,7 @@ use super::reading::Reading;
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::explain::{reason_clause_named, Culprit, Explanation, Reason};
+use crate::engine::operator::trigger::FiringKind;
 use crate::engine::scenario::schema::RecordSpec;
 use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use leptos::prelude::*;
@@ -269,7 +270,7 @@ fn SubjectSplit(p: u32) -> impl IntoView {
                 }
             };
             let name = super::graph_layout::partition_name(s, p);
-            let engine = if name == p.to_string() { String::new() } else { format!(" (engine partition {p})") };
+            let engine = super::graph_layout::scenario_number(&name, p);
             format!(
                 "Partition {name}{engine} is read by source subtask {}. Its split watermark is {} ({}); {last}. {idle}{}",
                 sp.subtask.map_or("-".into(), |t| s.source_subtask_name(t)),
@@ -357,19 +358,25 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
     let text = move || {
         let n = pg.snap_slow.with(|s| s.now);
         let fired = pg.with_sim(|s| {
-            s.downstream().sink.results_of(EventTime(start), EventTime(end)).filter(|r| r.subtask == subtask && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.firing, r.agg.count)).collect::<Vec<_>>()
+            s.downstream().sink.results_of(EventTime(start), EventTime(end)).filter(|r| r.subtask == subtask && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.kind, r.agg.count)).collect::<Vec<_>>()
         });
         match fired.last() {
             None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n.ms()), wm_human(end, n.ms()), wm_human(end - 1, n.ms())),
-            Some(&(t, w, f, c)) => format!(
-                "Window [{}, {}) for key {k:?} fired {} time{} on window subtask {subtask}; the last firing at {} (watermark {}, firing #{f}, {c} records), {} after the window ended.",
+            Some(&(t, w, kind, c)) => format!(
+                "Window [{}, {}) for key {k:?} fired {} time{} on window subtask {subtask}; the last firing at {} (watermark {}, {}, {c} records), {}.",
                 wm_human(start, n.ms()),
                 wm_human(end, n.ms()),
                 fired.len(),
                 if fired.len() == 1 { "" } else { "s" },
                 wm_human(t, n.ms()),
                 wm_human(w, n.ms()),
-                dur(t - end)
+                match kind {
+                    FiringKind::OnTime => "on time",
+                    FiringKind::Early => "early, by the continuous trigger",
+                    FiringKind::Late => "late, for a record within the allowed lateness",
+                },
+                // An early firing comes before the end.
+                if t >= end { format!("{} after the window ended", dur(t - end)) } else { format!("{} before the window ended", dur(end - t)) }
             ),
         }
     };

@@ -160,6 +160,16 @@ pub fn partition_name(snap: &Snapshot, p: u32) -> String {
     }
 }
 
+/// The number a scenario and the JS API give partition `p` by, beside its name when that
+/// differs (`rates-0`, with two topics): " (number 3 in commands)", or nothing.
+pub fn scenario_number(name: &str, p: u32) -> String {
+    if name == p.to_string() {
+        String::new()
+    } else {
+        format!(" (number {p} in commands)")
+    }
+}
+
 /// How channels enter a keyed subtask, and its height: two inputs show a line each, a capacity
 /// limit adds one for busy time and buffers.
 fn keyed_shape(snap: &Snapshot) -> (Ports, bool, f64) {

@@ -47,7 +47,7 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
                 <text x=move || geo.get().0 - SILENCE_W / 2.0 y=move || geo.get().1 + 3.5 text-anchor="middle">{verb}</text>
             </g>
             <g class=class data-partition=p data-state=move || badge.get().word() tabindex="-1" role="button" aria-label=label>
-                <title>{move || if live { format!("split {}: {}", name.get(), badge.get().word()) } else { format!("partition {} (engine partition {p}): {}; click to explain", name.get(), badge.get().word()) }}</title>
+                <title>{move || if live { format!("split {}: {}", name.get(), badge.get().word()) } else { format!("partition {}{}: {}; click to explain", name.get(), super::graph_layout::scenario_number(&name.get(), p), badge.get().word()) }}</title>
                 <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
                 <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>
                     {move || name.get()}

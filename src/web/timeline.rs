@@ -249,15 +249,20 @@ fn TimelineLegend(compact: bool) -> impl IntoView {
     }
 }
 
-/// The job-run marks of the legend, for a job with checkpoints or after a failure.
+/// The job-run marks of the legend: checkpoints for a job that takes them, the failure,
+/// restart and down-time marks once it failed (a "RESTARTING" chip in a job that never
+/// restarted read as a status).
 #[component]
 fn JobLegend() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let shown = Memo::new(move |_| pg.snap_slow.with(|s| s.run.checkpoint_interval_ms.is_some() || s.run.attempt > 1 || s.run.failed_at.is_some()));
+    let checkpoints = Memo::new(move |_| pg.snap_slow.with(|s| s.run.checkpoint_interval_ms.is_some()));
+    let failed = Memo::new(move |_| pg.snap_slow.with(|s| s.run.attempt > 1 || s.run.failed_at.is_some()));
     view! {
-        <span class="lg-job" class:hidden=move || !shown.get()>
-            <span class="lg-ckpt">"╷ checkpoint"</span><span class="lg-fail">"✕ failure"</span>
-            <span class="lg-restart">"↻ restart"</span><span class="lg-down">"RESTARTING"</span>
+        <span class="lg-job" class:hidden=move || !checkpoints.get() && !failed.get()>
+            <span class="lg-ckpt" class:hidden=move || !checkpoints.get()>"╷ checkpoint"</span>
+            <span class="lg-fail" class:hidden=move || !failed.get()>"✕ failure"</span>
+            <span class="lg-restart" class:hidden=move || !failed.get()>"↻ restart"</span>
+            <span class="lg-down" class:hidden=move || !failed.get()>"RESTARTING"</span>
         </span>
     }
 }

@@ -13,7 +13,7 @@ use super::format::wm_human;
 use super::state::{Pg, Selection};
 use super::timeline_plot::{window_beside, window_waited_for, View};
 use crate::engine::operator::assigner::WindowSpec;
-use crate::engine::time::NO_WATERMARK;
+use crate::engine::time::{END_OF_TIME, NO_WATERMARK};
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 
@@ -64,5 +64,14 @@ pub fn label(pg: Pg) -> String {
 pub fn announcement(pg: Pg) -> String {
     let Some((start, end)) = pg.selection.with(Selection::window_bounds) else { return String::new() };
     let now = pg.snap_slow.with_untracked(|s| s.now.ms());
-    format!("Window [{}, {}) picked; the WHY panel explains it.", wm_human(start, now), wm_human(end, now))
+    // Home's pick means nothing without a watermark to wait: say so rather than let the
+    // view's middle pass for the waited-for window.
+    let slowest = pg.snap_slow.with_untracked(|s| s.operators.iter().filter(|o| !o.idle).map(|o| o.input_watermark).min());
+    let state = match slowest {
+        Some(NO_WATERMARK) => " No window subtask has a watermark yet, so no window is waited for: this one is in the middle of the view.",
+        Some(END_OF_TIME) => " The watermark is at the end of input: every window has fired.",
+        None => " Every window subtask is idle: none waits for a window.",
+        Some(_) => "",
+    };
+    format!("Window [{}, {}) picked; the WHY panel explains it.{state}", wm_human(start, now), wm_human(end, now))
 }
