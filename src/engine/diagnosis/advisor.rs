@@ -73,6 +73,9 @@ pub struct Inputs<'a> {
     pub timestamps_broken: bool,
     /// The sink appends: allowed lateness then needs an upsert sink too.
     pub sink_append: bool,
+    /// A watermark operator after every source decides the watermark: a bound for the
+    /// sources' strategy would change nothing, so none is advised.
+    pub bound_set_after_source: bool,
 }
 
 pub fn advise(i: &Inputs) -> Advice {
@@ -80,11 +83,13 @@ pub fn advise(i: &Inputs) -> Advice {
         return wait_for_timestamps(i);
     }
     let tolerated = i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000));
-    let bound = bound(i);
+    let bound = if i.bound_set_after_source { bound_not_advised(i) } else { bound(i) };
     // Against the advised bound: the advice is one package, and applying it is a fixed
     // point (asked again, the advisor proposes what is set).
     let (idle_timeout, constraints) = idle_timeout(i, bound.recommended_ms.or(i.bound_ms).unwrap_or(0), tolerated);
-    let allowed_lateness = lateness(i);
+    // The disorder the advised bound takes in: late records within it need no lateness.
+    let absorbed = bound.recommended_ms.and_then(|_| data_partitions(i).filter_map(|p| p.disorder_p99_ms).max());
+    let allowed_lateness = lateness(i, absorbed);
     let mut actions = Vec::new();
     if let Some(b) = bound.recommended_ms.filter(|&b| Some(b) != i.bound_ms) {
         actions.push(Action::Bound(b));
@@ -199,21 +204,42 @@ fn constraint(text: String, current: &[Option<i64>], rec: Option<i64>, ok: &dyn 
     Constraint { text, current_ok: current.iter().all(|c| c.is_some_and(ok)), recommended_ok: rec.is_some_and(ok) }
 }
 
-fn lateness(i: &Inputs) -> Recommendation {
+fn bound_not_advised(i: &Inputs) -> Recommendation {
+    Recommendation {
+        current_ms: i.bound_ms,
+        recommended_ms: None,
+        basis: "the watermark operator after the source decides the watermark; its delay is set there, not in the source's strategy".into(),
+        cost: String::new(),
+    }
+}
+
+/// The allowed lateness the late records so far ask for, at the current bound: their P99
+/// lateness, rounded up (never below what is set). The findings about late records offer it.
+pub fn lateness_needed(lateness: &Histogram, allowed_lateness_ms: i64) -> Option<i64> {
+    lateness.quantile(0.99, 0).map(|p99| nice_up(p99.saturating_add(1)).max(allowed_lateness_ms))
+}
+
+/// The allowed lateness within the package. Late records no later than the disorder the
+/// advised bound takes in (`absorbed_ms`, its P99) were late for being out of order, and that
+/// bound keeps them on time: the package needs no lateness on top (it offered both, for the
+/// same records). Records later than that came late for another reason (a partition back from
+/// idle, a stale upload), which only allowed lateness catches. Measured against the disorder,
+/// not the current bound, so the advice stays what it is once applied.
+fn lateness(i: &Inputs, absorbed_ms: Option<i64>) -> Recommendation {
     let d = format_duration;
     let cur = Some(i.allowed_lateness_ms);
-    match i.lateness.quantile(0.99, 0) {
-        None => Recommendation { current_ms: cur, recommended_ms: None, basis: "no late records so far".into(), cost: String::new() },
-        Some(p99) => {
-            let rec = nice_up(p99.saturating_add(1)).max(i.allowed_lateness_ms);
-            Recommendation {
-                current_ms: cur,
-                recommended_ms: Some(rec),
-                basis: format!("{} late records, late by up to {} (P99; the maximum {})", i.lateness.total(), d(p99), d(i.lateness.max())),
-                cost: format!("window state is kept {} longer and windows re-fire for late records: the sink must upsert", d(rec)),
-            }
-        }
+    let Some(p99) = i.lateness.quantile(0.99, 0) else {
+        return Recommendation { current_ms: cur, recommended_ms: None, basis: "no late records so far".into(), cost: String::new() };
+    };
+    let late = format!("{} late records, late by up to {} (P99; the maximum {})", i.lateness.total(), d(p99), d(i.lateness.max()));
+    if let Some(disorder) = absorbed_ms.filter(|&x| p99 < x) {
+        let basis =
+            format!("{late}, within the disorder the advised bound takes in ({} at P99): it keeps such records on time", d(disorder));
+        return Recommendation { current_ms: cur, recommended_ms: Some(i.allowed_lateness_ms), basis, cost: String::new() };
     }
+    let rec = lateness_needed(i.lateness, i.allowed_lateness_ms).unwrap_or(i.allowed_lateness_ms);
+    let cost = format!("window state is kept {} longer and windows re-fire for late records: the sink must upsert", d(rec));
+    Recommendation { current_ms: cur, recommended_ms: Some(rec), basis: late, cost }
 }
 
 /// No advice while timestamps are broken: it would be advice for the outlier.

@@ -104,6 +104,7 @@ impl Simulation {
             lateness: &self.down.lateness,
             tolerated_delay_ms: opts.tolerated_delay_ms,
             sink_append: self.down.sink.mode == crate::engine::operator::sink::SinkMode::Append,
+            bound_set_after_source: self.cfg.inputs.iter().all(|i| i.midstream.is_some()),
             timestamps_broken: self.watermark_jumped(now)
                 || explanation.as_ref().is_some_and(|e| {
                     e.reasons.iter().any(|r| matches!(r, Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. }))
@@ -204,7 +205,8 @@ impl Simulation {
     }
 
     /// A watermark operator after the source decides the watermark: a bound for the source's
-    /// generator would change nothing, so none is advised; SQL's operator takes the idle
+    /// generator would change nothing, so none is advised (`bound_set_after_source`), nor is
+    /// the sources' idle timeout; SQL's operator takes the idle
     /// timeout its finding proposes (rows re-activate it, so flapping is no reason for more).
     /// With two inputs and an operator after one of them only, the other source's strategy
     /// still sets the job's watermark, so its bound is advised as usual.
@@ -213,11 +215,7 @@ impl Simulation {
             return advice;
         }
         let sql = self.cfg.inputs.iter().find_map(|i| i.midstream.filter(|m| matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. })));
-        advice.bound.recommended_ms = None;
-        advice.bound.basis =
-            "the watermark operator after the source decides the watermark; its delay is set there, not in the source's strategy".into();
-        advice.bound.cost = String::new();
-        advice.actions.retain(|a| !matches!(a, Action::Bound(_) | Action::IdleTimeout(_)));
+        advice.actions.retain(|a| !matches!(a, Action::IdleTimeout(_)));
         if let Some(m) = sql {
             let t = sql_idle_timeout_ms(advice.tolerated_delay_ms);
             advice.idle_timeout.current_ms = m.idle_timeout_ms();

@@ -314,7 +314,9 @@ impl FindingContext<'_> {
                 f = f.fix(format!("Idle timeout {}", d(a)), Action::IdleTimeout(Some(a)));
             }
         }
-        if let Some(l) = self.advice.allowed_lateness.recommended_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
+        if let Some(l) = super::advisor::lateness_needed(&self.sim.down.lateness, self.sim.cfg.allowed_lateness_ms)
+            .filter(|&l| l > self.sim.cfg.allowed_lateness_ms)
+        {
             f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
             if self.sim.down.sink.mode == crate::engine::operator::sink::SinkMode::Append {
                 f = f.fix("Sink: upsert", Action::Sink(crate::engine::operator::sink::SinkMode::Upsert));

@@ -36,11 +36,13 @@ pub fn render(d: &Diagnosis) -> String {
         let _ = writeln!(out, "\npartitions: {}", odd.join(", "));
     }
     let a = &d.advice;
-    let rec = |r: &super::advisor::Recommendation| match r.recommended_ms {
-        Some(v) => {
-            format!("{} → {} ({}; {})", format_opt_duration_exact(r.current_ms), format_opt_duration_exact(Some(v)), r.basis, r.cost)
+    let rec = |r: &super::advisor::Recommendation| {
+        let cost = if r.cost.is_empty() { String::new() } else { format!("; {}", r.cost) };
+        match r.recommended_ms {
+            Some(v) if Some(v) == r.current_ms => format!("{} (keep: {}{cost})", format_opt_duration_exact(r.current_ms), r.basis),
+            Some(v) => format!("{} → {} ({}{cost})", format_opt_duration_exact(r.current_ms), format_opt_duration_exact(Some(v)), r.basis),
+            None => format!("{} (no advice: {})", format_opt_duration_exact(r.current_ms), r.basis),
         }
-        None => format!("{} (no advice: {})", format_opt_duration_exact(r.current_ms), r.basis),
     };
     let _ = writeln!(
         out,

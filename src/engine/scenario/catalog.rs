@@ -127,7 +127,7 @@ static PRESETS: &[Preset] = &[
         title: "Late data: dropped, re-fired, or side output",
         summary: "Records lag up to 15 s while the bound is 2 s. By default the window operator drops late records silently; numLateRecordsDropped counts them.",
         look_at: "The late panel's ✕ marks and numLateRecordsDropped grow while every window still fires once.",
-        try_this: "Set allowed lateness to 10 s, less than the 15 s the advisor proposes: windows re-fire for late records (◇, firing > 0) and the append sink gets duplicates; switch the sink to upsert. Turn the late side output on to capture what is still too late (○).",
+        try_this: "Set allowed lateness to 10 s, less than the 15 s the late-records finding proposes: windows re-fire for late records (◇, firing > 0) and the append sink gets duplicates; switch the sink to upsert. Turn the late side output on to capture what is still too late (○).",
         source: "seeds/000 §4 (allowedLateness, sideOutputLateData, upsert sinks)",
         speed: 5.0,
         steps: &[
