@@ -74,15 +74,18 @@ fn java_strategy(cfg: &JobConfig, i: usize, input: &InputConfig) -> String {
     s + "\n\n"
 }
 
+/// The assigner's line of the strategy's chain. Its notes are block comments: the chain's `;`
+/// (or the mid-stream assigner's `)`) follows on the same line, and after a `//` note it was
+/// commented out, so the snippet did not compile.
 fn java_assigner(a: TimestampAssigner) -> &'static str {
     match a {
         TimestampAssigner::EventField => "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeMillis())",
-        TimestampAssigner::BrokerTime => "    // no timestamp assigner: KafkaSource uses the record's broker timestamp",
+        TimestampAssigner::BrokerTime => "    /* no timestamp assigner: KafkaSource uses the record's broker timestamp */",
         TimestampAssigner::SecondsAsMillis => {
-            "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeSeconds())  // BUG: seconds used as ms; multiply by 1000"
+            "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeSeconds() /* BUG: seconds used as ms; multiply by 1000 */)"
         }
         TimestampAssigner::MillisAsSeconds => {
-            "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeMillis() * 1000)  // BUG: ms used as seconds; drop the * 1000"
+            "    .withTimestampAssigner((e, kafkaTs) -> e.getEventTimeMillis() * 1000 /* BUG: ms used as seconds; drop the * 1000 */)"
         }
     }
 }

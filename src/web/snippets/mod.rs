@@ -171,4 +171,48 @@ mod tests {
         assert!(java(&c).contains("DataStream<Event> events = env\n    .fromSource(kafkaSource, watermarks, \"clickstream\")"));
         assert!(sql(&c).contains("TUMBLE(TABLE clickstream, DESCRIPTOR(event_time), INTERVAL '1' MINUTE)"));
     }
+
+    /// The Java snippet's code without its comments (`//` to the line's end, `/* */`).
+    fn java_code(j: &str) -> String {
+        let mut out = String::new();
+        for line in j.lines() {
+            let mut rest = line.split("//").next().unwrap_or("").to_string();
+            while let (Some(a), Some(b)) = (rest.find("/*"), rest.find("*/")) {
+                rest.replace_range(a..b + 2, "");
+            }
+            out += &rest;
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Every preset's Java snippet, with each timestamp assigner (the unit mistakes put a `//`
+    /// note where the chain's `;` went, and the statement never ended): parentheses balance,
+    /// and each statement ends before the next begins.
+    #[test]
+    fn every_java_snippet_ends_its_statements() {
+        for p in catalog::presets() {
+            for a in [
+                TimestampAssigner::EventField,
+                TimestampAssigner::BrokerTime,
+                TimestampAssigner::SecondsAsMillis,
+                TimestampAssigner::MillisAsSeconds,
+            ] {
+                let mut c = cfg_of(p.json);
+                c.inputs.iter_mut().for_each(|i| i.source.assigner = a);
+                let code = java_code(&java(&c));
+                assert_eq!(code.matches('(').count(), code.matches(')').count(), "{} {a:?}:\n{code}", p.id);
+                let mut before = ' ';
+                for line in code.lines().filter(|l| !l.trim().is_empty()) {
+                    let starts = line.starts_with(|c: char| c.is_ascii_alphabetic());
+                    assert!(
+                        !starts || matches!(before, ' ' | ';' | '{' | '}'),
+                        "{} {a:?}: {line:?} follows an unended statement:\n{code}",
+                        p.id
+                    );
+                    before = line.trim_end().chars().last().unwrap_or(before);
+                }
+            }
+        }
+    }
 }
