@@ -354,3 +354,18 @@ async fn a_live_job_with_three_sources_draws_a_band_each() {
     assert_eq!(count(&c, ".bp-badge:not(.hidden)[data-bp-level='OK']"), 4);
     assert_eq!(count(&c, ".flow-line:not(.hidden)"), 2);
 }
+
+/// A link's replay (a reload, a shared `#s=`) draws the timeline's lines and idle bands up to
+/// its moment, as a played run does: it kept only the job marks, and the lines began at the
+/// link's time.
+#[wasm_bindgen_test]
+async fn a_replayed_link_draws_its_lines_up_to_its_moment() {
+    use wmp::engine::scenario::{build, catalog};
+    let pg = Pg::new();
+    let sc = build::parse(catalog::preset("bound-too-large").unwrap().json).unwrap();
+    pg.load_at(sc, Some("bound-too-large"), &[], Some(60_000)).unwrap();
+    let start = pg.timeline.with_value(|t| t.start);
+    let early = |points: &[(i64, i64)]| points.iter().filter(|p| p.0 < start + 50_000).count();
+    let (splits, operators) = pg.timeline.with_value(|t| (early(&t.splits[0].points), early(&t.operators[0].points)));
+    assert!(splits > 10 && operators > 10, "points before the link's moment: split {splits}, window subtask {operators}");
+}

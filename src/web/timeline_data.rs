@@ -155,7 +155,7 @@ impl TimelineData {
     /// Series appear with a snapshot ([`TimelineData::record`]), which names them.
     pub fn observe(&mut self, sim: &Simulation) {
         self.job.observe(sim);
-        // A link's replay runs before any snapshot named a series: nothing to read for.
+        // No snapshot has named a series yet: nothing to read for.
         if self.splits.is_empty() && self.operators.is_empty() {
             return;
         }

@@ -40,11 +40,13 @@ impl Pg {
         let mut session = Session::new(runnable(&sc)).map_err(LoadFailure::Scenario)?;
         let mut ran = None;
         if at_ms.is_some() || !commands.is_empty() {
-            // No series yet (a snapshot names them): the replay leaves only its job marks.
+            // A snapshot names the series first, so the replay draws its lines and idle
+            // bands as a played run does (a link's timeline was empty up to its moment).
             let mut timeline = TimelineData::new(session.start().ms());
+            timeline.record(&session.sim().snapshot());
             let mut watch = Watch { timeline: &mut timeline, host: None, inner: () };
             session.replay(commands, at_ms.unwrap_or(-1), &mut watch).map_err(LoadFailure::Replay)?;
-            ran = Some(timeline.job);
+            ran = Some(timeline);
         }
         self.swap_in(session, sc, preset, ran);
         Ok(())
@@ -61,14 +63,14 @@ impl Pg {
         crate::web::embed_options::Source { scenario: self.base.get_value(), preset: self.preset.get_untracked() }
     }
 
-    /// `session` (of `sc`) in place of what ran; `ran`: the timeline's job marks of its run past
-    /// time zero (`None`: it starts at time zero).
-    fn swap_in(&self, session: Session, sc: Scenario, preset: Option<&'static str>, ran: Option<crate::web::job_marks::JobMarks>) {
+    /// `session` (of `sc`) in place of what ran; `ran`: the timeline of its run past time zero
+    /// (`None`: it starts at time zero).
+    fn swap_in(&self, session: Session, sc: Scenario, preset: Option<&'static str>, ran: Option<TimelineData>) {
         let (start, resync) = (session.start(), ran.is_some());
         self.session.set_value(session);
         self.base.set_value(sc);
         self.preset.set(preset);
-        self.timeline.set_value(TimelineData { job: ran.unwrap_or_default(), ..TimelineData::new(start.ms()) });
+        self.timeline.set_value(ran.unwrap_or_else(|| TimelineData::new(start.ms())));
         self.seen.set_value(Cursor::default());
         self.logs.emissions.set(Vec::new());
         self.logs.joins.set(Vec::new());
