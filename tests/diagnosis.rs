@@ -558,3 +558,18 @@ fn late_records_the_advised_bound_covers_need_no_lateness_in_the_package() {
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::Bound(_) | Action::AllowedLateness(_))), "{:?}", d.advice.actions);
 }
+
+/// A backfill reads history in order: the advisor does not lower the bound to that order
+/// (30 s → 0 in a replay would drop live records later), and the slow reader's advice knows
+/// alignment is on (it read as if it were off).
+#[test]
+fn a_backfill_keeps_its_bound_and_its_slow_reader_knows_alignment_is_on() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let mut s = Session::from_json(include_str!("../presets/backfill_aligned.json")).unwrap();
+    run_to(&mut s, 900_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.advice.bound.recommended_ms, Some(30_000), "{}", d.advice.bound.basis);
+    assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::Bound(_))), "{:?}", d.advice.actions);
+    let slow = d.findings.iter().find(|f| f.kind == FindingKind::SlowPartition).expect("the slow reader");
+    assert!(slow.detail.contains("Watermark alignment is on"), "{}", slow.detail);
+}

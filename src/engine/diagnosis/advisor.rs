@@ -56,6 +56,10 @@ pub struct Advice {
 /// Records with real data before the disorder says anything about a bound.
 pub const MIN_RECORDS: u64 = 100;
 
+/// Records older than this many windows on arrival are history (a backfill), as the window
+/// state finding reads them.
+pub const HISTORY_WINDOWS: i64 = 10;
+
 /// What the advisor reads.
 pub struct Inputs<'a> {
     pub partitions: &'a [PartitionFacts],
@@ -125,6 +129,17 @@ fn bound(i: &Inputs) -> Recommendation {
         return Recommendation { current_ms: i.bound_ms, recommended_ms: None, basis, cost: String::new() };
     };
     let rec = nice_up(p99);
+    // A backfill reads history in order: that says nothing of the live disorder to come, and
+    // lowering the bound to it (30 s → 0 in a replay) would drop live records later.
+    let oldest = data_partitions(i).filter_map(|p| p.data_delay_ms).max().filter(|&age| age > HISTORY_WINDOWS * i.window_size_ms.max(1));
+    if let (Some(age), Some(cur)) = (oldest, i.bound_ms.filter(|&b| rec < b)) {
+        let basis = format!(
+            "records arrive up to {} old: the job reads history, whose order ({} out of order at P99) says nothing of the live disorder to come",
+            d(age),
+            d(p99)
+        );
+        return Recommendation { current_ms: i.bound_ms, recommended_ms: Some(cur), basis, cost: String::new() };
+    }
     Recommendation {
         current_ms: i.bound_ms,
         recommended_ms: Some(rec),

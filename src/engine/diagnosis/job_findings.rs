@@ -349,7 +349,7 @@ impl FindingContext<'_> {
         let window = window_size_ms(self.sim.cfg.window);
         let backfill = culprit.is_some_and(|p| {
             p.class == PartitionClass::Slow && !matches!(p.slow_cause, Some(SlowCause::FewRecords | SlowCause::TooFewToTell))
-                || p.data_delay_ms.is_some_and(|d| d > 10 * window)
+                || p.data_delay_ms.is_some_and(|d| d > super::advisor::HISTORY_WINDOWS * window)
         });
         let why = culprit.map_or("the watermark is held while records keep coming".to_string(), |p| {
             format!(

@@ -254,13 +254,13 @@ impl FindingContext<'_> {
         let (title, what) = match p.slow_cause {
             Some(SlowCause::EventTimeDelay) => (
                 format!("Partition {name} is slow, {} behind its peers: its records are {} old when they arrive. withIdleness cannot help: it is never silent.", d(behind), d(p.data_delay_ms.unwrap_or(0))),
-                "Fix the producer or its clock; otherwise every result is that much later. Do not filter it or shorten the idle timeout: that drops real data.",
+                "Fix the producer or its clock; otherwise every result is that much later. Do not filter it or shorten the idle timeout: that drops real data.".to_string(),
             ),
             // Back-pressure throttles the reader: the window operator sets the pace, and more
             // source parallelism would only wait too (the back-pressure finding names the fix).
             Some(SlowCause::BackPressured) => (
                 format!("Partition {name}'s records wait unread ({}): its source subtask is back-pressured, so it reads only what the window operator takes.", thousands(unread)),
-                "The reader is not the bottleneck: give the window operator capacity. More source parallelism does not help while the job is back-pressured.",
+                "The reader is not the bottleneck: give the window operator capacity. More source parallelism does not help while the job is back-pressured.".to_string(),
             ),
             Some(SlowCause::ConsumerLag) => (
                 format!(
@@ -268,7 +268,11 @@ impl FindingContext<'_> {
                     thousands(unread),
                     if p.idle { " The idle timeout excluded it, so they will be late when they are read." } else { "" }
                 ),
-                "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.",
+                match self.max_drift_ms(n) {
+                    // Offered while alignment is on, it read as if it were off.
+                    Some(drift) => format!("Give the source more capacity (parallelism up to the partition count). Watermark alignment is on: it keeps the other splits within its {} max drift of this one meanwhile.", d(drift)),
+                    None => "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.".into(),
+                },
             ),
             // One gap is no rhythm: "gets a record every 4 s, an idle timeout does not fix it"
             // contradicted a lesson whose next step silences that very partition.
@@ -279,11 +283,11 @@ impl FindingContext<'_> {
                     super::job_findings::records(p.records),
                     p.silent_ms.filter(|s| *s > 0).map_or(String::new(), |s| format!(", the last {} ago", d(s)))
                 ),
-                "Sparse, it holds the watermark until its next record, and an idle timeout shorter than its gaps would make it flap; stopped, it holds it for ever unless withIdleness excludes it. Look at its producer.",
+                "Sparse, it holds the watermark until its next record, and an idle timeout shorter than its gaps would make it flap; stopped, it holds it for ever unless withIdleness excludes it. Look at its producer.".to_string(),
             ),
             _ => (
                 format!("Partition {name} gets a record every {} or so: its watermark trails its peers by up to that. An idle timeout does not fix it: shorter than its gaps it flaps, longer it never fires.", d(p.gap_p50_ms.unwrap_or(0))),
-                "Its watermark moves in steps; an idle timeout shorter than its gaps would make it flap. Accept the delay or give it more traffic.",
+                "Its watermark moves in steps; an idle timeout shorter than its gaps would make it flap. Accept the delay or give it more traffic.".to_string(),
             ),
         };
         Finding::new(FindingKind::SlowPartition, sev, title)
@@ -294,6 +298,12 @@ impl FindingContext<'_> {
             .evidence("dataDelayMs", p.data_delay_ms.unwrap_or(0), format!("newest record {} old on arrival", d(p.data_delay_ms.unwrap_or(0))))
             .evidence("unread", unread, format!("{} records unread", thousands(unread)))
             .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
+    }
+
+    /// The max drift of the watermark alignment partition `n`'s source runs with, if any.
+    fn max_drift_ms(&self, n: u32) -> Option<i64> {
+        let input = self.sim.partitions.get(n as usize)?.input;
+        self.sim.cfg.inputs.get(input as usize)?.alignment.as_ref().map(|a| a.max_drift_ms)
     }
 
     fn returning(&self, p: &PartitionFacts) -> Finding {
