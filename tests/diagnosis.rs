@@ -573,3 +573,20 @@ fn a_backfill_keeps_its_bound_and_its_slow_reader_knows_alignment_is_on() {
     let slow = d.findings.iter().find(|f| f.kind == FindingKind::SlowPartition).expect("the slow reader");
     assert!(slow.detail.contains("Watermark alignment is on"), "{}", slow.detail);
 }
+
+/// SQL's watermark operator: the advisor's table judges the operator's timeout, not the
+/// sources', and has no row for the rows' gaps (the advice ignores them on purpose): once its
+/// 5 s is applied, "now" and "advised" agree on every row (they disagreed on three).
+#[test]
+fn the_sql_operators_idle_timeout_is_judged_on_its_own_rows() {
+    let mut s = Session::from_json(include_str!("../presets/sql_idle_reactivates.json")).unwrap();
+    run_to(&mut s, 60_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert_eq!(d.advice.idle_timeout.recommended_ms, Some(5_000));
+    assert!(!d.advice.constraints.iter().any(|c| c.text.contains("gaps")), "{:?}", d.advice.constraints);
+    s.apply_action(Action::IdleTimeout(Some(5_000))).unwrap();
+    run_to(&mut s, 70_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert!(d.advice.constraints.iter().all(|c| c.current_ok == c.recommended_ok), "{:?}", d.advice.constraints);
+    assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(_))), "{:?}", d.advice.actions);
+}

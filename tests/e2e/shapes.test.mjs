@@ -72,7 +72,7 @@ test("quiet side of a connect: the rates input holds both window subtasks at No 
     assert.match(await page.locator("#inputs-strip li.holding").textContent(), /currentInput2Watermark \(rates\) No Watermark/);
     assert.equal(await page.locator("svg.graph .node.part.holding[data-partition='4']").count(), 1);
     await page.screenshot({ path: path.join(shots, "quiet-side-join-held.png") });
-    await step(page, "Fix: withIdleness(5 s)");
+    await step(page, "Fix: withIdleness(2.5 s)");
     await playUntil(page, 60_000, 30);
     assert.ok((await results(page)) > 0, "windows fire once the rates source is idle");
     assert.equal(await page.locator("svg.graph .node.op[data-operator='0'] .port.input.idle[data-input='1']").count(), 1, "the idle input is hatched");

@@ -5,8 +5,8 @@
 //!
 //! The constraints are seed 002's: idle timeout > a partition's normal gaps (about twice their
 //! P99), > the emission interval (it is checked only then), > twice the bound, and ≤ the delay
-//! the user tolerates (by default a third of the window, its rule of thumb); bound ≈ a disorder
-//! quantile (P99 here).
+//! the user tolerates (by default one window); its rule of thumb, ≤ a third of the window, is
+//! met too when a round value allows; bound ≈ a disorder quantile (P99 here).
 
 use super::classify::{PartitionClass, PartitionFacts};
 use super::histogram::Histogram;
@@ -80,6 +80,9 @@ pub struct Inputs<'a> {
     /// A watermark operator after every source decides the watermark: a bound for the
     /// sources' strategy would change nothing, so none is advised.
     pub bound_set_after_source: bool,
+    /// SQL's watermark operator after every source decides idleness: its
+    /// `table.exec.source.idle-timeout` (`None` inside: off) is what the advice sets.
+    pub sql_idle_timeout_ms: Option<Option<i64>>,
 }
 
 pub fn advise(i: &Inputs) -> Advice {
@@ -90,7 +93,11 @@ pub fn advise(i: &Inputs) -> Advice {
     let bound = if i.bound_set_after_source { bound_not_advised(i) } else { bound(i) };
     // Against the advised bound: the advice is one package, and applying it is a fixed
     // point (asked again, the advisor proposes what is set).
-    let (idle_timeout, constraints) = idle_timeout(i, bound.recommended_ms.or(i.bound_ms).unwrap_or(0), tolerated);
+    let advised_bound = bound.recommended_ms.or(i.bound_ms).unwrap_or(0);
+    let (idle_timeout, constraints) = match i.sql_idle_timeout_ms {
+        Some(current) => sql_operator_idle_timeout(i, advised_bound, tolerated, current),
+        None => idle_timeout(i, advised_bound, tolerated),
+    };
     // The disorder the advised bound takes in: late records within it need no lateness.
     let absorbed = bound.recommended_ms.and_then(|_| data_partitions(i).filter_map(|p| p.disorder_p99_ms).max());
     let allowed_lateness = lateness(i, absorbed);
@@ -98,7 +105,8 @@ pub fn advise(i: &Inputs) -> Advice {
     if let Some(b) = bound.recommended_ms.filter(|&b| Some(b) != i.bound_ms) {
         actions.push(Action::Bound(b));
     }
-    if let Some(t) = idle_timeout.recommended_ms.filter(|&t| i.idle_timeouts_ms.iter().any(|&c| c != Some(t))) {
+    let set_now = i.sql_idle_timeout_ms.as_ref().map_or(i.idle_timeouts_ms, std::slice::from_ref);
+    if let Some(t) = idle_timeout.recommended_ms.filter(|&t| set_now.iter().any(|&c| c != Some(t))) {
         actions.push(Action::IdleTimeout(Some(t)));
     }
     if let Some(l) = allowed_lateness.recommended_ms.filter(|&l| l != i.allowed_lateness_ms) {
@@ -167,20 +175,13 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     let all = i.idle_timeouts_ms;
     let same = all.iter().all(|t| *t == all[0]);
     // A timeout that already meets every constraint stays: the advice does not churn.
-    let rec = (i.interval_ms > 0).then(|| all[0].filter(|&t| same && hard(t)).unwrap_or_else(|| nice_up(lower)));
+    let upper = tolerated.min(i.window_size_ms / 3);
+    let rec = (i.interval_ms > 0).then(|| all[0].filter(|&t| same && hard(t)).unwrap_or_else(|| round_between(lower, upper)));
     // What the advice changes: with sources that differ, one of theirs that is not the advice.
     let cur = all.iter().copied().find(|&t| t != rec).unwrap_or(all[0]);
-    let constraints = vec![
-        constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(gap2)), all, rec, &|t| t > gap2),
-        constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), all, rec, &|t| {
-            t > i.interval_ms && i.interval_ms > 0
-        }),
-        constraint(format!("more than twice the bound: > {}", d(twice(bound_ms))), all, rec, &|t| t > twice(bound_ms)),
-        constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), all, rec, &|t| t <= tolerated),
-        constraint(format!("rule of thumb: ≤ a third of the window ({})", d(i.window_size_ms / 3)), all, rec, &|t| {
-            t <= i.window_size_ms / 3
-        }),
-    ];
+    let mut constraints =
+        vec![constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(gap2)), all, rec, &|t| t > gap2)];
+    constraints.extend(common_constraints(i, bound_ms, tolerated, all, rec));
     let mut basis = match (gap, rec) {
         (_, None) => "the auto-watermark interval is 0, so no idle timeout is ever checked".to_string(),
         (Some(g), Some(_)) => format!(
@@ -212,6 +213,44 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         )
     });
     (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost }, constraints)
+}
+
+/// Seed 002's constraints but the gaps': the interval, twice the bound, the tolerated delay
+/// and the rule of thumb.
+fn common_constraints(i: &Inputs, bound_ms: i64, tolerated: i64, current: &[Option<i64>], rec: Option<i64>) -> Vec<Constraint> {
+    let d = format_duration;
+    let twice = bound_ms.saturating_mul(2);
+    vec![
+        constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), current, rec, &|t| {
+            t > i.interval_ms && i.interval_ms > 0
+        }),
+        constraint(format!("more than twice the bound: > {}", d(twice)), current, rec, &|t| t > twice),
+        constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), current, rec, &|t| t <= tolerated),
+        constraint(format!("rule of thumb: ≤ a third of the window ({})", d(i.window_size_ms / 3)), current, rec, &|t| {
+            t <= i.window_size_ms / 3
+        }),
+    ]
+}
+
+/// The `table.exec.source.idle-timeout` to propose for SQL's watermark operator: half the
+/// delay the user tolerates (each row can hold the job for the timeout).
+pub(crate) fn sql_idle_timeout_ms(tolerated_delay_ms: i64) -> i64 {
+    (tolerated_delay_ms / 2).max(1)
+}
+
+/// SQL's watermark operator goes idle after the timeout without rows, and any row makes it
+/// active again: each row can hold the job for the timeout, so half the tolerated delay. Its
+/// rows' gaps are no constraint (flapping is the price, and harmless here), so the table has
+/// no row for them; the others are judged on the operator's timeout, not the sources'.
+fn sql_operator_idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64, current: Option<i64>) -> (Recommendation, Vec<Constraint>) {
+    let t = sql_idle_timeout_ms(tolerated);
+    let rec = Recommendation {
+        current_ms: current,
+        recommended_ms: Some(t),
+        basis: "SQL's watermark operator goes idle after the timeout without rows and any row makes it active again: each row can hold the job for the timeout, so half the tolerated delay".into(),
+        cost: format!("the operator flips idle/active with sparse rows; each row holds the job for up to {}", format_duration(t)),
+    };
+    (rec, common_constraints(i, bound_ms, tolerated, &[current], Some(t)))
 }
 
 /// A constraint, met by the current setting when every source's timeout meets it.
@@ -275,6 +314,24 @@ fn wait_for_timestamps(i: &Inputs) -> Advice {
     }
 }
 
+/// The round value for at least `lower` that also stays within `upper` when one does: the next
+/// [`nice_up`] value, or a finer one (whole half seconds below 10 s, 5 s below a minute, half
+/// minutes below 10 min) when that one is over `upper`. The next nice value after 2 s is 5 s:
+/// with a 10 s window the advice broke its own rule of thumb (≤ 3.3 s) while 2.5 s meets it.
+fn round_between(lower: i64, upper: i64) -> i64 {
+    let nice = nice_up(lower);
+    let step = [(10_000, 500), (60_000, 5_000), (600_000, 30_000)]
+        .into_iter()
+        .find(|&(below, _)| lower <= below)
+        .map_or(300_000, |(_, step)| step);
+    let fine = lower.saturating_add(step - 1).div_euclid(step).saturating_mul(step);
+    if nice > upper && fine <= upper {
+        fine
+    } else {
+        nice
+    }
+}
+
 /// The next round value at or above `v` ms: 0, 50, 100, 200, 250, 500 ms, 1, 2, 5, 10, 15,
 /// 20, 30, 45 s, 1, 2, 3, 5, 10, 15, 20, 30 min, then whole hours.
 pub fn nice_up(v: i64) -> i64 {
@@ -289,6 +346,15 @@ pub fn nice_up(v: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_finer_value_when_the_next_round_one_is_over_the_limit() {
+        assert_eq!(round_between(2_001, 3_333), 2_500);
+        assert_eq!(round_between(1_001, 1_666), 1_500);
+        assert_eq!(round_between(4_001, 20_000), 5_000, "the round value when it fits");
+        assert_eq!(round_between(2_001, 2_400), 5_000, "none fits: the round one");
+        assert_eq!(round_between(61_000, 100_000), 90_000);
+    }
 
     #[test]
     fn round_values() {

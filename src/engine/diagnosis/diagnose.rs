@@ -6,7 +6,6 @@ use super::advisor::{advise, Advice, Inputs};
 use super::classify::{quiet_after_ms, too_early_to_judge, PartitionFacts};
 use super::finding::{Finding, FindingKind, Fix, Severity};
 use super::lag::{lag_ms, over_threshold, SubtaskLag};
-use super::topology_findings::sql_idle_timeout_ms;
 use crate::engine::explain::{Culprit, Explanation, Reason};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::midstream::MidstreamSpec;
@@ -105,6 +104,7 @@ impl Simulation {
             tolerated_delay_ms: opts.tolerated_delay_ms,
             sink_append: self.down.sink.mode == crate::engine::operator::sink::SinkMode::Append,
             bound_set_after_source: self.cfg.inputs.iter().all(|i| i.midstream.is_some()),
+            sql_idle_timeout_ms: self.sql_operator().map(|m| m.idle_timeout_ms()),
             timestamps_broken: self.watermark_jumped(now)
                 || explanation.as_ref().is_some_and(|e| {
                     e.reasons.iter().any(|r| matches!(r, Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. }))
@@ -204,30 +204,22 @@ impl Simulation {
         })
     }
 
-    /// A watermark operator after the source decides the watermark: a bound for the source's
-    /// generator would change nothing, so none is advised (`bound_set_after_source`), nor is
-    /// the sources' idle timeout; SQL's operator takes the idle
-    /// timeout its finding proposes (rows re-activate it, so flapping is no reason for more).
+    /// A watermark operator after every source decides the watermark and idleness: the
+    /// sources' idle timeout changes nothing, so none is advised (nor their bound,
+    /// `bound_set_after_source`); SQL's operator has its own advice (`sql_idle_timeout_ms`).
     /// With two inputs and an operator after one of them only, the other source's strategy
-    /// still sets the job's watermark, so its bound is advised as usual.
+    /// still sets the job's watermark, so its settings are advised as usual.
     fn without_source_bound(&self, mut advice: Advice) -> Advice {
-        if self.cfg.inputs.iter().any(|i| i.midstream.is_none()) {
-            return advice;
-        }
-        let sql = self.cfg.inputs.iter().find_map(|i| i.midstream.filter(|m| matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. })));
-        advice.actions.retain(|a| !matches!(a, Action::IdleTimeout(_)));
-        if let Some(m) = sql {
-            let t = sql_idle_timeout_ms(advice.tolerated_delay_ms);
-            advice.idle_timeout.current_ms = m.idle_timeout_ms();
-            advice.idle_timeout.recommended_ms = Some(t);
-            advice.idle_timeout.basis = "SQL's watermark operator goes idle after the timeout without rows and any row makes it active again: each row can hold the job for the timeout, so half the tolerated delay".into();
-            advice.idle_timeout.cost =
-                format!("the operator flips idle/active with sparse rows; each row holds the job for up to {}", d(t));
-            if advice.idle_timeout.current_ms != Some(t) {
-                advice.actions.push(Action::IdleTimeout(Some(t)));
-            }
+        if self.cfg.inputs.iter().all(|i| i.midstream.is_some()) && self.sql_operator().is_none() {
+            advice.actions.retain(|a| !matches!(a, Action::IdleTimeout(_)));
         }
         advice
+    }
+
+    /// SQL's watermark operator, when one runs after every source (a SQL job has one topic).
+    fn sql_operator(&self) -> Option<MidstreamSpec> {
+        let all = self.cfg.inputs.iter().all(|i| i.midstream.is_some());
+        self.cfg.inputs.iter().find_map(|i| i.midstream.filter(|m| matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. }))).filter(|_| all)
     }
 
     /// Whether a window subtask's watermark is far ahead of processing time or at the end of

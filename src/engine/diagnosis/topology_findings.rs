@@ -41,7 +41,7 @@ impl FindingContext<'_> {
     /// active again: each row holds the job for the timeout. Half the tolerated delay (one
     /// window by default) bounds that; flapping is the price, and harmless here.
     fn shorter_sql_timeout(&self, f: Finding, current: Option<i64>) -> Finding {
-        let advised = sql_idle_timeout_ms(self.advice.tolerated_delay_ms);
+        let advised = super::advisor::sql_idle_timeout_ms(self.advice.tolerated_delay_ms);
         if current.is_some_and(|c| c <= advised) {
             return f;
         }
@@ -100,10 +100,4 @@ fn midstream(s: u32, name: &str, operator: &str, source_idle: bool, timeout: Opt
             silent.map_or("no record passed it yet".into(), |t| format!("last record through it {} ago", d(t))),
         )
         .check("currentOutputWatermark of the assigner operator, and the source's own watermark gauge next to it")
-}
-
-/// The `table.exec.source.idle-timeout` to propose for SQL's watermark operator: half the
-/// delay the user tolerates (each row can hold the job for the timeout).
-pub(crate) fn sql_idle_timeout_ms(tolerated_delay_ms: i64) -> i64 {
-    (tolerated_delay_ms / 2).max(1)
 }
