@@ -589,4 +589,14 @@ fn the_sql_operators_idle_timeout_is_judged_on_its_own_rows() {
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     assert!(d.advice.constraints.iter().all(|c| c.current_ok == c.recommended_ok), "{:?}", d.advice.constraints);
     assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(_))), "{:?}", d.advice.actions);
+    // Its sparse partition's finding does not say an idle timeout cannot help: here it does.
+    let mut s = Session::from_json(include_str!("../presets/sql_idle_reactivates.json")).unwrap();
+    run_to(&mut s, 240_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert!(d.findings.iter().any(|f| f.kind == wmp::engine::diagnosis::finding::FindingKind::SlowPartition), "the premise");
+    assert!(
+        d.findings.iter().all(|f| !f.title.contains("does not fix it")),
+        "{:?}",
+        d.findings.iter().map(|f| &f.title).collect::<Vec<_>>()
+    );
 }

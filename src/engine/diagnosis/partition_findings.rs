@@ -285,6 +285,12 @@ impl FindingContext<'_> {
                 ),
                 "Sparse, it holds the watermark until its next record, and an idle timeout shorter than its gaps would make it flap; stopped, it holds it for ever unless withIdleness excludes it. Look at its producer.".to_string(),
             ),
+            // SQL's watermark operator is active again with each row: there a timeout shorter
+            // than the gaps is the fix (its finding offers it), and flapping is harmless.
+            _ if self.sql_operator_after(n) => (
+                format!("Partition {name} gets a record every {} or so, and each row makes SQL's watermark operator after its source subtask active again: after each row it holds the job's watermark for up to the operator's idle timeout.", d(p.gap_p50_ms.unwrap_or(0))),
+                "A table.exec.source.idle-timeout shorter than its gaps lets the operator go idle between rows; each row then holds the job for that long at most.".to_string(),
+            ),
             _ => (
                 format!("Partition {name} gets a record every {} or so: its watermark trails its peers by up to that. An idle timeout does not fix it: shorter than its gaps it flaps, longer it never fires.", d(p.gap_p50_ms.unwrap_or(0))),
                 "Its watermark moves in steps; an idle timeout shorter than its gaps would make it flap. Accept the delay or give it more traffic.".to_string(),
@@ -298,6 +304,13 @@ impl FindingContext<'_> {
             .evidence("dataDelayMs", p.data_delay_ms.unwrap_or(0), format!("newest record {} old on arrival", d(p.data_delay_ms.unwrap_or(0))))
             .evidence("unread", unread, format!("{} records unread", thousands(unread)))
             .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
+    }
+
+    /// Whether SQL's watermark operator runs after partition `n`'s source.
+    fn sql_operator_after(&self, n: u32) -> bool {
+        let input = self.sim.partitions.get(n as usize).map_or(0, |x| x.input);
+        let midstream = self.sim.cfg.inputs.get(input as usize).and_then(|i| i.midstream);
+        matches!(midstream, Some(crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }))
     }
 
     /// The max drift of the watermark alignment partition `n`'s source runs with, if any.

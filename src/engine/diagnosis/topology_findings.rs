@@ -76,7 +76,8 @@ fn midstream(s: u32, name: &str, operator: &str, source_idle: bool, timeout: Opt
         ),
         // With the timeout set the fix is in force: say what it bounds, not only the problem.
         (true, _) => match timeout {
-            Some(t) => format!("The {operator} after source subtask {name} decides the watermark; its {} idle timeout lets it go idle between rows, so a row holds the job at most that long.", d(t)),
+            // Not "lets it go idle between rows": with rows closer than the timeout it never does.
+            Some(t) => format!("The {operator} after source subtask {name} decides the watermark; each row makes it active again and only {} without rows (its idle timeout) lets it go idle, so a row holds the job for up to that long.", d(t)),
             None => format!("The {operator} after source subtask {name} decides the watermark; rows re-activate it at once."),
         },
         (false, false) => format!("The {operator} after source subtask {name} decides the watermark for all of its partitions."),
