@@ -91,13 +91,14 @@ fn constraint_row(c: &Constraint, set: bool) -> impl IntoView {
     view! {
         <tr>
             <td>{c.text.clone()}</td>
-            <td class="ok-mark" class:bad=set && !c.current_ok aria-label=now_word>{now_mark}</td>
+            <td class="ok-mark" class:bad=set && !c.current_ok class:none=!set aria-label=now_word>{now_mark}</td>
             <td class="ok-mark" class:bad=!c.recommended_ok aria-label=word(c.recommended_ok)>{mark(c.recommended_ok)}</td>
         </tr>
     }
 }
 
-/// Applies every change of the advice in one click (live changes, no restart).
+/// Applies every change of the advice in one click (live changes, no restart; the note says
+/// what Flink would do).
 #[component]
 fn ApplyAdvice() -> impl IntoView {
     let pg = expect_context::<Pg>();
@@ -115,6 +116,11 @@ fn ApplyAdvice() -> impl IntoView {
             <button class="btn fix" id="btn-apply-advice" disabled=move || actions.with(Vec::is_empty)
                 on:click=move |_| apply_all(&pg, &actions.get_untracked())>{label}</button>
         </div>
+        // The playground changes these while the job runs; Flink cannot, and its restart is
+        // what people meet (the watermarks and the idle flags start again).
+        <p class="small muted" id="advice-live-note">
+            "Applied live, so you can compare. In Flink a changed watermark strategy or window needs a restart (from a savepoint): every watermark starts again at No Watermark and a silent partition waits out its full idle timeout again, as the preset “After a restart, windows stall until the idle timeout again” shows."
+        </p>
     }
 }
 
