@@ -56,12 +56,7 @@ pub fn sql_table(input: &InputConfig, own_idle: Option<Option<i64>>) -> String {
     };
     let (wm, _) = sql_strategy(input);
     let mut s = String::new();
-    if matches!(input.midstream, Some(MidstreamSpec::SqlWatermarkAssigner { .. })) {
-        s += "-- This WATERMARK runs as an operator after the source (WatermarkAssigner), not pushed into it:\n\
-              -- one watermark per source subtask (not per partition), starting at 0; any row makes it active again.\n\
-              -- A connector with watermark push-down (SupportsWatermarkPushDown, as Kafka's) generates\n\
-              -- per-partition watermarks in the source instead.\n";
-    }
+    s += &untranslated(input);
     s += &format!(
         "CREATE TABLE {} (\n  `key` STRING,\n  `value` BIGINT,\n{ts_expr}\n{}\n) WITH (\n",
         table(&input.topic),
@@ -81,6 +76,32 @@ pub fn sql_table(input: &InputConfig, own_idle: Option<Option<i64>>) -> String {
     }
     s += &sql_alignment(input);
     s += "\n);\n\n";
+    s
+}
+
+/// What of input `i`'s watermarks this script cannot say, as comments above its table: the
+/// SQL tab read as a faithful copy where it was not.
+fn untranslated(input: &InputConfig) -> String {
+    let mut s = String::new();
+    match input.midstream {
+        Some(MidstreamSpec::SqlWatermarkAssigner { .. }) => {
+            s += "-- In this scenario the WATERMARK runs as an operator after the source (WatermarkAssigner):\n\
+                  -- one watermark per source subtask (not per partition), starting at 0; any row makes it active again.\n\
+                  -- The Kafka connector below pushes it into the source instead (SupportsWatermarkPushDown: per-partition\n\
+                  -- watermarks, no re-activation by rows). The operator is what a connector without push-down gives,\n\
+                  -- or tEnv.fromDataStream(stream, Schema.newBuilder()...watermark(...).build()).\n";
+        }
+        Some(MidstreamSpec::TimestampsAndWatermarks { .. }) => {
+            s += "-- The DataStream job assigns its watermarks after the source (assignTimestampsAndWatermarks), which SQL\n\
+                  -- cannot say: this WATERMARK is that operator's strategy, generated in the source per partition. The\n\
+                  -- source's own strategy (and its idle timeout) is not used: that operator swallows it.\n";
+        }
+        None => {}
+    }
+    if let GeneratorKind::MaxOnSilence { .. } = input.source.generator {
+        s += "-- The DataStream job's generator emits Long.MAX_VALUE after a silence, which SQL cannot say: this\n\
+              -- WATERMARK is its bounded part only.\n";
+    }
     s
 }
 

@@ -106,7 +106,11 @@ mod tests {
         let q = sql(&c);
         assert!(q.starts_with("SET 'table.exec.source.idle-timeout' = '1 min';"), "{q}");
         assert!(q.contains("WATERMARK FOR event_time AS event_time - INTERVAL '2' SECOND"), "{q}");
-        assert!(q.contains("not pushed into it"), "{q}");
+        assert!(q.contains("runs as an operator after the source (WatermarkAssigner)") && q.contains("fromDataStream"), "{q}");
+        let q = sql(&preset("midstream-assigner"));
+        assert!(q.contains("which SQL\n-- cannot say"), "a DataStream assigner after the source is named: {q}");
+        let q = sql(&preset("max-on-silence"));
+        assert!(q.contains("Long.MAX_VALUE after a silence, which SQL cannot say"), "{q}");
         let j = java(&c);
         assert!(j.contains("WatermarkStrategy.noWatermarks()") && j.contains("see the SQL tab).\nDataStream<Event> events = env"), "{j}");
         assert!(j.contains("    .setParallelism(2);\n"), "no statement ends inside a comment: {j}");
