@@ -42,15 +42,20 @@ fn facts(run: &JobRunView, start: i64) -> Vec<String> {
         (None, Some(i)) => format!("checkpoint every {}: none yet", dur(i)),
         (Some(c), Some(_)) => format!("last checkpoint #{} at {}", c.id, &elapsed(c.at.ms(), start)[..8]),
     });
+    // In the order they happened: a failure after the last restore reads after it ("✕ lost at
+    // 00:04:59 | restored at 00:04:56" read backwards).
+    let mut events = Vec::new();
     if let (Some(reason), Some(at)) = (&run.failure, run.failed_at) {
         // "TaskManager 0 lost: its keyed state … went over its memory …": the head is enough
         // here; the whole reason is on the timeline's ✕ and in the WHY panel.
         let head = reason.split(':').next().unwrap_or(reason);
-        out.push(format!("✕ {head} at {}", &elapsed(at.ms(), start)[..8]));
+        events.push((at.ms(), format!("✕ {head} at {}", &elapsed(at.ms(), start)[..8])));
     }
     if let (Some(from), Some(at)) = (run.restored_from, run.restored_at) {
-        out.push(format!("restored #{from} at {}", &elapsed(at.ms(), start)[..8]));
+        events.push((at.ms(), format!("restored #{from} at {}", &elapsed(at.ms(), start)[..8])));
     }
+    events.sort_by_key(|e| e.0);
+    out.extend(events.into_iter().map(|e| e.1));
     if run.records_replayed > 0 || run.results_duplicated > 0 {
         out.push(format!(
             "{} records replayed · {} duplicate results",
