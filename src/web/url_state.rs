@@ -36,10 +36,19 @@ impl TimelineZoom {
         (s.is_some() || e.is_some()).then(|| format!("{}:{}", opt(s), opt(e)))
     }
 
-    fn set_text(self, text: &str) {
-        let mut parts = text.split(':').map(|p| p.parse::<i64>().ok());
-        self.span.set(parts.next().flatten().map(|s| s.clamp(200, 30 * 86_400_000)));
-        self.end.set(parts.next().flatten());
+    /// Sets the zoom `text` says (`span:end`, each a number or `-`); false, and nothing set,
+    /// when it is damaged.
+    fn set_text(self, text: &str) -> bool {
+        let part = |p: Option<&str>| match p {
+            Some("-") => Some(None),
+            Some(n) => n.parse::<i64>().ok().map(Some),
+            None => None,
+        };
+        let mut parts = text.split(':');
+        let (Some(span), Some(end), None) = (part(parts.next()), part(parts.next()), parts.next()) else { return false };
+        self.span.set(span.map(|s| s.clamp(200, 30 * 86_400_000)));
+        self.end.set(end);
+        true
     }
 }
 
@@ -121,13 +130,34 @@ pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
     if let Some(v) = st.speed.filter(|v| *v <= super::playback::MAX_SPEED) {
         pg.speed.set(v);
     }
-    pg.selection.set(st.selection.as_deref().and_then(selection_of).unwrap_or(Selection::None));
-    if let Some(z) = &st.zoom {
-        TimelineZoom::of_page().set_text(z);
-    }
     pg.refresh();
+    // What the view cannot take is said, not dropped without a word; the rest still opens.
+    let mut lost = Vec::new();
+    let picked = st.selection.as_deref().map(|t| selection_of(t).filter(|sel| names_one(pg, sel)).ok_or(t));
+    if let Some(Err(t)) = picked {
+        lost.push(format!("its selection “{t}” names nothing in this scenario"));
+    }
+    pg.selection.set(picked.and_then(Result::ok).unwrap_or(Selection::None));
+    if let Some(z) = st.zoom.as_deref().filter(|z| !TimelineZoom::of_page().set_text(z)) {
+        lost.push(format!("its zoom “{z}” is not one this playground wrote"));
+    }
+    if !lost.is_empty() {
+        pg.info(format!("This link opened, but {}: shown without it.", lost.join(", and ")));
+    }
     pg.playing.set(st.playing);
     Ok(())
+}
+
+/// Whether `sel` names a node of the scenario now open, or a window with an end after its start.
+fn names_one(pg: &Pg, sel: &Selection) -> bool {
+    pg.snap_slow.with_untracked(|s| match *sel {
+        Selection::None => true,
+        Selection::Operator(o) => (o as usize) < s.operators.len(),
+        Selection::Source(x) => (x as usize) < s.sources.len(),
+        Selection::Split(p) => (p as usize) < s.splits.len(),
+        Selection::WindowRange { start, end } => start < end,
+        Selection::Window { subtask, start, end, .. } => (subtask as usize) < s.operators.len() && start < end,
+    })
 }
 
 /// Whether this page's address is its own to write: not in lesson mode or an embed, whose

@@ -430,3 +430,18 @@ test("the Share button goes to the Share card without touching the address; an a
     await context.close();
   }
 });
+
+test("a link whose selection or zoom names nothing opens the rest and says what it left out", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(env.baseUrl + "#s=" + state({ p: "late-data", t: 5_000, k: "w9:0:10000:user-1", z: "abc" }), { waitUntil: "load" });
+    const notice = page.locator(".notice", { hasText: "This link opened, but" });
+    await notice.waitFor({ timeout: 20_000 });
+    const text = await notice.textContent();
+    assert.match(text, /its selection “w9:0:10000:user-1” names nothing in this scenario/);
+    assert.match(text, /its zoom “abc” is not one this playground wrote/);
+    assert.equal(await clockMs(page), 5_000, "the rest of the link opened");
+  } finally {
+    await context.close();
+  }
+});

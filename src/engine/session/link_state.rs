@@ -101,7 +101,8 @@ impl LinkState {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
                 InputError::new("s", format!("the state unpacks to more than {} KB and is refused", MAX_INFLATED >> 10))
             }
-            _ => InputError::new("s", "the state is damaged (it does not unpack)"),
+            // The usual cause: a chat app or a mail cut the long address.
+            _ => InputError::new("s", "it does not unpack, so it was cut off or changed on the way (chat apps and mail cut long links): copy the whole address again"),
         })?;
         let text = std::str::from_utf8(&json).map_err(|_| InputError::new("s", "the state does not unpack to UTF-8 text"))?;
         check_depth(text, "s")?;
@@ -114,8 +115,13 @@ impl LinkState {
 
     /// Bounds on what the fields may say (the scenario and commands are checked when loaded).
     fn check(&self) -> Result<(), InputError> {
-        if !(-1..=MAX_DURATION_MS).contains(&self.at_ms) {
-            return Err(InputError::new("t", format!("the position {} ms is out of range (0 to {MAX_DURATION_MS} ms)", self.at_ms)));
+        // -1 is "no position" (the start).
+        if self.at_ms < -1 {
+            return Err(InputError::new("t", format!("the position {} ms is before the start", self.at_ms)));
+        }
+        if self.at_ms > MAX_DURATION_MS {
+            let d = crate::engine::time::format_duration;
+            return Err(InputError::new("t", format!("the position {} is past the longest run ({})", d(self.at_ms), d(MAX_DURATION_MS))));
         }
         if self.speed.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
             return Err(InputError::new("v", "the speed is not a positive number"));

@@ -122,7 +122,7 @@ fn other_versions_and_garbage_are_named() {
     assert!(err("3.abcd").contains("version 3"), "{}", err("3.abcd"));
     assert!(err("hello").contains("version"), "{}", err("hello"));
     assert!(err("2.@@@@").contains("invalid character"), "{}", err("2.@@@@"));
-    assert!(err("2.AAAA").contains("damaged"), "{}", err("2.AAAA"));
+    assert!(err("2.AAAA").contains("cut off or changed on the way"), "{}", err("2.AAAA"));
     assert!(err(&packed(b"{\"p\":\"x\",\"zz\":1}")).contains("not one this playground wrote"));
     assert!(err(&packed(b"{}")).contains("no preset"));
 }
@@ -155,7 +155,10 @@ fn positions_speeds_and_long_texts_are_bounded() {
     let p = catalog::presets()[0].id;
     let base = LinkState { preset: Some(p.into()), ..LinkState::default() };
     let far = LinkState { at_ms: i64::MAX, ..base.clone() };
-    assert!(err(&far.encode()).contains("out of range"));
+    assert!(err(&far.encode()).contains("past the longest run"), "{}", err(&far.encode()));
+    let before = LinkState { at_ms: -5, ..base.clone() };
+    assert!(err(&before.encode()).contains("the position -5 ms is before the start"));
+    assert!(LinkState::decode(&LinkState { at_ms: -1, ..base.clone() }.encode()).is_ok(), "-1 is the start");
     let nan = LinkState { speed: Some(-1.0), ..base.clone() };
     assert!(err(&nan.encode()).contains("speed"));
     let long = LinkState { selection: Some("<script>".repeat(100)), ..base.clone() };
