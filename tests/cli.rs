@@ -319,11 +319,11 @@ fn diagnose_prints_the_diagnosis_as_json_or_text() {
     let d: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(d["cause"], json!("empty_partition"));
     assert_eq!(d["culprit"]["partition"], json!(3));
-    assert_eq!(d["findings"][0]["fixes"][0]["action"], json!({"kind": "idle_timeout", "value": 2500}));
+    assert_eq!(d["findings"][0]["fixes"][0]["action"], json!({"kind": "idle_timeout", "value": 5000}));
     let text = wmp(&["diagnose", "--text", "--at", "60000", "presets/empty_partition.json"], None);
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.starts_with("Partition 3 (source subtask 0) has never received a record"), "{text}");
-    assert!(text.contains("fix: Idle timeout 2.5 s") && text.contains("advice:"), "{text}");
+    assert!(text.contains("fix: Idle timeout 5.0 s") && text.contains("advice:"), "{text}");
     let line = assert_input_error(&wmp(&["diagnose", "--at", "soon", "presets/empty_partition.json"], None), "bad --at");
     assert!(line.contains("--at"), "{line}");
     // `wmp run` reports the end state's diagnosis and the sink's mode too.

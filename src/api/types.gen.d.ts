@@ -897,6 +897,12 @@ export type Advice = {
   idleTimeout: Recommendation,
   allowedLateness: Recommendation,
   /**
+   * The idle timeout to set with the bound left as it is: what a finding's fix offers.
+   * Fitted to the set bound when the advice lowers it (alone, one fitted to the lower
+   * advised bound broke "more than twice the bound"); the package's otherwise.
+   */
+  idleTimeoutAloneMs: number | null,
+  /**
    * The delay the idle timeout may add (set by the user, or one window).
    */
   toleratedDelayMs: number,

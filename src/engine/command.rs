@@ -270,6 +270,10 @@ impl Simulation {
                 self.sources.iter_mut().filter(|s| s.input as usize == input).for_each(|s| s.reconfigure(src));
             }
         }
+        let bound = crate::engine::diagnosis::diagnose::job_bound_ms(&self.cfg).unwrap_or(0);
+        if bound != self.down.bound_ms {
+            self.down.set_bound(bound);
+        }
         if let Param::IdleTimeoutMs(t) = param {
             let now = self.now.max(self.cfg.start_time);
             self.down.chained.iter_mut().flatten().for_each(|m| m.set_idle_timeout(t, now));

@@ -77,6 +77,17 @@ pub struct Downstream {
     /// each was late (the operator's watermark minus its timestamp), for the diagnosis.
     pub late_by_partition: Vec<(u64, ProcTime)>,
     pub lateness: Histogram,
+    /// Each late record's lateness plus the job's bound then in force, + 1: how far it was
+    /// behind the newest timestamps the watermark came from, the bound that would have kept
+    /// it on time. Unlike lateness it does not change with the bound, so the advisor can say
+    /// what a new bound leaves late.
+    pub late_disorder: Histogram,
+    /// The job's bound (`job_bound_ms`), kept current by the strategy commands.
+    pub(crate) bound_ms: i64,
+    /// After a raised bound: the bound before it and the highest window watermark then. The
+    /// watermark never goes back, so until it passes that value it is the old bound's, and a
+    /// record late behind it is measured with the old one.
+    pub(crate) raised_from: Option<(i64, EventTime)>,
     /// An interval join's output (empty for a window job).
     pub joins: JoinResults,
     joined: Vec<JoinedPair>,
@@ -131,6 +142,9 @@ impl Downstream {
             failure: None,
             late_by_partition: Vec::new(),
             lateness: Histogram::default(),
+            late_disorder: Histogram::default(),
+            bound_ms: crate::engine::diagnosis::diagnose::job_bound_ms(cfg).unwrap_or(0),
+            raised_from: None,
             joins: JoinResults::new(cfg.window_results_retained),
             joined: Vec::new(),
             capacity_per_s: cfg.flow.keyed_capacity_per_s,
@@ -417,6 +431,14 @@ impl Downstream {
         self.joined = pairs;
     }
 
+    /// A new job bound (a strategy command): a raise keeps the old one for the watermark it
+    /// left behind (`raised_from`).
+    pub(crate) fn set_bound(&mut self, bound_ms: i64) {
+        let held = self.windows.iter().map(|w| w.current_input_watermark()).max().unwrap_or(EventTime::MIN);
+        self.raised_from = (bound_ms > self.bound_ms).then_some((self.bound_ms, held));
+        self.bound_ms = bound_ms;
+    }
+
     /// The job fails (an exception in a Flink operator); the simulation stops within the
     /// instant with this message.
     #[cold]
@@ -433,7 +455,13 @@ impl Downstream {
         let side_output = self.late_side_output;
         // Late behind Long.MAX_VALUE says nothing about how late data comes.
         if watermark != EventTime::MAX {
-            self.lateness.add(watermark.ms().saturating_sub(ts.ms()));
+            let lateness = watermark.ms().saturating_sub(ts.ms());
+            self.lateness.add(lateness);
+            let bound = match self.raised_from {
+                Some((old, held)) if watermark <= held => old,
+                _ => self.bound_ms,
+            };
+            self.late_disorder.add(lateness.saturating_add(bound).saturating_add(1));
         }
         let p = rec.partition as usize;
         if self.late_by_partition.len() <= p {

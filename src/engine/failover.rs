@@ -349,6 +349,7 @@ impl Simulation {
         d.watermark_history = old.watermark_history;
         d.late_by_partition = old.late_by_partition;
         d.lateness = old.lateness;
+        d.late_disorder = old.late_disorder;
         d.joins = old.joins;
         let failed_at = self.failover.failed_at.unwrap_or(self.now);
         for (i, (w, o)) in d.windows.iter_mut().zip(old.windows).enumerate() {

@@ -68,7 +68,7 @@ pub fn announcement(pg: Pg) -> String {
     // view's middle pass for the waited-for window.
     let slowest = pg.snap_slow.with_untracked(|s| s.operators.iter().filter(|o| !o.idle).map(|o| o.input_watermark).min());
     let state = match slowest {
-        Some(NO_WATERMARK) => " No window subtask has a watermark yet, so no window is waited for: this one is in the middle of the view.",
+        Some(NO_WATERMARK) => " The slowest window subtask has no watermark yet, so no window is waited for: this one is in the middle of the view.",
         Some(END_OF_TIME) => " The watermark is at the end of input: every window has fired.",
         None => " Every window subtask is idle: none waits for a window.",
         Some(_) => "",

@@ -71,7 +71,7 @@ test("empty partition: nothing fires; withIdleness fixes it; waking it up makes 
     assert.equal(await results(page), 0);
     assert.equal(await culprit(page), "3");
     assert.match(await why(page), /No Watermark/);
-    await step(page, "Fix: withIdleness(2.5 s)");
+    await step(page, "Fix: withIdleness(5 s)");
     await playUntil(page, 75_000, 30);
     assert.ok((await results(page)) > 0);
     await step(page, "Wake partition 3 with 40 s old records");

@@ -71,7 +71,7 @@ test("restart-stalls-until-idle: failure, RESTARTING, the restore stalls 30 s; w
     await page.screenshot({ path: path.join(shots, "restore-stalled.png") });
 
     // The fix the WHY panel proposes, then a failure of our own.
-    await step(page, "Fix: idle timeout 2.5 s");
+    await step(page, "Fix: idle timeout 5 s");
     await page.click("#kill-tm-0");
     const killed = await clockMs(page);
     assert.equal(await status(page), "RESTARTING");

@@ -72,7 +72,7 @@ test("quiet side of a connect: the rates input holds both window subtasks at No 
     assert.match(await page.locator("#inputs-strip li.holding").textContent(), /currentInput2Watermark \(rates\) No Watermark/);
     assert.equal(await page.locator("svg.graph .node.part.holding[data-partition='4']").count(), 1);
     await page.screenshot({ path: path.join(shots, "quiet-side-join-held.png") });
-    await step(page, "Fix: withIdleness(2.5 s)");
+    await step(page, "Fix: withIdleness(5 s)");
     await playUntil(page, 60_000, 30);
     assert.ok((await results(page)) > 0, "windows fire once the rates source is idle");
     assert.equal(await page.locator("svg.graph .node.op[data-operator='0'] .port.input.idle[data-input='1']").count(), 1, "the idle input is hatched");
@@ -94,7 +94,7 @@ test("union with an idle stream: one valve over both sources' channels; the stop
     assert.equal(await page.locator("#channels-table tbody tr").count(), 2, "one valve: both sources' channels in one table");
     assert.match(await page.locator("#channels-table tbody tr.holding").textContent(), /impressions/);
     await page.screenshot({ path: path.join(shots, "union-idle-stream-held.png") });
-    await step(page, "Fix: idle timeout 2 s");
+    await step(page, "Fix: idle timeout 2.5 s");
     await playUntil(page, 75_000, 30);
     assert.ok((await results(page)) > stuck + 10, "the windows catch up");
     assert.equal(await page.locator("svg.graph .node.src.idle[data-source='1']").count(), 1, "the impressions source is idle");

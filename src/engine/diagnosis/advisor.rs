@@ -46,6 +46,10 @@ pub struct Advice {
     pub bound: Recommendation,
     pub idle_timeout: Recommendation,
     pub allowed_lateness: Recommendation,
+    /// The idle timeout to set with the bound left as it is: what a finding's fix offers.
+    /// Fitted to the set bound when the advice lowers it (alone, one fitted to the lower
+    /// advised bound broke "more than twice the bound"); the package's otherwise.
+    pub idle_timeout_alone_ms: Option<i64>,
     /// The delay the idle timeout may add (set by the user, or one window).
     pub tolerated_delay_ms: i64,
     pub constraints: Vec<Constraint>,
@@ -60,6 +64,11 @@ pub const MIN_RECORDS: u64 = 100;
 /// state finding reads them.
 pub const HISTORY_WINDOWS: i64 = 10;
 
+/// Whether records `age_ms` old on arrival are history (a backfill) for windows of `window_ms`.
+pub fn reads_history(age_ms: i64, window_ms: i64) -> bool {
+    age_ms > HISTORY_WINDOWS.saturating_mul(window_ms.max(1))
+}
+
 /// What the advisor reads.
 pub struct Inputs<'a> {
     pub partitions: &'a [PartitionFacts],
@@ -71,6 +80,8 @@ pub struct Inputs<'a> {
     pub allowed_lateness_ms: i64,
     pub window_size_ms: i64,
     pub lateness: &'a Histogram,
+    /// The late records' lateness plus the bound then in force (`Downstream::late_disorder`).
+    pub late_disorder: &'a Histogram,
     pub tolerated_delay_ms: Option<i64>,
     /// A far-future timestamp or a unit mistake was found: the measured disorder and
     /// lateness are the broken timestamps', not the data's.
@@ -93,14 +104,18 @@ pub fn advise(i: &Inputs) -> Advice {
     let bound = if i.bound_set_after_source { bound_not_advised(i) } else { bound(i) };
     // Against the advised bound: the advice is one package, and applying it is a fixed
     // point (asked again, the advisor proposes what is set).
-    let advised_bound = bound.recommended_ms.or(i.bound_ms).unwrap_or(0);
-    let (idle_timeout, constraints) = match i.sql_idle_timeout_ms {
-        Some(current) => sql_operator_idle_timeout(i, advised_bound, tolerated, current),
-        None => idle_timeout(i, advised_bound, tolerated),
+    // Against the advised bound: the advice is one package, and applying it is a fixed
+    // point (asked again, the advisor proposes what is set).
+    let idle_for = |b: Option<i64>| match i.sql_idle_timeout_ms {
+        Some(current) => sql_operator_idle_timeout(i, b.unwrap_or(0), tolerated, current),
+        None => idle_timeout(i, b.unwrap_or(0), tolerated),
     };
-    // The disorder the advised bound takes in: late records within it need no lateness.
-    let absorbed = bound.recommended_ms.and_then(|_| data_partitions(i).filter_map(|p| p.disorder_p99_ms).max());
-    let allowed_lateness = lateness(i, absorbed);
+    let (idle_timeout, constraints) = idle_for(bound.recommended_ms.or(i.bound_ms));
+    let idle_timeout_alone_ms = match (bound.recommended_ms, i.bound_ms) {
+        (Some(advised), Some(set)) if advised < set => idle_for(Some(set)).0.recommended_ms,
+        _ => idle_timeout.recommended_ms,
+    };
+    let allowed_lateness = lateness(i, bound.recommended_ms.or(i.bound_ms), bound.recommended_ms.is_some_and(|b| Some(b) != i.bound_ms));
     let mut actions = Vec::new();
     if let Some(b) = bound.recommended_ms.filter(|&b| Some(b) != i.bound_ms) {
         actions.push(Action::Bound(b));
@@ -115,7 +130,7 @@ pub fn advise(i: &Inputs) -> Advice {
             actions.push(Action::Sink(crate::engine::operator::sink::SinkMode::Upsert));
         }
     }
-    Advice { bound, idle_timeout, allowed_lateness, tolerated_delay_ms: tolerated, constraints, actions }
+    Advice { bound, idle_timeout, idle_timeout_alone_ms, allowed_lateness, tolerated_delay_ms: tolerated, constraints, actions }
 }
 
 /// The partitions whose records are real data (heartbeats and empty ones say nothing about
@@ -139,7 +154,7 @@ fn bound(i: &Inputs) -> Recommendation {
     let rec = nice_up(p99);
     // A backfill reads history in order: that says nothing of the live disorder to come, and
     // lowering the bound to it (30 s → 0 in a replay) would drop live records later.
-    let oldest = data_partitions(i).filter_map(|p| p.data_delay_ms).max().filter(|&age| age > HISTORY_WINDOWS * i.window_size_ms.max(1));
+    let oldest = data_partitions(i).filter_map(|p| p.data_delay_ms).max().filter(|&age| reads_history(age, i.window_size_ms));
     if let (Some(age), Some(cur)) = (oldest, i.bound_ms.filter(|&b| rec < b)) {
         let basis = format!(
             "records arrive up to {} old: the job reads history, whose order ({} out of order at P99) says nothing of the live disorder to come",
@@ -175,8 +190,15 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     let all = i.idle_timeouts_ms;
     let same = all.iter().all(|t| *t == all[0]);
     // A timeout that already meets every constraint stays: the advice does not churn.
-    let upper = tolerated.min(i.window_size_ms / 3);
-    let rec = (i.interval_ms > 0).then(|| all[0].filter(|&t| same && hard(t)).unwrap_or_else(|| round_between(lower, upper)));
+    // Within the rule of thumb if a round value allows, else within the tolerated delay.
+    let fit = |upper: i64| Some(round_between(lower, upper)).filter(|&t| t <= upper);
+    let rec = (i.interval_ms > 0).then(|| {
+        all[0]
+            .filter(|&t| same && hard(t))
+            .or_else(|| fit(tolerated.min(i.window_size_ms / 3)))
+            .or_else(|| fit(tolerated))
+            .unwrap_or_else(|| nice_up(lower))
+    });
     // What the advice changes: with sources that differ, one of theirs that is not the advice.
     let cur = all.iter().copied().find(|&t| t != rec).unwrap_or(all[0]);
     let mut constraints =
@@ -243,7 +265,10 @@ pub(crate) fn sql_idle_timeout_ms(tolerated_delay_ms: i64) -> i64 {
 /// rows' gaps are no constraint (flapping is the price, and harmless here), so the table has
 /// no row for them; the others are judged on the operator's timeout, not the sources'.
 fn sql_operator_idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64, current: Option<i64>) -> (Recommendation, Vec<Constraint>) {
-    let t = sql_idle_timeout_ms(tolerated);
+    // A set timeout within half the tolerated delay and above twice the bound stays.
+    let t = current
+        .filter(|&c| c > bound_ms.saturating_mul(2) && c <= sql_idle_timeout_ms(tolerated))
+        .unwrap_or(sql_idle_timeout_ms(tolerated));
     let rec = Recommendation {
         current_ms: current,
         recommended_ms: Some(t),
@@ -273,27 +298,34 @@ pub fn lateness_needed(lateness: &Histogram, allowed_lateness_ms: i64) -> Option
     lateness.quantile(0.99, 0).map(|p99| nice_up(p99.saturating_add(1)).max(allowed_lateness_ms))
 }
 
-/// The allowed lateness within the package. Late records no later than the disorder the
-/// advised bound takes in (`absorbed_ms`, its P99) were late for being out of order, and that
-/// bound keeps them on time: the package needs no lateness on top (it offered both, for the
-/// same records). Records later than that came late for another reason (a partition back from
-/// idle, a stale upload), which only allowed lateness catches. Measured against the disorder,
-/// not the current bound, so the advice stays what it is once applied.
-fn lateness(i: &Inputs, absorbed_ms: Option<i64>) -> Recommendation {
+/// The allowed lateness within the package, whose bound is `bound_ms` (`advised`: a change).
+/// The late records' disorder (lateness plus the bound then in force) does not change with
+/// the bound: under `bound_ms` each stays late by its disorder minus it, and records it takes
+/// in need no lateness on top (the advice offered bound 15 s *and* lateness 15 s for the same
+/// records). Read the same way once the bound is applied, the advice stays what it is.
+fn lateness(i: &Inputs, bound_ms: Option<i64>, advised: bool) -> Recommendation {
     let d = format_duration;
     let cur = Some(i.allowed_lateness_ms);
     let Some(p99) = i.lateness.quantile(0.99, 0) else {
         return Recommendation { current_ms: cur, recommended_ms: None, basis: "no late records so far".into(), cost: String::new() };
     };
     let late = format!("{} late records, late by up to {} (P99; the maximum {})", i.lateness.total(), d(p99), d(i.lateness.max()));
-    if let Some(disorder) = absorbed_ms.filter(|&x| p99 < x) {
-        let basis =
-            format!("{late}, within the disorder the advised bound takes in ({} at P99): it keeps such records on time", d(disorder));
-        return Recommendation { current_ms: cur, recommended_ms: Some(i.allowed_lateness_ms), basis, cost: String::new() };
-    }
-    let rec = lateness_needed(i.lateness, i.allowed_lateness_ms).unwrap_or(i.allowed_lateness_ms);
+    let whose = if advised { "the advised bound" } else { "the bound" };
+    let still_late = bound_ms.zip(i.late_disorder.quantile(0.99, 0)).map(|(b, disorder)| (b, disorder.saturating_sub(b)));
+    let rec = match still_late {
+        Some((b, left)) if left <= 0 => {
+            let basis = format!("{late} when they came; {whose} ({}) keeps such records on time", d(b));
+            return Recommendation { current_ms: cur, recommended_ms: Some(i.allowed_lateness_ms), basis, cost: String::new() };
+        }
+        Some((_, left)) => nice_up(left).max(i.allowed_lateness_ms),
+        None => lateness_needed(i.lateness, i.allowed_lateness_ms).unwrap_or(i.allowed_lateness_ms),
+    };
+    let basis = match still_late {
+        Some((b, left)) if advised => format!("{late} at the current bound; up to {} with {whose} ({})", d(left.saturating_sub(1)), d(b)),
+        _ => late,
+    };
     let cost = format!("window state is kept {} longer and windows re-fire for late records: the sink must upsert", d(rec));
-    Recommendation { current_ms: cur, recommended_ms: Some(rec), basis: late, cost }
+    Recommendation { current_ms: cur, recommended_ms: Some(rec), basis, cost }
 }
 
 /// No advice while timestamps are broken: it would be advice for the outlier.
@@ -307,6 +339,7 @@ fn wait_for_timestamps(i: &Inputs) -> Advice {
     Advice {
         bound: none(i.bound_ms),
         idle_timeout: none(i.idle_timeouts_ms[0]),
+        idle_timeout_alone_ms: None,
         allowed_lateness: none(Some(i.allowed_lateness_ms)),
         tolerated_delay_ms: i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000)),
         constraints: Vec::new(),
@@ -346,6 +379,38 @@ pub fn nice_up(v: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Late records 8 s late under a 10 s bound were 18 s out of order: a 15 s bound leaves
+    /// them 3 s late, so the package keeps lateness (it said the bound "keeps them on time",
+    /// comparing lateness with the data's disorder); records 3 s late are taken in.
+    #[test]
+    fn a_raised_bound_takes_in_only_the_late_records_within_it() {
+        let with = |late_ms: i64| {
+            let (mut lateness, mut disorder) = (Histogram::default(), Histogram::default());
+            for _ in 0..100 {
+                lateness.add(late_ms);
+                disorder.add(late_ms + 10_000 + 1);
+            }
+            let i = Inputs {
+                partitions: &[],
+                bound_ms: Some(10_000),
+                idle_timeouts_ms: &[None],
+                interval_ms: 200,
+                allowed_lateness_ms: 0,
+                window_size_ms: 60_000,
+                lateness: &lateness,
+                late_disorder: &disorder,
+                tolerated_delay_ms: None,
+                timestamps_broken: false,
+                sink_append: true,
+                bound_set_after_source: false,
+                sql_idle_timeout_ms: None,
+            };
+            super::lateness(&i, Some(15_000), true).recommended_ms
+        };
+        assert_eq!(with(8_000), Some(5_000));
+        assert_eq!(with(3_000), Some(0));
+    }
 
     #[test]
     fn a_finer_value_when_the_next_round_one_is_over_the_limit() {

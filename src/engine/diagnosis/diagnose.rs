@@ -101,6 +101,7 @@ impl Simulation {
             allowed_lateness_ms: self.cfg.allowed_lateness_ms,
             window_size_ms: window_size_ms(self.cfg.window),
             lateness: &self.down.lateness,
+            late_disorder: &self.down.late_disorder,
             tolerated_delay_ms: opts.tolerated_delay_ms,
             sink_append: self.down.sink.mode == crate::engine::operator::sink::SinkMode::Append,
             bound_set_after_source: self.cfg.inputs.iter().all(|i| i.midstream.is_some()),
@@ -204,9 +205,10 @@ impl Simulation {
         })
     }
 
-    /// A watermark operator after every source decides the watermark and idleness: the
-    /// sources' idle timeout changes nothing, so none is advised (nor their bound,
-    /// `bound_set_after_source`); SQL's operator has its own advice (`sql_idle_timeout_ms`).
+    /// A watermark operator after every source decides the watermark: their bound is not
+    /// advised (`bound_set_after_source`), and neither is "Apply advice" for the idle timeout
+    /// (it would set the operators' too, judged here on the sources' gaps); the findings offer
+    /// the operators' fix. SQL's operator has its own advice (`sql_idle_timeout_ms`).
     /// With two inputs and an operator after one of them only, the other source's strategy
     /// still sets the job's watermark, so its settings are advised as usual.
     fn without_source_bound(&self, mut advice: Advice) -> Advice {

@@ -75,7 +75,7 @@ impl FindingContext<'_> {
         if input == 0 && parts > 0 && parts < n {
             f = f.fix(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts));
         }
-        Some(match self.advice.idle_timeout.recommended_ms {
+        Some(match self.advice.idle_timeout_alone_ms {
             Some(t) if timeout.is_none() && cfg.auto_watermark_interval_ms > 0 => {
                 f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t)))
             }
@@ -134,7 +134,7 @@ impl FindingContext<'_> {
                 .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
                 .evidence("intervalMs", interval, format!("interval {}", d(interval)))
                 .check("frequent 'Marking channel … as idle/active' in the valve's DEBUG log");
-            if let Some(r) = self.advice.idle_timeout.recommended_ms {
+            if let Some(r) = self.advice.idle_timeout_alone_ms {
                 f = f.fix(format!("Idle timeout {}", d(r)), Action::IdleTimeout(Some(r)));
             }
             out.push(f);
@@ -349,7 +349,7 @@ impl FindingContext<'_> {
         let window = window_size_ms(self.sim.cfg.window);
         let backfill = culprit.is_some_and(|p| {
             p.class == PartitionClass::Slow && !matches!(p.slow_cause, Some(SlowCause::FewRecords | SlowCause::TooFewToTell))
-                || p.data_delay_ms.is_some_and(|d| d > super::advisor::HISTORY_WINDOWS * window)
+                || p.data_delay_ms.is_some_and(|d| super::advisor::reads_history(d, window))
         });
         let why = culprit.map_or("the watermark is held while records keep coming".to_string(), |p| {
             format!(
@@ -454,8 +454,8 @@ impl FindingContext<'_> {
             .detail("A restore brings back offsets and window state but not watermarks or idleness: records since the checkpoint are read again (duplicates in an append sink), every channel needs a watermark again and a silent partition needs its full idle timeout again before windows fire.")
             // While the first restart is under way, "0 restarts · 0 records read again" read as
             // if nothing had happened.
-            .evidence("restarts", u64::from(restarts), if down && restarts == 0 { "the first restart is under way".to_string() } else { format!("{restarts} restarts") })
-            .evidence("recordsReplayed", replayed, if down && replayed == 0 { "records since the checkpoint are read again once it runs".to_string() } else { format!("{} records read again", thousands(replayed)) })
+            .evidence("restarts", u64::from(restarts), if f.restarting_until.is_some() && restarts == 0 { "the first restart is under way".to_string() } else { format!("{restarts} restarts") })
+            .evidence("recordsReplayed", replayed, if f.restarting_until.is_some() && replayed == 0 { "records since the checkpoint are read again once it runs".to_string() } else { format!("{} records read again", thousands(replayed)) })
             .check("the job's numRestarts and the exceptions tab; checkpoint size over time");
         // Stalled after the restore by a silent partition: each restart costs the idle timeout,
         // so the advisor's (shorter) timeout is the fix.
@@ -469,7 +469,7 @@ impl FindingContext<'_> {
         if let Some(p) = self.culprit.and_then(|c| c.partition).filter(|_| down) {
             f = f.partition(p);
         }
-        if let (Some((p, t)), Some(rec)) = (stalled, self.advice.idle_timeout.recommended_ms) {
+        if let (Some((p, t)), Some(rec)) = (stalled, self.advice.idle_timeout_alone_ms) {
             if rec < t {
                 f = f
                     .partition(p)

@@ -120,7 +120,7 @@ impl FindingContext<'_> {
         if matches!(own.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
             return f;
         }
-        match self.advice.idle_timeout.recommended_ms.filter(|&t| Some(t) != own.idle_timeout_ms) {
+        match self.advice.idle_timeout_alone_ms.filter(|&t| Some(t) != own.idle_timeout_ms) {
             Some(t) => f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t))),
             None => f,
         }
@@ -269,10 +269,25 @@ impl FindingContext<'_> {
                     if p.idle { " The idle timeout excluded it, so they will be late when they are read." } else { "" }
                 ),
                 match self.max_drift_ms(n) {
+                    // An idle split reports no watermark to the alignment (reference §5.2).
+                    Some(_) if p.idle => "Give the source more capacity (parallelism up to the partition count). Watermark alignment is on, but while this split is idle it does not hold the others back.".into(),
                     // Offered while alignment is on, it read as if it were off.
                     Some(drift) => format!("Give the source more capacity (parallelism up to the partition count). Watermark alignment is on: it keeps the other splits within its {} max drift of this one meanwhile.", d(drift)),
                     None => "Give the source more capacity (parallelism up to the partition count); during a backfill, watermark alignment keeps the others from racing ahead.".into(),
                 },
+            ),
+            // SQL's watermark operator is active again with each row: there a timeout shorter
+            // than the gaps is the fix (its finding offers it), and flapping is harmless.
+            Some(SlowCause::TooFewToTell | SlowCause::FewRecords) | None if self.sql_operator_after(n).is_some() => (
+                format!(
+                    "Partition {name} gets a record every {} or so, and each row makes SQL's watermark operator after its source subtask active again: {}.",
+                    d(p.gap_p50_ms.unwrap_or(0)),
+                    match self.sql_operator_after(n).and_then(|m| m.idle_timeout_ms()) {
+                        Some(t) => format!("after each row it holds the job's watermark for up to its {} idle timeout", d(t)),
+                        None => "with no idle timeout it holds the job's watermark until the next row".to_string(),
+                    }
+                ),
+                "A table.exec.source.idle-timeout shorter than its gaps lets the operator go idle between rows; each row then holds the job for that long at most.".to_string(),
             ),
             // One gap is no rhythm: "gets a record every 4 s, an idle timeout does not fix it"
             // contradicted a lesson whose next step silences that very partition.
@@ -284,12 +299,6 @@ impl FindingContext<'_> {
                     p.silent_ms.filter(|s| *s > 0).map_or(String::new(), |s| format!(", the last {} ago", d(s)))
                 ),
                 "Sparse, it holds the watermark until its next record, and an idle timeout shorter than its gaps would make it flap; stopped, it holds it for ever unless withIdleness excludes it. Look at its producer.".to_string(),
-            ),
-            // SQL's watermark operator is active again with each row: there a timeout shorter
-            // than the gaps is the fix (its finding offers it), and flapping is harmless.
-            _ if self.sql_operator_after(n) => (
-                format!("Partition {name} gets a record every {} or so, and each row makes SQL's watermark operator after its source subtask active again: after each row it holds the job's watermark for up to the operator's idle timeout.", d(p.gap_p50_ms.unwrap_or(0))),
-                "A table.exec.source.idle-timeout shorter than its gaps lets the operator go idle between rows; each row then holds the job for that long at most.".to_string(),
             ),
             _ => (
                 format!("Partition {name} gets a record every {} or so: its watermark trails its peers by up to that. An idle timeout does not fix it: shorter than its gaps it flaps, longer it never fires.", d(p.gap_p50_ms.unwrap_or(0))),
@@ -306,11 +315,11 @@ impl FindingContext<'_> {
             .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
     }
 
-    /// Whether SQL's watermark operator runs after partition `n`'s source.
-    fn sql_operator_after(&self, n: u32) -> bool {
+    /// SQL's watermark operator after partition `n`'s source, if one runs there.
+    fn sql_operator_after(&self, n: u32) -> Option<crate::engine::operator::midstream::MidstreamSpec> {
         let input = self.sim.partitions.get(n as usize).map_or(0, |x| x.input);
         let midstream = self.sim.cfg.inputs.get(input as usize).and_then(|i| i.midstream);
-        matches!(midstream, Some(crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }))
+        midstream.filter(|m| matches!(m, crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }))
     }
 
     /// The max drift of the watermark alignment partition `n`'s source runs with, if any.
@@ -330,7 +339,7 @@ impl FindingContext<'_> {
             .check("numLateRecordsDropped of the window operator rises when the partition's numRecordsIn resumes");
         // Back below the watermark and silent again (a stale record), it holds its subtask
         // until it goes idle again: a shorter (advised) timeout lets it go sooner.
-        let (cur, advised) = (self.sim.source_settings_of(n).idle_timeout_ms, self.advice.idle_timeout.recommended_ms);
+        let (cur, advised) = (self.sim.source_settings_of(n).idle_timeout_ms, self.advice.idle_timeout_alone_ms);
         let silent_again = p.silent_ms.is_some_and(|s| s > p.gap_p99_ms.unwrap_or(0).saturating_mul(2).max(1_000));
         if let (true, true, Some(c), Some(a)) = (self.holds(p), silent_again, cur, advised) {
             if a < c {

@@ -57,8 +57,8 @@ impl FindingContext<'_> {
         .detail("A join or connected stream fires only as far as both inputs' watermarks allow. A quiet side needs withIdleness on its source (an idle input is left out), or a watermark of its own that keeps up.")
         .check(format!("currentInput{}Watermark of the operator, below the other input's", input + 1))
         .fix(
-            format!("withIdleness({}) on the sources", d(self.advice.idle_timeout.recommended_ms.unwrap_or(5_000))),
-            Action::IdleTimeout(Some(self.advice.idle_timeout.recommended_ms.unwrap_or(5_000))),
+            format!("withIdleness({}) on the sources", d(self.advice.idle_timeout_alone_ms.unwrap_or(5_000))),
+            Action::IdleTimeout(Some(self.advice.idle_timeout_alone_ms.unwrap_or(5_000))),
         );
         if let Some(s) = held {
             f = f.source_subtask(s);

@@ -98,7 +98,8 @@ fn untranslated(input: &InputConfig) -> String {
         }
         None => {}
     }
-    if let GeneratorKind::MaxOnSilence { .. } = input.source.generator {
+    // An assigner after the source replaces this generator: nothing of it reaches SQL.
+    if let (GeneratorKind::MaxOnSilence { .. }, None) = (input.source.generator, input.midstream) {
         s += "-- The DataStream job's generator emits Long.MAX_VALUE after a silence, which SQL cannot say: this\n\
               -- WATERMARK is its bounded part only.\n";
     }
