@@ -160,6 +160,13 @@ impl TimelineData {
             return;
         }
         let t = sim.now().ms();
+        // A partition added since the last snapshot (a link's replay has none until its end)
+        // gets its line from now, named as the snapshot names it.
+        let added = sim.partitions().len();
+        if self.splits.len() < added {
+            self.split_names.extend((self.splits.len() as u32..added as u32).map(|p| sim.partition_name(p)));
+            self.splits.resize_with(added, Series::default);
+        }
         for (p, w, idle) in sim.split_watermarks() {
             if let Some(series) = self.splits.get_mut(p as usize) {
                 series.push(t, w.ms(), idle);
@@ -294,5 +301,21 @@ mod tests {
         let busy = t.splits.iter().max_by_key(|x| x.points.len()).unwrap();
         let gaps: Vec<i64> = busy.points.windows(2).map(|w| w[1].0 - w[0].0).collect();
         assert!(gaps.iter().filter(|&&g| g <= interval).count() * 2 > gaps.len(), "{gaps:?}");
+    }
+
+    /// A partition added between snapshots (a link's replay takes none until its end) has its
+    /// line from when it was added.
+    #[test]
+    fn a_partition_added_between_snapshots_has_its_line() {
+        let mut s = Session::new(build::parse(catalog::preset("bound-too-large").unwrap().json).unwrap()).unwrap();
+        let mut t = TimelineData::new(s.start().ms());
+        t.record(&s.sim().snapshot());
+        let before = t.splits.len();
+        s.run_until(10_000, &mut Watch { timeline: &mut t, host: None, inner: () }).unwrap();
+        s.apply(crate::engine::command::Command::AddPartition { topic: None }).unwrap();
+        s.run_until(30_000, &mut Watch { timeline: &mut t, host: None, inner: () }).unwrap();
+        assert_eq!(t.splits.len(), before + 1);
+        assert_eq!(t.split_names.len(), t.splits.len());
+        assert!(t.splits[before].points.first().is_some_and(|p| p.0 < s.start().ms() + 11_000), "{:?}", t.splits[before].points.first());
     }
 }
