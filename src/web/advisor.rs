@@ -72,7 +72,7 @@ fn RecRow(name: &'static str, id: &'static str, rec: Recommendation) -> impl Int
     let change = match rec.recommended_ms {
         Some(r) if Some(r) != rec.current_ms => format!("{} → {}", opt_dur_input(rec.current_ms), dur_input(r)),
         Some(_) => format!("{} (keep)", opt_dur_input(rec.current_ms)),
-        None => format!("{} (no advice yet)", opt_dur_input(rec.current_ms)),
+        None => format!("{} (no advice)", opt_dur_input(rec.current_ms)),
     };
     let no_cost = rec.cost.is_empty();
     view! {

@@ -72,8 +72,12 @@ pub fn LatePanel() -> impl IntoView {
             <div class="scroll tall" node_ref=node tabindex="0" role="region" aria-labelledby="late-h">
                 <table class="data" id="late-table">
                     <thead><tr>
+                        // How far behind and what became of it before the two times it comes
+                        // from: in a half-width card the table scrolls across, and "behind" was
+                        // the column cut to "beh".
                         <th scope="col">"arrived"</th><th scope="col" title="partition">"part."</th><th scope="col">"key"</th>
-                        <th scope="col">"timestamp"</th><th scope="col" title="the window subtask's watermark when it arrived">"wm then"</th><th scope="col" class="num">"behind"</th><th scope="col">"outcome"</th>
+                        <th scope="col" class="num" title="the watermark then minus the record's timestamp">"behind"</th><th scope="col">"outcome"</th>
+                        <th scope="col">"timestamp"</th><th scope="col" title="the window subtask's watermark when it arrived">"wm then"</th>
                     </tr></thead>
                     <tbody>
                         <For each=move || 0..late_rows.get() key=|i| *i let:i>
@@ -140,10 +144,10 @@ fn LateRowView(i: usize, rows: RwSignal<Vec<LateRow>>) -> impl IntoView {
             <td class="mono">{cell(|r, n| wm_human(r.time, n))}</td>
             <td class="num">{move || row.with(|r| r.as_ref().map(|r| pg.snap_slow.with_untracked(|s| super::graph_layout::partition_label(s, r.partition)))).unwrap_or_default()}</td>
             <td>{cell(|r, _| r.key.clone())}</td>
-            <td class="mono" title=cell(|r, _| r.ts.to_string())>{cell(|r, n| wm_human(r.ts, n))}</td>
-            <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
             <td class="num">{cell(|r, _| if r.watermark == i64::MAX { "∞".to_string() } else { dur(r.watermark - r.ts) })}</td>
             <td>{cell(|r, _| if r.side_output { "○ side output".to_string() } else { "✕ dropped".to_string() })}</td>
+            <td class="mono" title=cell(|r, _| r.ts.to_string())>{cell(|r, n| wm_human(r.ts, n))}</td>
+            <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
         </tr>
     }
 }
