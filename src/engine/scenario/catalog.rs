@@ -43,7 +43,7 @@ static PRESETS: &[Preset] = &[
         title: "Seed 001: one heartbeat partition freezes every window",
         summary: "16 partitions, parallelism 8; partition 11 gets one heartbeat every 90 minutes. Windows stall, then fire in a burst when the next heartbeat arrives.",
         look_at: "Partition 11's split watermark holds its source subtask's output, and through that channel every window subtask. The dashboard (emissions) stays empty until 01:30:00, then ninety minutes of windows land at once.",
-        try_this: "Set the idle timeout the WHY panel proposes (15 s, the smallest round value above twice the 5 s bound, as seed 002 asks): partition 11 goes idle and windows fire every minute. The seed's own answer, 60 s, releases them too, a minute later each time the partition falls silent. Then retire the heartbeat producer with idleness off: nothing ever fires again.",
+        try_this: "Set the idle timeout the WHY panel proposes (15 s; the seed's 60 s works too): partition 11 goes idle and windows fire every minute. Then retire the heartbeat producer with idleness off: nothing ever fires again.",
         source: "seeds/001 (Confluent Cloud clickstream, table.exec.source.idle-timeout); rate scaled down from 45,000/s to 600/s",
         speed: 300.0,
         steps: &[
