@@ -557,6 +557,24 @@ fn late_records_the_advised_bound_covers_need_no_lateness_in_the_package() {
     run_to(&mut s, 70_000);
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::Bound(_) | Action::AllowedLateness(_))), "{:?}", d.advice.actions);
+    // Nor does the late finding offer lateness for records the bound now takes in.
+    let offered = d.fixes().into_iter().map(|f| f.action).collect::<Vec<_>>();
+    assert!(!offered.iter().any(|a| matches!(a, Action::AllowedLateness(_))), "{offered:?}");
+}
+
+/// The same with watermarks in flight: with 3 s of exchange latency the sources' watermarks of the old
+/// bound still reach the windows after the raise, and records late behind them are measured
+/// with the old bound (measured with the new one, the package asked for lateness again).
+#[test]
+fn a_raised_bound_is_measured_against_the_watermarks_still_in_flight() {
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/late_data.json")).unwrap();
+    sc["exchange"] = serde_json::json!({"type": "hash", "latency_ms": 3000});
+    let Ok(mut s) = Session::from_json(&sc.to_string()) else { panic!("the preset with channel latency: {sc}") };
+    run_to(&mut s, 60_000);
+    s.apply_action(Action::Bound(15_000)).unwrap();
+    run_to(&mut s, 80_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::Bound(_) | Action::AllowedLateness(_))), "{:?}", d.advice.actions);
 }
 
 /// A backfill reads history in order: the advisor does not lower the bound to that order

@@ -898,10 +898,14 @@ export type Advice = {
   allowedLateness: Recommendation,
   /**
    * The idle timeout to set with the bound left as it is: what a finding's fix offers.
-   * Fitted to the set bound when the advice lowers it (alone, one fitted to the lower
+   * Fitted to the set bound when the advice changes it (alone, one fitted to a lower
    * advised bound broke "more than twice the bound"); the package's otherwise.
    */
   idleTimeoutAloneMs: number | null,
+  /**
+   * The allowed lateness to set with the bound left as it is: what the late findings offer.
+   */
+  allowedLatenessAloneMs: number | null,
   /**
    * The delay the idle timeout may add (set by the user, or one window).
    */

@@ -272,7 +272,10 @@ impl Simulation {
         }
         let bound = crate::engine::diagnosis::diagnose::job_bound_ms(&self.cfg).unwrap_or(0);
         if bound != self.down.bound_ms {
-            self.down.set_bound(bound);
+            let sources = self.sources.iter().map(|s| s.output.current_watermark());
+            let chained = self.down.chained.iter().flatten().map(|m| m.output_watermark);
+            let emitted = sources.chain(chained).filter(|&w| w != EventTime::MAX).max().unwrap_or(EventTime::MIN);
+            self.down.set_bound(bound, emitted);
         }
         if let Param::IdleTimeoutMs(t) = param {
             let now = self.now.max(self.cfg.start_time);

@@ -432,10 +432,18 @@ impl Downstream {
     }
 
     /// A new job bound (a strategy command): a raise keeps the old one for the watermark it
-    /// left behind (`raised_from`).
-    pub(crate) fn set_bound(&mut self, bound_ms: i64) {
-        let held = self.windows.iter().map(|w| w.current_input_watermark()).max().unwrap_or(EventTime::MIN);
-        self.raised_from = (bound_ms > self.bound_ms).then_some((self.bound_ms, held));
+    /// left behind (`raised_from`); `emitted` is the highest watermark already sent under the
+    /// old one (the sources' and their chained operators': in channels, it still reaches the
+    /// windows after the change). A raise within an earlier raise's freeze keeps that one's
+    /// bound and watermark; a bound back at or below it ends it.
+    pub(crate) fn set_bound(&mut self, bound_ms: i64, emitted: EventTime) {
+        let held = self.windows.iter().map(|w| w.current_input_watermark()).max().unwrap_or(EventTime::MIN).max(emitted);
+        let frozen = self.raised_from.filter(|&(_, h)| self.windows.iter().any(|w| w.current_input_watermark() <= h));
+        self.raised_from = match frozen {
+            Some((old, h)) if bound_ms > old => Some((old, h.max(held))),
+            Some(_) => None,
+            None => (bound_ms > self.bound_ms).then_some((self.bound_ms, held)),
+        };
         self.bound_ms = bound_ms;
     }
 

@@ -47,9 +47,11 @@ pub struct Advice {
     pub idle_timeout: Recommendation,
     pub allowed_lateness: Recommendation,
     /// The idle timeout to set with the bound left as it is: what a finding's fix offers.
-    /// Fitted to the set bound when the advice lowers it (alone, one fitted to the lower
+    /// Fitted to the set bound when the advice changes it (alone, one fitted to a lower
     /// advised bound broke "more than twice the bound"); the package's otherwise.
     pub idle_timeout_alone_ms: Option<i64>,
+    /// The allowed lateness to set with the bound left as it is: what the late findings offer.
+    pub allowed_lateness_alone_ms: Option<i64>,
     /// The delay the idle timeout may add (set by the user, or one window).
     pub tolerated_delay_ms: i64,
     pub constraints: Vec<Constraint>,
@@ -111,11 +113,12 @@ pub fn advise(i: &Inputs) -> Advice {
         None => idle_timeout(i, b.unwrap_or(0), tolerated),
     };
     let (idle_timeout, constraints) = idle_for(bound.recommended_ms.or(i.bound_ms));
-    let idle_timeout_alone_ms = match (bound.recommended_ms, i.bound_ms) {
-        (Some(advised), Some(set)) if advised < set => idle_for(Some(set)).0.recommended_ms,
-        _ => idle_timeout.recommended_ms,
-    };
-    let allowed_lateness = lateness(i, bound.recommended_ms.or(i.bound_ms), bound.recommended_ms.is_some_and(|b| Some(b) != i.bound_ms));
+    let changes_bound = bound.recommended_ms.is_some_and(|b| Some(b) != i.bound_ms);
+    let idle_timeout_alone_ms = if changes_bound { idle_for(i.bound_ms).0.recommended_ms } else { idle_timeout.recommended_ms };
+    let allowed_lateness = lateness(i, bound.recommended_ms.or(i.bound_ms), changes_bound);
+    // Offered alone, with the bound as it is: after a raised bound's records it keeps what is set.
+    let allowed_lateness_alone_ms =
+        if changes_bound { lateness(i, i.bound_ms, false).recommended_ms } else { allowed_lateness.recommended_ms };
     let mut actions = Vec::new();
     if let Some(b) = bound.recommended_ms.filter(|&b| Some(b) != i.bound_ms) {
         actions.push(Action::Bound(b));
@@ -130,7 +133,16 @@ pub fn advise(i: &Inputs) -> Advice {
             actions.push(Action::Sink(crate::engine::operator::sink::SinkMode::Upsert));
         }
     }
-    Advice { bound, idle_timeout, idle_timeout_alone_ms, allowed_lateness, tolerated_delay_ms: tolerated, constraints, actions }
+    Advice {
+        bound,
+        idle_timeout,
+        idle_timeout_alone_ms,
+        allowed_lateness,
+        allowed_lateness_alone_ms,
+        tolerated_delay_ms: tolerated,
+        constraints,
+        actions,
+    }
 }
 
 /// The partitions whose records are real data (heartbeats and empty ones say nothing about
@@ -184,7 +196,7 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     let longest = data_partitions(i).filter_map(|p| p.gap_max_ms).max();
     let twice = |v: i64| v.saturating_mul(2);
     let gap2 = twice(gap.unwrap_or(0));
-    let lower = [gap2, twice(i.interval_ms) + 1, twice(bound_ms).saturating_add(1)].into_iter().max().unwrap_or(1);
+    let lower = [gap2.saturating_add(1), twice(i.interval_ms) + 1, twice(bound_ms).saturating_add(1)].into_iter().max().unwrap_or(1);
     // What must hold (the rule of thumb is shown, not enforced).
     let hard = |t: i64| t > gap2 && t > i.interval_ms && t > twice(bound_ms) && t <= tolerated;
     let all = i.idle_timeouts_ms;
@@ -265,10 +277,9 @@ pub(crate) fn sql_idle_timeout_ms(tolerated_delay_ms: i64) -> i64 {
 /// rows' gaps are no constraint (flapping is the price, and harmless here), so the table has
 /// no row for them; the others are judged on the operator's timeout, not the sources'.
 fn sql_operator_idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64, current: Option<i64>) -> (Recommendation, Vec<Constraint>) {
-    // A set timeout within half the tolerated delay and above twice the bound stays.
-    let t = current
-        .filter(|&c| c > bound_ms.saturating_mul(2) && c <= sql_idle_timeout_ms(tolerated))
-        .unwrap_or(sql_idle_timeout_ms(tolerated));
+    // A set timeout within half the tolerated delay, above twice the bound and the interval stays.
+    let keeps = |c: i64| c > bound_ms.saturating_mul(2) && c > i.interval_ms && i.interval_ms > 0 && c <= sql_idle_timeout_ms(tolerated);
+    let t = current.filter(|&c| keeps(c)).unwrap_or(sql_idle_timeout_ms(tolerated));
     let rec = Recommendation {
         current_ms: current,
         recommended_ms: Some(t),
@@ -293,8 +304,8 @@ fn bound_not_advised(i: &Inputs) -> Recommendation {
 }
 
 /// The allowed lateness the late records so far ask for, at the current bound: their P99
-/// lateness, rounded up (never below what is set). The findings about late records offer it.
-pub fn lateness_needed(lateness: &Histogram, allowed_lateness_ms: i64) -> Option<i64> {
+/// lateness, rounded up (never below what is set); for a job with no bound to measure against.
+fn lateness_needed(lateness: &Histogram, allowed_lateness_ms: i64) -> Option<i64> {
     lateness.quantile(0.99, 0).map(|p99| nice_up(p99.saturating_add(1)).max(allowed_lateness_ms))
 }
 
@@ -340,6 +351,7 @@ fn wait_for_timestamps(i: &Inputs) -> Advice {
         bound: none(i.bound_ms),
         idle_timeout: none(i.idle_timeouts_ms[0]),
         idle_timeout_alone_ms: None,
+        allowed_lateness_alone_ms: None,
         allowed_lateness: none(Some(i.allowed_lateness_ms)),
         tolerated_delay_ms: i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000)),
         constraints: Vec::new(),

@@ -322,6 +322,7 @@ fn without_lateness_fixes(findings: &mut [Finding], advice: &mut Advice) {
     }
     advice.actions.retain(|a| !lateness(a));
     advice.allowed_lateness.recommended_ms = None;
+    advice.allowed_lateness_alone_ms = None;
     advice.allowed_lateness.basis = "a SQL window aggregation has no allowed lateness: late rows are dropped".into();
     advice.allowed_lateness.cost = String::new();
 }

@@ -259,9 +259,7 @@ impl FindingContext<'_> {
             if let Some(q) = down.lateness.quantile(0.99, 0) {
                 f = f.evidence("latenessP99Ms", q, format!("late by up to {} (P99)", d(q)));
             }
-            if let Some(l) = super::advisor::lateness_needed(&self.sim.down.lateness, self.sim.cfg.allowed_lateness_ms)
-                .filter(|&l| l > self.sim.cfg.allowed_lateness_ms)
-            {
+            if let Some(l) = self.advice.allowed_lateness_alone_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
                 f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
                 // Re-firings land in the sink as new rows unless it upserts (seed 000 §4).
                 if self.sim.down.sink.mode == SinkMode::Append {

@@ -280,8 +280,9 @@ impl FindingContext<'_> {
             // than the gaps is the fix (its finding offers it), and flapping is harmless.
             Some(SlowCause::TooFewToTell | SlowCause::FewRecords) | None if self.sql_operator_after(n).is_some() => (
                 format!(
-                    "Partition {name} gets a record every {} or so, and each row makes SQL's watermark operator after its source subtask active again: {}.",
-                    d(p.gap_p50_ms.unwrap_or(0)),
+                    "Partition {name} {}, and each row makes SQL's watermark operator after its source subtask active again: {}.",
+                    // One record has no gap yet.
+                    p.gap_p50_ms.map_or_else(|| format!("has {}", super::job_findings::records(p.records)), |g| format!("gets a record every {} or so", d(g))),
                     match self.sql_operator_after(n).and_then(|m| m.idle_timeout_ms()) {
                         Some(t) => format!("after each row it holds the job's watermark for up to its {} idle timeout", d(t)),
                         None => "with no idle timeout it holds the job's watermark until the next row".to_string(),
@@ -346,9 +347,7 @@ impl FindingContext<'_> {
                 f = f.fix(format!("Idle timeout {}", d(a)), Action::IdleTimeout(Some(a)));
             }
         }
-        if let Some(l) = super::advisor::lateness_needed(&self.sim.down.lateness, self.sim.cfg.allowed_lateness_ms)
-            .filter(|&l| l > self.sim.cfg.allowed_lateness_ms)
-        {
+        if let Some(l) = self.advice.allowed_lateness_alone_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
             f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
             if self.sim.down.sink.mode == crate::engine::operator::sink::SinkMode::Append {
                 f = f.fix("Sink: upsert", Action::Sink(crate::engine::operator::sink::SinkMode::Upsert));

@@ -179,7 +179,7 @@ static PRESETS: &[Preset] = &[
         title: "Union with an idle stream",
         summary: "Clicks unioned with impressions; the impressions service stops at 00:00:30. A union is one input whose valve covers both sources' channels: the stopped stream's channel holds every window.",
         look_at: "The window subtask's channels from the impressions source stay at 00:00:29 and hold its watermark; windows after 00:00:30 never fire although clicks keep coming.",
-        try_this: "Turn on an idle timeout (2 s, what the WHY panel proposes): the impressions source goes idle and the windows catch up at once.",
+        try_this: "Turn on an idle timeout (2.5 s, what the WHY panel proposes): the impressions source goes idle and the windows catch up at once.",
         source: "seeds/000 §6, reference §6.1 (a union merges the input gates into one valve)",
         speed: 5.0,
         steps: &[Step { label: "Fix: idle timeout 2.5 s", action: Action::IdleTimeout(Some(2_500)) }],
