@@ -126,6 +126,12 @@ impl JobConfig {
         }
     }
 
+    /// Whether a watermark operator runs after every source: it, not the sources' strategies,
+    /// then decides the job's watermark.
+    pub fn operator_after_every_source(&self) -> bool {
+        self.inputs.iter().all(|i| i.midstream.is_some())
+    }
+
     /// Whether any input is aligned.
     pub fn aligned(&self) -> bool {
         self.inputs.iter().any(|i| i.alignment.is_some())

@@ -198,8 +198,13 @@ impl Simulation {
     /// The settings of the source that reads `partition` (its input's): with two inputs, each
     /// has its own idle timeout and heartbeat filter.
     pub fn source_settings_of(&self, partition: u32) -> &super::source::SourceSettings {
+        &self.input_of(partition).source
+    }
+
+    /// The input (topic, source, watermark operator, alignment) that `partition` belongs to.
+    pub fn input_of(&self, partition: u32) -> &super::job::InputConfig {
         let input = self.partitions.get(partition as usize).map_or(0, |p| p.input);
-        &self.cfg.inputs[input as usize].source
+        &self.cfg.inputs[input as usize]
     }
 
     /// Adds a partition to input `input`'s topic and assigns its split to the owning subtask

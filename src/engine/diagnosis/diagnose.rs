@@ -104,7 +104,7 @@ impl Simulation {
             late_disorder: &self.down.late_disorder,
             tolerated_delay_ms: opts.tolerated_delay_ms,
             sink_append: self.down.sink.mode == crate::engine::operator::sink::SinkMode::Append,
-            bound_set_after_source: self.cfg.inputs.iter().all(|i| i.midstream.is_some()),
+            bound_set_after_source: self.cfg.operator_after_every_source(),
             sql_idle_timeout_ms: self.sql_operator().map(|m| m.idle_timeout_ms()),
             timestamps_broken: self.watermark_jumped(now)
                 || explanation.as_ref().is_some_and(|e| {
@@ -212,7 +212,7 @@ impl Simulation {
     /// With two inputs and an operator after one of them only, the other source's strategy
     /// still sets the job's watermark, so its settings are advised as usual.
     fn without_source_bound(&self, mut advice: Advice) -> Advice {
-        if self.cfg.inputs.iter().all(|i| i.midstream.is_some()) && self.sql_operator().is_none() {
+        if self.cfg.operator_after_every_source() && self.sql_operator().is_none() {
             advice.actions.retain(|a| !matches!(a, Action::IdleTimeout(_)));
         }
         advice
@@ -220,8 +220,8 @@ impl Simulation {
 
     /// SQL's watermark operator, when one runs after every source (a SQL job has one topic).
     fn sql_operator(&self) -> Option<MidstreamSpec> {
-        let all = self.cfg.inputs.iter().all(|i| i.midstream.is_some());
-        self.cfg.inputs.iter().find_map(|i| i.midstream.filter(|m| matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. }))).filter(|_| all)
+        let sql = self.cfg.inputs.iter().find_map(|i| i.midstream.filter(|m| matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. })));
+        sql.filter(|_| self.cfg.operator_after_every_source())
     }
 
     /// Whether a window subtask's watermark is far ahead of processing time or at the end of
@@ -340,7 +340,7 @@ pub fn job_bound_ms(cfg: &crate::engine::job::JobConfig) -> Option<i64> {
 /// when every input has such an operator (nothing is then advised for it).
 pub fn source_bound_ms(cfg: &crate::engine::job::JobConfig) -> Option<i64> {
     match cfg.inputs.iter().filter(|i| i.midstream.is_none()).filter_map(input_bound_ms).max() {
-        None if cfg.inputs.iter().all(|i| i.midstream.is_some()) => job_bound_ms(cfg),
+        None if cfg.operator_after_every_source() => job_bound_ms(cfg),
         b => b,
     }
 }

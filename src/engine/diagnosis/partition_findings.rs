@@ -318,15 +318,15 @@ impl FindingContext<'_> {
 
     /// SQL's watermark operator after partition `n`'s source, if one runs there.
     fn sql_operator_after(&self, n: u32) -> Option<crate::engine::operator::midstream::MidstreamSpec> {
-        let input = self.sim.partitions.get(n as usize).map_or(0, |x| x.input);
-        let midstream = self.sim.cfg.inputs.get(input as usize).and_then(|i| i.midstream);
-        midstream.filter(|m| matches!(m, crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }))
+        self.sim
+            .input_of(n)
+            .midstream
+            .filter(|m| matches!(m, crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }))
     }
 
     /// The max drift of the watermark alignment partition `n`'s source runs with, if any.
     fn max_drift_ms(&self, n: u32) -> Option<i64> {
-        let input = self.sim.partitions.get(n as usize)?.input;
-        self.sim.cfg.inputs.get(input as usize)?.alignment.as_ref().map(|a| a.max_drift_ms)
+        self.sim.input_of(n).alignment.as_ref().map(|a| a.max_drift_ms)
     }
 
     fn returning(&self, p: &PartitionFacts) -> Finding {
