@@ -65,6 +65,22 @@ fn a_backfill_keeps_its_bound_and_its_slow_reader_knows_alignment_is_on() {
     assert!(slow.detail.contains("Watermark alignment is on"), "{}", slow.detail);
 }
 
+/// The same after the backfill has caught up: the records now arrive fresh and in order, but
+/// the disorder measured is still mostly history's, so the bound stays (it advised 30 s → 0).
+#[test]
+fn a_backfill_that_caught_up_keeps_its_bound() {
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/backfill_aligned.json")).unwrap();
+    sc["producers"][0]["count"] = 3_000.into();
+    sc["producers"][1]["count"] = 750.into();
+    let Ok(mut s) = Session::from_json(&sc.to_string()) else { panic!("the preset with a short backlog: {sc}") };
+    run_to(&mut s, 600_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let delays: Vec<_> = d.partitions.iter().map(|p| p.data_delay_ms).collect();
+    assert!(delays.iter().all(|&a| a.is_some_and(|a| a < 60_000)), "caught up: {delays:?}");
+    assert_eq!(d.advice.bound.recommended_ms, Some(30_000), "{}", d.advice.bound.basis);
+    assert!(d.advice.bound.basis.contains("arrived up to"), "{}", d.advice.bound.basis);
+}
+
 /// SQL's watermark operator: the advisor's table judges the operator's timeout, not the
 /// sources', and has no row for the rows' gaps (the advice ignores them on purpose): once its
 /// 5 s is applied, "now" and "advised" agree on every row (they disagreed on three).

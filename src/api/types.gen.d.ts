@@ -735,6 +735,11 @@ export type PartitionFacts = {
    */
   dataDelayMs: number | null,
   /**
+   * The oldest its newest record ever was on arrival (sampled batches): history read
+   * once stays in the disorder measured.
+   */
+  oldestDelayMs: number | null,
+  /**
    * How far its split watermark trails the most advanced active split.
    */
   behindMs: number | null,

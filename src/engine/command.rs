@@ -226,7 +226,7 @@ impl Simulation {
             }
             Param::LateSideOutput(b) => {
                 self.cfg.late_side_output = b;
-                self.down.late_side_output = b;
+                self.down.late.side_output = b;
             }
             Param::SinkMode(m) => {
                 self.cfg.sink = m;
@@ -271,7 +271,7 @@ impl Simulation {
             }
         }
         let bound = crate::engine::diagnosis::diagnose::job_bound_ms(&self.cfg).unwrap_or(0);
-        if bound != self.down.bound_ms {
+        if bound != self.down.late.bound_ms() {
             let sources = self.sources.iter().map(|s| s.output.current_watermark());
             let chained = self.down.chained.iter().flatten().map(|m| m.output_watermark);
             let emitted = sources.chain(chained).filter(|&w| w != EventTime::MAX).max().unwrap_or(EventTime::MIN);

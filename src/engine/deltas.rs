@@ -3,7 +3,7 @@
 //! the rules (which results are still retained, how many late records were dropped from the
 //! bounded buffer before anyone looked) are written once.
 
-use super::downstream::LateRecord;
+use super::late_records::LateRecord;
 use super::operator::join_results::JoinResult;
 use super::operator::sink::WindowResult;
 use super::sim::Simulation;

@@ -4,11 +4,11 @@
 
 use super::channel::{Channel, ChannelItem};
 use super::checkpoint::InFlightRecord;
-use super::diagnosis::histogram::Histogram;
 use super::element::Record;
 use super::flow::credits::KeyedFlow;
 use super::job::{InputConfig, JobConfig};
 use super::keys::{KeyId, KeyTable};
+use super::late_records::{LateRecord, LateRecords};
 use super::operator::hot_windows::NO_SLOT;
 use super::operator::interval_join::{JoinOutcome, JoinedPair, Side};
 use super::operator::join_results::JoinResults;
@@ -22,31 +22,12 @@ use super::status::{Signal, WatermarkStatus};
 use super::time::{EventTime, ProcTime};
 use super::trace::{Trace, TraceKind};
 use super::window_subtask::WindowSubtask;
-use serde::Serialize;
-use std::collections::VecDeque;
-
-/// A record that arrived after the watermark had passed all its windows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct LateRecord {
-    pub subtask: u32,
-    pub partition: u32,
-    pub offset: u64,
-    pub ts: EventTime,
-    pub key: KeyId,
-    pub value: i64,
-    /// The window operator's watermark that made it late.
-    pub watermark: EventTime,
-    pub side_output: bool,
-    pub time: ProcTime,
-}
 
 #[derive(Clone, Debug)]
 pub struct Downstream {
     pub windows: Vec<WindowSubtask>,
     pub sink: Sink,
-    pub late: VecDeque<LateRecord>,
-    late_retained: usize,
-    pub late_side_output: bool,
+    pub late: LateRecords,
     /// No channel latency, no interval join, no chained watermark operator: records go
     /// straight into the window operator.
     direct: bool,
@@ -73,21 +54,6 @@ pub struct Downstream {
     /// Why the job failed, if it did (the simulation stops within that instant, after the
     /// subtasks' reads: nothing after the failing record's read batch is processed).
     pub failure: Option<String>,
-    /// Late records per partition (count, the last one's processing time), and by how much
-    /// each was late (the operator's watermark minus its timestamp), for the diagnosis.
-    pub late_by_partition: Vec<(u64, ProcTime)>,
-    pub lateness: Histogram,
-    /// Each late record's lateness plus the job's bound then in force, + 1: how far it was
-    /// behind the newest timestamps the watermark came from, the bound that would have kept
-    /// it on time. Unlike lateness it does not change with the bound, so the advisor can say
-    /// what a new bound leaves late.
-    pub late_disorder: Histogram,
-    /// The job's bound (`job_bound_ms`), kept current by the strategy commands.
-    pub(crate) bound_ms: i64,
-    /// After a raised bound: the bound before it and the highest window watermark then. The
-    /// watermark never goes back, so until it passes that value it is the old bound's, and a
-    /// record late behind it is measured with the old one.
-    pub(crate) raised_from: Option<(i64, EventTime)>,
     /// An interval join's output (empty for a window job).
     pub joins: JoinResults,
     joined: Vec<JoinedPair>,
@@ -117,9 +83,11 @@ impl Downstream {
         Downstream {
             windows,
             sink: Sink::new(cfg.sink, cfg.window_results_retained),
-            late: VecDeque::new(),
-            late_retained: cfg.late_records_retained,
-            late_side_output: cfg.late_side_output,
+            late: LateRecords::new(
+                cfg.late_records_retained,
+                cfg.late_side_output,
+                crate::engine::diagnosis::diagnose::job_bound_ms(cfg).unwrap_or(0),
+            ),
             direct: cfg.channel_latency_ms == 0
                 && cfg.flow.keyed_capacity_per_s.is_none()
                 && cfg.interval_join.is_none()
@@ -140,11 +108,6 @@ impl Downstream {
             valve_out: Vec::new(),
             watermark_history: vec![Vec::new(); q as usize],
             failure: None,
-            late_by_partition: Vec::new(),
-            lateness: Histogram::default(),
-            late_disorder: Histogram::default(),
-            bound_ms: crate::engine::diagnosis::diagnose::job_bound_ms(cfg).unwrap_or(0),
-            raised_from: None,
             joins: JoinResults::new(cfg.window_results_retained),
             joined: Vec::new(),
             capacity_per_s: cfg.flow.keyed_capacity_per_s,
@@ -431,20 +394,14 @@ impl Downstream {
         self.joined = pairs;
     }
 
-    /// A new job bound (a strategy command): a raise keeps the old one for the watermark it
-    /// left behind (`raised_from`); `emitted` is the highest watermark already sent under the
-    /// old one (the sources' and their chained operators': in channels, it still reaches the
-    /// windows after the change). A raise within an earlier raise's freeze keeps that one's
-    /// bound and watermark; a bound back at or below it ends it.
+    /// A new job bound (a strategy command); `emitted` is the highest watermark already sent
+    /// under the old one (the sources' and their chained operators': in channels, it still
+    /// reaches the windows after the change).
     pub(crate) fn set_bound(&mut self, bound_ms: i64, emitted: EventTime) {
-        let held = self.windows.iter().map(|w| w.current_input_watermark()).max().unwrap_or(EventTime::MIN).max(emitted);
-        let frozen = self.raised_from.filter(|&(_, h)| self.windows.iter().any(|w| w.current_input_watermark() <= h));
-        self.raised_from = match frozen {
-            Some((old, h)) if bound_ms > old => Some((old, h.max(held))),
-            Some(_) => None,
-            None => (bound_ms > self.bound_ms).then_some((self.bound_ms, held)),
-        };
-        self.bound_ms = bound_ms;
+        let marks = self.windows.iter().map(|w| w.current_input_watermark());
+        let lowest = marks.clone().min().unwrap_or(EventTime::MIN);
+        let held = marks.max().unwrap_or(EventTime::MIN).max(emitted);
+        self.late.set_bound(bound_ms, lowest, held);
     }
 
     /// The job fails (an exception in a Flink operator); the simulation stops within the
@@ -460,48 +417,15 @@ impl Downstream {
     fn late_record(&mut self, dst: u32, rec: &Record, ts: EventTime, now: ProcTime, trace: &mut Trace) {
         let w = &mut self.windows[dst as usize];
         let watermark = w.current_input_watermark();
-        let side_output = self.late_side_output;
-        // Late behind Long.MAX_VALUE says nothing about how late data comes.
-        if watermark != EventTime::MAX {
-            let lateness = watermark.ms().saturating_sub(ts.ms());
-            self.lateness.add(lateness);
-            let bound = match self.raised_from {
-                Some((old, held)) if watermark <= held => old,
-                _ => self.bound_ms,
-            };
-            self.late_disorder.add(lateness.saturating_add(bound).saturating_add(1));
-        }
-        let p = rec.partition as usize;
-        if self.late_by_partition.len() <= p {
-            self.late_by_partition.resize(p + 1, (0, now));
-        }
-        self.late_by_partition[p] = (self.late_by_partition[p].0 + 1, now);
+        let side_output = self.late.side_output;
         if side_output {
             w.num_late_records_side_output += 1;
         } else {
             w.num_late_records_dropped += 1;
         }
-        let late = LateRecord {
-            subtask: dst,
-            partition: rec.partition,
-            offset: rec.offset,
-            ts,
-            key: rec.key,
-            value: rec.value,
-            watermark,
-            side_output,
-            time: now,
-        };
-        trace.push(
-            now,
-            TraceKind::LateRecord { subtask: dst, partition: rec.partition, offset: rec.offset, ts, key: rec.key, watermark, side_output },
-        );
-        if self.late_retained > 0 {
-            if self.late.len() == self.late_retained {
-                self.late.pop_front();
-            }
-            self.late.push_back(late);
-        }
+        let (partition, offset, key, value) = (rec.partition, rec.offset, rec.key, rec.value);
+        trace.push(now, TraceKind::LateRecord { subtask: dst, partition, offset, ts, key, watermark, side_output });
+        self.late.add(LateRecord { subtask: dst, partition, offset, ts, key, value, watermark, side_output, time: now });
     }
 
     fn process_signal(&mut self, src: u32, dst: u32, sig: Signal, now: ProcTime, trace: &mut Trace) {

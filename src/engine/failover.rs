@@ -344,12 +344,8 @@ impl Simulation {
         let old = std::mem::replace(&mut self.down, Downstream::new(&self.cfg));
         let d = &mut self.down;
         d.sink = old.sink;
-        d.late = old.late;
-        d.late_side_output = old.late_side_output;
+        d.late = old.late.restarted();
         d.watermark_history = old.watermark_history;
-        d.late_by_partition = old.late_by_partition;
-        d.lateness = old.lateness;
-        d.late_disorder = old.late_disorder;
         d.joins = old.joins;
         let failed_at = self.failover.failed_at.unwrap_or(self.now);
         for (i, (w, o)) in d.windows.iter_mut().zip(old.windows).enumerate() {

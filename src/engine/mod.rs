@@ -33,6 +33,7 @@ pub mod job;
 pub mod job_run;
 pub mod json_document;
 pub mod keys;
+pub mod late_records;
 pub mod limits;
 pub mod live;
 pub mod metrics;

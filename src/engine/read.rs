@@ -201,5 +201,5 @@ fn observe_batch(src: &mut SourceSubtask, i: usize, batch: &[Record], t: ProcTim
     let settings = *src.settings();
     let sp = &mut src.splits[i];
     let ts = batch.iter().filter_map(|r| settings.transform.apply(r, settings.assigner.assign(r), t));
-    sp.observed.note_batch(sp.max_ts, ts);
+    sp.observed.note_batch(sp.max_ts, ts, t);
 }

@@ -82,8 +82,11 @@ pub struct Inputs<'a> {
     pub allowed_lateness_ms: i64,
     pub window_size_ms: i64,
     pub lateness: &'a Histogram,
-    /// The late records' lateness plus the bound then in force (`Downstream::late_disorder`).
+    /// The late records' lateness plus the job's bound then in force (`LateRecords::disorder`).
     pub late_disorder: &'a Histogram,
+    /// The largest bound of a watermark operator after a source: with it after only one
+    /// input, the job's bound under an advised source bound is the larger of the two.
+    pub operator_bound_ms: Option<i64>,
     pub tolerated_delay_ms: Option<i64>,
     /// A far-future timestamp or a unit mistake was found: the measured disorder and
     /// lateness are the broken timestamps', not the data's.
@@ -98,11 +101,18 @@ pub struct Inputs<'a> {
     pub sql_idle_timeout_ms: Option<Option<i64>>,
 }
 
+impl Inputs<'_> {
+    /// The delay the user tolerates; a window (at least a second) unless they said.
+    fn tolerated_ms(&self) -> i64 {
+        self.tolerated_delay_ms.unwrap_or(self.window_size_ms.max(1_000))
+    }
+}
+
 pub fn advise(i: &Inputs) -> Advice {
     if i.timestamps_broken {
         return wait_for_timestamps(i);
     }
-    let tolerated = i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000));
+    let tolerated = i.tolerated_ms();
     let bound = if i.bound_set_after_source { bound_not_advised(i) } else { bound(i) };
     // Against the advised bound: the advice is one package, and applying it is a fixed
     // point (asked again, the advisor proposes what is set).
@@ -166,10 +176,14 @@ fn bound(i: &Inputs) -> Recommendation {
     let rec = nice_up(p99);
     // A backfill reads history in order: that says nothing of the live disorder to come, and
     // lowering the bound to it (30 s → 0 in a replay) would drop live records later.
-    let oldest = data_partitions(i).filter_map(|p| p.data_delay_ms).max().filter(|&age| reads_history(age, i.window_size_ms));
+    // Once read, history stays in the disorder measured, after the job has caught up too.
+    let history = |p: &PartitionFacts| p.data_delay_ms.max(p.oldest_delay_ms).filter(|&age| reads_history(age, i.window_size_ms));
+    let oldest = data_partitions(i).filter_map(history).max();
     if let (Some(age), Some(cur)) = (oldest, i.bound_ms.filter(|&b| rec < b)) {
+        let now = data_partitions(i).any(|p| p.data_delay_ms.is_some_and(|a| reads_history(a, i.window_size_ms)));
+        let (arrive, reads) = if now { ("arrive", "reads") } else { ("arrived", "read") };
         let basis = format!(
-            "records arrive up to {} old: the job reads history, whose order ({} out of order at P99) says nothing of the live disorder to come",
+            "records {arrive} up to {} old: the job {reads} history, whose order ({} out of order at P99, measured over it) says nothing of the live disorder to come",
             d(age),
             d(p99)
         );
@@ -215,7 +229,7 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     let cur = all.iter().copied().find(|&t| t != rec).unwrap_or(all[0]);
     let mut constraints =
         vec![constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(gap2)), all, rec, &|t| t > gap2)];
-    constraints.extend(common_constraints(i, bound_ms, tolerated, all, rec));
+    constraints.extend(common_constraints(i, bound_ms, tolerated, all, rec, true));
     let mut basis = match (gap, rec) {
         (_, None) => "the auto-watermark interval is 0, so no idle timeout is ever checked".to_string(),
         (Some(g), Some(_)) => format!(
@@ -249,21 +263,32 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost }, constraints)
 }
 
-/// Seed 002's constraints but the gaps': the interval, twice the bound, the tolerated delay
-/// and the rule of thumb.
-fn common_constraints(i: &Inputs, bound_ms: i64, tolerated: i64, current: &[Option<i64>], rec: Option<i64>) -> Vec<Constraint> {
+/// Seed 002's constraints but the gaps': the interval (when the periodic emission is what
+/// checks idleness), twice the bound, the tolerated delay and the rule of thumb.
+fn common_constraints(
+    i: &Inputs,
+    bound_ms: i64,
+    tolerated: i64,
+    current: &[Option<i64>],
+    rec: Option<i64>,
+    checked_by_interval: bool,
+) -> Vec<Constraint> {
     let d = format_duration;
     let twice = bound_ms.saturating_mul(2);
-    vec![
-        constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), current, rec, &|t| {
+    let mut rows = Vec::with_capacity(4);
+    if checked_by_interval {
+        rows.push(constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), current, rec, &|t| {
             t > i.interval_ms && i.interval_ms > 0
-        }),
+        }));
+    }
+    rows.extend([
         constraint(format!("more than twice the bound: > {}", d(twice)), current, rec, &|t| t > twice),
         constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), current, rec, &|t| t <= tolerated),
         constraint(format!("rule of thumb: ≤ a third of the window ({})", d(i.window_size_ms / 3)), current, rec, &|t| {
             t <= i.window_size_ms / 3
         }),
-    ]
+    ]);
+    rows
 }
 
 /// The `table.exec.source.idle-timeout` to propose for SQL's watermark operator: half the
@@ -275,10 +300,12 @@ pub(crate) fn sql_idle_timeout_ms(tolerated_delay_ms: i64) -> i64 {
 /// SQL's watermark operator goes idle after the timeout without rows, and any row makes it
 /// active again: each row can hold the job for the timeout, so half the tolerated delay. Its
 /// rows' gaps are no constraint (flapping is the price, and harmless here), so the table has
-/// no row for them; the others are judged on the operator's timeout, not the sources'.
+/// no row for them; nor for the interval: the operator checks idleness on a timer of its own,
+/// also with the interval at 0 (reference §10.1). The others are judged on the operator's
+/// timeout, not the sources'.
 fn sql_operator_idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64, current: Option<i64>) -> (Recommendation, Vec<Constraint>) {
-    // A set timeout within half the tolerated delay, above twice the bound and the interval stays.
-    let keeps = |c: i64| c > bound_ms.saturating_mul(2) && c > i.interval_ms && i.interval_ms > 0 && c <= sql_idle_timeout_ms(tolerated);
+    // A set timeout within half the tolerated delay and above twice the bound stays.
+    let keeps = |c: i64| c > bound_ms.saturating_mul(2) && c <= sql_idle_timeout_ms(tolerated);
     let t = current.filter(|&c| keeps(c)).unwrap_or(sql_idle_timeout_ms(tolerated));
     let rec = Recommendation {
         current_ms: current,
@@ -286,7 +313,7 @@ fn sql_operator_idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64, current:
         basis: "SQL's watermark operator goes idle after the timeout without rows and any row makes it active again: each row can hold the job for the timeout, so half the tolerated delay".into(),
         cost: format!("the operator flips idle/active with sparse rows; each row holds the job for up to {}", format_duration(t)),
     };
-    (rec, common_constraints(i, bound_ms, tolerated, &[current], Some(t)))
+    (rec, common_constraints(i, bound_ms, tolerated, &[current], Some(t), false))
 }
 
 /// A constraint, met by the current setting when every source's timeout meets it.
@@ -321,8 +348,13 @@ fn lateness(i: &Inputs, bound_ms: Option<i64>, advised: bool) -> Recommendation 
         return Recommendation { current_ms: cur, recommended_ms: None, basis: "no late records so far".into(), cost: String::new() };
     };
     let late = format!("{} late records, late by up to {} (P99; the maximum {})", i.lateness.total(), d(p99), d(i.lateness.max()));
-    let whose = if advised { "the advised bound" } else { "the bound" };
-    let still_late = bound_ms.zip(i.late_disorder.quantile(0.99, 0)).map(|(b, disorder)| (b, disorder.saturating_sub(b)));
+    let job_bound = bound_ms.into_iter().chain(i.operator_bound_ms).max();
+    let whose = match (job_bound == bound_ms, advised) {
+        (false, _) => "the watermark operator's bound",
+        (true, true) => "the advised bound",
+        (true, false) => "the bound",
+    };
+    let still_late = job_bound.zip(i.late_disorder.quantile(0.99, 0)).map(|(b, disorder)| (b, disorder.saturating_sub(b)));
     let rec = match still_late {
         Some((b, left)) if left <= 0 => {
             let basis = format!("{late} when they came; {whose} ({}) keeps such records on time", d(b));
@@ -349,11 +381,12 @@ fn wait_for_timestamps(i: &Inputs) -> Advice {
     };
     Advice {
         bound: none(i.bound_ms),
-        idle_timeout: none(i.idle_timeouts_ms[0]),
+        // SQL's operator's timeout, where it decides idleness (the sources' says nothing then).
+        idle_timeout: none(i.sql_idle_timeout_ms.unwrap_or(i.idle_timeouts_ms[0])),
         idle_timeout_alone_ms: None,
         allowed_lateness_alone_ms: None,
         allowed_lateness: none(Some(i.allowed_lateness_ms)),
-        tolerated_delay_ms: i.tolerated_delay_ms.unwrap_or(i.window_size_ms.max(1_000)),
+        tolerated_delay_ms: i.tolerated_ms(),
         constraints: Vec::new(),
         actions: Vec::new(),
     }
@@ -397,31 +430,44 @@ mod tests {
     /// comparing lateness with the data's disorder); records 3 s late are taken in.
     #[test]
     fn a_raised_bound_takes_in_only_the_late_records_within_it() {
-        let with = |late_ms: i64| {
-            let (mut lateness, mut disorder) = (Histogram::default(), Histogram::default());
-            for _ in 0..100 {
-                lateness.add(late_ms);
-                disorder.add(late_ms + 10_000 + 1);
-            }
-            let i = Inputs {
-                partitions: &[],
-                bound_ms: Some(10_000),
-                idle_timeouts_ms: &[None],
-                interval_ms: 200,
-                allowed_lateness_ms: 0,
-                window_size_ms: 60_000,
-                lateness: &lateness,
-                late_disorder: &disorder,
-                tolerated_delay_ms: None,
-                timestamps_broken: false,
-                sink_append: true,
-                bound_set_after_source: false,
-                sql_idle_timeout_ms: None,
-            };
-            super::lateness(&i, Some(15_000), true).recommended_ms
+        assert_eq!(lateness_with(8_000, None), Some(5_000));
+        assert_eq!(lateness_with(3_000, None), Some(0));
+    }
+
+    /// A watermark operator with a 20 s bound after one of two inputs: the job's bound stays
+    /// 20 s under a 15 s source bound, so records 3 s late stay 3 s late (it asked for 10 s,
+    /// subtracting the source's bound from a disorder measured with the operator's).
+    #[test]
+    fn an_operator_bound_after_one_input_is_the_jobs_bound() {
+        assert_eq!(lateness_with(3_000, Some(20_000)), Some(5_000));
+    }
+
+    /// The package's allowed lateness with a 15 s source bound advised, for 100 records
+    /// `late_ms` late under a 10 s source bound (or the operator's, when larger).
+    fn lateness_with(late_ms: i64, operator_bound_ms: Option<i64>) -> Option<i64> {
+        let (mut lateness, mut disorder) = (Histogram::default(), Histogram::default());
+        let job_bound = operator_bound_ms.unwrap_or(0).max(10_000);
+        for _ in 0..100 {
+            lateness.add(late_ms);
+            disorder.add(late_ms + job_bound + 1);
+        }
+        let i = Inputs {
+            partitions: &[],
+            bound_ms: Some(10_000),
+            idle_timeouts_ms: &[None],
+            interval_ms: 200,
+            allowed_lateness_ms: 0,
+            window_size_ms: 60_000,
+            lateness: &lateness,
+            late_disorder: &disorder,
+            operator_bound_ms,
+            tolerated_delay_ms: None,
+            timestamps_broken: false,
+            sink_append: true,
+            bound_set_after_source: false,
+            sql_idle_timeout_ms: None,
         };
-        assert_eq!(with(8_000), Some(5_000));
-        assert_eq!(with(3_000), Some(0));
+        super::lateness(&i, Some(15_000), true).recommended_ms
     }
 
     #[test]

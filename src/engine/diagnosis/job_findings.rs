@@ -241,7 +241,7 @@ impl FindingContext<'_> {
         if dropped > 0 {
             // Drops that stopped a while ago (a fix worked) are history, not the problem now.
             let now = self.sim.now.max(self.sim.cfg.start_time);
-            let last = down.late_by_partition.iter().map(|&(_, t)| t).max().unwrap_or(now);
+            let last = down.late.by_partition.iter().map(|&(_, t)| t).max().unwrap_or(now);
             let quiet = now - last;
             let recent = quiet <= LATE_RECENT_MS.max(crate::engine::diagnosis::diagnose::window_size_ms(self.sim.cfg.window));
             let (sev, title) = if recent {
@@ -256,17 +256,10 @@ impl FindingContext<'_> {
                 .check(CHECK_LATE)
                 .fix("Late side output on", Action::SideOutput(true));
             // Late behind Long.MAX_VALUE is not counted: there may be no lateness to show.
-            if let Some(q) = down.lateness.quantile(0.99, 0) {
+            if let Some(q) = down.late.lateness.quantile(0.99, 0) {
                 f = f.evidence("latenessP99Ms", q, format!("late by up to {} (P99)", d(q)));
             }
-            if let Some(l) = self.advice.allowed_lateness_alone_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
-                f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
-                // Re-firings land in the sink as new rows unless it upserts (seed 000 §4).
-                if self.sim.down.sink.mode == SinkMode::Append {
-                    f = f.fix("Sink: upsert", Action::Sink(SinkMode::Upsert));
-                }
-            }
-            out.push(f);
+            out.push(self.with_lateness_fix(f));
         }
         let dup = down.sink.duplicate_rows();
         // A purging trigger's later rows hold only what came since: deltas, not repeats.
@@ -290,6 +283,19 @@ impl FindingContext<'_> {
             );
         }
         out
+    }
+
+    /// `f` with the advised allowed lateness (at the bound as set) as a fix, if it is more than
+    /// what is set, and an upsert sink beside it: re-firings land in an append sink as new rows
+    /// (seed 000 §4).
+    pub(super) fn with_lateness_fix(&self, mut f: Finding) -> Finding {
+        if let Some(l) = self.advice.allowed_lateness_alone_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
+            f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
+            if self.sim.down.sink.mode == SinkMode::Append {
+                f = f.fix("Sink: upsert", Action::Sink(SinkMode::Upsert));
+            }
+        }
+        f
     }
 
     /// Judged on the bound its fix changes (a watermark operator's own bound is set there), and

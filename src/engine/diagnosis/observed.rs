@@ -25,6 +25,9 @@ pub struct Observed {
     pub disorder_sampled: u64,
     pub disorder_max: i64,
     pub first_record_at: Option<ProcTime>,
+    /// The most the split's newest timestamp was behind the instant a sampled batch arrived:
+    /// a split that read history (a backfill) once has it in its disorder for good.
+    pub oldest_arrival_ms: Option<i64>,
     /// How often the split was declared idle.
     pub idle_flips: u32,
     /// When it last became active again after being idle.
@@ -71,12 +74,23 @@ impl Observed {
         }
     }
 
-    /// The timestamps of a sampled batch, in read order, after the split's maximum `max`.
-    pub fn note_batch(&mut self, max: Option<EventTime>, ts: impl Iterator<Item = EventTime>) {
+    /// The timestamps of a sampled batch that arrived at `now`, in read order, after the
+    /// split's maximum `max`.
+    pub fn note_batch(&mut self, max: Option<EventTime>, ts: impl Iterator<Item = EventTime>, now: ProcTime) {
         let mut seen = max.unwrap_or(EventTime::MIN);
         for t in ts {
             self.note_disorder(seen.ms().saturating_sub(t.ms()).max(0));
             seen = seen.max(t);
+        }
+        self.note_arrival(seen, now);
+    }
+
+    /// The split's maximum timestamp `max` after records that arrived at `now`.
+    #[inline]
+    pub fn note_arrival(&mut self, max: EventTime, now: ProcTime) {
+        if max != EventTime::MIN {
+            let age = now.ms().saturating_sub(max.ms());
+            self.oldest_arrival_ms = Some(self.oldest_arrival_ms.map_or(age, |a| a.max(age)));
         }
     }
 

@@ -347,12 +347,7 @@ impl FindingContext<'_> {
                 f = f.fix(format!("Idle timeout {}", d(a)), Action::IdleTimeout(Some(a)));
             }
         }
-        if let Some(l) = self.advice.allowed_lateness_alone_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
-            f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
-            if self.sim.down.sink.mode == crate::engine::operator::sink::SinkMode::Append {
-                f = f.fix("Sink: upsert", Action::Sink(crate::engine::operator::sink::SinkMode::Upsert));
-            }
-        }
+        f = self.with_lateness_fix(f);
         if !self.sim.cfg.late_side_output {
             f = f.fix("Late side output on", Action::SideOutput(true));
         }

@@ -41,7 +41,7 @@ impl Simulation {
 
     fn raw_facts(&self, p: usize) -> (PartitionFacts, Option<crate::engine::time::ProcTime>) {
         let now = self.now.max(self.cfg.start_time);
-        let late = self.down.late_by_partition.get(p).map_or((0, None), |&(n, t)| (n, Some(t)));
+        let late = self.down.late.by_partition.get(p).map_or((0, None), |&(n, t)| (n, Some(t)));
         let unread = self.partitions[p].unread();
         let partition = u32::try_from(p).unwrap_or(u32::MAX);
         let Some((s, i)) = self.split_of[p] else {

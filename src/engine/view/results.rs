@@ -3,8 +3,8 @@
 //! numbers) with the aggregate the scenario emits already picked out.
 
 use super::watermark::as_watermark;
-use crate::engine::downstream::LateRecord;
 use crate::engine::keys::KeyTable;
+use crate::engine::late_records::LateRecord;
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::join_results::JoinResult;
 use crate::engine::operator::sink::WindowResult;
