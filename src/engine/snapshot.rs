@@ -251,6 +251,18 @@ impl Snapshot {
             None => s.to_string(),
         }
     }
+
+    /// Partition `p` as sentences name it (`view::names`): `11` with one topic, `rates-0` with
+    /// several.
+    pub fn partition_name(&self, p: u32) -> String {
+        match self.splits.get(p as usize) {
+            Some(s) => {
+                let topic = self.job.topics.get(s.input as usize).map_or("", String::as_str);
+                super::view::names::partition_name(self.job.topics.len(), topic, s.partition_in_topic, p)
+            }
+            None => p.to_string(),
+        }
+    }
 }
 
 /// What a snapshot computes beyond the cheap per-frame picture.

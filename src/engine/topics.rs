@@ -50,11 +50,13 @@ impl super::sim::Simulation {
     /// `topic-N` (`TopicPartition`) with two, so that "partition rates-0" in an explanation is the
     /// `rates-0` the UI shows.
     pub fn partition_name(&self, p: u32) -> String {
+        let inputs = &self.config().inputs;
         match self.partitions.get(p as usize) {
-            Some(part) if self.config().inputs.len() > 1 => {
-                format!("{}-{}", self.config().inputs.get(part.input as usize).map_or("", |i| i.topic.as_str()), part.index_in_topic)
+            Some(part) => {
+                let topic = inputs.get(part.input as usize).map_or("", |i| i.topic.as_str());
+                super::view::names::partition_name(inputs.len(), topic, part.index_in_topic, p)
             }
-            _ => p.to_string(),
+            None => p.to_string(),
         }
     }
 

@@ -23,7 +23,7 @@ use leptos::prelude::*;
 pub fn reason_text(r: &Reason, now: i64, snap: &crate::engine::snapshot::Snapshot) -> String {
     // Partitions and source subtasks named as the engine's sentence names them (`rates-0`,
     // `rates·0` with two topics).
-    let clause = reason_clause_named(r, ProcTime(now), |t| wm_human(t.ms(), now), |p| super::graph_layout::partition_name(snap, p), |s| snap.source_subtask_name(s));
+    let clause = reason_clause_named(r, ProcTime(now), |t| wm_human(t.ms(), now), |p| snap.partition_name(p), |s| snap.source_subtask_name(s));
     let mut chars = clause.chars();
     let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
     format!("{first}{}.", chars.as_str())
@@ -212,7 +212,7 @@ fn HeldChain(op: u32, h: Culprit) -> impl IntoView {
         let two = s.operators.get(op as usize).is_some_and(|o| !o.inputs.is_empty());
         let input = two.then(|| format!("input {} ({})", h.input + 1, s.job.topics.get(h.input).cloned().unwrap_or_default()));
         let chained = s.sources.get(h.source_subtask as usize).and_then(|x| x.midstream.as_ref()).map(|m| super::graph_chained::flink_name(&m.operator));
-        (input, chained, part.map(|p| super::graph_layout::partition_name(s, p)), s.source_subtask_name(h.source_subtask))
+        (input, chained, part.map(|p| s.partition_name(p)), s.source_subtask_name(h.source_subtask))
     });
     let src = h.source_subtask;
     view! {
@@ -269,7 +269,7 @@ fn SubjectSplit(p: u32) -> impl IntoView {
                     (Some(t), None) => format!("It is active (idle timeout {}).", dur_input(t)),
                 }
             };
-            let name = super::graph_layout::partition_name(s, p);
+            let name = s.partition_name(p);
             let engine = super::graph_layout::scenario_number(&name, p);
             format!(
                 "Partition {name}{engine} is read by source subtask {}. Its split watermark is {} ({}); {last}. {idle}{}",
@@ -312,7 +312,7 @@ fn SubjectSource(s: u32) -> impl IntoView {
             let splits = if v.partitions.is_empty() {
                 "owns no partition".to_string()
             } else {
-                format!("reads partitions {}", v.partitions.iter().map(|&p| super::graph_layout::partition_name(sn, p)).collect::<Vec<_>>().join(", "))
+                format!("reads partitions {}", v.partitions.iter().map(|&p| sn.partition_name(p)).collect::<Vec<_>>().join(", "))
             };
             // With two sources its name is `rates·0` (subtask 0 of the rates source).
             let name = sn.source_subtask_name(s);
@@ -337,7 +337,7 @@ fn SubjectSource(s: u32) -> impl IntoView {
                 .filter_map(|&p| sn.splits.get(p as usize))
                 .filter(|sp| !sp.idle)
                 .min_by_key(|sp| sp.watermark.unwrap_or(NO_WATERMARK))
-                .map(|sp| format!(" Its lowest active split is partition {}.", super::graph_layout::partition_name(sn, sp.partition)))
+                .map(|sp| format!(" Its lowest active split is partition {}.", sn.partition_name(sp.partition)))
                 .unwrap_or_default();
             format!(
                 "Source subtask {name}{topic} {splits}. It emits {} ({}){}; the minimum over its non-idle splits is {}.{holder}{chained}",

@@ -83,7 +83,7 @@ fn finding_row(f: &Finding, first: bool, r: &Reading, toggled: RwSignal<BTreeSet
     };
     let (mark, word) = severity_mark(f.severity);
     let class = format!("finding sev-{word}");
-    let badge = f.partition.and_then(|p| class_badge(p, &r.diag.partitions, &expect_context::<Pg>().snap_slow.with_untracked(|s| super::graph_layout::partition_name(s, p))));
+    let badge = f.partition.and_then(|p| class_badge(p, &r.diag.partitions, &expect_context::<Pg>().snap_slow.with_untracked(|s| s.partition_name(p))));
     let body_id = format!("finding-{}-{}-{}", kind_name(f.kind), f.partition.map_or(-1, i64::from), f.source_subtask.map_or(-1, i64::from));
     view! {
         <li class=class class:holds=f.holds_watermark data-kind=kind_name(f.kind)

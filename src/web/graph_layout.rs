@@ -143,20 +143,9 @@ fn spread(n: usize, pitch: f64, top: f64, room: f64) -> Vec<f64> {
 /// `topic-N` (TopicPartition) with two.
 pub fn partition_label(snap: &Snapshot, p: u32) -> String {
     if snap.job.topics.len() > 1 {
-        partition_name(snap, p)
+        snap.partition_name(p)
     } else {
         format!("p{p}")
-    }
-}
-
-/// The partition as sentences name it ("partition 11", "partition rates-0"): the engine's
-/// `Simulation::partition_name`, from the snapshot.
-pub fn partition_name(snap: &Snapshot, p: u32) -> String {
-    match snap.splits.get(p as usize) {
-        Some(s) if snap.job.topics.len() > 1 => {
-            format!("{}-{}", snap.job.topics.get(s.input as usize).map_or("", String::as_str), s.partition_in_topic)
-        }
-        _ => p.to_string(),
     }
 }
 

@@ -18,7 +18,7 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     let d = split_memo(pg.snap, p);
     let name = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| partition_label(s, p))));
     // As sentences name it: "partition 3", "partition rates-0" (the pill says `p3`).
-    let spoken = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| super::graph_layout::partition_name(s, p))));
+    let spoken = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| s.partition_name(p))));
     let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
     let producer = Memo::new(move |_| {
         pg.snap.track();

@@ -125,7 +125,7 @@ impl TimelineData {
         self.last = self.last.max(t);
         if self.splits.len() < snap.splits.len() {
             self.splits.resize_with(snap.splits.len(), Series::default);
-            self.split_names = (0..snap.splits.len() as u32).map(|p| super::graph_layout::partition_name(snap, p)).collect();
+            self.split_names = (0..snap.splits.len() as u32).map(|p| snap.partition_name(p)).collect();
             self.input_names = snap.job.topics.clone();
         }
         for (series, sp) in self.splits.iter_mut().zip(&snap.splits) {

@@ -4,7 +4,6 @@
 //! `timeline` gives the history; this one gives the moment the canvas ends at.
 
 use super::format::{dur, thousands, wm_human, wm_raw, MIN_WM};
-use super::graph_layout::partition_name;
 use super::state::Pg;
 use crate::engine::snapshot::{SplitView, Snapshot};
 use crate::engine::time::NO_WATERMARK;
@@ -105,7 +104,7 @@ fn split_row(s: &Snapshot, sp: &SplitView, now: i64) -> impl IntoView {
     let last = sp.last_record_at.map_or_else(|| "never".to_string(), |at| format!("{} ago", dur(now - at.ms())));
     view! {
         <tr data-now-partition=sp.partition>
-            <th scope="row">{format!("partition {}", partition_name(s, sp.partition))}</th>
+            <th scope="row">{format!("partition {}", s.partition_name(sp.partition))}</th>
             <td class="mono" title=wm_raw(w)>{human_wm(w, now)}</td>
             <td class="mono">{max_ts}</td>
             <td>{last}</td>

@@ -1,6 +1,6 @@
-//! How every view names a source subtask: the job graph, the channels table, the embed's SVG,
-//! the WHY panel and the engine's explanation and diagnosis all call [`source_subtask_name`],
-//! so that one subtask has one name on the page.
+//! How every view names a source subtask and a partition: the job graph, the channels table,
+//! the embed's SVG, the WHY panel, the timeline and the engine's explanation and diagnosis all
+//! call [`source_subtask_name`] and [`partition_name`], so that one has one name on the page.
 
 /// A source's name longer than this is cut (`…`): the graph's source node has room for it.
 const NAME_MAX: usize = 12;
@@ -30,9 +30,25 @@ pub fn source_subtask_name(sources: usize, source: &str, in_source: u32, global:
     format!("{name}·{in_source}")
 }
 
+/// Partition `global` (the engine's number over every topic), which is partition `in_topic`
+/// of topic `topic` (one of `topics` topics), as sentences name it: its number with one topic
+/// (`11`), Kafka's `topic-N` (TopicPartition) with several (`rates-0`).
+pub fn partition_name(topics: usize, topic: &str, in_topic: u32, global: u32) -> String {
+    if topics <= 1 {
+        return global.to_string();
+    }
+    format!("{topic}-{in_topic}")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::source_subtask_name;
+    use super::{partition_name, source_subtask_name};
+
+    #[test]
+    fn a_partition_is_named_by_its_topic_when_there_are_several() {
+        assert_eq!(partition_name(1, "orders", 11, 11), "11");
+        assert_eq!(partition_name(2, "rates", 0, 4), "rates-0");
+    }
 
     /// One source keeps its global number; with two, subtask 2 over both sources (the second
     /// source's first) is named by its source and its index there, as the live tables count.
