@@ -36,19 +36,27 @@ impl TimelineZoom {
         (s.is_some() || e.is_some()).then(|| format!("{}:{}", opt(s), opt(e)))
     }
 
-    /// Sets the zoom `text` says (`span:end`, each a number or `-`); false, and nothing set,
-    /// when it is damaged.
-    fn set_text(self, text: &str) -> bool {
+    /// Sets the zoom `text` says (`span:end`, each a number or `-`) on a run that has drawn
+    /// processing time `start..=last`; or says why not, and sets nothing: a view with no time
+    /// of the run in it is an empty plot without a word.
+    fn set_text(self, text: &str, (start, last): (i64, i64)) -> Result<(), &'static str> {
         let part = |p: Option<&str>| match p {
             Some("-") => Some(None),
             Some(n) => n.parse::<i64>().ok().map(Some),
             None => None,
         };
         let mut parts = text.split(':');
-        let (Some(span), Some(end), None) = (part(parts.next()), part(parts.next()), parts.next()) else { return false };
-        self.span.set(span.map(|s| s.clamp(200, 30 * 86_400_000)));
+        let (Some(span), Some(end), None) = (part(parts.next()), part(parts.next()), parts.next()) else {
+            return Err("is not one this playground wrote");
+        };
+        let span = span.map(|s| s.clamp(200, 30 * 86_400_000));
+        let drawn = span.unwrap_or((last - start).max(10_000));
+        if end.is_some_and(|e| e <= start || e.saturating_sub(drawn) >= last) {
+            return Err("shows no time of this run");
+        }
+        self.span.set(span);
         self.end.set(end);
-        true
+        Ok(())
     }
 }
 
@@ -138,8 +146,9 @@ pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
         lost.push(format!("its selection “{t}” names nothing in this scenario"));
     }
     pg.selection.set(picked.and_then(Result::ok).unwrap_or(Selection::None));
-    if let Some(z) = st.zoom.as_deref().filter(|z| !TimelineZoom::of_page().set_text(z)) {
-        lost.push(format!("its zoom “{z}” is not one this playground wrote"));
+    let run = pg.timeline.with_value(|d| (d.start, d.last));
+    if let Some((z, Err(why))) = st.zoom.as_deref().map(|z| (z, TimelineZoom::of_page().set_text(z, run))) {
+        lost.push(format!("its zoom “{z}” {why}"));
     }
     if !lost.is_empty() {
         pg.info(format!("This link opened, but {}: shown without it.", lost.join(", and ")));

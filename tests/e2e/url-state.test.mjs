@@ -445,3 +445,16 @@ test("a link whose selection or zoom names nothing opens the rest and says what 
     await context.close();
   }
 });
+
+test("a link whose zoom shows no time of the run says so and follows the present", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(env.baseUrl + "#s=" + state({ p: "late-data", t: 5_000, z: "200:99999999999999" }), { waitUntil: "load" });
+    const notice = page.locator(".notice", { hasText: "This link opened, but" });
+    await notice.waitFor({ timeout: 20_000 });
+    assert.match(await notice.textContent(), /its zoom “200:99999999999999” shows no time of this run/);
+    assert.equal(await clockMs(page), 5_000, "the rest of the link opened");
+  } finally {
+    await context.close();
+  }
+});
