@@ -107,3 +107,26 @@ fn the_sql_operators_idle_timeout_is_judged_on_its_own_rows() {
         d.findings.iter().map(|f| &f.title).collect::<Vec<_>>()
     );
 }
+
+/// SQL's operator with the interval at 0: it emits every increase at once and checks idleness
+/// on a timer of its own (reference §10.1), so no finding says periodic emission or idleness
+/// is off, there is no interval row, and a 4.5 s timeout (a row holds the job up to 9 s, within
+/// the 10 s tolerated) is kept.
+#[test]
+fn sql_operator_with_the_interval_at_zero_is_not_a_periodic_strategy() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/sql_idle_reactivates.json")).unwrap();
+    sc["source"]["watermark"]["auto_watermark_interval_ms"] = 0.into();
+    sc["source"]["midstream"]["idle_timeout_ms"] = 4_500.into();
+    let Ok(mut s) = Session::from_json(&sc.to_string()) else { panic!("the preset with interval 0: {sc}") };
+    run_to(&mut s, 60_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let kinds: Vec<_> = d.findings.iter().map(|f| f.kind).collect();
+    for k in [FindingKind::PeriodicEmissionDisabled, FindingKind::IdlenessNeverDetected, FindingKind::IdleTimeoutBelowInterval] {
+        assert!(!kinds.contains(&k), "{k:?} in {kinds:?}");
+    }
+    assert_eq!(d.advice.idle_timeout.recommended_ms, Some(4_500), "{}", d.advice.idle_timeout.basis);
+    assert!(d.advice.idle_timeout.cost.contains("up to 9.0 s"), "{}", d.advice.idle_timeout.cost);
+    assert!(!d.advice.constraints.iter().any(|c| c.text.contains("interval")), "{:?}", d.advice.constraints);
+    assert!(d.advice.constraints.iter().all(|c| c.current_ok == c.recommended_ok), "{:?}", d.advice.constraints);
+}

@@ -735,10 +735,11 @@ export type PartitionFacts = {
    */
   dataDelayMs: number | null,
   /**
-   * The oldest its newest record ever was on arrival (sampled batches): history read
-   * once stays in the disorder measured.
+   * The oldest its newest record was on arrival while it read history before it first
+   * caught up (a backfill), as long as that history is still at least 1 % of the disorder
+   * measured: the disorder is then history's order, not the live data's.
    */
-  oldestDelayMs: number | null,
+  historyDelayMs: number | null,
   /**
    * How far its split watermark trails the most advanced active split.
    */

@@ -17,6 +17,7 @@ use super::operator::sink::SinkMode;
 use super::operator::sql_window::WindowApi;
 use super::operator::trigger::TriggerSpec;
 use super::partitioner::Exchange;
+use super::source::generator::EmitMode;
 use super::source::start_offset::StartOffset;
 use super::source::SourceSettings;
 use super::task_manager::ClusterConfig;
@@ -47,6 +48,20 @@ pub struct InputConfig {
     pub exchange: Exchange,
     /// A watermark operator chained after the source, replacing the source's watermarks.
     pub midstream: Option<MidstreamSpec>,
+}
+
+impl InputConfig {
+    /// How what makes this input's watermark emits, and its idle timeout, when the periodic
+    /// emission (`pipeline.auto-watermark-interval`) drives it: the source's strategy, or a
+    /// DataStream watermark operator's after it. `None` for SQL's watermark operator, which
+    /// runs on a timer of its own, also with the interval at 0 (reference §10.1).
+    pub fn periodic_strategy(&self) -> Option<(EmitMode, Option<i64>)> {
+        match self.midstream {
+            None => Some((self.source.emit, self.source.idle_timeout_ms)),
+            Some(MidstreamSpec::TimestampsAndWatermarks { emit, idle_timeout_ms, .. }) => Some((emit, idle_timeout_ms)),
+            Some(MidstreamSpec::SqlWatermarkAssigner { .. }) => None,
+        }
+    }
 }
 
 /// How a second input meets the first.

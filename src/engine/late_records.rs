@@ -62,7 +62,9 @@ impl LateRecords {
     }
 
     /// The same after a restart: the watermarks start again from `Long.MIN_VALUE` under the
-    /// bound in force, so no earlier bound holds any more.
+    /// bound in force, so no earlier bound holds any more. (A SQL window aggregation restores
+    /// its checkpointed watermark, §10.2, which may be an old bound's: records late behind it
+    /// are measured with the new one, a little more out of order than they were.)
     pub fn restarted(self) -> Self {
         LateRecords { raised_from: None, ..self }
     }

@@ -14,6 +14,7 @@
 //! the idleness timer only counts activity, so one producer's records of an instant are
 //! reported to the split once, with their maximum (`SourceSubtask::after_records`).
 
+use super::diagnosis::diagnose::window_size_ms;
 use super::element::Record;
 use super::flow::{budget_cap_milli, IdlenessClock};
 use super::producer::ProducerKind;
@@ -123,6 +124,7 @@ impl Simulation {
             }
             return;
         }
+        let history_ms = self.history_age_ms();
         let Simulation { sources, down, keys, trace, .. } = self;
         let src = &mut sources[s];
         let mut max_ts = EventTime::MIN;
@@ -141,7 +143,7 @@ impl Simulation {
         let heartbeats = if heartbeats && !src.settings().transform.drop_heartbeats { n } else { 0 };
         let sp = &src.splits[i];
         if sp.observed.samples_next_batch(sp.records_read) {
-            observe_batch(src, i, batch, t);
+            observe_batch(src, i, batch, t, history_ms);
         }
         src.after_records(i, n, heartbeats, max_ts, t);
     }
@@ -186,6 +188,9 @@ impl Simulation {
         self.down.send_record(src, &r, ts, &self.keys, t, &mut self.trace);
         self.signals.clear();
         self.sources[s].after_record(i, &r, ts, t, &mut self.trace, &mut self.signals);
+        let history_ms = self.history_age_ms();
+        let sp = &mut self.sources[s].splits[i];
+        sp.observed.note_arrival(sp.max_ts.unwrap_or(ts), t, history_ms);
         if !self.signals.is_empty() {
             self.broadcast(s, t);
         }
@@ -197,9 +202,17 @@ impl Simulation {
 /// engine's instructions on seed 001); each timestamp is derived again, a pure function of
 /// the record.
 #[inline(never)]
-fn observe_batch(src: &mut SourceSubtask, i: usize, batch: &[Record], t: ProcTime) {
+fn observe_batch(src: &mut SourceSubtask, i: usize, batch: &[Record], t: ProcTime, history_ms: i64) {
     let settings = *src.settings();
     let sp = &mut src.splits[i];
     let ts = batch.iter().filter_map(|r| settings.transform.apply(r, settings.assigner.assign(r), t));
-    sp.observed.note_batch(sp.max_ts, ts, t);
+    sp.observed.note_batch(sp.max_ts, ts, t, history_ms);
+}
+
+impl Simulation {
+    /// Records older than this on arrival are history (`advisor::reads_history`).
+    #[inline]
+    fn history_age_ms(&self) -> i64 {
+        crate::engine::diagnosis::advisor::history_age_ms(window_size_ms(self.cfg.window))
+    }
 }

@@ -36,10 +36,19 @@ impl TimelineZoom {
         (s.is_some() || e.is_some()).then(|| format!("{}:{}", opt(s), opt(e)))
     }
 
-    /// Sets the zoom `text` says (`span:end`, each a number or `-`) on a run that has drawn
-    /// processing time `start..=last`; or says why not, and sets nothing: a view with no time
-    /// of the run in it is an empty plot without a word.
-    fn set_text(self, text: &str, (start, last): (i64, i64)) -> Result<(), &'static str> {
+    /// Sets the zoom `text` says (`span:end`, each a number or `-`) on a run over processing
+    /// time `start..=end` (its duration, or further when played on); or says why not, and
+    /// shows everything, following the present: a view with no time of the run in it is an
+    /// empty plot without a word, and the page's zoom before the link is another run's.
+    fn set_text(self, text: &str, run: (i64, i64)) -> Result<(), &'static str> {
+        let parsed = Self::parse(text, run);
+        let (span, end) = *parsed.as_ref().unwrap_or(&(None, None));
+        self.span.set(span);
+        self.end.set(end);
+        parsed.map(|_| ())
+    }
+
+    fn parse(text: &str, (start, last): (i64, i64)) -> Result<(Option<i64>, Option<i64>), &'static str> {
         let part = |p: Option<&str>| match p {
             Some("-") => Some(None),
             Some(n) => n.parse::<i64>().ok().map(Some),
@@ -54,9 +63,7 @@ impl TimelineZoom {
         if end.is_some_and(|e| e <= start || e.saturating_sub(drawn) >= last) {
             return Err("shows no time of this run");
         }
-        self.span.set(span);
-        self.end.set(end);
-        Ok(())
+        Ok((span, end))
     }
 }
 
@@ -146,9 +153,9 @@ pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
         lost.push(format!("its selection “{t}” names nothing in this scenario"));
     }
     pg.selection.set(picked.and_then(Result::ok).unwrap_or(Selection::None));
-    let run = pg.timeline.with_value(|d| (d.start, d.last));
-    if let Some((z, Err(why))) = st.zoom.as_deref().map(|z| (z, TimelineZoom::of_page().set_text(z, run))) {
-        lost.push(format!("its zoom “{z}” {why}"));
+    let run = pg.timeline.with_value(|d| (d.start, d.last.max(pg.run_end())));
+    if let Err(why) = TimelineZoom::of_page().set_text(st.zoom.as_deref().unwrap_or("-:-"), run) {
+        lost.push(format!("its zoom “{}” {why}", st.zoom.as_deref().unwrap_or_default()));
     }
     if !lost.is_empty() {
         pg.info(format!("This link opened, but {}: shown without it.", lost.join(", and ")));

@@ -68,7 +68,13 @@ pub const HISTORY_WINDOWS: i64 = 10;
 
 /// Whether records `age_ms` old on arrival are history (a backfill) for windows of `window_ms`.
 pub fn reads_history(age_ms: i64, window_ms: i64) -> bool {
-    age_ms > HISTORY_WINDOWS.saturating_mul(window_ms.max(1))
+    age_ms > history_age_ms(window_ms)
+}
+
+/// The age on arrival above which records are history, for windows of `window_ms`.
+#[inline]
+pub fn history_age_ms(window_ms: i64) -> i64 {
+    HISTORY_WINDOWS.saturating_mul(window_ms.max(1))
 }
 
 /// What the advisor reads.
@@ -176,17 +182,18 @@ fn bound(i: &Inputs) -> Recommendation {
     let rec = nice_up(p99);
     // A backfill reads history in order: that says nothing of the live disorder to come, and
     // lowering the bound to it (30 s → 0 in a replay) would drop live records later.
-    // Once read, history stays in the disorder measured, after the job has caught up too.
-    let history = |p: &PartitionFacts| p.data_delay_ms.max(p.oldest_delay_ms).filter(|&age| reads_history(age, i.window_size_ms));
-    let oldest = data_partitions(i).filter_map(history).max();
-    if let (Some(age), Some(cur)) = (oldest, i.bound_ms.filter(|&b| rec < b)) {
-        let now = data_partitions(i).any(|p| p.data_delay_ms.is_some_and(|a| reads_history(a, i.window_size_ms)));
-        let (arrive, reads) = if now { ("arrive", "reads") } else { ("arrived", "read") };
-        let basis = format!(
-            "records {arrive} up to {} old: the job {reads} history, whose order ({} out of order at P99, measured over it) says nothing of the live disorder to come",
-            d(age),
-            d(p99)
-        );
+    // History read stays in the disorder measured after the job caught up, until live records
+    // outnumber it (`history_delay_ms`).
+    let now = data_partitions(i).filter_map(|p| p.data_delay_ms).filter(|&a| reads_history(a, i.window_size_ms)).max();
+    let read = data_partitions(i).filter_map(|p| p.history_delay_ms).max();
+    let history = match (now, read) {
+        (Some(age), _) => Some(format!("records arrive up to {} old: the job reads history", d(age))),
+        (None, Some(age)) => Some(format!("records arrived up to {} old: the job read history", d(age))),
+        (None, None) => None,
+    };
+    if let (Some(history), Some(cur)) = (history, i.bound_ms.filter(|&b| rec < b)) {
+        let basis =
+            format!("{history}, whose order ({} out of order at P99, measured over it) says nothing of the live disorder to come", d(p99));
         return Recommendation { current_ms: i.bound_ms, recommended_ms: Some(cur), basis, cost: String::new() };
     }
     Recommendation {
@@ -199,7 +206,8 @@ fn bound(i: &Inputs) -> Recommendation {
         ),
         cost: format!(
             "each window closes about {} after its end; records more out of order than that are late",
-            d(rec.saturating_add(i.interval_ms))
+            // A watermark operator's larger bound after another input holds the windows longer.
+            d(rec.max(i.operator_bound_ms.unwrap_or(0)).saturating_add(i.interval_ms))
         ),
     }
 }
@@ -229,7 +237,7 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     let cur = all.iter().copied().find(|&t| t != rec).unwrap_or(all[0]);
     let mut constraints =
         vec![constraint(format!("longer than the partitions' normal gaps: > 2 × P99 gap = {}", d(gap2)), all, rec, &|t| t > gap2)];
-    constraints.extend(common_constraints(i, bound_ms, tolerated, all, rec, true));
+    constraints.extend(common_constraints(i, bound_ms, tolerated, all, rec, false));
     let mut basis = match (gap, rec) {
         (_, None) => "the auto-watermark interval is 0, so no idle timeout is ever checked".to_string(),
         (Some(g), Some(_)) => format!(
@@ -263,27 +271,29 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost }, constraints)
 }
 
-/// Seed 002's constraints but the gaps': the interval (when the periodic emission is what
-/// checks idleness), twice the bound, the tolerated delay and the rule of thumb.
-fn common_constraints(
-    i: &Inputs,
-    bound_ms: i64,
-    tolerated: i64,
-    current: &[Option<i64>],
-    rec: Option<i64>,
-    checked_by_interval: bool,
-) -> Vec<Constraint> {
+/// Seed 002's constraints but the gaps': the interval, twice the bound, the tolerated delay
+/// and the rule of thumb. SQL's watermark operator (`sql`) checks idleness on a timer of its
+/// own, also with the interval at 0 (reference §10.1): no interval row, and a row holds the job
+/// for the timeout plus that timer's interval.
+fn common_constraints(i: &Inputs, bound_ms: i64, tolerated: i64, current: &[Option<i64>], rec: Option<i64>, sql: bool) -> Vec<Constraint> {
     let d = format_duration;
     let twice = bound_ms.saturating_mul(2);
     let mut rows = Vec::with_capacity(4);
-    if checked_by_interval {
+    let tolerated_row = if sql {
+        constraint(format!("a row's hold (timeout + timer) within the delay you tolerate: ≤ {}", d(tolerated)), current, rec, &|t| {
+            sql_hold_ms(i.interval_ms, t) <= tolerated
+        })
+    } else {
+        constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), current, rec, &|t| t <= tolerated)
+    };
+    if !sql {
         rows.push(constraint(format!("longer than the emission interval ({}), which checks it", d(i.interval_ms)), current, rec, &|t| {
             t > i.interval_ms && i.interval_ms > 0
         }));
     }
     rows.extend([
         constraint(format!("more than twice the bound: > {}", d(twice)), current, rec, &|t| t > twice),
-        constraint(format!("within the delay you tolerate: ≤ {}", d(tolerated)), current, rec, &|t| t <= tolerated),
+        tolerated_row,
         constraint(format!("rule of thumb: ≤ a third of the window ({})", d(i.window_size_ms / 3)), current, rec, &|t| {
             t <= i.window_size_ms / 3
         }),
@@ -304,16 +314,26 @@ pub(crate) fn sql_idle_timeout_ms(tolerated_delay_ms: i64) -> i64 {
 /// also with the interval at 0 (reference §10.1). The others are judged on the operator's
 /// timeout, not the sources'.
 fn sql_operator_idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64, current: Option<i64>) -> (Recommendation, Vec<Constraint>) {
-    // A set timeout within half the tolerated delay and above twice the bound stays.
-    let keeps = |c: i64| c > bound_ms.saturating_mul(2) && c <= sql_idle_timeout_ms(tolerated);
+    // A set timeout above twice the bound whose hold is within the tolerated delay stays.
+    let keeps = |c: i64| c > bound_ms.saturating_mul(2) && sql_hold_ms(i.interval_ms, c) <= tolerated;
     let t = current.filter(|&c| keeps(c)).unwrap_or(sql_idle_timeout_ms(tolerated));
     let rec = Recommendation {
         current_ms: current,
         recommended_ms: Some(t),
-        basis: "SQL's watermark operator goes idle after the timeout without rows and any row makes it active again: each row can hold the job for the timeout, so half the tolerated delay".into(),
-        cost: format!("the operator flips idle/active with sparse rows; each row holds the job for up to {}", format_duration(t)),
+        basis: "SQL's watermark operator goes idle after the timeout without rows and any row makes it active again: each row can hold the job for the timeout and one check of its timer (the timeout itself with the interval at 0), so half the tolerated delay".into(),
+        cost: format!(
+            "the operator flips idle/active with sparse rows; each row holds the job for up to {}",
+            format_duration(sql_hold_ms(i.interval_ms, t))
+        ),
     };
-    (rec, common_constraints(i, bound_ms, tolerated, &[current], Some(t), false))
+    (rec, common_constraints(i, bound_ms, tolerated, &[current], Some(t), true))
+}
+
+/// How long one row can hold the job behind SQL's watermark operator with idle timeout `t`:
+/// the operator notes activity at its next timer after the row, and goes idle at the first
+/// timer `t` after that (reference §10.1).
+fn sql_hold_ms(interval_ms: i64, t: i64) -> i64 {
+    t.saturating_add(crate::engine::operator::watermark_assigner::timer_interval(interval_ms, t).unwrap_or(t))
 }
 
 /// A constraint, met by the current setting when every source's timeout meets it.

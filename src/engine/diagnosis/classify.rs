@@ -111,9 +111,10 @@ pub struct PartitionFacts {
     pub disorder_max_ms: Option<i64>,
     /// How old its newest record was when it arrived (processing time − event time).
     pub data_delay_ms: Option<i64>,
-    /// The oldest its newest record ever was on arrival (sampled batches): history read
-    /// once stays in the disorder measured.
-    pub oldest_delay_ms: Option<i64>,
+    /// The oldest its newest record was on arrival while it read history before it first
+    /// caught up (a backfill), as long as that history is still at least 1 % of the disorder
+    /// measured: the disorder is then history's order, not the live data's.
+    pub history_delay_ms: Option<i64>,
     /// How far its split watermark trails the most advanced active split.
     pub behind_ms: Option<i64>,
     #[serde(serialize_with = "as_opt_watermark")]
@@ -196,7 +197,7 @@ pub fn facts(
         disorder_p99_ms: o.disorder.quantile(0.99, in_order).filter(|_| records > 0),
         disorder_max_ms: (records > 0).then_some(o.disorder_max),
         data_delay_ms: last_record_at.zip(read.and_then(|r| r.max_ts)).map(|(t, m)| t.ms().saturating_sub(m.ms())),
-        oldest_delay_ms: o.oldest_arrival_ms,
+        history_delay_ms: o.history_in_disorder_ms(),
         behind_ms: None,
         watermark: read.and_then(|r| r.watermark),
         idle: read.is_some_and(|r| r.idle),

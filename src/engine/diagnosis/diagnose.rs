@@ -220,7 +220,7 @@ impl Simulation {
     }
 
     /// SQL's watermark operator, when one runs after every source (a SQL job has one topic).
-    fn sql_operator(&self) -> Option<MidstreamSpec> {
+    pub(crate) fn sql_operator(&self) -> Option<MidstreamSpec> {
         let sql = self.cfg.inputs.iter().find_map(|i| i.midstream.filter(|m| matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. })));
         sql.filter(|_| self.cfg.operator_after_every_source())
     }

@@ -96,11 +96,12 @@ impl FindingContext<'_> {
 
     fn emission(&self) -> Vec<Finding> {
         let cfg = &self.sim.cfg;
-        // Every source counts: the shortest timeout flips first, one periodic source stalls.
+        // Every input counts: the shortest timeout flips first, one periodic strategy stalls.
         let interval = cfg.auto_watermark_interval_ms;
-        let timeout = cfg.inputs.iter().filter_map(|i| i.source.idle_timeout_ms).min();
+        let strategies: Vec<_> = cfg.inputs.iter().filter_map(|i| i.periodic_strategy()).collect();
+        let timeout = strategies.iter().filter_map(|&(_, t)| t).min();
         let mut out = Vec::new();
-        if interval == 0 && cfg.inputs.iter().any(|i| i.source.emit == EmitMode::Periodic) {
+        if interval == 0 && strategies.iter().any(|&(emit, _)| emit == EmitMode::Periodic) {
             out.push(
                 Finding::new(
                     FindingKind::PeriodicEmissionDisabled,

@@ -25,9 +25,13 @@ pub struct Observed {
     pub disorder_sampled: u64,
     pub disorder_max: i64,
     pub first_record_at: Option<ProcTime>,
-    /// The most the split's newest timestamp was behind the instant a sampled batch arrived:
-    /// a split that read history (a backfill) once has it in its disorder for good.
-    pub oldest_arrival_ms: Option<i64>,
+    /// While the split read history before it first caught up (a backfill: its newest record
+    /// more than the history age old on arrival), the oldest such age and the records sampled
+    /// for `disorder` by then. History's order fills the disorder measured until live records
+    /// outnumber it; a catch-up later (a restore's replay, back-pressure) is no history.
+    pub history_age_ms: Option<i64>,
+    pub history_sampled: u64,
+    caught_up: bool,
     /// How often the split was declared idle.
     pub idle_flips: u32,
     /// When it last became active again after being idle.
@@ -75,23 +79,36 @@ impl Observed {
     }
 
     /// The timestamps of a sampled batch that arrived at `now`, in read order, after the
-    /// split's maximum `max`.
-    pub fn note_batch(&mut self, max: Option<EventTime>, ts: impl Iterator<Item = EventTime>, now: ProcTime) {
+    /// split's maximum `max`; records older than `history_ms` on arrival are history.
+    pub fn note_batch(&mut self, max: Option<EventTime>, ts: impl Iterator<Item = EventTime>, now: ProcTime, history_ms: i64) {
         let mut seen = max.unwrap_or(EventTime::MIN);
         for t in ts {
             self.note_disorder(seen.ms().saturating_sub(t.ms()).max(0));
             seen = seen.max(t);
         }
-        self.note_arrival(seen, now);
+        self.note_arrival(seen, now, history_ms);
     }
 
-    /// The split's maximum timestamp `max` after records that arrived at `now`.
+    /// The split's maximum timestamp `max` after records that arrived at `now` (see
+    /// `history_age_ms`).
     #[inline]
-    pub fn note_arrival(&mut self, max: EventTime, now: ProcTime) {
-        if max != EventTime::MIN {
-            let age = now.ms().saturating_sub(max.ms());
-            self.oldest_arrival_ms = Some(self.oldest_arrival_ms.map_or(age, |a| a.max(age)));
+    pub fn note_arrival(&mut self, max: EventTime, now: ProcTime, history_ms: i64) {
+        if self.caught_up || max == EventTime::MIN {
+            return;
         }
+        let age = now.ms().saturating_sub(max.ms());
+        if age <= history_ms {
+            self.caught_up = true;
+            return;
+        }
+        self.history_age_ms = Some(self.history_age_ms.map_or(age, |a| a.max(age)));
+        self.history_sampled = self.disorder_sampled;
+    }
+
+    /// The oldest history the split read, while history is still at least 1 % of the
+    /// disorder's sample (its P99 is then history's).
+    pub fn history_in_disorder_ms(&self) -> Option<i64> {
+        self.history_age_ms.filter(|_| self.history_sampled.saturating_mul(100) >= self.disorder_sampled)
     }
 
     /// The gaps' coefficient of variation in per mille (standard deviation over mean): near 0
@@ -130,6 +147,35 @@ fn isqrt(v: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn arrive(o: &mut Observed, age_ms: i64) {
+        o.note_disorder(0);
+        o.note_arrival(EventTime(1_000_000 - age_ms), ProcTime(1_000_000), 600_000);
+    }
+
+    /// History read first (a backfill) is latched when the split catches up, and counts only
+    /// while it is at least 1 % of the disorder's sample.
+    #[test]
+    fn history_read_before_catching_up_is_latched_until_live_records_outnumber_it() {
+        let mut o = Observed::default();
+        arrive(&mut o, 900_000);
+        arrive(&mut o, 700_000);
+        arrive(&mut o, 1_000);
+        assert_eq!((o.history_in_disorder_ms(), o.history_sampled), (Some(900_000), 2));
+        (0..197).for_each(|_| arrive(&mut o, 1_000));
+        assert_eq!(o.history_in_disorder_ms(), Some(900_000), "2 in 200");
+        arrive(&mut o, 1_000);
+        assert_eq!(o.history_in_disorder_ms(), None, "2 in 201");
+    }
+
+    /// A catch-up after the split was live (a restore's replay, back-pressure) is no history.
+    #[test]
+    fn a_late_catch_up_is_not_history() {
+        let mut o = Observed::default();
+        arrive(&mut o, 1_000);
+        arrive(&mut o, 3_600_000);
+        assert_eq!(o.history_age_ms, None);
+    }
 
     #[test]
     fn a_metronome_has_no_variation_and_random_gaps_have_a_lot() {

@@ -41,10 +41,13 @@ impl FindingContext<'_> {
     /// active again: each row holds the job for the timeout. Half the tolerated delay (one
     /// window by default) bounds that; flapping is the price, and harmless here.
     fn shorter_sql_timeout(&self, f: Finding, current: Option<i64>) -> Finding {
-        let advised = super::advisor::sql_idle_timeout_ms(self.advice.tolerated_delay_ms);
-        if current.is_some_and(|c| c <= advised) {
-            return f;
-        }
+        // Where the operator decides idleness the advisor judges its timeout (and keeps one
+        // that meets its rows): the fix is the advice, never beside it.
+        let advised = match self.sim.sql_operator() {
+            Some(_) => self.advice.idle_timeout.recommended_ms.filter(|&a| Some(a) != current),
+            None => Some(super::advisor::sql_idle_timeout_ms(self.advice.tolerated_delay_ms)).filter(|&a| current.is_none_or(|c| c > a)),
+        };
+        let Some(advised) = advised else { return f };
         f.fix(format!("table.exec.source.idle-timeout = {}", d(advised)), Action::IdleTimeout(Some(advised)))
     }
 

@@ -200,7 +200,6 @@ impl SourceSubtask {
         if sp.max_ts.is_none_or(|m| ts > m) {
             sp.max_ts = Some(ts);
         }
-        sp.observed.note_arrival(sp.max_ts.unwrap_or(ts), now);
         sp.idleness.on_event();
         if let Some(w) = sp.generator.on_event(ts, now) {
             let before = self.split_state(i);

@@ -94,6 +94,11 @@ impl Pg {
         self.session.with_value(|s| f(s.sim()))
     }
 
+    /// Where the scenario's run ends (`duration_ms` after the start).
+    pub fn run_end(&self) -> i64 {
+        self.session.with_value(|s| s.end().ms())
+    }
+
     /// Drives the session (playback: run, step).
     pub(crate) fn update_session<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
         self.session.try_update_value(f).expect("the playground is alive")
