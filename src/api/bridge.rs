@@ -10,10 +10,13 @@
 //!   and, once, `{ wmp: 1, event: "ready", detail: { methods } }` to the parent.
 //!
 //! Only the origins of the allow-list (the `origins` parameter, else the embed's own origin) are
-//! answered and sent anything: every message out is posted once per allowed origin, and the
-//! browser delivers it only if the parent's origin is that one. A command from another origin is
-//! not run; its sender gets a refusal that says nothing about the embed. Messages without
-//! `wmp: 1` belong to someone else and are ignored.
+//! answered and sent anything. Events go to the parent's origin alone, when it is allowed: read
+//! from `location.ancestorOrigins` or the referrer, else from the parent's first allowed command;
+//! until then once per allowed origin, which the browser delivers only where it is the parent's
+//! (each miss is a console warning in the host page: a frame posting every event to an origin
+//! that is not its parent's flooded it). A command from another origin is not run; its sender
+//! gets a refusal that says nothing about the embed. Messages without `wmp: 1` belong to
+//! someone else and are ignored.
 
 use super::convert::describe;
 use super::dom_events::{self, ALL};
@@ -55,6 +58,8 @@ struct Bridge {
     wants: Rc<Cell<Wants>>,
     parent: web_sys::Window,
     origins: Vec<String>,
+    /// The parent's origin, once known.
+    parent_origin: RefCell<Option<String>>,
 }
 
 /// Starts answering the parent window, if this page is framed; a top-level page has no one to
@@ -64,7 +69,8 @@ pub fn install(pg: Pg, page: EmbedPage) {
     let Some(parent) = window.parent().ok().flatten().filter(|p| !js_sys::Object::is(p, &window)) else { return };
     let EmbedPage { options, look, origins, .. } = page;
     let api = MountedPlayground::new(Box::new(()), pg, look, options, Layout::Embed);
-    let bridge = Rc::new(Bridge { api: RefCell::new(api), wants: Rc::new(Cell::new(ALL)), parent, origins });
+    let parent_origin = RefCell::new(parent_origin(&window));
+    let bridge = Rc::new(Bridge { api: RefCell::new(api), wants: Rc::new(Cell::new(ALL)), parent, origins, parent_origin });
     let out = bridge.clone();
     dom_events::feed(pg, bridge.wants.clone(), Rc::new(move |kind: EventKind, detail: &JsValue| out.post_event(kind.name(), detail)));
     let inbound = bridge.clone();
@@ -76,10 +82,24 @@ pub fn install(pg: Pg, page: EmbedPage) {
     bridge.post_event("ready", &object(&[("methods", methods.into())]));
 }
 
+/// The parent's origin as the frame can know it before any message: `location.ancestorOrigins`
+/// (Chromium, Safari), else the referrer's origin (sent unless the parent's referrer policy
+/// forbids it).
+fn parent_origin(window: &web_sys::Window) -> Option<String> {
+    let ancestors = js_sys::Reflect::get(&window.location(), &"ancestorOrigins".into()).ok().filter(|a| !a.is_undefined());
+    let first = ancestors.and_then(|a| js_sys::Reflect::get(&a, &0.into()).ok()).and_then(|o| o.as_string());
+    first.or_else(|| {
+        let referrer = window.document()?.referrer();
+        web_sys::Url::new(&referrer).ok().map(|u| u.origin()).filter(|o| o != "null")
+    })
+}
+
 impl Bridge {
     fn post_event(&self, event: &str, detail: &JsValue) {
         let msg = object(&[("wmp", 1.into()), ("event", event.into()), ("detail", detail.clone())]);
-        for origin in &self.origins {
+        let known = self.parent_origin.borrow();
+        let targets = self.origins.iter().filter(|o| known.as_ref().is_none_or(|k| k == *o));
+        for origin in targets {
             // Delivered only where the parent's origin is `origin`; an error is a detail
             // (a payload that cannot be cloned) and must not stop the others.
             let _ = self.parent.post_message(&msg, origin);
@@ -97,7 +117,12 @@ impl Bridge {
         let sender: web_sys::Window = sender.unchecked_into();
         let origin = ev.origin();
         let id = js_sys::Reflect::get(&data, &"id".into()).unwrap_or(JsValue::UNDEFINED);
-        let answer = if self.origins.contains(&origin) { self.run(&data) } else { Err(refusal(&origin)) };
+        let answer = if self.origins.contains(&origin) {
+            self.parent_origin.replace(Some(origin.clone()));
+            self.run(&data)
+        } else {
+            Err(refusal(&origin))
+        };
         let msg = match answer {
             Ok(result) => object(&[("wmp", 1.into()), ("id", id), ("ok", true.into()), ("result", result)]),
             Err(e) => object(&[("wmp", 1.into()), ("id", id), ("ok", false.into()), ("error", plain_error(&e))]),

@@ -155,11 +155,28 @@ function elementClass() {
         try {
           applied = this.#mounted.update(this.#options(changed));
         } catch (e) {
-          return this.#fail(e);
+          // The run goes on as it was (update changes nothing when it throws): a typo in one
+          // attribute lost the reader's session, and fixing it started again from zero.
+          return this.#warn(e);
         }
+        this.#warn(null);
         if (applied) return;
       }
       this.#start(false);
+    }
+
+    /// A bad attribute on a running playground, said under it (`null`: none any more).
+    #warn(e) {
+      this.#box.querySelector(":scope > .wmp-attr-error")?.remove();
+      if (e === null) return;
+      const message = (e instanceof Error ? e.message : String(e)).replace(/^update: /, "");
+      console.error(`<${TAG}>: ${message}`);
+      const line = this.#themedRoot();
+      line.classList.add("wmp-attr-error");
+      line.setAttribute("part", "error");
+      line.setAttribute("role", "alert");
+      line.textContent = `${message} (the playground runs on with the attribute as it was)`; // text, never markup
+      this.#box.append(line);
     }
 
     #onVisibility(visible) {
@@ -198,12 +215,17 @@ function elementClass() {
 
     /// A poster or message in a themed root of its own (the UI brings its own).
     #show(child) {
+      const root = this.#themedRoot();
+      root.append(child);
+      this.#box.replaceChildren(root);
+    }
+
+    #themedRoot() {
       const root = document.createElement("div");
       root.className = "wmp-root";
       const theme = (this.getAttribute("theme") || "").trim().toLowerCase();
       root.dataset.theme = theme === "light" || theme === "dark" ? theme : "system";
-      root.append(child);
-      this.#box.replaceChildren(root);
+      return root;
     }
 
     #fail(e) {

@@ -157,6 +157,10 @@ pub fn mount(element: JsValue, options: JsValue) -> Result<super::mounted::Mount
     let Some(el) = element.dyn_ref::<web_sys::HtmlElement>().cloned() else {
         return Err(ApiError::type_("element", format!("expected an HTML element, got {}", describe(&element))).into_js(m));
     };
+    // A second playground in the same box would stack below the first, both running.
+    if el.query_selector(":scope > .wmp-root").ok().flatten().is_some() {
+        return Err(ApiError::invalid("element", "it already holds a playground: unmount() that one first").into_js(m));
+    }
     let parsed = parse_options(&options, "options.").map_err(|e| e.into_js(m))?;
     mount_parsed(el, parsed, Layout::Full).map_err(|e| e.into_js(m))
 }

@@ -22,10 +22,19 @@ struct RestartKey {
     full_url: Option<String>,
 }
 
+thread_local! {
+    /// The mounted UIs by number, each until its `unmount()`: not owned by the JS object, which
+    /// wasm-bindgen frees when the garbage collector finds it unreferenced (the docs' snippet,
+    /// `const embed = mount(...)` in a module, lost its playground ~0.1 s after it appeared).
+    static MOUNTS: std::cell::RefCell<std::collections::BTreeMap<u64, Box<dyn std::any::Any>>> = Default::default();
+    static NEXT_MOUNT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// A playground mounted into a page; `unmount()` removes it and stops its frame loop.
 #[wasm_bindgen]
 pub struct MountedPlayground {
-    handle: Option<Box<dyn std::any::Any>>,
+    /// Its number in `MOUNTS`, until `unmount()`.
+    handle: Option<u64>,
     pg: Pg,
     look: Look,
     /// The options as last given (merged with each update): what decides a new mount, and
@@ -37,7 +46,9 @@ pub struct MountedPlayground {
 
 impl MountedPlayground {
     pub(crate) fn new(handle: Box<dyn std::any::Any>, pg: Pg, look: Look, opts: EmbedOptions, default_layout: Layout) -> Self {
-        MountedPlayground { handle: Some(handle), pg, look, opts, default_layout }
+        let id = NEXT_MOUNT.with(|n| n.replace(n.get() + 1));
+        MOUNTS.with(|m| m.borrow_mut().insert(id, handle));
+        MountedPlayground { handle: Some(id), pg, look, opts, default_layout }
     }
 
     fn live(&self, m: &str) -> Result<Pg, JsValue> {
@@ -86,7 +97,11 @@ fn report<T>(m: &str, r: ApiResult<T>) -> Result<T, JsValue> {
 impl MountedPlayground {
     /// Removes the playground from the page and stops it. Calling it again does nothing.
     pub fn unmount(&mut self) {
-        self.handle.take();
+        if let Some(id) = self.handle.take() {
+            // Dropped outside the borrow: unmounting runs the UI's cleanups.
+            let ui = MOUNTS.with(|m| m.borrow_mut().remove(&id));
+            drop(ui);
+        }
     }
 
     /// Whether it is still mounted.

@@ -147,6 +147,18 @@ export function defineElement(): boolean;
 export interface WatermarkPlaygroundElement extends HTMLElement {
   /** The element's simulation; its methods throw while it is not running (`running`). */
   readonly playground: PlaygroundControl & { readonly running: boolean };
+  addEventListener<K extends keyof WatermarkPlaygroundEventMap>(
+    type: K,
+    listener: (this: WatermarkPlaygroundElement, ev: WatermarkPlaygroundEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof WatermarkPlaygroundEventMap>(
+    type: K,
+    listener: (this: WatermarkPlaygroundElement, ev: WatermarkPlaygroundEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
 /** The DOM events of `<watermark-playground>` (and `mount`'s `eventTarget`). */
@@ -157,6 +169,8 @@ export interface WatermarkPlaygroundEventMap {
   watermark: CustomEvent<WatermarkEvent>;
   idle: CustomEvent<StatusEvent>;
   active: CustomEvent<StatusEvent>;
+  /** The element's playground is running (again, after a mount that `layout` or `full-url` asked for). */
+  ready: CustomEvent<null>;
 }
 
 declare global {
@@ -502,8 +516,9 @@ export class WatermarkPlayground {
   /**
    * The scenario as a self-contained Flink 2.3 DataStream job that replays the records the
    * playground's sources emitted and prints the same window results (docs/EXPORT.md). Runs the
-   * scenario to its end. A shape the job cannot reproduce (two inputs, a mid-stream assigner, a
-   * SQL window, …) throws a `RangeError` whose `path` names the field.
+   * scenario to its end. A shape the job cannot reproduce (an interval join; a watermark operator,
+   * alignment or a SQL window on a job with two inputs; commands that change a setting while it
+   * runs; …) throws a `RangeError` whose `path` names the field.
    */
   static exportJob(scenario: ScenarioInput | string): ExportedJob;
   /** "No Watermark", "end of input (Long.MAX_VALUE)" or a UTC time. */

@@ -70,8 +70,12 @@ impl InputError {
 fn plain_types(message: &str) -> String {
     let Some((head, rust)) = message.rsplit_once("expected ") else { return message.to_string() };
     let negative = head.contains("integer `-");
+    // The type's range only where a number was out of it: beside a string it read as the limit
+    // ("from 0 to 4,294,967,295" for partitions, whose limit is 100,000).
+    let wrong_type = head.contains("invalid type");
     let words = match rust {
-        "u8" | "u16" | "u32" | "u64" | "usize" if negative => "a whole number, 0 or more",
+        "u8" | "u16" | "u32" | "u64" | "usize" if negative || wrong_type => "a whole number, 0 or more",
+        "i32" if wrong_type => "a whole number",
         "i8" | "i16" | "i64" | "isize" => "a whole number",
         "i32" => "a whole number from -2,147,483,648 to 2,147,483,647",
         // serde says "expected u32" of a value too large as of a negative one.
@@ -198,6 +202,20 @@ mod tests {
         assert!(m.ends_with("…\", expected u32"), "{m}");
         assert_eq!(one_line("unknown field `windw`"), "unknown field `windw`");
         assert_eq!(one_line("a\tb"), "a\\tb");
+    }
+
+    /// The type's range is said of a number out of it, not of a string in its place (where it
+    /// read as the field's limit).
+    #[test]
+    fn a_wrong_type_is_not_given_the_types_range() {
+        assert_eq!(
+            plain_types("invalid type: string \"x\", expected u32"),
+            "invalid type: string \"x\", expected a whole number, 0 or more"
+        );
+        assert_eq!(
+            plain_types("invalid value: integer `5000000000`, expected u32"),
+            "invalid value: integer `5000000000`, expected a whole number from 0 to 4,294,967,295"
+        );
     }
 
     #[test]

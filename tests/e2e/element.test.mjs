@@ -45,6 +45,11 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     assert.equal(await page.locator("#r svg.graph .silence-btn:not(.hidden)").count(), 0, "readonly: no Silence button in the graph");
     assert.equal(await page.locator("#r .preset-picker").isVisible(), false, "readonly: no preset picker");
     assert.equal(await page.locator("#r #tab-import").isVisible(), false, "readonly: no Import tab");
+    // Nor the preset's one-click steps, a TaskManager's kill or the splits table's silence (they were shown).
+    for (const sel of [".preset-actions button", ".tm-chip .kill", ".split-silence"]) {
+      const shown = await page.locator(`#r ${sel}`).evaluateAll((els) => els.filter((e) => e.offsetParent !== null).length);
+      assert.equal(shown, 0, `readonly: no ${sel}`);
+    }
     // The preset keys do nothing there (typed inside the element).
     await page.locator("#r svg.graph").focus();
     await page.keyboard.press("2");
@@ -126,7 +131,7 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     const msg = await page.locator("#h .wmp-error").textContent();
     assert.match(msg, /speed: "fast" is not a number/);
     assert.ok(problems.some((p) => /<watermark-playground>: speed: "fast"/.test(p)), problems.join("\n"));
-    assert.deepEqual(without(problems, /watermark-playground>: (speed|scenario)/), []);
+    assert.deepEqual(without(problems, /watermark-playground>: (speed|scenario|theme)/), []);
   } finally {
     await context.close();
   }
@@ -161,6 +166,14 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await page.evaluate(() => document.getElementById("a").removeAttribute("readonly"));
     await page.waitForFunction(() => !document.getElementById("a").shadowRoot.querySelector(".wmp-root").hasAttribute("data-readonly"));
     assert.ok((await call(page, "a", "elapsedMs")) >= 300_000, "still the same run (autoplay played it a moment)");
+    // a bad value keeps the run and says so under it; fixing it clears the message (the typo
+    // tore the playground down, and the fix started again from zero)
+    await setAttr("theme", "drak");
+    await page.waitForFunction(() => /theme/.test(document.getElementById("a").shadowRoot.querySelector(".wmp-attr-error")?.textContent ?? ""));
+    assert.ok((await call(page, "a", "elapsedMs")) >= 300_000, "the run goes on");
+    await setAttr("theme", "dark");
+    await page.waitForFunction(() => !document.getElementById("a").shadowRoot.querySelector(".wmp-attr-error"));
+    assert.ok((await call(page, "a", "elapsedMs")) >= 300_000, "still the same run");
     // a new preset reloads from time zero
     await setAttr("preset", "seed-001-heartbeat");
     await page.waitForFunction(() => /Seed 001/.test(document.getElementById("a").shadowRoot.querySelector(".embed-title")?.textContent));
@@ -174,11 +187,13 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await setAttr("start-at", "00:01:00");
     await page.waitForFunction(() => document.getElementById("a").playground.elapsedMs() === 60_000);
     assert.match(await page.locator("#a .embed-title").textContent(), /empty partition/i);
-    // scenario beside preset is an error, as at a mount; without preset it loads live
+    // scenario beside preset is an error, as at a mount (said under the run, which goes on);
+    // without preset it loads live
     await setAttr("scenario", "late-data");
-    await page.locator("#a .wmp-error").waitFor();
-    assert.match(await page.locator("#a .wmp-error").textContent(), /not both/);
+    await page.locator("#a .wmp-attr-error").waitFor();
+    assert.match(await page.locator("#a .wmp-attr-error").textContent(), /not both/);
     await page.evaluate(() => document.getElementById("a").removeAttribute("preset"));
+    await page.locator("#a .wmp-attr-error").waitFor({ state: "detached" });
     await page.locator("#a .node.op").first().waitFor();
     await page.waitForFunction(() => document.getElementById("a").playground.elapsedMs() === 60_000);
     await page.evaluate(() => document.getElementById("a").removeAttribute("start-at"));
@@ -188,13 +203,14 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await setAttr("scenario", "empty-partition");
     await page.waitForFunction(() => /empty partition/i.test(document.getElementById("a").shadowRoot.querySelector(".embed-title")?.textContent));
     assert.equal(await page.evaluate(() => window.rootA === document.getElementById("a").shadowRoot.querySelector(".wmp-root")), true);
-    // a bad value shows its message; a good one starts again
+    // a bad value shows its message under the run, which goes on; a good one applies and clears it
     await setAttr("speed", "-3");
-    await page.locator("#a .wmp-error").waitFor();
-    assert.match(await page.locator("#a .wmp-error").textContent(), /speed: -3 is not a speed/);
-    await setAttr("speed", "30");
-    await page.locator("#a .node.op").first().waitFor();
+    await page.locator("#a .wmp-attr-error").waitFor();
+    assert.match(await page.locator("#a .wmp-attr-error").textContent(), /speed: -3 is not a speed/);
     assert.equal(await running(page, "a"), true);
+    await setAttr("speed", "30");
+    await page.locator("#a .wmp-attr-error").waitFor({ state: "detached" });
+    await page.waitForFunction(() => document.getElementById("a").playground.speed === 30);
     // remove: stopped and emptied; re-insert: runs again
     await page.evaluate(() => {
       window.removed = document.getElementById("a");
@@ -207,7 +223,7 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await page.evaluate(() => document.getElementById("more").append(window.removed));
     await page.locator("#a .node.op").first().waitFor();
     assert.equal(await running(page, "a"), true);
-    assert.deepEqual(without(problems, /watermark-playground>: (speed|scenario)/), []);
+    assert.deepEqual(without(problems, /watermark-playground>: (speed|scenario|theme)/), []);
   } finally {
     await context.close();
   }

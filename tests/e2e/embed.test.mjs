@@ -162,5 +162,28 @@ test("mount(element, options) places the embed into a page; bad options are erro
     // unmount() of the page's embed empties its element.
     await page.evaluate(() => window.embedded.unmount());
     assert.equal(await page.locator("#embed").evaluate((e) => e.childElementCount), 0);
+    // A handle nobody keeps (the docs' `const embed = mount(...)` in a module) is collected;
+    // the playground stays until unmount() (it vanished ~0.1 s after it appeared). A second
+    // mount into the same box is an error, not a second playground below the first.
+    const second = await page.evaluate(() => {
+      const el = document.createElement("div");
+      el.id = "kept";
+      document.body.append(el);
+      window.wmpMount(el, { layout: "embed", preset: "late-data" });
+      try {
+        window.wmpMount(el, { layout: "embed" });
+        return null;
+      } catch (e) {
+        return { path: e.path, message: e.message };
+      }
+    });
+    assert.equal(second?.path, "element");
+    assert.match(second.message, /already holds a playground/);
+    const cdp = await page.context().newCDPSession(page);
+    for (let i = 0; i < 3; i++) {
+      await cdp.send("HeapProfiler.collectGarbage");
+      await page.waitForTimeout(300);
+    }
+    assert.equal(await page.locator("#kept > .wmp-root").count(), 1, "still mounted after garbage collection");
   }, { viewport: { width: 900, height: 800 } });
 });
