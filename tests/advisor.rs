@@ -92,6 +92,9 @@ fn the_sql_operators_idle_timeout_is_judged_on_its_own_rows() {
     assert_eq!(d.advice.idle_timeout.recommended_ms, Some(5_000));
     assert!(!d.advice.constraints.iter().any(|c| c.text.contains("gaps")), "{:?}", d.advice.constraints);
     s.apply_action(Action::IdleTimeout(Some(5_000))).unwrap();
+    // `table.exec.source.idle-timeout` reaches the operator, not the source before it, which has
+    // no strategy to idle (its splits showed IDLE, and the export refused the job).
+    assert_eq!(s.sim().config().inputs[0].source.idle_timeout_ms, None);
     run_to(&mut s, 70_000);
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     assert!(d.advice.constraints.iter().all(|c| c.current_ok == c.recommended_ok), "{:?}", d.advice.constraints);

@@ -182,10 +182,44 @@ fn turn_into_a_scenario_keeps_the_shape_and_the_quiet_split() {
     assert_eq!(s["source"]["parallelism"], 2);
     assert_eq!(s["window"]["parallelism"], 2);
     assert_eq!(s["window"]["assigner"]["size_ms"], 10_000);
-    assert_eq!(s["producers"][0]["partitions"], json!({ "all_except": [1] }));
+    // The quiet split was subtask 1's: its partition is the one Kafka's assignment gives
+    // subtask 1 in the scenario (partition 0 for the topic "events"; the scenario had put it on 0).
+    assert_eq!(s["producers"][0]["partitions"], json!({ "all_except": [0] }));
     assert_eq!(s["start_time_ms"], 1_767_225_600_000i64);
     let mut session = Session::from_json(&s.to_string()).expect("a valid scenario");
     session.run_until(120_000, &mut ()).unwrap();
+    assert_eq!(session.sim().snapshot().splits[0].subtask, Some(1));
+}
+
+/// A split at the minimum whose reader still emits (back-pressure) is not made silent: the
+/// scenario gave it no producer, and the WHY panel then proposed an idle timeout.
+#[test]
+fn turn_into_a_scenario_does_not_silence_a_back_pressured_split() {
+    let s = to_scenario(&job_of(PRESSURE));
+    let all_except = &s["producers"][0]["partitions"]["all_except"];
+    assert_eq!(all_except, &json!([]), "{s}");
+    assert!(s["description"].as_str().unwrap().contains("does not reproduce"), "{}", s["description"]);
+}
+
+/// With several sources the scenario is of the one that holds the minimum (it took the first,
+/// a healthy job).
+#[test]
+fn turn_into_a_scenario_takes_the_source_that_holds_the_minimum() {
+    let job = job_of(THREE);
+    let holder = wmp::engine::live::explain::explain(&job).holder.expect("a holder");
+    let s = to_scenario(&job);
+    let name = job.vertices.iter().find(|v| v.id == holder.vertex_id).unwrap().name.clone();
+    assert!(s["description"].as_str().unwrap().contains(&format!("only {name}")), "{}", s["description"]);
+    assert_ne!(s["producers"][0]["partitions"]["all_except"], json!([]), "{s}");
+}
+
+/// A source subtask that never emitted holds with Long.MIN_VALUE, not a "last watermark" of data
+/// it "stopped receiving".
+#[test]
+fn a_subtask_that_never_emitted_is_read_as_such() {
+    let text = wmp::engine::live::explain::explain(&job_of(THREE)).lines.join("\n");
+    assert!(text.contains("has received no data yet"), "{text}");
+    assert!(!text.contains("stopped receiving"), "{text}");
 }
 
 #[test]

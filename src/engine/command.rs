@@ -5,6 +5,7 @@
 use super::element::Record;
 use super::error::InputError;
 use super::failover::FailTarget;
+use super::operator::midstream::MidstreamSpec;
 use super::operator::sink::SinkMode;
 use super::producer::{ProducerState, RecordShape};
 use super::rng::Rng;
@@ -247,7 +248,8 @@ impl Simulation {
     }
 
     /// A watermark-strategy parameter: every source's strategy changes (a job with two inputs
-    /// has two), and an idle timeout reaches the watermark operators chained after them too.
+    /// has two), and an idle timeout reaches the watermark operators chained after them too
+    /// (after SQL's, only it).
     fn set_strategy(&mut self, param: Param) {
         for input in 0..self.cfg.inputs.len() {
             let mut src = self.cfg.inputs[input].source;
@@ -260,6 +262,10 @@ impl Simulation {
                     };
                 }
                 Param::Generator(g) => src.generator = g,
+                // `table.exec.source.idle-timeout` reaches SQL's watermark operator, not the
+                // source before it: that one has no watermark strategy of its own to idle.
+                Param::IdleTimeoutMs(_) if matches!(self.cfg.inputs[input].midstream, Some(MidstreamSpec::SqlWatermarkAssigner { .. })) => {
+                }
                 Param::IdleTimeoutMs(t) => src.idle_timeout_ms = t,
                 Param::MaxFutureSkewMs(s) => src.transform.max_future_skew_ms = s,
                 Param::DropHeartbeats(b) => src.transform.drop_heartbeats = b,

@@ -42,7 +42,7 @@ pub fn LagPanel(#[prop(into)] shown: Signal<bool>) -> impl IntoView {
     let crossings = move || markup.with(|m| m.matches("lag-cross").count());
     view! {
         <div class="lag-panel" id="lag-panel">
-            <p class="small muted">"Event-time lag: processing time minus each window subtask's watermark (Flink's watermarkLag). Bold: the subtask explained."</p>
+            <p class="small muted">"Event-time lag: processing time minus each window subtask's watermark (currentInputWatermark; Flink's watermarkLag is only the sources'). Bold: the subtask explained."</p>
             <div class="lag-chart-wrap" node_ref=node>
                 <svg class="lag-chart" role="img" aria-label="Event-time lag of each window subtask over processing time, with the alert threshold"
                     width=move || width.get().max(200.0) height=CHART_H data-crossings=crossings inner_html=move || markup.get()></svg>

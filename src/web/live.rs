@@ -12,6 +12,7 @@ use crate::engine::live::to_scenario::to_scenario;
 use crate::engine::live::to_snapshot::to_snapshot;
 use crate::engine::live::{Bundle, JobSummary, LiveJob};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Wall time between two polls: a poll is a dozen requests per vertex on the JobManager.
 pub const POLL_MS: i32 = 2_000;
@@ -44,8 +45,13 @@ impl Live {
         self.error.set(None);
         self.job.set(None);
         self.jobs.set(Vec::new());
+        let typed = self.url.get_untracked();
+        if typed.trim().is_empty() {
+            self.status.set(String::new());
+            return self.error.set(Some("Type the JobManager's URL first (http://jobmanager:8081).".into()));
+        }
         self.status.set("connecting…".into());
-        let base = live_fetch::normalize_base(&self.url.get_untracked());
+        let base = live_fetch::normalize_base(&typed);
         leptos::task::spawn_local(async move {
             let result = live_fetch::overview(&base).await.and_then(|v| parse_overview(&v).map_err(FetchError::Live));
             match result {
@@ -104,6 +110,12 @@ impl Live {
 
     fn read_offline(self, text: &str) {
         self.stop();
+        // A failed paste shows no drawing: the one below would be the previous job's.
+        self.job.set(None);
+        self.status.set(String::new());
+        if text.trim().is_empty() {
+            return self.error.set(Some("Paste a bundle first: what the script above printed (docs/LIVE.md).".into()));
+        }
         let read = Bundle::parse(text).and_then(|b| LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b)?));
         match read {
             Ok(job) => {
@@ -111,9 +123,24 @@ impl Live {
                 self.error.set(None);
                 self.job.set(Some(job));
             }
-            Err(e) => self.fail(&FetchError::Live(e)),
+            Err(e) => self.error.set(Some(live_fetch::offline_message(&e))),
         }
     }
+}
+
+/// The scenario just loaded is at the top of the page, far above the card: its graph comes into
+/// view with the focus (the page stayed at the card, with the focus on its button).
+fn show_graph(pg: Pg) {
+    set_timeout(
+        move || {
+            let Some(svg) = pg.query(".graph-row svg.graph").and_then(|e| e.dyn_into::<web_sys::SvgElement>().ok()) else { return };
+            let opts = web_sys::FocusOptions::new();
+            opts.set_prevent_scroll(true);
+            let _ = svg.focus_with_options(&opts);
+            super::measure::scroll_into_view_smoothly(&svg);
+        },
+        std::time::Duration::from_millis(60),
+    );
 }
 
 #[component]
@@ -135,14 +162,30 @@ pub fn LiveCard() -> impl IntoView {
     let to_scenario_click = move |_| {
         let Some(job) = live.job.get_untracked() else { return };
         live.stop();
-        match super::share::import_json(&pg, &to_scenario(&job).to_string()) {
-            Ok(()) => pg.info(format!("Loaded a scenario with the shape of {}: try a fix (idle timeout) in Controls.", job.name)),
+        let sc = to_scenario(&job);
+        match super::share::import_json(&pg, &sc.to_string()) {
+            Ok(()) => {
+                pg.info(format!("Loaded a scenario with the shape of {}: {}", job.name, sc["description"].as_str().unwrap_or_default()));
+                show_graph(pg);
+            }
             Err(e) => pg.error(e),
         }
     };
+    // `#live` (docs/LIVE.md) opens the card: the browser's own jump to the anchor came before
+    // the page was drawn, and the address is rewritten to the page's state a moment later.
+    let opened = window().location().hash().is_ok_and(|h| h == "#live");
+    let section = NodeRef::<leptos::html::Section>::new();
+    if opened {
+        let jump = move || {
+            if let Some(s) = section.get_untracked() {
+                s.scroll_into_view();
+            }
+        };
+        set_timeout(jump, std::time::Duration::from_millis(100));
+    }
     view! {
-        <section class="card live-card" id="live" aria-labelledby="live-h">
-            <details>
+        <section class="card live-card" id="live" aria-labelledby="live-h" node_ref=section>
+            <details open=opened>
                 <summary><h2 id="live-h" class="inline-h">"LIVE JOB"</h2><span class="muted small">" · read a real Flink job's watermarks (REST API)"</span></summary>
                 <form class="live-connect" on:submit=move |e| { e.prevent_default(); live.connect(); }>
                     <label for="live-url">"JobManager URL"</label>

@@ -31,6 +31,10 @@ impl FetchError {
             FetchError::Cors { url, origin } => format!(
                 "{url} answered, but the browser refused to let this page read it (CORS): the JobManager's web.access-control-allow-origin must allow this origin, {origin} (Flink's default is *). Or use the offline paste below."
             ),
+            // The job list's address has no job to be gone.
+            FetchError::Status { url, status: 404, body } if url.ends_with(&overview_path()) => {
+                format!("404 Not Found at {url}{}: is this a Flink JobManager's REST address?", flink_says(body))
+            }
             FetchError::Status { url, status: 404, body } => {
                 format!("404 Not Found at {url}{}: is this a Flink JobManager URL, and is the job still there?", flink_says(body))
             }
@@ -41,6 +45,15 @@ impl FetchError {
             }
             FetchError::Live(e) => e.to_string(),
         }
+    }
+}
+
+/// A pasted bundle's error, in the words of a paste (there is no URL and nothing polls).
+pub fn offline_message(e: &LiveError) -> String {
+    match e {
+        LiveError::Garbage { message, .. } => format!("The pasted text is not JSON ({message}): paste what the script above printed, whole."),
+        LiveError::NotRunning { job_id, state } => format!("Job {job_id} is {state} in this bundle: only a running job has watermarks to read."),
+        e => e.to_string(),
     }
 }
 

@@ -51,7 +51,7 @@ fn WindowMetrics() -> impl IntoView {
             <caption>"Window operator subtasks"</caption>
             <thead><tr>
                 <th scope="col">"subtask"</th><th scope="col">"currentInputWatermark"</th><th scope="col">"currentOutputWatermark"</th>
-                <th scope="col" class="num">"watermarkLag"</th><th scope="col" class="num">"numRecordsIn"</th><th scope="col" class="num">"numRecordsOut"</th>
+                <th scope="col" class="num" title="Processing time minus currentInputWatermark. Not a Flink metric of this operator: Flink's watermarkLag is the sources' (the reader's); compute this one from currentInputWatermark.">"event-time lag"</th><th scope="col" class="num">"numRecordsIn"</th><th scope="col" class="num">"numRecordsOut"</th>
                 <th scope="col" class="num">"numLateRecordsDropped"</th><th scope="col" class="num">"late side output"</th>
                 <th scope="col" class="num">"idle time"</th><th scope="col" class="num">"window state"</th>
             </tr></thead>

@@ -92,7 +92,9 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             class:released=move || released.get() data-partition=p
             on:click=move |_| pg.selection.set(Selection::Split(p))>
             <th scope="row">{name}<span class="min-mark">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
-            <td class="num">{cell(|s| s.subtask.map_or("–".into(), |t| t.to_string()))}</td>
+            // As the graph and the other tables name it (`rates·0` with two sources, as Flink
+            // numbers a vertex's subtasks), not the engine's global number.
+            <td class="num">{move || d.with(|s| s.as_ref().and_then(|s| s.subtask)).map_or_else(|| "–".into(), |t| snap.with(|sn| sn.source_subtask_name(t)))}</td>
             <td class="num">{counted(|s| thousands(s.produced))}</td>
             <td class="num">{counted(|s| thousands(s.read))}</td>
             <td class="mono">{counted(|s| s.max_timestamp.map_or("–".into(), |t| wm_human(t.ms(), s.now.ms())))}</td>
@@ -104,7 +106,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             <td class="mono">{counted(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
             <td>
                 <span class="muted small" class:hidden=move || live || producer.get()>"none"</span>
-                <button class="btn tiny" disabled=move || released.get() class:hidden=move || live || !producer.get()
+                <button class="btn tiny split-silence" disabled=move || released.get() class:hidden=move || live || !producer.get()
                     aria-label=move || format!("{} partition {}", if silent.get() { "Resume" } else { "Silence" }, snap.with(|s| super::graph_layout::partition_label(s, p)))
                     on:click=move |ev| {
                         ev.stop_propagation();

@@ -112,6 +112,8 @@ test("connects, polls, names the quiet subtask, stops, turns into a scenario", a
   await page.click("#live-scenario");
   await page.waitForFunction(() => document.querySelectorAll(".graph-row svg.graph .node.part").length === 2, null, { timeout: 10_000 });
   assert.equal(await page.locator(".graph-row svg.graph .node.op").count(), 2);
+  // The new scenario's graph, far above the card, takes the focus (it stayed on the button).
+  await page.waitForFunction(() => document.activeElement?.matches(".graph-row svg.graph"), null, { timeout: 5_000 });
 });
 
 for (const [mode, pattern] of [
@@ -156,10 +158,15 @@ test("offline: a pasted bundle is explained; a cancelled job says so", async (t)
   await page.fill("#live-bundle", CANCELLED);
   await page.click("#live-read");
   await page.locator("#live-error").waitFor({ timeout: 10_000 });
-  assert.match(await page.locator("#live-error").textContent(), /is CANCELED/);
+  assert.match(await page.locator("#live-error").textContent(), /is CANCELED in this bundle/);
+  assert.doesNotMatch(await page.locator("#live-error").textContent(), /polling|URL/, "a paste has no URL and nothing polls");
+  assert.equal(await page.locator("#live-explain li").count(), 0, "the previous job's drawing is gone");
   await page.fill("#live-bundle", "{\"/jobs/overview\": ");
   await page.click("#live-read");
-  await page.waitForFunction(() => /not JSON/.test(document.querySelector("#live-error")?.textContent ?? ""));
+  await page.waitForFunction(() => /The pasted text is not JSON/.test(document.querySelector("#live-error")?.textContent ?? ""));
+  await page.fill("#live-bundle", "  ");
+  await page.click("#live-read");
+  await page.waitForFunction(() => /Paste a bundle first/.test(document.querySelector("#live-error")?.textContent ?? ""));
 });
 
 test("offline: a back-pressured job is coloured as Flink's Web UI and a node's WHY panel says what its metrics say", async (t) => {
@@ -181,4 +188,15 @@ test("offline: a back-pressured job is coloured as Flink's Web UI and a node's W
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => /busyTimeMsPerSecond/.test(document.querySelector("#live-why")?.textContent ?? ""));
   assert.match(await page.locator("#live-why h3").textContent(), /^WHY · "Slow/);
+});
+
+test("#live opens the card and brings it into view (docs/LIVE.md)", async (t) => {
+  const { context, page } = await openPage(app.browser, { viewport: { width: 1366, height: 900 } });
+  t.after(() => context.close());
+  await gotoApp(page, app.baseUrl, "live");
+  await page.waitForFunction(() => document.querySelector("#live details")?.open === true);
+  await page.waitForFunction(() => {
+    const r = document.querySelector("#live").getBoundingClientRect();
+    return r.top < innerHeight && r.bottom > 0;
+  }, null, { timeout: 5_000 });
 });

@@ -179,10 +179,16 @@ fn reading(s: &LiveSubtask, fast: &LiveSubtask) -> Option<String> {
     let quiet = s.source_idle_time_ms? >= 1000 && s.back_pressured_ms_per_s? == 0.0;
     let fewer = s.records_out? < fast.records_out?;
     let not_idle = s.splits.iter().all(|p| p.idle_ms_per_s == Some(0.0));
+    // One that never emitted has no last watermark to hold with: its Long.MIN_VALUE does.
+    let (what, holds) = match (s.records_out, s.output_watermark.filter(|&w| EventTime(w) != NO_WATERMARK)) {
+        (Some(0), _) | (_, None) => ("has received no data yet", "having no watermark yet (Long.MIN_VALUE), it holds"),
+        _ => ("has stopped receiving data", "its last watermark holds"),
+    };
     (quiet && fewer && not_idle).then(|| {
-        "Reading: this subtask has stopped receiving data and none of its splits is marked idle, so its last watermark \
-         holds every downstream event-time window. Idleness (WatermarkStrategy.withIdleness, \
-         scan.watermark.idle-timeout or table.exec.source.idle-timeout) would let the others advance."
-            .to_string()
+        format!(
+            "Reading: this subtask {what} and none of its splits is marked idle, so {holds} every downstream event-time window. \
+             Idleness (WatermarkStrategy.withIdleness, scan.watermark.idle-timeout or table.exec.source.idle-timeout) would let \
+             the others advance."
+        )
     })
 }
