@@ -201,6 +201,23 @@ fn turn_into_a_scenario_does_not_silence_a_back_pressured_split() {
     assert!(s["description"].as_str().unwrap().contains("does not reproduce"), "{}", s["description"]);
 }
 
+/// A subtask that emits from one split says nothing of its other split at the minimum: that one
+/// is still silent (it was made busy, and the scenario reproduced nothing).
+#[test]
+fn turn_into_a_scenario_silences_a_stuck_split_beside_a_flowing_one() {
+    let mut job = job_of(RUNNING);
+    let v = job.vertices.iter_mut().find(|v| v.is_source()).unwrap();
+    let s = v.subtasks.iter_mut().find(|s| s.splits.len() == 1 && s.index == 1).expect("subtask 1 with one split");
+    let mut ahead = s.splits[0].clone();
+    ahead.id = "split-3".into();
+    ahead.watermark = v.subtasks[0].splits.first().and_then(|p| p.watermark).or(v.subtasks[0].output_watermark);
+    let s = &mut v.subtasks[1];
+    s.splits.push(ahead);
+    s.source_idle_time_ms = Some(10);
+    let sc = to_scenario(&job);
+    assert_eq!(sc["producers"][0]["partitions"], json!({ "all_except": [0] }), "{sc}");
+}
+
 /// With several sources the scenario is of the one that holds the minimum (it took the first,
 /// a healthy job).
 #[test]

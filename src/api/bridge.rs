@@ -10,9 +10,9 @@
 //!   and, once, `{ wmp: 1, event: "ready", detail: { methods } }` to the parent.
 //!
 //! Only the origins of the allow-list (the `origins` parameter, else the embed's own origin) are
-//! answered and sent anything. Events go to the parent's origin alone, when it is allowed: read
-//! from `location.ancestorOrigins` or the referrer, else from the parent's first allowed command;
-//! until then once per allowed origin, which the browser delivers only where it is the parent's
+//! answered and sent anything. `ready` goes to every allowed origin; events to the parent's origin
+//! alone once known and allowed (from `location.ancestorOrigins` or the referrer, then from the
+//! parent's first allowed command), until then once per allowed origin, which the browser delivers only where it is the parent's
 //! (each miss is a console warning in the host page: a frame posting every event to an origin
 //! that is not its parent's flooded it). A command from another origin is not run; its sender
 //! gets a refusal that says nothing about the embed. Messages without `wmp: 1` belong to
@@ -69,7 +69,8 @@ pub fn install(pg: Pg, page: EmbedPage) {
     let Some(parent) = window.parent().ok().flatten().filter(|p| !js_sys::Object::is(p, &window)) else { return };
     let EmbedPage { options, look, origins, .. } = page;
     let api = MountedPlayground::new(Box::new(()), pg, look, options, Layout::Embed);
-    let parent_origin = RefCell::new(parent_origin(&window));
+    // A guess outside the allow-list is no guess: nothing would be posted anywhere.
+    let parent_origin = RefCell::new(parent_origin(&window).filter(|o| origins.contains(o)));
     let bridge = Rc::new(Bridge { api: RefCell::new(api), wants: Rc::new(Cell::new(ALL)), parent, origins, parent_origin });
     let out = bridge.clone();
     dom_events::feed(pg, bridge.wants.clone(), Rc::new(move |kind: EventKind, detail: &JsValue| out.post_event(kind.name(), detail)));
@@ -79,7 +80,9 @@ pub fn install(pg: Pg, page: EmbedPage) {
     // The page lives as long as the frame: the listener is never removed.
     on_message.forget();
     let methods: js_sys::Array = METHODS.iter().map(|m| JsValue::from_str(m)).collect();
-    bridge.post_event("ready", &object(&[("methods", methods.into())]));
+    // To every allowed origin, whatever the guess: a host waits for it before its first command,
+    // which is what tells the parent's origin for sure.
+    bridge.post(&bridge.origins, "ready", &object(&[("methods", methods.into())]));
 }
 
 /// The parent's origin as the frame can know it before any message: `location.ancestorOrigins`
@@ -87,7 +90,8 @@ pub fn install(pg: Pg, page: EmbedPage) {
 /// forbids it).
 fn parent_origin(window: &web_sys::Window) -> Option<String> {
     let ancestors = js_sys::Reflect::get(&window.location(), &"ancestorOrigins".into()).ok().filter(|a| !a.is_undefined());
-    let first = ancestors.and_then(|a| js_sys::Reflect::get(&a, &0.into()).ok()).and_then(|o| o.as_string());
+    // "null": masked (a no-referrer frame) or an opaque origin, which no allow-list names.
+    let first = ancestors.and_then(|a| js_sys::Reflect::get(&a, &0.into()).ok()).and_then(|o| o.as_string()).filter(|o| o != "null");
     first.or_else(|| {
         let referrer = window.document()?.referrer();
         web_sys::Url::new(&referrer).ok().map(|u| u.origin()).filter(|o| o != "null")
@@ -96,9 +100,15 @@ fn parent_origin(window: &web_sys::Window) -> Option<String> {
 
 impl Bridge {
     fn post_event(&self, event: &str, detail: &JsValue) {
+        let known = self.parent_origin.borrow().clone();
+        match known {
+            Some(o) => self.post(std::slice::from_ref(&o), event, detail),
+            None => self.post(&self.origins, event, detail),
+        }
+    }
+
+    fn post(&self, targets: &[String], event: &str, detail: &JsValue) {
         let msg = object(&[("wmp", 1.into()), ("event", event.into()), ("detail", detail.clone())]);
-        let known = self.parent_origin.borrow();
-        let targets = self.origins.iter().filter(|o| known.as_ref().is_none_or(|k| k == *o));
         for origin in targets {
             // Delivered only where the parent's origin is `origin`; an error is a detail
             // (a payload that cannot be cloned) and must not stop the others.

@@ -76,6 +76,9 @@ function elementClass() {
     #state = "idle";
     /// The attributes changed since the last refresh: what an update names.
     #changed = new Set();
+    /// Attributes whose live change was refused: retried with every later change, so that the
+    /// element does not run one value while its attribute says another.
+    #pending = new Set();
 
     constructor() {
       super();
@@ -146,7 +149,7 @@ function elementClass() {
     #refresh() {
       // Both source attributes, so that one beside the other is an error, as at a mount.
       if (this.#changed.has("preset") || this.#changed.has("scenario")) ["preset", "scenario"].forEach((a) => this.#changed.add(a));
-      const changed = [...this.#changed];
+      const changed = [...new Set([...this.#changed, ...this.#pending])];
       this.#changed.clear();
       if (!this.isConnected) return;
       if (this.#state === "waiting" || this.#state === "poster") return this.#begin();
@@ -157,8 +160,10 @@ function elementClass() {
         } catch (e) {
           // The run goes on as it was (update changes nothing when it throws): a typo in one
           // attribute lost the reader's session, and fixing it started again from zero.
+          changed.forEach((a) => this.#pending.add(a));
           return this.#warn(e);
         }
+        this.#pending.clear();
         this.#warn(null);
         if (applied) return;
       }
@@ -172,6 +177,9 @@ function elementClass() {
       const message = (e instanceof Error ? e.message : String(e)).replace(/^update: /, "");
       console.error(`<${TAG}>: ${message}`);
       const line = this.#themedRoot();
+      // The theme the running UI shows (the reader's T, or the bad attribute may be `theme`).
+      const ui = this.#box.querySelector(":scope > .wmp-root");
+      if (ui?.dataset.theme) line.dataset.theme = ui.dataset.theme;
       line.classList.add("wmp-attr-error");
       line.setAttribute("part", "error");
       line.setAttribute("role", "alert");
@@ -186,6 +194,7 @@ function elementClass() {
     }
 
     #start(play) {
+      this.#pending.clear(); // a mount reads every attribute
       this.#unmount();
       this.#box.replaceChildren();
       let r;

@@ -51,6 +51,16 @@ pub struct InputConfig {
 }
 
 impl InputConfig {
+    /// The idle timeout that decides this input's idleness: SQL's watermark operator's when one
+    /// follows the source (`table.exec.source.idle-timeout`; the source has none of its own),
+    /// else the source's (`withIdleness`).
+    pub fn idle_timeout_ms(&self) -> Option<i64> {
+        match self.midstream {
+            Some(m @ MidstreamSpec::SqlWatermarkAssigner { .. }) => m.idle_timeout_ms(),
+            _ => self.source.idle_timeout_ms,
+        }
+    }
+
     /// How what makes this input's watermark emits, and its idle timeout, when the periodic
     /// emission (`pipeline.auto-watermark-interval`) drives it: the source's strategy, or a
     /// DataStream watermark operator's after it. `None` for SQL's watermark operator, which

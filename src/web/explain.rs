@@ -250,7 +250,17 @@ fn SubjectNone() -> impl IntoView {
 #[component]
 fn SubjectSplit(p: u32) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let idle_timeout = move || pg.cfg.with(|c| c.first().source.idle_timeout_ms);
+    // The split's own input: its source's timeout, or SQL's operator after it (which idles the
+    // whole subtask, not the split; the source before it has no strategy of its own).
+    let idle_of = move |input: u8| {
+        pg.cfg.with(|c| {
+            let i = c.inputs.get(input as usize).unwrap_or(c.first());
+            match i.midstream {
+                Some(m @ crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }) => Err(m.idle_timeout_ms()),
+                _ => Ok(i.source.idle_timeout_ms),
+            }
+        })
+    };
     let text = move || {
         pg.snap_slow.with(|s| {
             let n = s.now;
@@ -263,10 +273,12 @@ fn SubjectSplit(p: u32) -> impl IntoView {
             let idle = if sp.idle {
                 "It is IDLE: excluded from its subtask's minimum.".to_string()
             } else {
-                match (idle_timeout(), sp.idle_deadline) {
-                    (None, _) => "It is active; no idle timeout is set, so it will never be declared idle.".to_string(),
-                    (Some(_), Some(at)) => format!("It is active; declared idle in {} unless a record arrives.", dur((at - n).max(0))),
-                    (Some(t), None) => format!("It is active (idle timeout {}).", dur_input(t)),
+                match (idle_of(sp.input), sp.idle_deadline) {
+                    (Err(None), _) => "It is active; SQL's watermark operator after its source decides idleness, and its table.exec.source.idle-timeout is off.".to_string(),
+                    (Err(Some(t)), _) => format!("It is active; SQL's watermark operator after its source (table.exec.source.idle-timeout {}) idles the whole subtask, not this split.", dur_input(t)),
+                    (Ok(None), _) => "It is active; no idle timeout is set, so it will never be declared idle.".to_string(),
+                    (Ok(Some(_)), Some(at)) => format!("It is active; declared idle in {} unless a record arrives.", dur((at - n).max(0))),
+                    (Ok(Some(t)), None) => format!("It is active (idle timeout {}).", dur_input(t)),
                 }
             };
             let name = s.partition_name(p);

@@ -72,7 +72,9 @@ impl Pg {
     }
 
     pub fn offscreen(&self) -> bool {
-        self.host.try_with_value(|h| h.offscreen).unwrap_or(true)
+        // Detached too: a host that removed the element without `unmount()` (a route change)
+        // leaves a playground no one sees, kept until `unmount()`: it must not run.
+        self.host.try_with_value(|h| h.offscreen || h.root.as_ref().is_some_and(|r| !r.is_connected())).unwrap_or(true)
     }
 
     /// A new scenario was loaded: listeners start over.

@@ -173,11 +173,13 @@ pub fn LiveCard() -> impl IntoView {
     };
     // `#live` (docs/LIVE.md) opens the card: the browser's own jump to the anchor came before
     // the page was drawn, and the address is rewritten to the page's state a moment later.
-    let opened = window().location().hash().is_ok_and(|h| h == "#live");
+    // Only the page's own address: a host page's `#live` anchor is the host's.
+    let is_page = use_context::<super::host::Look>().is_none();
+    let opened = is_page && window().location().hash().is_ok_and(|h| h == "#live");
     let section = NodeRef::<leptos::html::Section>::new();
     if opened {
         let jump = move || {
-            if let Some(s) = section.get_untracked() {
+            if let Some(s) = section.try_get_untracked().flatten() {
                 s.scroll_into_view();
             }
         };

@@ -92,7 +92,7 @@ impl Simulation {
         let explanation = slowest.and_then(|o| self.explain_with(o, &partitions));
         // At the end of input (Long.MAX_VALUE) nothing holds it: `held_by` is `None` there.
         let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
-        let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(|i| i.source.idle_timeout_ms).collect();
+        let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(|i| i.idle_timeout_ms()).collect();
         let advice = advise(&Inputs {
             partitions: &partitions,
             bound_ms: source_bound_ms(&self.cfg),

@@ -53,8 +53,9 @@ impl FindingContext<'_> {
         let input = self.sim.sources.get(s as usize).map_or(0, |src| src.input);
         let own = &cfg.inputs[input as usize];
         let parts = self.live_partitions_of(input);
-        // With an idle timeout set, the split-less reader goes idle once it passes.
-        let timeout = own.source.idle_timeout_ms.filter(|_| cfg.auto_watermark_interval_ms > 0);
+        // With an idle timeout set, the split-less reader goes idle once it passes (the source's
+        // only where the periodic emission checks it; SQL's operator checks on its own timer).
+        let timeout = own.idle_timeout_ms().filter(|_| cfg.auto_watermark_interval_ms > 0 || own.periodic_strategy().is_none());
         let n = own.source_parallelism;
         let name = self.sim.source_subtask_name(s);
         let (sev, title) = match timeout {

@@ -181,8 +181,10 @@ fn reading(s: &LiveSubtask, fast: &LiveSubtask) -> Option<String> {
     let not_idle = s.splits.iter().all(|p| p.idle_ms_per_s == Some(0.0));
     // One that never emitted has no last watermark to hold with: its Long.MIN_VALUE does.
     let (what, holds) = match (s.records_out, s.output_watermark.filter(|&w| EventTime(w) != NO_WATERMARK)) {
-        (Some(0), _) | (_, None) => ("has received no data yet", "having no watermark yet (Long.MIN_VALUE), it holds"),
-        _ => ("has stopped receiving data", "its last watermark holds"),
+        (Some(0), _) => ("has received no data yet", "having no watermark yet (Long.MIN_VALUE), it holds"),
+        (Some(_), None) => ("has emitted records but has no watermark yet (a split that never received data?)", "its Long.MIN_VALUE holds"),
+        (None, None) => ("has no watermark yet", "its Long.MIN_VALUE holds"),
+        (_, Some(_)) => ("has stopped receiving data", "its last watermark holds"),
     };
     (quiet && fewer && not_idle).then(|| {
         format!(

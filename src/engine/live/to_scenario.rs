@@ -5,9 +5,9 @@
 //! as the playground makes it, gives it to that subtask), the keyed vertex's parallelism, a
 //! tumbling window size read from a `TumblingEventTimeWindows(<ms>)` vertex name (else 1
 //! minute), and which splits are stuck: the partitions of silent splits at the minimum
-//! watermark get no producer, the others a steady one. A split at the minimum whose subtask
-//! emitted within the last second is not silent (back-pressure, a slow reader): the scenario
-//! says it cannot reproduce that. The simulation starts at the job's minimum watermark.
+//! watermark get no producer, the others a steady one. A split at the minimum is not silent
+//! when its subtask is back-pressured or emits with all its splits at the minimum (a slow
+//! reader): the scenario says it cannot reproduce that. The simulation starts at the job's minimum watermark.
 //! Not taken (the REST API does not show them): the watermark strategy (5 s bound, no idleness
 //! assumed), rates, keys, back-pressure, the other source vertices.
 
@@ -28,6 +28,8 @@ const SILENT_MS: i64 = 1_000;
 struct Partition {
     watermark: Option<i64>,
     silent: bool,
+    /// A live split's (else a gap the numbering left: subtasks with different split counts).
+    live: bool,
 }
 
 /// The scenario JSON for `job` (valid for `Session::from_json`).
@@ -37,7 +39,7 @@ pub fn to_scenario(job: &LiveJob) -> Value {
     let source = holder.as_ref().and_then(|h| sources.iter().find(|v| v.id == h.vertex_id)).or(sources.first()).copied();
     let keyed = job.vertices.iter().find(|v| !v.is_source());
     let source_parallelism = source.map_or(1, |v| v.parallelism).max(1);
-    let parts = source.map_or_else(Vec::new, |v| partitions(v, source_parallelism));
+    let parts = source.map_or_else(Vec::new, |v| partitions(v, source_parallelism, holder.as_ref().map(|h| h.watermark)));
     let partitions = (parts.len() as u32).max(source_parallelism).max(1);
     let low = parts.iter().filter_map(|p| p.watermark).filter(|w| EventTime(*w) != NO_WATERMARK).min();
     let at_min = |p: &Partition| holder.as_ref().is_some_and(|h| p.watermark == Some(h.watermark));
@@ -45,6 +47,7 @@ pub fn to_scenario(job: &LiveJob) -> Value {
         (0..parts.len() as u32).filter(|&i| at_min(&parts[i as usize]) && parts[i as usize].silent == silent).collect::<Vec<_>>()
     };
     let (stuck, busy) = (numbered(true), numbered(false));
+    let added: Vec<u32> = (0..parts.len() as u32).filter(|&i| !parts[i as usize].live).collect();
     let mut producers = vec![];
     if (stuck.len() as u32) < partitions {
         producers.push(json!({
@@ -57,7 +60,7 @@ pub fn to_scenario(job: &LiveJob) -> Value {
     }
     json!({
         "name": format!("live: {}", job.name),
-        "description": description(job, source, sources.len(), &stuck, &busy),
+        "description": description(job, source, sources.len(), [&stuck, &busy, &added]),
         "start_time_ms": low.map_or(crate::engine::scenario::schema::DEFAULT_START_MS, |w| w - w.rem_euclid(1000)),
         "duration_ms": 600_000,
         "topic": { "name": TOPIC, "partitions": partitions },
@@ -77,28 +80,34 @@ pub fn to_scenario(job: &LiveJob) -> Value {
 
 /// The source vertex's splits as partitions: the k-th split of subtask `s` (or the subtask
 /// itself, without per-split watermarks) is the k-th partition Kafka's assignment gives `s`.
-fn partitions(v: &LiveVertex, parallelism: u32) -> Vec<Partition> {
+/// A split at the minimum `min` is silent unless its subtask is back-pressured, or emits while
+/// every one of its splits is at the minimum (a slow reader): one that emits from another split,
+/// ahead of it, says nothing of this one.
+fn partitions(v: &LiveVertex, parallelism: u32, min: Option<i64>) -> Vec<Partition> {
     let mut out: Vec<Partition> = Vec::new();
     for s in &v.subtasks {
-        let silent = s.source_idle_time_ms.is_none_or(|t| t >= SILENT_MS);
         let marks: Vec<Option<i64>> = if s.splits.is_empty() {
             vec![s.output_watermark]
         } else {
             s.splits.iter().map(|p| p.watermark.or(s.output_watermark)).collect()
         };
+        let emits = s.source_idle_time_ms.is_some_and(|t| t < SILENT_MS) && marks.iter().all(|&m| m == min);
+        let silent = !emits && s.back_pressured_ms_per_s.is_none_or(|b| b <= 0.0);
         let first = (0..parallelism).find(|&p| split_owner(TOPIC, p, parallelism) == s.index % parallelism).unwrap_or(0);
         for (k, watermark) in (0u32..).zip(marks) {
             let p = (first + k * parallelism) as usize;
             if out.len() <= p {
                 out.resize(p + 1, Partition::default());
             }
-            out[p] = Partition { watermark, silent };
+            out[p] = Partition { watermark, silent, live: true };
         }
     }
     out
 }
 
-fn description(job: &LiveJob, source: Option<&LiveVertex>, sources: usize, stuck: &[u32], busy: &[u32]) -> String {
+/// `stuck`, `busy` and `added`: the partitions of silent splits at the minimum, of splits at
+/// the minimum that still read, and of none.
+fn description(job: &LiveJob, source: Option<&LiveVertex>, sources: usize, [stuck, busy, added]: [&[u32]; 3]) -> String {
     let mut d = format!("Seeded from live job {} ({}): its shape and current watermarks", job.id, job.state);
     if let (Some(v), true) = (source, sources > 1) {
         d += &format!(", of its {sources} sources only {} (the one holding the minimum)", v.name);
@@ -109,6 +118,11 @@ fn description(job: &LiveJob, source: Option<&LiveVertex>, sources: usize, stuck
     if !busy.is_empty() {
         d += &format!(
             "; partitions {busy:?} hold the minimum while their readers still emit (back-pressure or a slow reader), which this scenario does not reproduce: they get data"
+        );
+    }
+    if !added.is_empty() {
+        d += &format!(
+            "; partitions {added:?} have no live split (the numbering that keeps each split on its subtask left them): they get data"
         );
     }
     d + ". Rates, keys and the watermark strategy are not in the REST API: assumed."

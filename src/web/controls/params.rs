@@ -24,9 +24,13 @@ fn scope_note(pg: Pg) -> Option<String> {
     pg.cfg.with(|c| {
         let topics: Vec<&str> = c.inputs.iter().map(|i| i.topic.as_str()).collect();
         let chained = c.inputs.iter().find_map(|i| i.midstream).map(|m| crate::web::graph_chained::flink_name(m.label()));
+        let sql = c.inputs.iter().any(|i| matches!(i.midstream, Some(crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. })));
         match (topics.len() > 1, chained) {
             (false, None) => None,
             (true, None) => Some(format!("These change the strategy of every source ({}).", topics.join(", "))),
+            (false, Some(op)) if sql => Some(format!(
+                "The source's strategy; the idle timeout is the {op} operator's alone (table.exec.source.idle-timeout: the source before it has no strategy to idle)."
+            )),
             (false, Some(op)) => Some(format!(
                 "The source's strategy; the idle timeout also sets the {op} operator's own (the one that decides the watermark here)."
             )),
