@@ -26,15 +26,14 @@ thread_local! {
     /// The mounted UIs by number, each until its `unmount()`: not owned by the JS object, which
     /// wasm-bindgen frees when the garbage collector finds it unreferenced (the docs' snippet,
     /// `const embed = mount(...)` in a module, lost its playground ~0.1 s after it appeared).
-    static MOUNTS: std::cell::RefCell<std::collections::BTreeMap<u64, Box<dyn std::any::Any>>> = Default::default();
-    static NEXT_MOUNT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static MOUNTS: std::cell::RefCell<Vec<Option<Box<dyn std::any::Any>>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// A playground mounted into a page; `unmount()` removes it and stops its frame loop.
 #[wasm_bindgen]
 pub struct MountedPlayground {
-    /// Its number in `MOUNTS`, until `unmount()`.
-    handle: Option<u64>,
+    /// Its index in `MOUNTS`, until `unmount()`.
+    handle: Option<usize>,
     pg: Pg,
     look: Look,
     /// The options as last given (merged with each update): what decides a new mount, and
@@ -46,8 +45,11 @@ pub struct MountedPlayground {
 
 impl MountedPlayground {
     pub(crate) fn new(handle: Box<dyn std::any::Any>, pg: Pg, look: Look, opts: EmbedOptions, default_layout: Layout) -> Self {
-        let id = NEXT_MOUNT.with(|n| n.replace(n.get() + 1));
-        MOUNTS.with(|m| m.borrow_mut().insert(id, handle));
+        let id = MOUNTS.with(|m| {
+            let mut m = m.borrow_mut();
+            m.push(Some(handle));
+            m.len() - 1
+        });
         MountedPlayground { handle: Some(id), pg, look, opts, default_layout }
     }
 
@@ -99,7 +101,7 @@ impl MountedPlayground {
     pub fn unmount(&mut self) {
         if let Some(id) = self.handle.take() {
             // Dropped outside the borrow: unmounting runs the UI's cleanups.
-            let ui = MOUNTS.with(|m| m.borrow_mut().remove(&id));
+            let ui = MOUNTS.with(|m| m.borrow_mut().get_mut(id).and_then(Option::take));
             drop(ui);
         }
     }
