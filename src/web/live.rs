@@ -137,7 +137,10 @@ fn show_graph(pg: Pg) {
             let opts = web_sys::FocusOptions::new();
             opts.set_prevent_scroll(true);
             let _ = svg.focus_with_options(&opts);
-            super::measure::scroll_into_view_smoothly(&svg);
+            // Its card from the top: "nearest", from far below, left the graph's head cut off.
+            if let Some(card) = svg.closest(".card").ok().flatten() {
+                card.scroll_into_view();
+            }
         },
         std::time::Duration::from_millis(60),
     );
@@ -165,7 +168,7 @@ pub fn LiveCard() -> impl IntoView {
         let sc = to_scenario(&job);
         match super::share::import_json(&pg, &sc.to_string()) {
             Ok(()) => {
-                pg.info(format!("Loaded a scenario with the shape of {}: {}", job.name, sc["description"].as_str().unwrap_or_default()));
+                pg.info(format!("Loaded a scenario with the shape of {}: its description says what it keeps and what it assumes.", job.name));
                 show_graph(pg);
             }
             Err(e) => pg.error(e),
