@@ -322,3 +322,37 @@ fn while_back_pressure_stands_the_idleness_clock_no_finding_promises_the_timeout
     }
     assert!(held_seen && stopped_seen, "the story reaches the stopped, back-pressured partition");
 }
+
+/// Preset 15 (a back-pressured split never goes idle), diagnosed every 5 s for two minutes: a
+/// back-pressured reader's partition is never blamed on its producer or clock (its records
+/// waited in Kafka; between two reads nothing may be unread), and a partition with records
+/// waiting unread is never the "silent split" that never goes idle.
+#[test]
+fn a_back_pressured_job_is_not_blamed_on_producers_or_called_silent_while_records_wait() {
+    use wmp::engine::diagnosis::classify::SlowCause;
+    use wmp::engine::diagnosis::DiagnosisOptions;
+    use wmp::engine::explain::Reason;
+    let mut s = parse(include_str!("../presets/backpressure_never_idle.json")).unwrap().build().unwrap();
+    let start = s.config().start_time;
+    for at in (20_000..=120_000).step_by(5_000) {
+        s.run_until(start + at).unwrap();
+        let d = s.diagnose(&DiagnosisOptions::default());
+        for p in &d.partitions {
+            let throttled = p.subtask.is_some_and(|t| s.sources()[t as usize].pressure.is_back_pressured);
+            assert!(
+                !(throttled && p.slow_cause == Some(SlowCause::EventTimeDelay)),
+                "at {at}: partition {} {:?}",
+                p.partition,
+                p.slow_cause
+            );
+        }
+        if let Some(e) = d.explanation.as_ref() {
+            for r in &e.reasons {
+                if let Reason::BackPressuredNeverIdle { partition, .. } = r {
+                    let unread = d.partitions[*partition as usize].unread;
+                    assert_eq!(unread, 0, "at {at}: partition {partition} called silent with {unread} records unread");
+                }
+            }
+        }
+    }
+}

@@ -289,7 +289,8 @@ impl Simulation {
         let mut out = Vec::new();
         if let Some(t) = timeout.filter(|&t| quiet >= t || stopped && src.idleness_held_by_pressure(i)) {
             let paused_clock = src.settings().idleness_clock == super::flow::IdlenessClock::InputActivity;
-            if src.pressure.is_back_pressured && paused_clock {
+            // Records waiting unread are no silence: the reader is behind, not the producer.
+            if src.pressure.is_back_pressured && paused_clock && self.partitions[p as usize].unread() == 0 {
                 out.push(Reason::BackPressuredNeverIdle { partition: p, source_subtask: s, idle_timeout_ms: t, silent_ms: quiet });
             }
         }
@@ -427,7 +428,7 @@ pub fn reason_clause_named(
             match cause {
                 Some(SlowCause::EventTimeDelay) => "its records arrive with old timestamps; idleness cannot help, it is never silent",
                 Some(SlowCause::ConsumerLag) => "its reader cannot keep up; idleness cannot help, records wait",
-                Some(SlowCause::BackPressured) => "its source subtask is back-pressured and reads only what the window operator takes; records wait",
+                Some(SlowCause::BackPressured) => "its source subtask is back-pressured and reads only what the window operator takes; its records wait in Kafka",
                 Some(SlowCause::TooFewToTell) => "too few records yet to tell a sparse partition from one that stopped",
                 _ => "its records come seldom; an idle timeout shorter than its gaps would make it flap",
             }

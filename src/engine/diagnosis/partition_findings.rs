@@ -259,7 +259,11 @@ impl FindingContext<'_> {
             // Back-pressure throttles the reader: the window operator sets the pace, and more
             // source parallelism would only wait too (the back-pressure finding names the fix).
             Some(SlowCause::BackPressured) => (
-                format!("Partition {name}'s records wait unread ({}): its source subtask is back-pressured, so it reads only what the window operator takes.", thousands(unread)),
+                match unread {
+                    // Between two reads the backlog may be read out: its records are old because they waited.
+                    0 => format!("Partition {name}'s records arrive {} old: its source subtask is back-pressured, so they wait in Kafka until the window operator takes them.", d(p.data_delay_ms.unwrap_or(0))),
+                    n => format!("Partition {name}'s records wait unread ({}): its source subtask is back-pressured, so it reads only what the window operator takes.", thousands(n)),
+                },
                 "The reader is not the bottleneck: give the window operator capacity. More source parallelism does not help while the job is back-pressured.".to_string(),
             ),
             Some(SlowCause::ConsumerLag) => (

@@ -30,9 +30,11 @@ impl Simulation {
             if f.class != PartitionClass::Removed {
                 classify(f, *returned_late, &cx, self.source_settings_of(f.partition));
             }
-            // A lag behind a back-pressured reader is the keyed operator's (the reader waits).
+            // A lag behind a back-pressured reader is the keyed operator's (the reader waits), and
+            // so is the age of its records: they waited in Kafka, not at the producer (between two
+            // reads nothing may be unread, and it read "fix the producer or its clock").
             let throttled = f.subtask.and_then(|s| self.sources.get(s as usize)).is_some_and(|s| s.pressure.is_back_pressured);
-            if throttled && f.slow_cause == Some(SlowCause::ConsumerLag) {
+            if throttled && matches!(f.slow_cause, Some(SlowCause::ConsumerLag | SlowCause::EventTimeDelay)) {
                 f.slow_cause = Some(SlowCause::BackPressured);
             }
         }
