@@ -155,7 +155,13 @@ impl WatermarkPlayground {
     pub fn from_scenario(scenario: JsValue) -> Result<WatermarkPlayground, JsValue> {
         let m = "WatermarkPlayground.fromScenario";
         let session = if let Some(s) = scenario.as_string() {
-            load_text(&s, "scenario")
+            // A preset's id is no JSON: say which call takes it (it read "expected value at line 1").
+            load_text(&s, "scenario").map_err(|mut e| {
+                if let Some(p) = catalog::preset(s.trim()) {
+                    e.message = format!("{} (\"{}\" is a preset id: WatermarkPlayground.fromPreset takes it)", e.message, p.id);
+                }
+                e
+            })
         } else if scenario.is_object() && !js_sys::Array::is_array(&scenario) {
             load(&scenario, "scenario")
         } else {

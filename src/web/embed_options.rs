@@ -144,7 +144,9 @@ impl EmbedOptions {
                 }
                 "startat" => o.start_at = Some(start_at(value).map_err(err)?),
                 "fullurl" => o.full_url = Some(full_url(value).map_err(err)?),
-                _ => return Err(err(format!("unknown option (the options are {})", KEYS.join(", ")))),
+                // Both spellings of the two-word ones: attributes and parameters write them
+                // kebab-case, mount()'s options camelCase.
+                _ => return Err(err(format!("unknown option (the options are {}; startAt, fullUrl in mount())", KEYS.join(", ")))),
             }
         }
         o.source = match (preset, scenario) {

@@ -142,6 +142,7 @@ test("errors are JS errors naming the argument, and the object keeps working", (
     [() => p.on("window", "cb"), TypeError, /on: callback: expected a function/],
     [() => p.restWatermarks("job"), RangeError, /restWatermarks: vertex/],
     [() => WatermarkPlayground.fromShareString("wmp1.@@"), RangeError, /fromShareString: share: invalid character/],
+    [() => WatermarkPlayground.fromScenario("late-data"), Error, /"late-data" is a preset id: WatermarkPlayground\.fromPreset takes it/],
   ];
   for (const [call, cls, re] of cases) {
     assert.throws(call, (e) => {
