@@ -5,7 +5,6 @@
 use super::element::Record;
 use super::error::InputError;
 use super::failover::FailTarget;
-use super::operator::midstream::MidstreamSpec;
 use super::operator::sink::SinkMode;
 use super::producer::{ProducerState, RecordShape};
 use super::rng::Rng;
@@ -264,8 +263,7 @@ impl Simulation {
                 Param::Generator(g) => src.generator = g,
                 // `table.exec.source.idle-timeout` reaches SQL's watermark operator, not the
                 // source before it: that one has no watermark strategy of its own to idle.
-                Param::IdleTimeoutMs(_) if matches!(self.cfg.inputs[input].midstream, Some(MidstreamSpec::SqlWatermarkAssigner { .. })) => {
-                }
+                Param::IdleTimeoutMs(_) if self.cfg.inputs[input].sql_operator_after() => {}
                 Param::IdleTimeoutMs(t) => src.idle_timeout_ms = t,
                 Param::MaxFutureSkewMs(s) => src.transform.max_future_skew_ms = s,
                 Param::DropHeartbeats(b) => src.transform.drop_heartbeats = b,

@@ -56,9 +56,14 @@ impl InputConfig {
     /// else the source's (`withIdleness`).
     pub fn idle_timeout_ms(&self) -> Option<i64> {
         match self.midstream {
-            Some(m @ MidstreamSpec::SqlWatermarkAssigner { .. }) => m.idle_timeout_ms(),
+            Some(m) if m.is_sql() => m.idle_timeout_ms(),
             _ => self.source.idle_timeout_ms,
         }
+    }
+
+    /// Whether SQL's watermark operator follows the source.
+    pub fn sql_operator_after(&self) -> bool {
+        self.midstream.is_some_and(|m| m.is_sql())
     }
 
     /// How what makes this input's watermark emits, and its idle timeout, when the periodic

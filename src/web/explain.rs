@@ -255,9 +255,10 @@ fn SubjectSplit(p: u32) -> impl IntoView {
     let idle_of = move |input: u8| {
         pg.cfg.with(|c| {
             let i = c.inputs.get(input as usize).unwrap_or(c.first());
-            match i.midstream {
-                Some(m @ crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }) => Err(m.idle_timeout_ms()),
-                _ => Ok(i.source.idle_timeout_ms),
+            if i.sql_operator_after() {
+                Err(i.idle_timeout_ms())
+            } else {
+                Ok(i.idle_timeout_ms())
             }
         })
     };

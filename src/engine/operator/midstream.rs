@@ -45,6 +45,11 @@ input_twin! {
 }
 
 impl MidstreamSpec {
+    /// Whether it is SQL's `WatermarkAssignerOperator` (its own idleness timer, §10.1).
+    pub fn is_sql(&self) -> bool {
+        matches!(self, MidstreamSpec::SqlWatermarkAssigner { .. })
+    }
+
     /// Its idle timeout, if it has one.
     pub fn idle_timeout_ms(&self) -> Option<i64> {
         match *self {

@@ -24,7 +24,7 @@ fn scope_note(pg: Pg) -> Option<String> {
     pg.cfg.with(|c| {
         let topics: Vec<&str> = c.inputs.iter().map(|i| i.topic.as_str()).collect();
         let chained = c.inputs.iter().find_map(|i| i.midstream).map(|m| crate::web::graph_chained::flink_name(m.label()));
-        let sql = c.inputs.iter().any(|i| matches!(i.midstream, Some(crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. })));
+        let sql = c.inputs.iter().any(|i| i.sql_operator_after());
         match (topics.len() > 1, chained) {
             (false, None) => None,
             (true, None) => Some(format!("These change the strategy of every source ({}).", topics.join(", "))),
@@ -42,10 +42,7 @@ fn scope_note(pg: Pg) -> Option<String> {
 /// The idle timeout the field shows: the source's, or — when SQL's watermark operator decides the
 /// watermark — that operator's (`table.exec.source.idle-timeout`; the source has none).
 fn shown_idle_timeout(pg: Pg) -> Option<i64> {
-    pg.cfg.with(|c| match c.first().midstream {
-        Some(m @ crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }) => m.idle_timeout_ms(),
-        _ => c.first().source.idle_timeout_ms,
-    })
+    pg.cfg.with(|c| c.first().idle_timeout_ms())
 }
 
 #[component]
