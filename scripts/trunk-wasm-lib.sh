@@ -168,9 +168,11 @@ bundle wmp "$full"
 engine="$(cargo_wasm --no-default-features --target-dir "${CARGO_TARGET_DIR:-$ROOT/target}/wmp-engine")"
 bundle wmp-engine "$engine"
 
-# The JS API's TypeScript declarations go next to wmp.js: the hand-written src/api/wmp.d.ts (and
+# The JS API's TypeScript declarations go next to wmp.js: the hand-written src/api/wmp.d.ts (with
+# wmp-ui.d.ts, the UI's part, which it re-exports; and
 # wmp-engine.d.ts, the same less the UI and the `tools` statics, next to wmp-engine.js) and
 # the data types it re-exports, generated from the engine's views (src/api/types.gen.d.ts).
 cp "$ROOT/src/api/wmp.d.ts" "$STAGE/wmp.d.ts"
+cp "$ROOT/src/api/wmp-ui.d.ts" "$STAGE/wmp-ui.d.ts"
 cp "$ROOT/src/api/wmp-engine.d.ts" "$STAGE/wmp-engine.d.ts"
 cp "$ROOT/src/api/types.gen.d.ts" "$STAGE/types.gen.d.ts"

@@ -22,7 +22,8 @@
 //!   `bridge` the iframe's postMessage bridge over the same handle.
 //!   These five exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
 //!   without it;
-//! - `playground`: the exported class, thin methods over the above;
+//! - `playground`: the exported class, thin methods over the above; `constructors` how one
+//!   comes to be (a scenario, a preset, a share string) and the catalog's statics;
 //! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert);
 //! - `sql`: `sqlScenario`, a Flink SQL script read onto a base scenario;
 //! - `export`: `exportJob`, the scenario as a runnable Flink 2.3 job.
@@ -31,6 +32,7 @@
 
 #[cfg(feature = "ui")]
 pub mod bridge;
+pub mod constructors;
 pub mod convert;
 pub mod diagnosis;
 pub mod error;

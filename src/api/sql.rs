@@ -2,9 +2,10 @@
 //! (`engine::sql`, `docs/SQL.md`), thin like the rest of the class. A bad script is a JS `Error`
 //! whose `path` is `sql:LINE:COLUMN`.
 
+use super::constructors::text_of_string;
 use super::convert::{self, string_arg, to_js};
 use super::error::{ApiError, ApiResult, IntoJs};
-use super::playground::{text_of_string, WatermarkPlayground};
+use super::playground::WatermarkPlayground;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::scenario::{build, catalog};
 use crate::engine::sql::{sql_to_scenario, Note};

@@ -46,7 +46,9 @@ test("the SQL reader and the job export are the full module's alone (feature too
 test("each module's exports are declared in its .d.ts beside it", async () => {
   const engine = await import(path.join(dist, "wmp-engine.js"));
   const declared = (file) => fs.readFileSync(path.join(dist, file), "utf8");
-  const fullDts = declared("wmp.d.ts");
+  // wmp.d.ts re-exports the UI's part from wmp-ui.d.ts.
+  assert.match(declared("wmp.d.ts"), /export \* from "\.\/wmp-ui";/);
+  const fullDts = declared("wmp.d.ts") + declared("wmp-ui.d.ts");
   // wasm-streams' IntoUnderlying* classes come with Leptos's dependencies; they are no API of ours.
   for (const name of Object.keys(full).filter((n) => n !== "default" && !n.startsWith("IntoUnderlying"))) {
     assert.match(fullDts, new RegExp(`export (declare )?(function|class|const) ${name}\\b`), `wmp.d.ts declares ${name}`);

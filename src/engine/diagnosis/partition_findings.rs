@@ -322,10 +322,7 @@ impl FindingContext<'_> {
 
     /// SQL's watermark operator after partition `n`'s source, if one runs there.
     fn sql_operator_after(&self, n: u32) -> Option<crate::engine::operator::midstream::MidstreamSpec> {
-        self.sim
-            .input_of(n)
-            .midstream
-            .filter(|m| matches!(m, crate::engine::operator::midstream::MidstreamSpec::SqlWatermarkAssigner { .. }))
+        self.sim.input_of(n).midstream.filter(crate::engine::operator::midstream::MidstreamSpec::is_sql)
     }
 
     /// The max drift of the watermark alignment partition `n`'s source runs with, if any.
