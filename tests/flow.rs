@@ -326,7 +326,9 @@ fn while_back_pressure_stands_the_idleness_clock_no_finding_promises_the_timeout
 /// Preset 15 (a back-pressured split never goes idle), diagnosed every 5 s for two minutes: a
 /// back-pressured reader's partition is never blamed on its producer or clock (its records
 /// waited in Kafka; between two reads nothing may be unread), and a partition with records
-/// waiting unread is never the "silent split" that never goes idle.
+/// waiting unread is never the "silent split" that never goes idle. The headline stays on
+/// the back-pressure all along: it held the slow partition's story (partition 2 or 3,
+/// whichever was behind) for the first minute, then switched.
 #[test]
 fn a_back_pressured_job_is_not_blamed_on_producers_or_called_silent_while_records_wait() {
     use wmp::engine::diagnosis::classify::SlowCause;
@@ -337,6 +339,7 @@ fn a_back_pressured_job_is_not_blamed_on_producers_or_called_silent_while_record
     for at in (20_000..=120_000).step_by(5_000) {
         s.run_until(start + at).unwrap();
         let d = s.diagnose(&DiagnosisOptions::default());
+        assert_eq!(d.cause, Some(wmp::engine::diagnosis::finding::FindingKind::BackPressure), "at {at}: {}", d.headline);
         for p in &d.partitions {
             let throttled = p.subtask.is_some_and(|t| s.sources()[t as usize].pressure.is_back_pressured);
             assert!(

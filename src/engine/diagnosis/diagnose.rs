@@ -221,7 +221,7 @@ impl Simulation {
 
     /// SQL's watermark operator, when one runs after every source (a SQL job has one topic).
     pub(crate) fn sql_operator(&self) -> Option<MidstreamSpec> {
-        let sql = self.cfg.inputs.iter().find_map(|i| i.midstream.filter(|m| matches!(m, MidstreamSpec::SqlWatermarkAssigner { .. })));
+        let sql = self.cfg.inputs.iter().find_map(|i| i.midstream.filter(MidstreamSpec::is_sql));
         sql.filter(|_| self.cfg.operator_after_every_source())
     }
 
@@ -286,13 +286,17 @@ impl Simulation {
     }
 }
 
-/// A finding holds the watermark when it names the culprit's partition or source subtask.
+/// A finding holds the watermark when it names the culprit's partition or, naming no
+/// partition, its source subtask. The latter is what holds the partition too: a back-pressured
+/// source subtask reads its partitions only as fast as the window operator takes, so the
+/// back-pressure leads (its kind sorts before the partition's) and the headline stays on it
+/// while the slowest of its partitions changes.
 fn mark_holders(findings: &mut [Finding], culprit: Option<&Culprit>) {
     let Some(c) = culprit else { return };
     for f in findings {
         f.holds_watermark = match (f.partition, c.partition) {
             (Some(p), Some(q)) => p == q,
-            (None, None) => f.source_subtask == Some(c.source_subtask),
+            (None, _) => f.source_subtask == Some(c.source_subtask),
             _ => false,
         };
     }
