@@ -422,3 +422,26 @@ fn a_failed_source_subtask_is_named_by_its_source() {
     });
     assert_eq!(reason.as_deref(), Some("source subtask clicks·0 failed (command)"));
 }
+
+/// Preset 18 while RESTARTING: records wait because no reader runs, not because a reader cannot
+/// keep up (the WHY panel said "partition 0 … its reader cannot keep up" beside "the job is
+/// RESTARTING"): no partition is slow, and the job's finding alone says why.
+#[test]
+fn while_the_job_is_down_no_partition_is_a_slow_reader() {
+    use wmp::engine::diagnosis::classify::PartitionClass;
+    use wmp::engine::diagnosis::finding::FindingKind;
+    use wmp::engine::diagnosis::DiagnosisOptions;
+    let mut s = parse(include_str!("../presets/restart_stalls_until_idle.json")).unwrap().build().unwrap();
+    s.run_until(ProcTime(s.config().start_time.ms() + 122_000)).unwrap();
+    assert_eq!(s.job_run().status, JobStatus::Restarting);
+    let d = s.diagnose(&DiagnosisOptions::default());
+    assert!(d.partitions.iter().all(|p| p.class != PartitionClass::Slow && p.slow_cause.is_none()), "{:?}", d.partitions);
+    assert!(
+        d.findings.iter().all(|f| f.kind != FindingKind::SlowPartition),
+        "{:?}",
+        d.findings.iter().map(|f| &f.title).collect::<Vec<_>>()
+    );
+    let ex = s.explain(0).unwrap();
+    assert!(ex.reasons.iter().all(|r| !matches!(r, Reason::SlowPartition { .. })), "{}", ex.text);
+    assert!(matches!(ex.reasons[0], Reason::JobDown { .. }), "{}", ex.text);
+}

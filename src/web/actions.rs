@@ -10,10 +10,15 @@ pub use crate::engine::session::action::{assigner_label, Action};
 /// How the page runs an action.
 pub trait RunAction {
     fn run(&self, pg: &Pg);
+    /// Why it cannot run now (its button is disabled with this as its title).
+    fn refused(&self, pg: Pg) -> Option<&'static str>;
 }
 
 impl RunAction for Action {
     fn run(&self, pg: &Pg) {
+        if let Some(why) = self.refused(*pg) {
+            return pg.error(why);
+        }
         let result = match self.command() {
             Some(cmd) => pg.apply(cmd),
             None => pg.restart_with(|sc| self.change(sc)),
@@ -27,6 +32,14 @@ impl RunAction for Action {
                 follow_consequence(*pg);
             }
             Err(e) => pg.error(format!("{e}")),
+        }
+    }
+
+    /// A kill while no task runs, as the job strip's buttons.
+    fn refused(&self, pg: Pg) -> Option<&'static str> {
+        match self {
+            Action::KillTaskManager(_) => super::job_status::kill_refused(pg),
+            _ => None,
         }
     }
 }

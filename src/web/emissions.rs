@@ -25,9 +25,8 @@ pub fn EmissionsLog() -> impl IntoView {
                 <span class="muted small" id="emissions-count">
                     {move || thousands(pg.snap_slow.with(|s| s.windows_fired as u64))}" results · "
                     {move || {
-                        let d = pg.logs.duplicates.get();
-                        let upsert = pg.cfg.with(|c| c.sink == SinkMode::Upsert);
-                        if upsert { format!("{} late re-firings (upsert sink: no duplicates)", thousands(d)) } else { format!("{} duplicates in the append sink", thousands(d)) }
+                        let replayed = pg.snap_slow.with(|s| s.run.results_duplicated);
+                        duplicates_text(pg.logs.duplicates.get(), replayed, pg.cfg.with(|c| c.sink))
                     }}
                 </span>
             </header>
@@ -50,6 +49,21 @@ pub fn EmissionsLog() -> impl IntoView {
                 <p class="empty muted" class:hidden=move || pg.logs.emissions.with(|e| !e.is_empty())>"No window has fired yet."</p>
             </div>
         </section>
+    }
+}
+
+/// The sink's duplicates: re-firings (late or early) and results a restore's replay emitted
+/// again. The job strip counts the latter as "duplicate results": the header counts them too.
+fn duplicates_text(refirings: u64, replayed: u64, sink: SinkMode) -> String {
+    let (r, p) = (thousands(refirings), thousands(replayed));
+    match (sink, refirings, replayed) {
+        (SinkMode::Upsert, _, 0) => format!("{r} late re-firings (upsert sink: no duplicates)"),
+        (SinkMode::Upsert, _, _) => format!("{r} late re-firings, {p} results replayed (upsert sink: no duplicates)"),
+        (SinkMode::Append, _, 0) => format!("{r} duplicates in the append sink"),
+        (SinkMode::Append, 0, _) => format!("{p} duplicates in the append sink (from the replay)"),
+        (SinkMode::Append, _, _) => {
+            format!("{} duplicates in the append sink ({r} re-firings, {p} from the replay)", thousands(refirings.saturating_add(replayed)))
+        }
     }
 }
 

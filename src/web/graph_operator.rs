@@ -32,8 +32,9 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
                 let state = match v.join_buffered {
                     Some((l, r)) if l + r > 0 => format!(" · {} buffered", thousands(l + r)),
                     // (key, window) states, scaled with the keys (× record_scale): "open"
-                    // read as open windows, which the findings count per key, unscaled.
-                    _ if v.window_state_size > 0 => format!(" · {} states", thousands(v.window_state_size as u64)),
+                    // read as open windows, which the findings count per key, unscaled. The
+                    // attempt's entries: none while the job is down, as the TaskManagers say.
+                    _ if v.state_entries > 0 => format!(" · {} states", thousands(v.state_entries)),
                     _ => String::new(),
                 };
                 format!("{} {o}{}{state}", if join.get() { "join" } else { "win" }, if v.idle { " · IDLE" } else { "" })
@@ -69,8 +70,8 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
             format!("{} subtask {o}: a two-input operator; currentInputWatermark is the minimum of currentInput1Watermark and currentInput2Watermark over the inputs that are not idle; click to explain why", if join.get() { "interval join" } else { "window" })
         } else {
             let raw = line3().unwrap_or_default();
-            let states = d.with(|v| v.as_ref().map_or(0, |v| v.window_state_size));
-            let states = if states > 0 { format!("; {} (key, window) states", thousands(states as u64)) } else { String::new() };
+            let states = d.with(|v| v.as_ref().map_or(0, |v| v.state_entries));
+            let states = if states > 0 { format!("; {} (key, window) states", thousands(states)) } else { String::new() };
             format!("window subtask {o} ({raw}): currentInputWatermark is the minimum over its active, aligned input channels{states}; click to explain why")
         }
     };

@@ -10,6 +10,7 @@ use super::state_plot::bytes;
 use crate::engine::command::Command;
 use crate::engine::failover::{FailTarget, JobStatus};
 use crate::engine::job_run::{JobRunView, TaskManagerView};
+use crate::engine::operator::sink::SinkMode;
 use crate::engine::restart_strategy::RestartStrategy;
 use leptos::prelude::*;
 
@@ -34,8 +35,9 @@ fn status_text(run: &JobRunView, now: i64, start: i64) -> String {
     }
 }
 
-/// Attempt, checkpoints and the restores' cost, one short phrase each.
-fn facts(run: &JobRunView, start: i64) -> Vec<String> {
+/// Attempt, checkpoints and the restores' cost, one short phrase each. An upsert sink
+/// overwrites what a replay emits again: no duplicates there.
+fn facts(run: &JobRunView, start: i64, sink: SinkMode) -> Vec<String> {
     let mut out = vec![format!("attempt {} · {} restart{}", run.attempt, run.restarts, if run.restarts == 1 { "" } else { "s" })];
     out.push(match (&run.last_checkpoint, run.checkpoint_interval_ms) {
         (_, None) => "checkpointing off".to_string(),
@@ -57,13 +59,21 @@ fn facts(run: &JobRunView, start: i64) -> Vec<String> {
     events.sort_by_key(|e| e.0);
     out.extend(events.into_iter().map(|e| e.1));
     if run.records_replayed > 0 || run.results_duplicated > 0 {
+        let again = if sink == SinkMode::Upsert { "results overwritten (upsert sink)" } else { "duplicate results" };
         out.push(format!(
-            "{} records replayed · {} duplicate results",
+            "{} records replayed · {} {again}",
             super::format::thousands(run.records_replayed),
             super::format::thousands(run.results_duplicated)
         ));
     }
     out
+}
+
+/// Why a kill is refused now, if it is: the strip's buttons and a preset's "Kill" step say the
+/// same (the step said "Applied" while the job was RESTARTING and nothing was killed).
+pub(super) fn kill_refused(pg: Pg) -> Option<&'static str> {
+    let halted = pg.halted_error().is_err();
+    pg.snap_slow.with(|s| kill_blocked(&s.run, halted))
 }
 
 /// Why the kill buttons are disabled, if they are.
@@ -98,7 +108,7 @@ pub fn JobStatusStrip() -> impl IntoView {
         <div class="job-strip small" id="job-strip" role="group" aria-label="Job status"
             data-status=move || run.with(|r| format!("{:?}", r.status).to_uppercase())>
             <span class=status_class title=strategy aria-live="polite">{move || run.with(|r| status_text(r, now.get(), start()))}</span>
-            {move || run.with(|r| facts(r, start())).into_iter().map(|f| view! { <span class="job-fact">{f}</span> }).collect_view()}
+            {move || run.with(|r| facts(r, start(), pg.snap_slow.with(|s| s.sink_mode))).into_iter().map(|f| view! { <span class="job-fact">{f}</span> }).collect_view()}
             <KillButtons run=run error=error />
             <p class="field-error job-error" role="alert" class:hidden=move || error.with(Option::is_none)>{move || error.get()}</p>
         </div>
@@ -109,10 +119,7 @@ pub fn JobStatusStrip() -> impl IntoView {
 #[component]
 fn KillButtons(run: Memo<JobRunView>, error: RwSignal<Option<String>>) -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let blocked = Memo::new(move |_| {
-        let halted = pg.halted_error().is_err();
-        run.with(|r| kill_blocked(r, halted))
-    });
+    let blocked = Memo::new(move |_| kill_refused(pg));
     // One chip per TaskManager, kept while the job runs (the bytes update in place, so a
     // button is never replaced under the pointer).
     let count = Memo::new(move |_| run.with(|r| r.task_managers.len() as u32));

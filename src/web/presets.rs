@@ -89,8 +89,10 @@ pub fn PresetCard() -> impl IntoView {
                                     {actions.iter().map(|&crate::engine::session::action::Step { label, action }| {
                                         let restarts = action.restarts();
                                         let title = if restarts { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
+                                        let refused = Memo::new(move |_| action.refused(pg));
                                         view! {
-                                            <button class="btn small" title=title on:click=move |_| action.run(&pg)>{label}</button>
+                                            <button class="btn small" title=move || refused.get().unwrap_or(title)
+                                                disabled=move || refused.get().is_some() on:click=move |_| action.run(&pg)>{label}</button>
                                         }
                                     }).collect_view()}
                                 </div>

@@ -413,7 +413,7 @@ impl Pg {
             return;
         }
         self.seen.set_value(cursor);
-        let dups = self.with_sim(|s| s.downstream().sink.duplicates() as u64);
+        let dups = self.with_sim(|s| s.config().cluster.scaled(s.downstream().sink.duplicates() as u64));
         if dups != self.logs.duplicates.get_untracked() {
             self.logs.duplicates.set(dups);
         }
@@ -499,6 +499,13 @@ impl Pg {
 
     pub fn info(&self, text: impl Into<String>) {
         self.notice(NoticeKind::Info, text.into());
+    }
+
+    /// Drops the ✓ notices: the SQL panel's error would stand beside its last "applied".
+    pub fn clear_confirmations(&self) {
+        if self.notices.with_untracked(|n| n.iter().any(|x| x.kind == NoticeKind::Info)) {
+            self.notices.update(|n| n.retain(|x| x.kind != NoticeKind::Info));
+        }
     }
 
     pub fn dismiss(&self, id: u64) {

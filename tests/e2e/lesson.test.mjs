@@ -85,6 +85,9 @@ test("the idle-partitions lesson, walked with drags", async () => {
     // 4: keyBy: two window subtasks, both held by partition 1's channel.
     assert.ok(await page.locator(".graph-card").isVisible(), "the job graph shows the channels");
     assert.equal(await page.locator("svg.graph .silence-btn").first().isVisible(), false, "no Silence buttons on a stage");
+    // A kill left the step's job FAILED with Reset hidden: no lesson is about failover.
+    assert.equal(await page.locator("#kill-tm-0").count(), 1);
+    assert.equal(await page.locator("#kill-tm-0").isVisible(), false, "no kill buttons in a lesson");
     await doStep(page, 3, () => drag(page, "event-5", 12_000), async () => {
       for (const q of [0, 1]) assert.ok(Number(await page.locator(`.lw-op[data-subtask="${q}"]`).getAttribute("data-watermark")) >= 9_999);
     });

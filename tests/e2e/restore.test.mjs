@@ -54,6 +54,10 @@ test("restart-stalls-until-idle: failure, RESTARTING, the restore stalls 30 s; w
     assert.match(await fail.getAttribute("title"), /job failed: TaskManager 0 was killed .* at 00:02:00/);
     assert.ok(await page.locator("#kill-tm-0").isDisabled(), "nothing to kill while the job is down");
     assert.match(await page.locator("#job-strip .tm-why").textContent(), /RESTARTING/);
+    // The preset's own "Kill" step says the same (it said "Applied" and killed nothing).
+    const presetKill = page.locator(".preset-actions button", { hasText: "Kill TaskManager 0" }).first();
+    assert.ok(await presetKill.isDisabled(), "the preset's kill step is disabled too");
+    assert.match(await presetKill.getAttribute("title"), /RESTARTING/);
     assert.match(await why(page), /the job is RESTARTING/i);
     await page.screenshot({ path: path.join(shots, "restore-restarting.png") });
 
@@ -83,6 +87,10 @@ test("restart-stalls-until-idle: failure, RESTARTING, the restore stalls 30 s; w
     assert.ok((await results(page)) > restored, "windows fire again within seconds of the second restore");
     assert.doesNotMatch(await why(page), /stalled after the restore/);
     assert.match(await strip(page), /attempt 3 · 2 restarts/);
+    // One count of duplicates: the strip's (replayed results) are in the emissions header's.
+    const dup = (await strip(page)).match(/([\d,]+) duplicate results/);
+    assert.ok(dup && dup[1] !== "0", await strip(page));
+    assert.match(await page.locator("#emissions-count").textContent(), new RegExp(`\\b${dup[1]} (duplicates in the append sink|from the replay)`));
     await page.screenshot({ path: path.join(shots, "restore-short-stall.png") });
   });
 });

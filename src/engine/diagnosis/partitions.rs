@@ -37,6 +37,13 @@ impl Simulation {
             if throttled && matches!(f.slow_cause, Some(SlowCause::ConsumerLag | SlowCause::EventTimeDelay)) {
                 f.slow_cause = Some(SlowCause::BackPressured);
             }
+            // While the job is down nothing is read: records wait because no reader runs, and
+            // the watermarks are the failed attempt's ("its reader cannot keep up" beside "the
+            // job is RESTARTING"). The job's finding says why.
+            if !self.failover.is_running() && f.class == PartitionClass::Slow {
+                f.class = PartitionClass::Steady;
+                f.slow_cause = None;
+            }
         }
         raw.into_iter().map(|(f, _)| f).collect()
     }
