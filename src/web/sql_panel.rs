@@ -92,9 +92,12 @@ impl SqlEdit {
     /// restarts it (the same path as the structural controls).
     fn apply(self, pg: Pg) {
         let sql = self.text.get_untracked();
+        // A ✓ of an earlier apply beside this one's error read as a contradiction.
+        pg.clear_confirmations();
         if sql.trim().is_empty() {
-            // It said "Your SQL, applied." of an empty box.
-            return pg.info("Nothing to apply: the box is empty (Reset shows the scenario's SQL)");
+            // It said "Your SQL, applied." of an empty box, then "✓ Nothing to apply".
+            let message = "Nothing to apply: the box is empty (Reset shows the scenario's SQL)".to_string();
+            return self.error.set(Some(SqlError { line: 0, column: 0, message }));
         }
         let log = pg.update_session(|s| s.log().to_vec());
         match apply_sql(&sql, &pg.export_scenario(), &log) {
@@ -165,7 +168,10 @@ pub fn SqlPanel() -> impl IntoView {
                 <span class="small muted"><kbd>"Ctrl"</kbd>"/"<kbd>"⌘"</kbd>"+"<kbd>"Enter"</kbd>" applies"</span>
             </div>
             <p class="field-msg error sql-error" id="sql-error" role="alert">
-                {move || e.error.get().map(|err| view! { <Place e=e line=err.line column=err.column />": "{err.message}" " })}
+                // Line 0: an error of the whole text (an empty box), with no place to select.
+                {move || e.error.get().map(|err| view! {
+                    {(err.line > 0).then(|| view! { <Place e=e line=err.line column=err.column />": " })}{err.message}" "
+                })}
             </p>
             <SqlNotes e=e />
         </section>

@@ -105,9 +105,22 @@ test("an error names its line and column and selects the token there", async () 
     // An empty box is not "applied".
     await page.fill("#sql-text", "  ");
     await page.click("#btn-apply-sql");
-    await page.locator(".notice", { hasText: "Nothing to apply: the box is empty" }).waitFor();
+    await page.waitForFunction(() => /Nothing to apply: the box is empty/.test(document.querySelector("#sql-error").textContent));
+    assert.equal(await page.locator(".notice").count(), 0, "no ✓ for an empty box");
     assert.doesNotMatch(await status(page), /applied/);
     assert.equal(await page.locator("#trace-hash").textContent(), hash, "nothing was applied");
+    // On a phone a long line's bad token is scrolled into view (the box does not wrap).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.click("#btn-reset-sql");
+    const scenarioSql = await page.locator("#sql-text").inputValue();
+    const typo = scenarioSql.replace(/INTERVAL '(\d+)' (SECOND|MINUTE)/, (m, n) => `${" ".repeat(150)}INTERVAL '${n}' SECND`);
+    assert.notEqual(typo, scenarioSql, scenarioSql);
+    await page.fill("#sql-text", typo);
+    await page.click("#btn-apply-sql");
+    await page.waitForFunction(() => /SECND/.test(document.querySelector("#sql-error").textContent));
+    assert.equal((await selected(page)).text, "SECND");
+    const box = await page.locator("#sql-text").evaluate((a) => ({ left: a.scrollLeft, width: a.clientWidth, scroll: a.scrollWidth }));
+    assert.ok(box.scroll > box.width && box.left > 0, JSON.stringify(box));
   });
 });
 
