@@ -213,7 +213,9 @@ pub fn format_duration(ms: i64) -> String {
     }
 }
 
-/// A duration as the fields show it and accept it back ("5 s", "200 ms", "90 min", "1 h").
+/// A duration as the fields show it and accept it back ("5 s", "2.5 s", "200 ms", "90 min",
+/// "1 h"). Tenths of a second from one second up read as seconds: "30 s → 2500 ms" beside each
+/// other read as a change of unit.
 pub fn format_duration_exact(ms: i64) -> String {
     if ms == 0 {
         "0".into()
@@ -223,6 +225,8 @@ pub fn format_duration_exact(ms: i64) -> String {
         format!("{} min", ms / 60_000)
     } else if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
+    } else if ms % 100 == 0 && ms.unsigned_abs() >= 1000 {
+        format!("{}{}.{} s", if ms < 0 { "-" } else { "" }, ms.unsigned_abs() / 1000, ms.unsigned_abs() % 1000 / 100)
     } else {
         format!("{ms} ms")
     }
@@ -285,6 +289,10 @@ mod tests {
         assert_eq!(format_watermark(NO_WATERMARK, WatermarkStyle::Raw), "Long.MIN_VALUE");
         assert_eq!(format_watermark(EventTime(-3), WatermarkStyle::Raw), "-3");
         assert_eq!(format_duration_exact(5_400_000), "90 min");
+        assert_eq!(format_duration_exact(2_500), "2.5 s");
+        assert_eq!(format_duration_exact(-1_500), "-1.5 s");
+        assert_eq!(format_duration_exact(1_250), "1250 ms");
+        assert_eq!(format_duration_exact(500), "500 ms");
         assert_eq!(format_opt_duration_exact(None), "off");
     }
 }
