@@ -8,7 +8,11 @@
 //! * `wmp sql` prints the scenario a SQL script gives on its base, the notes on stderr, and a
 //!   bad script's `line L, column C` as that one line;
 //! * `wmp export` writes the Flink project and lists it, notes on stderr, and refuses a scenario
-//!   it cannot run in that one line, writing nothing.
+//!   it cannot run in that one line, writing nothing; it refuses a non-empty `--out` without
+//!   `--force`, and with it leaves no file of an earlier export behind;
+//! * arguments: a file name that is not UTF-8 is read; a flag of another subcommand, an unknown
+//!   or repeated flag is named in one line; `--flag=value` works; `--help` and `--version` print
+//!   to stdout with exit code 0.
 //!
 //! Users script the CLI and CI greps its errors, so the exit code and the one-line error are API.
 
@@ -16,6 +20,7 @@
 #![cfg(feature = "tools")]
 
 use serde_json::{json, Value};
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -27,7 +32,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn wmp(args: &[&str], stdin: Option<&str>) -> Output {
+fn wmp<S: AsRef<OsStr>>(args: &[S], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new(WMP);
     cmd.args(args).current_dir(root()).stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -309,7 +314,7 @@ fn unknown_command_fails_with_one_line() {
     let line = assert_input_error(&wmp(&["frobnicate", f.path()], None), "unknown command");
     assert!(line.contains("frobnicate"), "{line}");
     assert_input_error(&wmp(&["run", f.path(), "extra"], None), "extra argument");
-    assert_input_error(&wmp(&[], None), "no arguments");
+    assert_input_error(&wmp::<&str>(&[], None), "no arguments");
 }
 
 #[test]
@@ -419,4 +424,148 @@ fn export_writes_the_project_and_refuses_what_it_cannot_run_in_one_line() {
     assert!(assert_input_error(&refused, "refused").contains("source.watermark.idle_timeout_ms: cannot be exported yet"));
     assert!(!dir.exists(), "nothing is written for a refused scenario");
     assert!(assert_input_error(&wmp(&["export", "presets/late_data.json"], None), "no --out").contains("--out DIR"));
+}
+
+/// A temp directory, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(what: &str) -> Self {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let path = std::env::temp_dir().join(format!("wmp-cli-{what}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        let _ = std::fs::remove_dir_all(&path);
+        TempDir(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn stdout_of(out: &Output) -> String {
+    assert!(out.status.success(), "{:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `std::env::args` panics on an argument that is not UTF-8; a file may be named so on Unix.
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_read_or_refused_in_one_line() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = TempDir::new("latin1");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let file = dir.0.join(OsStr::from_bytes(b"caf\xe9.json"));
+    std::fs::write(&file, native_scenario().to_string()).unwrap();
+    assert_eq!(stdout_of(&wmp(&[OsStr::new("validate"), file.as_os_str()], None)), "ok\n");
+    let mut out_flag = std::ffi::OsString::from("--out=");
+    out_flag.push(dir.0.join(OsStr::from_bytes(b"job\xe9")));
+    let out = wmp(&[OsStr::new("export"), OsStr::new("presets/late_data.json"), out_flag.as_os_str()], None);
+    assert!(stdout_of(&out).contains("pom.xml"));
+    assert!(dir.0.join(OsStr::from_bytes(b"job\xe9/pom.xml")).is_file(), "--out=DIR keeps DIR's bytes");
+    for args in [&[OsStr::new("run"), OsStr::new("--format"), OsStr::from_bytes(b"\xff")][..], &[OsStr::from_bytes(b"r\xfcn")]] {
+        assert_input_error(&wmp(args, None), "a value or command that is not UTF-8");
+    }
+    let missing = dir.0.join(OsStr::from_bytes(b"no\xe9.json"));
+    assert!(assert_input_error(&wmp(&[OsStr::new("run"), missing.as_os_str()], None), "missing").contains("No such file"));
+}
+
+#[test]
+fn export_refuses_a_non_empty_directory_unless_forced_and_leaves_nothing_stale() {
+    let dir = TempDir::new("export-force");
+    let resources = dir.0.join("src/main/resources");
+    std::fs::create_dir_all(&resources).unwrap();
+    std::fs::write(dir.0.join("README.md"), "my own notes").unwrap();
+    let line = assert_input_error(&wmp(&["export", "presets/late_data.json", "--out", dir.path()], None), "non-empty --out");
+    assert!(line.contains("not empty") && line.contains("--force"), "{line}");
+    assert_eq!(std::fs::read_to_string(dir.0.join("README.md")).unwrap(), "my own notes", "untouched without --force");
+    // An earlier export's files (the JS API's plain replay, a SQL job's scripts) would be replayed or run.
+    for stale in ["src/main/resources/replay.tsv", "src/main/resources/job.sql", "job.sql"] {
+        std::fs::write(dir.0.join(stale), "stale").unwrap();
+    }
+    // A refused scenario leaves the directory as it was, forced or not.
+    let mut refused: Value = serde_json::from_str(&std::fs::read_to_string("presets/sql_idle_reactivates.json").unwrap()).unwrap();
+    refused["source"]["watermark"]["idle_timeout_ms"] = 5000.into();
+    let refused = TempScenario::new(&refused.to_string());
+    assert_input_error(&wmp(&["export", refused.path(), "--out", dir.path(), "--force"], None), "refused");
+    assert_eq!(std::fs::read_dir(&resources).unwrap().count(), 2, "no partial replay left");
+    let out = wmp(&["export", "presets/late_data.json", "--out", dir.path(), "--force"], None);
+    let listed = stdout_of(&out);
+    assert!(listed.lines().all(|l| l.starts_with(dir.path())), "{listed}");
+    assert!(std::fs::read_to_string(dir.0.join("README.md")).unwrap().contains("replay.tsv.gz"));
+    for stale in ["src/main/resources/replay.tsv", "src/main/resources/job.sql", "job.sql"] {
+        assert!(!dir.0.join(stale).exists(), "{stale} left from the earlier export");
+    }
+    assert!(resources.join("replay.tsv.gz").is_file());
+    let line = assert_input_error(&wmp(&["export", "presets/late_data.json", "--out", ""], None), "empty --out");
+    assert!(line.contains("--out"), "{line}");
+}
+
+#[test]
+fn a_flag_of_another_subcommand_is_named_with_both() {
+    let f = TempScenario::new(&native_scenario().to_string());
+    for (args, flag, of) in [
+        (&["run", "--at", "5", f.path()][..], "--at", "diagnose"),
+        (&["run", "--text", f.path()], "--text", "diagnose"),
+        (&["validate", "--at", "5", f.path()], "--at", "diagnose"),
+        (&["validate", "--trace", f.path()], "--trace", "run"),
+        (&["diagnose", "--trace", f.path()], "--trace", "run"),
+        (&["diagnose", "--format", "oracle", f.path()], "--format", "run and validate"),
+        (&["sql", "--out", "x", "-"], "--out", "export"),
+    ] {
+        let line = assert_input_error(&wmp(args, Some("")), &format!("{args:?}"));
+        assert!(line.contains(&format!("{flag} is a flag of {of}, not of {}", args[0])), "{line}");
+    }
+}
+
+#[test]
+fn flags_are_named_when_unknown_or_repeated_and_take_values_after_equals() {
+    let f = TempScenario::new(&native_scenario().to_string());
+    let line = assert_input_error(&wmp(&["run", "--bogus", f.path()], None), "unknown flag");
+    assert!(line.contains("unknown flag --bogus"), "{line}");
+    let line = assert_input_error(&wmp(&["diagnose", "--at", "1000", "--at", "2000", f.path()], None), "repeated --at");
+    assert!(line.contains("--at is given twice"), "{line}");
+    let line = assert_input_error(&wmp(&["export", f.path(), "--out", "a", "--out", "b"], None), "repeated --out");
+    assert!(line.contains("--out is given twice"), "{line}");
+    let line = assert_input_error(&wmp(&["run", "--format", "", f.path()], None), "empty --format");
+    assert!(line.contains("--format must be native, oracle, oracle2 or oracle3"), "{line}");
+    let equals = wmp(&["run", "--format=oracle", "tests/golden/oracle/scenarios/01_inorder_tumbling.json"], None);
+    let spaced = wmp(&["run", "--format", "oracle", "tests/golden/oracle/scenarios/01_inorder_tumbling.json"], None);
+    assert_eq!(stdout_of(&equals), stdout_of(&spaced));
+    let at = wmp(&["diagnose", "--at=60000", "presets/empty_partition.json"], None);
+    assert!(stdout_of(&at).contains("empty_partition"));
+}
+
+#[test]
+fn help_and_version_print_to_stdout_with_exit_0() {
+    for args in [&["help"][..], &["--help"], &["-h"], &["run", "--help"], &["export", "-h"]] {
+        let text = stdout_of(&wmp(args, None));
+        assert!(text.starts_with("usage:") && text.contains("wmp export SCENARIO|- --out DIR [--sql] [--force]"), "{args:?}: {text}");
+    }
+    assert_eq!(stdout_of(&wmp(&["--version"], None)), format!("wmp {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+/// The engine's budget error names the scenario's `duration_ms`; past it because of `--at`, the
+/// flag is the cause.
+#[test]
+fn a_diagnose_time_past_the_work_budget_names_at() {
+    let line = assert_input_error(&wmp(&["diagnose", "--at", "9007199254740991", "presets/empty_partition.json"], None), "huge --at");
+    assert!(line.starts_with("wmp: --at 9007199254740991: running that far") && !line.contains("atMs"), "{line}");
+    let furthest: i64 = line.split("; --at ").nth(1).and_then(|t| t.split(' ').next()).and_then(|n| n.parse().ok()).expect(&line);
+    assert!(furthest > 180_000, "{line}");
+}
+
+#[test]
+fn sql_names_the_presets_both_stdins_and_an_empty_script() {
+    let line = assert_input_error(&wmp(&["sql", "--preset", "nope", "-"], Some("")), "bad preset");
+    assert!(line.contains("seed-001-heartbeat") && line.contains("late-data") && !line.contains("README"), "{line}");
+    let line = assert_input_error(&wmp(&["sql", "-", "--base", "-"], Some("SET 'a' = 'b';")), "two stdins");
+    assert!(line.contains("both read stdin"), "{line}");
+    let empty = TempScenario::new("  \n");
+    let line = assert_input_error(&wmp(&["sql", empty.path()], None), "empty script");
+    assert!(line.ends_with("the SQL script is empty"), "{line}");
 }

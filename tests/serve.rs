@@ -5,7 +5,11 @@
 //!   jobs and vertices Flink's `{"errors":[…]}` with 404 (400 for a malformed id);
 //! * `promtool check metrics` parses the `/metrics` exposition (its only complaints are the
 //!   camelCase of Flink's own metric names);
-//! * `--until MS` ends the server there; bad arguments exit with 2 and one line;
+//! * `--until MS` ends the server there; bad arguments (a `--speed` out of its range, an `--until`
+//!   past the work budget) exit with 2 and one line naming the flag;
+//! * a job that FAILS stops the served clock at the instant it failed, whatever `--speed`, and
+//!   `--until` still exits with 0;
+//! * `HEAD` is answered wherever `GET` is, without a body; ids are read in either case;
 //! * a real Prometheus scrapes it and evaluates an event-time-lag alert that fires while seed
 //!   001's heartbeat partition pins the watermark and clears after the idle-timeout fix.
 //!
@@ -320,4 +324,91 @@ fn the_docs_offline_bundle_script_writes_a_bundle_the_live_link_reads() {
     assert_eq!(job.vertices.len(), 2);
     let e = explain(&job);
     assert_eq!(e.holder.map(|h| h.subtask), Some(3), "{:?}", e.lines);
+}
+
+/// `wmp serve ARGS` to its end, killed after `limit` (a hang fails the test instead of stalling it).
+fn serve_output(args: &[&str], limit: Duration) -> std::process::Output {
+    let mut child =
+        Command::new(WMP).args(args).current_dir(root()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn wmp serve");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("wmp {args:?} still running after {limit:?}: {:?}", child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_speed_out_of_range_or_an_until_past_the_budget_is_named() {
+    for speed in ["1e-300", "1e300", "0.0001", "2000000"] {
+        let out = serve_output(&["serve", "--port", "0", "--speed", speed, "--until", "1000", SEED_001], Duration::from_secs(10));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--speed {speed}: {out:?}");
+        assert!(err.lines().count() == 1 && err.contains("--speed must be a number from 0.001 to 1000000"), "{err}");
+    }
+    let out =
+        serve_output(&["serve", "--port", "0", "--until", "9007199254740991", "presets/empty_partition.json"], Duration::from_secs(10));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(err.starts_with("wmp: --until 9007199254740991: running that far") && !err.contains("duration_ms: the scenario"), "{err}");
+}
+
+/// The scenario of tests/cli.rs's failed job: TaskManager 0 is killed at 1000 ms, no restart.
+fn failing_job() -> PathBuf {
+    let sc = serde_json::json!({
+        "name": "serve-failing",
+        "duration_ms": 3000,
+        "topic": {"partitions": 2},
+        "source": {"parallelism": 1, "watermark": {"generator": {"kind": "bounded_out_of_orderness", "bound_ms": 100}}},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 500}},
+        "producers": [{"partitions": "all", "kind": "steady", "rate_per_s": 50, "keys": {"count": 3}}],
+        "commands": [{"at_ms": 1000, "command": "fail", "target": {"task_manager": 0}}]
+    });
+    let path = std::env::temp_dir().join(format!("wmp-serve-failing-{}.json", std::process::id()));
+    std::fs::write(&path, sc.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn a_failed_job_stops_the_clock_where_it_failed_whatever_the_speed() {
+    let file = failing_job();
+    for speed in ["1", "7", "100"] {
+        let out =
+            serve_output(&["serve", "--port", "0", "--speed", speed, "--until", "3000", file.to_str().unwrap()], Duration::from_secs(30));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "--speed {speed}: a FAILED job is a result, as in `wmp run`: {out:?}");
+        let last = stdout.lines().last().unwrap_or_default();
+        assert!(last.starts_with("wmp serve: the simulation stopped at 1000 ms: the job FAILED"), "--speed {speed}: {stdout}");
+    }
+    let _ = std::fs::remove_file(file);
+}
+
+/// A raw HTTP/1.1 exchange: the status code and what follows the headers.
+fn http(base: &str, method: &str, path: &str) -> (u16, String) {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(base.trim_start_matches("http://")).unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{answer}"));
+    (status, answer.split_once("\r\n\r\n").map_or("", |a| a.1).to_string())
+}
+
+#[test]
+fn head_is_answered_like_get_without_a_body_and_ids_in_any_case() {
+    let (_server, jm) = serve(SEED_001, "100");
+    let (status, body) = http(&jm, "GET", "/jobs");
+    assert_eq!(status, 200);
+    let job = serde_json::from_str::<Value>(&body).unwrap()["jobs"][0]["id"].as_str().unwrap().to_string();
+    for path in ["/jobs".to_string(), format!("/jobs/{job}"), "/metrics".into()] {
+        assert_eq!(http(&jm, "HEAD", &path), (200, String::new()), "HEAD {path}");
+    }
+    assert_eq!(http(&jm, "HEAD", "/nope").0, 404);
+    assert_eq!(http(&jm, "POST", "/jobs").0, 405);
+    let (status, body) = http(&jm, "GET", &format!("/jobs/{}", job.to_ascii_uppercase()));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["jid"], job.as_str(), "{body}");
 }

@@ -6,8 +6,10 @@
 //! wmp diagnose [--at MS] [--text] FILE|-
 //! wmp serve [--speed N] [--port P] [--until MS] FILE|-
 //! wmp sql [--base SCENARIO | --preset ID] SQLFILE|-
-//! wmp export SCENARIO|- --out DIR [--sql]
+//! wmp export SCENARIO|- --out DIR [--sql] [--force]
+//! wmp help | --help | -h · wmp --version
 //! ```
+//! The flags each subcommand takes, and how they are read, live in `args.rs`.
 //! `export` (native only, `export.rs`) writes the scenario as a runnable Flink 2.3 job: a Maven
 //! project with a replay source, and the playground's results to compare (docs/EXPORT.md).
 //! `diagnose` runs the scenario to `--at` ms (default: its duration, without the end of input)
@@ -18,27 +20,32 @@
 //! `sql` reads a Flink SQL script onto a base scenario (a file, a preset, or by default the
 //! first preset, seed 001) and prints the scenario JSON; what it read but does not model goes to
 //! stderr as `wmp: note: line L, column C: …` (`docs/SQL.md`).
-//! Bad input gives a one-line error naming the field (for SQL: `line L, column C`), and exit
-//! code 2.
+//! Bad input gives a one-line error naming the field (for SQL: `line L, column C`) or the flag,
+//! and exit code 2; `--help` and `--version` print to stdout with exit code 0.
 
 // The crate root looks for modules beside it (src/bin/), where another file would be a binary.
+#[path = "wmp/args.rs"]
+mod args;
 // Native only: the crate's tests also build this binary for wasm32, which has no sockets.
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "wmp/export.rs"]
 mod export;
+#[path = "wmp/run_length.rs"]
+mod run_length;
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "wmp/serve.rs"]
 mod serve;
 
+use args::Args;
+use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use wmp::engine::limits::MAX_INPUT_BYTES;
 use wmp::engine::report::write_report;
 use wmp::engine::scenario::{build, catalog, oracle, oracle2, oracle3, oracle3_report};
 use wmp::engine::session::Session;
 use wmp::engine::sql::sql_to_scenario;
-
-const USAGE: &str = "usage: wmp run|validate [--format native|oracle|oracle2|oracle3] [--trace] FILE|- · wmp diagnose [--at MS] [--text] FILE|- · wmp serve [--speed N] [--port P] [--until MS] FILE|- · wmp sql [--base SCENARIO|--preset ID] SQLFILE|- · wmp export SCENARIO|- --out DIR [--sql]";
 
 /// What a command prints: text, or the native report (streamed, it can be large).
 enum Output {
@@ -47,7 +54,8 @@ enum Output {
 }
 
 fn main() -> ExitCode {
-    match run(std::env::args().skip(1).collect()) {
+    // `args_os`: `args` panics on an argument that is not UTF-8, and a file name may be one.
+    match run(std::env::args_os().skip(1).collect()) {
         Ok(out) => {
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
             let written = match out {
@@ -70,45 +78,53 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: Vec<String>) -> Result<Output, String> {
-    let mut args = args.into_iter();
-    let cmd = args.next().ok_or(USAGE)?;
-    if cmd == "--help" || cmd == "-h" {
-        return Ok(Output::Text(USAGE.to_string()));
+fn run(words: Vec<OsString>) -> Result<Output, String> {
+    let mut words = words.into_iter();
+    let cmd = words.next().ok_or_else(args::usage_line)?.to_string_lossy().into_owned();
+    match cmd.as_str() {
+        "help" | "--help" | "-h" => return Ok(Output::Text(args::help())),
+        "--version" | "-V" => return Ok(Output::Text(format!("wmp {}", env!("CARGO_PKG_VERSION")))),
+        _ if args::usage_of(&cmd).is_empty() => return Err(format!("unknown command {cmd:?} ({})", args::usage_line())),
+        _ => {}
     }
-    if cmd == "serve" {
+    let a = args::parse(&cmd, words)?;
+    if a.help {
+        return Ok(Output::Text(args::help()));
+    }
+    match cmd.as_str() {
         #[cfg(not(target_arch = "wasm32"))]
-        return serve::run(args).map(Output::Text);
-        #[cfg(target_arch = "wasm32")]
-        return Err("serve needs a native build (it listens on a socket)".to_string());
-    }
-    if cmd == "export" {
+        "serve" => serve::run(&a).map(Output::Text),
         #[cfg(not(target_arch = "wasm32"))]
-        return export::run(args).map(Output::Text);
+        "export" => export::run(&a).map(Output::Text),
         #[cfg(target_arch = "wasm32")]
-        return Err("export needs a native build (it writes files)".to_string());
+        "serve" | "export" => Err(format!("{cmd} needs a native build (it uses sockets and files)")),
+        "sql" => sql(&a).map(Output::Text),
+        "diagnose" => diagnose(&a).map(Output::Text),
+        _ => run_or_validate(&a),
     }
-    if cmd == "sql" {
-        return sql(args.collect()).map(Output::Text);
+}
+
+/// `--format`'s value: `native` unless given.
+fn format(a: &Args) -> Result<String, String> {
+    let format = a.text("--format").unwrap_or_else(|| "native".into());
+    match format.as_str() {
+        "native" | "oracle" | "oracle2" | "oracle3" => Ok(format),
+        _ => Err(format!("--format must be native, oracle, oracle2 or oracle3, got {format:?}")),
     }
-    let (mut format, mut trace, mut file) = ("native".to_string(), false, None);
-    let (mut at_ms, mut text_out) = (None, false);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--format" => format = args.next().ok_or("--format needs native, oracle, oracle2 or oracle3")?,
-            "--trace" => trace = true,
-            "--text" => text_out = true,
-            "--at" => {
-                at_ms = Some(args.next().and_then(|v| v.parse::<i64>().ok()).filter(|&v| v >= 0).ok_or("--at needs a time in ms >= 0")?)
-            }
-            _ if file.is_none() => file = Some(a),
-            _ => return Err(format!("unexpected argument {a:?} ({USAGE})")),
-        }
-    }
-    let file = file.ok_or(USAGE)?;
-    let text = read_input(&file)?;
-    let at = |e: wmp::engine::error::InputError| format!("{file}: {e}");
-    match (cmd.as_str(), format.as_str()) {
+}
+
+/// A file's name in a message (`-` for stdin; bytes that are not UTF-8 shown as U+FFFD).
+fn shown(file: &OsStr) -> String {
+    Path::new(file).display().to_string()
+}
+
+/// `wmp run` and `wmp validate`, in every `--format`.
+fn run_or_validate(a: &Args) -> Result<Output, String> {
+    let format = format(a)?;
+    let (file, trace) = (a.file()?, a.switch("--trace"));
+    let text = read_input(file)?;
+    let at = |e: wmp::engine::error::InputError| format!("{}: {e}", shown(file));
+    match (a.cmd.as_str(), format.as_str()) {
         ("run", "native") => {
             let mut session = Session::from_json(&text).map_err(at)?;
             session.run_to_end(&mut ()).map_err(at)?;
@@ -132,11 +148,11 @@ fn run(args: Vec<String>) -> Result<Output, String> {
             }
             Ok(Output::Text(out.to_string()))
         }
-        ("run", "oracle3") => {
+        ("run", _) => {
             let mut sc = oracle3::parse(&text).map_err(at)?;
             if sc.name.is_empty() {
                 // The oracle names a run after its file.
-                let stem = std::path::Path::new(&file).file_stem().map(|s| s.to_string_lossy().to_string());
+                let stem = Path::new(file).file_stem().map(|s| s.to_string_lossy().to_string());
                 sc.name = stem.filter(|_| file != "-").unwrap_or_default();
             }
             let run = sc.run().map_err(at)?;
@@ -146,53 +162,59 @@ fn run(args: Vec<String>) -> Result<Output, String> {
             }
             Ok(Output::Text(out.to_string()))
         }
-        ("diagnose", "native") => {
-            let mut session = Session::from_json(&text).map_err(at)?;
-            let until = at_ms.unwrap_or(session.scenario().duration_ms);
-            session.run_until(until, &mut ()).map_err(at)?;
-            let d = session.sim().diagnose(&Default::default());
-            Ok(Output::Text(if text_out {
-                wmp::engine::diagnosis::text::render(&d)
-            } else {
-                serde_json::to_string(&d).map_err(|e| e.to_string())?
-            }))
-        }
         // The same checks `run` makes before it runs (the scenario and every scripted command).
-        ("validate", "native") => Session::from_json(&text).map(|_| Output::Text("ok".into())).map_err(at),
-        ("validate", "oracle") => oracle::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
-        ("validate", "oracle2") => oracle2::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
-        ("validate", "oracle3") => oracle3::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
-        (_, "native" | "oracle" | "oracle2" | "oracle3") => Err(format!("unknown command {cmd:?} ({USAGE})")),
-        _ => Err(format!("--format must be native, oracle, oracle2 or oracle3, got {format:?}")),
+        (_, "native") => Session::from_json(&text).map(|_| Output::Text("ok".into())).map_err(at),
+        (_, "oracle") => oracle::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
+        (_, "oracle2") => oracle2::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
+        (_, _) => oracle3::parse(&text).map(|_| Output::Text("ok".into())).map_err(at),
     }
 }
 
-/// `wmp sql`: the scenario JSON the script gives on its base; the notes go to stderr.
-fn sql(args: Vec<String>) -> Result<String, String> {
-    let (mut base, mut file) = (None, None);
-    let mut args = args.into_iter();
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--base" | "--preset" if base.is_some() => return Err("give one of --base and --preset".into()),
-            "--base" => base = Some((true, args.next().ok_or("--base needs a scenario file")?)),
-            "--preset" => base = Some((false, args.next().ok_or("--preset needs a preset id")?)),
-            _ if file.is_none() => file = Some(a),
-            _ => return Err(format!("unexpected argument {a:?} ({USAGE})")),
-        }
+/// `wmp diagnose`: the diagnosis at `--at` (default: the scenario's duration), JSON or `--text`.
+fn diagnose(a: &Args) -> Result<String, String> {
+    let at_ms = match a.text("--at") {
+        Some(v) => Some(v.parse::<i64>().ok().filter(|&v| v >= 0).ok_or(format!("--at needs a time in ms >= 0, got {v:?}"))?),
+        None => None,
+    };
+    let file = a.file()?;
+    let text = read_input(file)?;
+    let at = |e: wmp::engine::error::InputError| format!("{}: {e}", shown(file));
+    let mut session = Session::from_json(&text).map_err(at)?;
+    let until = at_ms.unwrap_or(session.scenario().duration_ms);
+    // Checked here so that a time past the budget names `--at`, not the scenario's duration_ms.
+    run_length::check(session.scenario(), until, "--at", &shown(file))?;
+    session.run_until(until, &mut ()).map_err(at)?;
+    let d = session.sim().diagnose(&Default::default());
+    if a.switch("--text") {
+        return Ok(wmp::engine::diagnosis::text::render(&d));
     }
-    let file = file.ok_or(USAGE)?;
-    let base = match base {
-        Some((true, path)) => {
-            let text = read_input(&path)?;
-            build::parse(&text).map_err(|e| format!("{path}: {e}"))?
+    serde_json::to_string(&d).map_err(|e| e.to_string())
+}
+
+/// `wmp sql`: the scenario JSON the script gives on its base; the notes go to stderr.
+fn sql(a: &Args) -> Result<String, String> {
+    let file = a.file()?;
+    let base = match (a.os("--base"), a.text("--preset")) {
+        (Some(_), Some(_)) => return Err("give one of --base and --preset".into()),
+        // Both would read stdin: the second read would see nothing.
+        (Some(path), None) if path == "-" && file == "-" => {
+            return Err("the SQL script and --base both read stdin (-): give one of them as a file".into())
         }
-        Some((false, id)) => {
-            let p = catalog::preset(&id).ok_or_else(|| format!("no preset {id:?} (see the README's list)"))?;
+        (Some(path), None) => {
+            let text = read_input(path)?;
+            build::parse(&text).map_err(|e| format!("{}: {e}", shown(path)))?
+        }
+        (None, Some(id)) => {
+            let p = catalog::preset(&id).ok_or_else(|| format!("no preset {id:?}; the presets: {}", preset_ids()))?;
             build::parse(p.json).map_err(|e| e.to_string())?
         }
-        None => build::parse(catalog::presets()[0].json).map_err(|e| e.to_string())?,
+        (None, None) => build::parse(catalog::presets()[0].json).map_err(|e| e.to_string())?,
     };
-    let text = read_input(&file)?;
+    let text = read_input(file)?;
+    // An empty script would print the base unchanged, which reads as "applied".
+    if text.trim().is_empty() {
+        return Err(format!("{}: the SQL script is empty", shown_input(file)));
+    }
     let (scenario, notes) = sql_to_scenario(&text, &base).map_err(|e| e.to_string())?;
     for n in notes {
         eprintln!("wmp: note: {n}");
@@ -200,11 +222,25 @@ fn sql(args: Vec<String>) -> Result<String, String> {
     serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
 }
 
+/// The preset ids, for an error naming a wrong one.
+fn preset_ids() -> String {
+    catalog::presets().iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
+}
+
+/// An input's name in a message about its content: `stdin` for `-`.
+fn shown_input(file: &OsStr) -> String {
+    if file == "-" {
+        "stdin".into()
+    } else {
+        shown(file)
+    }
+}
+
 /// The input text, at most [`MAX_INPUT_BYTES`] of it (`wmp run /dev/zero` must not fill memory).
-fn read_input(file: &str) -> Result<String, String> {
-    let name = if file == "-" { "stdin" } else { file };
+fn read_input(file: &OsStr) -> Result<String, String> {
+    let name = shown_input(file);
     let reader: Box<dyn Read> =
-        if file == "-" { Box::new(std::io::stdin()) } else { Box::new(std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?) };
+        if file == "-" { Box::new(std::io::stdin()) } else { Box::new(std::fs::File::open(file).map_err(|e| format!("{name}: {e}"))?) };
     let mut bytes = Vec::new();
     reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("{name}: {e}"))?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {

@@ -1,36 +1,43 @@
-//! `wmp export SCENARIO --out DIR [--sql]`: writes the scenario as a runnable Flink 2.3 job
-//! (`engine::export`) into DIR, prints the notes (what the job does differently) to stderr and
-//! the files written to stdout. Native only: it writes files. The replay is written gzipped as
-//! the run goes (`replay.tsv.gz`), so a scenario of many millions of records exports too.
+//! `wmp export SCENARIO --out DIR [--sql] [--force]`: writes the scenario as a runnable Flink 2.3
+//! job (`engine::export`) into DIR, prints the notes (what the job does differently) to stderr
+//! and the files written to stdout. Native only: it writes files. The replay is written gzipped
+//! as the run goes (`replay.tsv.gz`), so a scenario of many millions of records exports too.
+//!
+//! DIR must be new or empty; `--force` writes into a non-empty one and then removes every file an
+//! export can write that this one did not (a stale `replay.tsv` would be replayed before the new
+//! `replay.tsv.gz`, a stale `job.sql` run). A refused scenario leaves DIR as it was.
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
-use std::path::Path;
-use wmp::engine::export::{export_job_streaming, REPLAY_GZ_PATH};
+use std::path::{Path, PathBuf};
+use wmp::engine::export::{export_job_streaming, EXPECTED_PATH, JAVA_PATH, REPLAY_GZ_PATH, REPLAY_PATH, SQL_PATH};
 use wmp::engine::limits::MAX_EXPORT_FILE_RECORDS;
 use wmp::engine::scenario::build;
 
-pub fn run(args: impl Iterator<Item = String>) -> Result<String, String> {
-    let (mut out, mut file, mut sql) = (None, None, false);
-    let mut args = args;
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--out" => out = Some(args.next().ok_or("--out needs a directory")?),
-            "--sql" => sql = true,
-            _ if file.is_none() => file = Some(a),
-            _ => return Err(format!("unexpected argument {a:?} (usage: wmp export SCENARIO --out DIR [--sql])")),
-        }
+/// `--sql`'s copy of the script, at the project's root.
+const ROOT_SQL_PATH: &str = "job.sql";
+
+/// Every file an export (this one, the JS API's, an earlier version's) can write, relative to DIR.
+const EXPORT_FILES: &[&str] = &["pom.xml", "README.md", JAVA_PATH, REPLAY_PATH, REPLAY_GZ_PATH, EXPECTED_PATH, SQL_PATH, ROOT_SQL_PATH];
+
+/// Where the replay is written until the scenario is accepted: a refused one leaves DIR as it was.
+const PARTIAL_SUFFIX: &str = ".partial";
+
+pub fn run(a: &super::Args) -> Result<String, String> {
+    let file = a.file()?;
+    let out = a.os("--out").ok_or("wmp export needs --out DIR (the directory to write the project into)")?;
+    if out.is_empty() {
+        return Err("--out needs a directory, got \"\"".into());
     }
-    let file = file.ok_or("usage: wmp export SCENARIO --out DIR [--sql]")?;
-    let out = out.ok_or("wmp export needs --out DIR (the directory to write the project into)")?;
-    let text = super::read_input(&file)?;
-    let scenario = build::parse(&text).map_err(|e| format!("{file}: {e}"))?;
-    let root = Path::new(&out);
-    let existed = root.exists();
+    let root = Path::new(out);
+    let existed = check_target(root, a.switch("--force"))?;
+    let text = super::read_input(file)?;
+    let scenario = build::parse(&text).map_err(|e| format!("{}: {e}", super::shown(file)))?;
     let replay_file = root.join(REPLAY_GZ_PATH);
-    let mut replay = GzEncoder::new(BufWriter::new(create(&replay_file)?), Compression::fast());
+    let partial = with_suffix(&replay_file, PARTIAL_SUFFIX);
+    let mut replay = GzEncoder::new(BufWriter::new(create(&partial)?), Compression::fast());
     let mut progress = Progress::new(scenario.duration_ms);
     let mut sink = |text: &str| replay.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", replay_file.display()));
     let job = match export_job_streaming(&scenario, &mut sink, MAX_EXPORT_FILE_RECORDS, REPLAY_GZ_PATH, &mut |at, n| progress.show(at, n)) {
@@ -39,30 +46,85 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<String, String> {
             // Nothing half-written is left behind for a refused scenario.
             progress.clear();
             drop(replay);
-            let _ = if existed { std::fs::remove_file(&replay_file) } else { std::fs::remove_dir_all(root) };
-            return Err(format!("{file}: {e}"));
+            undo(root, existed, &partial);
+            return Err(format!("{}: {e}", super::shown(file)));
         }
     };
     progress.clear();
     replay.finish().and_then(|mut w| w.flush()).map_err(|e| format!("{}: {e}", replay_file.display()))?;
+    std::fs::rename(&partial, &replay_file).map_err(|e| format!("{}: {e}", replay_file.display()))?;
     let mut written = vec![REPLAY_GZ_PATH.to_string()];
     for f in &job.files {
         write(&root.join(&f.path), &f.text)?;
         written.push(f.path.clone());
     }
-    if sql {
+    if a.switch("--sql") {
         match &job.sql {
             Some(text) => {
-                write(&root.join("job.sql"), text)?;
-                written.push("job.sql".into());
+                write(&root.join(ROOT_SQL_PATH), text)?;
+                written.push(ROOT_SQL_PATH.into());
             }
             None => eprintln!("wmp: note: no SQL script: the scenario is not expressible as a Flink SQL job (see the notes)"),
         }
     }
+    remove_stale(root, &written)?;
     for n in &job.notes {
         eprintln!("wmp: note: {n}");
     }
-    Ok(written.iter().map(|p| format!("{out}/{p}")).collect::<Vec<_>>().join("\n"))
+    Ok(written.iter().map(|p| root.join(p).display().to_string()).collect::<Vec<_>>().join("\n"))
+}
+
+/// Whether DIR exists; refuses a file, and a non-empty directory without `--force` (the user's
+/// own `README.md` or `pom.xml` would be replaced, an earlier export's files mixed in).
+fn check_target(root: &Path, force: bool) -> Result<bool, String> {
+    if !root.exists() {
+        return Ok(false);
+    }
+    let mut entries = std::fs::read_dir(root).map_err(|e| format!("--out {}: {e}", root.display()))?;
+    if entries.next().is_some() && !force {
+        return Err(format!(
+            "--out {}: the directory is not empty; give --force to write the project into it (replacing the files an export writes, removing the ones this export does not)",
+            root.display()
+        ));
+    }
+    Ok(true)
+}
+
+/// `path` + `suffix`, byte for byte (DIR need not be UTF-8).
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut p = path.as_os_str().to_os_string();
+    p.push(suffix);
+    PathBuf::from(p)
+}
+
+/// After a refused scenario: the partial replay goes, and so does every directory it made.
+fn undo(root: &Path, existed: bool, partial: &Path) {
+    if !existed {
+        let _ = std::fs::remove_dir_all(root);
+        return;
+    }
+    let _ = std::fs::remove_file(partial);
+    // `src/main/resources`, `src/main`, `src`: removed only if empty (they may be the user's).
+    let mut dir = partial.parent();
+    while let Some(d) = dir.filter(|d| *d != root) {
+        if std::fs::remove_dir(d).is_err() {
+            break;
+        }
+        dir = d.parent();
+    }
+}
+
+/// Removes the files an export can write that this one did not (only with `--force` can any be
+/// there): the job reads `replay.tsv` before `replay.tsv.gz`, and would run a stale `job.sql`.
+fn remove_stale(root: &Path, written: &[String]) -> Result<(), String> {
+    for stale in EXPORT_FILES.iter().filter(|f| !written.iter().any(|w| w == *f)) {
+        let path = root.join(stale);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(format!("{}: {e}", path.display())),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {

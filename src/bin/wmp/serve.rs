@@ -1,5 +1,5 @@
-//! `wmp serve SCENARIO [--speed N] [--port P] [--until MS]`: runs a scenario paced by the wall
-//! clock (`N` simulated ms per wall-clock ms) and answers Flink's REST endpoints and a
+//! `wmp serve [--speed N] [--port P] [--until MS] SCENARIO`: runs a scenario paced by the wall
+//! clock (`N` simulated ms per wall-clock ms, 0.001 to 1,000,000) and answers Flink's REST endpoints and a
 //! Prometheus `/metrics` on 127.0.0.1 from it (`wmp::engine::rest`; docs/SERVE.md).
 //!
 //! The wall clock is read here only, at the edge, to pace the simulation: the engine never sees
@@ -9,64 +9,70 @@
 //! the lock, so requests are answered between chunks even at a high `--speed`.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+use wmp::engine::failover::JobStatus;
+use wmp::engine::observer::Observer;
 use wmp::engine::rest::{self, graph::JobGraph, Reply};
-use wmp::engine::session::{budget, Session};
+use wmp::engine::session::Session;
+use wmp::engine::sim::Simulation;
 
 /// How often the pacing thread looks at the clock.
 const TICK: Duration = Duration::from_millis(10);
 /// Simulated time processed per hold of the session's lock.
 const CHUNK_MS: i64 = 10_000;
-
-pub const USAGE: &str = "wmp serve [--speed N] [--port P] [--until MS] FILE|-";
+/// `--speed`'s range (docs/SERVE.md): below, the clock barely moves (`1e-300` never reached the
+/// first millisecond); above, a whole scenario runs within one tick, which is `wmp run`'s job.
+const MIN_SPEED: f64 = 0.001;
+const MAX_SPEED: f64 = 1_000_000.0;
 
 struct Options {
     speed: f64,
     port: u16,
     until_ms: Option<i64>,
-    file: String,
 }
 
-fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut o = Options { speed: 1.0, port: 8081, until_ms: None, file: String::new() };
-    let mut args = args;
-    while let Some(a) = args.next() {
-        let mut value = |what: &str| args.next().ok_or(format!("{a} needs {what}"));
-        match a.as_str() {
-            "--speed" => {
-                let v = value("a number > 0")?;
-                o.speed =
-                    v.parse().ok().filter(|s: &f64| s.is_finite() && *s > 0.0).ok_or(format!("--speed must be a number > 0, got {v:?}"))?
-            }
-            "--port" => {
-                let v = value("a port number")?;
-                o.port = v.parse().map_err(|_| format!("--port must be 0..65535, got {v:?}"))?
-            }
-            "--until" => {
-                let v = value("a time in ms >= 0")?;
-                o.until_ms = Some(v.parse().ok().filter(|&t: &i64| t >= 0).ok_or(format!("--until must be a time in ms >= 0, got {v:?}"))?)
-            }
-            _ if o.file.is_empty() => o.file = a,
-            _ => return Err(format!("unexpected argument {a:?} ({USAGE})")),
-        }
+fn options(a: &super::Args) -> Result<Options, String> {
+    let mut o = Options { speed: 1.0, port: 8081, until_ms: None };
+    if let Some(v) = a.text("--speed") {
+        o.speed = v
+            .parse()
+            .ok()
+            .filter(|s: &f64| (MIN_SPEED..=MAX_SPEED).contains(s))
+            .ok_or(format!("--speed must be a number from {MIN_SPEED} to {MAX_SPEED} (simulated ms per wall-clock ms), got {v:?}"))?;
     }
-    if o.file.is_empty() {
-        return Err(USAGE.to_string());
+    if let Some(v) = a.text("--port") {
+        o.port = v.parse().map_err(|_| format!("--port must be 0..65535, got {v:?}"))?;
+    }
+    if let Some(v) = a.text("--until") {
+        o.until_ms = Some(v.parse().ok().filter(|&t: &i64| t >= 0).ok_or(format!("--until must be a time in ms >= 0, got {v:?}"))?);
     }
     Ok(o)
 }
 
-/// Runs the server; returns only with `--until` (when the simulation reaches it, or an error if
-/// the job failed on the way) or on an error.
-pub fn run(args: impl Iterator<Item = String>) -> Result<String, String> {
-    let o = options(args)?;
-    let text = super::read_input(&o.file)?;
-    let at = |e: wmp::engine::error::InputError| format!("{}: {e}", o.file);
-    let session = Session::from_json(&text).map_err(at)?;
+/// How the pacing ended.
+enum Outcome {
+    /// The clock reached the end (`--until`, or the scenario's duration).
+    Reached,
+    /// The job FAILED (its restart strategy allowed no more restarts): a result, as in `wmp run`.
+    JobFailed,
+    /// The engine refused to go on: the message.
+    EngineError(String),
+}
+
+/// Runs the server; returns only with `--until` (when the simulation reaches it, or stops there
+/// because the job FAILED on the way) or on an error.
+pub fn run(a: &super::Args) -> Result<String, String> {
+    let o = options(a)?;
+    let file = a.file()?;
+    let name = super::shown(file);
+    let text = super::read_input(file)?;
+    let session = Session::from_json(&text).map_err(|e| format!("{name}: {e}"))?;
     let end_ms = o.until_ms.unwrap_or(session.scenario().duration_ms);
-    budget::check_until(session.scenario(), end_ms).map_err(at)?;
+    // Checked here so that a time past the budget names `--until`, not the scenario's duration_ms.
+    super::run_length::check(session.scenario(), end_ms, "--until", &name)?;
     let graph = JobGraph::of(session.sim(), &session.scenario().name);
     let server = tiny_http::Server::http(("127.0.0.1", o.port)).map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", o.port))?;
     let port = server.server_addr().to_ip().map_or(o.port, |a| a.port());
@@ -86,11 +92,15 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<String, String> {
             Err(e) => return Err(format!("the HTTP server stopped: {e}")),
         }
     }
-    let _ = pacer.join();
+    let outcome = pacer.join().unwrap_or_else(|_| Outcome::EngineError("the pacing thread panicked".into()));
     let s = lock(&session);
-    match s.halted() {
-        Some(why) => Err(format!("{}: the simulation stopped at {} ms: {why}", o.file, s.elapsed().max(0))),
-        None => Ok(format!("wmp serve: the simulation reached {} ms", s.elapsed().max(0))),
+    let at = s.elapsed().max(0);
+    match outcome {
+        Outcome::Reached => Ok(format!("wmp serve: the simulation reached {at} ms")),
+        // `--until` exits with 0 here too (docs/SERVE.md): a FAILED job is the run's result, as
+        // `wmp run` reports it with 0; exit code 2 is for bad input.
+        Outcome::JobFailed => Ok(format!("wmp serve: the simulation stopped at {at} ms: {}", s.halted().unwrap_or("the job FAILED"))),
+        Outcome::EngineError(why) => Err(format!("{name}: the simulation stopped at {at} ms: {why}")),
     }
 }
 
@@ -99,33 +109,77 @@ fn lock(session: &Mutex<Session>) -> MutexGuard<'_, Session> {
     session.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Ends a run at the instant the job FAILED. Without it the engine goes on to the end of the
+/// pacer's step, so the served clock would stop wherever the wall clock had put that step.
+struct StopWhenFailed;
+
+impl Observer for StopWhenFailed {
+    fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
+        if sim.job_status() == JobStatus::Failed {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
 /// Advances the simulation to `speed ×` the wall-clock time since the start, up to `end_ms`;
-/// then sets `done` if `exit_at_end`, else leaves the clock standing.
-fn pace(session: &Mutex<Session>, speed: f64, end_ms: i64, exit_at_end: bool, done: &AtomicBool) {
+/// then sets `done` if `exit_at_end`, else leaves the clock standing. A FAILED job stops the
+/// clock at the instant it failed, whatever the pacing.
+fn pace(session: &Mutex<Session>, speed: f64, end_ms: i64, exit_at_end: bool, done: &AtomicBool) -> Outcome {
     let wall_start = Instant::now();
     loop {
         std::thread::sleep(TICK);
         let target = ((wall_start.elapsed().as_secs_f64() * 1000.0 * speed) as i64).min(end_ms);
-        loop {
-            let mut s = lock(session);
-            let at = s.elapsed().max(0);
-            if at >= target {
-                break;
+        if let Some(outcome) = advance(session, target) {
+            if !exit_at_end {
+                let s = lock(session);
+                eprintln!(
+                    "wmp serve: the simulation stopped at {} ms: {}; still answering from that state",
+                    s.elapsed().max(0),
+                    why(&outcome, &s)
+                );
             }
-            let to = s.start() + target.min(at + CHUNK_MS);
-            if let Err(e) = s.run_until_abs(to, &mut ()) {
-                eprintln!("wmp serve: the simulation stopped at {at} ms: {e}; still answering from that state");
-                done.store(exit_at_end, Ordering::Relaxed);
-                return;
-            }
+            done.store(exit_at_end, Ordering::Relaxed);
+            return outcome;
         }
         if target >= end_ms {
             if !exit_at_end {
                 eprintln!("wmp serve: the simulation reached {end_ms} ms (the scenario's duration); the clock stands still");
             }
             done.store(exit_at_end, Ordering::Relaxed);
-            return;
+            return Outcome::Reached;
         }
+    }
+}
+
+/// Runs the session to `target` ms, [`CHUNK_MS`] per hold of the lock; `Some` if it stopped
+/// for good on the way (the job FAILED, or an engine error).
+fn advance(session: &Mutex<Session>, target: i64) -> Option<Outcome> {
+    loop {
+        let mut s = lock(session);
+        let at = s.elapsed().max(0);
+        if at >= target {
+            return None;
+        }
+        let to = s.start() + target.min(at + CHUNK_MS);
+        let result = s.run_until_abs(to, &mut StopWhenFailed);
+        // A failure the sink raises comes back as an error, a restart strategy's end as a stop;
+        // either way the job FAILED at that instant.
+        if s.sim().job_status() == JobStatus::Failed || s.sim().downstream().failure.is_some() {
+            return Some(Outcome::JobFailed);
+        }
+        if let Err(e) = result {
+            return Some(Outcome::EngineError(e.to_string()));
+        }
+    }
+}
+
+/// Why the simulation stopped, for the note on stderr.
+fn why(outcome: &Outcome, s: &Session) -> String {
+    match outcome {
+        Outcome::EngineError(e) => e.clone(),
+        _ => s.halted().unwrap_or("the job FAILED").to_string(),
     }
 }
 
@@ -135,13 +189,31 @@ fn split_url(url: &str) -> (&str, Vec<(String, String)>) {
     (path, form_urlencoded::parse(query.as_bytes()).into_owned().collect())
 }
 
+/// The path with its 32-hex-digit ids in lowercase: Flink's ids print in lowercase, and
+/// `JobID.fromHexString` reads either case, so an id pasted in uppercase names the same job.
+fn lowercase_ids(path: &str) -> String {
+    path.split('/')
+        .map(|p| if p.len() == 32 && p.chars().all(|c| c.is_ascii_hexdigit()) { p.to_ascii_lowercase() } else { p.to_string() })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The method the routes answer: `HEAD` is a `GET` whose body tiny_http leaves out.
+fn routed_method(method: &str) -> String {
+    match method.to_ascii_uppercase().as_str() {
+        "HEAD" => "GET".into(),
+        m => m.into(),
+    }
+}
+
 fn answer(request: tiny_http::Request, graph: &JobGraph, session: &Mutex<Session>) {
     let url = request.url().to_string();
     let (path, query) = split_url(&url);
-    let method = request.method().as_str().to_ascii_uppercase();
+    let path = lowercase_ids(path);
+    let method = routed_method(request.method().as_str());
     let reply: Reply = {
         let s = lock(session);
-        rest::route(graph, s.sim(), &method, path, &query)
+        rest::route(graph, s.sim(), &method, &path, &query)
     };
     let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).expect("ASCII header");
     let response = tiny_http::Response::from_string(reply.body)
@@ -158,15 +230,26 @@ fn answer(request: tiny_http::Request, graph: &JobGraph, session: &Mutex<Session
 mod tests {
     use super::*;
 
+    fn parsed(words: &[&str]) -> Result<Options, String> {
+        options(&super::super::args::parse("serve", words.iter().map(std::ffi::OsString::from))?)
+    }
+
     #[test]
     fn options_take_speed_port_until_and_refuse_nonsense() {
-        let o = options(["--speed", "100", "--port", "0", "--until", "5000", "x.json"].map(String::from).into_iter()).unwrap();
-        assert_eq!((o.speed, o.port, o.until_ms, o.file.as_str()), (100.0, 0, Some(5000), "x.json"));
-        assert!(options(["--speed", "0", "x"].map(String::from).into_iter()).is_err());
-        assert!(options(["--speed", "NaN", "x"].map(String::from).into_iter()).is_err());
-        assert!(options(["--port", "70000", "x"].map(String::from).into_iter()).is_err());
-        assert!(options(["--until", "-1", "x"].map(String::from).into_iter()).is_err());
-        assert!(options(std::iter::empty()).is_err());
+        let o = parsed(&["--speed", "100", "--port", "0", "--until", "5000", "x.json"]).unwrap();
+        assert_eq!((o.speed, o.port, o.until_ms), (100.0, 0, Some(5000)));
+        for bad in [&["--speed", "0", "x"][..], &["--speed", "NaN", "x"], &["--speed", "1e-300", "x"], &["--speed", "1e300", "x"]] {
+            assert!(parsed(bad).is_err(), "{bad:?}");
+        }
+        assert!(parsed(&["--port", "70000", "x"]).is_err());
+        assert!(parsed(&["--until", "-1", "x"]).is_err());
+    }
+
+    #[test]
+    fn ids_in_any_case_and_head_route_as_get() {
+        assert_eq!(lowercase_ids("/jobs/ABCDEF0123456789ABCDEF0123456789/metrics"), "/jobs/abcdef0123456789abcdef0123456789/metrics");
+        assert_eq!(lowercase_ids("/jobs/OVERVIEW"), "/jobs/OVERVIEW");
+        assert_eq!((routed_method("HEAD"), routed_method("post")), ("GET".to_string(), "POST".to_string()));
     }
 
     #[test]
