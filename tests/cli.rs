@@ -207,6 +207,27 @@ fn unknown_field_is_named() {
     assert!(line.contains("window"), "the path should name `window`: {line}");
 }
 
+/// The objects that take another JSON form too (keys as a list or `{count, prefix}`, partitions
+/// as an index, a list, "all" or `{all_except}`, an oracle partition as events or `{events}`)
+/// refuse unknown fields as the others do: a typo (`prefx`) was read as nothing.
+#[test]
+fn unknown_field_of_an_object_with_another_form_is_named() {
+    let mut sc = native_scenario();
+    sc["producers"][0]["keys"]["prefx"] = json!("zzz-");
+    assert!(run_bad_native(&sc, "keys typo").contains("producers[0].keys.prefx"));
+    let mut sc = native_scenario();
+    sc["producers"][0]["partitions"] = json!({"all_except": [0], "only": "x"});
+    assert!(run_bad_native(&sc, "partitions typo").contains("producers[0].partitions.only"));
+    let mut oracle: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/golden/oracle/scenarios/04_two_partitions_lagging.json")).unwrap(),
+    )
+    .unwrap();
+    oracle["partitions"][0]["bogus"] = json!(1);
+    let f = TempScenario::new(&oracle.to_string());
+    let line = assert_input_error(&wmp(&["run", "--format", "oracle", f.path()], None), "oracle partition typo");
+    assert!(line.contains("partitions[0].bogus"), "{line}");
+}
+
 #[test]
 fn negative_window_size_is_named() {
     let mut sc = native_scenario();
@@ -329,6 +350,8 @@ fn diagnose_prints_the_diagnosis_as_json_or_text() {
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.starts_with("Partition 3 (source subtask 0) has never received a record"), "{text}");
     assert!(text.contains("fix: Idle timeout 5.0 s") && text.contains("advice:"), "{text}");
+    // Kinds as the JSON and DIAGNOSIS.md spell them (it printed `EmptyPartition`).
+    assert!(text.contains("\n[CRITICAL] empty_partition (holds the watermark): "), "{text}");
     let line = assert_input_error(&wmp(&["diagnose", "--at", "soon", "presets/empty_partition.json"], None), "bad --at");
     assert!(line.contains("--at"), "{line}");
     // `wmp run` reports the end state's diagnosis and the sink's mode too.

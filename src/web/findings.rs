@@ -4,7 +4,7 @@
 //! the watermark comes first (the engine sorts them) and is marked and open by default.
 
 use super::actions::RunAction;
-use super::reading::{kind_name, Reading};
+use super::reading::Reading;
 use super::state::Pg;
 use crate::engine::diagnosis::classify::PartitionFacts;
 use crate::engine::diagnosis::finding::{Finding, FindingKind, Fix, Severity};
@@ -84,9 +84,9 @@ fn finding_row(f: &Finding, first: bool, r: &Reading, toggled: RwSignal<BTreeSet
     let (mark, word) = severity_mark(f.severity);
     let class = format!("finding sev-{word}");
     let badge = f.partition.and_then(|p| class_badge(p, &r.diag.partitions, &expect_context::<Pg>().snap_slow.with_untracked(|s| s.partition_name(p))));
-    let body_id = format!("finding-{}-{}-{}", kind_name(f.kind), f.partition.map_or(-1, i64::from), f.source_subtask.map_or(-1, i64::from));
+    let body_id = format!("finding-{}-{}-{}", f.kind.name(), f.partition.map_or(-1, i64::from), f.source_subtask.map_or(-1, i64::from));
     view! {
-        <li class=class class:holds=f.holds_watermark data-kind=kind_name(f.kind)
+        <li class=class class:holds=f.holds_watermark data-kind=f.kind.name()
             data-partition=f.partition.map(|p| p.to_string())>
             <button class="finding-head" aria-expanded=move || open().to_string() aria-controls=body_id.clone() on:click=flip>
                 <span class="sev" title=word><span aria-hidden="true">{mark}</span><span class="sr-only">{word}</span></span>

@@ -78,11 +78,7 @@ impl Reading {
 
     /// The cause as a `data-cause` value (the finding kind, snake_case; "" when none).
     pub fn cause_attr(&self) -> String {
-        self.diag.cause.map_or_else(String::new, kind_name)
+        self.diag.cause.map_or_else(String::new, FindingKind::name)
     }
 }
 
-/// A finding kind as the JS API spells it (`heartbeat_partition`).
-pub fn kind_name(kind: FindingKind) -> String {
-    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}

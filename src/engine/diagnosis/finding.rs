@@ -89,6 +89,14 @@ pub enum FindingKind {
     MidstreamAssignerHolds,
 }
 
+impl FindingKind {
+    /// As the JSON and the JS API spell it (`heartbeat_partition`): the `--text` report, the
+    /// page's `data-kind` and the docs name it so.
+    pub fn name(self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    }
+}
+
 /// One number behind a finding: `name` is stable (tests and scripts read it), `text` says it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -15,7 +15,7 @@ pub fn render(d: &Diagnosis) -> String {
             Severity::Warning => "warning",
             Severity::Info => "info",
         };
-        let _ = writeln!(out, "\n[{sev}] {:?}{}: {}", f.kind, if f.holds_watermark { " (holds the watermark)" } else { "" }, f.title);
+        let _ = writeln!(out, "\n[{sev}] {}{}: {}", f.kind.name(), if f.holds_watermark { " (holds the watermark)" } else { "" }, f.title);
         for e in &f.evidence {
             let _ = writeln!(out, "  - {}", e.text);
         }

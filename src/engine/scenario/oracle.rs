@@ -60,7 +60,7 @@ fn yes() -> bool {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(rename = "$shape")]
+#[serde(rename = "$shape", deny_unknown_fields)]
 pub enum OraclePartition {
     #[serde(rename = "object")]
     Events { events: Vec<OracleEvent> },

@@ -127,7 +127,7 @@ input_twin! {
     /// Which partitions: one index, a list, `"all"`, or `{"all_except": [...]}`.
     #[derive(Clone, Debug, PartialEq, Serialize)]
     #[serde(untagged)]
-    pub enum PartitionSelector reads partition_selector_in #[serde(rename = "$shape")] {
+    pub enum PartitionSelector reads partition_selector_in #[serde(rename = "$shape", deny_unknown_fields)] {
         #[serde(rename = "number")]
         One(u32),
         #[serde(rename = "array")]
@@ -166,7 +166,7 @@ input_twin! {
     /// The keys a producer draws from: a list of names, or `count` names `prefix0..`.
     #[derive(Clone, Debug, PartialEq, Serialize)]
     #[serde(untagged)]
-    pub enum KeysSpec reads keys_spec_in #[serde(rename = "$shape")] {
+    pub enum KeysSpec reads keys_spec_in #[serde(rename = "$shape", deny_unknown_fields)] {
         #[serde(rename = "array")]
         List(Vec<String>),
         #[serde(rename = "object")]
