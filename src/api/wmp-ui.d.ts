@@ -87,8 +87,10 @@ export interface MountedPlayground extends PlaygroundControl {
   setVisible(visible: boolean): void;
   free(): void;
 }
-/** The class wasm-bindgen exports (for `instanceof`). */
-export declare const MountedPlayground: { readonly prototype: MountedPlayground };
+/** The class wasm-bindgen exports (for `instanceof`); its members are the interface's above. */
+export declare class MountedPlayground {
+  private constructor();
+}
 
 /**
  * Places the playground into `element` (the page links the playground's `style.css`, or uses

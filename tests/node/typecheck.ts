@@ -4,7 +4,7 @@
 import init, {
   initSync,
   mount,
-  type MountedPlayground,
+  MountedPlayground,
   WatermarkPlayground,
   type Command,
   type Diagnosis,
@@ -217,6 +217,10 @@ export async function example(): Promise<string> {
   // @ts-expect-error: an update's values are typed as the options'
   embed.update({ speed: "fast" });
   if (applied && embed.mounted) embed.unmount();
+  const something: unknown = embed;
+  if (something instanceof MountedPlayground) something.setVisible(false);
+  // @ts-expect-error: mount() makes it
+  new MountedPlayground();
   full.unmount();
 
   // The engine-only module: the same API less the `tools` statics, and no UI to mount.
