@@ -54,6 +54,7 @@ pub fn EmissionsLog() -> impl IntoView {
 
 /// The sink's duplicates: re-firings (late or early) and results a restore's replay emitted
 /// again. The job strip counts the latter as "duplicate results": the header counts them too.
+/// Not summed: a replayed re-firing is in both counts.
 fn duplicates_text(refirings: u64, replayed: u64, sink: SinkMode) -> String {
     let (r, p) = (thousands(refirings), thousands(replayed));
     match (sink, refirings, replayed) {
@@ -61,9 +62,7 @@ fn duplicates_text(refirings: u64, replayed: u64, sink: SinkMode) -> String {
         (SinkMode::Upsert, _, _) => format!("{r} late re-firings, {p} results replayed (upsert sink: no duplicates)"),
         (SinkMode::Append, _, 0) => format!("{r} duplicates in the append sink"),
         (SinkMode::Append, 0, _) => format!("{p} duplicates in the append sink (from the replay)"),
-        (SinkMode::Append, _, _) => {
-            format!("{} duplicates in the append sink ({r} re-firings, {p} from the replay)", thousands(refirings.saturating_add(replayed)))
-        }
+        (SinkMode::Append, _, _) => format!("duplicates in the append sink: {r} re-firings, {p} from the replay"),
     }
 }
 

@@ -30,7 +30,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
         d.with(|v| {
             v.as_ref().map(|v| {
                 let state = match v.join_buffered {
-                    Some((l, r)) if l + r > 0 => format!(" · {} buffered", thousands(l + r)),
+                    Some(_) if v.state_entries > 0 => format!(" · {} buffered", thousands(v.state_entries)),
                     // (key, window) states, scaled with the keys (× record_scale): "open"
                     // read as open windows, which the findings count per key, unscaled. The
                     // attempt's entries: none while the job is down, as the TaskManagers say.

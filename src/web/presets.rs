@@ -95,6 +95,8 @@ pub fn PresetCard() -> impl IntoView {
                                                 disabled=move || refused.get().is_some() on:click=move |_| action.run(&pg)>{label}</button>
                                         }
                                     }).collect_view()}
+                                    // A touch screen shows no title: the reason is text too.
+                                    {move || actions.iter().find_map(|s| s.action.refused(pg)).map(|why| view! { <span class="muted small step-why">{why}</span> })}
                                 </div>
                             </div>
                         </div>

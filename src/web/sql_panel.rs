@@ -13,6 +13,10 @@ use crate::engine::sql::{Note, SqlError};
 use leptos::html::Textarea;
 use leptos::prelude::*;
 
+/// The panel's confirmations (a later error takes them away).
+const APPLIED: &str = "SQL applied (restarted from time zero)";
+const UNCHANGED: &str = "This SQL is the scenario's: nothing changed";
+
 /// The panel's state. `synced` is the text as last reset or applied: the text differs from it
 /// while the user edits. `shown_for` is the scenario's SQL the panel last saw, so that only a
 /// change of the scenario rewrites the text (an applied script stays, its notes point into it).
@@ -93,7 +97,7 @@ impl SqlEdit {
     fn apply(self, pg: Pg) {
         let sql = self.text.get_untracked();
         // A ✓ of an earlier apply beside this one's error read as a contradiction.
-        pg.clear_confirmations();
+        pg.clear_confirmations(|t| t == APPLIED || t == UNCHANGED);
         if sql.trim().is_empty() {
             // It said "Your SQL, applied." of an empty box, then "✓ Nothing to apply".
             let message = "Nothing to apply: the box is empty (Reset shows the scenario's SQL)".to_string();
@@ -107,13 +111,13 @@ impl SqlEdit {
             }
             Ok(Applied::Unchanged(notes)) => {
                 self.sync(sql, self.applied.get_untracked(), notes);
-                pg.info("This SQL is the scenario's: nothing changed");
+                pg.info(UNCHANGED);
             }
             Ok(Applied::Changed(sc, notes)) => match pg.restart_with(|s| *s = *sc) {
                 Ok(()) => {
                     self.shown_for.set_value(pg.cfg.with_untracked(snippets::sql));
                     self.sync(sql, true, notes);
-                    pg.info("SQL applied (restarted from time zero)");
+                    pg.info(APPLIED);
                 }
                 Err(e) => pg.error(format!("The SQL gives a scenario that cannot run: {e}")),
             },

@@ -501,10 +501,12 @@ impl Pg {
         self.notice(NoticeKind::Info, text.into());
     }
 
-    /// Drops the ✓ notices: the SQL panel's error would stand beside its last "applied".
-    pub fn clear_confirmations(&self) {
-        if self.notices.with_untracked(|n| n.iter().any(|x| x.kind == NoticeKind::Info)) {
-            self.notices.update(|n| n.retain(|x| x.kind != NoticeKind::Info));
+    /// Drops the ✓ notices that `of` recognizes: the SQL panel's error would stand beside its
+    /// last "applied" (others, a kill's or a fix's, stay true).
+    pub fn clear_confirmations(&self, of: impl Fn(&str) -> bool) {
+        let mine = |x: &Notice| x.kind == NoticeKind::Info && of(&x.text);
+        if self.notices.with_untracked(|n| n.iter().any(mine)) {
+            self.notices.update(|n| n.retain(|x| !mine(x)));
         }
     }
 

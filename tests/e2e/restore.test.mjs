@@ -58,6 +58,7 @@ test("restart-stalls-until-idle: failure, RESTARTING, the restore stalls 30 s; w
     const presetKill = page.locator(".preset-actions button", { hasText: "Kill TaskManager 0" }).first();
     assert.ok(await presetKill.isDisabled(), "the preset's kill step is disabled too");
     assert.match(await presetKill.getAttribute("title"), /RESTARTING/);
+    assert.match(await page.locator(".preset-actions .step-why").textContent(), /RESTARTING/, "said as text, for touch screens");
     assert.match(await why(page), /the job is RESTARTING/i);
     await page.screenshot({ path: path.join(shots, "restore-restarting.png") });
 

@@ -287,16 +287,18 @@ impl Simulation {
 }
 
 /// A finding holds the watermark when it names the culprit's partition or, naming no
-/// partition, its source subtask. The latter is what holds the partition too: a back-pressured
-/// source subtask reads its partitions only as fast as the window operator takes, so the
-/// back-pressure leads (its kind sorts before the partition's) and the headline stays on it
-/// while the slowest of its partitions changes.
+/// partition, its source subtask while the culprit is that subtask. Back-pressure on the
+/// culprit's source subtask holds its partition too: the subtask reads only as fast as the
+/// window operator takes, so the back-pressure leads (its kind sorts before the partition's)
+/// and the headline stays on it while the slowest of its partitions changes.
 fn mark_holders(findings: &mut [Finding], culprit: Option<&Culprit>) {
     let Some(c) = culprit else { return };
     for f in findings {
+        let own_subtask = f.source_subtask == Some(c.source_subtask);
         f.holds_watermark = match (f.partition, c.partition) {
             (Some(p), Some(q)) => p == q,
-            (None, _) => f.source_subtask == Some(c.source_subtask),
+            (None, None) => own_subtask,
+            (None, Some(_)) => own_subtask && f.kind == FindingKind::BackPressure,
             _ => false,
         };
     }
