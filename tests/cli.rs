@@ -561,6 +561,9 @@ fn flags_are_named_when_unknown_or_repeated_and_take_values_after_equals() {
     assert_eq!(stdout_of(&equals), stdout_of(&spaced));
     let at = wmp(&["diagnose", "--at=60000", "presets/empty_partition.json"], None);
     assert!(stdout_of(&at).contains("empty_partition"));
+    // A flag is no value: `--out --force` made a directory named "--force".
+    let line = assert_input_error(&wmp(&["export", f.path(), "--out", "--force"], None), "flag as a value");
+    assert!(line.contains("--out needs a directory, got the flag --force"), "{line}");
 }
 
 #[test]

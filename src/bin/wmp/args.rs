@@ -124,8 +124,14 @@ pub fn parse(cmd: &str, args: impl IntoIterator<Item = OsString>) -> Result<Args
         match (flag.value, inline) {
             (None, None) => out.switches.push(flag.name),
             (None, Some(_)) => return Err(out.error(format!("{} takes no value", flag.name))),
-            (Some(what), inline) => {
-                let value = inline.or_else(|| args.next()).ok_or_else(|| out.error(format!("{} needs {what}", flag.name)))?;
+            (Some(_), Some(value)) => out.values.push((flag.name, value)),
+            (Some(what), None) => {
+                let value = args.next().ok_or_else(|| out.error(format!("{} needs {what}", flag.name)))?;
+                // `--out --force` made a directory named "--force": a flag is no value.
+                if FLAGS.iter().any(|f| value == f.name) {
+                    let v = value.to_string_lossy();
+                    return Err(out.error(format!("{} needs {what}, got the flag {v} (write {}={v} if you mean it)", flag.name, flag.name)));
+                }
                 out.values.push((flag.name, value));
             }
         }

@@ -164,9 +164,9 @@ fn advance(session: &Mutex<Session>, target: i64) -> Option<Outcome> {
         }
         let to = s.start() + target.min(at + CHUNK_MS);
         let result = s.run_until_abs(to, &mut StopWhenFailed);
-        // A failure the sink raises comes back as an error, a restart strategy's end as a stop;
-        // either way the job FAILED at that instant.
-        if s.sim().job_status() == JobStatus::Failed || s.sim().downstream().failure.is_some() {
+        // A restart strategy's end is a result (exit 0, as `wmp run` reports a FAILED job); an
+        // operator's exception (a record without a timestamp) is an error, as in `wmp run`.
+        if s.sim().job_status() == JobStatus::Failed {
             return Some(Outcome::JobFailed);
         }
         if let Err(e) = result {
