@@ -351,6 +351,11 @@ test("training.html at 390 px fits, and its stall lasts long enough to be seen",
     assert.ok(Number(mm) < 10, `after 2.5 s the stall is still on (${clock})`);
     assert.equal(await page.locator("#error").textContent(), "", "no error");
     assert.equal(await page.locator("#windows td.muted").count(), 1, "no window has fired yet");
+    // The splits table fits its box (its note column was cut at the edge), and partition 11's
+    // watermark of the day before says its day.
+    const table = await page.locator("#splits").evaluate((b) => ({ table: b.closest("table").offsetWidth, box: b.closest(".table-wrap").clientWidth }));
+    assert.ok(table.table <= table.box, JSON.stringify(table));
+    assert.match(await page.locator("#splits tr.holds td:nth-child(3)").textContent(), /^12-31 23:59:\d\d$/);
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

@@ -15,6 +15,11 @@ const SHOWN = 12; // window emissions listed
 
 const $ = (id) => document.getElementById(id);
 const utc = (ms) => new Date(ms).toISOString().slice(11, 19);
+// With the day when it is not the lead split's: "23:59:54" beside "00:04:33" read as ahead.
+const utcNear = (ms, lead) => {
+  const iso = new Date(ms).toISOString();
+  return iso.slice(0, 10) === new Date(lead).toISOString().slice(0, 10) ? iso.slice(11, 19) : `${iso.slice(5, 10)} ${iso.slice(11, 19)}`;
+};
 const mmss = (ms) => {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
@@ -108,7 +113,7 @@ function render() {
     const behind = ms === null ? null : max - ms;
     const holds = !s.idle && ms !== null && ms === min && behind > 10_000;
     const cls = s.idle ? "idle" : holds ? "holds" : "";
-    const label = ms === null ? WatermarkPlayground.describeWatermark(s.watermark ?? "-9223372036854775808") : utc(ms);
+    const label = ms === null ? WatermarkPlayground.describeWatermark(s.watermark ?? "-9223372036854775808") : utcNear(ms, max);
     const note = s.idle ? "idle" : holds ? "holds the minimum" : "";
     const width = behind === null ? 0 : Math.round((100 * behind) / maxBehind);
     return el(
