@@ -13,7 +13,7 @@ use super::state::{Pg, Selection};
 use super::theme::{use_system_dark, ThemeState};
 use super::timeline_canvas::paint;
 use super::timeline_data::{Series, TimelineData};
-use super::timeline_plot::{event_shift, plot, point_at, window_at, Frame, Plot, View, LEFT, PLOT_H, PLOT_H_COMPACT, RIGHT};
+use super::timeline_plot::{event_shift, highest_watermark, plot, point_at, watermark_spread, window_at, Frame, Plot, View, LEFT, PLOT_H, PLOT_H_COMPACT, RIGHT};
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 
@@ -35,6 +35,10 @@ struct Viewport {
     /// How far event time is moved down from where processing time puts it: 0, or what "fit"
     /// or a keyboard pick chose to show watermarks far from processing time (a replay).
     lift: RwSignal<i64>,
+    /// How much event time "fit" shows, when the watermarks span more than the processing time
+    /// shown (a backfill reads hours of history in minutes): from that far below the highest
+    /// watermark up to it. `None`: event time spans what processing time does.
+    event_span: RwSignal<Option<i64>>,
 }
 
 /// The plot as drawn and the canvas it is drawn on. Interactions work on the view as drawn
@@ -56,6 +60,12 @@ impl Viewport {
         let bound = pg.cfg.with_untracked(|c| c.first().source.generator.given_bound_ms().unwrap_or(0));
         let lo = ((sp as f64 * 0.25) as i64).max((bound as f64 * 1.3) as i64).min(sp * 3);
         let lift = self.lift.get();
+        if let Some(es) = self.event_span.get() {
+            if let Some(top) = highest_watermark(data, x1) {
+                let (y0, y1) = (top.saturating_sub(es + es / 20), top.saturating_add(es / 10));
+                return View { x0, x1, y0: y0.saturating_sub(lift), y1: y1.saturating_sub(lift) };
+            }
+        }
         View { x0, x1, y0: (x0 - lo).saturating_sub(lift), y1: (x1 + sp / 20).saturating_sub(lift) }
     }
 
@@ -65,12 +75,19 @@ impl Viewport {
         self.span.set(None);
         self.end.set(None);
         self.lift.set(0);
-        let shift = pg.timeline.with_value(|d| event_shift(d, self.view_of(pg, d)));
-        self.lift.set(shift);
+        self.event_span.set(None);
+        let (shift, spread) = pg.timeline.with_value(|d| {
+            let v = self.view_of(pg, d);
+            (event_shift(d, v), watermark_spread(d).filter(|&s| s > v.y1 - v.y0))
+        });
+        // A fitted span starts at the highest watermark: no lift.
+        self.lift.set(if spread.is_some() { 0 } else { shift });
+        self.event_span.set(spread);
     }
 
     /// Zooms by factor `f` around the end (a followed present stays followed).
     fn zoom(self, drawn: Drawn, f: f64) {
+        self.event_span.set(None);
         let (sp, e) = drawn.current();
         self.span.set(Some(zoomed(sp, f)));
         if self.end.get_untracked().is_some() {
@@ -81,6 +98,7 @@ impl Viewport {
     /// Zooms by factor `f` centred on processing time `t`: it stays at the same fraction of the
     /// span.
     fn zoom_at(self, drawn: Drawn, t: i64, f: f64) {
+        self.event_span.set(None);
         let (sp, e) = drawn.current();
         let new_sp = zoomed(sp, f);
         let frac = (e - t) as f64 / sp.max(1) as f64;
@@ -215,7 +233,7 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
     let node = NodeRef::<Div>::new();
     let width = use_width(node, 900.0);
     let zoom = super::url_state::TimelineZoom::of_page();
-    let vp = Viewport { span: zoom.span, end: zoom.end, lift: RwSignal::new(0) };
+    let vp = Viewport { span: zoom.span, end: zoom.end, lift: RwSignal::new(0), event_span: RwSignal::new(None) };
     let drawn = Drawn { content: use_plot(pg, vp, width, compact), canvas: NodeRef::new() };
     use_paint(drawn);
     use_wheel_zoom(node, vp, drawn);

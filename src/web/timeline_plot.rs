@@ -260,13 +260,30 @@ pub fn window_at(w: &WindowSpec, e: i64) -> Option<(i64, i64)> {
 /// replay's watermarks cross more event time than the view is high: their middle showed
 /// neither where they started nor where they are.
 pub fn event_shift(data: &TimelineData, v: View) -> i64 {
-    let real = |w: &i64| *w != NO_WATERMARK.ms() && *w != i64::MAX;
-    let Some(latest) = data.operators.iter().map(|s| s.at(v.x1)).filter(real).max() else { return 0 };
+    let Some(latest) = data.operators.iter().map(|s| s.at(v.x1)).filter(|&w| real(w)).max() else { return 0 };
     if latest >= v.y0 && latest <= v.y1 {
         return 0;
     }
     let target = v.y0 + (v.y1 - v.y0) / 4 * 3;
     target.saturating_sub(latest)
+}
+
+/// A watermark worth plotting (not No Watermark, not the end of input).
+fn real(w: i64) -> bool {
+    w != NO_WATERMARK.ms() && w != i64::MAX
+}
+
+/// The highest watermark of the splits and window subtasks at processing time `t`.
+pub fn highest_watermark(data: &TimelineData, t: i64) -> Option<i64> {
+    data.operators.iter().chain(&data.splits).map(|s| s.at(t)).filter(|&w| real(w)).max()
+}
+
+/// How much event time the watermarks have covered since the start: from the lowest a split
+/// or window subtask had to the highest. A backfill covers hours while minutes pass, so
+/// "fit" shows that much event time rather than the processing time's span.
+pub fn watermark_spread(data: &TimelineData) -> Option<i64> {
+    let all = || data.operators.iter().chain(&data.splits).flat_map(|s| s.points.iter().map(|p| p.1)).filter(|&w| real(w));
+    Some(all().max()?.saturating_sub(all().min()?)).filter(|&s| s > 0)
 }
 
 /// The window before (`dir` < 0) or after `w0` (a window [`window_at`] gives): one size on for

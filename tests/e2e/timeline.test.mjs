@@ -187,6 +187,9 @@ test("a replay's day-old watermarks: fit and a keyboard pick move event time to 
     await page.waitForFunction((y0) => Number(document.querySelector("canvas.timeline").dataset.view.split(" ")[2]) < y0 - 3_600_000, before[2]);
     const fit = await stableView(page);
     assert.ok(fit[0] <= before[0] && fit[1] >= before[1] - 1_000, "fit shows all of processing time");
+    // A backfill reads hours of event time in a minute and a half: fit shows them all (it
+    // showed as much event time as processing time, and the lines hugged the bottom edge).
+    assert.ok(fit[3] - fit[2] > 10 * (fit[1] - fit[0]), `event time ${fit[3] - fit[2]} ms over processing time ${fit[1] - fit[0]} ms`);
     // Home picks the window the watermark waits for; it is in view, processing time unmoved.
     await page.focus(".timeline-wrap");
     await page.keyboard.press("Home");

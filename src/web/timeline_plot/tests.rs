@@ -198,6 +198,21 @@ fn window_waited_for_is_the_next_to_fire() {
     assert_eq!(window_waited_for(&WindowSpec::Session { gap_ms: 1_000 }, 0), None);
 }
 
+/// A backfill: an hour of event time in two minutes. "fit" shows the hour, from the highest
+/// watermark down; No Watermark and the end of input are not watermarks to fit.
+#[test]
+fn the_watermarks_spread_is_what_fit_shows() {
+    let mut data = TimelineData::new(0);
+    data.operators = vec![series(&[(0, MIN), (10_000, 1_000_000), (120_000, 4_600_000), (130_000, i64::MAX)])];
+    data.splits = vec![series(&[(0, MIN), (5_000, 900_000), (120_000, 4_700_000)])];
+    assert_eq!(watermark_spread(&data), Some(3_800_000));
+    assert_eq!(highest_watermark(&data, 125_000), Some(4_700_000));
+    assert_eq!(highest_watermark(&data, 1_000), None);
+    data.operators = vec![series(&[(0, MIN)])];
+    data.splits = Vec::new();
+    assert_eq!(watermark_spread(&data), None);
+}
+
 #[test]
 fn event_shift_brings_far_watermarks_into_view() {
     let v = View { x0: 0, x1: 100_000, y0: -30_000, y1: 105_000 };
