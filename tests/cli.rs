@@ -526,6 +526,19 @@ fn export_refuses_a_non_empty_directory_unless_forced_and_leaves_nothing_stale()
     assert!(resources.join("replay.tsv.gz").is_file());
     let line = assert_input_error(&wmp(&["export", "presets/late_data.json", "--out", ""], None), "empty --out");
     assert!(line.contains("--out"), "{line}");
+    // A link inside DIR is not followed: forced, the export wrote through README.md into the
+    // file it pointed to.
+    #[cfg(unix)]
+    {
+        let outside = TempDir::new("export-outside");
+        std::fs::create_dir_all(&outside.0).unwrap();
+        std::fs::write(outside.0.join("mine.md"), "not the export's").unwrap();
+        std::fs::remove_file(dir.0.join("README.md")).unwrap();
+        std::os::unix::fs::symlink(outside.0.join("mine.md"), dir.0.join("README.md")).unwrap();
+        let line = assert_input_error(&wmp(&["export", "presets/late_data.json", "--out", dir.path(), "--force"], None), "a link");
+        assert!(line.contains("README.md: a symbolic link"), "{line}");
+        assert_eq!(std::fs::read_to_string(outside.0.join("mine.md")).unwrap(), "not the export's");
+    }
 }
 
 #[test]

@@ -37,7 +37,7 @@ pub fn run(a: &super::Args) -> Result<String, String> {
     let scenario = build::parse(&text).map_err(|e| format!("{}: {e}", super::shown(file)))?;
     let replay_file = root.join(REPLAY_GZ_PATH);
     let partial = with_suffix(&replay_file, PARTIAL_SUFFIX);
-    let mut replay = GzEncoder::new(BufWriter::new(create(&partial)?), Compression::fast());
+    let mut replay = GzEncoder::new(BufWriter::new(create(root, &partial)?), Compression::fast());
     let mut progress = Progress::new(scenario.duration_ms);
     let mut sink = |text: &str| replay.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", replay_file.display()));
     let job = match export_job_streaming(&scenario, &mut sink, MAX_EXPORT_FILE_RECORDS, REPLAY_GZ_PATH, &mut |at, n| progress.show(at, n)) {
@@ -55,13 +55,13 @@ pub fn run(a: &super::Args) -> Result<String, String> {
     std::fs::rename(&partial, &replay_file).map_err(|e| format!("{}: {e}", replay_file.display()))?;
     let mut written = vec![REPLAY_GZ_PATH.to_string()];
     for f in &job.files {
-        write(&root.join(&f.path), &f.text)?;
+        write(root, &root.join(&f.path), &f.text)?;
         written.push(f.path.clone());
     }
     if a.switch("--sql") {
         match &job.sql {
             Some(text) => {
-                write(&root.join(ROOT_SQL_PATH), text)?;
+                write(root, &root.join(ROOT_SQL_PATH), text)?;
                 written.push(ROOT_SQL_PATH.into());
             }
             None => eprintln!("wmp: note: no SQL script: the scenario is not expressible as a Flink SQL job (see the notes)"),
@@ -119,6 +119,7 @@ fn undo(root: &Path, existed: bool, partial: &Path) {
 fn remove_stale(root: &Path, written: &[String]) -> Result<(), String> {
     for stale in EXPORT_FILES.iter().filter(|f| !written.iter().any(|w| w == *f)) {
         let path = root.join(stale);
+        no_link_below(root, &path)?;
         match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(format!("{}: {e}", path.display())),
             _ => {}
@@ -127,12 +128,27 @@ fn remove_stale(root: &Path, written: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    create(path)?.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+fn write(root: &Path, path: &Path, text: &str) -> Result<(), String> {
+    create(root, path)?.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// A new file at `path`, its directories made.
-fn create(path: &Path) -> Result<File, String> {
+/// Refuses a symbolic link on the way from `root` to `path` (`--force` into a directory whose
+/// `README.md` or `src` links elsewhere would write or delete outside it).
+fn no_link_below(root: &Path, path: &Path) -> Result<(), String> {
+    let Ok(rest) = path.strip_prefix(root) else { return Ok(()) };
+    let mut at = root.to_path_buf();
+    for part in rest.components() {
+        at.push(part);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!("{}: a symbolic link; the export writes and removes only files of its own inside --out", at.display()));
+        }
+    }
+    Ok(())
+}
+
+/// A new file at `path` under `root`, its directories made.
+fn create(root: &Path, path: &Path) -> Result<File, String> {
+    no_link_below(root, path)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

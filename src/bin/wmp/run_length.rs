@@ -32,9 +32,12 @@ pub fn check(sc: &Scenario, until_ms: i64, flag: &str, file: &str) -> Result<(),
 /// time run, so a bisection between the scenario's duration, within it, and `over_ms` finds it).
 fn furthest(sc: &Scenario, over_ms: i64) -> i64 {
     let (mut ok, mut over) = (sc.duration_ms.max(0), over_ms);
+    // One copy for every step (a scenario's inline records may be large).
+    let mut longer = sc.clone();
     while over - ok > 1 {
         let mid = ok + (over - ok) / 2;
-        if budget::check_until(sc, mid).is_ok() {
+        longer.duration_ms = mid;
+        if budget::check(&longer).is_ok() {
             ok = mid;
         } else {
             over = mid;
