@@ -438,6 +438,7 @@ fn export_writes_the_project_and_refuses_what_it_cannot_run_in_one_line() {
     assert!(std::fs::read_to_string(dir.join("README.md")).unwrap().contains("`replay.tsv.gz` (gzip"));
     let notes = String::from_utf8_lossy(&out.stderr);
     assert!(notes.lines().all(|l| l.starts_with("wmp: note: ")) && notes.contains("no SQL script"), "{notes}");
+    assert!(notes.contains("a DataStream window (window.api \"datastream\")"), "the note says why: {notes}");
     std::fs::remove_dir_all(&dir).unwrap();
     // SQL's watermark operator forwards the source's idleness, which the job's one reader has for all splits.
     let mut sql: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("presets/sql_idle_reactivates.json").unwrap()).unwrap();

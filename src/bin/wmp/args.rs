@@ -25,7 +25,7 @@ pub fn usage_line() -> String {
 pub fn help() -> String {
     let lines: Vec<String> = COMMANDS.iter().map(|c| format!("  {}", c.1)).collect();
     format!(
-        "usage:\n{}\n  wmp help | --help | -h\n  wmp --version\nFILE - reads stdin. docs: README.md (The command-line runner), docs/SERVE.md, docs/EXPORT.md, docs/SQL.md",
+        "usage:\n{}\n  wmp help | --help | -h\n  wmp --version | -V\nFILE - reads stdin. docs: README.md (The command-line runner), docs/SERVE.md, docs/EXPORT.md, docs/SQL.md",
         lines.join("\n")
     )
 }

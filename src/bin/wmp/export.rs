@@ -64,7 +64,10 @@ pub fn run(a: &super::Args) -> Result<String, String> {
                 write(root, &root.join(ROOT_SQL_PATH), text)?;
                 written.push(ROOT_SQL_PATH.into());
             }
-            None => eprintln!("wmp: note: no SQL script: the scenario is not expressible as a Flink SQL job (see the notes)"),
+            // The one reason (`job_java::is_sql_window`): "see the notes" pointed at none.
+            None => eprintln!(
+                "wmp: note: no SQL script: the scenario's window is a DataStream window (window.api \"datastream\"); a SQL window TVF (window.api \"sql\", or cumulate) has one"
+            ),
         }
     }
     remove_stale(root, &written)?;
