@@ -35,7 +35,7 @@ pub fn PresetPicker() -> impl IntoView {
         <label class="preset-picker">
             <span class="sr-only">"Preset scenario"</span>
             <select id="preset" aria-label="Preset scenario" on:change=on_change
-                prop:value=move || pg.preset.get().unwrap_or("")>
+                prop:value=move || picked(pg)>
                 <option value="" disabled=true>"Custom scenario"</option>
                 {catalog::presets().iter().enumerate().map(|(i, p)| view! {
                     <option value=p.id>{format!("{}. {}", i + 1, p.title)}</option>
@@ -50,6 +50,17 @@ pub fn PresetPicker() -> impl IntoView {
             </select>
         </label>
     }
+}
+
+/// What the picker shows: the lesson on a lesson's page (it said "Custom scenario" beside its
+/// own "Lesson: …" entry), else the preset, else "Custom scenario".
+fn picked(pg: Pg) -> String {
+    if pg.lesson.get() != super::lesson_steps::LessonMode::Off {
+        if let Some(id) = super::query::value(&super::query::current(), "lesson") {
+            return format!("lesson:{id}");
+        }
+    }
+    pg.preset.get().unwrap_or("").to_string()
 }
 
 /// The card under the header: the preset's story and its suggested steps.

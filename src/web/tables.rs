@@ -36,7 +36,7 @@ pub fn SplitsTable() -> impl IntoView {
                 <table class="data splits" id=pg.dom_id("splits-table")>
                     <thead><tr>
                         <th scope="col">"partition"</th><th scope="col">"subtask"</th>
-                        <th scope="col" class="num">"produced"</th><th scope="col" class="num">"read"</th>
+                        <th scope="col" class="num">"produced"</th><th scope="col" class="num" title="Records the source read, those read again after a restore included: after a restore it can exceed produced">"read"</th>
                         <th scope="col">"max timestamp"</th><th scope="col">"split watermark"</th>
                         <th scope="col">"status"</th><th scope="col">"last record"</th><th scope="col">"producers"</th>
                     </tr></thead>

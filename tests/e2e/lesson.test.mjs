@@ -178,6 +178,8 @@ test("the preset menu lists the lessons; a bad id lists them too", async () => {
     await page.waitForURL(/\?lesson=lateness$/);
     await card(page).waitFor({ state: "visible", timeout: 20_000 });
     assert.match(await page.locator(".lesson-title").textContent(), /dropped/);
+    // The menu names the lesson it is on (it said "Custom scenario").
+    assert.equal(await page.locator("#preset").inputValue(), "lesson:lateness");
   } finally {
     await context.close();
   }
