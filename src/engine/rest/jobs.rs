@@ -42,6 +42,21 @@ pub fn job_state(sim: &Simulation) -> &'static str {
     }
 }
 
+/// When the job reached a terminal state: the instant it FAILED for good, else -1 (Flink's
+/// `end-time` of a job or task that still runs).
+fn end_time(sim: &Simulation) -> i64 {
+    match (sim.job_status(), sim.job_run().failed_at) {
+        (JobStatus::Failed, Some(at)) => at.ms(),
+        _ => -1,
+    }
+}
+
+/// `end-time` and `duration` (to the end, or to now while it runs).
+fn ended(sim: &Simulation, start: i64, now: i64) -> (i64, i64) {
+    let end = end_time(sim);
+    (end, if end >= 0 { end - start } else { now - start })
+}
+
 /// The `ExecutionState` of every task of the job.
 fn task_state(sim: &Simulation) -> &'static str {
     match sim.job_status() {
@@ -77,6 +92,7 @@ fn io_metrics(read: i64, written: i64) -> Value {
 
 fn vertex_json(v: &Vertex, sim: &Simulation, subtasks: &[Subtask], start: i64, now: i64) -> Value {
     let (read, written) = subtasks.iter().map(io_records).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let (end, duration) = ended(sim, start, now);
     json!({
         "id": v.id,
         "slotSharingGroupId": super::ids::hex_id(&[b"slot-sharing-group", b"default"]),
@@ -85,8 +101,8 @@ fn vertex_json(v: &Vertex, sim: &Simulation, subtasks: &[Subtask], start: i64, n
         "parallelism": v.parallelism,
         "status": task_state(sim),
         "start-time": start,
-        "end-time": -1,
-        "duration": now - start,
+        "end-time": end,
+        "duration": duration,
         "tasks": counts(&TASK_STATES, task_state(sim), v.parallelism),
         "metrics": io_metrics(read, written),
     })
@@ -97,6 +113,7 @@ fn vertex_json(v: &Vertex, sim: &Simulation, subtasks: &[Subtask], start: i64, n
 pub fn vertex_details(v: &Vertex, sim: &Simulation, subtasks: &[Subtask]) -> Value {
     let (start, now) = (sim.config().start_time.ms(), sim.metrics().now.ms());
     let attempt = sim.failover().restarts();
+    let (end, duration) = ended(sim, start, now);
     let subs: Vec<Value> = subtasks
         .iter()
         .map(|s| {
@@ -104,7 +121,7 @@ pub fn vertex_details(v: &Vertex, sim: &Simulation, subtasks: &[Subtask]) -> Val
             json!({
                 "subtask": s.index, "status": task_state(sim), "attempt": attempt,
                 "endpoint": format!("{}:{}", super::prometheus::HOST, 6121 + s.task_manager),
-                "start-time": start, "end-time": -1, "duration": now - start,
+                "start-time": start, "end-time": end, "duration": duration,
                 "metrics": io_metrics(read, written), "taskmanager-id": format!("taskmanager_{}", s.task_manager)
             })
         })
@@ -151,6 +168,10 @@ pub fn job_details(graph: &JobGraph, sim: &Simulation) -> Value {
     for s in ["INITIALIZING", "CREATED", "RUNNING"] {
         timestamps.insert(s.into(), json!(start));
     }
+    let (end, duration) = ended(sim, start, m.now.ms());
+    if end >= 0 {
+        timestamps.insert("FAILED".into(), json!(end));
+    }
     let vertices: Vec<Value> = graph.vertices.iter().zip(&all).map(|(v, subs)| vertex_json(v, sim, subs, start, m.now.ms())).collect();
     json!({
         "jid": graph.job_id,
@@ -159,8 +180,8 @@ pub fn job_details(graph: &JobGraph, sim: &Simulation) -> Value {
         "state": job_state(sim),
         "job-type": "STREAMING",
         "start-time": start,
-        "end-time": -1,
-        "duration": m.now.ms() - start,
+        "end-time": end,
+        "duration": duration,
         "maxParallelism": -1,
         "now": m.now.ms(),
         "timestamps": timestamps,
@@ -178,8 +199,9 @@ pub fn overview(graph: &JobGraph, sim: &Simulation) -> Value {
     let mut tasks: Map<String, Value> =
         counts(&TASK_STATES, task_state(sim), total).into_iter().map(|(k, v)| (k.to_ascii_lowercase(), v)).collect();
     tasks.insert("total".into(), json!(total));
+    let (end, duration) = ended(sim, start, now);
     json!({ "jobs": [{
-        "jid": graph.job_id, "name": graph.job_name, "start-time": start, "end-time": -1, "duration": now - start,
+        "jid": graph.job_id, "name": graph.job_name, "start-time": start, "end-time": end, "duration": duration,
         "state": job_state(sim), "last-modification": start, "tasks": tasks, "pending-operators": 0
     }] })
 }

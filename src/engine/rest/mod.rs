@@ -191,6 +191,26 @@ mod tests {
         assert_eq!(d["vertices"][1]["metrics"]["read-records"], read);
     }
 
+    /// A job that FAILED for good has ended: `end-time` is the instant, `duration` stops there
+    /// (it was -1 and still counting), and `timestamps.FAILED` says when.
+    #[test]
+    fn a_failed_job_has_an_end_time() {
+        let mut sc: Value = serde_json::from_str(include_str!("../../../presets/late_data.json")).unwrap();
+        sc["checkpointing"] = json!({"restart": {"type": "none"}});
+        sc["commands"] = json!([{"at_ms": 1000, "command": "fail", "target": {"task_manager": 0}}]);
+        let mut s = Session::from_json(&sc.to_string()).unwrap();
+        let _ = s.run_until(5_000, &mut ());
+        let start = s.sim().config().start_time.ms();
+        let g = JobGraph::of(s.sim(), &s.scenario().name);
+        let (_, d) = get(&g, s.sim(), &format!("/jobs/{}", g.job_id));
+        assert_eq!(d["state"], "FAILED");
+        assert_eq!((d["end-time"].as_i64(), d["duration"].as_i64()), (Some(start + 1_000), Some(1_000)));
+        assert_eq!(d["timestamps"]["FAILED"], start + 1_000);
+        assert_eq!(d["vertices"][0]["end-time"], start + 1_000);
+        let (_, o) = get(&g, s.sim(), "/jobs/overview");
+        assert_eq!(o["jobs"][0]["end-time"], start + 1_000);
+    }
+
     #[test]
     fn unknown_paths_jobs_and_vertices_get_flinks_errors() {
         let s = seed_001_at(1_000);
