@@ -38,7 +38,10 @@ fn wmp<S: AsRef<OsStr>>(args: &[S], stdin: Option<&str>) -> Output {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn wmp");
     if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        // A refusal may come before wmp reads its stdin (two stdins): the pipe is closed then.
+        if let Err(e) = child.stdin.take().unwrap().write_all(text.as_bytes()) {
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+        }
     }
     child.wait_with_output().unwrap()
 }
