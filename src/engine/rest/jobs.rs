@@ -45,7 +45,7 @@ pub fn job_state(sim: &Simulation) -> &'static str {
 /// When the job reached a terminal state: the instant it FAILED for good, else -1 (Flink's
 /// `end-time` of a job or task that still runs).
 fn end_time(sim: &Simulation) -> i64 {
-    match (sim.job_status(), sim.job_run().failed_at) {
+    match (sim.job_status(), sim.failover().failed_at) {
         (JobStatus::Failed, Some(at)) => at.ms(),
         _ => -1,
     }
