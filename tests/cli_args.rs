@@ -127,6 +127,40 @@ fn help_and_version_print_to_stdout_with_exit_0() {
     assert_eq!(stdout_of(&wmp(&["--version"], None)), format!("wmp {}\n", env!("CARGO_PKG_VERSION")));
 }
 
+/// `--help` (or `-h`) anywhere before `--` prints the help, whatever is wrong around it: whoever
+/// asks may not know the flags yet. After `--` it is a file's name.
+#[test]
+fn help_anywhere_before_the_double_dash_wins_over_a_mistake() {
+    for args in
+        [&["run", "--bogus", "--help"][..], &["diagnose", "--at", "x", "-h", "f"], &["export", "--out", "--help"], &["sql", "-h", "--at=1"]]
+    {
+        let out = wmp(args, None);
+        let text = stdout_of(&out);
+        assert!(text.starts_with("usage:") && out.stderr.is_empty(), "{args:?}: {text}");
+    }
+    let line = assert_input_error(&wmp(&["run", "--", "--help"], None), "a file named --help");
+    assert!(line.starts_with("wmp: --help: "), "{line}");
+}
+
+/// The usage lines are written once, in `src/bin/wmp/args.rs` (`wmp --help` prints them): a copy
+/// in a doc comment or a doc page drifts from what the parser takes.
+#[test]
+fn the_usage_lines_are_written_once() {
+    let help = stdout_of(&wmp(&["--help"], None));
+    let usage: Vec<&str> = help.lines().map(str::trim).filter(|l| l.starts_with("wmp ")).collect();
+    assert!(usage.len() >= 6, "{help}");
+    let mut files = vec![root().join("README.md"), root().join("src/bin/wmp.rs")];
+    for dir in ["src/bin/wmp", "docs"] {
+        files.extend(std::fs::read_dir(root().join(dir)).unwrap().map(|e| e.unwrap().path()));
+    }
+    for file in files.iter().filter(|f| !f.ends_with("args.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for line in &usage {
+            assert!(!text.contains(line), "{} repeats {line:?}: point to `wmp --help` instead", file.display());
+        }
+    }
+}
+
 /// The engine's budget error names the scenario's `duration_ms`; past it because of `--at`, the
 /// flag is the cause.
 #[test]

@@ -10,6 +10,7 @@
 //! * a job that FAILS stops the served clock at the instant it failed, whatever `--speed`, and
 //!   `--until` still exits with 0;
 //! * `HEAD` is answered wherever `GET` is, without a body; ids are read in either case;
+//! * a browser's CORS preflight (`OPTIONS`) gets 204 with the CORS headers;
 //! * a real Prometheus scrapes it and evaluates an event-time-lag alert that fires while seed
 //!   001's heartbeat partition pins the watermark and clears after the idle-timeout fix.
 //!
@@ -386,15 +387,24 @@ fn a_failed_job_stops_the_clock_where_it_failed_whatever_the_speed() {
     let _ = std::fs::remove_file(file);
 }
 
-/// A raw HTTP/1.1 exchange: the status code and what follows the headers.
-fn http(base: &str, method: &str, path: &str) -> (u16, String) {
+/// A raw HTTP/1.1 exchange with `headers` sent: the status code, the headers (names in lowercase)
+/// and what follows them.
+fn exchange(base: &str, method: &str, path: &str, headers: &str) -> (u16, Vec<(String, String)>, String) {
     use std::io::Read;
     let mut stream = std::net::TcpStream::connect(base.trim_start_matches("http://")).unwrap();
-    write!(stream, "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Connection: close\r\n\r\n").unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
     let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{answer}"));
-    (status, answer.split_once("\r\n\r\n").map_or("", |a| a.1).to_string())
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let fields = head.lines().skip(1).filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()));
+    (status, fields.collect(), body.to_string())
+}
+
+/// [`exchange`] with no header of ours: the status code and what follows the headers.
+fn http(base: &str, method: &str, path: &str) -> (u16, String) {
+    let (status, _, body) = exchange(base, method, path, "");
+    (status, body)
 }
 
 #[test]
@@ -411,4 +421,24 @@ fn head_is_answered_like_get_without_a_body_and_ids_in_any_case() {
     let (status, body) = http(&jm, "GET", &format!("/jobs/{}", job.to_ascii_uppercase()));
     assert_eq!(status, 200, "{body}");
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["jid"], job.as_str(), "{body}");
+}
+
+/// A dashboard on another origin (a browser page pointed at `wmp serve`) sends a CORS preflight
+/// before a request with its own headers: 204 with the methods and headers it may use, and the
+/// same `Access-Control-Allow-Origin` as a `GET`'s.
+#[test]
+fn a_cors_preflight_gets_204_and_the_allowed_methods_and_headers() {
+    let (_server, jm) = serve(SEED_001, "100");
+    let asks =
+        "Origin: http://dashboard.example\r\nAccess-Control-Request-Method: GET\r\nAccess-Control-Request-Headers: x-requested-with\r\n";
+    let (status, headers, body) = exchange(&jm, "OPTIONS", "/jobs/overview", asks);
+    assert_eq!((status, body.as_str()), (204, ""), "{headers:?}");
+    let header = |name: &str| headers.iter().find(|h| h.0 == name).map(|h| h.1.clone());
+    assert_eq!(header("access-control-allow-origin").as_deref(), Some("*"), "{headers:?}");
+    assert!(header("access-control-allow-methods").is_some_and(|m| m.contains("GET")), "{headers:?}");
+    assert_eq!(header("access-control-allow-headers").as_deref(), Some("*"), "{headers:?}");
+    let (status, get_headers, _) = exchange(&jm, "GET", "/jobs/overview", "Origin: http://dashboard.example\r\n");
+    assert_eq!(status, 200);
+    assert!(get_headers.contains(&("access-control-allow-origin".into(), "*".into())), "{get_headers:?}");
+    assert!(get_headers.iter().any(|h| h.0 == "content-type" && h.1.starts_with("application/json")), "{get_headers:?}");
 }

@@ -1,15 +1,7 @@
 //! `wmp`: the command-line runner. Runs a scenario file (or `-` for stdin) and prints JSON.
 //!
-//! ```text
-//! wmp run [--format native|oracle|oracle2|oracle3] [--trace] FILE|-
-//! wmp validate [--format native|oracle|oracle2|oracle3] FILE|-
-//! wmp diagnose [--at MS] [--text] FILE|-
-//! wmp serve [--speed N] [--port P] [--until MS] FILE|-
-//! wmp sql [--base SCENARIO | --preset ID] SQLFILE|-
-//! wmp export SCENARIO|- --out DIR [--sql] [--force]
-//! wmp help | --help | -h · wmp --version
-//! ```
-//! The flags each subcommand takes, and how they are read, live in `args.rs`.
+//! The subcommands, their usage lines and the flags each one takes live once, in `args.rs`
+//! (`wmp --help` prints them); this file dispatches and runs `run`, `validate`, `diagnose` and `sql`.
 //! `export` (native only, `export.rs`) writes the scenario as a runnable Flink 2.3 job: a Maven
 //! project with a replay source, and the playground's results to compare (docs/EXPORT.md).
 //! `diagnose` runs the scenario to `--at` ms (default: its duration, without the end of input)
@@ -113,9 +105,14 @@ fn format(a: &Args) -> Result<String, String> {
     }
 }
 
-/// A file's name in a message (`-` for stdin; bytes that are not UTF-8 shown as U+FFFD).
+/// An input's name in every message about it: `stdin` for `-`, else the file's name (bytes that
+/// are not UTF-8 shown as U+FFFD).
 fn shown(file: &OsStr) -> String {
-    Path::new(file).display().to_string()
+    if file == "-" {
+        "stdin".into()
+    } else {
+        Path::new(file).display().to_string()
+    }
 }
 
 /// `wmp run` and `wmp validate`, in every `--format`.
@@ -213,7 +210,7 @@ fn sql(a: &Args) -> Result<String, String> {
     let text = read_input(file)?;
     // An empty script would print the base unchanged, which reads as "applied".
     if text.trim().is_empty() {
-        return Err(format!("{}: the SQL script is empty", shown_input(file)));
+        return Err(format!("{}: the SQL script is empty", shown(file)));
     }
     let (scenario, notes) = sql_to_scenario(&text, &base).map_err(|e| e.to_string())?;
     for n in notes {
@@ -227,18 +224,9 @@ fn preset_ids() -> String {
     catalog::presets().iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
 }
 
-/// An input's name in a message about its content: `stdin` for `-`.
-fn shown_input(file: &OsStr) -> String {
-    if file == "-" {
-        "stdin".into()
-    } else {
-        shown(file)
-    }
-}
-
 /// The input text, at most [`MAX_INPUT_BYTES`] of it (`wmp run /dev/zero` must not fill memory).
 fn read_input(file: &OsStr) -> Result<String, String> {
-    let name = shown_input(file);
+    let name = shown(file);
     let reader: Box<dyn Read> =
         if file == "-" { Box::new(std::io::stdin()) } else { Box::new(std::fs::File::open(file).map_err(|e| format!("{name}: {e}"))?) };
     let mut bytes = Vec::new();

@@ -64,7 +64,7 @@ pub struct Args {
     values: Vec<(&'static str, OsString)>,
     switches: Vec<&'static str>,
     file: Option<OsString>,
-    /// `--help` or `-h` was among them.
+    /// `--help` or `-h` was among them (before `--`): nothing else is read then.
     pub help: bool,
 }
 
@@ -97,6 +97,10 @@ impl Args {
 /// Reads `cmd`'s arguments: its flags (`--flag value` or `--flag=value`, each at most once), one
 /// FILE, `--help`. A flag of another subcommand is named as such; an unknown one as unknown.
 pub fn parse(cmd: &str, args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
+    let args: Vec<OsString> = args.into_iter().collect();
+    if asks_help(&args) {
+        return Ok(Args { cmd: cmd.to_string(), help: true, ..Args::default() });
+    }
     let mut out = Args { cmd: cmd.to_string(), ..Args::default() };
     let mut args = args.into_iter();
     let mut only_files = false;
@@ -113,10 +117,6 @@ pub fn parse(cmd: &str, args: impl IntoIterator<Item = OsString>) -> Result<Args
             out.file = Some(arg);
             continue;
         };
-        if name == "--help" || name == "-h" {
-            out.help = true;
-            continue;
-        }
         let flag = flag_of(cmd, &name).map_err(|e| out.error(e))?;
         if out.switches.contains(&flag.name) || out.values.iter().any(|v| v.0 == flag.name) {
             return Err(out.error(format!("{} is given twice", flag.name)));
@@ -137,6 +137,13 @@ pub fn parse(cmd: &str, args: impl IntoIterator<Item = OsString>) -> Result<Args
         }
     }
     Ok(out)
+}
+
+/// Whether `--help` or `-h` is among the words before `--`. Asked for anywhere, help wins over
+/// every mistake in the other words (`wmp run --bogus --help`), as in common CLIs: whoever asks
+/// for help may not know the flags yet.
+fn asks_help(args: &[OsString]) -> bool {
+    args.iter().take_while(|a| *a != "--").filter_map(|a| flag_word(a)).any(|(name, _)| name == "--help" || name == "-h")
 }
 
 /// The flag `name` as `cmd` takes it, or why not: another subcommand's, or unknown.
@@ -194,5 +201,7 @@ mod tests {
         assert_eq!(parse("run", words(&["--", "--trace"])).unwrap().file().unwrap(), "--trace");
         assert_eq!(parse("run", words(&["-"])).unwrap().file().unwrap(), "-");
         assert!(parse("run", words(&["-h"])).unwrap().help);
+        assert!(parse("export", words(&["--bogus", "--out", "--help"])).unwrap().help, "help wins over the mistakes around it");
+        assert_eq!(parse("run", words(&["--", "--help"])).unwrap().file().unwrap(), "--help", "after --, a file");
     }
 }

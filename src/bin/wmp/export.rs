@@ -1,7 +1,8 @@
-//! `wmp export SCENARIO --out DIR [--sql] [--force]`: writes the scenario as a runnable Flink 2.3
-//! job (`engine::export`) into DIR, prints the notes (what the job does differently) to stderr
-//! and the files written to stdout. Native only: it writes files. The replay is written gzipped
-//! as the run goes (`replay.tsv.gz`), so a scenario of many millions of records exports too.
+//! `wmp export` (its flags: `wmp --help`, from `args.rs`): writes the scenario as a runnable
+//! Flink 2.3 job (`engine::export`) into `--out` DIR, prints the notes (what the job does
+//! differently) to stderr and the files written to stdout. Native only: it writes files. The
+//! replay is written gzipped as the run goes (`replay.tsv.gz`), so a scenario of many millions
+//! of records exports too.
 //!
 //! DIR must be new or empty; `--force` writes into a non-empty one and then removes every file an
 //! export can write that this one did not (a stale `replay.tsv` would be replayed before the new

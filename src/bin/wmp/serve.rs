@@ -1,6 +1,7 @@
-//! `wmp serve [--speed N] [--port P] [--until MS] SCENARIO`: runs a scenario paced by the wall
-//! clock (`N` simulated ms per wall-clock ms, 0.001 to 1,000,000) and answers Flink's REST endpoints and a
-//! Prometheus `/metrics` on 127.0.0.1 from it (`wmp::engine::rest`; docs/SERVE.md).
+//! `wmp serve` (its flags: `wmp --help`, from `args.rs`): runs a scenario paced by the wall clock
+//! (`--speed` simulated ms per wall-clock ms, [`MIN_SPEED`] to [`MAX_SPEED`]) and answers Flink's
+//! REST endpoints and a Prometheus `/metrics` on 127.0.0.1 from it (`wmp::engine::rest`;
+//! docs/SERVE.md).
 //!
 //! The wall clock is read here only, at the edge, to pace the simulation: the engine never sees
 //! it. One mutex guards the session; a request takes it, renders its answer from that one state
@@ -215,15 +216,17 @@ fn answer(request: tiny_http::Request, graph: &JobGraph, session: &Mutex<Session
         let s = lock(session);
         rest::route(graph, s.sim(), &method, &path, &query)
     };
-    let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).expect("ASCII header");
-    let response = tiny_http::Response::from_string(reply.body)
-        .with_status_code(reply.status)
-        .with_header(header("Content-Type", reply.content_type))
-        // Flink's `web.access-control-allow-origin` default: any page may read the REST API.
-        .with_header(header("Access-Control-Allow-Origin", "*"));
-    if let Err(e) = request.respond(response) {
+    if let Err(e) = request.respond(response(reply)) {
         eprintln!("wmp serve: could not answer {path}: {e}");
     }
+}
+
+/// The reply with exactly its headers (`Response::from_string` would add a `text/plain` type to a
+/// preflight's answer, which has no body).
+fn response(reply: Reply) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+    let headers = reply.headers().map(|(k, v)| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).expect("ASCII header")).collect();
+    let length = reply.body.len();
+    tiny_http::Response::new(reply.status.into(), headers, std::io::Cursor::new(reply.body.into_bytes()), Some(length), None)
 }
 
 #[cfg(test)]

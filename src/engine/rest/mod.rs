@@ -20,20 +20,50 @@ use graph::{JobGraph, Vertex, VertexKind};
 use serde_json::{json, Value};
 use store::Subtask;
 
-/// An HTTP answer: status, content type, body.
+/// An HTTP answer: status, content type (none for a preflight's 204, which has no body), body,
+/// and the CORS headers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     pub status: u16,
-    pub content_type: &'static str,
+    pub content_type: Option<&'static str>,
     pub body: String,
+    /// [`CORS`] on every answer, [`PREFLIGHT`] on a preflight's.
+    pub cors: &'static [(&'static str, &'static str)],
+}
+
+impl Reply {
+    fn new(status: u16, content_type: &'static str, body: String) -> Self {
+        Reply { status, content_type: Some(content_type), body, cors: CORS }
+    }
+
+    /// Every header the answer carries: its content type, then its CORS headers.
+    pub fn headers(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+        self.content_type.map(|t| ("Content-Type", t)).into_iter().chain(self.cors.iter().copied())
+    }
 }
 
 pub const JSON: &str = "application/json; charset=UTF-8";
 /// The Prometheus text format, version 0.0.4.
 pub const PROMETHEUS: &str = "text/plain; version=0.0.4; charset=utf-8";
 
+/// The methods answered: `GET`, `HEAD` (a `GET` without its body, which the HTTP side leaves
+/// out) and `OPTIONS` (a browser's CORS preflight).
+const METHODS: &str = "GET, HEAD, OPTIONS";
+/// Flink's `web.access-control-allow-origin` default: any page may read the REST API.
+const ALLOW_ORIGIN: (&str, &str) = ("Access-Control-Allow-Origin", "*");
+/// The CORS header of every answer.
+pub const CORS: &[(&str, &str)] = &[ALLOW_ORIGIN];
+/// A preflight's answer: what a page on another origin may send. Any request header: with the
+/// origin `*` no credentials are sent, so the wildcard holds (a dashboard's own headers pass).
+pub const PREFLIGHT: &[(&str, &str)] = &[ALLOW_ORIGIN, ("Access-Control-Allow-Methods", METHODS), ("Access-Control-Allow-Headers", "*")];
+
 fn json_reply(status: u16, v: &Value) -> Reply {
-    Reply { status, content_type: JSON, body: v.to_string() }
+    Reply::new(status, JSON, v.to_string())
+}
+
+/// A browser's CORS preflight (`OPTIONS`, on any path): 204, no body, the [`PREFLIGHT`] headers.
+fn preflight() -> Reply {
+    Reply { status: 204, content_type: None, body: String::new(), cors: PREFLIGHT }
 }
 
 /// Flink's error body, `{"errors":["…"]}`.
@@ -58,15 +88,17 @@ pub fn all_subtasks(g: &JobGraph, sim: &Simulation) -> Vec<Vec<Subtask>> {
 
 /// Answers one request against the simulation's current state.
 pub fn route(g: &JobGraph, sim: &Simulation, method: &str, path: &str, query: &[(String, String)]) -> Reply {
-    if method != "GET" {
-        return error(405, &format!("Request method {method} is not supported for {path}; this job only answers GET"));
+    match method {
+        "GET" => {}
+        "OPTIONS" => return preflight(),
+        _ => return error(405, &format!("Request method {method} is not supported for {path}; this job answers {METHODS}")),
     }
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     match parts.as_slice() {
         ["metrics"] => {
             let m = sim.metrics();
             let text = prometheus::exposition(g, &all_subtasks(g, sim), &store::job_samples(&m.job), m.job.num_restarts, m.now.ms());
-            Reply { status: 200, content_type: PROMETHEUS, body: text }
+            Reply::new(200, PROMETHEUS, text)
         }
         ["jobs"] => json_reply(200, &jobs::jobs(g, sim)),
         ["jobs", "overview"] => json_reply(200, &jobs::overview(g, sim)),
@@ -222,11 +254,34 @@ mod tests {
         assert_eq!(get(&g, s.sim(), "/jobs/xyz").0, 400);
         assert_eq!(get(&g, s.sim(), "/nope").0, 404);
         assert_eq!(route(&g, s.sim(), "POST", "/jobs", &[]).status, 405);
+        assert!(route(&g, s.sim(), "POST", "/jobs", &[]).headers().any(|h| h == ("Access-Control-Allow-Origin", "*")), "an error too");
         let bad_agg = [("get".to_string(), "numRecordsIn".to_string()), ("agg".into(), "median".into())];
         assert_eq!(
             route(&g, s.sim(), "GET", &format!("/jobs/{}/vertices/{}/subtasks/metrics", g.job_id, g.vertices[1].id), &bad_agg).status,
             400
         );
+    }
+
+    /// A browser page on another origin asks with `OPTIONS` before it reads (CORS preflight).
+    #[test]
+    fn a_preflight_gets_204_and_the_cors_headers_on_any_path() {
+        let s = seed_001_at(1_000);
+        let g = JobGraph::of(s.sim(), "");
+        for path in ["/jobs/overview", "/metrics", "/nope"] {
+            let r = route(&g, s.sim(), "OPTIONS", path, &[]);
+            assert_eq!((r.status, r.body.as_str()), (204, ""), "{path}");
+            let headers: Vec<_> = r.headers().collect();
+            assert_eq!(
+                headers,
+                [
+                    ("Access-Control-Allow-Origin", "*"),
+                    ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
+                    ("Access-Control-Allow-Headers", "*")
+                ]
+            );
+        }
+        let get: Vec<_> = route(&g, s.sim(), "GET", "/jobs", &[]).headers().collect();
+        assert_eq!(get, [("Content-Type", JSON), ("Access-Control-Allow-Origin", "*")]);
     }
 
     #[test]
