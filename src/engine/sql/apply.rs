@@ -27,7 +27,12 @@ struct Table {
     index: usize,
     /// The `WATERMARK FOR` column, if any.
     rowtime: Option<String>,
+    /// Its columns' names: what the query's `DESCRIPTOR` and `GROUP BY` may name.
+    columns: Vec<String>,
 }
+
+/// The columns a window TVF adds to its table's.
+const WINDOW_COLUMNS: [&str; 3] = ["window_start", "window_end", "window_time"];
 
 struct Ctx<'a> {
     sc: Scenario,
@@ -135,7 +140,12 @@ fn table(c: &mut Ctx, t: &TableDef, i: usize) -> Result<Option<(i64, Pos)>, SqlE
     let new_topic = topic.name.clone();
     c.notes.extend(note);
     rename_topic(&mut c.sc, &old_topic, &new_topic);
-    c.tables.push(Table { name: t.name.v.clone(), index: i, rowtime: t.watermark.as_ref().map(|w| w.column.v.clone()) });
+    c.tables.push(Table {
+        name: t.name.v.clone(),
+        index: i,
+        rowtime: t.watermark.as_ref().map(|w| w.column.v.clone()),
+        columns: t.columns.iter().map(|col| col.name.v.clone()).collect(),
+    });
     Ok(o.idle_timeout_ms)
 }
 
@@ -305,7 +315,7 @@ fn query(c: &mut Ctx, q: &Query) -> Result<bool, SqlError> {
     }
     c.origins.set(&["window", "interval_join", "second_input.mode"], tvf.kind.pos);
     let (inputs, rowtime) = inputs_of(c, &tvf.table)?;
-    time_column(c, tvf, rowtime.as_deref());
+    time_column(c, tvf, rowtime.as_deref())?;
     let assigner = window_spec(tvf)?;
     let connect = shape(c, tvf, &inputs);
     let mut w = c.sc.window.clone().unwrap_or(WindowOperatorSpec {
@@ -322,6 +332,7 @@ fn query(c: &mut Ctx, q: &Query) -> Result<bool, SqlError> {
     }
     w.assigner = assigner;
     aggregate(c, q, &mut w);
+    group_by_columns(c, tvf, q)?;
     group_by(c, q, &mut w)?;
     if connect {
         c.notes.push(Note::at(tvf.kind.pos, "a connected job has no SQL form: the window stays a DataStream window after connect"));
@@ -333,18 +344,55 @@ fn query(c: &mut Ctx, q: &Query) -> Result<bool, SqlError> {
     Ok(true)
 }
 
-/// `DESCRIPTOR(col)` names the table's rowtime column.
-fn time_column(c: &mut Ctx, tvf: &Tvf, rowtime: Option<&str>) {
+/// The script's table the window reads, whose columns are known; `None` for a view (its
+/// `SELECT` lists are not read) or the base's topic (no schema).
+fn script_table<'c>(c: &'c Ctx, tvf: &Tvf) -> Option<&'c Table> {
+    c.tables.iter().find(|t| t.name == tvf.table.v)
+}
+
+/// A table's columns in a message: `t (a, b)`.
+fn schema(t: &Table) -> String {
+    format!("{} ({})", t.name, t.columns.join(", "))
+}
+
+/// `DESCRIPTOR(col)` names the table's time attribute, its `WATERMARK FOR` column: another
+/// column, or none of the table's, is refused as Flink's validation refuses it. A table without
+/// a `WATERMARK` has no time attribute: Flink rejects the window too, but that is how the
+/// playground says "no watermarks" (its own scripts write it), so it is a note.
+fn time_column(c: &mut Ctx, tvf: &Tvf, rowtime: Option<&str>) -> Result<(), SqlError> {
+    let d = &tvf.descriptor;
+    let table = script_table(c, tvf);
+    if let Some(t) = table.filter(|t| !t.columns.contains(&d.v)) {
+        return Err(SqlError::at(d.pos, format!("Can't find the time attribute field '{}' in the input schema {}", d.v, schema(t))));
+    }
     match rowtime {
-        Some(r) if r != tvf.descriptor.v => c.notes.push(Note::at(
-            tvf.descriptor.pos,
-            format!("{} is not the table's time attribute ({r}): Flink rejects it; the playground windows on {r}", tvf.descriptor.v),
+        Some(r) if r != d.v => Err(SqlError::at(
+            d.pos,
+            format!(
+                "The window function requires the timecol is a time attribute type, but {} is not: the time attribute of {} is {r} (WATERMARK FOR {r})",
+                d.v, tvf.table.v
+            ),
         )),
-        None if c.tables.iter().any(|t| t.name == tvf.table.v) => c.notes.push(Note::at(
-            tvf.descriptor.pos,
-            format!("{} has no WATERMARK: Flink rejects a window on a column that is not a time attribute", tvf.table.v),
+        None if table.is_some() => {
+            let why = format!("{} has no WATERMARK: Flink rejects a window on a column that is not a time attribute", tvf.table.v);
+            c.notes.push(Note::at(d.pos, why));
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Every `GROUP BY` column is the window's or the table's, as Flink's validation requires (where
+/// the table's columns are known: [`script_table`]).
+fn group_by_columns(c: &Ctx, tvf: &Tvf, q: &Query) -> Result<(), SqlError> {
+    let Some(t) = script_table(c, tvf) else { return Ok(()) };
+    let known = |g: &str| WINDOW_COLUMNS.iter().any(|w| g.eq_ignore_ascii_case(w)) || t.columns.iter().any(|col| col == g);
+    match q.group_by.iter().find(|g| !known(&g.v)) {
+        Some(g) => Err(SqlError::at(
+            g.pos,
+            format!("Column '{}' not found in any table: the window reads {} and adds {}", g.v, schema(t), WINDOW_COLUMNS.join(", ")),
         )),
-        _ => {}
+        None => Ok(()),
     }
 }
 
@@ -416,7 +464,7 @@ fn group_by(c: &mut Ctx, q: &Query, w: &mut WindowOperatorSpec) -> Result<(), Sq
             "a window aggregation groups by window_start and window_end (GROUP BY window_start, window_end[, key])",
         ));
     }
-    let keyed = q.group_by.iter().any(|g| !["window_start", "window_end", "window_time"].iter().any(|n| g.v.eq_ignore_ascii_case(n)));
+    let keyed = q.group_by.iter().any(|g| !WINDOW_COLUMNS.iter().any(|n| g.v.eq_ignore_ascii_case(n)));
     if !keyed {
         w.parallelism = 1;
         c.notes.push(Note::at(q.pos, "no key in GROUP BY: Flink aggregates globally with parallelism 1; the playground keeps one row per key (their sum is Flink's row)"));

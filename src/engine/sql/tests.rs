@@ -251,6 +251,31 @@ fn errors_point_at_line_and_column() {
     }
 }
 
+/// As Flink's validation: `DESCRIPTOR` names the table's time attribute and `GROUP BY` a column
+/// of the window or the table; each error points at the name.
+#[test]
+fn the_descriptor_and_group_by_name_columns_of_the_table() {
+    let sql = |descriptor: &str, key: &str| {
+        format!("CREATE TABLE t (k STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'scan.startup.mode' = 'earliest-offset');\nSELECT k, COUNT(*) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR({descriptor}), INTERVAL '1' MINUTE))\nGROUP BY window_start, window_end, {key};")
+    };
+    assert_eq!(error(&sql("nots", "k")), "line 2, column 58: Can't find the time attribute field 'nots' in the input schema t (k, ts)");
+    assert_eq!(
+        error(&sql("k", "k")),
+        "line 2, column 58: The window function requires the timecol is a time attribute type, but k is not: the time attribute of t is ts (WATERMARK FOR ts)"
+    );
+    assert_eq!(
+        error(&sql("ts", "kk")),
+        "line 3, column 36: Column 'kk' not found in any table: the window reads t (k, ts) and adds window_start, window_end, window_time"
+    );
+    assert!(sql_to_scenario(&sql("ts", "k"), &seed()).is_ok());
+    // The base's topic has no schema to check against: its columns are not named.
+    let base_topic = format!(
+        "SELECT COUNT(*) FROM TABLE(TUMBLE(TABLE {}, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, x",
+        seed().topic.name
+    );
+    assert!(sql_to_scenario(&base_topic, &seed()).is_ok());
+}
+
 #[test]
 fn two_tables_need_a_two_input_base_and_a_union_view_unions_them() {
     let two = "CREATE TABLE a (ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'scan.startup.mode' = 'earliest-offset');\nCREATE TABLE b (ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'scan.startup.mode' = 'earliest-offset');";
