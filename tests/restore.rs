@@ -436,6 +436,8 @@ fn while_the_job_is_down_no_partition_is_a_slow_reader() {
     assert_eq!(s.job_run().status, JobStatus::Restarting);
     let d = s.diagnose(&DiagnosisOptions::default());
     assert!(d.partitions.iter().all(|p| p.class != PartitionClass::Slow && p.slow_cause.is_none()), "{:?}", d.partitions);
+    // The partition that was behind says why it still is ("steady" beside a backlog read as well).
+    assert!(d.partitions.iter().any(|p| p.class == PartitionClass::Waiting), "{:?}", d.partitions);
     assert!(
         d.findings.iter().all(|f| f.kind != FindingKind::SlowPartition),
         "{:?}",

@@ -679,7 +679,8 @@ export type PartitionClass = "steady"
   | "slow"
   | "returning"
   | "flapping"
-  | "removed";
+  | "removed"
+  | "waiting";
 
 /**
  * Why a slow partition is behind.

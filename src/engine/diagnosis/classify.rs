@@ -34,6 +34,9 @@ pub enum PartitionClass {
     Flapping,
     /// Removed from the topic; its split is released.
     Removed,
+    /// Behind its peers while the job is down: its records wait because no reader runs, not
+    /// because its reader is slow (the job's finding says why).
+    Waiting,
 }
 
 impl PartitionClass {
@@ -47,6 +50,7 @@ impl PartitionClass {
             PartitionClass::Returning => "returning",
             PartitionClass::Flapping => "flapping",
             PartitionClass::Removed => "removed",
+            PartitionClass::Waiting => "waiting (job down)",
         }
     }
 }

@@ -39,9 +39,9 @@ impl Simulation {
             }
             // While the job is down nothing is read: records wait because no reader runs, and
             // the watermarks are the failed attempt's ("its reader cannot keep up" beside "the
-            // job is RESTARTING"). The job's finding says why.
+            // job is RESTARTING"; "steady" beside a backlog). The job's finding says why.
             if !self.failover.is_running() && f.class == PartitionClass::Slow {
-                f.class = PartitionClass::Steady;
+                f.class = PartitionClass::Waiting;
                 f.slow_cause = None;
             }
         }
