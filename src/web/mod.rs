@@ -8,7 +8,7 @@
 //! `tables`, `emissions` (+ `joins_log` for an interval join), `timeline` (+ `timeline_data`, `timeline_plot`,
 //! `timeline_canvas`, `timeline_now` for screen readers, `timeline_keys` for the keyboard; `axis_ticks` for every chart's ticks), `controls/`, `metrics` (+ `metrics_flow`),
 //! `share` (export/import/link; `scenario_text` reads pasted or linked text and says what is wrong in words, `link_problem` shows it; `url_state` keeps the page's state in its address), `snippets`
-//! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`; `text_select` selects what an error names in a text box; `job_download` downloads the runnable job, `save_file` saves bytes as a download), `keyboard` (+ `modal`, the help dialog's focus handling; `tab_list`, a tab list as one Tab stop), `theme`, `error_banner`, `actions` (running the engine's one-click
+//! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`; `text_select` selects what an error names in a text box, `text_columns` says where it is on screen; `job_download` downloads the runnable job, `save_file` saves bytes as a download), `keyboard` (+ `modal`, the help dialog's focus handling; `tab_list`, a tab list as one Tab stop), `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
 //! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure` (+ `hold`: observers and listeners released with their view), `after_first_paint` (cards below the fold wait for the first paint), `rows` (per-row memos
 //! over the engine's snapshot rows), `embed` (the compact layout), `icons`.
@@ -57,6 +57,7 @@ pub mod snippets;
 #[cfg(feature = "tools")]
 pub mod sql_apply;
 pub mod state_plot;
+pub mod text_columns;
 pub mod timeline_data;
 pub mod timeline_job;
 pub mod timeline_plot;

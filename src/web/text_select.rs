@@ -19,18 +19,17 @@ pub fn select_in(area: &web_sys::HtmlTextAreaElement, start: u32, end: u32, line
 }
 
 /// An unwrapped line wider than the box (a phone's SQL panel) keeps the selection off to the
-/// right: scroll it to the middle. The box is monospace, so a character's width is its
-/// scrollable width over its longest line's length.
+/// right: scroll it to the middle. The box is monospace, so a column's width is its scrollable
+/// width over its widest line's columns.
 fn scroll_to_column(area: &web_sys::HtmlTextAreaElement, start: u32) {
-    let text = area.value();
-    let utf16: Vec<u16> = text.encode_utf16().collect();
-    let at = (start as usize).min(utf16.len());
-    let column = at - utf16[..at].iter().rposition(|&c| c == u16::from(b'\n')).map_or(0, |i| i + 1);
-    let longest = text.lines().map(|l| l.encode_utf16().count()).max().unwrap_or(0);
-    if longest == 0 || area.scroll_width() <= area.client_width() {
+    if area.scroll_width() <= area.client_width() {
         return;
     }
-    let char_px = f64::from(area.scroll_width()) / longest as f64;
-    let left = column as f64 * char_px - f64::from(area.client_width()) / 2.0;
+    let at = super::text_columns::columns(&area.value(), start);
+    if at.widest == 0 {
+        return;
+    }
+    let column_px = f64::from(area.scroll_width()) / at.widest as f64;
+    let left = at.column as f64 * column_px - f64::from(area.client_width()) / 2.0;
     area.set_scroll_left(left.max(0.0) as i32);
 }
