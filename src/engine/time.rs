@@ -196,6 +196,12 @@ pub fn format_utc(ms: i64) -> String {
     format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}.{:03}", rem / 3_600_000, rem / 60_000 % 60, rem / 1000 % 60, rem % 1000)
 }
 
+/// `HH:MM:SS.mmm` of a processing time `ms` after the job start (the clock the page shows).
+pub fn format_elapsed(ms: i64) -> String {
+    let d = ms.max(0);
+    format!("{:02}:{:02}:{:02}.{:03}", d / 3_600_000, d / 60_000 % 60, d / 1000 % 60, d % 1000)
+}
+
 /// A duration in ms as short human text ("87 min", "1.5 s").
 pub fn format_duration(ms: i64) -> String {
     let a = ms.unsigned_abs();

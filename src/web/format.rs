@@ -30,9 +30,7 @@ pub fn wm_raw(w: i64) -> String {
 
 /// `HH:MM:SS.mmm` of a processing time relative to the job start (elapsed).
 pub fn elapsed(now: i64, start: i64) -> String {
-    let d = (now - start).max(0);
-    let h = d / 3_600_000;
-    format!("{:02}:{:02}:{:02}.{:03}", h, d / 60_000 % 60, d / 1000 % 60, d % 1000)
+    crate::engine::time::format_elapsed(now - start)
 }
 
 /// A UTC time of day (`HH:MM:SS.mmm`) or a full date when not on `ref_day`'s day.
@@ -95,7 +93,7 @@ pub fn parse_signed_duration(s: &str) -> Result<i64, String> {
     };
     let split = body.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_' || c == ',')).unwrap_or(body.len());
     let (num, unit) = body.split_at(split);
-    let num: String = num.chars().filter(|c| *c != '_' && *c != ',').collect();
+    let num = without_separators(num, s.trim())?;
     let n: f64 = num.parse().map_err(|_| format!("'{s}' is not a duration (try 5 s, 200 ms, 1 min)"))?;
     let unit_ms = match unit.trim() {
         "" | "ms" | "millis" => 1.0,
@@ -107,7 +105,7 @@ pub fn parse_signed_duration(s: &str) -> Result<i64, String> {
     };
     let v = sign * n * unit_ms;
     if !v.is_finite() || v.abs() > 9.0e15 {
-        return Err("too large".into());
+        return Err("too large: at most 9,000,000,000,000,000 ms (about 285,000 years)".into());
     }
     // A decimal times the unit is not exact in binary ("16.1 s" gives 16100.000000000002 ms):
     // only what is off by more than rounding is a fraction of a millisecond.
@@ -118,9 +116,23 @@ pub fn parse_signed_duration(s: &str) -> Result<i64, String> {
     Ok(whole as i64)
 }
 
+/// The digits of a number written with `_` or thousands commas ("1,000", "12,345.5"). A comma
+/// that does not separate thousands is refused: "1,5 s" read as 15 s was a silent 10× error
+/// (a decimal comma, as much of Europe writes it).
+fn without_separators(num: &str, typed: &str) -> Result<String, String> {
+    let whole = num.split('.').next().unwrap_or("");
+    let mut groups = whole.split(',');
+    let first = groups.next().unwrap_or("");
+    let thousands = groups.all(|g| g.len() == 3) && (1..=3).contains(&first.trim_matches('_').len());
+    if whole.contains(',') && !thousands {
+        return Err(format!("'{typed}': a comma separates thousands here (1,000); write a decimal with a point (1.5 s)"));
+    }
+    Ok(num.chars().filter(|c| *c != '_' && *c != ',').collect())
+}
+
 /// A whole number within `lo..=hi`.
 pub fn parse_int(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
-    let t: String = s.trim().chars().filter(|c| *c != '_' && *c != ',').collect();
+    let t = without_separators(s.trim(), s.trim())?;
     let v: i64 = t.parse().map_err(|_| format!("'{}' is not a whole number", s.trim()))?;
     if v < lo || v > hi {
         return Err(format!("must be between {lo} and {hi}"));
@@ -207,5 +219,20 @@ mod tests {
         }
         assert!(parse_duration("0.5 ms").is_err());
         assert_eq!(parse_duration("1.5 min"), Ok(90_000));
+    }
+
+    /// A decimal comma is refused, not read as a thousands separator ("1,5 s" was 15 s).
+    #[test]
+    fn only_a_thousands_comma_is_a_separator() {
+        assert_eq!(parse_duration("1,000 ms"), Ok(1_000));
+        assert_eq!(parse_duration("12,345.5 s"), Ok(12_345_500));
+        assert_eq!(parse_duration("1_000"), Ok(1_000));
+        for bad in ["1,5 s", "+1,5 s", "1,50 s", ",500", "1,0000", "1234,567"] {
+            let e = parse_signed_duration(bad).unwrap_err();
+            assert!(e.contains("a comma separates thousands"), "{bad}: {e}");
+        }
+        assert_eq!(parse_int("2,048", 0, 10_000), Ok(2_048));
+        assert!(parse_int("1,5", 0, 100).unwrap_err().contains("a comma separates thousands"));
+        assert!(parse_duration("99999999999 h").unwrap_err().contains("at most"));
     }
 }
