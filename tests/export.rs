@@ -8,6 +8,7 @@
 #![cfg(feature = "tools")]
 
 use std::path::Path;
+use wmp::engine::command::{Command, Param};
 use wmp::engine::export::result_line::comparable;
 use wmp::engine::export::{export_job, export_job_streaming, ExportedJob, EXPECTED_PATH, JAVA_PATH, REPLAY_GZ_PATH, REPLAY_PATH, SQL_PATH};
 use wmp::engine::job::TwoInputMode;
@@ -15,7 +16,7 @@ use wmp::engine::limits::MAX_EXPORT_FILE_RECORDS;
 use wmp::engine::operator::midstream::MidstreamSpec;
 use wmp::engine::operator::sql_window::WindowApi;
 use wmp::engine::scenario::build;
-use wmp::engine::scenario::schema::Scenario;
+use wmp::engine::scenario::schema::{Scenario, TimedCommand};
 
 /// Presets whose exported job prints other results than the playground, and why (docs/EXPORT.md).
 /// None today: the last one (`backfill_taskmanager_lost`) agrees since failures replay.
@@ -170,7 +171,7 @@ fn every_preset_exports_or_is_refused_naming_the_field() {
     for (id, s) in presets() {
         if ONLY_STREAMED.contains(&id.as_str()) {
             let e = export_job(&s).unwrap_err().to_string();
-            assert!(e.starts_with("duration_ms") && e.contains("`wmp export` keeps more"), "{id}: {e}");
+            assert!(e.starts_with("duration_ms") && e.contains("run `wmp export` on it, which keeps 20,000,000"), "{id}: {e}");
             continue;
         }
         match (export_job(&s), REFUSED.iter().find(|(p, _)| *p == id)) {
@@ -224,6 +225,22 @@ fn the_download_is_a_zip_unzip_reads() {
 
 fn file_text(job: &ExportedJob, path: &str) -> String {
     file(job, path).to_string()
+}
+
+/// The preset's own fix pressed before ▶ (the UI applies it 1 ms in) is the job's setting: the
+/// export refused every changed scenario ("commands[0] … the job keeps the settings it starts
+/// with"), so the fixed job could not be downloaded.
+#[test]
+fn a_setting_changed_at_the_start_is_the_exported_jobs_and_a_later_one_is_named() {
+    let (_, mut s) = presets().into_iter().find(|(id, _)| id == "heartbeat_idle_timeout").unwrap();
+    let idle = |at_ms, t| TimedCommand { at_ms, command: Command::SetParam { param: Param::IdleTimeoutMs(Some(t)) } };
+    s.commands.insert(0, idle(1, 15_000));
+    let job = export_job(&s).unwrap();
+    assert!(file(&job, JAVA_PATH).contains("Duration.ofSeconds(15)"), "{}", file(&job, JAVA_PATH));
+    assert!(job.notes[0].starts_with("1 setting changed at the start"), "{:?}", job.notes);
+    s.commands.insert(1, idle(5_000, 20_000));
+    let e = export_job(&s).unwrap_err().to_string();
+    assert!(e.starts_with("commands[1]") && e.contains("the change of idle_timeout_ms at 00:00:05.000"), "{e}");
 }
 
 #[test]

@@ -86,6 +86,26 @@ input_twin! {
     }
 }
 
+/// The serde tag a value is written with (`"set_param"`, `"idle_timeout_ms"`): the name the
+/// scenario file and the API use, so an error names it as the user wrote it.
+fn tag_of(v: &impl Serialize, tag: &str) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.get(tag)?.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+impl Command {
+    /// The command's name in a scenario file (`add_partition`).
+    pub fn name(&self) -> String {
+        tag_of(self, "command")
+    }
+}
+
+impl Param {
+    /// The parameter's name in a scenario file and `setParam` (`idle_timeout_ms`).
+    pub fn name(&self) -> String {
+        tag_of(self, "name")
+    }
+}
+
 impl Simulation {
     /// Why the job failed, in the words of Flink's exception; a source subtask named as every
     /// view names it (`rates·0` with two sources).

@@ -3,7 +3,7 @@
 //! A scenario the export cannot run says why, naming the field, instead of downloading.
 
 use super::state::Pg;
-use crate::engine::export::export_job;
+use crate::engine::export::{export_job, is_sql_window};
 use super::save_file::save;
 use leptos::prelude::*;
 
@@ -24,9 +24,15 @@ pub fn DownloadJob(tab: &'static str) -> impl IntoView {
         }
         Err(e) => status.set(format!("This scenario cannot be exported as a job: {e}.")),
     };
+    // The SQL tab's job is a DataStream one unless the window is SQL's: say so before the click.
+    let datastream_here = move || tab == "sql" && !pg.cfg.with(is_sql_window);
     view! {
         <button class="btn small ghost" id=format!("btn-download-job-{tab}") on:click=on_click
-            title="A Maven project for Flink 2.3 that replays this run's records and prints the same window results">"Download runnable job"</button>
+            title=move || if datastream_here() {
+                "A Maven project for Flink 2.3 that replays this run's records and prints the same window results. This scenario's window is a DataStream window, so the job is DataStream Java; the SQL above is its equivalent"
+            } else {
+                "A Maven project for Flink 2.3 that replays this run's records and prints the same window results"
+            }>{move || if datastream_here() { "Download runnable job (DataStream Java)" } else { "Download runnable job" }}</button>
         <span class="muted small" id=format!("download-job-status-{tab}") role="status">{move || status.get()}</span>
     }
 }

@@ -13,6 +13,7 @@
 mod failovers;
 pub mod java_fragments;
 mod job_java;
+pub use job_java::is_sql_window;
 mod job_sql;
 mod pom;
 mod readme;
@@ -85,10 +86,15 @@ pub fn export_job_streaming(
     replay_path: &str,
     progress: replay::Progress,
 ) -> Result<ExportedJob, InputError> {
-    support::check(scenario)?;
+    let (folded, settings) = scenario.fold_start_settings()?;
+    let scenario = &folded;
+    support::check(scenario, settings)?;
     let run = replay::record(scenario, replay, max_records, progress)?;
     support::check_failures(scenario, &run)?;
-    let notes = support::notes(scenario, &run);
+    let mut notes = support::notes(scenario, &run);
+    if settings > 0 {
+        notes.insert(0, support::start_settings_note(settings));
+    }
     let cfg = scenario.job_config();
     let sql = job_java::is_sql_window(&cfg).then(|| job_sql::job_sql(&scenario.name, &cfg));
     let mut files = vec![

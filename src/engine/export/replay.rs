@@ -27,10 +27,12 @@ use super::failovers::{FailoverChange, FailoverEvent, Failovers};
 use super::result_line::ResultLine;
 use super::split_clocks::{ClockChange, SplitClocks};
 use crate::engine::error::InputError;
+use crate::engine::limits::MAX_EXPORT_FILE_RECORDS;
 use crate::engine::observer::Observer;
 use crate::engine::scenario::schema::Scenario;
 use crate::engine::session::{budget, Session};
 use crate::engine::sim::Simulation;
+use crate::engine::time::thousands;
 use std::fmt::Write;
 use std::iter::Peekable;
 use std::ops::ControlFlow;
@@ -127,10 +129,19 @@ fn record_in_batches(
     Ok(recorded(sim, records, end_ms))
 }
 
+/// A run too long to replay, and what to do (the page's limit is the lower one).
 fn too_many(max_records: usize) -> InputError {
     InputError::new(
         "duration_ms",
-        format!("the replay would hold more than {max_records} records, the most this export keeps (shorten duration_ms or lower the producers' rates; `wmp export` keeps more than the browser)"),
+        format!(
+            "the run reads more than {} records, the most this export keeps: shorten the scenario's duration_ms or lower its producers' rates{}",
+            thousands(max_records as u64),
+            if max_records < MAX_EXPORT_FILE_RECORDS {
+                format!(", or download its JSON and run `wmp export` on it, which keeps {}", thousands(MAX_EXPORT_FILE_RECORDS as u64))
+            } else {
+                String::new()
+            }
+        ),
     )
 }
 

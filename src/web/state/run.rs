@@ -143,9 +143,11 @@ impl Pg {
     }
 
     /// Changes the scenario itself (parallelism, window, timestamp assigner …) and restarts
-    /// from time zero; the user's actions so far replay at their times.
+    /// from time zero; the user's actions so far replay at their times, except settings changed
+    /// at the start, which become the scenario's: the fields show them at once after the
+    /// restart (they showed the old values until ▶ reached 1 ms, and read as lost).
     pub fn restart_with(&self, change: impl FnOnce(&mut Scenario)) -> Result<(), InputError> {
-        let mut sc = self.export_scenario();
+        let (mut sc, _) = self.export_scenario().fold_start_settings()?;
         change(&mut sc);
         sc.validate()?;
         let playing = self.playing.get_untracked();
