@@ -107,7 +107,7 @@ pub fn JobStatusStrip() -> impl IntoView {
     view! {
         <div class="job-strip small" id="job-strip" role="group" aria-label="Job status"
             data-status=move || run.with(|r| format!("{:?}", r.status).to_uppercase())>
-            <span class=status_class title=strategy aria-live="polite">{move || run.with(|r| status_text(r, now.get(), start()))}</span>
+            <span class=status_class title=strategy aria-live="polite" tabindex="-1">{move || run.with(|r| status_text(r, now.get(), start()))}</span>
             {move || run.with(|r| facts(r, start(), pg.snap_slow.with(|s| s.sink_mode))).into_iter().map(|f| view! { <span class="job-fact">{f}</span> }).collect_view()}
             <KillButtons run=run error=error />
             <p class="field-error job-error" role="alert" class:hidden=move || error.with(Option::is_none)>{move || error.get()}</p>
@@ -157,6 +157,21 @@ fn kill(pg: Pg, n: u32, error: RwSignal<Option<String>>) {
     }
 }
 
+/// After a kill the button is disabled (nothing to kill while the job is down), which drops
+/// its focus to the page: the job's status, which says what the kill did, takes it instead.
+fn focus_status(ev: &leptos::ev::MouseEvent) {
+    use wasm_bindgen::JsCast;
+    let badge = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|b| b.closest(".job-strip").ok().flatten())
+        .and_then(|s| s.query_selector(".job-badge").ok().flatten())
+        .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(b) = badge {
+        let _ = b.focus();
+    }
+}
+
 /// A TaskManager's keyed state as text, its share of the memory (%), and the tooltip.
 fn chip_text(tm: &TaskManagerView) -> (String, f64, String) {
     let used = bytes(tm.used_bytes);
@@ -184,7 +199,10 @@ fn TaskManagerChip(n: u32, run: Memo<JobRunView>, blocked: Memo<Option<&'static 
             <button class="btn tiny kill" id=format!("kill-tm-{n}") aria-label=format!("Kill TaskManager {n}")
                 disabled=move || blocked.get().is_some()
                 title=move || blocked.get().map_or_else(|| kill_title(pg, n), str::to_string)
-                on:click=move |_| kill(pg, n, error)>"✕ kill"</button>
+                on:click=move |ev| {
+                    kill(pg, n, error);
+                    focus_status(&ev);
+                }>"✕ kill"</button>
         </span>
     }
 }

@@ -151,6 +151,8 @@ pub struct Pg {
     pub hash: RwSignal<(String, i64)>,
     pub notices: RwSignal<Vec<Notice>>,
     next_notice: StoredValue<u64>,
+    /// The notices under the pointer or holding the focus: they do not expire while read.
+    pub held_notices: StoredValue<Vec<u64>>,
     /// Where the emissions and late tables stand in the engine's streams.
     seen: StoredValue<Cursor>,
     pub(crate) pacing: StoredValue<Pacing>,
@@ -235,6 +237,7 @@ impl Pg {
             hash: RwSignal::new((String::new(), 0)),
             notices: RwSignal::new(Vec::new()),
             next_notice: StoredValue::new(0),
+            held_notices: StoredValue::new(Vec::new()),
             seen: StoredValue::new(Cursor::default()),
             pacing: StoredValue::new(Pacing::default()),
             host: StoredValue::new_local(Default::default()),
@@ -485,9 +488,34 @@ impl Pg {
             }
         });
         if kind == NoticeKind::Info {
-            let notices = self.notices;
-            set_timeout(move || { notices.try_update(|n| n.retain(|x| x.id != id)); }, std::time::Duration::from_millis(4000));
+            self.expire_later(id, 4000);
         }
+    }
+
+    /// Drops a confirmation after `ms`, or later while it is read (pointed at or focused: it
+    /// vanished under the pointer, and the focus on its Dismiss button fell to the page).
+    fn expire_later(&self, id: u64, ms: u64) {
+        let pg = *self;
+        set_timeout(
+            move || {
+                if pg.held_notices.try_with_value(|h| h.contains(&id)) == Some(true) {
+                    pg.expire_later(id, 1500);
+                } else {
+                    pg.notices.try_update(|n| n.retain(|x| x.id != id));
+                }
+            },
+            std::time::Duration::from_millis(ms),
+        );
+    }
+
+    /// Marks a notice read (held) or not.
+    pub fn hold_notice(&self, id: u64, held: bool) {
+        self.held_notices.update_value(|h| {
+            h.retain(|&x| x != id);
+            if held {
+                h.push(id);
+            }
+        });
     }
 
     /// Shows an error (engine errors are never swallowed).
@@ -511,6 +539,7 @@ impl Pg {
     }
 
     pub fn dismiss(&self, id: u64) {
+        self.hold_notice(id, false);
         self.notices.update(|n| n.retain(|x| x.id != id));
     }
 }

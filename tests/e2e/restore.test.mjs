@@ -77,9 +77,13 @@ test("restart-stalls-until-idle: failure, RESTARTING, the restore stalls 30 s; w
 
     // The fix the WHY panel proposes, then a failure of our own.
     await step(page, "Fix: idle timeout 5 s");
-    await page.click("#kill-tm-0");
+    await page.focus("#kill-tm-0");
+    await page.keyboard.press("Enter");
     const killed = await clockMs(page);
     assert.equal(await status(page), "RESTARTING");
+    // The button is disabled now: the focus goes to the status that says what happened, not
+    // to the page.
+    assert.match(await page.evaluate(() => document.activeElement?.className), /job-badge/);
     assert.match(await jobMarks(page), /failures=2 restarts=1 down=2/);
     await playUntil(page, killed + 5_500, 10);
     assert.equal(await status(page), "RUNNING", "restored 5 s after the kill");
