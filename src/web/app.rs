@@ -152,7 +152,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                             <h2 id="graph-h">"JOB GRAPH"</h2>
                             <span class="legend small muted">
                                 <span class="lg-idle">"idle"</span>" · "
-                                <span class="lg-min">"━ holds the minimum"</span>" · dashed: No Watermark · ▮ fired · ✕ dropped"
+                                <span class="lg-min"><span aria-hidden="true">"━ "</span>"holds the minimum"</span>" · dashed: No Watermark · ▮ fired · ✕ dropped"
                                 <super::graph_flow_marks::FlowLegend />
                             </span>
                         </header>

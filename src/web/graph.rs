@@ -359,7 +359,9 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         let bp = limited.get().then(|| d.with(|v| v.as_ref().map(|v| v.back_pressure_level))).flatten();
         let bp = bp.map_or(String::new(), |l| format!(", {}", super::graph_flow::bp_label(l, pg.with_flow(|r| r.back_pressured(s)))));
         let state = d.with(|v| v.as_ref().map(|v| format!("{}, watermark {}", if v.idle { "idle" } else { "active" }, wm_human(v.output_watermark.ms(), v.now.ms()))));
-        format!("Source subtask {}: {}{bp}{}; press Enter to explain", named.with(|n| n.0.clone()), state.unwrap_or_default(), if waiting.get() { ", waiting for alignment" } else { "" })
+        let holds = if chain.with(|c| c.1) == Some(s) { ", holds the minimum watermark" } else { "" };
+        let waits = if waiting.get() { ", waiting for alignment" } else { "" };
+        format!("Source subtask {}: {}{bp}{holds}{waits}; press Enter to explain", named.with(|n| n.0.clone()), state.unwrap_or_default())
     };
     view! {
         <g class=move || class() + if waiting.get() { " waiting" } else { "" } data-source=s tabindex="-1" role="button" aria-label=label>

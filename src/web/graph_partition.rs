@@ -35,7 +35,9 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     // in the splits table and the accessible name.
     let shown_wm = move || if compact.get() { String::new() } else { format!(" {}", wm()) };
     let shown_badge = move || if compact.get() && badge.get() == PartState::Active { String::new() } else { format!(" {}", badge.get().word()) };
-    let label = move || format!("Partition {}: {}, watermark {}; press Enter to explain", spoken.get(), badge.get().word(), wm());
+    // The outline says which one holds the minimum; the name says it too.
+    let holds = move || if chain.with(|c| c.2) == Some(p) { ", holds the minimum watermark" } else { "" };
+    let label = move || format!("Partition {}: {}, watermark {}{}; press Enter to explain", spoken.get(), badge.get().word(), wm(), holds());
     let verb = move || if state.with(|s| s.is_some_and(|s| s.3)) { "Resume" } else { "Silence" };
     view! {
         <g class="part-row">

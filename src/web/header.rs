@@ -81,7 +81,8 @@ pub fn PlayButton() -> impl IntoView {
     let pg = expect_context::<Pg>();
     view! {
         <button class="icon-btn primary" id="btn-play" title="Play / pause (Space)"
-            aria-label=move || { if pg.playing.get() { "Pause" } else { "Play" } }
+            // A toggle keeps its name; "pressed" says it plays ("Pause, pressed" read as paused).
+            aria-label="Play"
             aria-pressed=move || pg.playing.get().to_string()
             on:click=move |_| pg.toggle_play()>
             {icons::dynamic(move || if pg.playing.get() { Icon::Pause } else { Icon::Play })}

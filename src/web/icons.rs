@@ -48,3 +48,4 @@ pub fn Svg(icon: Icon) -> impl IntoView {
 pub fn dynamic(icon: impl Fn() -> Icon + Send + Sync + 'static) -> impl IntoView {
     view! { <svg class="ic" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false" inner_html=move || icon().body()></svg> }
 }
+

@@ -6,6 +6,7 @@ use super::format::thousands;
 use crate::engine::live::explain::{explain, Holder};
 use crate::engine::live::{LiveJob, LiveSubtask, LiveVertex};
 use crate::engine::time::{describe_watermark, format_duration, EventTime};
+use super::glyphs::MinMark;
 use leptos::prelude::*;
 
 fn wm(w: Option<i64>) -> String {
@@ -79,7 +80,7 @@ fn SubtaskRow(s: LiveSubtask, source: bool, holds: bool) -> impl IntoView {
         .join("; ");
     view! {
         <tr class:holding=holds data-subtask=s.index>
-            <th scope="row">{s.index}{holds.then_some(" ◀ min")}</th>
+            <th scope="row">{s.index}<MinMark on=holds /></th>
             {(!source).then(|| view! { <td class="mono">{wm(s.input_watermark)}</td> })}
             <td class="mono">{wm(s.output_watermark)}</td>
             <td class="num">{count(s.records_in)}</td>

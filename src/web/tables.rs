@@ -10,6 +10,7 @@ use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::snapshot::SplitView;
 use crate::engine::time::NO_WATERMARK;
+use super::glyphs::MinMark;
 use leptos::prelude::*;
 
 #[component]
@@ -91,7 +92,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             class:selected=move || pg.selection.with(|x| *x == Selection::Split(p))
             class:released=move || released.get() data-partition=p
             on:click=move |_| pg.selection.set(Selection::Split(p))>
-            <th scope="row">{name}<span class="min-mark">{move || if holding.get() == Some(p) { " ◀ min" } else { "" }}</span></th>
+            <th scope="row">{name}<MinMark on=Signal::derive(move || holding.get() == Some(p)) /></th>
             // As the graph and the other tables name it (`rates·0` with two sources, as Flink
             // numbers a vertex's subtasks), not the engine's global number.
             <td class="num">{move || d.with(|s| s.as_ref().and_then(|s| s.subtask)).map_or_else(|| "–".into(), |t| snap.with(|sn| sn.source_subtask_name(t)))}</td>
@@ -179,7 +180,7 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
     view! {
         <tr class:holding=move || is_min.get() class:idle=move || idle.get()
             on:click=move |_| { if let Some(src) = d.with_untracked(|x| x.as_ref().map(|x| x.source_subtask)) { pg.selection.set(Selection::Source(src)) } }>
-            <th scope="row">{move || d.with(|x| x.as_ref().map(|x| format!("ch{}", x.channel)))}<span class="min-mark">{move || if is_min.get() { " ◀ min" } else { "" }}</span></th>
+            <th scope="row">{move || d.with(|x| x.as_ref().map(|x| format!("ch{}", x.channel)))}<MinMark on=is_min /></th>
             <td>{move || input_name(snap, d.with(|x| x.as_ref().map(|x| (x.input, x.source_subtask))))}</td>
             <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", snap.with(|s| s.source_subtask_name(x.source_subtask)))))}</td>
             <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark.ms(), x.now.ms())))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark.ms())))}</span></td>
@@ -256,7 +257,7 @@ fn InputsStrip(focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapsho
                     view! {
                         <li class:holding=min class:idle=i.idle data-input=i.input title=format!("currentInput{}Watermark = {}", i.input + 1, wm_raw(i.watermark.ms()))>
                             <b>{format!("currentInput{}Watermark", i.input + 1)}</b>{format!(" ({}) ", i.topic)}<span class="mono">{wm}</span>
-                            <span class="min-mark">{if min { " ◀ min" } else { "" }}</span>
+                            <MinMark on=min />
                         </li>
                     }
                 })

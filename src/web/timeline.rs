@@ -256,10 +256,10 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
 fn TimelineLegend(compact: bool) -> impl IntoView {
     view! {
         <span class="legend small" class:hidden=compact>
-            <span class="lg-op">"━ window subtask"</span>
-            <span class="lg-split">"─ split"</span>
-            <span class="lg-min" title="The split that holds the explained window subtask's watermark, drawn on top of it">"━ holds min"</span>
-            <span class="lg-diag">"┄ processing time"</span>
+            <span class="lg-op"><span aria-hidden="true">"━ "</span>"window subtask"</span>
+            <span class="lg-split"><span aria-hidden="true">"─ "</span>"split"</span>
+            <span class="lg-min" title="The split that holds the explained window subtask's watermark, drawn on top of it"><span aria-hidden="true">"━ "</span>"holds min"</span>
+            <span class="lg-diag"><span aria-hidden="true">"┄ "</span>"processing time"</span>
             <span>"▮ fired"</span><span>"◇ late re-firing"</span><span>"✕ dropped"</span><span>"○ side output"</span>
             <span class="lg-idle">"idle"</span>
             <JobLegend />

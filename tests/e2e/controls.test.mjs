@@ -98,7 +98,25 @@ test("fields refuse bad input with a message at the field", async () => {
     assert.equal((await page.locator("#f-bound-err").textContent()).trim(), "", "typing clears it");
     await setField(page, "#f-bound", "3000");
     assert.match(await page.locator("#f-bound-err").textContent(), /read as 3 s: a number without a unit is milliseconds/);
+    // A decimal comma is refused, not read as thousands ("1,5 s" was 15 s).
+    await page.fill("#f-bound", "1,5 s");
+    assert.match(await page.locator("#f-bound-err").textContent(), /a comma separates thousands here/);
     await page.screenshot({ path: path.join(shots, "field-validation.png") });
+  });
+});
+
+test("settings changed before ▶ stay in the fields after a restart (Apply ↻)", async () => {
+  await app(async (page) => {
+    await choosePreset(page, "late-data");
+    await openControls(page);
+    await setField(page, "#f-bound", "2.5 s");
+    await setField(page, "#f-idle", "20 s");
+    await page.fill("#f-src-par", "2");
+    await page.click("#btn-apply-parallelism");
+    await page.locator(".notice", { hasText: "Parallelism: source 2" }).first().waitFor();
+    // They showed the old values until ▶ reached 1 ms, and read as lost.
+    assert.equal(await page.inputValue("#f-bound"), "2.5 s");
+    assert.equal(await page.inputValue("#f-idle"), "20 s");
   });
 });
 
@@ -114,6 +132,35 @@ test("a cumulate window from the drawer becomes a SQL CUMULATE window, with its 
     // It restarted as a SQL window (the apply said 'set "api": "sql"', which the drawer cannot).
     await page.locator(".notice", { hasText: "SQL CUMULATE window" }).waitFor();
     assert.match(await page.inputValue("#sql-text"), /CUMULATE/);
+  });
+});
+
+test("Escape in a field undoes the edit and keeps the panel open; a second Escape closes it", async () => {
+  await app(async (page) => {
+    await openControls(page);
+    const before = await page.inputValue("#f-bound");
+    await page.fill("#f-bound", "7 s");
+    await page.press("#f-bound", "Escape");
+    assert.equal(await page.inputValue("#f-bound"), before);
+    assert.equal(await page.getAttribute("#btn-controls", "aria-expanded"), "true", "the panel stays open");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "f-bound");
+    await page.press("#f-bound", "Escape");
+    assert.equal(await page.getAttribute("#btn-controls", "aria-expanded"), "false");
+  });
+});
+
+test("a confirmation stays while it is pointed at or focused, and goes after", async () => {
+  await app(async (page) => {
+    await openControls(page);
+    await page.click("#btn-send");
+    const notice = page.locator(".notice", { hasText: "Sent one record" });
+    await notice.waitFor();
+    await notice.locator("button").focus();
+    // It expired after 4 s whatever the reader did, and the focus fell to the page.
+    await page.waitForTimeout(5_000);
+    assert.equal(await notice.count(), 1, "kept while focused");
+    await page.locator("#btn-send").focus();
+    await notice.waitFor({ state: "detached", timeout: 4_000 });
   });
 });
 

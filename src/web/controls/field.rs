@@ -122,7 +122,12 @@ pub fn Field(
                 on:change=move |_| d.commit()
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                     if ev.key() == "Enter" { d.commit() }
-                    if ev.key() == "Escape" { d.revert() }
+                    // Escape undoes an edit and stops there (the panel closed with it, and a
+                    // keyboard user lost their place); with nothing to undo it closes the panel.
+                    if ev.key() == "Escape" && d.dirty.get_untracked() {
+                        d.revert();
+                        ev.stop_propagation();
+                    }
                 } />
             <small class="field-msg" id=err_id role="alert">{move || d.error.get().or_else(|| d.note()).unwrap_or_default()}</small>
         </div>

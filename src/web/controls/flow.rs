@@ -11,6 +11,7 @@ use crate::engine::flow::IdlenessClock;
 use crate::engine::scenario::schema::{Scenario, StartOffset};
 use crate::web::format::{dur_input, parse_duration, parse_int, parse_utc, thousands, wm_human};
 use crate::web::state::Pg;
+use crate::web::glyphs::Restarts;
 use leptos::prelude::*;
 
 /// `unbounded` (or empty), or records per second.
@@ -69,7 +70,7 @@ fn IdlenessClockSelect() -> impl IntoView {
     };
     view! {
         <div class="field">
-            <label for="f-idle-clock">"Flink version: idleness clock ↻"</label>
+            <label for="f-idle-clock">"Flink version: idleness clock"<Restarts/></label>
             <select id="f-idle-clock" on:change=on_change
                 prop:value=move || if clock() == IdlenessClock::Wall { "wall" } else { "input_activity" }>
                 <option value="input_activity">"2.x: input-activity clock (1.19.2+, 1.20.1+)"</option>
@@ -185,7 +186,7 @@ fn RestartGroup() -> impl IntoView {
     view! {
         <label class="check">
             <input type="checkbox" id="f-align" prop:checked=move || aligned.get() on:change=move |ev| aligned.set(event_target_checked(&ev)) />
-            "watermark alignment (withWatermarkAlignment) ↻"
+            "watermark alignment (withWatermarkAlignment)"<Restarts/>
         </label>
         <div class="field-row" class:hidden=move || !aligned.get()>
             <TextDraft id="f-align-group" label="group" sig=d.group err=d.err check=v_any />
@@ -194,8 +195,8 @@ fn RestartGroup() -> impl IntoView {
         </div>
         <StartOffsetFields d=d />
         <div class="apply-row">
-            <button class="btn small" id="btn-apply-flow" on:click=move |_| d.apply(pg)>"Apply ↻"</button>
-            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role="alert">{move || d.err.get().unwrap_or_else(|| "alignment and start offset restart the job from time zero".into())}</small>
+            <button class="btn small" id="btn-apply-flow" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" alignment and start offset"</span><Restarts/></button>
+            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role=move || d.err.with(|e| e.is_some()).then_some("alert")>{move || d.err.get().unwrap_or_else(|| "alignment and start offset restart the job from time zero".into())}</small>
         </div>
     }
 }
@@ -216,7 +217,7 @@ fn StartOffsetFields(d: FlowDraft) -> impl IntoView {
     view! {
         <div class="field-row">
             <div class="field">
-                <label for="f-start">"start offset ↻"</label>
+                <label for="f-start">"start offset"<Restarts/></label>
                 <select id="f-start" prop:value=move || start.get() on:change=move |ev| start.set(event_target_value(&ev))>
                     <option value="earliest">"earliest()"</option>
                     <option value="latest">"latest()"</option>

@@ -11,6 +11,7 @@ use crate::engine::source::timestamp::TimestampAssigner;
 use crate::web::actions::assigner_label;
 use crate::web::format::{dur_input, opt_dur_input, parse_duration, parse_opt_duration};
 use crate::web::state::Pg;
+use crate::web::glyphs::Restarts;
 use leptos::prelude::*;
 
 fn set(pg: Pg, p: Param) -> Result<(), String> {
@@ -152,7 +153,7 @@ fn AssignerSelect() -> impl IntoView {
     };
     view! {
         <div class="field">
-            <label for="f-assigner">"timestamp assigner ↻"</label>
+            <label for="f-assigner">"timestamp assigner"<Restarts/></label>
             <select id="f-assigner" on:change=on_assigner prop:value=move || match assigner() {
                 TimestampAssigner::EventField => "event_field",
                 TimestampAssigner::BrokerTime => "broker_time",
@@ -282,8 +283,8 @@ fn WindowSection() -> impl IntoView {
             <h3 id="ctl-window">"Windows and sink"</h3>
             <WindowShape d=d />
             <div class="apply-row">
-                <button class="btn small" id="btn-apply-window" on:click=move |_| d.apply(pg)>"Apply window ↻"</button>
-                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role="alert">{move || d.err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
+                <button class="btn small" id="btn-apply-window" on:click=move |_| d.apply(pg)>"Apply window"<Restarts/></button>
+                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role=move || d.err.with(|e| e.is_some()).then_some("alert")>{move || d.err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
             </div>
             <Field label="allowed lateness" id="f-lateness" hint="0, or e.g. 10 s"
                 value=Signal::derive(move || dur_input(pg.cfg.with(|c| c.allowed_lateness_ms)))
@@ -322,7 +323,7 @@ fn WindowShape(d: WindowDraft) -> impl IntoView {
     view! {
         <div class="field-row">
             <div class="field">
-                <label for="f-wtype">"window ↻"</label>
+                <label for="f-wtype">"window"<Restarts/></label>
                 <select id="f-wtype" prop:value=move || kind.get() on:change=move |ev| kind.set(event_target_value(&ev))>
                     <option value="tumbling">"tumbling"</option>
                     <option value="sliding">"sliding"</option>

@@ -6,6 +6,7 @@ use crate::engine::command::{Command, Param};
 use crate::engine::partitioner::Exchange;
 use crate::web::format::{dur_input, parse_duration, parse_int};
 use crate::web::state::Pg;
+use crate::web::glyphs::Restarts;
 use leptos::prelude::*;
 
 #[component]
@@ -62,7 +63,7 @@ fn PartitionButtons() -> impl IntoView {
                 <option value="">"last"</option>
                 {move || parts.get().into_iter().map(|(p, name)| view! { <option value=p.to_string()>{name}</option> }).collect_view()}
             </select>
-            <button class="btn small ghost" id="btn-remove-partition" on:click=remove>"− Remove"</button>
+            <button class="btn small ghost" id="btn-remove-partition" on:click=remove><span aria-hidden="true">"− "</span>"Remove"</button>
         </div>
     }
 }
@@ -157,8 +158,8 @@ fn ParallelismControls() -> impl IntoView {
             </div>
         </div>
         <div class="apply-row">
-            <button class="btn small" id="btn-apply-parallelism" on:click=move |_| d.apply(pg)>"Apply ↻"</button>
-            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role="alert">{move || d.err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
+            <button class="btn small" id="btn-apply-parallelism" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" topology"</span><Restarts/></button>
+            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role=move || d.err.with(|e| e.is_some()).then_some("alert")>{move || d.err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
         </div>
     }
 }
