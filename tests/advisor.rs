@@ -65,6 +65,22 @@ fn a_backfill_keeps_its_bound_and_its_slow_reader_knows_alignment_is_on() {
     assert!(slow.detail.contains("Watermark alignment is on"), "{}", slow.detail);
 }
 
+/// A backfill has no silent partition: the idle timeout the advisor still proposes (every Kafka
+/// source may want one) says that it changes nothing now, beside a WHY panel whose fix is
+/// alignment; a preset with a silent partition does not say so.
+#[test]
+fn an_idle_timeout_advised_with_no_silent_partition_says_it_changes_nothing_now() {
+    let basis = |json: &str, at_ms| {
+        let mut s = Session::from_json(json).unwrap();
+        run_to(&mut s, at_ms);
+        s.sim().diagnose(&DiagnosisOptions::default()).advice.idle_timeout.basis
+    };
+    let backfill = basis(include_str!("../presets/backfill_taskmanager_lost.json"), 60_000);
+    assert!(backfill.contains("no partition is silent now"), "{backfill}");
+    let heartbeat = basis(include_str!("../presets/heartbeat_idle_timeout.json"), 60_000);
+    assert!(!heartbeat.contains("no partition is silent"), "{heartbeat}");
+}
+
 /// The same after the backfill has caught up: the records now arrive fresh and in order, but
 /// the disorder measured is still mostly history's, so the bound stays (it advised 30 s → 0).
 #[test]

@@ -249,6 +249,10 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         ),
         (None, Some(_)) => format!("no gaps measured yet; the interval is {}, the bound {}", d(i.interval_ms), d(bound_ms)),
     };
+    if rec.is_some() && !any_silent(i) {
+        // A backfill's advice read as the fix beside a WHY panel that names another one.
+        basis += "; no partition is silent now, so it changes nothing until one goes silent";
+    }
     if !same {
         basis += "; the sources' idle timeouts differ (";
         for (n, t) in all.iter().enumerate() {
@@ -269,6 +273,12 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         )
     });
     (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost }, constraints)
+}
+
+/// Whether a partition is silent or goes quiet (what an idle timeout is for).
+fn any_silent(i: &Inputs) -> bool {
+    use PartitionClass::{Empty, Flapping, Heartbeat, Idle, Returning};
+    i.partitions.iter().any(|p| p.idle || matches!(p.class, Empty | Idle | Heartbeat | Flapping | Returning))
 }
 
 /// Seed 002's constraints but the gaps': the interval, twice the bound, the tolerated delay

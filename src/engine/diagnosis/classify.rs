@@ -50,7 +50,7 @@ impl PartitionClass {
             PartitionClass::Returning => "returning",
             PartitionClass::Flapping => "flapping",
             PartitionClass::Removed => "removed",
-            PartitionClass::Waiting => "waiting (job down)",
+            PartitionClass::Waiting => "waiting",
         }
     }
 }
