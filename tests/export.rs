@@ -171,7 +171,10 @@ fn every_preset_exports_or_is_refused_naming_the_field() {
     for (id, s) in presets() {
         if ONLY_STREAMED.contains(&id.as_str()) {
             let e = export_job(&s).unwrap_err().to_string();
-            assert!(e.starts_with("duration_ms") && e.contains("run `wmp export` on it, which keeps 20,000,000"), "{id}: {e}");
+            assert!(
+                e.starts_with("duration_ms") && e.contains("run `wmp export` on the scenario's JSON, which keeps 20,000,000"),
+                "{id}: {e}"
+            );
             continue;
         }
         match (export_job(&s), REFUSED.iter().find(|(p, _)| *p == id)) {
@@ -227,7 +230,7 @@ fn file_text(job: &ExportedJob, path: &str) -> String {
     file(job, path).to_string()
 }
 
-/// The preset's own fix pressed before ▶ (the UI applies it 1 ms in) is the job's setting: the
+/// The preset's own fix pressed before ▶ (the UI applies it at the next instant) is the job's setting: the
 /// export refused every changed scenario ("commands[0] … the job keeps the settings it starts
 /// with"), so the fixed job could not be downloaded.
 #[test]
@@ -237,7 +240,7 @@ fn a_setting_changed_at_the_start_is_the_exported_jobs_and_a_later_one_is_named(
     s.commands.insert(0, idle(1, 15_000));
     let job = export_job(&s).unwrap();
     assert!(file(&job, JAVA_PATH).contains("Duration.ofSeconds(15)"), "{}", file(&job, JAVA_PATH));
-    assert!(job.notes[0].starts_with("1 setting changed at the start"), "{:?}", job.notes);
+    assert!(job.notes[0].starts_with("1 setting changed at 00:00 before ▶ is the job's own"), "{:?}", job.notes);
     s.commands.insert(1, idle(5_000, 20_000));
     let e = export_job(&s).unwrap_err().to_string();
     assert!(e.starts_with("commands[1]") && e.contains("the change of idle_timeout_ms at 00:00:05.000"), "{e}");

@@ -86,14 +86,15 @@ pub fn export_job_streaming(
     replay_path: &str,
     progress: replay::Progress,
 ) -> Result<ExportedJob, InputError> {
-    let (folded, settings) = scenario.fold_start_settings()?;
-    let scenario = &folded;
-    support::check(scenario, settings)?;
-    let run = replay::record(scenario, replay, max_records, progress)?;
-    support::check_failures(scenario, &run)?;
+    let folded = scenario.fold_start_settings()?;
+    let scenario = &folded.scenario;
+    let user = |e| folded.user_error(e);
+    support::check(scenario).map_err(user)?;
+    let run = replay::record(scenario, replay, max_records, progress).map_err(user)?;
+    support::check_failures(scenario, &run).map_err(user)?;
     let mut notes = support::notes(scenario, &run);
-    if settings > 0 {
-        notes.insert(0, support::start_settings_note(settings));
+    if folded.settings > 0 {
+        notes.insert(0, support::start_settings_note(folded.settings));
     }
     let cfg = scenario.job_config();
     let sql = job_java::is_sql_window(&cfg).then(|| job_sql::job_sql(&scenario.name, &cfg));

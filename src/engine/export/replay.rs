@@ -137,7 +137,7 @@ fn too_many(max_records: usize) -> InputError {
             "the run reads more than {} records, the most this export keeps: shorten the scenario's duration_ms or lower its producers' rates{}",
             thousands(max_records as u64),
             if max_records < MAX_EXPORT_FILE_RECORDS {
-                format!(", or download its JSON and run `wmp export` on it, which keeps {}", thousands(MAX_EXPORT_FILE_RECORDS as u64))
+                format!(", or run `wmp export` on the scenario's JSON, which keeps {}", thousands(MAX_EXPORT_FILE_RECORDS as u64))
             } else {
                 String::new()
             }

@@ -10,7 +10,6 @@ use crate::engine::flow::IdlenessClock;
 use crate::engine::job::JobConfig;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::scenario::schema::{Scenario, TimedCommand};
-use crate::engine::scenario::start_settings::START_SETTINGS_MS;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::time::format_elapsed;
 
@@ -19,9 +18,8 @@ fn unsupported(field: &str, what: &str) -> InputError {
     InputError::new(field, format!("cannot be exported yet: {what}"))
 }
 
-/// The replay job has one input, a DataStream window and the source's own strategy. `folded`
-/// commands were taken into its settings: an error names a command by its place in the user's.
-pub fn check(s: &Scenario, folded: usize) -> Result<(), InputError> {
+/// The replay job has one input, a DataStream window and the source's own strategy.
+pub fn check(s: &Scenario) -> Result<(), InputError> {
     let cfg = s.job_config();
     if s.interval_join.is_some() {
         return Err(unsupported(
@@ -61,7 +59,7 @@ pub fn check(s: &Scenario, folded: usize) -> Result<(), InputError> {
                 | Command::DetachProducers { .. }
                 | Command::Fail { .. }
         ) {
-            return Err(unsupported(&format!("commands[{}]", i + folded), &mid_run_change(c)));
+            return Err(unsupported(&format!("commands[{i}]"), &mid_run_change(c)));
         }
     }
     Ok(())
@@ -69,20 +67,21 @@ pub fn check(s: &Scenario, folded: usize) -> Result<(), InputError> {
 
 /// Why a command cannot replay, in the words of what the user did and when.
 fn mid_run_change(c: &TimedCommand) -> String {
-    let what = match &c.command {
-        Command::SetParam { param } => format!("the change of {} at {}", param.name(), format_elapsed(c.at_ms)),
-        other => format!("the {} at {}", other.name(), format_elapsed(c.at_ms)),
-    };
-    format!(
-        "{what}: the job keeps the settings and splits it starts with (only what is produced, and failures, replay). \
-         A setting changed before the job starts (at 00:00, or Reset, change, export) is the job's own"
-    )
+    let keeps = "the job keeps the settings and splits it starts with (only what is produced, and failures, replay)";
+    match &c.command {
+        Command::SetParam { param } => format!(
+            "the change of {} at {}: {keeps}. A setting changed at 00:00 before ▶ (or Reset, change, export) is the job's own",
+            param.name(),
+            format_elapsed(c.at_ms)
+        ),
+        other => format!("the {} at {}: {keeps}", other.name(), format_elapsed(c.at_ms)),
+    }
 }
 
 /// The note of settings changed at the start: the job starts with them.
 pub fn start_settings_note(n: usize) -> String {
     format!(
-        "{n} setting{} changed at the start (at most {START_SETTINGS_MS} ms in) {} the job's own: it starts with {}",
+        "{n} setting{} changed at 00:00 before ▶ {} the job's own: it starts with {}",
         if n == 1 { "" } else { "s" },
         if n == 1 { "is" } else { "are" },
         if n == 1 { "it" } else { "them" }

@@ -1,8 +1,8 @@
-//! The settings a job starts with. A parameter set before anything runs (the UI's field edited
-//! at 00:00 applies at the next instant, 1 ms in) is the job's own setting: the exported job
-//! starts with it, and a restart from time zero shows it at once. The simulation applies the
-//! parameters, so what a parameter means (a bound on SQL's generator, an idle timeout that
-//! reaches SQL's watermark operator) is written once, in `set_param`.
+//! The settings a job starts with. A parameter set at the start (the UI's fields edited at
+//! 00:00 before ▶, each applied at the next instant: 0 ms, 1 ms, 2 ms …) is the job's own
+//! setting: the exported job starts with it, and a restart from time zero shows it at once. The
+//! simulation applies the parameters, so what a parameter means (a bound on SQL's generator, an
+//! idle timeout that reaches SQL's watermark operator) is written once, in `set_param`.
 
 use super::schema::Scenario;
 use crate::engine::command::Command;
@@ -10,25 +10,52 @@ use crate::engine::error::InputError;
 use crate::engine::job::JobConfig;
 use crate::engine::time::ProcTime;
 
-/// Parameters set no later than this (ms after the start) are the job's starting settings.
-pub const START_SETTINGS_MS: i64 = 1;
+/// A scenario with its starting settings folded in, and where its commands came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Folded {
+    pub scenario: Scenario,
+    /// How many `set_param` commands became settings.
+    pub settings: usize,
+    /// The index in the user's `commands` of each command left (an error names theirs).
+    origin: Vec<usize>,
+}
+
+impl Folded {
+    /// An error about the folded scenario's `commands[i]`, naming the user's command instead.
+    pub fn user_error(&self, mut e: InputError) -> InputError {
+        let index = e.path.strip_prefix("commands[").and_then(|r| r.split_once(']'));
+        if let Some((Ok(i), rest)) = index.map(|(i, rest)| (i.parse::<usize>(), rest)) {
+            if let Some(o) = self.origin.get(i) {
+                e.path = format!("commands[{o}]{rest}");
+            }
+        }
+        e
+    }
+}
 
 impl Scenario {
     /// The scenario with its leading `set_param` commands at the start folded into its own
-    /// settings, and how many were folded.
-    pub fn fold_start_settings(&self) -> Result<(Scenario, usize), InputError> {
-        let n = self.commands.iter().take_while(|c| c.at_ms <= START_SETTINGS_MS && matches!(c.command, Command::SetParam { .. })).count();
-        if n == 0 {
-            return Ok((self.clone(), 0));
-        }
-        let mut head = self.clone();
-        head.commands.truncate(n);
-        let mut sim = head.build()?;
-        sim.run_until(ProcTime(self.start_time_ms + head.commands[n - 1].at_ms))?;
+    /// settings, in time order as the run applies them. "At the start": the `n`-th (from 0) at
+    /// most `n + 1` ms in, as edits made before ▶ land (each at the next instant: 0 or 1 ms, then
+    /// one ms later each), before the job has been played.
+    pub fn fold_start_settings(&self) -> Result<Folded, InputError> {
+        let mut order: Vec<usize> = (0..self.commands.len()).collect();
+        order.sort_by_key(|&i| self.commands[i].at_ms);
+        let at_start = |(n, &i): (usize, &usize)| {
+            let c = &self.commands[i];
+            matches!(c.command, Command::SetParam { .. }) && c.at_ms <= i64::try_from(n).unwrap_or(i64::MAX).saturating_add(1)
+        };
+        let n = order.iter().enumerate().take_while(|&x| at_start(x)).count();
         let mut out = self.clone();
-        out.commands.drain(..n);
-        out.adopt_runtime_settings(sim.config());
-        Ok((out, n))
+        out.commands = order[n..].iter().map(|&i| self.commands[i].clone()).collect();
+        if n > 0 {
+            let mut head = self.clone();
+            head.commands = order[..n].iter().map(|&i| self.commands[i].clone()).collect();
+            let mut sim = head.build()?;
+            sim.run_until(ProcTime(self.start_time_ms + head.commands[n - 1].at_ms))?;
+            out.adopt_runtime_settings(sim.config());
+        }
+        Ok(Folded { scenario: out, settings: n, origin: order[n..].to_vec() })
     }
 
     /// Takes the running job's values of every parameter a `set_param` command can change.
@@ -37,11 +64,12 @@ impl Scenario {
         for (spec, input) in inputs.zip(&cfg.inputs) {
             spec.watermark.generator = input.source.generator;
             spec.watermark.idle_timeout_ms = input.source.idle_timeout_ms;
+            // One setting per job, written in each source (validation checks they agree).
+            spec.watermark.auto_watermark_interval_ms = cfg.auto_watermark_interval_ms;
             spec.transform = input.source.transform;
             spec.read_rate_per_s = input.read_rate_per_s;
             spec.midstream = input.midstream;
         }
-        self.source.watermark.auto_watermark_interval_ms = cfg.auto_watermark_interval_ms;
         self.exchange.latency_ms = cfg.channel_latency_ms;
         if let Some(w) = &mut self.window {
             w.allowed_lateness_ms = cfg.allowed_lateness_ms;
@@ -75,7 +103,8 @@ mod tests {
             set(1, Param::AllowedLatenessMs(3_000)),
             set(5_000, Param::SinkMode(crate::engine::operator::sink::SinkMode::Upsert)),
         ];
-        let (folded, n) = sc.fold_start_settings().unwrap();
+        let f = sc.fold_start_settings().unwrap();
+        let (folded, n) = (f.scenario.clone(), f.settings);
         assert_eq!(n, 3);
         assert_eq!(folded.source.watermark.idle_timeout_ms, Some(15_000));
         assert_eq!(folded.window.as_ref().unwrap().allowed_lateness_ms, 3_000);
@@ -92,7 +121,40 @@ mod tests {
     #[test]
     fn nothing_to_fold_leaves_the_scenario_as_it_is() {
         let mut sc = parse(catalog::preset("heartbeat-idle-timeout").unwrap().json).unwrap();
-        sc.commands = vec![set(2, Param::IdleTimeoutMs(Some(15_000)))];
-        assert_eq!(sc.fold_start_settings().unwrap(), (sc.clone(), 0));
+        sc.commands = vec![set(1_000, Param::IdleTimeoutMs(Some(15_000)))];
+        let f = sc.fold_start_settings().unwrap();
+        assert_eq!((f.scenario, f.settings), (sc.clone(), 0));
+    }
+
+    /// The UI's edits at 00:00 land 1 ms apart (each at the next instant): all of them are the
+    /// job's settings, whatever their order in the file.
+    #[test]
+    fn every_edit_before_the_first_read_folds_in_time_order() {
+        let mut sc = parse(catalog::preset("late-data").unwrap().json).unwrap();
+        sc.commands = vec![
+            set(2, Param::AllowedLatenessMs(3_000)),
+            set(0, Param::BoundMs(2_500)),
+            set(1, Param::IdleTimeoutMs(Some(20_000))),
+            set(60_000, Param::LateSideOutput(true)),
+        ];
+        let f = sc.fold_start_settings().unwrap();
+        assert_eq!(f.settings, 3);
+        assert_eq!(f.scenario.source.watermark.idle_timeout_ms, Some(20_000));
+        assert_eq!(f.scenario.window.as_ref().unwrap().allowed_lateness_ms, 3_000);
+        // An error about what is left names the user's command.
+        let e = f.user_error(crate::engine::error::InputError::new("commands[0].param", "x"));
+        assert_eq!(e.path, "commands[3].param");
+    }
+
+    /// Two inputs: the interval is one setting per job, written in both sources.
+    #[test]
+    fn a_two_input_job_stays_valid() {
+        let mut sc = parse(catalog::preset("union-idle-stream").unwrap().json).unwrap();
+        sc.commands = vec![set(0, Param::AutoWatermarkIntervalMs(100)), set(1, Param::IdleTimeoutMs(Some(7_000)))];
+        let f = sc.fold_start_settings().unwrap();
+        assert_eq!(f.settings, 2);
+        f.scenario.validate().unwrap();
+        assert_eq!(f.scenario.second_input.as_ref().unwrap().source.watermark.auto_watermark_interval_ms, 100);
+        assert_eq!(f.scenario.second_input.as_ref().unwrap().source.watermark.idle_timeout_ms, Some(7_000));
     }
 }

@@ -260,7 +260,9 @@ impl Session {
         }
         let mut sc = self.to_scenario_now();
         a.change(&mut sc);
-        *self = Session::new(sc)?;
+        // Settings changed before anything was read become the restarted job's own, as the
+        // page's restart does (the fields showed the old values until play reached them).
+        *self = Session::new(sc.fold_start_settings()?.scenario)?;
         Ok(())
     }
 

@@ -144,12 +144,14 @@ impl Pg {
 
     /// Changes the scenario itself (parallelism, window, timestamp assigner …) and restarts
     /// from time zero; the user's actions so far replay at their times, except settings changed
-    /// at the start, which become the scenario's: the fields show them at once after the
-    /// restart (they showed the old values until ▶ reached 1 ms, and read as lost).
+    /// before anything was read, which become the scenario's (`fold_start_settings`): the
+    /// fields show them at once after the restart (they showed the old values until ▶ reached
+    /// them, and read as lost). Folded after the change, so the new shape gets them.
     pub fn restart_with(&self, change: impl FnOnce(&mut Scenario)) -> Result<(), InputError> {
-        let (mut sc, _) = self.export_scenario().fold_start_settings()?;
+        let mut sc = self.export_scenario();
         change(&mut sc);
         sc.validate()?;
+        let sc = sc.fold_start_settings()?.scenario;
         let playing = self.playing.get_untracked();
         self.load(sc, self.preset.get_untracked())?;
         self.playing.set(playing);
