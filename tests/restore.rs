@@ -447,3 +447,16 @@ fn while_the_job_is_down_no_partition_is_a_slow_reader() {
     assert!(ex.reasons.iter().all(|r| !matches!(r, Reason::SlowPartition { .. })), "{}", ex.text);
     assert!(matches!(ex.reasons[0], Reason::JobDown { .. }), "{}", ex.text);
 }
+
+/// A backlog that waits for the restart is not "silent, with no idle timeout" (the WHY panel
+/// proposed withIdleness for a partition whose records wait unread while the job is down).
+#[test]
+fn a_partition_waiting_for_the_restart_is_not_called_silent() {
+    let mut s = parse(include_str!("../presets/backfill_taskmanager_lost.json")).unwrap().build().unwrap();
+    s.run_until(ProcTime(s.config().start_time.ms() + 900_000)).unwrap();
+    assert_eq!(s.job_run().status, JobStatus::Restarting);
+    for w in 0..2 {
+        let ex = s.explain(w).unwrap();
+        assert!(ex.reasons.iter().all(|r| !matches!(r, Reason::SplitSilentNoIdleTimeout { .. })), "{}", ex.text);
+    }
+}

@@ -387,7 +387,10 @@ fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>) -
         PartitionClass::Slow => Some(Reason::SlowPartition { partition: p, behind_ms: f.behind_ms.unwrap_or(0), cause: f.slow_cause }),
         PartitionClass::Returning => Some(Reason::ReturnedBelowWatermark { partition: p, late_records: f.late_records }),
         PartitionClass::Flapping => timeout.map(|t| Reason::FlappingPartition { partition: p, flips: f.idle_flips, idle_timeout_ms: t }),
-        PartitionClass::Idle | PartitionClass::Steady | PartitionClass::Removed | PartitionClass::Waiting => silent_untimed(),
+        // Waiting for the restart: its backlog is unread because no reader runs, not because it
+        // is silent ("no idle timeout" beside "the job is RESTARTING"); the job's reason says why.
+        PartitionClass::Waiting => None,
+        PartitionClass::Idle | PartitionClass::Steady | PartitionClass::Removed => silent_untimed(),
     }
 }
 
