@@ -366,13 +366,19 @@ fn time_column(c: &mut Ctx, tvf: &Tvf, rowtime: Option<&str>) -> Result<(), SqlE
         return Err(SqlError::at(d.pos, format!("Can't find the time attribute field '{}' in the input schema {}", d.v, schema(t))));
     }
     match rowtime {
-        Some(r) if r != d.v => Err(SqlError::at(
+        // A view's columns are not read (`ts AS rt`): its first table's rowtime is no check.
+        Some(r) if r != d.v && table.is_some() => Err(SqlError::at(
             d.pos,
             format!(
                 "The window function requires the timecol is a time attribute type, but {} is not: the time attribute of {} is {r} (WATERMARK FOR {r})",
                 d.v, tvf.table.v
             ),
         )),
+        Some(r) if r != d.v => {
+            let why = format!("{} is not the time attribute of {}'s first table ({r}): Flink rejects it unless the view renames {r}; the playground windows on {r}", d.v, tvf.table.v);
+            c.notes.push(Note::at(d.pos, why));
+            Ok(())
+        }
         None if table.is_some() => {
             let why = format!("{} has no WATERMARK: Flink rejects a window on a column that is not a time attribute", tvf.table.v);
             c.notes.push(Note::at(d.pos, why));
@@ -382,12 +388,15 @@ fn time_column(c: &mut Ctx, tvf: &Tvf, rowtime: Option<&str>) -> Result<(), SqlE
     }
 }
 
-/// Every `GROUP BY` column is the window's or the table's, as Flink's validation requires (where
-/// the table's columns are known: [`script_table`]).
+/// Every `GROUP BY` column, and a session's `PARTITION BY` key, is the window's or the table's,
+/// as Flink's validation requires (where the table's columns are known: [`script_table`]); an
+/// expression (`UPPER(k)`, `GROUPING SETS`) is not checked.
 fn group_by_columns(c: &Ctx, tvf: &Tvf, q: &Query) -> Result<(), SqlError> {
     let Some(t) = script_table(c, tvf) else { return Ok(()) };
     let known = |g: &str| WINDOW_COLUMNS.iter().any(|w| g.eq_ignore_ascii_case(w)) || t.columns.iter().any(|col| col == g);
-    match q.group_by.iter().find(|g| !known(&g.v)) {
+    let columns = &q.group_by[..q.group_by.len() - usize::from(q.group_by_expr)];
+    let partition_by = tvf.partition_by.iter();
+    match columns.iter().chain(partition_by).find(|g| !known(&g.v)) {
         Some(g) => Err(SqlError::at(
             g.pos,
             format!("Column '{}' not found in any table: the window reads {} and adds {}", g.v, schema(t), WINDOW_COLUMNS.join(", ")),

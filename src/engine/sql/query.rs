@@ -18,6 +18,9 @@ pub struct Query {
     /// `None`: the query is not a window TVF aggregation.
     pub tvf: Option<Tvf>,
     pub group_by: Vec<At<String>>,
+    /// The last `GROUP BY` item is the head of an expression, not a column: `UPPER(k)`,
+    /// `GROUPING SETS (…)`, `ROLLUP(k)` (the rest is among the extras).
+    pub group_by_expr: bool,
     /// Clauses read but not modelled (`WHERE …`, `HAVING …`, other select items).
     pub extras: Vec<At<String>>,
 }
@@ -36,7 +39,8 @@ const AGGREGATES: [&str; 4] = ["COUNT", "SUM", "MIN", "MAX"];
 
 pub fn query(c: &mut Cursor) -> Result<Query, SqlError> {
     let pos = c.pos();
-    let mut q = Query { pos, sink: None, aggregates: Vec::new(), tvf: None, group_by: Vec::new(), extras: Vec::new() };
+    let mut q =
+        Query { pos, sink: None, aggregates: Vec::new(), tvf: None, group_by: Vec::new(), group_by_expr: false, extras: Vec::new() };
     if c.eat_kw("INSERT") {
         if !c.eat_kw("INTO") {
             c.expect_kw("OVERWRITE")?;
@@ -150,6 +154,7 @@ fn clauses(c: &mut Cursor, q: &mut Query) -> Result<(), SqlError> {
                     break;
                 }
             }
+            q.group_by_expr = c.peek().is_some_and(|t| !t.is_punct(';') && !matches!(&t.tok, Tok::Word(w) if is_clause(w)));
             continue;
         }
         let mut toks = vec![c.next().expect("not at the end")];

@@ -268,6 +268,13 @@ fn the_descriptor_and_group_by_name_columns_of_the_table() {
         "line 3, column 36: Column 'kk' not found in any table: the window reads t (k, ts) and adds window_start, window_end, window_time"
     );
     assert!(sql_to_scenario(&sql("ts", "k"), &seed()).is_ok());
+    // Expressions are not columns: Flink groups by them (GROUPING SETS, ROLLUP, a function).
+    for expr in ["UPPER(k)", "GROUPING SETS ((k), ())", "ROLLUP(k)", "CUBE(k)"] {
+        assert!(sql_to_scenario(&sql("ts", expr), &seed()).is_ok(), "{expr}");
+    }
+    // A session's PARTITION BY key is a column too.
+    let session = sql("ts", "k").replace("TUMBLE(TABLE t,", "SESSION(TABLE t PARTITION BY kk,");
+    assert!(error(&session).contains("Column 'kk' not found in any table"), "{}", error(&session));
     // The base's topic has no schema to check against: its columns are not named.
     let base_topic = format!(
         "SELECT COUNT(*) FROM TABLE(TUMBLE(TABLE {}, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, x",
