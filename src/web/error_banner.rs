@@ -92,8 +92,8 @@ pub fn Notices() -> impl IntoView {
                     let err = n.kind == NoticeKind::Error;
                     view! {
                         <div class="notice" class:error=err role=if err { "alert" } else { "status" }
-                            on:mouseenter=move |_| pg.hold_notice(id, true) on:mouseleave=move |_| pg.hold_notice(id, false)
-                            on:focusin=move |_| pg.hold_notice(id, true) on:focusout=move |_| pg.hold_notice(id, false)>
+                            on:mouseenter=move |_| pg.hold_notice(id, false, true) on:mouseleave=move |_| pg.hold_notice(id, false, false)
+                            on:focusin=move |_| pg.hold_notice(id, true, true) on:focusout=move |_| pg.hold_notice(id, true, false)>
                             <span>{if err { "⚠ " } else { "✓ " }}{n.text.clone()}</span>
                             <button class="icon-btn small" aria-label="Dismiss" on:click=move |_| pg.dismiss(id)><super::icons::Svg icon=super::icons::Icon::Close /></button>
                         </div>

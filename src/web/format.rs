@@ -120,11 +120,12 @@ pub fn parse_signed_duration(s: &str) -> Result<i64, String> {
 /// that does not separate thousands is refused: "1,5 s" read as 15 s was a silent 10× error
 /// (a decimal comma, as much of Europe writes it).
 fn without_separators(num: &str, typed: &str) -> Result<String, String> {
-    let whole = num.split('.').next().unwrap_or("");
-    let mut groups = whole.split(',');
+    let (whole, fraction) = num.split_once('.').unwrap_or((num, ""));
+    let mut groups = whole.trim_start_matches(['-', '+']).split(',');
     let first = groups.next().unwrap_or("");
     let thousands = groups.all(|g| g.len() == 3) && (1..=3).contains(&first.trim_matches('_').len());
-    if whole.contains(',') && !thousands {
+    // "2.000,000 s" is European for 2000 s, not 2 s.
+    if (whole.contains(',') && !thousands) || fraction.contains(',') {
         return Err(format!("'{typed}': a comma separates thousands here (1,000); write a decimal with a point (1.5 s)"));
     }
     Ok(num.chars().filter(|c| *c != '_' && *c != ',').collect())
@@ -232,6 +233,8 @@ mod tests {
             assert!(e.contains("a comma separates thousands"), "{bad}: {e}");
         }
         assert_eq!(parse_int("2,048", 0, 10_000), Ok(2_048));
+        assert_eq!(parse_int("-100,000", -200_000, 0), Ok(-100_000));
+        assert!(parse_duration("2.000,000 s").unwrap_err().contains("a comma separates thousands"));
         assert!(parse_int("1,5", 0, 100).unwrap_err().contains("a comma separates thousands"));
         assert!(parse_duration("99999999999 h").unwrap_err().contains("at most"));
     }

@@ -151,8 +151,9 @@ pub struct Pg {
     pub hash: RwSignal<(String, i64)>,
     pub notices: RwSignal<Vec<Notice>>,
     next_notice: StoredValue<u64>,
-    /// The notices under the pointer or holding the focus: they do not expire while read.
-    pub held_notices: StoredValue<Vec<u64>>,
+    /// The notices under the pointer, and the one holding the focus: they do not expire while
+    /// read (two sets: a pointer passing over a focused notice must not release it).
+    pub held_notices: StoredValue<[Vec<u64>; 2]>,
     /// Where the emissions and late tables stand in the engine's streams.
     seen: StoredValue<Cursor>,
     pub(crate) pacing: StoredValue<Pacing>,
@@ -237,7 +238,7 @@ impl Pg {
             hash: RwSignal::new((String::new(), 0)),
             notices: RwSignal::new(Vec::new()),
             next_notice: StoredValue::new(0),
-            held_notices: StoredValue::new(Vec::new()),
+            held_notices: StoredValue::new([Vec::new(), Vec::new()]),
             seen: StoredValue::new(Cursor::default()),
             pacing: StoredValue::new(Pacing::default()),
             host: StoredValue::new_local(Default::default()),
@@ -498,22 +499,25 @@ impl Pg {
         let pg = *self;
         set_timeout(
             move || {
-                if pg.held_notices.try_with_value(|h| h.contains(&id)) == Some(true) {
+                let shown = pg.notices.try_with_untracked(|n| n.iter().any(|x| x.id == id)) == Some(true);
+                let held = pg.held_notices.try_with_value(|h| h.iter().any(|set| set.contains(&id))) == Some(true);
+                if shown && held {
                     pg.expire_later(id, 1500);
                 } else {
-                    pg.notices.try_update(|n| n.retain(|x| x.id != id));
+                    pg.dismiss(id);
                 }
             },
             std::time::Duration::from_millis(ms),
         );
     }
 
-    /// Marks a notice read (held) or not.
-    pub fn hold_notice(&self, id: u64, held: bool) {
-        self.held_notices.update_value(|h| {
-            h.retain(|&x| x != id);
+    /// Marks a notice pointed at (`by_focus` false) or focused, or no longer.
+    pub fn hold_notice(&self, id: u64, by_focus: bool, held: bool) {
+        self.held_notices.try_update_value(|h| {
+            let set = &mut h[usize::from(by_focus)];
+            set.retain(|&x| x != id);
             if held {
-                h.push(id);
+                set.push(id);
             }
         });
     }
@@ -539,8 +543,8 @@ impl Pg {
     }
 
     pub fn dismiss(&self, id: u64) {
-        self.hold_notice(id, false);
-        self.notices.update(|n| n.retain(|x| x.id != id));
+        self.held_notices.try_update_value(|h| h.iter_mut().for_each(|set| set.retain(|&x| x != id)));
+        self.notices.try_update(|n| n.retain(|x| x.id != id));
     }
 }
 

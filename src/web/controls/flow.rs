@@ -196,7 +196,7 @@ fn RestartGroup() -> impl IntoView {
         <StartOffsetFields d=d />
         <div class="apply-row">
             <button class="btn small" id="btn-apply-flow" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" alignment and start offset"</span><Restarts/></button>
-            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role=move || d.err.with(|e| e.is_some()).then_some("alert")>{move || d.err.get().unwrap_or_else(|| "alignment and start offset restart the job from time zero".into())}</small>
+            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("alignment and start offset restart the job from time zero")}</small>
         </div>
     }
 }

@@ -113,7 +113,7 @@ pub fn InjectControls() -> impl IntoView {
             <label class="check"><input type="checkbox" prop:checked=move || d.heartbeat.get() on:change=move |ev| d.heartbeat.set(event_target_checked(&ev)) />"mark as heartbeat"</label>
             <div class="apply-row">
                 <button class="btn small" id="btn-send" on:click=move |_| d.send(pg)>"Send"</button>
-                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role=move || d.err.with(|e| e.is_some()).then_some("alert")>{move || d.err.get().unwrap_or_default()}</small>
+                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span></small>
             </div>
         </section>
     }
@@ -297,7 +297,7 @@ pub fn GeneratorControls() -> impl IntoView {
             </div>
             <div class="apply-row">
                 <button class="btn small" id="btn-attach" on:click=move |_| d.attach(pg)>"Attach generator"</button>
-                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role=move || d.err.with(|e| e.is_some()).then_some("alert")>{move || d.err.get().unwrap_or_default()}</small>
+                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span></small>
             </div>
         </section>
     }

@@ -284,7 +284,7 @@ fn WindowSection() -> impl IntoView {
             <WindowShape d=d />
             <div class="apply-row">
                 <button class="btn small" id="btn-apply-window" on:click=move |_| d.apply(pg)>"Apply window"<Restarts/></button>
-                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role=move || d.err.with(|e| e.is_some()).then_some("alert")>{move || d.err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
+                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("restarts the job from time zero")}</small>
             </div>
             <Field label="allowed lateness" id="f-lateness" hint="0, or e.g. 10 s"
                 value=Signal::derive(move || dur_input(pg.cfg.with(|c| c.allowed_lateness_ms)))

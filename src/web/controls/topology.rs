@@ -159,7 +159,7 @@ fn ParallelismControls() -> impl IntoView {
         </div>
         <div class="apply-row">
             <button class="btn small" id="btn-apply-parallelism" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" topology"</span><Restarts/></button>
-            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some()) role=move || d.err.with(|e| e.is_some()).then_some("alert")>{move || d.err.get().unwrap_or_else(|| "restarts the job from time zero".into())}</small>
+            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("restarts the job from time zero")}</small>
         </div>
     }
 }
