@@ -220,7 +220,7 @@ fn partition_nodes(out: &mut String, c: &Cols, s: &Snapshot, (pp, py): &(f64, Ve
         let name = super::graph_layout::partition_label(s, x.partition).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
         let _ = write!(out, r#"<g class="{class}" data-partition="{}"><title>partition {name}{}</title><rect class="box" x="{:.1}" y="{:.1}" width="{:.1}" height="{ph:.1}" rx="3"/>"#, x.partition, if x.silent { " (silenced)" } else { "" }, c.p_x, y - ph / 2.0, c.p_w);
         if pp >= 11.0 {
-            let _ = write!(out, r#"<text x="{:.1}" y="{:.1}">{name}{}</text>"#, c.p_x + 4.0, y + 4.0, if x.silent { " ‖" } else { "" });
+            let _ = write!(out, r#"<text x="{:.1}" y="{:.1}">{name}{}</text>"#, c.p_x + 4.0, y + 4.0, if x.silent { " (silent)" } else { "" });
         } else if cp == Some(x.partition) {
             let _ = write!(out, r#"<text class="callout" x="{:.1}" y="{:.1}">{name}</text>"#, c.p_x + c.p_w + 3.0, y + 3.5);
         }

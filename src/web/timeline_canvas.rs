@@ -190,8 +190,12 @@ fn grid(ctx: &Ctx, p: &Palette, plot: &Plot) {
     for it in &plot.items {
         match it {
             Item::GridX { x, label } => {
-                ctx.set_text_align("center");
-                let _ = ctx.fill_text(label, *x, bottom + 14.0);
+                // A label centred on a tick near the edge ran past the canvas ("0:30:0").
+                // 10.5 px monospace: about 6.4 px a character.
+                let half = label.chars().count() as f64 * 3.2;
+                let (align, at) = if *x + half > plot.width { ("end", plot.width - 1.0) } else { ("center", *x) };
+                ctx.set_text_align(align);
+                let _ = ctx.fill_text(label, at, bottom + 14.0);
             }
             Item::GridY { y, label } => {
                 ctx.set_text_align("end");

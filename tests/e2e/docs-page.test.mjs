@@ -57,6 +57,7 @@ test("the scripted element: its events reach the page's log, its buttons drive e
     await page.waitForFunction(() => [...document.querySelectorAll("#log li")].some((li) => li.textContent.includes("idle: partition 1")), null, {
       timeout: 40_000,
     });
+    assert.ok(await page.evaluate(() => [...document.querySelectorAll("#log li")].every((li) => !li.textContent.includes("‖"))), "the log says idle in words");
     await page.click("#btn-play");
     // The page's button follows the embed's own ▶ / ‖ button.
     const pageButton = () => page.evaluate(() => document.querySelector("#btn-play").textContent);
@@ -94,6 +95,159 @@ test("on a phone, each embed shows its whole job graph (the embed scrolls rather
     });
     assert.ok(inFrame, "the iframe's graph within its card");
     assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+/** In the page: each embed's box and the natural height of its content (the lowest card's
+ * bottom plus the embed's padding, whatever the box), and whether it scrolls inside. */
+function embedHeights() {
+  const natural = (embed) => {
+    const top = embed.getBoundingClientRect().top - embed.scrollTop;
+    let bottom = top;
+    for (const c of embed.children) if (getComputedStyle(c).display !== "none") bottom = Math.max(bottom, c.getBoundingClientRect().bottom);
+    return bottom - top + parseFloat(getComputedStyle(embed).paddingBottom);
+  };
+  const of = (name, box, embed) => ({ name, box: box.getBoundingClientRect().height, inner: embed.clientHeight, content: natural(embed), scrolls: embed.scrollHeight > embed.clientHeight + 1 });
+  const frame = document.querySelector(".embed-frame iframe");
+  return [
+    { ...of("iframe", frame, frame.contentDocument.querySelector(".embed")), box: frame.clientHeight },
+    ...[...document.querySelectorAll("watermark-playground")].map((el) => of(el.id, el, el.shadowRoot.querySelector(".embed"))),
+  ];
+}
+
+/** A one-finger swipe up from (x, y): what a reader does to scroll the page on. */
+async function swipeUp(page, x, y) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
+  for (let i = 1; i <= 10; i++) {
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y - i * 20 }] });
+    await page.waitForTimeout(16);
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await page.waitForTimeout(400);
+}
+
+test("on a phone, each embed is as tall as its content: nothing scrolls inside it, a swipe on it scrolls the page", async () => {
+  const { context, page, problems } = await openDocs({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  try {
+    for (const id of ["seed001", "scripted"]) await graphIn(page, id).waitFor({ state: "visible", timeout: 20_000 });
+    await page.locator(".embed-frame iframe").scrollIntoViewIfNeeded();
+    await page.frameLocator(".embed-frame iframe").locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+    for (const e of await page.evaluate(embedHeights)) {
+      // The stacked embed is ~680 px (it was a 480 px box scrolling inside, or 60 px of empty
+      // band under a 420 px element); a little slack for a header that wraps less.
+      assert.ok(!e.scrolls && e.inner >= e.content - 1, `${e.name}: its box (${e.inner} px) holds its content (${e.content} px)`);
+      assert.ok(e.inner - e.content <= 32, `${e.name}: no empty band under its content (${e.inner} px for ${e.content} px)`);
+    }
+    // A swipe on the iframe's graph (not the timeline, which pans sideways) moves the page.
+    for (const target of [".embed-frame iframe", "#seed001"]) {
+      await page.locator(target).evaluate((e) => e.scrollIntoView({ block: "start" }));
+      await page.waitForTimeout(300);
+      const at = await page.locator(target).evaluate((e) => {
+        const root = e.contentDocument ?? e.shadowRoot;
+        const g = root.querySelector(".embed-graph").getBoundingClientRect();
+        const off = e.contentDocument ? e.getBoundingClientRect() : { x: 0, y: 0 };
+        return { x: Math.round(off.x + g.x + g.width / 2), y: Math.round(off.y + g.y + g.height / 2) };
+      });
+      const before = await page.evaluate(() => scrollY);
+      await swipeUp(page, at.x, at.y);
+      const after = await page.evaluate(() => scrollY);
+      assert.ok(after > before + 50, `${target}: a swipe on it scrolls the page (${before} → ${after})`);
+    }
+    // 320 px: a long identifier in the text breaks rather than widening the page.
+    await page.setViewportSize({ width: 320, height: 700 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `no horizontal overflow at 320 px (${overflow} px)`);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("side by side (768 and 1280 px), each embed is its 420 px box, nothing scrolls inside", async () => {
+  const { context, page, problems } = await openDocs();
+  try {
+    for (const width of [1280, 768]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const id of ["seed001", "scripted"]) await graphIn(page, id).waitFor({ state: "visible", timeout: 20_000 });
+      await page.locator(".embed-frame iframe").scrollIntoViewIfNeeded();
+      await page.frameLocator(".embed-frame iframe").locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+      for (const e of await page.evaluate(embedHeights)) {
+        assert.equal(Math.round(e.inner), 420, `${width} px: ${e.name} is 420 px`);
+        assert.ok(!e.scrolls, `${width} px: ${e.name} does not scroll inside`);
+      }
+    }
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("pages/embed.html: the mounted embed's box holds it, 720×420 and on a phone (no inner scrolling, nothing cut)", async () => {
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+    const { context, page, problems } = await openPage(env.browser, { viewport, isMobile: viewport.width < 500, hasTouch: viewport.width < 500 });
+    try {
+      await page.goto(env.baseUrl + "pages/embed.html", { waitUntil: "load" });
+      await page.locator("#embed svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+      const m = await page.evaluate(() => {
+        const box = document.getElementById("embed"), embed = box.querySelector(".embed");
+        return { box: box.clientHeight, outer: box.getBoundingClientRect().height, embed: embed.getBoundingClientRect().height, scrolls: embed.scrollHeight > embed.clientHeight + 1 };
+      });
+      assert.ok(!m.scrolls, `${viewport.width} px: the embed does not scroll inside`);
+      assert.ok(m.box >= m.embed - 0.5, `${viewport.width} px: the box (${m.box} px inside) does not cut the embed (${m.embed} px)`);
+      if (viewport.width > 760) assert.equal(Math.round(m.outer), 420, "the snippet's 720×420 box");
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+// A phone shows the WHY line's start, with ▾: a tap opens it whole (the embed keeps its height
+// for the graph; the line was read as cut off).
+test("the WHY line of the Seed 001 element opens whole on a phone with a tap", async () => {
+  const { context, page, problems } = await openDocs({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  try {
+    await graphIn(page, "seed001").waitFor({ state: "visible", timeout: 20_000 });
+    // Past the first heartbeat: the headline names partition 11 and offers its fix.
+    await page.evaluate(() => document.getElementById("seed001").playground.runUntil(20 * 60_000));
+    const why = await page.waitForFunction(
+      () => {
+        const root = document.getElementById("seed001").shadowRoot;
+        const line = root.querySelector(".embed-why-line");
+        if (!/Partition 11/.test(line?.textContent ?? "") || !root.querySelector(".embed-why .fix")) return null;
+        if (!root.querySelector(".embed-why.expanded")) {
+          root.querySelector(".embed-why-text").click();
+          return null;
+        }
+        const w = root.querySelector(".embed-why").getBoundingClientRect(), l = line.getBoundingClientRect();
+        return { scroll: line.scrollWidth, client: line.clientWidth, width: l.width, whyWidth: w.width, inside: l.left >= w.left - 0.5 && l.right <= w.right + 0.5 };
+      },
+      null,
+      { timeout: 20_000 },
+    ).then((h) => h.jsonValue());
+    assert.ok(why.scroll <= why.client + 1, `the line wraps: ${why.scroll} px of text in ${why.client} px`);
+    assert.ok(why.width >= why.whyWidth * 0.6, `the line has the row's width, not a few words beside the fix (${why.width} of ${why.whyWidth} px)`);
+    assert.ok(why.inside, "the line is inside its box");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("the page says in words what it means: no “‖” (in the app: paused by split alignment) for a partition without records", async () => {
+  const { context, page } = await openDocs();
+  try {
+    const text = await page.locator("main").evaluate((m) => m.innerText);
+    assert.ok(!text.includes("‖"), "no ‖ in the page's text");
+    assert.match(text, /partition 3 \(p3\), the one that gets no records/);
+    // The scripted element's log and the page's button: words, not the app's glyphs.
+    await graphIn(page, "scripted").waitFor({ state: "visible", timeout: 20_000 });
+    await page.click("#btn-play");
+    await page.waitForFunction(() => document.querySelector("#btn-play").textContent === "Pause", null, { timeout: 2_000 });
+    await page.click("#btn-play");
   } finally {
     await context.close();
   }

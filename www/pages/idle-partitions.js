@@ -21,7 +21,8 @@ function count(kind) {
 
 function describeStatus(kind, d) {
   const where = d.partition != null ? `partition ${d.partition}` : `${d.level} subtask ${d.subtask}`;
-  return `${kind === "idle" ? "‖ idle" : "▶ active"}: ${where}`;
+  // Words, not the app's glyphs: there "‖" means paused by split alignment, not idle.
+  return `${kind}: ${where}`;
 }
 
 function wire(el) {
@@ -52,7 +53,7 @@ function wire(el) {
     } catch {
       // Not started yet (it starts when scrolled into view).
     }
-    const text = playing ? "‖ Pause" : "▶ Play";
+    const text = playing ? "Pause" : "▶ Play";
     if ($("btn-play").textContent !== text) $("btn-play").textContent = text;
   };
   setInterval(label, 250);
