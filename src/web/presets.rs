@@ -63,6 +63,18 @@ fn picked(pg: Pg) -> String {
     pg.preset.get().unwrap_or("").to_string()
 }
 
+/// Whether the job itself is no longer the preset's (its SQL applied, a restart from Controls or
+/// from one of its steps); actions while it runs (the command log) leave it the preset. The
+/// card kept telling the preset's story of settings the user had replaced.
+fn changed_job(pg: Pg, p: &catalog::Preset) -> bool {
+    let Ok(mut preset) = crate::engine::scenario::build::parse(p.json) else { return false };
+    pg.base.with_value(|b| {
+        preset.commands.clone_from(&b.commands);
+        preset.trace.clone_from(&b.trace);
+        preset != *b
+    })
+}
+
 /// The card under the header: the preset's story and its suggested steps.
 #[component]
 pub fn PresetCard() -> impl IntoView {
@@ -82,6 +94,10 @@ pub fn PresetCard() -> impl IntoView {
                 }.into_any(),
                 Some(p) => {
                     let actions = p.steps;
+                    let changed = Memo::new(move |_| {
+                        pg.cfg.track();
+                        changed_job(pg, p)
+                    });
                     view! {
                         <div class="preset-head">
                             <h2>{p.title}</h2>
@@ -91,6 +107,9 @@ pub fn PresetCard() -> impl IntoView {
                             </button>
                             <span class="muted small source">{p.source}</span>
                         </div>
+                        <p class="small changed-note" class:hidden=move || !changed.get()>
+                            "You restarted it with changes of your own (SQL, Controls or a step): the story below is the preset's, of the job as it came."
+                        </p>
                         <div class="preset-grid" class:collapsed=move || !open.get()>
                             <p class="summary">{p.summary}</p>
                             <p><b>"Look at "</b>{p.look_at}</p>

@@ -111,12 +111,17 @@ test("settings changed before ▶ stay in the fields after a restart (Apply ↻)
     await openControls(page);
     await setField(page, "#f-bound", "2.5 s");
     await setField(page, "#f-idle", "20 s");
+    assert.equal(await page.locator(".changed-note").isVisible(), false, "settings changed while it runs leave it the preset");
     await page.fill("#f-src-par", "2");
     await page.click("#btn-apply-parallelism");
     await page.locator(".notice", { hasText: "Parallelism: source 2" }).first().waitFor();
     // They showed the old values until ▶ reached 1 ms, and read as lost.
     assert.equal(await page.inputValue("#f-bound"), "2.5 s");
     assert.equal(await page.inputValue("#f-idle"), "20 s");
+    // The preset's story is of the job as it came: the card says this one is not.
+    assert.equal(await page.locator(".changed-note").isVisible(), true);
+    await choosePreset(page, "empty-partition");
+    assert.equal(await page.locator(".changed-note").isVisible(), false);
   });
 });
 
