@@ -89,7 +89,11 @@ input_twin! {
 /// The serde tag a value is written with (`"set_param"`, `"idle_timeout_ms"`): the name the
 /// scenario file and the API use, so an error names it as the user wrote it.
 fn tag_of(v: &impl Serialize, tag: &str) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.get(tag)?.as_str().map(str::to_string)).unwrap_or_default()
+    // Through the JSON text (`apply` writes it already), not a `Value`: that serializer costs
+    // the page kilobytes of code for every type a command holds.
+    let text = serde_json::to_string(v).unwrap_or_default();
+    let key = format!("\"{tag}\":\"");
+    text.split_once(&key).and_then(|(_, rest)| rest.split_once('"')).map(|(name, _)| name.to_string()).unwrap_or_default()
 }
 
 impl Command {
