@@ -85,6 +85,16 @@ test("fields refuse bad input with a message at the field", async () => {
     assert.match(await page.locator(".ctl-group", { hasText: "Topology" }).textContent(), /between 1 and 256/);
     await page.fill("#f-inj-ts", "yesterday-ish");
     assert.match(await page.locator(".ctl-group", { hasText: "Inject an event" }).textContent(), /not a duration|unknown unit/);
+    // Each field keeps its own message and mark: the value's was replaced by the timestamp's.
+    await page.fill("#f-inj-val", "abc");
+    assert.match(await page.locator("#f-inj-val-err").textContent(), /'abc' is not a whole number/);
+    assert.equal(await page.getAttribute("#f-inj-val", "aria-invalid"), "true");
+    assert.equal(await page.getAttribute("#f-inj-ts", "aria-invalid"), "true");
+    await page.click("#btn-send");
+    assert.match(await page.locator("#f-inj-val-err").textContent(), /'abc' is not a whole number/);
+    await page.fill("#f-inj-val", "1");
+    await page.fill("#f-inj-ts", "-2 s");
+    assert.equal(await page.getAttribute("#f-inj-ts", "aria-invalid"), "false");
     // A valid value applies; the WHY panel follows.
     await setField(page, "#f-bound", "2 s");
     assert.equal(await page.getAttribute("#f-bound", "aria-invalid"), "false");

@@ -43,13 +43,16 @@ struct RecordDraft {
     key: RwSignal<String>,
     value: RwSignal<String>,
     heartbeat: RwSignal<bool>,
+    /// Each field's own message as typed (one did not replace the other's), and the send's.
+    ts_err: RwSignal<Option<String>>,
+    value_err: RwSignal<Option<String>>,
     err: RwSignal<Option<String>>,
 }
 
 impl RecordDraft {
     fn new() -> Self {
         let s = |v: &str| RwSignal::new(v.to_string());
-        RecordDraft { partition: s("0"), mode: s("relative"), ts: s("-2 s"), key: s("manual"), value: s("1"), heartbeat: RwSignal::new(false), err: RwSignal::new(None) }
+        RecordDraft { partition: s("0"), mode: s("relative"), ts: s("-2 s"), key: s("manual"), value: s("1"), heartbeat: RwSignal::new(false), ts_err: RwSignal::new(None), value_err: RwSignal::new(None), err: RwSignal::new(None) }
     }
 
     /// The drafted event time: an offset from now, or a UTC time / epoch ms.
@@ -79,13 +82,10 @@ impl RecordDraft {
             Ok(p) => p as u32,
             Err(e) => return self.err.set(Some(format!("partition: {e}"))),
         };
-        let t = match self.resolve(pg) {
-            Ok(t) => t,
-            Err(e) => return self.err.set(Some(format!("timestamp: {e}"))),
-        };
-        let v = match parse_int(&self.value.get_untracked(), i64::MIN / 4, i64::MAX / 4) {
-            Ok(v) => v,
-            Err(e) => return self.err.set(Some(format!("value: {e}"))),
+        let t = self.resolve(pg).map_err(|e| self.ts_err.set(Some(e)));
+        let v = parse_value(&self.value.get_untracked()).map_err(|e| self.value_err.set(Some(e)));
+        let (Ok(t), Ok(v)) = (t, v) else {
+            return self.err.set(Some("fix the field marked above".into()));
         };
         let k = self.key.get_untracked();
         // Absolute timestamps, so that the exported scenario replays the very same record.
@@ -136,6 +136,7 @@ fn RecordTarget(d: RecordDraft) -> impl IntoView {
                 <select id="f-inj-mode" prop:value=move || d.mode.get() on:change=move |ev| {
                     let m = event_target_value(&ev);
                     d.ts.set(if m == "relative" { "-2 s".into() } else { wm_human(pg.now(), pg.now() + 86_400_000) });
+                    d.ts_err.set(None);
                     d.mode.set(m);
                 }>
                     <option value="relative">"relative to now"</option>
@@ -151,14 +152,20 @@ fn RecordTarget(d: RecordDraft) -> impl IntoView {
 fn RecordTimestamp(d: RecordDraft) -> impl IntoView {
     let pg = expect_context::<Pg>();
     view! {
-        <div class="field" class:invalid=move || d.err.with(|e| e.is_some())>
+        <div class="field" class:invalid=move || d.ts_err.with(Option::is_some)>
             <label for="f-inj-ts">{move || if d.mode.get() == "relative" { "offset from now (e.g. -2 s, +1 h, now)" } else { "UTC time or epoch ms" }}</label>
             <input id="f-inj-ts" type="text" spellcheck="false" prop:value=move || d.ts.get()
-                on:input=move |ev| { d.ts.set(event_target_value(&ev)); d.err.set(d.resolve(pg).err()); }
+                aria-invalid=move || d.ts_err.with(Option::is_some).to_string() aria-describedby="f-inj-ts-msg"
+                on:input=move |ev| { d.ts.set(event_target_value(&ev)); d.ts_err.set(d.resolve(pg).err()); d.err.set(None); }
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| { if ev.key() == "Enter" { d.send(pg) } } />
-            <small class="field-msg mono">{move || d.preview(pg)}</small>
+            <small class="field-msg mono" id="f-inj-ts-msg">{move || d.preview(pg)}</small>
         </div>
     }
+}
+
+/// A record's value: a whole number the engine's sums keep exact.
+fn parse_value(t: &str) -> Result<i64, String> {
+    parse_int(t, i64::MIN / 4, i64::MAX / 4)
 }
 
 /// The record's key and value (the value checked as typed).
@@ -168,9 +175,11 @@ fn RecordKeyValue(d: RecordDraft) -> impl IntoView {
         <div class="field-row">
             <div class="field"><label for="f-inj-key">"key"</label>
                 <input id="f-inj-key" type="text" prop:value=move || d.key.get() on:input=move |ev| d.key.set(event_target_value(&ev)) /></div>
-            <div class="field"><label for="f-inj-val">"value"</label>
+            <div class="field" class:invalid=move || d.value_err.with(Option::is_some)><label for="f-inj-val">"value"</label>
                 <input id="f-inj-val" type="text" inputmode="numeric" prop:value=move || d.value.get()
-                    on:input=move |ev| { let t = event_target_value(&ev); d.err.set(parse_int(&t, i64::MIN / 4, i64::MAX / 4).err().map(|e| format!("value: {e}"))); d.value.set(t); } /></div>
+                    aria-invalid=move || d.value_err.with(Option::is_some).to_string() aria-describedby="f-inj-val-err"
+                    on:input=move |ev| { let t = event_target_value(&ev); d.value_err.set(parse_value(&t).err()); d.err.set(None); d.value.set(t); } />
+                <small class="field-msg" id="f-inj-val-err">{move || d.value_err.get()}</small></div>
         </div>
     }
 }
