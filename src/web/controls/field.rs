@@ -129,7 +129,8 @@ pub fn Field(
                         ev.stop_propagation();
                     }
                 } />
-            <small class="field-msg" id=err_id role="alert">{move || d.error.get().or_else(|| d.note()).unwrap_or_default()}</small>
+            // The error is an alert; a note on valid text ("read as 3 ms") is plain text.
+            <small class="field-msg" id=err_id><span role="alert">{move || d.error.get()}</span>{move || d.error.with(Option::is_none).then(|| d.note()).flatten()}</small>
         </div>
     }
 }
