@@ -243,7 +243,7 @@ fn a_setting_changed_at_the_start_is_the_exported_jobs_and_a_later_one_is_named(
     assert!(job.notes[0].starts_with("1 setting changed at 00:00 before ▶ is the job's own"), "{:?}", job.notes);
     s.commands.insert(1, idle(5_000, 20_000));
     let e = export_job(&s).unwrap_err().to_string();
-    assert!(e.starts_with("commands[1]") && e.contains("the change of idle_timeout_ms at 00:00:05.000"), "{e}");
+    assert!(e.starts_with("commands[1]") && e.contains("idle_timeout_ms changed at 00:00:05.000, while the job ran"), "{e}");
 }
 
 #[test]

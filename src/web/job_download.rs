@@ -7,6 +7,9 @@ use crate::engine::export::{export_job, is_sql_window};
 use super::save_file::save;
 use leptos::prelude::*;
 
+/// Less than this has run: nothing worth replaying (edits before ▶ land a few ms in).
+const NOTHING_RUN_MS: i64 = 1_000;
+
 /// The button, and the status line of the last download;
 /// `tab` keeps the ids unique (the Java and the SQL tab each have one).
 #[component]
@@ -14,6 +17,15 @@ pub fn DownloadJob(tab: &'static str) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let status = RwSignal::new(String::new());
     let on_click = move |_| match export_job(&pg.export_scenario()) {
+        // The job replays what the playground read: before ▶ that is nothing, and the project
+        // printed no result (a "Fix" then a download is what a newcomer tries first).
+        _ if pg.now() - pg.start_time() < NOTHING_RUN_MS => {
+            status.set("Nothing has run yet: press ▶ and let it run, then download (the job replays what the playground read; your settings stay).".into())
+        }
+        // A command's error is about what the user did: said without the scenario's field.
+        Err(e) if e.path.starts_with("commands[") => {
+            status.set(format!("Not downloaded: {}.", e.message.trim_start_matches("cannot be exported yet: ")))
+        }
         Ok(job) => {
             save("playground-job.zip", "application/zip", &job.to_zip("playground-job"));
             status.set(format!(

@@ -108,7 +108,7 @@ pub fn PresetCard() -> impl IntoView {
                             <span class="muted small source">{p.source}</span>
                         </div>
                         <p class="small changed-note" class:hidden=move || !changed.get()>
-                            "You restarted it with changes of your own (SQL, Controls or a step): the story below is the preset's, of the job as it came."
+                            "You changed this job (SQL, Controls or a step restarted it): the text below tells the preset as it came. Pick the preset again to start over."
                         </p>
                         <div class="preset-grid" class:collapsed=move || !open.get()>
                             <p class="summary">{p.summary}</p>

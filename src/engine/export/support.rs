@@ -70,7 +70,7 @@ fn mid_run_change(c: &TimedCommand) -> String {
     let keeps = "the job keeps the settings and splits it starts with (only what is produced, and failures, replay)";
     match &c.command {
         Command::SetParam { param } => format!(
-            "the change of {} at {}: {keeps}. A setting changed at 00:00 before ▶ (or Reset, change, export) is the job's own",
+            "{} changed at {}, while the job ran: {keeps}. Make the change before ▶ (Reset, change, ▶) for the job to start with it",
             param.name(),
             format_elapsed(c.at_ms)
         ),

@@ -21,6 +21,8 @@ impl Pg {
         let p = catalog::preset(id).ok_or_else(|| InputError::new("preset", format!("no preset '{id}'")))?;
         let sc = build::parse(p.json)?;
         self.load(sc, Some(p.id))?;
+        // "✓ Applied: heartbeat filter on" stayed over the new preset, where it is off.
+        self.notices.set(Vec::new());
         self.speed.set(p.speed);
         Ok(())
     }
