@@ -91,7 +91,7 @@ fn finding_row(f: &Finding, first: bool, r: &Reading, toggled: RwSignal<BTreeSet
             <button class="finding-head" aria-expanded=move || open().to_string() aria-controls=body_id.clone() on:click=flip>
                 <span class="sev" title=word><span aria-hidden="true">{mark}</span><span class="sr-only">{word}</span></span>
                 <span class="finding-title">{f.title.clone()}</span>
-                {f.holds_watermark.then(|| view! { <span class="badge hold">"◀ holds the watermark"</span> })}
+                {f.holds_watermark.then(|| view! { <span class="badge hold"><span aria-hidden="true">"◀ "</span>"holds the watermark"</span> })}
                 {badge}
             </button>
             <div class="finding-body" id=body_id class:hidden=move || !open()>{finding_body(f)}</div>

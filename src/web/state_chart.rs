@@ -103,7 +103,7 @@ fn StateChart(by: RwSignal<By>) -> impl IntoView {
             })
         })
     });
-    let legend = move || drawn.with(|d| d.names.iter().enumerate().map(|(k, n)| view! { <span class=format!("st-key s{}", k % 8)>{format!("━ {n}")}</span> }).collect_view());
+    let legend = move || drawn.with(|d| d.names.iter().enumerate().map(|(k, n)| view! { <span class=format!("st-key s{}", k % 8)><span aria-hidden="true">"━ "</span>{n.clone()}</span> }).collect_view());
     view! {
         <div class="state-chart-wrap" node_ref=node>
             <svg class="state-chart" role="img" width=move || width.get().max(240.0) height=CHART_H
@@ -115,11 +115,11 @@ fn StateChart(by: RwSignal<By>) -> impl IntoView {
         <p class="small legend state-legend">
             {legend}
             {move || drawn.with(|d| match d.limit {
-                Some(_) => view! { <span class="st-key lim">"┄ TaskManager memory"</span> }.into_any(),
+                Some(_) => view! { <span class="st-key lim"><span aria-hidden="true">"┄ "</span>"TaskManager memory"</span> }.into_any(),
                 None => view! { <span class="muted">"no memory limit (flow.task_manager_memory_bytes)"</span> }.into_any(),
             })}
-            <span class="lg-fail">"✕ failure"</span>
-            <span class="lg-restart">"↻ restart"</span><span class="lg-ckpt">"╷ checkpoint"</span><span class="lg-down">"down"</span>
+            <span class="lg-fail"><span aria-hidden="true">"✕ "</span>"failure"</span>
+            <span class="lg-restart"><span aria-hidden="true">"↻ "</span>"restart"</span><span class="lg-ckpt"><span aria-hidden="true">"╷ "</span>"checkpoint"</span><span class="lg-down">"down"</span>
         </p>
         <p class="small muted">{move || pg.cfg.with(|c| format!(
             "Keyed state (window contents, timers) estimated at {} per entry{}: a TaskManager whose state passes its memory is lost and the job restarts from its last checkpoint. Subtask i runs on TaskManager i mod {}.",

@@ -260,7 +260,7 @@ fn TimelineLegend(compact: bool) -> impl IntoView {
             <span class="lg-split"><span aria-hidden="true">"─ "</span>"split"</span>
             <span class="lg-min" title="The split that holds the explained window subtask's watermark, drawn on top of it"><span aria-hidden="true">"━ "</span>"holds min"</span>
             <span class="lg-diag"><span aria-hidden="true">"┄ "</span>"processing time"</span>
-            <span>"▮ fired"</span><span>"◇ late re-firing"</span><span>"✕ dropped"</span><span>"○ side output"</span>
+            <span><span aria-hidden="true">"▮ "</span>"fired"</span><span><span aria-hidden="true">"◇ "</span>"late re-firing"</span><span><span aria-hidden="true">"✕ "</span>"dropped"</span><span><span aria-hidden="true">"○ "</span>"side output"</span>
             <span class="lg-idle">"idle"</span>
             <JobLegend />
         </span>
