@@ -240,7 +240,10 @@ fn a_setting_changed_at_the_start_is_the_exported_jobs_and_a_later_one_is_named(
     s.commands.insert(0, idle(1, 15_000));
     let job = export_job(&s).unwrap();
     assert!(file(&job, JAVA_PATH).contains("Duration.ofSeconds(15)"), "{}", file(&job, JAVA_PATH));
-    assert!(job.notes[0].starts_with("1 setting changed at 00:00 before ▶ is the job's own"), "{:?}", job.notes);
+    assert_eq!(
+        job.notes[0],
+        "The job starts with idle_timeout_ms as set at 00:00 before ▶ (settings changed before the job ran are its own)"
+    );
     s.commands.insert(1, idle(5_000, 20_000));
     let e = export_job(&s).unwrap_err().to_string();
     assert!(e.starts_with("commands[1]") && e.contains("idle_timeout_ms changed at 00:00:05.000, while the job ran"), "{e}");

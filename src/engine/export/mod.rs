@@ -93,8 +93,8 @@ pub fn export_job_streaming(
     let run = replay::record(scenario, replay, max_records, progress).map_err(user)?;
     support::check_failures(scenario, &run).map_err(user)?;
     let mut notes = support::notes(scenario, &run);
-    if folded.settings > 0 {
-        notes.insert(0, support::start_settings_note(folded.settings));
+    if !folded.settings.is_empty() {
+        notes.insert(0, support::start_settings_note(&folded.settings));
     }
     let cfg = scenario.job_config();
     let sql = job_java::is_sql_window(&cfg).then(|| job_sql::job_sql(&scenario.name, &cfg));

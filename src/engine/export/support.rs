@@ -78,14 +78,14 @@ fn mid_run_change(c: &TimedCommand) -> String {
     }
 }
 
-/// The note of settings changed at the start: the job starts with them.
-pub fn start_settings_note(n: usize) -> String {
-    format!(
-        "{n} setting{} changed at 00:00 before ▶ {} the job's own: it starts with {}",
-        if n == 1 { "" } else { "s" },
-        if n == 1 { "is" } else { "are" },
-        if n == 1 { "it" } else { "them" }
-    )
+/// The note of settings changed at the start, by name: the job starts with them.
+pub fn start_settings_note(names: &[String]) -> String {
+    let listed = match names {
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [] => String::new(),
+    };
+    format!("The job starts with {listed} as set at 00:00 before ▶ (settings changed before the job ran are its own)")
 }
 
 /// SQL's watermark operator forwards the source's statuses and its final `Long.MAX_VALUE`: the

@@ -14,8 +14,8 @@ use crate::engine::time::ProcTime;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Folded {
     pub scenario: Scenario,
-    /// How many `set_param` commands became settings.
-    pub settings: usize,
+    /// The parameters whose `set_param` commands became settings, each once, in order.
+    pub settings: Vec<String>,
     /// The index in the user's `commands` of each command left (an error names theirs).
     origin: Vec<usize>,
 }
@@ -55,7 +55,16 @@ impl Scenario {
             sim.run_until(ProcTime(self.start_time_ms + head.commands[n - 1].at_ms))?;
             out.adopt_runtime_settings(sim.config());
         }
-        Ok(Folded { scenario: out, settings: n, origin: order[n..].to_vec() })
+        let mut settings: Vec<String> = Vec::new();
+        for c in &order[..n] {
+            if let Command::SetParam { param } = &self.commands[*c].command {
+                let name = param.name();
+                if !settings.contains(&name) {
+                    settings.push(name);
+                }
+            }
+        }
+        Ok(Folded { scenario: out, settings, origin: order[n..].to_vec() })
     }
 
     /// Takes the running job's values of every parameter a `set_param` command can change.
@@ -104,7 +113,7 @@ mod tests {
             set(5_000, Param::SinkMode(crate::engine::operator::sink::SinkMode::Upsert)),
         ];
         let f = sc.fold_start_settings().unwrap();
-        let (folded, n) = (f.scenario.clone(), f.settings);
+        let (folded, n) = (f.scenario.clone(), f.settings.len());
         assert_eq!(n, 3);
         assert_eq!(folded.source.watermark.idle_timeout_ms, Some(15_000));
         assert_eq!(folded.window.as_ref().unwrap().allowed_lateness_ms, 3_000);
@@ -123,7 +132,7 @@ mod tests {
         let mut sc = parse(catalog::preset("heartbeat-idle-timeout").unwrap().json).unwrap();
         sc.commands = vec![set(1_000, Param::IdleTimeoutMs(Some(15_000)))];
         let f = sc.fold_start_settings().unwrap();
-        assert_eq!((f.scenario, f.settings), (sc.clone(), 0));
+        assert_eq!((f.scenario, f.settings.len()), (sc.clone(), 0));
     }
 
     /// The UI's edits at 00:00 land 1 ms apart (each at the next instant): all of them are the
@@ -138,7 +147,7 @@ mod tests {
             set(60_000, Param::LateSideOutput(true)),
         ];
         let f = sc.fold_start_settings().unwrap();
-        assert_eq!(f.settings, 3);
+        assert_eq!(f.settings, ["bound_ms", "idle_timeout_ms", "allowed_lateness_ms"]);
         assert_eq!(f.scenario.source.watermark.idle_timeout_ms, Some(20_000));
         assert_eq!(f.scenario.window.as_ref().unwrap().allowed_lateness_ms, 3_000);
         // An error about what is left names the user's command.
@@ -152,7 +161,7 @@ mod tests {
         let mut sc = parse(catalog::preset("union-idle-stream").unwrap().json).unwrap();
         sc.commands = vec![set(0, Param::AutoWatermarkIntervalMs(100)), set(1, Param::IdleTimeoutMs(Some(7_000)))];
         let f = sc.fold_start_settings().unwrap();
-        assert_eq!(f.settings, 2);
+        assert_eq!(f.settings.len(), 2);
         f.scenario.validate().unwrap();
         assert_eq!(f.scenario.second_input.as_ref().unwrap().source.watermark.auto_watermark_interval_ms, 100);
         assert_eq!(f.scenario.second_input.as_ref().unwrap().source.watermark.idle_timeout_ms, Some(7_000));
