@@ -438,6 +438,9 @@ fn while_the_job_is_down_no_partition_is_a_slow_reader() {
     assert!(d.partitions.iter().all(|p| p.class != PartitionClass::Slow && p.slow_cause.is_none()), "{:?}", d.partitions);
     // The partition that was behind says why it still is ("steady" beside a backlog read as well).
     assert!(d.partitions.iter().any(|p| p.class == PartitionClass::Waiting), "{:?}", d.partitions);
+    // On the page's clock, as the status strip says it (a UTC date read as another instant).
+    let down = d.findings.iter().find(|f| f.kind == FindingKind::JobRestarts).expect("the job's finding");
+    assert!(down.title.starts_with("The job is down (RESTARTING until 00:02:0") && down.title.contains(", in "), "{}", down.title);
     assert!(
         d.findings.iter().all(|f| f.kind != FindingKind::SlowPartition),
         "{:?}",

@@ -443,9 +443,12 @@ impl FindingContext<'_> {
         let severity = if down || lost && restarts >= 2 { Severity::Critical } else { Severity::Warning };
         let title = if down {
             match f.restarting_until {
+                // On the page's clock, as the job's status strip says it (a UTC date beside
+                // "until 00:00:15 (in 5.0 s)" read as another instant).
                 Some(u) => format!(
-                    "The job is down (RESTARTING until {}): {reason}. Nothing is read or processed until then.",
-                    crate::engine::time::format_utc(u.ms())
+                    "The job is down (RESTARTING until {}, in {}): {reason}. Nothing is read or processed until then.",
+                    crate::engine::time::format_elapsed(u - self.sim.config().start_time),
+                    crate::engine::time::format_duration((u - self.sim.now()).max(0))
                 ),
                 None => format!("The job FAILED for good: {reason}."),
             }
