@@ -265,6 +265,23 @@ test("on a phone the job graph scrolls across its card, and a node reached with 
   }
 });
 
+test("on a phone the splits table shows each split's watermark, status and Silence without scrolling sideways", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  try {
+    await page.goto(env.baseUrl + "?preset=heartbeat-idle-timeout&start-at=60s", { waitUntil: "load" });
+    const table = page.locator("table.splits");
+    await table.locator("tbody tr").first().waitFor({ state: "attached", timeout: 20_000 });
+    await table.scrollIntoViewIfNeeded();
+    // It was 1,082 px wide in a 352 px box, the watermark and status off to the right.
+    const [client, scroll] = await table.evaluate((t) => [t.parentElement.clientWidth, t.scrollWidth]);
+    assert.ok(scroll <= client + 1, `the table fits its card: ${scroll} <= ${client}`);
+    const headers = await table.locator("thead th").evaluateAll((ths) => ths.filter((th) => th.offsetParent !== null).map((th) => th.textContent));
+    assert.deepEqual(headers, ["partition", "split watermark", "status", "producers"]);
+  } finally {
+    await context.close();
+  }
+});
+
 test("on a phone the 'Now:' line keeps its height as the headline changes from 2 lines to 3 (the graph stays put)", async () => {
   const { context, page } = await openPage(env.browser, { viewport: { width: 390, height: 844 } });
   try {
