@@ -16,12 +16,32 @@ const NOTHING_RUN_MS: i64 = 1_000;
 pub fn DownloadJob(tab: &'static str) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let status = RwSignal::new(String::new());
-    let on_click = move |_| match export_job(&pg.export_scenario()) {
+    let on_click = move |_| {
         // The job replays what the playground read: before ▶ that is nothing, and the project
-        // printed no result (a "Fix" then a download is what a newcomer tries first).
-        _ if pg.now() - pg.start_time() < NOTHING_RUN_MS => {
-            status.set("Nothing has run yet: press ▶ and let it run, then download (the job replays what the playground read; your settings stay).".into())
+        // printed no result (a "Fix" then a download is what a newcomer tries first). Checked
+        // before the export, which runs the whole scenario again.
+        if pg.now() - pg.start_time() < NOTHING_RUN_MS {
+            status.set("Nothing has run yet: press ▶ and let it run, then download (the job replays what the playground read; your settings stay).".into());
+        } else {
+            download(pg, status);
         }
+    };
+    // The SQL tab's job is a DataStream one unless the window is SQL's: say so before the click.
+    let datastream_here = move || tab == "sql" && !pg.cfg.with(is_sql_window);
+    view! {
+        <button class="btn small ghost" id=format!("btn-download-job-{tab}") on:click=on_click
+            title=move || if datastream_here() {
+                "A Maven project for Flink 2.3 that replays this run's records and prints the same window results. This scenario's window is a DataStream window, so the job is DataStream Java; the SQL above is its equivalent"
+            } else {
+                "A Maven project for Flink 2.3 that replays this run's records and prints the same window results"
+            }>{move || if datastream_here() { "Download runnable job (DataStream Java)" } else { "Download runnable job" }}</button>
+        <span class="muted small" id=format!("download-job-status-{tab}") role="status">{move || status.get()}</span>
+    }
+}
+
+/// Exports the scenario so far and saves it, or says why not.
+fn download(pg: Pg, status: RwSignal<String>) {
+    match export_job(&pg.export_scenario()) {
         // A command's error is about what the user did: said without the scenario's field.
         Err(e) if e.path.starts_with("commands[") => {
             status.set(format!("Not downloaded: {}.", e.message.trim_start_matches("cannot be exported yet: ")))
@@ -35,16 +55,5 @@ pub fn DownloadJob(tab: &'static str) -> impl IntoView {
             pg.info("Downloaded the runnable Flink job (playground-job.zip)");
         }
         Err(e) => status.set(format!("This scenario cannot be exported as a job: {e}.")),
-    };
-    // The SQL tab's job is a DataStream one unless the window is SQL's: say so before the click.
-    let datastream_here = move || tab == "sql" && !pg.cfg.with(is_sql_window);
-    view! {
-        <button class="btn small ghost" id=format!("btn-download-job-{tab}") on:click=on_click
-            title=move || if datastream_here() {
-                "A Maven project for Flink 2.3 that replays this run's records and prints the same window results. This scenario's window is a DataStream window, so the job is DataStream Java; the SQL above is its equivalent"
-            } else {
-                "A Maven project for Flink 2.3 that replays this run's records and prints the same window results"
-            }>{move || if datastream_here() { "Download runnable job (DataStream Java)" } else { "Download runnable job" }}</button>
-        <span class="muted small" id=format!("download-job-status-{tab}") role="status">{move || status.get()}</span>
     }
 }
