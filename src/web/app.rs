@@ -149,7 +149,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                 <div class="row graph-row">
                     <section class="card graph-card" part="graph" aria-labelledby="graph-h">
                         <header class="card-head">
-                            <h2 id="graph-h">"JOB GRAPH"</h2>
+                            <h2 id="graph-h">"Job graph"</h2>
                             <span class="legend small muted">
                                 <span class="lg-idle">"idle"</span>" · "
                                 <span class="lg-min"><span aria-hidden="true">"━ "</span>"holds the minimum"</span>" · dashed: No Watermark · ▮ fired · ✕ dropped"
@@ -183,7 +183,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
             </main>
             <aside class="controls-drawer" id="controls-drawer" aria-labelledby="controls-h" class:hidden=move || !controls_open.get()>
                 <div class="drawer-head">
-                    <h2 id="controls-h">"CONTROLS"</h2>
+                    <h2 id="controls-h">"Controls"</h2>
                     <button class="btn small" id="btn-controls-close" title="Close the controls (C)" aria-label="Close the controls"
                         on:click=move |_| super::header::close_controls(pg, controls_open)>"✕"</button>
                 </div>

@@ -4,6 +4,7 @@
 
 use crate::engine::operator::trigger::FiringKind;
 use super::format::{dur, thousands, wm_human, wm_raw};
+use super::glyphs::spoken;
 use super::measure::{gated, use_visible};
 use super::state::{EmissionRow, LateRow, Pg, Selection};
 use crate::engine::operator::sink::SinkMode;
@@ -21,7 +22,7 @@ pub fn EmissionsLog() -> impl IntoView {
     view! {
         <section class="card table-card" aria-labelledby="emissions-h">
             <header class="card-head">
-                <h2 id="emissions-h">"WINDOW EMISSIONS"</h2>
+                <h2 id="emissions-h">"Window emissions"</h2>
                 <span class="muted small" id="emissions-count">
                     {move || thousands(pg.snap_slow.with(|s| s.windows_fired as u64))}" results · "
                     {move || {
@@ -30,8 +31,9 @@ pub fn EmissionsLog() -> impl IntoView {
                     }}
                 </span>
             </header>
-            // Focusable, so that the arrows scroll it (a table of plain text has no Tab stop).
-            <div class="scroll tall" node_ref=node tabindex="0" role="region" aria-labelledby="emissions-h">
+            // Focusable, so that the arrows scroll it (a table of plain text has no Tab stop); named apart
+            // from its card, which is a region too.
+            <div class="scroll tall" node_ref=node tabindex="0" role="region" aria-label="window emissions table">
                 <table class="data" id="emissions-table">
                     <thead><tr>
                         <th scope="col">"fired at"</th><th scope="col">"sub"</th><th scope="col">"key"</th>
@@ -75,14 +77,14 @@ pub fn LatePanel() -> impl IntoView {
     view! {
         <section class="card table-card" aria-labelledby="late-h">
             <header class="card-head">
-                <h2 id="late-h">"LATE RECORDS"</h2>
+                <h2 id="late-h">"Late records"</h2>
                 <span class="small">
                     <span class="counter" id="late-dropped">"✕ numLateRecordsDropped "<b>{move || thousands(pg.logs.late_dropped.get())}</b></span>
                     " · "
                     <span class="counter" id="late-side">"○ side output "<b>{move || thousands(pg.logs.late_side.get())}</b></span>
                 </span>
             </header>
-            <div class="scroll tall" node_ref=node tabindex="0" role="region" aria-labelledby="late-h">
+            <div class="scroll tall" node_ref=node tabindex="0" role="region" aria-label="late records table">
                 <table class="data" id="late-table">
                     <thead><tr>
                         // How far behind and what became of it before the two times it comes
@@ -141,7 +143,7 @@ fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>, current: RwSignal
             <td class="num">{cell(|r, _| thousands(r.value.max(0) as u64))}</td>
             <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
             <td class="num">{cell(|r, _| dur(r.time - r.end))}</td>
-            <td>{cell(|r, _| firing_text(r.kind, r.firing))}</td>
+            <td>{spoken(cell(|r, _| firing_text(r.kind, r.firing)))}</td>
         </tr>
     }
 }
@@ -158,7 +160,7 @@ fn LateRowView(i: usize, rows: RwSignal<Vec<LateRow>>) -> impl IntoView {
             <td class="num">{move || row.with(|r| r.as_ref().map(|r| pg.snap_slow.with_untracked(|s| super::graph_layout::partition_label(s, r.partition)))).unwrap_or_default()}</td>
             <td>{cell(|r, _| r.key.clone())}</td>
             <td class="num">{cell(|r, _| if r.watermark == i64::MAX { "∞".to_string() } else { dur(r.watermark - r.ts) })}</td>
-            <td>{cell(|r, _| if r.side_output { "○ side output".to_string() } else { "✕ dropped".to_string() })}</td>
+            <td>{spoken(cell(|r, _| if r.side_output { "○ side output".to_string() } else { "✕ dropped".to_string() }))}</td>
             <td class="mono" title=cell(|r, _| r.ts.to_string())>{cell(|r, n| wm_human(r.ts, n))}</td>
             <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
         </tr>

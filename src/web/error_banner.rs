@@ -84,8 +84,28 @@ fn show_in(doc: &web_sys::Document, parent: &web_sys::Element, message: &str, cl
 #[component]
 pub fn Notices() -> impl IntoView {
     let pg = expect_context::<Pg>();
+    let area = NodeRef::<leptos::html::Div>::new();
+    // Where the focus was before it entered the notices: it goes back there when the last one
+    // focused is dismissed (it fell to the page, and a keyboard user started over at the top).
+    let came_from = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    let on_focusin = move |ev: web_sys::FocusEvent| {
+        let from = ev.related_target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        let outside = from.as_ref().is_some_and(|f| area.get_untracked().is_some_and(|a| !a.contains(Some(f))));
+        if outside {
+            came_from.set_value(from);
+        }
+    };
+    // `by_keys`: a click from Enter or Space (a mouse's has a click count); a mouse user's
+    // focus stays where the page puts it.
+    let dismiss = move |id: u64, by_keys: bool| {
+        let focused = by_keys && pg.held_notices.with_value(|h| h[1].contains(&id));
+        pg.dismiss(id);
+        if focused {
+            request_animation_frame(move || refocus(area, came_from));
+        }
+    };
     view! {
-        <div class="notices" role="status" aria-live="polite">
+        <div class="notices" role="status" aria-live="polite" node_ref=area on:focusin=on_focusin>
             <For each=move || pg.notices.get() key=|n| n.id let:n>
                 {
                     let id = n.id;
@@ -95,11 +115,20 @@ pub fn Notices() -> impl IntoView {
                             on:mouseenter=move |_| pg.hold_notice(id, false, true) on:mouseleave=move |_| pg.hold_notice(id, false, false)
                             on:focusin=move |_| pg.hold_notice(id, true, true) on:focusout=move |_| pg.hold_notice(id, true, false)>
                             <span>{if err { "⚠ " } else { "✓ " }}{n.text.clone()}</span>
-                            <button class="icon-btn small" aria-label="Dismiss" on:click=move |_| pg.dismiss(id)><super::icons::Svg icon=super::icons::Icon::Close /></button>
+                            <button class="icon-btn small" aria-label="Dismiss" on:click=move |ev: web_sys::MouseEvent| dismiss(id, ev.detail() == 0)><super::icons::Svg icon=super::icons::Icon::Close /></button>
                         </div>
                     }
                 }
             </For>
         </div>
+    }
+}
+
+/// After a focused notice is dismissed: the next notice's Dismiss, or where the focus came from.
+fn refocus(area: NodeRef<leptos::html::Div>, came_from: StoredValue<Option<web_sys::HtmlElement>, LocalStorage>) {
+    let next = area.get_untracked().and_then(|a| a.query_selector(".notice button").ok().flatten()).and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+    let back = came_from.get_value().filter(|e| e.is_connected());
+    if let Some(target) = next.or(back) {
+        let _ = target.focus();
     }
 }

@@ -55,7 +55,7 @@ pub fn ExplainPanel() -> impl IntoView {
     view! {
         <section class="card why" part="why" aria-labelledby="why-h">
             <header class="card-head">
-                <h2 id="why-h">"WHY"</h2>
+                <h2 id="why-h">"Why"</h2>
                 <div role="tablist" class="tabs why-tabs" aria-label="WHY panel views" on:keydown=super::tab_list::on_tab_keys>
                     <WhyTab tab=tab id="why" label="Why" />
                     <WhyTab tab=tab id="advisor" label="Advisor" />

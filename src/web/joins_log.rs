@@ -18,7 +18,7 @@ pub fn JoinsLog() -> impl IntoView {
     view! {
         <section class="card table-card" aria-labelledby="joins-h">
             <header class="card-head">
-                <h2 id="joins-h">"JOINED PAIRS"</h2>
+                <h2 id="joins-h">"Joined pairs"</h2>
                 <span class="muted small" id="joins-count">
                     {move || thousands(pg.snap_slow.with(|s| s.joins_emitted))}" pairs · right.ts − left.ts in "{bounds}
                 </span>

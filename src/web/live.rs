@@ -191,7 +191,7 @@ pub fn LiveCard() -> impl IntoView {
     view! {
         <section class="card live-card" id="live" aria-labelledby="live-h" node_ref=section>
             <details open=opened>
-                <summary><h2 id="live-h" class="inline-h">"LIVE JOB"</h2><span class="muted small">" · read a real Flink job's watermarks (REST API)"</span></summary>
+                <summary><h2 id="live-h" class="inline-h">"Live job"</h2><span class="muted small">" · read a real Flink job's watermarks (REST API)"</span></summary>
                 <form class="live-connect" on:submit=move |e| { e.prevent_default(); live.connect(); }>
                     <label for="live-url">"JobManager URL"</label>
                     <input id="live-url" type="url" inputmode="url" spellcheck="false" prop:value=move || live.url.get()

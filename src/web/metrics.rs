@@ -4,6 +4,7 @@
 //! Computed only while the panel is open.
 
 use super::format::{dur, thousands, wm_human, wm_raw};
+use super::glyphs::spoken;
 use super::metrics_flow::FlowMetrics;
 use super::share::copy_text;
 use super::state::Pg;
@@ -19,7 +20,7 @@ pub fn MetricsPanel() -> impl IntoView {
                 pg.metrics_open.set(open);
                 if open { pg.refresh(); }
             }>
-                <summary><h2 id="metrics-h">"METRICS & REST"</h2><span class="muted small">" Flink's metric names, per subtask"</span></summary>
+                <summary><h2 id="metrics-h">"Metrics & REST"</h2><span class="muted small">" Flink's metric names, per subtask"</span></summary>
                 <div class="scroll">
                     // A job that can be back-pressured or is aligned shows those metrics first.
                     {move || {
@@ -93,10 +94,10 @@ fn SourceMetrics() -> impl IntoView {
                     <tr>
                         <th scope="row">{pg.snap_slow.with_untracked(|sn| sn.source_subtask_name(s.subtask))}</th>
                         <td class="mono" title=wm_raw(s.current_output_watermark.ms())>{wm_human(s.current_output_watermark.ms(), now())}</td>
-                        <td class="num">{lag(s.watermark_lag)}</td>
+                        <td class="num">{spoken({ let l = s.watermark_lag; move || lag(l) })}</td>
                         <td class="num">{thousands(s.num_records_out)}</td>
                         <td class="num">{thousands(s.num_records_filtered)}</td>
-                        <td>{if s.idle { "◌ idle" } else { "● active" }}</td>
+                        <td>{spoken({ let idle = s.idle; move || if idle { "◌ idle" } else { "● active" }.to_string() })}</td>
                         <td class="num">{dur(s.idle_time_ms)}</td>
                         <td class="num">{s.splits}</td>
                     </tr>

@@ -6,6 +6,7 @@
 //! limit or watermark alignment).
 
 use super::format::{dur, thousands};
+use super::glyphs::spoken;
 use super::state::Pg;
 use leptos::prelude::*;
 
@@ -38,7 +39,7 @@ pub fn FlowMetrics() -> impl IntoView {
                         <td class="num">{s.back_pressured_time_ms_per_second}</td>
                         <td class="num">{pool(s.out_pool_usage)}</td>
                         <td class="num">{thousands(s.pending_records)}</td>
-                        <td class="num">{s.watermark_alignment_drift.map_or("–".to_string(), dur)}</td>
+                        <td class="num">{spoken({ let drift = s.watermark_alignment_drift; move || drift.map_or("–".to_string(), dur) })}</td>
                     </tr>
                 }).collect_view()))}
             </tbody>

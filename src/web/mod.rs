@@ -11,7 +11,7 @@
 //! (Java / SQL; `sql_panel` edits the SQL and applies it, over `sql_apply`; `text_select` selects what an error names in a text box, `text_columns` says where it is on screen; `job_download` downloads the runnable job, `save_file` saves bytes as a download), `keyboard` (+ `modal`, the help dialog's focus handling; `tab_list`, a tab list as one Tab stop), `theme`, `error_banner`, `actions` (running the engine's one-click
 //! actions), `reading` (the diagnosis of one instant, beside its snapshot), `findings` and
 //! `advisor` and `lag_chart` (+ `lag_plot`) (the diagnosis' views), `format`, `measure` (+ `hold`: observers and listeners released with their view), `after_first_paint` (cards below the fold wait for the first paint), `rows` (per-row memos
-//! over the engine's snapshot rows), `embed` (the compact layout), `icons`, `glyphs` (text marks heard as words).
+//! over the engine's snapshot rows), `embed` (the compact layout), `icons`, `glyphs` (text marks heard as words; `spoken_text` says which part of a cell is heard).
 //!
 //! The live link to a real job (`live`: the card, polling; `live_fetch`: the HTTP; `live_graph`:
 //! the job drawn with the simulated job's graph and tables; `live_table`: its explanation and
@@ -54,6 +54,7 @@ pub mod scenario_text;
 // reader (`ui` implies it; natively it is on by default).
 #[cfg(feature = "tools")]
 pub mod snippets;
+pub mod spoken_text;
 #[cfg(feature = "tools")]
 pub mod sql_apply;
 pub mod state_plot;

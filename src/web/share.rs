@@ -261,7 +261,7 @@ pub fn SharePanel() -> impl IntoView {
     view! {
         <section class="card share-card" id="share" tabindex="-1" aria-labelledby="share-h">
             <header class="card-head">
-                <h2 id="share-h">"SHARE · EXPORT · CODE"</h2>
+                <h2 id="share-h">"Share · export · code"</h2>
                 <div role="tablist" class="tabs" aria-label="Share, export and code" on:keydown=super::tab_list::on_tab_keys>
                     <TabButton t=t id="export" label="Export" />
                     <TabButton t=t id="import" label="Import" />

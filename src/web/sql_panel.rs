@@ -157,7 +157,7 @@ pub fn SqlPanel() -> impl IntoView {
     view! {
         <section class="card sql-card" id="sql" aria-labelledby="sql-h">
             <header class="card-head">
-                <h2 id="sql-h">"FLINK SQL"</h2>
+                <h2 id="sql-h">"Flink SQL"</h2>
                 <span class="small muted">"SET · CREATE TABLE … WATERMARK FOR … WITH (…) · a window TVF query (docs/SQL.md)"</span>
             </header>
             <p class="small sql-status" id="sql-status" class:stale=move || e.stale.get() aria-live="polite">{move || status(e)}</p>

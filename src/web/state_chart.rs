@@ -50,7 +50,7 @@ pub fn StateCard() -> impl IntoView {
     view! {
         <section class="card state-card" class:quiet=move || !relevant.get() aria-labelledby="state-h">
             <header class="card-head">
-                <h2 id="state-h">"STATE SIZE"</h2>
+                <h2 id="state-h">"State size"</h2>
                 <span class="small muted">{move || format!("keyed state now: {}", now_total())}</span>
                 <label class="inline small" class:hidden=move || !open.get()>
                     "lines "

@@ -10,7 +10,7 @@ use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::snapshot::SplitView;
 use crate::engine::time::NO_WATERMARK;
-use super::glyphs::MinMark;
+use super::glyphs::{spoken, MinMark};
 use leptos::prelude::*;
 
 #[component]
@@ -30,7 +30,7 @@ pub fn SplitsTable() -> impl IntoView {
     view! {
         <section class="card table-card" aria-labelledby=pg.dom_id("splits-h")>
             <header class="card-head">
-                <h2 id=pg.dom_id("splits-h")>"SPLITS"</h2>
+                <h2 id=pg.dom_id("splits-h")>"Splits"</h2>
                 <span class="muted small">{move || idle_timeouts(&pg)}</span>
             </header>
             <div class="scroll" node_ref=node>
@@ -95,15 +95,15 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             <th scope="row">{name}<MinMark on=Signal::derive(move || holding.get() == Some(p)) /></th>
             // As the graph and the other tables name it (`rates·0` with two sources, as Flink
             // numbers a vertex's subtasks), not the engine's global number.
-            <td class="num">{move || d.with(|s| s.as_ref().and_then(|s| s.subtask)).map_or_else(|| "–".into(), |t| snap.with(|sn| sn.source_subtask_name(t)))}</td>
+            <td class="num">{spoken(move || d.with(|s| s.as_ref().and_then(|s| s.subtask)).map_or_else(|| "–".into(), |t| snap.with(|sn| sn.source_subtask_name(t))))}</td>
             <td class="num">{counted(|s| thousands(s.produced))}</td>
             <td class="num">{counted(|s| thousands(s.read))}</td>
-            <td class="mono">{counted(|s| s.max_timestamp.map_or("–".into(), |t| wm_human(t.ms(), s.now.ms())))}</td>
+            <td class="mono">{spoken(counted(|s| s.max_timestamp.map_or("–".into(), |t| wm_human(t.ms(), s.now.ms()))))}</td>
             <td class="mono">
                 {cell(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms()))}
                 <span class="raw">{cell(|s| wm_raw(s.watermark.unwrap_or(NO_WATERMARK).ms()))}</span>
             </td>
-            <td class="status">{status}</td>
+            <td class="status">{spoken(move || status().unwrap_or_default())}</td>
             <td class="mono">{counted(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
             <td>
                 <span class="muted small" class:hidden=move || live || producer.get()>"none"</span>
@@ -142,7 +142,7 @@ pub fn ChannelsTable() -> impl IntoView {
     view! {
         <section class="card table-card" aria-labelledby=pg.dom_id("channels-h")>
             <header class="card-head">
-                <h2 id=pg.dom_id("channels-h")>{move || format!("CHANNELS · {} {}", noun(), focus.get())}</h2>
+                <h2 id=pg.dom_id("channels-h")>{move || format!("Channels · {} {}", noun(), focus.get())}</h2>
                 <span class="muted small">{move || match (pg.live.is_some(), two_inputs.get()) {
                     (true, _) => "the channel from the subtask holding the minimum; Flink reports no per-channel watermark",
                     (false, true) => "per input: min over active, aligned channels",
@@ -150,8 +150,9 @@ pub fn ChannelsTable() -> impl IntoView {
                 }}</span>
             </header>
             <InputsStrip focus=focus snap=snap />
-            // Nothing in it takes focus: the region does, so that the arrows scroll it.
-            <div class="scroll" node_ref=node tabindex="0" role="region" aria-labelledby=pg.dom_id("channels-h")>
+            // Nothing in it takes focus: the region does, so that the arrows scroll it. Named
+            // apart from its card, which is a region too.
+            <div class="scroll" node_ref=node tabindex="0" role="region" aria-label="channels table">
                 <table class="data channels" id=pg.dom_id("channels-table")>
                     <thead><tr>
                         <th scope="col">"channel"</th><th scope="col">"input"</th><th scope="col">"from"</th><th scope="col">"watermark"</th>
@@ -185,8 +186,8 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
             <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", snap.with(|s| s.source_subtask_name(x.source_subtask)))))}</td>
             <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark.ms(), x.now.ms())))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark.ms())))}</span></td>
             // A real job's channel: its status, alignment and buffers are not in the REST API.
-            <td class="status">{move || if live { "?" } else if idle.get() { "◌ IDLE" } else { "● ACTIVE" }}</td>
-            <td>{move || if live { Some("?") } else { d.with(|x| x.as_ref().map(|x| if x.aligned { "✓" } else { "✗ not aligned" })) }}</td>
+            <td class="status">{spoken(move || if live { "?" } else if idle.get() { "◌ IDLE" } else { "● ACTIVE" }.to_string())}</td>
+            <td>{spoken(move || if live { "?" } else { d.with(|x| x.as_ref().map_or("", |x| if x.aligned { "✓" } else { "✗ not aligned" })) }.to_string())}</td>
             <td class="num">{move || if live { Some("?".to_string()) } else { d.with(|x| x.as_ref().map(|x| buffered(snap, x.buffered_records))) }}</td>
         </tr>
     }

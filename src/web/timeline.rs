@@ -240,7 +240,7 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
     view! {
         <section class="card timeline-card" part="timeline" class:compact=compact aria-labelledby="timeline-h">
             <header class="card-head">
-                <h2 id="timeline-h">"TIMELINE"</h2>
+                <h2 id="timeline-h">"Timeline"</h2>
                 <TimelineLegend compact=compact />
                 <ZoomButtons vp=vp drawn=drawn />
             </header>

@@ -122,3 +122,42 @@ for (const scheme of ["light", "dark"]) {
     }
   });
 }
+
+/**
+ * What a screen reader hears (an accessibility walk): a table's status marks are seen and not
+ * heard ("black circle active"), a missing value is "none" (not "en dash"), a group says
+ * "restarts the job" once (it said it three times), no region sits in a region of its own
+ * name, and card titles are words in the DOM (capitals only on screen: "LATE RECORDS" was
+ * spelled out).
+ */
+test("a reader hears words, not glyphs, once each", async () => {
+  await withSeed("light", async (page) => {
+    await playUntil(page, 2 * 60_000, 1000);
+    const splits = await page.locator("table.splits tbody").ariaSnapshot();
+    assert.match(splits, /active/);
+    assert.doesNotMatch(splits, /[●◌–]/, splits);
+    if ((await page.getAttribute("#btn-controls", "aria-expanded")) !== "true") await page.click("#btn-controls");
+    const windows = page.locator(".ctl-group[aria-labelledby=ctl-window]");
+    const heard = (await windows.ariaSnapshot()).match(/restarts? the job/g) ?? [];
+    assert.equal(heard.length, 1, await windows.ariaSnapshot());
+    const apply = page.locator("#btn-apply-window");
+    assert.equal(await page.getByRole("button", { name: "Apply window", exact: true }).getAttribute("id"), "btn-apply-window");
+    const described = await apply.evaluate((b) => document.getElementById(b.getAttribute("aria-describedby"))?.textContent);
+    assert.match(described, /restarts the job from time zero/);
+    const nested = await page.evaluate(() => {
+      const name = (el) =>
+        el.getAttribute("aria-label") ??
+        (el.getAttribute("aria-labelledby") ?? "").split(" ").map((id) => document.getElementById(id)?.textContent ?? "").join(" ").trim();
+      const regions = [...document.querySelectorAll("[role=region], section[aria-label], section[aria-labelledby]")];
+      return regions
+        .filter((r) => name(r) && regions.some((o) => o !== r && o.contains(r) && name(o) === name(r)))
+        .map((r) => name(r));
+    });
+    assert.deepEqual(nested, [], "regions inside a region of the same name");
+    const shouted = await page.$$eval(".card-head h2, .drawer-head h2, .card summary h2", (hs) =>
+      hs.map((h) => h.textContent.trim()).filter((t) => /[A-Z]{3}/.test(t) && t === t.toUpperCase() && !/^(SQL|REST)$/.test(t)),
+    );
+    assert.deepEqual(shouted, [], "card titles in capitals in the DOM");
+    assert.equal(await page.locator(".card-head h2").first().evaluate((h) => getComputedStyle(h).textTransform), "uppercase");
+  });
+});

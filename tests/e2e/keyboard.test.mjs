@@ -246,3 +246,18 @@ test("a tab list is one Tab stop: the arrows, Home and End open the other tabs",
     assert.match(await page.locator("#pane-link input").inputValue(), /#s=/, "the link was made");
   });
 });
+
+test("dismissing a notice with the keyboard gives the focus back to where it came from", async () => {
+  await withApp(async (page) => {
+    const step = page.locator(".preset-actions button:not([disabled])").first();
+    await step.focus();
+    await page.keyboard.press("Enter");
+    const dismiss = page.locator(".notice button[aria-label=Dismiss]").last();
+    await dismiss.waitFor({ state: "visible" });
+    await dismiss.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => !document.querySelector(".notice"));
+    const back = await page.evaluate(() => document.activeElement?.closest(".preset-actions") !== null && document.activeElement?.tagName);
+    assert.equal(back, "BUTTON", `focus went to ${JSON.stringify(await focused(page))}`);
+  }, "preset=seed-001-heartbeat");
+});

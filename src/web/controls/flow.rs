@@ -186,7 +186,7 @@ fn RestartGroup() -> impl IntoView {
     view! {
         <label class="check">
             <input type="checkbox" id="f-align" prop:checked=move || aligned.get() on:change=move |ev| aligned.set(event_target_checked(&ev)) />
-            "watermark alignment (withWatermarkAlignment)"<Restarts/>
+            "watermark alignment (withWatermarkAlignment)"<Restarts said_beside=true/>
         </label>
         <div class="field-row" class:hidden=move || !aligned.get()>
             <TextDraft id="f-align-group" label="group" sig=d.group err=d.err check=v_any />
@@ -195,8 +195,8 @@ fn RestartGroup() -> impl IntoView {
         </div>
         <StartOffsetFields d=d />
         <div class="apply-row">
-            <button class="btn small" id="btn-apply-flow" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" alignment and start offset"</span><Restarts/></button>
-            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("alignment and start offset restart the job from time zero")}</small>
+            <button class="btn small" id="btn-apply-flow" aria-describedby="apply-flow-note" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" alignment and start offset"</span><Restarts said_beside=true/></button>
+            <small class="field-msg" id="apply-flow-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("alignment and start offset restart the job from time zero")}</small>
         </div>
     }
 }
@@ -217,7 +217,7 @@ fn StartOffsetFields(d: FlowDraft) -> impl IntoView {
     view! {
         <div class="field-row">
             <div class="field">
-                <label for="f-start">"start offset"<Restarts/></label>
+                <label for="f-start">"start offset"<Restarts said_beside=true/></label>
                 <select id="f-start" prop:value=move || start.get() on:change=move |ev| start.set(event_target_value(&ev))>
                     <option value="earliest">"earliest()"</option>
                     <option value="latest">"latest()"</option>

@@ -283,8 +283,8 @@ fn WindowSection() -> impl IntoView {
             <h3 id="ctl-window">"Windows and sink"</h3>
             <WindowShape d=d />
             <div class="apply-row">
-                <button class="btn small" id="btn-apply-window" on:click=move |_| d.apply(pg)>"Apply window"<Restarts/></button>
-                <small class="field-msg" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("restarts the job from time zero")}</small>
+                <button class="btn small" id="btn-apply-window" aria-describedby="apply-window-note" on:click=move |_| d.apply(pg)>"Apply window"<Restarts said_beside=true/></button>
+                <small class="field-msg" id="apply-window-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("restarts the job from time zero")}</small>
             </div>
             <Field label="allowed lateness" id="f-lateness" hint="0, or e.g. 10 s"
                 value=Signal::derive(move || dur_input(pg.cfg.with(|c| c.allowed_lateness_ms)))
@@ -323,7 +323,7 @@ fn WindowShape(d: WindowDraft) -> impl IntoView {
     view! {
         <div class="field-row">
             <div class="field">
-                <label for="f-wtype">"window"<Restarts/></label>
+                <label for="f-wtype">"window"<Restarts said_beside=true/></label>
                 <select id="f-wtype" prop:value=move || kind.get() on:change=move |ev| kind.set(event_target_value(&ev))>
                     <option value="tumbling">"tumbling"</option>
                     <option value="sliding">"sliding"</option>

@@ -158,8 +158,8 @@ fn ParallelismControls() -> impl IntoView {
             </div>
         </div>
         <div class="apply-row">
-            <button class="btn small" id="btn-apply-parallelism" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" topology"</span><Restarts/></button>
-            <small class="field-msg" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("restarts the job from time zero")}</small>
+            <button class="btn small" id="btn-apply-parallelism" aria-describedby="apply-topology-note" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" topology"</span><Restarts said_beside=true/></button>
+            <small class="field-msg" id="apply-topology-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("restarts the job from time zero")}</small>
         </div>
     }
 }
