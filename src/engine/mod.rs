@@ -40,6 +40,7 @@ pub mod metrics;
 pub mod observer;
 pub mod operator;
 pub mod operator_input;
+pub mod param_in_effect;
 pub mod partition;
 pub mod partitioner;
 pub mod poll;

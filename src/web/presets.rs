@@ -6,6 +6,7 @@ use super::actions::RunAction;
 use super::reading::Reading;
 use super::state::Pg;
 use crate::engine::scenario::catalog;
+use crate::engine::scenario::schema::Scenario;
 use leptos::prelude::*;
 
 /// The preset `<select>` in the header.
@@ -66,12 +67,12 @@ fn picked(pg: Pg) -> String {
 /// Whether the job itself is no longer the preset's (its SQL applied, a restart from Controls or
 /// from one of its steps); actions while it runs (the command log) leave it the preset. The
 /// card kept telling the preset's story of settings the user had replaced.
-fn changed_job(pg: Pg, p: &catalog::Preset) -> bool {
-    let Ok(mut preset) = crate::engine::scenario::build::parse(p.json) else { return false };
+/// `preset` is parsed once per card: the memo runs on every change of the job's settings.
+fn changed_job(pg: Pg, preset: &mut Scenario) -> bool {
     pg.base.with_value(|b| {
         preset.commands.clone_from(&b.commands);
         preset.trace.clone_from(&b.trace);
-        preset != *b
+        *preset != *b
     })
 }
 
@@ -94,9 +95,10 @@ pub fn PresetCard() -> impl IntoView {
                 }.into_any(),
                 Some(p) => {
                     let actions = p.steps;
+                    let preset = StoredValue::new_local(crate::engine::scenario::build::parse(p.json).ok());
                     let changed = Memo::new(move |_| {
                         pg.cfg.track();
-                        changed_job(pg, p)
+                        preset.try_update_value(|s| s.as_mut().is_some_and(|s| changed_job(pg, s))).unwrap_or(false)
                     });
                     view! {
                         <div class="preset-head">
@@ -120,9 +122,16 @@ pub fn PresetCard() -> impl IntoView {
                                         let restarts = action.restarts();
                                         let title = if restarts { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
                                         let refused = Memo::new(move |_| action.refused(pg));
+                                        // Said on the button, not only by a confirmation that fades.
+                                        let in_effect = Memo::new(move |_| pg.cfg.with(|c| pg.base.with_value(|b| action.in_effect(b, c))) == Some(true));
                                         view! {
-                                            <button class="btn small" title=move || refused.get().unwrap_or(title)
-                                                disabled=move || refused.get().is_some() on:click=move |_| action.run(&pg)>{label}</button>
+                                            <button class="btn small" class:in-effect=move || in_effect.get()
+                                                title=move || refused.get().unwrap_or(if in_effect.get() { "In effect now" } else { title })
+                                                disabled=move || refused.get().is_some() on:click=move |_| action.run(&pg)>
+                                                {label}
+                                                <span aria-hidden="true" class:hidden=move || !in_effect.get()>" ✓"</span>
+                                                <span class="sr-only">{move || in_effect.get().then_some(" (in effect)")}</span>
+                                            </button>
                                         }
                                     }).collect_view()}
                                     // A touch screen shows no title: the reason is text too.

@@ -200,3 +200,24 @@ test("back-pressure: a back-pressured split never goes idle (Flink 2.x) until th
     await page.screenshot({ path: path.join(shots, "backpressure-fixed.png") });
   });
 });
+
+test("a step says on its button when it is in effect (a live change, a restart)", async () => {
+  const inEffect = async (page, label) => {
+    const b = page.locator(".preset-actions button", { hasText: label }).first();
+    return { cls: (await b.getAttribute("class")).includes("in-effect"), heard: (await b.textContent()).includes("(in effect)") };
+  };
+  await withPreset("seed-001-heartbeat", async (page) => {
+    assert.deepEqual(await inEffect(page, "Fix: idle timeout 15 s"), { cls: false, heard: false });
+    assert.deepEqual(await inEffect(page, "Idle timeout off"), { cls: true, heard: true }, "the job starts with it off");
+    await step(page, "Fix: idle timeout 15 s");
+    await page.waitForFunction(() => document.querySelector(".preset-actions button.in-effect")?.textContent.includes("15 s"));
+    assert.deepEqual(await inEffect(page, "Idle timeout off"), { cls: false, heard: false });
+    // An event is done, not a state.
+    await step(page, "Retire the heartbeat producer");
+    assert.deepEqual(await inEffect(page, "Retire the heartbeat producer"), { cls: false, heard: false });
+  });
+  await withPreset("more-subtasks-than-partitions", async (page) => {
+    await step(page, "Fix: source parallelism 2");
+    await page.waitForFunction(() => [...document.querySelectorAll(".preset-actions button.in-effect")].some((b) => b.textContent.includes("parallelism 2")));
+  });
+});

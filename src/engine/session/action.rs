@@ -9,6 +9,7 @@ use crate::engine::command::{Command, Param};
 use crate::engine::failover::FailTarget;
 use crate::engine::flow::IdlenessClock;
 use crate::engine::input_twin::input_twin;
+use crate::engine::job::JobConfig;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{KafkaConnector, KeysSpec, PartitionSelector, ProducerSpec, Scenario, SourceSpec};
@@ -158,6 +159,21 @@ impl Action {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Whether the job already has what the action would give it: a live change whose value
+    /// the configuration holds, a restart whose change leaves the scenario as it is. `None` for
+    /// an event (a kill, producers retired or attached), which is done and not a state.
+    pub fn in_effect(&self, running: &Scenario, cfg: &JobConfig) -> Option<bool> {
+        match self.command() {
+            Some(Command::SetParam { param }) => Some(param.in_effect(cfg)),
+            Some(_) => None,
+            None => {
+                let mut changed = running.clone();
+                self.change(&mut changed);
+                Some(changed == *running)
+            }
         }
     }
 
@@ -323,6 +339,28 @@ mod tests {
             let json = serde_json::to_value(a).unwrap();
             let back: Action = crate::engine::error::from_value(json.clone(), "").unwrap_or_else(|e| panic!("{json}: {e}"));
             assert_eq!(back, a, "{json}");
+        }
+    }
+
+    /// Every preset's steps: a step is in effect after it ran (a restart's on the restarted
+    /// job), and an event never is a state.
+    #[test]
+    fn a_step_is_in_effect_once_it_ran() {
+        use crate::engine::session::Session;
+        for preset in crate::engine::scenario::catalog::presets() {
+            for step in preset.steps {
+                let mut s = Session::new(crate::engine::scenario::build::parse(preset.json).unwrap()).unwrap();
+                let a = step.action;
+                let Ok(()) = s.apply_action(a) else { continue };
+                let state = a.in_effect(s.scenario(), s.sim().config());
+                assert_eq!(
+                    state.is_none(),
+                    matches!(a, Action::KillTaskManager(_) | Action::DetachProducers(_) | Action::WakeLate { .. }),
+                    "{}: {a:?}",
+                    preset.id
+                );
+                assert_ne!(state, Some(false), "{}: {:?} ran but is not in effect", preset.id, step.label);
+            }
         }
     }
 
