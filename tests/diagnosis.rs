@@ -537,3 +537,21 @@ fn an_empty_partition_is_judged_only_after_a_quiet_threshold() {
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     assert!(d.headline.ends_with("without one, and with a watermark interval of 0 Flink never checks its idle timeout."), "{}", d.headline);
 }
+
+/// A backlog behind a partition its idle timeout excluded is still that far behind: the
+/// backfill with idleness on the wall clock and 2.3's other switches (a split paused by
+/// alignment, then declared idle, is never resumed) said "level with the other partitions in
+/// event time" 15 h back.
+#[test]
+fn an_idle_slow_partition_says_how_far_it_trails() {
+    let mut sc: Value = serde_json::from_str(include_str!("../presets/backfill_aligned.json")).unwrap();
+    sc["flink"] = serde_json::json!({ "idleness_clock": "wall" });
+    sc["source"]["watermark"]["idle_timeout_ms"] = 5_000.into();
+    let mut s = Session::from_json(&sc.to_string()).unwrap();
+    run_to(&mut s, 1_430_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let f = d.findings.iter().find(|f| f.kind == wmp::engine::diagnosis::finding::FindingKind::SlowPartition).expect("the finding");
+    assert!(f.title.contains("The idle timeout excluded it"), "{}", f.title);
+    let behind = f.evidence.iter().find(|e| e.name == "behindMs").expect("behindMs");
+    assert!(behind.value > 3_600_000.0 && behind.text.ends_with("behind the other partitions"), "{behind:?}");
+}

@@ -244,7 +244,9 @@ impl FindingContext<'_> {
     fn slow(&self, p: &PartitionFacts) -> Finding {
         let n = p.partition;
         let name = self.sim.partition_name(n);
-        let behind = p.behind_ms.unwrap_or(0);
+        // An idle partition holds nothing, so it has no `behind_ms`; a backlog behind it is
+        // still that far behind (it read "level with the other partitions", 15 h back).
+        let behind = p.behind_ms.or_else(|| self.trailing_ms(p)).unwrap_or(0);
         // Counts as real ones (`flow.record_scale`), as the views show them.
         let scale = self.sim.cfg.cluster.record_scale;
         let unread = self.sim.cfg.cluster.scaled(p.unread as u64);
@@ -318,6 +320,12 @@ impl FindingContext<'_> {
             .evidence("dataDelayMs", p.data_delay_ms.unwrap_or(0), format!("newest record {} old on arrival", d(p.data_delay_ms.unwrap_or(0))))
             .evidence("unread", unread, format!("{} records unread", thousands(unread)))
             .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
+    }
+
+    /// How far an idle partition's watermark trails the highest of the active ones.
+    fn trailing_ms(&self, p: &PartitionFacts) -> Option<i64> {
+        let lead = self.partitions.iter().filter(|q| !q.idle).filter_map(|q| q.watermark).max()?;
+        p.watermark.filter(|_| p.idle).map(|w| lead.ms().saturating_sub(w.ms()).max(0))
     }
 
     /// SQL's watermark operator after partition `n`'s source, if one runs there.

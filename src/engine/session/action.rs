@@ -150,7 +150,7 @@ impl Action {
                     watermarks_in_source(&mut second.source);
                 }
             }
-            Action::WallClockIdleness => sc.flink.idleness_clock = IdlenessClock::Wall,
+            Action::WallClockIdleness => sc.flink.set_idleness_clock(IdlenessClock::Wall),
             Action::Alignment { max_drift_ms } => {
                 let params = AlignmentParams { group: "backfill".into(), max_drift_ms, update_interval_ms: 1_000 };
                 sc.source.watermark.alignment = Some(params.clone());
@@ -340,6 +340,20 @@ mod tests {
             let back: Action = crate::engine::error::from_value(json.clone(), "").unwrap_or_else(|e| panic!("{json}: {e}"));
             assert_eq!(back, a, "{json}");
         }
+    }
+
+    /// 1.19.1's wall clock comes with 1.19.1's other switches, and the 2.x clock brings 2.3's back.
+    #[test]
+    fn the_wall_clock_is_flink_1_19_1_throughout() {
+        let mut sc = crate::engine::scenario::build::parse(include_str!("../../../presets/backfill_aligned.json")).unwrap();
+        Action::WallClockIdleness.change(&mut sc);
+        let f = &sc.flink;
+        assert_eq!(
+            (f.idleness_clock, f.combined_all_idle_flush, f.alignment_skip_idle_splits, f.alignment_buffer_size),
+            (IdlenessClock::Wall, false, false, 0)
+        );
+        sc.flink.set_idleness_clock(IdlenessClock::InputActivity);
+        assert_eq!(sc.flink, crate::engine::scenario::schema::FlinkSwitches::default());
     }
 
     /// Every preset's steps: a step is in effect after it ran (a restart's on the restarted

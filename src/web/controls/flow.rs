@@ -53,7 +53,8 @@ fn CapacityField() -> impl IntoView {
     }
 }
 
-/// Flink 2.x's input-activity idleness clock or 1.19.1's wall clock (restarts the job).
+/// Flink 2.x's input-activity idleness clock or 1.19.1's wall clock, each with its version's
+/// other switches (restarts the job).
 #[component]
 fn IdlenessClockSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
@@ -63,7 +64,7 @@ fn IdlenessClockSelect() -> impl IntoView {
             "wall" => (IdlenessClock::Wall, "Flink 1.19.1: idleness on the wall clock"),
             _ => (IdlenessClock::InputActivity, "Flink 2.x: idleness on the input-activity clock"),
         };
-        match pg.restart_with(|sc| sc.flink.idleness_clock = c) {
+        match pg.restart_with(|sc| sc.flink.set_idleness_clock(c)) {
             Ok(()) => pg.info(format!("{what} (restarted)")),
             Err(e) => pg.error(format!("{e}")),
         }
@@ -76,7 +77,7 @@ fn IdlenessClockSelect() -> impl IntoView {
                 <option value="input_activity">"2.x: input-activity clock (1.19.2+, 1.20.1+)"</option>
                 <option value="wall">"1.19.1: wall clock (≤ 1.19.1, 1.20.0)"</option>
             </select>
-            <small class="field-msg">"2.x: back-pressured or alignment-blocked time does not count towards withIdleness"</small>
+            <small class="field-msg">"2.x: back-pressured or alignment-blocked time does not count towards withIdleness. 1.19.1 also has none of 2.x's other changes (all-idle flush, idle splits skipped by alignment)"</small>
         </div>
     }
 }
