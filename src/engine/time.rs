@@ -214,10 +214,17 @@ pub fn format_duration(ms: i64) -> String {
         format!("{sign}{} min", a / 60_000)
     } else if a < 172_800_000 {
         format!("{sign}{:.1} h", a as f64 / 3_600_000.0)
-    } else {
+    } else if a < 2 * YEAR_MS {
         format!("{sign}{} days", a / 86_400_000)
+    } else {
+        // Seconds read as milliseconds put windows tens of thousands of years out: "20433547
+        // days" was not read as anything.
+        format!("{sign}{} years", thousands(a / YEAR_MS))
     }
 }
+
+/// A Gregorian year's average length.
+const YEAR_MS: u64 = 31_556_952_000;
 
 /// A duration as the fields show it and accept it back ("5 s", "2.5 s", "200 ms", "90 min",
 /// "1 h"). Tenths of a second from one second up read as seconds: "30 s → 2500 ms" beside each
@@ -294,6 +301,8 @@ mod tests {
         assert_eq!(format_watermark(EventTime(bc), WatermarkStyle::Near(ProcTime(bc))), "09:46:40.000");
         assert_eq!(format_watermark(NO_WATERMARK, WatermarkStyle::Raw), "Long.MIN_VALUE");
         assert_eq!(format_watermark(EventTime(-3), WatermarkStyle::Raw), "-3");
+        assert_eq!(format_duration(3 * 86_400_000), "3 days");
+        assert_eq!(format_duration(-1_765_458_000_000_000), "-55,945 years", "seconds read as milliseconds");
         assert_eq!(format_duration_exact(5_400_000), "90 min");
         assert_eq!(format_duration_exact(2_500), "2.5 s");
         assert_eq!(format_duration_exact(-1_500), "-1.5 s");

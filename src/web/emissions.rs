@@ -142,7 +142,7 @@ fn EmissionRowView(i: usize, rows: RwSignal<Vec<EmissionRow>>, current: RwSignal
             </td>
             <td class="num">{cell(|r, _| thousands(r.value.max(0) as u64))}</td>
             <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
-            <td class="num">{cell(|r, _| dur(r.time - r.end))}</td>
+            <td class="num">{cell(|r, _| delay_text(r.time - r.end))}</td>
             <td>{spoken(cell(|r, _| firing_text(r.kind, r.firing)))}</td>
         </tr>
     }
@@ -164,6 +164,16 @@ fn LateRowView(i: usize, rows: RwSignal<Vec<LateRow>>) -> impl IntoView {
             <td class="mono" title=cell(|r, _| r.ts.to_string())>{cell(|r, n| wm_human(r.ts, n))}</td>
             <td class="mono" title=cell(|r, _| wm_raw(r.watermark))>{cell(|r, n| wm_human(r.watermark, n))}</td>
         </tr>
+    }
+}
+
+/// How long after its window's end a result fired; a window that ends in the future (its
+/// timestamps ahead of the clock) fired before its end, which a negative delay did not say.
+fn delay_text(delay_ms: i64) -> String {
+    if delay_ms < 0 {
+        format!("{} before its end", dur(delay_ms.saturating_neg()))
+    } else {
+        dur(delay_ms)
     }
 }
 

@@ -142,8 +142,8 @@ static IDLE_STEPS: &[Step] = &[
     Step {
         title: "One partition, one window",
         sentence: "With forBoundedOutOfOrderness(bound) a split's watermark is the largest timestamp seen − bound − 1 ms, and the window [0 s, 10 s) fires once the watermark reaches 9.999 s.",
-        try_this: "Drag the bound handle below 1 s, or drag the last event to 13 s or later, until the window fires.",
-        done: "The watermark passed 9.999 s: the window [0 s, 10 s) fired.",
+        try_this: "Drag the bound handle to 1 s or less, or drag the last event to 13 s or later, until the window fires.",
+        done: "The watermark reached 9.999 s, the window's last millisecond: the window [0 s, 10 s) fired.",
         stage: Stage::Events(one_partition),
         grab: &[Grab::Events, Grab::Bound],
         reveals: STAGE,
@@ -152,8 +152,8 @@ static IDLE_STEPS: &[Step] = &[
     Step {
         title: "A second partition: the minimum",
         sentence: "A source subtask reading two partitions emits the minimum of their watermarks: the slower partition holds the window.",
-        try_this: "Drag partition 1's last event to 11 s or later: the minimum passes 9.999 s.",
-        done: "Both partitions passed 9.999 s: the minimum did, and the window fired.",
+        try_this: "Drag partition 1's last event to 11 s or later: the minimum reaches 9.999 s.",
+        done: "Both partitions reached 9.999 s: the minimum did, and the window fired.",
         stage: Stage::Events(two_partitions),
         grab: &[Grab::Events],
         reveals: STAGE,
@@ -172,8 +172,8 @@ static IDLE_STEPS: &[Step] = &[
     Step {
         title: "keyBy and channels",
         sentence: "keyBy sends each key to one window subtask, but every source subtask sends its watermark on every channel: each window subtask takes the minimum over its channels.",
-        try_this: "Drag partition 1's last event to 11 s or later: both window subtasks pass 9.999 s, also the one that never gets a key of partition 1.",
-        done: "Both window subtasks passed 9.999 s.",
+        try_this: "Drag partition 1's last event to 11 s or later: both window subtasks reach 9.999 s, also the one that never gets a key of partition 1.",
+        done: "Both window subtasks reached 9.999 s.",
         stage: Stage::Events(key_by),
         grab: &[Grab::Events],
         reveals: &[Panel::Stage, Panel::Graph, Panel::Why],

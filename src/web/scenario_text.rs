@@ -79,6 +79,10 @@ fn not_too_deep(text: &str) -> Result<(), String> {
 
 /// Why there is no preset `id`, with the ones there are.
 pub fn no_preset(id: &str) -> String {
+    // The picker's own value for a lesson: a link copied from it named a lesson, not a preset.
+    if let Some(lesson) = id.trim().strip_prefix("lesson:").filter(|l| super::lesson_steps::lessons().iter().any(|x| x.id == *l)) {
+        return format!("“{}” is a lesson, not a preset: open it with ?lesson={lesson}.", snippet(id));
+    }
     let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();
     format!("There is no preset “{}”. The presets are: {}.", snippet(id), ids.join(", "))
 }
@@ -194,6 +198,11 @@ mod tests {
 
     #[test]
     fn an_unknown_preset_lists_the_presets() {
+        let lesson = super::super::lesson_steps::lessons()[0].id;
+        assert_eq!(
+            no_preset(&format!("lesson:{lesson}")),
+            format!("“lesson:{lesson}” is a lesson, not a preset: open it with ?lesson={lesson}.")
+        );
         let e = no_preset("seed-999");
         assert!(e.contains("“seed-999”") && e.contains(catalog::presets()[0].id), "{e}");
     }

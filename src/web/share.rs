@@ -171,10 +171,11 @@ fn embed_origins(params: &str, problems: &mut Vec<String>) -> Vec<String> {
 }
 
 /// The parameters [`apply_params`] reads to open a run; the address the page writes drops them.
-pub const SOURCE_PARAMS: &[&str] = &["s", "preset", "scenario", "share", "speed", "play", "autoplay"];
+pub const SOURCE_PARAMS: &[&str] = &["s", "preset", "scenario", "share", "speed", "play", "autoplay", "start-at", "startAt", "start_at", "startat"];
 
 /// Applies `k=v&…` parameters: `s` (the page's state), `preset`, `scenario` (JSON), `share` (a
-/// `wmp1.` share string), `speed`, `play`/`autoplay`. Returns whether `embed=1` was given.
+/// `wmp1.` share string), `speed`, `play`/`autoplay`, `start-at` (the full page's; an iframe's
+/// options read their own). Returns whether `embed=1` was given.
 /// With `embed=1` in the query (`from_query`), speed and play are left to the embed's options.
 fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: bool) -> bool {
     if params.is_empty() {
@@ -187,6 +188,7 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
     let mut play = false;
     let mut embed = false;
     let mut speed = None;
+    let mut start = None;
     for (k, v) in super::query::pairs(params) {
         let v: String = js_sys::decode_uri_component(v).map(String::from).unwrap_or_else(|_| v.to_string());
         let loaded = match k {
@@ -207,6 +209,10 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
                 embed = super::query::is_on(&v);
                 Ok(())
             }
+            // It was read only with `embed=1`: on the full page the link opened at 00:00.
+            key if super::embed_options::normalize(key) == "startat" => {
+                super::embed_options::start_at(&v).map(|ms| start = Some(ms)).map_err(|e| format!("The parameter “{key}” is wrong: {e}."))
+            }
             _ => Ok(()),
         };
         if let Err(e) = loaded {
@@ -216,6 +222,11 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
     // An iframe's options parser reads both, each checked (`apply_embed_options`); a fragment's
     // `embed=1` asks nothing of the page.
     if !(embed && from_query) {
+        if let Some(ms) = start.filter(|_| problems.is_empty()) {
+            if let Err(e) = start_at(pg, ms) {
+                problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
+            }
+        }
         if let Some(s) = speed {
             pg.speed.set(s);
         }

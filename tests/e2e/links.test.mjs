@@ -18,6 +18,9 @@ for (const [suffix, words] of [
   ["?share=garbage", /This is not a share string: share strings start with “wmp1\.”, and this one starts with “garbage”/],
   ["?share=wmp1.eyJzb3VyY2U", /This share string (is damaged|holds no valid scenario)/],
   ["#preset=seed-999", /There is no preset “seed-999”\. The presets are: seed-001/],
+  // The picker's own value for a lesson, copied into a link.
+  ["?preset=lesson:idle-partitions", /“lesson:idle-partitions” is a lesson, not a preset: open it with \?lesson=idle-partitions\./],
+  ["?preset=empty-partition&start-at=soon", /The parameter “start-at” is wrong/],
   ["#scenario=%7B%22source%22%3A", /This scenario is cut off/],
 ]) {
   test(`a bad link opens an explanation: ${suffix}`, async () => {
@@ -39,6 +42,18 @@ for (const [suffix, words] of [
     }
   });
 }
+
+test("the full page opens a link at its start-at, as an embed does", async () => {
+  const { context, page } = await openLink("?preset=empty-partition&start-at=90s");
+  try {
+    await page.waitForFunction(() => document.querySelector("#clock")?.textContent.startsWith("00:01:30"), null, { timeout: 20_000 });
+    assert.equal(await page.locator("dialog.link-problem[open]").count(), 0);
+    // The address the page writes keeps the state, not the parameter that ran it there.
+    await page.waitForFunction(() => location.hash.startsWith("#s=") && !/start-at/.test(location.search), null, { timeout: 10_000 });
+  } finally {
+    await context.close();
+  }
+});
 
 test("a good link opens no dialog", async () => {
   const { context, page } = await openLink("#preset=late-data");
