@@ -98,6 +98,22 @@ fn untranslated(input: &InputConfig) -> String {
         }
         None => {}
     }
+    // The SQL panel said "it follows the controls", and a reader compared its watermark with the
+    // running job's: 1 ms apart, which docs/SQL.md said and the text did not.
+    let datastream_bound = match input.midstream {
+        Some(MidstreamSpec::TimestampsAndWatermarks { generator, .. }) => generator,
+        Some(MidstreamSpec::SqlWatermarkAssigner { .. }) => GeneratorKind::NoWatermarks,
+        None => input.source.generator,
+    };
+    if let GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } = datastream_bound {
+        if bound_ms > 0 {
+            s += &format!(
+                "-- The DataStream job's forBoundedOutOfOrderness emits the max timestamp - {b} - 1 ms; this WATERMARK\n\
+                 -- emits the max timestamp - {b}, 1 ms later (SQL has no - 1).\n",
+                b = crate::engine::time::format_duration_exact(bound_ms)
+            );
+        }
+    }
     // An assigner after the source replaces this generator: nothing of it reaches SQL.
     if let (GeneratorKind::MaxOnSilence { .. }, None) = (input.source.generator, input.midstream) {
         s += "-- The DataStream job's generator emits Long.MAX_VALUE after a silence, which SQL cannot say: this\n\

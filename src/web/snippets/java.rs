@@ -64,7 +64,12 @@ fn java_strategy(cfg: &JobConfig, i: usize, input: &InputConfig) -> String {
             java_duration(a.update_interval_ms)
         );
     }
-    s += if src.idle_timeout_ms.is_some() { ";" } else { ";  // no withIdleness: a silent partition holds the watermark forever" };
+    s += match (src.idle_timeout_ms, src.generator) {
+        (Some(_), _) => ";",
+        // Beside the generator that stops the hold, "holds the watermark forever" contradicted it.
+        (None, GeneratorKind::MaxOnSilence { .. }) => ";  // no withIdleness: the generator emits Long.MAX_VALUE on silence instead",
+        (None, _) => ";  // no withIdleness: a silent partition holds the watermark forever",
+    };
     if src.idle_timeout_ms.is_some() && src.idleness_clock == IdlenessClock::Wall {
         s += "\n// Flink <= 1.19.1 / 1.20.0: the idle timeout runs on the wall clock, also while the task is back-pressured\n// (1.19.2 / 1.20.1 / 2.0, FLIP-471: only time the source could read counts)";
     }
