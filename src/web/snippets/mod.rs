@@ -111,6 +111,10 @@ mod tests {
         assert!(q.contains("which SQL\n-- cannot say"), "a DataStream assigner after the source is named: {q}");
         let q = sql(&preset("max-on-silence"));
         assert!(q.contains("Long.MAX_VALUE after a silence, which SQL cannot say"), "{q}");
+        let j = java(&preset("max-on-silence"));
+        assert!(j.contains("emits Long.MAX_VALUE on silence instead") && !j.contains("holds the watermark forever"), "{j}");
+        let q = sql(&preset("seed-001-heartbeat"));
+        assert!(q.contains("emits the max timestamp - 5 s - 1 ms; this WATERMARK\n-- emits the max timestamp - 5 s, 1 ms later"), "{q}");
         let j = java(&c);
         assert!(j.contains("WatermarkStrategy.noWatermarks()") && j.contains("see the SQL tab).\nDataStream<Event> events = env"), "{j}");
         assert!(j.contains("    .setParallelism(2);\n"), "no statement ends inside a comment: {j}");
