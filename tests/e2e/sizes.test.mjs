@@ -323,6 +323,23 @@ test("a 2-partition job gets a short graph card, seed-001 a taller one", async (
   }
 });
 
+test("the closed metrics card takes its whole row (no blank half-card beside the share card); opened, half", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 1366, height: 850 } });
+  try {
+    await page.goto(env.baseUrl + "?preset=seed-001-heartbeat", { waitUntil: "load" });
+    await page.locator(".metrics-card").waitFor({ state: "visible", timeout: 20_000 });
+    const widths = async () => ({ metrics: (await page.locator(".metrics-card").boundingBox()).width, share: (await page.locator(".share-card").boundingBox()).width });
+    const closed = await widths();
+    assert.ok(Math.abs(closed.metrics - closed.share) < 2, `closed: ${JSON.stringify(closed)}`);
+    await page.click(".metrics-card summary");
+    await page.waitForFunction(() => document.querySelector(".metrics-card").getBoundingClientRect().width < 800);
+    const open = await widths();
+    assert.ok(Math.abs(open.metrics - open.share) < 2 && open.metrics < closed.metrics * 0.6, `open: ${JSON.stringify(open)}`);
+  } finally {
+    await context.close();
+  }
+});
+
 test("embed at 360×640 and 720×420: fits the width, nothing cut; the WHY line expands on tap", async () => {
   for (const [w, h] of [
     [360, 640],
