@@ -145,7 +145,9 @@ fn AssignerSelect() -> impl IntoView {
             "millis_as_seconds" => TimestampAssigner::MillisAsSeconds,
             _ => TimestampAssigner::EventField,
         };
-        if let Err(e) = pg.restart_with(|sc| sc.source.timestamp_assigner = a) {
+        // Every source, as the fix's action does: it set the first only, and a union kept its
+        // second topic's unit mistake.
+        if let Err(e) = pg.restart_with(|sc| crate::web::actions::Action::Assigner(a).change(sc)) {
             pg.error(format!("{e}"));
         } else {
             pg.info(format!("Timestamp assigner: {} (restarted)", assigner_label(a)));
