@@ -88,9 +88,11 @@ fn formats_and_parsers() {
     assert_eq!(format::parse_utc("00:01:05.250", day + 5).unwrap(), day + 65_250);
     assert!(format::parse_utc("yesterday", 0).is_err());
     assert_eq!(format::wm_human(day + 65_250, day), "00:01:05.250");
-    assert_eq!(format::wm_human(day - 6_000, day), "-1d 23:59:54.000");
+    assert_eq!(format::wm_human(day - 6_000, day), "23:59:54.000 -1d");
     // What the fields show across midnight reads back.
-    assert_eq!(format::parse_utc("-1d 23:59:54.000", day + 5).unwrap(), day - 6_000);
+    assert_eq!(format::parse_utc("23:59:54.000 -1d", day + 5).unwrap(), day - 6_000);
+    assert_eq!(format::parse_utc("-1d 23:59:54.000", day + 5).unwrap(), day - 6_000, "as it was written before");
+    assert_eq!(format::parse_utc("00:00:01 +1d", day - 5).unwrap(), day + 1_000);
     assert_eq!(format::parse_utc("+1d 00:00:01", day - 5).unwrap(), day + 1_000);
     assert!(format::parse_utc("xd 00:00:01", day).is_err());
     assert!(format::parse_utc("1000000000000d 00:00", day).is_err(), "a day far out is refused, not an overflow");

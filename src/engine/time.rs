@@ -148,7 +148,7 @@ pub enum WatermarkStyle {
     /// UTC time to the millisecond.
     Utc,
     /// Compact, next to a clock at `now`: the time of day within half a day of it (marked
-    /// `-1d` / `+1d` on the day before / after `now`'s), otherwise the date to the second (or a
+    /// ` -1d` / ` +1d` after it on the day before / after `now`'s), otherwise the date to the second (or a
     /// power of ten for the absurd); the sentinels by name.
     Near(ProcTime),
     /// The raw `long`, with Java's names for the two sentinels.
@@ -173,7 +173,9 @@ pub fn format_watermark(w: EventTime, style: WatermarkStyle) -> String {
             let time = format_utc(w.ms()).rsplit_once(' ').map_or_else(String::new, |(_, time)| time.to_string());
             match w.ms().div_euclid(DAY as i64) - now.ms().div_euclid(DAY as i64) {
                 0 => time,
-                days => format!("{days:+}d {time}"),
+                // After the time: "-1d 23:59:54.000" first read as a duration, minus one day
+                // and 23 hours (a walk); a day mark after a time reads as a timetable's "+1".
+                days => format!("{time} {days:+}d"),
             }
         }
         (WatermarkStyle::Near(_), _) if (w.ms() as i128).abs() < 200_000 * 365 * DAY => {
@@ -290,9 +292,9 @@ mod tests {
         assert!(describe_watermark(END_OF_TIME).contains("end of input"));
         let day = ProcTime(1_767_225_600_000);
         assert_eq!(format_watermark(EventTime(day.ms() + 65_250), WatermarkStyle::Near(day)), "00:01:05.250");
-        assert_eq!(format_watermark(EventTime(day.ms() - 6_000), WatermarkStyle::Near(day)), "-1d 23:59:54.000", "the day before");
+        assert_eq!(format_watermark(EventTime(day.ms() - 6_000), WatermarkStyle::Near(day)), "23:59:54.000 -1d", "the day before");
         assert_eq!(format_watermark(EventTime(day.ms() - 1_000), WatermarkStyle::Near(ProcTime(day.ms() - 2_000))), "23:59:59.000");
-        assert_eq!(format_watermark(EventTime(day.ms() + 1_000), WatermarkStyle::Near(ProcTime(day.ms() - 2_000))), "+1d 00:00:01.000");
+        assert_eq!(format_watermark(EventTime(day.ms() + 1_000), WatermarkStyle::Near(ProcTime(day.ms() - 2_000))), "00:00:01.000 +1d");
         assert_eq!(format_watermark(EventTime(5), WatermarkStyle::Near(day)), "1970-01-01 00:00:00");
         assert_eq!(format_watermark(END_OF_TIME, WatermarkStyle::Near(day)), "end of input");
         // Before year 0 the date is longer; the text is still a whole date and time.

@@ -142,15 +142,17 @@ pub fn parse_int(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
 }
 
 /// An absolute event time: epoch milliseconds, or UTC `YYYY-MM-DD HH:MM[:SS[.mmm]]`, or a
-/// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day, or on a day from it (`-1d 23:59:54`,
-/// as [`wm_human`] writes a time across midnight).
+/// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day, or on a day from it (`23:59:54 -1d`,
+/// as [`wm_human`] writes a time across midnight, or `-1d 23:59:54`, as it wrote it before).
 pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
     let t = s.trim();
     if let Ok(v) = t.parse::<i64>() {
         return Ok(v);
     }
     let bad = || format!("'{t}' is not a time: use 2026-01-01 00:01:05, 00:01:05 or epoch milliseconds");
-    let (date, time) = match t.split_once([' ', 'T']) {
+    let day_after = t.rsplit_once(' ').filter(|(_, d)| d.len() > 1 && d.ends_with('d') && d[..d.len() - 1].parse::<i64>().is_ok());
+    let (date, time) = match day_after.or_else(|| t.split_once([' ', 'T'])).map(|(a, b)| if day_after.is_some() { (b, a) } else { (a, b) })
+    {
         Some((d, tm)) => (Some(d), tm.trim_end_matches('Z')),
         None if t.contains(':') => (None, t),
         None => (Some(t), "00:00"),
@@ -209,6 +211,19 @@ pub fn speed(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A time across midnight reads back as the page writes it, the day after the time, and
+    /// as it wrote it before (links and habits keep working).
+    #[test]
+    fn a_time_on_another_day_reads_back_in_either_order() {
+        let day = 20_454 * DAY;
+        assert_eq!(wm_human(day - 6_000, day), "23:59:54.000 -1d");
+        assert_eq!(parse_utc(&wm_human(day - 6_000, day), day + 5), Ok(day - 6_000));
+        assert_eq!(parse_utc("-1d 23:59:54", day + 5), Ok(day - 6_000));
+        assert_eq!(parse_utc("00:00:01 +1d", day - 5), Ok(day + 1_000));
+        assert!(parse_utc("00:00:01 xd", day).is_err());
+        assert!(parse_utc("00:00 1000000000000d", day).is_err(), "a day far out is refused, not an overflow");
+    }
 
     /// Every duration a field shows reads back as itself ("16.1 s" was refused as a fraction
     /// of a millisecond).

@@ -235,7 +235,7 @@ pub fn layout_named(width: f64, snap: &Snapshot, names: &[String]) -> Layout {
     let has_chain = chained.iter().any(|&c| c);
     // A chained operator is as tall as its source subtask, with three lines: not dense then.
     let s_h = if dense && !has_chain { S_H_DENSE } else { S_H };
-    // Partition pills grow with the longest name: `impressions-1 silenced -1d 23:59:28.781` is
+    // Partition pills grow with the longest name: `impressions-1 silenced 23:59:28.781 -1d` is
     // the name and 26 more characters (a state badge and a watermark, marked across midnight);
     // 29 when a partition has nothing written to it (`no producer`). Sized for the mark whether
     // or not a watermark shows it now: the columns would move while playing.
