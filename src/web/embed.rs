@@ -286,8 +286,15 @@ fn operator_nodes(out: &mut String, c: &Cols, s: &Snapshot, (op, oy): &(f64, Vec
     }
 }
 
-/// Height of the compact graph's plot (the embed layout's body row).
+/// Most height of the compact graph's plot (the embed layout's body row).
 const GRAPH_H: f64 = 280.0;
+
+/// The plot's height for this job: its tallest column at the rows' largest pitch, up to
+/// [`GRAPH_H`] (a fixed 280 px floated two partitions in empty bands).
+fn graph_height(s: &Snapshot) -> f64 {
+    let tallest = [(s.splits.len(), 20.0), (s.sources.len(), 34.0), (s.operators.len(), 40.0)].iter().map(|&(n, pitch)| n as f64 * pitch).fold(0.0, f64::max);
+    (HEAD + 8.0 + tallest).clamp(120.0, GRAPH_H)
+}
 
 /// The compact graph's drawing width: its card's, but at least what its labels need (the
 /// view box scales it down below that).
@@ -305,9 +312,10 @@ pub fn CompactGraph() -> impl IntoView {
         Selection::Operator(o) => Some(o),
         _ => None,
     });
+    let height = Memo::new(move |_| pg.snap.with(graph_height));
     let markup = Memo::new(move |_| {
         let w = graph_width(width.get());
-        let cols = Cols { h: GRAPH_H, p_x: 2.0, p_w: (w * 0.2).clamp(34.0, 60.0), s_x: w * 0.32, s_w: (w * 0.2).clamp(40.0, 64.0), o_x: w * 0.6, o_w: w * 0.4 - 3.0 };
+        let cols = Cols { h: height.get(), p_x: 2.0, p_w: (w * 0.2).clamp(34.0, 60.0), s_x: w * 0.32, s_w: (w * 0.2).clamp(40.0, 64.0), o_x: w * 0.6, o_w: w * 0.4 - 3.0 };
         let started = pg.reading.with(Reading::started);
         pg.snap.with(|s| compact_svg(&cols, s, chain.get(), selected.get(), started))
     });
@@ -326,7 +334,7 @@ pub fn CompactGraph() -> impl IntoView {
         <div class="compact-graph-wrap" node_ref=node on:click=on_click>
             // One viewBox: the graph scales to the card's width (a phone's narrow column too).
             <svg class="graph compact" role="img" aria-label="Job graph: partitions, source subtasks and window subtasks; click a window subtask to explain it"
-                viewBox=move || format!("0 0 {:.0} {GRAPH_H}", graph_width(width.get())) inner_html=move || markup.get()></svg>
+                viewBox=move || format!("0 0 {:.0} {:.0}", graph_width(width.get()), height.get()) inner_html=move || markup.get()></svg>
         </div>
     }
 }
