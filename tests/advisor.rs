@@ -1,6 +1,9 @@
 //! The advisor's package against the presets: it is a fixed point once applied, late records a
 //! raised bound takes in need no lateness on top (also with watermarks in flight), a backfill
-//! keeps its bound, and SQL's watermark operator is judged on its own rows.
+//! keeps its bound, and SQL's watermark operator is judged on its own rows. It agrees with the
+//! WHY panel: it promises nothing idleness cannot do, counts a source subtask without a split as
+//! silent, names a Long.MAX_VALUE generator, says why its lateness differs from the late finding's
+//! and why it keeps a timeout above the rule of thumb, and applies only what acts now.
 
 use serde_json::Value;
 use wmp::engine::diagnosis::DiagnosisOptions;
@@ -148,4 +151,121 @@ fn sql_operator_with_the_interval_at_zero_is_not_a_periodic_strategy() {
     assert!(d.advice.idle_timeout.cost.contains("up to 9.0 s"), "{}", d.advice.idle_timeout.cost);
     assert!(!d.advice.constraints.iter().any(|c| c.text.contains("interval")), "{:?}", d.advice.constraints);
     assert!(d.advice.constraints.iter().all(|c| c.current_ok == c.recommended_ok), "{:?}", d.advice.constraints);
+}
+
+fn diagnosed(json: &str, at_ms: i64) -> wmp::engine::diagnosis::Diagnosis {
+    let mut s = Session::from_json(json).unwrap();
+    run_to(&mut s, at_ms);
+    s.sim().diagnose(&DiagnosisOptions::default())
+}
+
+/// Where idleness cannot release windows the advisor does not promise it does: after an
+/// assignTimestampsAndWatermarks that swallows the source's idleness, and while a back-pressured
+/// subtask's idleness clock stands still (both read "holds windows up to 5.2 s" beside a WHY
+/// panel saying the opposite). Neither is applied; a job where idleness acts keeps the promise.
+#[test]
+fn an_idle_timeout_that_cannot_release_windows_promises_no_hold() {
+    let midstream = diagnosed(include_str!("../presets/midstream_assigner.json"), 75_000).advice.idle_timeout;
+    assert!(!midstream.cost.contains("holds windows up to"), "{}", midstream.cost);
+    assert!(midstream.cost.contains("swallows the source's idleness"), "{}", midstream.cost);
+    let pressed = diagnosed(include_str!("../presets/backpressure_never_idle.json"), 90_000).advice.idle_timeout;
+    assert!(!pressed.cost.contains("holds windows up to"), "{}", pressed.cost);
+    assert!(pressed.cost.contains("partition 3") && pressed.cost.contains("back-pressured"), "{}", pressed.cost);
+    let heartbeat = diagnosed(include_str!("../presets/heartbeat_idle_timeout.json"), 60_000).advice.idle_timeout;
+    assert!(heartbeat.cost.contains("holds windows up to"), "{}", heartbeat.cost);
+}
+
+/// A source subtask that owns no split holds the watermark as a silent partition does, and an
+/// idle timeout is its fix (the finding offers it): the advice does not say it "changes nothing",
+/// and applies it.
+#[test]
+fn a_source_subtask_without_a_split_counts_as_a_silent_partition() {
+    let d = diagnosed(include_str!("../presets/more_subtasks_than_partitions.json"), 30_000);
+    let idle = &d.advice.idle_timeout;
+    assert!(!idle.basis.contains("no partition is silent"), "{}", idle.basis);
+    assert!(idle.basis.contains("source subtasks 1 and 2 own no partition"), "{}", idle.basis);
+    assert_eq!(idle.not_applied, None);
+    assert!(d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(Some(_)))), "{:?}", d.advice.actions);
+}
+
+/// After the Long.MAX_VALUE generator fired, the timestamps are fine: the advisor names the
+/// generator (it read "fix the timestamps first"), and still applies nothing.
+#[test]
+fn after_the_max_generator_fired_the_advisor_names_the_generator() {
+    for at_ms in [150_000, 300_000] {
+        let d = diagnosed(include_str!("../presets/max_on_silence.json"), at_ms);
+        for r in [&d.advice.bound, &d.advice.idle_timeout, &d.advice.allowed_lateness] {
+            assert!(!r.basis.contains("timestamps first"), "{}", r.basis);
+            assert!(r.basis.contains("generator") && r.basis.contains("Long.MAX_VALUE"), "{}", r.basis);
+        }
+        assert!(d.advice.actions.is_empty(), "{:?}", d.advice.actions);
+    }
+}
+
+/// The late finding offers lateness at the set bound, the package none on top of its raised
+/// bound: the lateness row says so, with the finding's value (it read "0 (keep)" beside "Allowed
+/// lateness 15.0 s", and "10 s (keep)" once 10 s was set).
+#[test]
+fn the_lateness_row_says_why_it_differs_from_the_late_findings_fix() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let mut s = Session::from_json(include_str!("../presets/late_data.json")).unwrap();
+    for (at_ms, set) in [(60_000, 0), (90_000, 10_000)] {
+        if set > 0 {
+            s.apply_action(Action::AllowedLateness(set)).unwrap();
+        }
+        run_to(&mut s, at_ms);
+        let d = s.sim().diagnose(&DiagnosisOptions::default());
+        let late = d.findings.iter().find(|f| f.kind == FindingKind::LateRecordsDropped).expect("the late finding");
+        let offered = late.fixes.iter().find_map(|f| match f.action {
+            Action::AllowedLateness(l) => Some(l),
+            _ => None,
+        });
+        assert_eq!(offered, d.advice.allowed_lateness_alone_ms, "one rule");
+        let row = &d.advice.allowed_lateness;
+        assert_eq!(row.recommended_ms, Some(set), "{}", row.basis);
+        assert!(row.basis.contains("with the bound as it is (2.0 s) they need 15.0 s"), "{}", row.basis);
+        assert!(row.basis.contains("late-records finding"), "{}", row.basis);
+    }
+}
+
+/// "Apply advice" applies what acts now and meets the constraints: not late-data's 45 s idle
+/// timeout (above the tolerated delay, and no partition is silent), nor a backfill's 2 min (no
+/// partition is silent, so it changes nothing). The rows still show them, saying why not.
+#[test]
+fn advice_that_changes_nothing_now_or_meets_no_constraint_is_not_applied() {
+    let cases = [
+        (include_str!("../presets/late_data.json"), 60_000, "no value meets every constraint"),
+        (include_str!("../presets/backfill_aligned.json"), 300_000, "no value meets every constraint"),
+        (include_str!("../presets/backfill_taskmanager_lost.json"), 60_000, "no value meets every constraint"),
+    ];
+    for (json, at_ms, why) in cases {
+        let d = diagnosed(json, at_ms);
+        let idle = &d.advice.idle_timeout;
+        assert!(idle.recommended_ms.is_some_and(|t| idle.current_ms != Some(t)), "a change is shown: {idle:?}");
+        assert!(idle.not_applied.as_deref().is_some_and(|n| n.contains(why)), "{:?}", idle.not_applied);
+        assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(_))), "{:?}", d.advice.actions);
+    }
+    // Within the tolerated delay (two minutes), a backfill's is left out for changing nothing now.
+    let mut s = Session::from_json(include_str!("../presets/backfill_taskmanager_lost.json")).unwrap();
+    run_to(&mut s, 60_000);
+    let d = s.sim().diagnose(&DiagnosisOptions { tolerated_delay_ms: Some(120_000), ..DiagnosisOptions::default() });
+    let idle = &d.advice.idle_timeout;
+    assert!(idle.not_applied.as_deref().is_some_and(|n| n.contains("changes nothing now")), "{idle:?}");
+    assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(_))), "{:?}", d.advice.actions);
+}
+
+/// A kept idle timeout that fails the rule of thumb says why it keeps it (after the preset's
+/// "withIdleness(5 s)" it read "5 s (keep)" beside "≤ a third of the window (3.3 s) ✗").
+#[test]
+fn a_kept_idle_timeout_above_the_rule_of_thumb_says_why() {
+    let mut s = Session::from_json(include_str!("../presets/empty_partition.json")).unwrap();
+    run_to(&mut s, 15_000);
+    s.apply_action(Action::IdleTimeout(Some(5_000))).unwrap();
+    run_to(&mut s, 30_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let idle = &d.advice.idle_timeout;
+    assert_eq!((idle.current_ms, idle.recommended_ms), (Some(5_000), Some(5_000)));
+    let thumb = d.advice.constraints.iter().find(|c| c.text.starts_with("rule of thumb")).expect("the row");
+    assert!(!thumb.recommended_ok, "the premise: {thumb:?}");
+    assert!(idle.basis.contains("kept although above the rule of thumb"), "{}", idle.basis);
 }

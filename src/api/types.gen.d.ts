@@ -882,6 +882,12 @@ export type Recommendation = {
    * What the recommended value costs (delay, drops, state).
    */
   cost: string,
+  /**
+   * Why "Apply advice" (`Advice::actions`) leaves this change out: it changes nothing now,
+   * meets no value's constraints, or idleness cannot act in this job. `None` when the change
+   * is applied, or there is none. The UI and the API read the same reason.
+   */
+  notApplied: string | null,
 };
 
 /**

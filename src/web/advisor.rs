@@ -1,7 +1,8 @@
 //! The advisor tab of the WHY panel: the engine's recommendation for the out-of-orderness
 //! bound, the idle timeout and allowed lateness (current → recommended, what it rests on, what
 //! it costs), the idle timeout's constraints met now and with the advice (✓/✗), the delay the
-//! user tolerates (it bounds the idle timeout), and "Apply advice" for every change at once.
+//! user tolerates (it bounds the idle timeout), and "Apply advice" for every change the engine
+//! applies (a row it leaves out says why).
 
 use super::controls::field::{v_opt_positive_duration, Field};
 use super::format::{dur_input, opt_dur_input, parse_opt_duration};
@@ -75,11 +76,15 @@ fn RecRow(name: &'static str, id: &'static str, rec: Recommendation) -> impl Int
         None => format!("{} (no advice)", opt_dur_input(rec.current_ms)),
     };
     let no_cost = rec.cost.is_empty();
+    // The engine says which changes "Apply advice" leaves out, and why (the JS API reads the same).
+    let applied = rec.not_applied.is_none();
+    let not_applied = rec.not_applied.map(|why| format!("Not in “Apply advice”: {why}."));
     view! {
-        <div class="rec" data-param=id data-recommended=rec.recommended_ms.map(|r| r.to_string())>
+        <div class="rec" data-param=id data-recommended=rec.recommended_ms.map(|r| r.to_string()) data-applied=applied.to_string()>
             <p><b>{name}</b>" "<span class="mono">{change}</span></p>
             <p class="small muted">{rec.basis}</p>
             <p class="small" class:hidden=no_cost>{rec.cost}</p>
+            <p class="small not-applied" class:hidden=applied>{not_applied}</p>
         </div>
     }
 }

@@ -8,10 +8,10 @@
 //! the user tolerates (by default one window); its rule of thumb, ≤ a third of the window, is
 //! met too when a round value allows; bound ≈ a disorder quantile (P99 here).
 
-use super::classify::{PartitionClass, PartitionFacts};
+use super::classify::{PartitionClass, PartitionFacts, SlowCause};
 use super::histogram::Histogram;
 use crate::engine::session::action::Action;
-use crate::engine::time::format_duration;
+use crate::engine::time::{format_duration, END_OF_TIME};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -25,6 +25,10 @@ pub struct Recommendation {
     pub basis: String,
     /// What the recommended value costs (delay, drops, state).
     pub cost: String,
+    /// Why "Apply advice" (`Advice::actions`) leaves this change out: it changes nothing now,
+    /// meets no value's constraints, or idleness cannot act in this job. `None` when the change
+    /// is applied, or there is none. The UI and the API read the same reason.
+    pub not_applied: Option<String>,
 }
 
 /// One of seed 002's constraints on the idle timeout, and whether a value meets it.
@@ -122,8 +126,6 @@ pub fn advise(i: &Inputs) -> Advice {
     let bound = if i.bound_set_after_source { bound_not_advised(i) } else { bound(i) };
     // Against the advised bound: the advice is one package, and applying it is a fixed
     // point (asked again, the advisor proposes what is set).
-    // Against the advised bound: the advice is one package, and applying it is a fixed
-    // point (asked again, the advisor proposes what is set).
     let idle_for = |b: Option<i64>| match i.sql_idle_timeout_ms {
         Some(current) => sql_operator_idle_timeout(i, b.unwrap_or(0), tolerated, current),
         None => idle_timeout(i, b.unwrap_or(0), tolerated),
@@ -131,16 +133,28 @@ pub fn advise(i: &Inputs) -> Advice {
     let (idle_timeout, constraints) = idle_for(bound.recommended_ms.or(i.bound_ms));
     let changes_bound = bound.recommended_ms.is_some_and(|b| Some(b) != i.bound_ms);
     let idle_timeout_alone_ms = if changes_bound { idle_for(i.bound_ms).0.recommended_ms } else { idle_timeout.recommended_ms };
-    let allowed_lateness = lateness(i, bound.recommended_ms.or(i.bound_ms), changes_bound);
+    let mut allowed_lateness = lateness(i, bound.recommended_ms.or(i.bound_ms), changes_bound);
     // Offered alone, with the bound as it is: after a raised bound's records it keeps what is set.
     let allowed_lateness_alone_ms =
         if changes_bound { lateness(i, i.bound_ms, false).recommended_ms } else { allowed_lateness.recommended_ms };
+    // The same rule at the set bound is what the late-records finding offers: the row says why
+    // the package's value differs ("0 (keep)" beside a finding offering 15 s read as a contradiction).
+    if let Some((alone, set)) =
+        allowed_lateness_alone_ms.zip(i.bound_ms).filter(|&(a, _)| changes_bound && Some(a) != allowed_lateness.recommended_ms)
+    {
+        allowed_lateness.basis += &format!(
+            "; with the bound as it is ({}) they need {}, which is what the late-records finding offers alone",
+            format_duration(set),
+            format_duration(alone)
+        );
+    }
     let mut actions = Vec::new();
     if let Some(b) = bound.recommended_ms.filter(|&b| Some(b) != i.bound_ms) {
         actions.push(Action::Bound(b));
     }
     let set_now = i.sql_idle_timeout_ms.as_ref().map_or(i.idle_timeouts_ms, std::slice::from_ref);
-    if let Some(t) = idle_timeout.recommended_ms.filter(|&t| set_now.iter().any(|&c| c != Some(t))) {
+    // A change that does nothing now or meets no constraint is shown, not applied (`not_applied`).
+    if let Some(t) = idle_timeout.recommended_ms.filter(|&t| idle_timeout.not_applied.is_none() && set_now.iter().any(|&c| c != Some(t))) {
         actions.push(Action::IdleTimeout(Some(t)));
     }
     if let Some(l) = allowed_lateness.recommended_ms.filter(|&l| l != i.allowed_lateness_ms) {
@@ -166,8 +180,9 @@ pub fn advise(i: &Inputs) -> Advice {
 fn data_partitions<'a>(i: &'a Inputs) -> impl Iterator<Item = &'a PartitionFacts> + 'a {
     // A split whose maximum is far ahead of processing time (a far-future record) measures
     // the outlier, not the data.
-    let outlier = |p: &PartitionFacts| p.data_delay_ms.is_some_and(|d| d < -crate::engine::diagnosis::diagnose::FAR_FUTURE_MS);
-    i.partitions.iter().filter(move |p| p.records > 0 && p.heartbeats * 2 <= p.records && p.class != PartitionClass::Removed && !outlier(p))
+    i.partitions
+        .iter()
+        .filter(move |p| p.records > 0 && p.heartbeats * 2 <= p.records && p.class != PartitionClass::Removed && !far_future(p))
 }
 
 fn bound(i: &Inputs) -> Recommendation {
@@ -177,7 +192,7 @@ fn bound(i: &Inputs) -> Recommendation {
     let records: u64 = data_partitions(i).map(|p| p.records).sum();
     let (Some(p99), true) = (p99, records >= MIN_RECORDS) else {
         let basis = format!("too few records yet to measure disorder ({records}, at least {MIN_RECORDS})");
-        return Recommendation { current_ms: i.bound_ms, recommended_ms: None, basis, cost: String::new() };
+        return Recommendation { current_ms: i.bound_ms, recommended_ms: None, basis, cost: String::new(), not_applied: None };
     };
     let rec = nice_up(p99);
     // A backfill reads history in order: that says nothing of the live disorder to come, and
@@ -194,7 +209,7 @@ fn bound(i: &Inputs) -> Recommendation {
     if let (Some(history), Some(cur)) = (history, i.bound_ms.filter(|&b| rec < b)) {
         let basis =
             format!("{history}, whose order ({} out of order at P99, measured over it) says nothing of the live disorder to come", d(p99));
-        return Recommendation { current_ms: i.bound_ms, recommended_ms: Some(cur), basis, cost: String::new() };
+        return Recommendation { current_ms: i.bound_ms, recommended_ms: Some(cur), basis, cost: String::new(), not_applied: None };
     }
     Recommendation {
         current_ms: i.bound_ms,
@@ -209,6 +224,7 @@ fn bound(i: &Inputs) -> Recommendation {
             // A watermark operator's larger bound after another input holds the windows longer.
             d(rec.max(i.operator_bound_ms.unwrap_or(0)).saturating_add(i.interval_ms))
         ),
+        not_applied: None,
     }
 }
 
@@ -226,13 +242,10 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     // A timeout that already meets every constraint stays: the advice does not churn.
     // Within the rule of thumb if a round value allows, else within the tolerated delay.
     let fit = |upper: i64| Some(round_between(lower, upper)).filter(|&t| t <= upper);
-    let rec = (i.interval_ms > 0).then(|| {
-        all[0]
-            .filter(|&t| same && hard(t))
-            .or_else(|| fit(tolerated.min(i.window_size_ms / 3)))
-            .or_else(|| fit(tolerated))
-            .unwrap_or_else(|| nice_up(lower))
-    });
+    let third = i.window_size_ms / 3;
+    let kept = all[0].filter(|&t| same && hard(t) && i.interval_ms > 0);
+    let rec = (i.interval_ms > 0)
+        .then(|| kept.or_else(|| fit(tolerated.min(third))).or_else(|| fit(tolerated)).unwrap_or_else(|| nice_up(lower)));
     // What the advice changes: with sources that differ, one of theirs that is not the advice.
     let cur = all.iter().copied().find(|&t| t != rec).unwrap_or(all[0]);
     let mut constraints =
@@ -249,7 +262,37 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         ),
         (None, Some(_)) => format!("no gaps measured yet; the interval is {}, the bound {}", d(i.interval_ms), d(bound_ms)),
     };
-    if rec.is_some() && !any_silent(i) {
+    if let Some(t) = kept.filter(|&t| t > third) {
+        // A "keep" beside a ✗ on the rule of thumb read as a contradiction: say why it stays.
+        basis += &match fit(tolerated.min(third)) {
+            Some(within) => format!(
+                "; {} is kept although above the rule of thumb (≤ {}): a set timeout that meets every constraint stays (in Flink a change means a restart), though {} would meet the rule too",
+                d(t),
+                d(third),
+                d(within)
+            ),
+            None => format!(
+                "; {} is kept although above the rule of thumb (≤ {}): the gaps, the interval and the bound require more than {}, so no value meets it",
+                d(t),
+                d(third),
+                d(lower.saturating_sub(1))
+            ),
+        };
+    }
+    let splitless = splitless_subtasks(i);
+    // A source subtask without a split holds the watermark as a silent partition does, and an
+    // idle timeout is its fix too (it read "changes nothing" beside that finding's fix).
+    let silent = any_silent(i) || !splitless.is_empty();
+    if let Some((last, first)) = splitless.split_last() {
+        basis += &match first {
+            [] => format!("; source subtask {last} owns no partition, and an idle timeout lets it go idle as it does a silent partition"),
+            _ => format!(
+                "; source subtasks {} and {last} own no partition, and an idle timeout lets them go idle as it does a silent partition",
+                first.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        };
+    }
+    if rec.is_some() && !silent {
         // A backfill's advice read as the fix beside a WHY panel that names another one.
         basis += "; no partition is silent now, so it changes nothing until one goes silent";
     }
@@ -261,18 +304,80 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         }
         basis += "), and the advice sets one for both";
     }
+    let cannot_act = idleness_cannot_act(i);
     let cost = rec.map_or(String::new(), |t| {
         let conflict = if t > tolerated {
             "; no value meets every constraint: this one is above the delay you tolerate, which the gaps and the bound require"
         } else {
             ""
         };
-        format!(
-            "a silent partition holds windows up to {} (timeout + interval) before it is excluded{conflict}",
-            d(t.saturating_add(i.interval_ms))
-        )
+        // Where idleness cannot release windows, "holds windows up to …" promised what it cannot do.
+        let hold = cannot_act.clone().unwrap_or_else(|| {
+            format!(
+                "a silent partition holds windows up to {} (timeout + interval) before it is excluded",
+                d(t.saturating_add(i.interval_ms))
+            )
+        });
+        format!("{hold}{conflict}")
     });
-    (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost }, constraints)
+    // "Apply advice" applies what acts now and meets the constraints; the rest is shown only.
+    // Turning idleness on while nothing is silent changes nothing now (a backfill's only advice
+    // read as the fix); a timeout already set is corrected all the same, since the value in force
+    // is what acts the moment a partition goes silent.
+    let changes = rec.is_some_and(|t| all.iter().any(|&c| c != Some(t)));
+    let not_applied = rec.filter(|_| changes).and_then(|t| {
+        if cannot_act.is_some() {
+            Some("idleness cannot release windows in this job now (see its cost)".to_string())
+        } else if !hard(t) {
+            Some(format!("no value meets every constraint: {} is above the delay you tolerate ({})", d(t), d(tolerated)))
+        } else if !silent && all.iter().all(Option::is_none) {
+            Some("it changes nothing now: no partition is silent".to_string())
+        } else {
+            None
+        }
+    });
+    (Recommendation { current_ms: cur, recommended_ms: rec, basis, cost, not_applied }, constraints)
+}
+
+/// Source subtasks that own no (live) partition, as far as the partitions show them: those
+/// below the highest-numbered subtask that reads one. A reader without splits never emits a
+/// watermark and, without an idle timeout, never goes idle. (Ones above it do not show here:
+/// the inputs carry no source parallelism.)
+fn splitless_subtasks(i: &Inputs) -> Vec<u32> {
+    let owners: std::collections::BTreeSet<u32> =
+        i.partitions.iter().filter(|p| p.class != PartitionClass::Removed).filter_map(|p| p.subtask).collect();
+    let highest = owners.last().copied().unwrap_or(0);
+    (0..highest).filter(|s| !owners.contains(s)).collect()
+}
+
+/// Why no source idle timeout releases windows in this job now, if that is so.
+/// - A DataStream watermark operator after every source swallows the sources' watermark
+///   statuses (reference §2, FLINK-26708): their idleness never reaches the windows.
+/// - A silent partition past the timeout that is not idle, on a back-pressured source subtask:
+///   its input-activity clock stands still while the task is back-pressured (§1.8, FLIP-471).
+fn idleness_cannot_act(i: &Inputs) -> Option<String> {
+    if i.bound_set_after_source && i.sql_idle_timeout_ms.is_none() {
+        return Some("it releases no window here: the assignTimestampsAndWatermarks after the source swallows the source's idleness (FLINK-26708); moving the strategy into the source (the WHY panel's fix) lets it".into());
+    }
+    let p = paused_by_pressure(i)?;
+    Some(format!(
+        "it releases no window while the job is overloaded: partition {} has been silent for {} and is not idle, because source subtask {} is back-pressured and its idleness clock pauses while it is (FLIP-471); relieving the back-pressure (the WHY panel's fix) lets it",
+        p.partition,
+        format_duration(p.silent_ms.unwrap_or(0)),
+        p.subtask.unwrap_or(0)
+    ))
+}
+
+/// A stopped partition silent for longer than every source's timeout and an interval, yet not
+/// idle, whose source subtask is back-pressured (another of its partitions waits for that): the
+/// evidence that its clock stands still (with a wall clock, ≤ 1.20.0, it would be idle).
+fn paused_by_pressure<'a>(i: &'a Inputs) -> Option<&'a PartitionFacts> {
+    let timeout = i.idle_timeouts_ms.iter().copied().collect::<Option<Vec<i64>>>()?.into_iter().max()?;
+    let after = timeout.saturating_add(i.interval_ms);
+    let pressured = |s: u32| i.partitions.iter().any(|q| q.subtask == Some(s) && q.slow_cause == Some(SlowCause::BackPressured));
+    i.partitions
+        .iter()
+        .find(|p| p.class == PartitionClass::Idle && !p.idle && p.silent_ms.is_some_and(|s| s > after) && p.subtask.is_some_and(pressured))
 }
 
 /// Whether a partition is silent or goes quiet (what an idle timeout is for).
@@ -335,6 +440,7 @@ fn sql_operator_idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64, current:
             "the operator flips idle/active with sparse rows; each row holds the job for up to {}",
             format_duration(sql_hold_ms(i.interval_ms, t))
         ),
+        not_applied: None,
     };
     (rec, common_constraints(i, bound_ms, tolerated, &[current], Some(t), true))
 }
@@ -357,6 +463,7 @@ fn bound_not_advised(i: &Inputs) -> Recommendation {
         recommended_ms: None,
         basis: "the watermark operator after the source decides the watermark; its delay is set there, not in the source's strategy".into(),
         cost: String::new(),
+        not_applied: None,
     }
 }
 
@@ -375,7 +482,13 @@ fn lateness(i: &Inputs, bound_ms: Option<i64>, advised: bool) -> Recommendation 
     let d = format_duration;
     let cur = Some(i.allowed_lateness_ms);
     let Some(p99) = i.lateness.quantile(0.99, 0) else {
-        return Recommendation { current_ms: cur, recommended_ms: None, basis: "no late records so far".into(), cost: String::new() };
+        return Recommendation {
+            current_ms: cur,
+            recommended_ms: None,
+            basis: "no late records so far".into(),
+            cost: String::new(),
+            not_applied: None,
+        };
     };
     let late = format!("{} late records, late by up to {} (P99; the maximum {})", i.lateness.total(), d(p99), d(i.lateness.max()));
     let job_bound = bound_ms.into_iter().chain(i.operator_bound_ms).max();
@@ -388,7 +501,13 @@ fn lateness(i: &Inputs, bound_ms: Option<i64>, advised: bool) -> Recommendation 
     let rec = match still_late {
         Some((b, left)) if left <= 0 => {
             let basis = format!("{late} when they came; {whose} ({}) keeps such records on time", d(b));
-            return Recommendation { current_ms: cur, recommended_ms: Some(i.allowed_lateness_ms), basis, cost: String::new() };
+            return Recommendation {
+                current_ms: cur,
+                recommended_ms: Some(i.allowed_lateness_ms),
+                basis,
+                cost: String::new(),
+                not_applied: None,
+            };
         }
         Some((_, left)) => nice_up(left).max(i.allowed_lateness_ms),
         None => lateness_needed(i.lateness, i.allowed_lateness_ms).unwrap_or(i.allowed_lateness_ms),
@@ -398,17 +517,20 @@ fn lateness(i: &Inputs, bound_ms: Option<i64>, advised: bool) -> Recommendation 
         _ => late,
     };
     let cost = format!("window state is kept {} longer and windows re-fire for late records: the sink must upsert", d(rec));
-    Recommendation { current_ms: cur, recommended_ms: Some(rec), basis, cost }
+    Recommendation { current_ms: cur, recommended_ms: Some(rec), basis, cost, not_applied: None }
 }
 
-/// No advice while timestamps are broken: it would be advice for the outlier.
+/// No advice while timestamps are broken: it would be advice for the outlier. Nor while a
+/// generator's Long.MAX_VALUE has closed every window: every later record is late whatever the
+/// three are, and the fault is the generator, not the timestamps (they read "fix the timestamps").
 fn wait_for_timestamps(i: &Inputs) -> Advice {
-    let none = |current_ms| Recommendation {
-        current_ms,
-        recommended_ms: None,
-        basis: "fix the timestamps first: what was measured is the broken timestamps, not the data".into(),
-        cost: String::new(),
+    let basis = if generator_emitted_max(i) {
+        "fix the watermark generator first: it emitted Long.MAX_VALUE (the timestamps are fine), so every window is closed and whatever comes later is late, whatever the bound, idle timeout or lateness; the WHY panel's fix, withIdleness instead, lets a silent split go idle"
+    } else {
+        "fix the timestamps first: what was measured is the broken timestamps, not the data"
     };
+    let none =
+        |current_ms| Recommendation { current_ms, recommended_ms: None, basis: basis.into(), cost: String::new(), not_applied: None };
     Advice {
         bound: none(i.bound_ms),
         // SQL's operator's timeout, where it decides idleness (the sources' says nothing then).
@@ -420,6 +542,19 @@ fn wait_for_timestamps(i: &Inputs) -> Advice {
         constraints: Vec::new(),
         actions: Vec::new(),
     }
+}
+
+/// Whether a split's own watermark is Long.MAX_VALUE while no record is far ahead: only its
+/// generator puts it there (a record's timestamp leaves it the bound below, and the end of input
+/// goes out of the subtask's output, not a split's), so the timestamps are not what is broken.
+fn generator_emitted_max(i: &Inputs) -> bool {
+    i.partitions.iter().any(|p| p.watermark == Some(END_OF_TIME)) && !i.partitions.iter().any(far_future)
+}
+
+/// A split whose maximum is far ahead of processing time (a far-future record, or milliseconds
+/// read as seconds).
+fn far_future(p: &PartitionFacts) -> bool {
+    p.data_delay_ms.is_some_and(|d| d < -crate::engine::diagnosis::diagnose::FAR_FUTURE_MS)
 }
 
 /// The round value for at least `lower` that also stays within `upper` when one does: the next
