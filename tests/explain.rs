@@ -99,3 +99,30 @@ fn a_source_subtask_of_two_sources_is_named_by_its_source_everywhere() {
     assert_eq!(one.snapshot().source_subtask_name(3), "3");
     assert!(one.explain(0).unwrap().text.contains("(source subtask 3, partition 11)"));
 }
+
+/// `noWatermarks()` on every partition alike: the valve's first channel and its subtask's first
+/// partition are no more the holder than any other. The explanation said "because of channel 0
+/// (source subtask 0, partition 1)" and the graph marked partition 1; now it says all are at it.
+#[test]
+fn a_minimum_tied_everywhere_names_no_holder() {
+    let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/presets/bound_too_large.json")).unwrap();
+    let mut sc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    sc["source"]["watermark"]["generator"] = serde_json::json!({"kind": "no_watermarks"});
+    let s = sim(&sc.to_string(), 60_000);
+    let ex = s.explain(0).unwrap();
+    assert_eq!(ex.watermark.ms(), i64::MIN);
+    assert!(ex.held_by.is_none(), "{}", ex.text);
+    let t = ex.tied.expect("a tie");
+    assert!(t.channels >= 1 && t.channels + t.partitions >= 2, "{t:?}");
+    assert!(
+        ex.text.contains("so no one of them holds it (the cause is job-wide)") && !ex.text.contains("because of channel"),
+        "{}",
+        ex.text
+    );
+    assert!(s.snapshot().operators.iter().flat_map(|o| &o.channels).all(|c| !c.is_min));
+    // A partition below the others still holds its channel: seed 001's heartbeat partition.
+    let one = sim(&seed_001("\"idle_timeout_ms\": null"), 60_000);
+    let ex = one.explain(0).unwrap();
+    assert!(ex.tied.is_none() && ex.held_by.as_ref().and_then(|c| c.partition) == Some(11), "{}", ex.text);
+    assert!(one.snapshot().operators[0].channels.iter().any(|c| c.is_min));
+}

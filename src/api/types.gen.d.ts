@@ -617,7 +617,7 @@ export type RestBackPressure = {
 export type Reason =
     { "kind": "all_inputs_idle" }
   | { "kind": "subtask_without_split", sourceSubtask: number, }
-  | { "kind": "split_never_received", partition: number, idleTimeoutMs: number | null, }
+  | { "kind": "split_never_received", partition: number, idleTimeoutMs: number | null, heartbeatsFiltered?: number, }
   | { "kind": "split_silent_no_idle_timeout", partition: number, silentMs: number, }
   | { "kind": "kept_active_by_sparse_records", partition: number, idleTimeoutMs: number, lastRecordAgoMs: number, periodMs: number, }
   | { "kind": "slow_partition", partition: number, behindMs: number, cause: SlowCause | null, }
@@ -660,6 +660,13 @@ export type Explanation = {
   subtask: number,
   watermark: Watermark,
   heldBy: Culprit | null,
+  /**
+   * Set when every input channel and every partition behind them is at the watermark alike
+   * (how many of each): then `heldBy` is null, since naming the first of them would pin a
+   * job-wide cause (a missing strategy, an interval of 0) on one arbitrary partition. Left
+   * out when there is no tie.
+   */
+  tied?: { channels: number, partitions: number, },
   reasons: Array<Reason>,
   /**
    * The earliest windows waiting for this operator's watermark (at most 5).
@@ -704,6 +711,12 @@ export type PartitionFacts = {
   slowCause: SlowCause | null,
   records: number,
   heartbeats: number,
+  /**
+   * Records its reader took from the partition that the source's filter dropped before the
+   * watermark generator (heartbeats, `drop_heartbeats`): read, but not in `records`. At most
+   * what its source subtask filtered; a restore's re-reads can make it count fewer.
+   */
+  filtered: number,
   /**
    * Records per second from its first record to its last (at least a second).
    */

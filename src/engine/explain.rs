@@ -3,10 +3,12 @@
 //! Flink job asks. The explanation serializes to the JS API's shape (`explain()`).
 
 use super::diagnosis::classify::{behind_words, PartitionClass, PartitionFacts, SlowCause};
+use super::operator_input::ChannelRef;
 use super::sim::Simulation;
 use super::snapshot::OpenWindow;
 use super::time::{describe_watermark, format_duration, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use super::view::watermark::as_watermark;
+use super::window_subtask::WindowSubtask;
 use serde::Serialize;
 
 /// One reason, as data (the UI renders it; the explanation's `text` says it in a sentence);
@@ -19,8 +21,15 @@ pub enum Reason {
     AllInputsIdle,
     /// The holding source subtask owns no split and nothing marks it idle.
     SubtaskWithoutSplit { source_subtask: u32 },
-    /// The holding split never received a record.
-    SplitNeverReceived { partition: u32, idle_timeout_ms: Option<i64> },
+    /// The holding split never received a record; or, `heartbeats_filtered` > 0, it read only
+    /// heartbeats and the filter dropped them before its generator: none reached it.
+    /// (Left out when 0: the JS API's shape of a partition that received nothing is unchanged.)
+    SplitNeverReceived {
+        partition: u32,
+        idle_timeout_ms: Option<i64>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        heartbeats_filtered: u64,
+    },
     /// The holding split has been silent for a while and no idle timeout is set.
     SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
     /// An idle timeout is set, but heartbeats (the partition's records are mostly heartbeats)
@@ -120,6 +129,17 @@ pub struct Culprit {
     pub partition: Option<u32>,
 }
 
+/// A minimum that nothing sets apart: how many input channels are at it, and how many active
+/// partitions behind them (a source subtask with a watermark operator after it, or without a
+/// split, counts as its channel only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Tie {
+    pub channels: usize,
+    pub partitions: usize,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -129,6 +149,14 @@ pub struct Explanation {
     #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub watermark: EventTime,
     pub held_by: Option<Culprit>,
+    /// Set when every input channel and every partition behind them is at the watermark alike
+    /// (how many of each): then `heldBy` is null, since naming the first of them would pin a
+    /// job-wide cause (a missing strategy, an interval of 0) on one arbitrary partition. Left
+    /// out when there is no tie.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    // Inline: the declarations list their named types in `view/typescript.rs`.
+    #[cfg_attr(test, ts(optional, inline))]
+    pub tied: Option<Tie>,
     pub reasons: Vec<Reason>,
     /// The earliest windows waiting for this operator's watermark (at most 5).
     pub waiting_windows: Vec<OpenWindow>,
@@ -153,9 +181,10 @@ impl Simulation {
         let wm = w.current_input_watermark();
         let mut reasons: Vec<Reason> = self.job_reason().into_iter().collect();
         let mut held_by = None;
+        let tied = self.tie(w);
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
-        } else if let Some(ch) = w.input.min_channel() {
+        } else if let Some(ch) = self.holding_channel(w) {
             reasons.extend(self.input_reasons(w, ch.input));
             let (partition, mut why) = match self.midstream_reason(ch.source, now) {
                 Some(r) => (None, vec![r]),
@@ -183,6 +212,7 @@ impl Simulation {
             subtask,
             watermark: wm,
             held_by,
+            tied,
             reasons,
             waiting_windows,
             waiting_total: w.op.pending_count(),
@@ -190,6 +220,52 @@ impl Simulation {
         };
         ex.text = self.sentence(&ex, now);
         Some(ex)
+    }
+
+    /// The channel that holds window subtask `w`'s watermark, as every view names it (this
+    /// explanation, the diagnosis' culprit, the snapshot's `is_min` the graph marks): the valve's
+    /// lowest aligned channel, unless nothing sets it apart from the others ([`Self::tie`]).
+    pub(crate) fn holding_channel(&self, w: &WindowSubtask) -> Option<ChannelRef> {
+        w.input.min_channel().filter(|_| self.tie(w).is_none())
+    }
+
+    /// Whether window subtask `w`'s minimum is tied everywhere: every active input channel at
+    /// it, and behind each every active partition (split watermark) at it too, with at least
+    /// two of them. The valve then names the first channel and the source subtask its first
+    /// partition, but all are where that one is: with `noWatermarks()` or an interval of 0 the
+    /// cause is the job's, not "partition 1". A tie among some channels only is broken as the
+    /// valve does (lowest index): a partition below the rest still holds its channel there.
+    pub(crate) fn tie(&self, w: &WindowSubtask) -> Option<Tie> {
+        let min = w.input.min_channel()?;
+        let wm = w.input.channels().find(|(r, _)| *r == min)?.1.watermark;
+        let input_idle = |i: usize| w.input.combination().is_some_and(|c| c.input_idle(i));
+        let (mut channels, mut partitions, mut units) = (0, 0, 0);
+        for (r, c) in w.input.channels() {
+            if input_idle(r.input) || c.status.is_idle() || !c.aligned {
+                continue;
+            }
+            if c.watermark != wm {
+                return None;
+            }
+            channels += 1;
+            let src = self.sources.get(r.source as usize)?;
+            let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released && !src.split_idle(i)).collect();
+            // A watermark operator after the source makes the channel's watermark from all its
+            // splits' records: the channel is the one unit there, as for a subtask without one.
+            let chained = self.down.chained.get(r.source as usize).is_some_and(Option::is_some);
+            if chained || live.is_empty() {
+                units += 1;
+                continue;
+            }
+            for i in live {
+                if src.split_watermark(i).unwrap_or(NO_WATERMARK) != wm {
+                    return None;
+                }
+                partitions += 1;
+                units += 1;
+            }
+        }
+        (units >= 2).then_some(Tie { channels, partitions })
     }
 
     /// Why nothing moves while the job is down.
@@ -336,6 +412,9 @@ impl Simulation {
     fn sentence(&self, ex: &Explanation, now: ProcTime) -> String {
         let operator = capitalized(self.cfg.keyed_noun());
         let mut s = format!("{operator} subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
+        if let Some(t) = ex.tied {
+            s += &tie_words(t);
+        }
         if let Some(c) = &ex.held_by {
             let part = c.partition.map_or(String::new(), |p| format!(", partition {}", self.partition_name(p)));
             s += &format!(" because of channel {} (source subtask {}{part})", c.channel, self.source_subtask_name(c.source_subtask));
@@ -373,7 +452,9 @@ fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>) -
     let silent_untimed =
         || silent.filter(|&s| s >= 1000 && timeout.is_none()).map(|s| Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s });
     match f.class {
-        PartitionClass::Empty => Some(Reason::SplitNeverReceived { partition: p, idle_timeout_ms: timeout }),
+        PartitionClass::Empty => {
+            Some(Reason::SplitNeverReceived { partition: p, idle_timeout_ms: timeout, heartbeats_filtered: f.filtered })
+        }
         // Heartbeats keep it active only once their period is known to be within the timeout.
         PartitionClass::Heartbeat => match (timeout, f.gap_p50_ms) {
             (Some(t), Some(period)) if period <= t => Some(Reason::KeptActiveBySparseRecords {
@@ -415,8 +496,14 @@ pub fn reason_clause_named(
     match r {
         Reason::AllInputsIdle => "every input channel is idle, so the watermark does not move (it resumes when a channel becomes active with a higher watermark)".into(),
         Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)", source(*source_subtask)),
-        Reason::SplitNeverReceived { partition, idle_timeout_ms: None } => format!("partition {} has never received a record and no idle timeout is set", name(*partition)),
-        Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t) } => format!("partition {} has never received a record; it goes idle after the {} idle timeout", name(*partition), d(*t)),
+        Reason::SplitNeverReceived { partition, idle_timeout_ms: None, heartbeats_filtered: 0 } => format!("partition {} has never received a record and no idle timeout is set", name(*partition)),
+        Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t), heartbeats_filtered: 0 } => format!("partition {} has never received a record; it goes idle after the {} idle timeout", name(*partition), d(*t)),
+        // It did receive records: heartbeats, all dropped before its generator.
+        Reason::SplitNeverReceived { partition, idle_timeout_ms, heartbeats_filtered: k } => format!(
+            "partition {} has read only heartbeats ({k}), and the filter drops them before the watermark generator{}",
+            name(*partition),
+            idle_timeout_ms.map_or_else(|| "; no idle timeout is set".to_string(), |t| format!("; it goes idle after the {} idle timeout", d(t)))
+        ),
         Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {} has had no record for {} and no idle timeout is set", name(*partition), d(*silent_ms)),
         Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms, period_ms } => format!(
             "partition {} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator", name(*partition),
@@ -510,6 +597,25 @@ fn restore_clause(ago: i64, channel: usize, s: String, silent: Option<String>, t
         }
         (None, _) => format!("{head} (its next periodic watermark releases it)"),
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A tied minimum in words, after "… watermark is No Watermark".
+fn tie_words(t: Tie) -> String {
+    let (channels, them) = match t.channels {
+        1 => ("its input channel".to_string(), "it"),
+        n => (format!("all {n} of its input channels"), "them"),
+    };
+    let (verb, partitions) = match (t.channels, t.partitions) {
+        (1, 0) => ("is", String::new()),
+        (_, 0) => ("are", String::new()),
+        (_, n) => ("are", format!(" and all {n} partitions behind {them}")),
+    };
+    format!(", as {verb} {channels}{partitions}, so no one of them holds it (the cause is job-wide)")
 }
 
 fn capitalized(word: &str) -> String {

@@ -359,7 +359,8 @@ impl Simulation {
             .windows
             .iter()
             .map(|w| {
-                let min = w.input.min_channel();
+                // The explanation's holder: none when the minimum is tied everywhere.
+                let min = self.holding_channel(w);
                 OperatorView {
                     subtask: w.index,
                     input_watermark: w.current_input_watermark(),
@@ -462,7 +463,8 @@ impl Simulation {
 
     fn logical_inputs(&self, w: &super::window_subtask::WindowSubtask) -> Vec<LogicalInputView> {
         let Some(c) = w.input.combination() else { return Vec::new() };
-        let min = w.input.min_input();
+        // As its channels: no input is marked while the minimum is tied everywhere.
+        let min = w.input.min_input().filter(|_| self.tie(w).is_none());
         (0..w.input.inputs())
             .map(|i| LogicalInputView {
                 input: i,

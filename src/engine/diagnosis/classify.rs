@@ -96,6 +96,10 @@ pub struct PartitionFacts {
     pub slow_cause: Option<SlowCause>,
     pub records: u64,
     pub heartbeats: u64,
+    /// Records its reader took from the partition that the source's filter dropped before the
+    /// watermark generator (heartbeats, `drop_heartbeats`): read, but not in `records`. At most
+    /// what its source subtask filtered; a restore's re-reads can make it count fewer.
+    pub filtered: u64,
     /// Records per second from its first record to its last (at least a second).
     pub rate_per_s: f64,
     /// Processing time since its last record.
@@ -190,6 +194,7 @@ pub fn facts(
         slow_cause: None,
         records,
         heartbeats: o.heartbeats,
+        filtered: 0,
         rate_per_s,
         silent_ms: last_record_at.map(|t| now - t),
         read_ms: read.map(|r| now - r.assigned_at),
@@ -241,6 +246,14 @@ pub fn quiet_after_ms(f: &PartitionFacts, interval_ms: i64) -> i64 {
     f.gap_p99_ms.unwrap_or(0).saturating_mul(3).max(1_000).max(2 * interval_ms)
 }
 
+/// Whether a partition of heartbeats has been silent for longer than any gap between them (its
+/// period), by more than a second and two intervals of slack for when they are scheduled: the
+/// next one is overdue, so they stopped. Before a second one there is no period to miss.
+pub fn heartbeats_overdue(f: &PartitionFacts, interval_ms: i64) -> bool {
+    let slack = 1_000_i64.max(2 * interval_ms);
+    f.gap_max_ms.zip(f.silent_ms).is_some_and(|(g, s)| s > g.saturating_add(slack))
+}
+
 /// Whether `f` is read too briefly to tell an empty partition from one about to send.
 pub fn too_early_to_judge(f: &PartitionFacts, interval_ms: i64) -> bool {
     f.records == 0 && f.read_ms.is_some_and(|r| r <= quiet_after_ms(f, interval_ms))
@@ -258,7 +271,13 @@ fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context, o
     }
     if f.heartbeats * 2 > f.records {
         // Filtered, its heartbeats no longer reach the generator: it is silent from then on.
-        return if own.transform.drop_heartbeats { PartitionClass::Idle } else { PartitionClass::Heartbeat };
+        // Overdue, they stopped (a producer silenced or gone): "a heartbeat every 90 min" would
+        // promise one that does not come.
+        return if own.transform.drop_heartbeats || heartbeats_overdue(f, cx.interval_ms) {
+            PartitionClass::Idle
+        } else {
+            PartitionClass::Heartbeat
+        };
     }
     if f.idle_flips >= FLAPPING_FLIPS && own.idle_timeout_ms.is_some_and(|t| t <= f.gap_p99_ms.unwrap_or(0)) {
         return PartitionClass::Flapping;

@@ -150,7 +150,7 @@ impl Simulation {
         let early = self
             .too_early_for(culprit.as_ref(), &partitions, now)
             .filter(|_| findings.first().is_none_or(|f| !f.holds_watermark && f.severity != Severity::Critical));
-        if early.is_some() {
+        if early.is_some() || self.before_first_watermark(explanation.as_ref(), findings.first(), now) {
             cause = None;
         }
         let headline = early.unwrap_or_else(|| headline(cause.and(findings.first()), explanation.as_ref(), self.cfg.keyed_noun()));
@@ -168,6 +168,17 @@ impl Simulation {
             lag,
             explanation,
         }
+    }
+
+    /// Whether the window subtask waits only for the first periodic watermark since the start
+    /// (or a restore): every channel and partition is at No Watermark alike, so nothing holds
+    /// it (`Explanation::tied`), and a warning about one partition is not why. A critical
+    /// finding (a missing strategy) or one that holds the watermark still is.
+    fn before_first_watermark(&self, ex: Option<&Explanation>, first: Option<&Finding>, now: ProcTime) -> bool {
+        let since = self.failover.restored_at.unwrap_or(self.cfg.start_time);
+        let tied = ex.is_some_and(|e| e.tied.is_some() && e.watermark == NO_WATERMARK);
+        tied && now - since < self.cfg.auto_watermark_interval_ms
+            && first.is_none_or(|f| !f.holds_watermark && f.severity != Severity::Critical && f.kind != FindingKind::NothingReadYet)
     }
 
     /// The headline while the culprit's partition is read too briefly to be judged empty: it

@@ -131,8 +131,13 @@ impl FindingContext<'_> {
             );
         }
         if let Some(t) = timeout.filter(|&t| interval > 0 && t < interval) {
-            let mut f = Finding::new(FindingKind::IdleTimeoutBelowInterval, Severity::Warning, format!("The idle timeout ({}) is shorter than the auto-watermark interval ({}): a split goes idle whenever one interval passes without a record.", d(t), d(interval)))
-                .detail("The timeout is only checked every interval, so it cannot be finer than that (seed 002 §5.1, misuse two): normal traffic flips idle and active.")
+            // `IdlenessTimer` (reference §1.6): the first periodic check without a record starts
+            // the countdown, and a check more than the timeout later declares idle, here the very
+            // next one. So the split goes idle after two checks in a row without a record: a gap
+            // of more than two intervals can do it, one of more than three always does (seed 002
+            // says one interval; the countdown's first check is what it leaves out).
+            let mut f = Finding::new(FindingKind::IdleTimeoutBelowInterval, Severity::Warning, format!("The idle timeout ({}) is shorter than the auto-watermark interval ({}), which checks it: a split goes idle at the second check in a row without a record, after a gap of more than {} (always past {}), whatever timeout below {} is set.", d(t), d(interval), d(2 * interval), d(3 * interval), d(interval)))
+                .detail(format!("The timeout cannot be finer than the interval (seed 002 §5.1, misuse two): the first check without a record starts the countdown and the next one declares the split idle. Traffic with gaps of more than {} flips idle and active; steadier traffic stays active.", d(2 * interval)))
                 .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
                 .evidence("intervalMs", interval, format!("interval {}", d(interval)))
                 .check("frequent 'Marking channel … as idle/active' in the valve's DEBUG log");
@@ -225,8 +230,9 @@ impl FindingContext<'_> {
         let (dropped, side) = down.late_counts();
         let mut out = Vec::new();
         let bound = job_bound_ms(&self.sim.cfg);
-        let p99 =
-            self.partitions.iter().filter(|p| p.class != PartitionClass::Heartbeat).filter_map(|p| p.disorder_p99_ms).max().unwrap_or(0);
+        // Heartbeats say nothing of the data's disorder, also once they stopped or are
+        // filtered (the partition is then classed idle): judged by its records, as the advisor.
+        let p99 = self.partitions.iter().filter(|p| p.heartbeats * 2 <= p.records).filter_map(|p| p.disorder_p99_ms).max().unwrap_or(0);
         if let (Some(b), Some(rec)) = (bound, self.advice.bound.recommended_ms) {
             if dropped + side > 0 && p99 > b && rec > b {
                 out.push(
@@ -305,7 +311,7 @@ impl FindingContext<'_> {
     /// result would come sooner.
     fn bound_too_large(&self) -> Option<Finding> {
         let b = source_bound_ms(&self.sim.cfg).filter(|b| operator_bound_ms(&self.sim.cfg).is_none_or(|o| o < *b))?;
-        let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.class != PartitionClass::Heartbeat).collect();
+        let data: Vec<_> = self.partitions.iter().filter(|p| p.records > 0 && p.heartbeats * 2 <= p.records).collect();
         let records: u64 = data.iter().map(|p| p.records).sum();
         let max = data.iter().filter_map(|p| p.disorder_max_ms).max()?;
         // Replacing a too-large bound, cover every disorder seen, not just the P99.

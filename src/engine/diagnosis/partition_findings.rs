@@ -130,28 +130,46 @@ impl FindingContext<'_> {
         let n = p.partition;
         let name = self.sim.partition_name(n);
         let owner = p.subtask.map_or(String::new(), |s| format!(" (source subtask {})", self.sim.source_subtask_name(s)));
+        // Heartbeats it read and the filter dropped: it did receive records ("has never
+        // received a record … 0 records read" beside two heartbeats read), none reached the
+        // generator.
+        let never = match p.filtered {
+            0 => "has never received a record".to_string(),
+            k => format!("has read only heartbeats ({k}), and the filter drops them before the watermark generator"),
+        };
         let f = match (self.timeout(n), p.idle) {
             (_, true) => return None,
             (None, _) => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
-                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} has never received a record, so it holds its source subtask at No Watermark, and {}.", self.no_timeout_says(n)))
+                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} {never}, so it holds its source subtask at No Watermark, and {}.", self.no_timeout_says(n)))
                     .detail("An empty partition is what withIdleness is for: it excludes the split after the timeout. Its records, if any come later, may be behind the watermark.");
                 self.idle_fix(f, n)
             }
             (Some(t), false) => Finding::new(
                 FindingKind::EmptyPartition,
                 Severity::Info,
-                format!("Partition {name}{owner} has never received a record; {}.", self.timeout_says(n, t)),
+                format!("Partition {name}{owner} {never}; {}.", self.timeout_says(n, t)),
             ),
         };
-        Some(f.partition(n).evidence("records", p.records, "0 records read").check(CHECK_PARTITION))
+        let f = f.partition(n);
+        let f = match p.filtered {
+            0 => f.evidence("records", p.records, "0 records read"),
+            k => f.evidence("records", p.records, "0 records reached the watermark generator").evidence(
+                "filtered",
+                k,
+                format!("{k} heartbeats read and filtered"),
+            ),
+        };
+        Some(f.check(CHECK_PARTITION))
     }
 
     fn idle(&self, p: &PartitionFacts) -> Option<Finding> {
         let n = p.partition;
         let name = self.sim.partition_name(n);
         let silent = p.silent_ms.unwrap_or(0);
-        let stopped = if p.gap_p50_ms.is_some() && p.records >= RECORDS_FOR_RHYTHM {
+        let stopped = if p.heartbeats * 2 > p.records {
+            self.heartbeats_stopped(p, silent)
+        } else if p.gap_p50_ms.is_some() && p.records >= RECORDS_FOR_RHYTHM {
             format!("stopped {} ago", d(silent))
         } else {
             format!(
@@ -183,6 +201,22 @@ impl FindingContext<'_> {
         )
     }
 
+    /// Why a partition of heartbeats is silent (its class is idle): the filter drops them, or
+    /// the next one is overdue (`heartbeats_overdue`): "gets a heartbeat every 90 min" promised
+    /// one that never came.
+    fn heartbeats_stopped(&self, p: &PartitionFacts, silent: i64) -> String {
+        let only = heartbeat_words(p);
+        if self.sim.source_settings_of(p.partition).transform.drop_heartbeats {
+            let dropped = if p.filtered > 0 { format!(" ({} dropped so far)", p.filtered) } else { String::new() };
+            return format!(
+                "gets {only}, which the filter drops before the watermark generator, so it has been silent for {}{dropped}",
+                d(silent)
+            );
+        }
+        let every = p.gap_p50_ms.map_or(String::new(), |g| format!(", one every {}", d(g)));
+        format!("got {only}{every}, but has had none for {} (they stopped)", d(silent))
+    }
+
     /// Heartbeats matter while they keep the split active: with no timeout, or a timeout
     /// longer than their period. Idled between them, the partition is handled.
     fn heartbeat(&self, p: &PartitionFacts) -> Option<Finding> {
@@ -195,11 +229,7 @@ impl FindingContext<'_> {
         }
         let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
         let peers = median_rate(self.partitions, n);
-        let only = if p.heartbeats == p.records {
-            "only heartbeats".to_string()
-        } else {
-            format!("mostly heartbeats ({} of {})", p.heartbeats, p.records)
-        };
+        let only = heartbeat_words(p);
         let every = period.map_or_else(
             || format!("{} so far, the last {} ago", p.heartbeats, d(p.silent_ms.unwrap_or(0))),
             |g| format!("one every {}", d(g)),
@@ -226,11 +256,22 @@ impl FindingContext<'_> {
                 (sev, format!("Partition {name} gets {only} ({every}): between them its watermark stands still and holds the windows."))
             }
         };
+        // Filtering alone turns the periodic stall into a permanent one (seed 001 Q3): the
+        // partition then gets no record at all, and without an idle timeout in force it never
+        // goes idle. So it is advised (and offered) only beside a timeout that is checked.
+        let detail = match self.timeout(n) {
+            Some(t) => format!("Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). Filter heartbeats before the watermark generator: the partition is then silent, and the {} idle timeout excludes it. An idle timeout shorter than their period also lets it go.", d(t)),
+            None => "Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). An idle timeout shorter than their period lets the partition go between them. Filter heartbeats before the watermark generator only together with an idle timeout: alone, the filter leaves the partition without any record, it never goes idle, and the stall between heartbeats becomes permanent (seed 001).".to_string(),
+        };
         let mut f = Finding::new(FindingKind::HeartbeatPartition, sev, title)
             .partition(n)
-            .detail("Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). Filter heartbeats before the watermark generator; an idle timeout shorter than their period also lets the partition go.")
+            .detail(detail)
             .evidence("heartbeats", p.heartbeats, format!("{} of its {} records are heartbeats", p.heartbeats, p.records))
-            .evidence("periodMs", period.unwrap_or(-1), format!("{every} (gap variation {})", p.gap_variation_permille.map_or("not measured yet".into(), |v| format!("{v} ‰"))))
+            .evidence(
+                "periodMs",
+                period.unwrap_or(-1),
+                format!("{every} (gap variation {})", p.gap_variation_permille.map_or("not measured yet".into(), |v| format!("{v} ‰"))),
+            )
             .evidence("peerRatePerS", peers, format!("its peers read {peers} records/s"))
             .check("numRecordsIn of the source is not 0 while its watermark stands still; look at the records of that partition");
         match (self.timeout(n), period) {
@@ -408,6 +449,15 @@ impl FindingContext<'_> {
             .evidence("gapP99Ms", p.gap_p99_ms.unwrap_or(0), format!("its gaps were at most {} (P99)", d(p.gap_p99_ms.unwrap_or(0))))
             .check("the producer's own metrics; records-consumed-rate of the partition is 0"),
         )
+    }
+}
+
+/// "only heartbeats", or "mostly heartbeats (2 of 3)".
+fn heartbeat_words(p: &PartitionFacts) -> String {
+    if p.heartbeats == p.records {
+        "only heartbeats".to_string()
+    } else {
+        format!("mostly heartbeats ({} of {})", p.heartbeats, p.records)
     }
 }
 
