@@ -270,7 +270,15 @@ fn SubjectSplit(p: u32) -> impl IntoView {
                 return format!("Partition {p} was removed; its split is released and no longer counts.");
             }
             let wm = sp.watermark.unwrap_or(NO_WATERMARK);
-            let last = sp.last_record_at.map_or("it has never received a record".to_string(), |t| format!("its last record arrived {} ago", dur(n - t)));
+            // With the heartbeat filter on, heartbeats it read never count here: "never received a
+            // record" was said of a partition that read two.
+            let filtered = pg.cfg.with_untracked(|c| c.inputs.get(sp.input as usize).is_some_and(|i| i.source.transform.drop_heartbeats));
+            let never = if filtered {
+                "no record of it has reached the watermark generator (the filter drops heartbeats before it)"
+            } else {
+                "it has never received a record"
+            };
+            let last = sp.last_record_at.map_or(never.to_string(), |t| format!("its last record arrived {} ago", dur(n - t)));
             let idle = if sp.idle {
                 "It is IDLE: excluded from its subtask's minimum.".to_string()
             } else {
