@@ -159,15 +159,19 @@ fn diagnosed(json: &str, at_ms: i64) -> wmp::engine::diagnosis::Diagnosis {
     s.sim().diagnose(&DiagnosisOptions::default())
 }
 
-/// Where idleness cannot release windows the advisor does not promise it does: after an
-/// assignTimestampsAndWatermarks that swallows the source's idleness, and while a back-pressured
-/// subtask's idleness clock stands still (both read "holds windows up to 5.2 s" beside a WHY
-/// panel saying the opposite). Neither is applied; a job where idleness acts keeps the promise.
+/// Where idleness cannot release windows the advisor does not promise it does: while a
+/// back-pressured subtask's idleness clock stands still (it read "holds windows up to 5.2 s"
+/// beside a WHY panel saying the opposite); that change is not applied. After an
+/// assignTimestampsAndWatermarks the timeout is the operator's (the source's is swallowed), and
+/// setting one gives the operator it too: "5 s (keep)" read the swallowed one (a review).
 #[test]
 fn an_idle_timeout_that_cannot_release_windows_promises_no_hold() {
-    let midstream = diagnosed(include_str!("../presets/midstream_assigner.json"), 75_000).advice.idle_timeout;
-    assert!(!midstream.cost.contains("holds windows up to"), "{}", midstream.cost);
-    assert!(midstream.cost.contains("swallows the source's idleness"), "{}", midstream.cost);
+    let d = diagnosed(include_str!("../presets/midstream_assigner.json"), 75_000);
+    let midstream = &d.advice.idle_timeout;
+    assert_eq!(midstream.current_ms, None, "the operator's, not the source's 5 s: {midstream:?}");
+    assert!(midstream.recommended_ms.is_some() && midstream.cost.contains("holds windows up to"), "{midstream:?}");
+    assert!(midstream.not_applied.as_deref().is_some_and(|w| w.contains("operator after the source")), "{midstream:?}");
+    assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(_))), "{:?}", d.advice.actions);
     let pressed = diagnosed(include_str!("../presets/backpressure_never_idle.json"), 90_000).advice.idle_timeout;
     assert!(!pressed.cost.contains("holds windows up to"), "{}", pressed.cost);
     assert!(pressed.cost.contains("partition 3") && pressed.cost.contains("back-pressured"), "{}", pressed.cost);

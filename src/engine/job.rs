@@ -61,6 +61,15 @@ impl InputConfig {
         }
     }
 
+    /// The idle timeout whose status reaches the windows: a watermark operator's after the
+    /// source (a DataStream one swallows the source's statuses, FLINK-26708; SQL's decides
+    /// alone), else the source's. `set_param` sets the source's and a DataStream operator's
+    /// alike, so the advice reads this one: the source's 5 s read as "keep" beside an operator
+    /// with none.
+    pub fn reaching_idle_timeout_ms(&self) -> Option<i64> {
+        self.midstream.map_or(self.source.idle_timeout_ms, |m| m.idle_timeout_ms())
+    }
+
     /// Whether SQL's watermark operator follows the source.
     pub fn sql_operator_after(&self) -> bool {
         self.midstream.is_some_and(|m| m.is_sql())

@@ -14,7 +14,10 @@ impl Param {
         match *self {
             Param::BoundMs(b) => every(&|i| i.source.generator.given_bound_ms() == Some(b)),
             Param::Generator(g) => every(&|i| i.source.generator == g),
-            Param::IdleTimeoutMs(t) => every(&|i| i.idle_timeout_ms() == t),
+            // A DataStream operator after the source gets it too (`set_strategy`).
+            Param::IdleTimeoutMs(t) => {
+                every(&|i| i.idle_timeout_ms() == t && i.midstream.is_none_or(|m| m.is_sql() || m.idle_timeout_ms() == t))
+            }
             Param::AutoWatermarkIntervalMs(v) => cfg.auto_watermark_interval_ms == v,
             Param::AllowedLatenessMs(v) => cfg.allowed_lateness_ms == v,
             Param::LateSideOutput(v) => cfg.late_side_output == v,
@@ -43,6 +46,8 @@ mod tests {
             Param::BoundMs(7_000),
             Param::Generator(GeneratorKind::MaxOnSilence { bound_ms: 1_000, silence_ms: 9_000 }),
             Param::IdleTimeoutMs(Some(12_000)),
+            // midstream-assigner's source has it, its operator not (a review: read as in effect).
+            Param::IdleTimeoutMs(Some(5_000)),
             Param::IdleTimeoutMs(None),
             Param::AutoWatermarkIntervalMs(333),
             Param::AllowedLatenessMs(4_000),

@@ -326,7 +326,11 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     // is what acts the moment a partition goes silent.
     let changes = rec.is_some_and(|t| all.iter().any(|&c| c != Some(t)));
     let not_applied = rec.filter(|_| changes).and_then(|t| {
-        if cannot_act.is_some() {
+        // Judged on the sources' gaps, it would set the operators' timeout too: the findings
+        // offer the operator's own fix (SQL's operator has its own advice).
+        if i.bound_set_after_source && i.sql_idle_timeout_ms.is_none() {
+            Some("the watermark operator after the source decides idleness; the WHY panel's fix gives it its own withIdleness".to_string())
+        } else if cannot_act.is_some() {
             Some("idleness cannot release windows in this job now (see its cost)".to_string())
         } else if !hard(t) {
             Some(format!("no value meets every constraint: {} is above the delay you tolerate ({})", d(t), d(tolerated)))
@@ -350,15 +354,12 @@ fn splitless_subtasks(i: &Inputs) -> Vec<u32> {
     (0..highest).filter(|s| !owners.contains(s)).collect()
 }
 
-/// Why no source idle timeout releases windows in this job now, if that is so.
-/// - A DataStream watermark operator after every source swallows the sources' watermark
-///   statuses (reference §2, FLINK-26708): their idleness never reaches the windows.
-/// - A silent partition past the timeout that is not idle, on a back-pressured source subtask:
-///   its input-activity clock stands still while the task is back-pressured (§1.8, FLIP-471).
+/// Why no idle timeout releases windows in this job now, if that is so: a silent partition past
+/// the timeout that is not idle, on a back-pressured source subtask, whose input-activity clock
+/// stands still while the task is back-pressured (§1.8, FLIP-471). (After a DataStream
+/// watermark operator the timeout does act: `set_param` gives the operator it too, and the
+/// current value is the operator's, `InputConfig::reaching_idle_timeout_ms`.)
 fn idleness_cannot_act(i: &Inputs) -> Option<String> {
-    if i.bound_set_after_source && i.sql_idle_timeout_ms.is_none() {
-        return Some("it releases no window here: the assignTimestampsAndWatermarks after the source swallows the source's idleness (FLINK-26708); moving the strategy into the source (the WHY panel's fix) lets it".into());
-    }
     let p = paused_by_pressure(i)?;
     Some(format!(
         "it releases no window while the job is overloaded: partition {} has been silent for {} and is not idle, because source subtask {} is back-pressured and its idleness clock pauses while it is (FLIP-471); relieving the back-pressure (the WHY panel's fix) lets it",

@@ -7,6 +7,7 @@ use super::classify::{quiet_after_ms, too_early_to_judge, PartitionFacts};
 use super::finding::{Finding, FindingKind, Fix, Severity};
 use super::lag::{lag_ms, over_threshold, SubtaskLag};
 use crate::engine::explain::{Culprit, Explanation, Reason};
+use crate::engine::job::InputConfig;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sql_window::WindowApi;
@@ -92,8 +93,8 @@ impl Simulation {
         let explanation = slowest.and_then(|o| self.explain_with(o, &partitions));
         // At the end of input (Long.MAX_VALUE) nothing holds it: `held_by` is `None` there.
         let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
-        let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(|i| i.idle_timeout_ms()).collect();
-        let advice = advise(&Inputs {
+        let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(InputConfig::reaching_idle_timeout_ms).collect();
+        let mut advice = advise(&Inputs {
             partitions: &partitions,
             bound_ms: source_bound_ms(&self.cfg),
             idle_timeouts_ms: &idle_timeouts_ms,
@@ -112,7 +113,6 @@ impl Simulation {
                     e.reasons.iter().any(|r| matches!(r, Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. }))
                 }),
         });
-        let mut advice = self.without_source_bound(advice);
         let lag = self.lags(now, opts);
         let cx = FindingContext {
             sim: self,
@@ -215,19 +215,6 @@ impl Simulation {
             Some(t) => format!("Flink marks it idle after its {} idle timeout", format_duration_exact(t)),
             None => "without an idle timeout Flink never marks it idle".into(),
         })
-    }
-
-    /// A watermark operator after every source decides the watermark: their bound is not
-    /// advised (`bound_set_after_source`), and neither is "Apply advice" for the idle timeout
-    /// (it would set the operators' too, judged here on the sources' gaps); the findings offer
-    /// the operators' fix. SQL's operator has its own advice (`sql_idle_timeout_ms`).
-    /// With two inputs and an operator after one of them only, the other source's strategy
-    /// still sets the job's watermark, so its settings are advised as usual.
-    fn without_source_bound(&self, mut advice: Advice) -> Advice {
-        if self.cfg.operator_after_every_source() && self.sql_operator().is_none() {
-            advice.actions.retain(|a| !matches!(a, Action::IdleTimeout(_)));
-        }
-        advice
     }
 
     /// SQL's watermark operator, when one runs after every source (a SQL job has one topic).

@@ -68,7 +68,7 @@ impl Scenario {
     }
 
     /// Takes the running job's values of every parameter a `set_param` command can change.
-    fn adopt_runtime_settings(&mut self, cfg: &JobConfig) {
+    pub(crate) fn adopt_runtime_settings(&mut self, cfg: &JobConfig) {
         let inputs = std::iter::once(&mut self.source).chain(self.second_input.as_mut().map(|s| &mut s.source));
         for (spec, input) in inputs.zip(&cfg.inputs) {
             spec.watermark.generator = input.source.generator;
