@@ -56,6 +56,7 @@ pub fn App(#[prop(optional)] started: Option<PageSlot>) -> impl IntoView {
     let mut problems = Vec::new();
     let embed = super::share::load_from_query(&pg, &mut problems);
     super::share::load_from_location(&pg, &mut problems);
+    super::share::start_from_query(&pg, &mut problems);
     let link = LinkProblems::provide(problems);
     super::url_state::follow(pg, zoom);
     // A pasted share link (only the #fragment changes) loads too, in the page's owner (for

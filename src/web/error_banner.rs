@@ -124,9 +124,12 @@ pub fn Notices() -> impl IntoView {
     }
 }
 
-/// After a focused notice is dismissed: the next notice's Dismiss, or where the focus came from.
+/// After a focused notice is dismissed: the newest shown notice's Dismiss (a phone hides the
+/// older ones: focus on a hidden button was lost), or where the focus came from.
 fn refocus(area: NodeRef<leptos::html::Div>, came_from: StoredValue<Option<web_sys::HtmlElement>, LocalStorage>) {
-    let next = area.get_untracked().and_then(|a| a.query_selector(".notice button").ok().flatten()).and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+    let buttons = area.get_untracked().and_then(|a| a.query_selector_all(".notice button").ok());
+    let shown = |i: u32| buttons.as_ref()?.item(i)?.dyn_into::<web_sys::HtmlElement>().ok().filter(|b| b.offset_parent().is_some());
+    let next = buttons.as_ref().and_then(|b| (0..b.length()).rev().find_map(shown));
     let back = came_from.get_value().filter(|e| e.is_connected());
     if let Some(target) = next.or(back) {
         let _ = target.focus();

@@ -84,9 +84,12 @@ pub fn PresetCard() -> impl IntoView {
     // its first lines, so that the job graph is on the first screen; "more" opens it.
     let short = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|v| v.as_f64()).is_some_and(|h| h < 560.0);
     let open = RwSignal::new(!short);
+    // Only a new preset rebuilds the card: a restart sets the same one again, and rebuilt
+    // buttons lost the focus a dismissed notice gives back (a review).
+    let preset = Memo::new(move |_| pg.preset.get());
     view! {
         <section class="card preset-card" aria-label="About this scenario">
-            {move || match pg.preset.get().and_then(catalog::preset) {
+            {move || match preset.get().and_then(catalog::preset) {
                 None => view! {
                     <div class="preset-head">
                         <h2>{move || pg.base.with_value(|b| if b.name.is_empty() { "Custom scenario".to_string() } else { b.name.clone() })}</h2>

@@ -171,7 +171,34 @@ fn embed_origins(params: &str, problems: &mut Vec<String>) -> Vec<String> {
 }
 
 /// The parameters [`apply_params`] reads to open a run; the address the page writes drops them.
-pub const SOURCE_PARAMS: &[&str] = &["s", "preset", "scenario", "share", "speed", "play", "autoplay", "start-at", "startAt", "start_at", "startat"];
+pub const SOURCE_PARAMS: &[&str] = &["s", "preset", "scenario", "share", "speed", "play", "autoplay"];
+
+/// Whether a query key is `start-at` in any of its spellings (`startAt`, `Start-At`): the
+/// address the page writes drops it with the [`SOURCE_PARAMS`].
+pub fn is_start_at(key: &str) -> bool {
+    super::embed_options::normalize(key) == "startat"
+}
+
+/// The full page's `?start-at=…` (an embed reads its own with its options): it runs what the
+/// query and the fragment opened to that time, once both are loaded (`?start-at=90s#s=…` runs
+/// the state to 90 s, as an embed's start-at replaces a state's position).
+pub fn start_from_query(pg: &Pg, problems: &mut Vec<String>) {
+    let search = super::query::current();
+    if super::query::flag(&search, "embed") {
+        return;
+    }
+    let Some((key, raw)) = super::query::pairs(&search).find(|(k, _)| is_start_at(k)) else { return };
+    let value: String = js_sys::decode_uri_component(raw).map(String::from).unwrap_or_else(|_| raw.to_string());
+    match super::embed_options::start_at(&value) {
+        Err(e) => problems.push(format!("The parameter “{key}” is wrong: {e}.")),
+        Ok(ms) if problems.is_empty() => {
+            if let Err(e) = start_at(pg, ms) {
+                problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
+            }
+        }
+        Ok(_) => {}
+    }
+}
 
 /// Applies `k=v&…` parameters: `s` (the page's state), `preset`, `scenario` (JSON), `share` (a
 /// `wmp1.` share string), `speed`, `play`/`autoplay`, `start-at` (the full page's; an iframe's
@@ -209,8 +236,10 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
                 embed = super::query::is_on(&v);
                 Ok(())
             }
-            // It was read only with `embed=1`: on the full page the link opened at 00:00.
-            key if super::embed_options::normalize(key) == "startat" => {
+            // A fragment's (`#preset=…&start-at=…`); the query's runs after the fragment loaded
+            // ([`start_from_query`]): run here, it ran the page's default job to it, and the
+            // fragment's state then replaced that run.
+            key if !from_query && super::embed_options::normalize(key) == "startat" => {
                 super::embed_options::start_at(&v).map(|ms| start = Some(ms)).map_err(|e| format!("The parameter “{key}” is wrong: {e}."))
             }
             _ => Ok(()),

@@ -107,7 +107,7 @@ mod tests {
             // Only the note on DataStream's − 1 ms goes: the SQL job has none.
             let datastream_note = |sql: String| {
                 sql.lines()
-                    .filter(|l| !l.contains("forBoundedOutOfOrderness emits") && !l.contains("(SQL has no - 1)"))
+                    .filter(|l| !l.contains("generator emits the max timestamp") && !l.contains("(SQL has no - 1)"))
                     .collect::<Vec<_>>()
                     .join("\n")
             };

@@ -190,7 +190,9 @@ fn write(pg: &Pg, zoom: TimelineZoom) {
     let loc = w.location();
     let hash = format!("#s={}", current(pg, zoom).encode());
     let search = loc.search().unwrap_or_default();
-    let kept = query::rewritten(&search, super::share::SOURCE_PARAMS, None);
+    let start_keys = query::pairs(&search).map(|(k, _)| k).filter(|k| super::share::is_start_at(k));
+    let dropped: Vec<&str> = super::share::SOURCE_PARAMS.iter().copied().chain(start_keys).collect();
+    let kept = query::rewritten(&search, &dropped, None);
     if loc.hash().ok().as_deref() == Some(hash.as_str()) && kept == search {
         return;
     }

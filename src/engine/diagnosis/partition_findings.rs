@@ -363,9 +363,9 @@ impl FindingContext<'_> {
             .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
     }
 
-    /// How far an idle partition's watermark trails the highest of the active ones.
+    /// How far an idle partition's watermark trails the active ones' (measured as `behind_ms`).
     fn trailing_ms(&self, p: &PartitionFacts) -> Option<i64> {
-        let lead = self.partitions.iter().filter(|q| !q.idle).filter_map(|q| q.watermark).max()?;
+        let lead = super::partitions::lead_watermark(self.partitions.iter())?;
         p.watermark.filter(|_| p.idle).map(|w| lead.ms().saturating_sub(w.ms()).max(0))
     }
 

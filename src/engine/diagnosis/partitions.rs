@@ -13,9 +13,7 @@ impl Simulation {
         let cx = Context {
             now,
             interval_ms: self.cfg.auto_watermark_interval_ms,
-            lead_watermark: upper_median(
-                raw.iter().filter(|(f, _)| !f.idle && f.class != PartitionClass::Removed).filter_map(|(f, _)| f.watermark),
-            ),
+            lead_watermark: lead_watermark(raw.iter().map(|(f, _)| f)),
             median_delay_ms: median(
                 raw.iter().filter(|(f, _)| f.heartbeats * 2 <= f.records).filter_map(|(f, _)| f.data_delay_ms).collect(),
             ),
@@ -83,6 +81,12 @@ impl Simulation {
 
 /// The upper median of the split watermarks that have one: "where its peers are". The upper
 /// one, so that of two partitions the lagging one is behind the other.
+/// What "behind its peers" is measured from: the upper median of the active, live partitions'
+/// watermarks (the classes' `behind_ms`, and an idle backlog's finding, by one rule).
+pub(crate) fn lead_watermark<'a>(facts: impl Iterator<Item = &'a PartitionFacts>) -> Option<EventTime> {
+    upper_median(facts.filter(|f| !f.idle && f.class != PartitionClass::Removed).filter_map(|f| f.watermark))
+}
+
 fn upper_median(ws: impl Iterator<Item = EventTime>) -> Option<EventTime> {
     let mut v: Vec<EventTime> = ws.filter(|&w| w != NO_WATERMARK).collect();
     v.sort_unstable();

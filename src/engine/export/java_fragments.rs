@@ -129,9 +129,14 @@ pub fn sql_table_name(topic: &str) -> String {
     }
 }
 
-/// The job-wide alignment options that differ from Flink 2.3's defaults, as `key = value`.
+/// The job-wide alignment options that differ from Flink 2.3's defaults, as `key = value`;
+/// none for a job without alignment (Flink 1.19.1's switches set the 2.3-only buffer size to 0,
+/// an option 1.19.1 does not have: the export wrote it for a job that aligns nothing).
 pub fn alignment_options(cfg: &JobConfig) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
+    if cfg.inputs.iter().all(|i| i.alignment.is_none()) {
+        return out;
+    }
     let defaults = crate::engine::alignment::AlignmentSwitches::default();
     if cfg.alignment.buffer_size != defaults.buffer_size {
         out.push(("pipeline.watermark-alignment.buffer-size", cfg.alignment.buffer_size.to_string()));

@@ -105,14 +105,19 @@ fn untranslated(input: &InputConfig) -> String {
         Some(MidstreamSpec::SqlWatermarkAssigner { .. }) => GeneratorKind::NoWatermarks,
         None => input.source.generator,
     };
-    if let GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } = datastream_bound {
-        if bound_ms > 0 {
-            s += &format!(
-                "-- The DataStream job's forBoundedOutOfOrderness emits the max timestamp - {b} - 1 ms; this WATERMARK\n\
-                 -- emits the max timestamp - {b}, 1 ms later (SQL has no - 1).\n",
-                b = crate::engine::time::format_duration_exact(bound_ms)
-            );
-        }
+    // forMonotonousTimestamps() and a bound of 0 are bounded(0): max - 1 ms against SQL's max.
+    let bound = match datastream_bound {
+        GeneratorKind::BoundedOutOfOrderness { bound_ms } | GeneratorKind::MaxOnSilence { bound_ms, .. } => Some(bound_ms),
+        GeneratorKind::Monotonous => Some(0),
+        GeneratorKind::NoWatermarks | GeneratorKind::SqlBounded { .. } => None,
+    };
+    if let Some(b) = bound {
+        let minus = |b: i64| if b > 0 { format!(" - {}", crate::engine::time::format_duration_exact(b)) } else { String::new() };
+        s += &format!(
+            "-- The DataStream job's generator emits the max timestamp{m} - 1 ms; this WATERMARK emits the max\n\
+             -- timestamp{m}, 1 ms later (SQL has no - 1).\n",
+            m = minus(b)
+        );
     }
     // An assigner after the source replaces this generator: nothing of it reaches SQL.
     if let (GeneratorKind::MaxOnSilence { .. }, None) = (input.source.generator, input.midstream) {

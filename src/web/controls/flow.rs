@@ -197,7 +197,7 @@ fn RestartGroup() -> impl IntoView {
         <StartOffsetFields d=d />
         <div class="apply-row">
             <button class="btn small" id="btn-apply-flow" aria-describedby="apply-flow-note" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" alignment and start offset"</span><Restarts said_beside=true/></button>
-            <small class="field-msg" id="apply-flow-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("alignment and start offset restart the job from time zero")}</small>
+            <small class="field-msg" id="apply-flow-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span><span class:sr-only=move || d.err.with(Option::is_some)>" alignment and start offset restart the job from time zero"</span></small>
         </div>
     }
 }

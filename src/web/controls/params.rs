@@ -286,7 +286,7 @@ fn WindowSection() -> impl IntoView {
             <WindowShape d=d />
             <div class="apply-row">
                 <button class="btn small" id="btn-apply-window" aria-describedby="apply-window-note" on:click=move |_| d.apply(pg)>"Apply window"<Restarts said_beside=true/></button>
-                <small class="field-msg" id="apply-window-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("restarts the job from time zero")}</small>
+                <small class="field-msg" id="apply-window-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span><span class:sr-only=move || d.err.with(Option::is_some)>" restarts the job from time zero"</span></small>
             </div>
             <Field label="allowed lateness" id="f-lateness" hint="0, or e.g. 10 s"
                 value=Signal::derive(move || dur_input(pg.cfg.with(|c| c.allowed_lateness_ms)))

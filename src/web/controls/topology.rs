@@ -159,7 +159,7 @@ fn ParallelismControls() -> impl IntoView {
         </div>
         <div class="apply-row">
             <button class="btn small" id="btn-apply-parallelism" aria-describedby="apply-topology-note" on:click=move |_| d.apply(pg)>"Apply"<span class="sr-only">" topology"</span><Restarts said_beside=true/></button>
-            <small class="field-msg" id="apply-topology-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span>{move || d.err.with(Option::is_none).then_some("restarts the job from time zero")}</small>
+            <small class="field-msg" id="apply-topology-note" class:error=move || d.err.with(|e| e.is_some())><span role="alert">{move || d.err.get()}</span><span class:sr-only=move || d.err.with(Option::is_some)>" restarts the job from time zero"</span></small>
         </div>
     }
 }
