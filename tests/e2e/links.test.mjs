@@ -55,6 +55,17 @@ test("the full page opens a link at its start-at, as an embed does", async () =>
   }
 });
 
+test("a query's start-at applies to what the fragment opened", async () => {
+  const { context, page } = await openLink("?start-at=90s#preset=late-data");
+  try {
+    await page.waitForFunction(() => document.querySelector("#clock")?.textContent.startsWith("00:01:30"), null, { timeout: 20_000 });
+    assert.equal(await page.locator("#preset").inputValue(), "late-data");
+    assert.equal(await page.locator("dialog.link-problem[open]").count(), 0);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a good link opens no dialog", async () => {
   const { context, page } = await openLink("#preset=late-data");
   try {
