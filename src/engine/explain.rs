@@ -3,12 +3,11 @@
 //! Flink job asks. The explanation serializes to the JS API's shape (`explain()`).
 
 use super::diagnosis::classify::{behind_words, PartitionClass, PartitionFacts, SlowCause};
-use super::operator_input::ChannelRef;
+use super::holding::{tie_words, Tie};
 use super::sim::Simulation;
 use super::snapshot::OpenWindow;
 use super::time::{describe_watermark, format_duration, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use super::view::watermark::as_watermark;
-use super::window_subtask::WindowSubtask;
 use serde::Serialize;
 
 /// One reason, as data (the UI renders it; the explanation's `text` says it in a sentence);
@@ -129,17 +128,6 @@ pub struct Culprit {
     pub partition: Option<u32>,
 }
 
-/// A minimum that nothing sets apart: how many input channels are at it, and how many active
-/// partitions behind them (a source subtask with a watermark operator after it, or without a
-/// split, counts as its channel only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct Tie {
-    pub channels: usize,
-    pub partitions: usize,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -181,10 +169,10 @@ impl Simulation {
         let wm = w.current_input_watermark();
         let mut reasons: Vec<Reason> = self.job_reason().into_iter().collect();
         let mut held_by = None;
-        let tied = self.tie(w);
+        let (holder, tied) = self.holder(w);
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
-        } else if let Some(ch) = self.holding_channel(w) {
+        } else if let Some(ch) = holder {
             reasons.extend(self.input_reasons(w, ch.input));
             let (partition, mut why) = match self.midstream_reason(ch.source, now) {
                 Some(r) => (None, vec![r]),
@@ -220,52 +208,6 @@ impl Simulation {
         };
         ex.text = self.sentence(&ex, now);
         Some(ex)
-    }
-
-    /// The channel that holds window subtask `w`'s watermark, as every view names it (this
-    /// explanation, the diagnosis' culprit, the snapshot's `is_min` the graph marks): the valve's
-    /// lowest aligned channel, unless nothing sets it apart from the others ([`Self::tie`]).
-    pub(crate) fn holding_channel(&self, w: &WindowSubtask) -> Option<ChannelRef> {
-        w.input.min_channel().filter(|_| self.tie(w).is_none())
-    }
-
-    /// Whether window subtask `w`'s minimum is tied everywhere: every active input channel at
-    /// it, and behind each every active partition (split watermark) at it too, with at least
-    /// two of them. The valve then names the first channel and the source subtask its first
-    /// partition, but all are where that one is: with `noWatermarks()` or an interval of 0 the
-    /// cause is the job's, not "partition 1". A tie among some channels only is broken as the
-    /// valve does (lowest index): a partition below the rest still holds its channel there.
-    pub(crate) fn tie(&self, w: &WindowSubtask) -> Option<Tie> {
-        let min = w.input.min_channel()?;
-        let wm = w.input.channels().find(|(r, _)| *r == min)?.1.watermark;
-        let input_idle = |i: usize| w.input.combination().is_some_and(|c| c.input_idle(i));
-        let (mut channels, mut partitions, mut units) = (0, 0, 0);
-        for (r, c) in w.input.channels() {
-            if input_idle(r.input) || c.status.is_idle() || !c.aligned {
-                continue;
-            }
-            if c.watermark != wm {
-                return None;
-            }
-            channels += 1;
-            let src = self.sources.get(r.source as usize)?;
-            let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released && !src.split_idle(i)).collect();
-            // A watermark operator after the source makes the channel's watermark from all its
-            // splits' records: the channel is the one unit there, as for a subtask without one.
-            let chained = self.down.chained.get(r.source as usize).is_some_and(Option::is_some);
-            if chained || live.is_empty() {
-                units += 1;
-                continue;
-            }
-            for i in live {
-                if src.split_watermark(i).unwrap_or(NO_WATERMARK) != wm {
-                    return None;
-                }
-                partitions += 1;
-                units += 1;
-            }
-        }
-        (units >= 2).then_some(Tie { channels, partitions })
     }
 
     /// Why nothing moves while the job is down.
@@ -602,20 +544,6 @@ fn restore_clause(ago: i64, channel: usize, s: String, silent: Option<String>, t
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
 fn is_zero(n: &u64) -> bool {
     *n == 0
-}
-
-/// A tied minimum in words, after "… watermark is No Watermark".
-fn tie_words(t: Tie) -> String {
-    let (channels, them) = match t.channels {
-        1 => ("its input channel".to_string(), "it"),
-        n => (format!("all {n} of its input channels"), "them"),
-    };
-    let (verb, partitions) = match (t.channels, t.partitions) {
-        (1, 0) => ("is", String::new()),
-        (_, 0) => ("are", String::new()),
-        (_, n) => ("are", format!(" and all {n} partitions behind {them}")),
-    };
-    format!(", as {verb} {channels}{partitions}, so no one of them holds it (the cause is job-wide)")
 }
 
 fn capitalized(word: &str) -> String {

@@ -28,6 +28,7 @@ pub mod export;
 pub mod failover;
 pub mod fingerprint;
 pub mod flow;
+pub mod holding;
 pub mod input_twin;
 pub mod job;
 pub mod job_run;

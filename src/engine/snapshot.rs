@@ -360,7 +360,7 @@ impl Simulation {
             .iter()
             .map(|w| {
                 // The explanation's holder: none when the minimum is tied everywhere.
-                let min = self.holding_channel(w);
+                let (min, tied) = self.holder(w);
                 OperatorView {
                     subtask: w.index,
                     input_watermark: w.current_input_watermark(),
@@ -380,7 +380,7 @@ impl Simulation {
                             buffered_records: self.down.channel_records(ch.source, w.index),
                         })
                         .collect(),
-                    inputs: self.logical_inputs(w),
+                    inputs: self.logical_inputs(w, tied.is_some()),
                     join_buffered: w.join.as_ref().map(|j| (j.buffered(Side::Left), j.buffered(Side::Right))),
                     window_state_size: x(w.op.state_size() as u64) as usize,
                     open_windows: if opts.open_windows == 0 {
@@ -461,10 +461,10 @@ impl Simulation {
         })
     }
 
-    fn logical_inputs(&self, w: &super::window_subtask::WindowSubtask) -> Vec<LogicalInputView> {
+    fn logical_inputs(&self, w: &super::window_subtask::WindowSubtask, tied: bool) -> Vec<LogicalInputView> {
         let Some(c) = w.input.combination() else { return Vec::new() };
         // As its channels: no input is marked while the minimum is tied everywhere.
-        let min = w.input.min_input().filter(|_| self.tie(w).is_none());
+        let min = w.input.min_input().filter(|_| !tied);
         (0..w.input.inputs())
             .map(|i| LogicalInputView {
                 input: i,

@@ -1,0 +1,52 @@
+//! What the advisor reads from the partitions about silence, for the idle timeout: whether
+//! any partition is silent (or a source subtask owns none, which holds the watermark the same
+//! way), and whether idleness can act at all now (not while a back-pressured subtask's idleness
+//! clock stands still). Apart from `advisor`, which weighs the constraints.
+
+use super::advisor::Inputs;
+use super::classify::{PartitionClass, PartitionFacts, SlowCause};
+use crate::engine::time::format_duration;
+
+/// Source subtasks that own no (live) partition, as far as the partitions show them: those
+/// below the highest-numbered subtask that reads one. A reader without splits never emits a
+/// watermark and, without an idle timeout, never goes idle. (Ones above it do not show here:
+/// the inputs carry no source parallelism.)
+pub(super) fn splitless_subtasks(i: &Inputs) -> Vec<u32> {
+    let owners: std::collections::BTreeSet<u32> =
+        i.partitions.iter().filter(|p| p.class != PartitionClass::Removed).filter_map(|p| p.subtask).collect();
+    let highest = owners.last().copied().unwrap_or(0);
+    (0..highest).filter(|s| !owners.contains(s)).collect()
+}
+
+/// Why no idle timeout releases windows in this job now, if that is so: a silent partition past
+/// the timeout that is not idle, on a back-pressured source subtask, whose input-activity clock
+/// stands still while the task is back-pressured (§1.8, FLIP-471). (After a DataStream
+/// watermark operator the timeout does act: `set_param` gives the operator it too, and the
+/// current value is the operator's, `InputConfig::reaching_idle_timeout_ms`.)
+pub(super) fn idleness_cannot_act(i: &Inputs) -> Option<String> {
+    let p = paused_by_pressure(i)?;
+    Some(format!(
+        "it releases no window while the job is overloaded: partition {} has been silent for {} and is not idle, because source subtask {} is back-pressured and its idleness clock pauses while it is (FLIP-471); relieving the back-pressure (the WHY panel's fix) lets it",
+        p.partition,
+        format_duration(p.silent_ms.unwrap_or(0)),
+        p.subtask.unwrap_or(0)
+    ))
+}
+
+/// A stopped partition silent for longer than every source's timeout and an interval, yet not
+/// idle, whose source subtask is back-pressured (another of its partitions waits for that): the
+/// evidence that its clock stands still (with a wall clock, ≤ 1.20.0, it would be idle).
+fn paused_by_pressure<'a>(i: &'a Inputs) -> Option<&'a PartitionFacts> {
+    let timeout = i.idle_timeouts_ms.iter().copied().collect::<Option<Vec<i64>>>()?.into_iter().max()?;
+    let after = timeout.saturating_add(i.interval_ms);
+    let pressured = |s: u32| i.partitions.iter().any(|q| q.subtask == Some(s) && q.slow_cause == Some(SlowCause::BackPressured));
+    i.partitions
+        .iter()
+        .find(|p| p.class == PartitionClass::Idle && !p.idle && p.silent_ms.is_some_and(|s| s > after) && p.subtask.is_some_and(pressured))
+}
+
+/// Whether a partition is silent or goes quiet (what an idle timeout is for).
+pub(super) fn any_silent(i: &Inputs) -> bool {
+    use PartitionClass::{Empty, Flapping, Heartbeat, Idle, Returning};
+    i.partitions.iter().any(|p| p.idle || matches!(p.class, Empty | Idle | Heartbeat | Flapping | Returning))
+}
