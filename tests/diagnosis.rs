@@ -14,6 +14,8 @@ use wmp::engine::session::action::Action;
 use wmp::engine::session::Session;
 use wmp::engine::time::EventTime;
 
+#[path = "diagnosis/checks.rs"]
+mod checks;
 #[path = "diagnosis/partitions.rs"]
 mod partitions;
 #[path = "diagnosis/two_sources.rs"]

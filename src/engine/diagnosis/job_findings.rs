@@ -126,7 +126,7 @@ impl FindingContext<'_> {
                 )
                 .detail("Idleness is detected in onPeriodicEmit; per-event watermarks still flow, idleness does not.")
                 .evidence("intervalMs", 0, "pipeline.auto-watermark-interval 0")
-                .check("idle partitions never show as idle; no 'Marking channel … as idle' in the valve's DEBUG log")
+                .check("pipeline.auto-watermark-interval is 0 where the job sets it (setAutoWatermarkInterval or its configuration); the window operator's currentInputWatermark stays at the silent partition's watermark")
                 .fix("Interval 200 ms", Action::AutoInterval(200)),
             );
         }
@@ -140,7 +140,7 @@ impl FindingContext<'_> {
                 .detail(format!("The timeout cannot be finer than the interval (seed 002 §5.1, misuse two): the first check without a record starts the countdown and the next one declares the split idle. Traffic with gaps of more than {} flips idle and active; steadier traffic stays active.", d(2 * interval)))
                 .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
                 .evidence("intervalMs", interval, format!("interval {}", d(interval)))
-                .check("frequent 'Marking channel … as idle/active' in the valve's DEBUG log");
+                .check("the interval the job sets (pipeline.auto-watermark-interval) is above its withIdleness timeout; the window operator's currentInputWatermark stalls after short gaps of a partition");
             if let Some(r) = self.advice.idle_timeout_alone_ms {
                 f = f.fix(format!("Idle timeout {}", d(r)), Action::IdleTimeout(Some(r)));
             }
@@ -534,7 +534,7 @@ impl FindingContext<'_> {
                 Reason::ChannelNotRealigned { channel, source_subtask } => Some(
                     Finding::new(FindingKind::ChannelNotRealigned, Severity::Info, format!("Channel {channel} (source subtask {}) came back active below the watermark; the valve ignores it until it catches up.", self.sim.source_subtask_name(source_subtask)))
                         .source_subtask(source_subtask)
-                        .check("'Marking channel … as active' in the valve's DEBUG log, without a new minimum"),
+                        .check("that source subtask's currentOutputWatermark is below the window subtask's currentInputWatermark, which stays where it is"),
                 ),
                 Reason::AllInputsIdle => Some(
                     Finding::new(FindingKind::AllInputsIdle, Severity::Info, format!("Every input of window subtask {} is idle: its watermark waits for a channel to become active.", ex.subtask))

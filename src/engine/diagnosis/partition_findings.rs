@@ -419,7 +419,7 @@ impl FindingContext<'_> {
         .evidence("flips", p.idle_flips, format!("{} idle/active flips", p.idle_flips))
         .evidence("gapP99Ms", gap, format!("gaps up to {} (P99)", d(gap)))
         .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
-        .check("StatusWatermarkValve DEBUG log: 'Marking channel … as idle' and '… as active' alternate");
+        .check("the partition's records have gaps longer than the idle timeout (their timestamps in the topic), and the window operator's currentInputWatermark stalls after each");
         self.idle_fix(f, n)
     }
 
