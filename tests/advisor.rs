@@ -192,6 +192,34 @@ fn a_source_subtask_without_a_split_counts_as_a_silent_partition() {
     assert!(d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(Some(_)))), "{:?}", d.advice.actions);
 }
 
+/// The subtasks the advice names are those the graph shows without a split, numbered as the
+/// views number them, also above the highest one that owns a partition (a rule read from the
+/// partitions missed those); with the legacy connector they are idle at once and none is named.
+#[test]
+fn the_subtasks_without_a_split_are_the_ones_the_snapshot_shows() {
+    for parallelism in [3, 5, 6] {
+        let mut sc: serde_json::Value = serde_json::from_str(include_str!("../presets/more_subtasks_than_partitions.json")).unwrap();
+        sc["source"]["parallelism"] = parallelism.into();
+        let mut s = Session::from_json(&sc.to_string()).unwrap();
+        run_to(&mut s, 30_000);
+        let bare: Vec<String> =
+            s.sim().snapshot().sources.iter().filter(|v| v.partitions.is_empty()).map(|v| v.subtask.to_string()).collect();
+        assert_eq!(bare.len(), parallelism - 2);
+        let basis = s.sim().diagnose(&DiagnosisOptions::default()).advice.idle_timeout.basis;
+        let named = match bare.split_last() {
+            Some((last, [])) => format!("source subtask {last} owns no partition"),
+            Some((last, first)) => format!("source subtasks {} and {last} own no partition", first.join(", ")),
+            None => unreachable!(),
+        };
+        assert!(basis.contains(&named), "parallelism {parallelism}: {basis}");
+        sc["flink"] = serde_json::json!({"kafka_connector": "legacy"});
+        let mut s = Session::from_json(&sc.to_string()).unwrap();
+        run_to(&mut s, 30_000);
+        let basis = s.sim().diagnose(&DiagnosisOptions::default()).advice.idle_timeout.basis;
+        assert!(!basis.contains("own no partition") && !basis.contains("owns no partition"), "legacy, parallelism {parallelism}: {basis}");
+    }
+}
+
 /// After the Long.MAX_VALUE generator fired, the timestamps are fine: the advisor names the
 /// generator (it read "fix the timestamps first"), and still applies nothing.
 #[test]

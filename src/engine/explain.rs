@@ -273,11 +273,12 @@ impl Simulation {
         let src = &self.sources[s as usize];
         let interval = self.cfg.auto_watermark_interval_ms;
         let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| interval > 0);
-        let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released).collect();
-        if live.is_empty() {
+        if src.owns_no_split() {
             return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });
         }
-        let hold = live.iter().copied().filter(|&i| !src.split_idle(i)).min_by_key(|&i| src.split_watermark(i).unwrap_or(NO_WATERMARK));
+        let hold = (0..src.splits.len())
+            .filter(|&i| !src.splits[i].released && !src.split_idle(i))
+            .min_by_key(|&i| src.split_watermark(i).unwrap_or(NO_WATERMARK));
         let Some(i) = hold else { return (None, vec![]) };
         let sp = &src.splits[i];
         let p = sp.partition;

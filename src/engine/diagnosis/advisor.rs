@@ -8,7 +8,7 @@
 //! the user tolerates (by default one window); its rule of thumb, ≤ a third of the window, is
 //! met too when a round value allows; bound ≈ a disorder quantile (P99 here).
 
-use super::advisor_silence::{any_silent, idleness_cannot_act, splitless_subtasks};
+use super::advisor_silence::{any_silent, idleness_cannot_act};
 use super::classify::{PartitionClass, PartitionFacts};
 use super::histogram::Histogram;
 use crate::engine::session::action::Action;
@@ -107,6 +107,10 @@ pub struct Inputs<'a> {
     /// A watermark operator after every source decides the watermark: a bound for the
     /// sources' strategy would change nothing, so none is advised.
     pub bound_set_after_source: bool,
+    /// Source subtasks (as the views name them) that own no split and that only an idle
+    /// timeout marks idle (`SourceSubtask::waits_without_split`): each holds the watermark as
+    /// a silent partition does.
+    pub splitless_subtasks: &'a [String],
     /// SQL's watermark operator after every source decides idleness: its
     /// `table.exec.source.idle-timeout` (`None` inside: off) is what the advice sets.
     pub sql_idle_timeout_ms: Option<Option<i64>>,
@@ -280,16 +284,15 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
             ),
         };
     }
-    let splitless = splitless_subtasks(i);
     // A source subtask without a split holds the watermark as a silent partition does, and an
     // idle timeout is its fix too (it read "changes nothing" beside that finding's fix).
-    let silent = any_silent(i) || !splitless.is_empty();
-    if let Some((last, first)) = splitless.split_last() {
+    let silent = any_silent(i) || !i.splitless_subtasks.is_empty();
+    if let Some((last, first)) = i.splitless_subtasks.split_last() {
         basis += &match first {
             [] => format!("; source subtask {last} owns no partition, and an idle timeout lets it go idle as it does a silent partition"),
             _ => format!(
                 "; source subtasks {} and {last} own no partition, and an idle timeout lets them go idle as it does a silent partition",
-                first.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                first.join(", ")
             ),
         };
     }
@@ -588,6 +591,7 @@ mod tests {
             timestamps_broken: false,
             sink_append: true,
             bound_set_after_source: false,
+            splitless_subtasks: &[],
             sql_idle_timeout_ms: None,
         };
         super::lateness(&i, Some(15_000), true).recommended_ms

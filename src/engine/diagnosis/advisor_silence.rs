@@ -1,22 +1,12 @@
 //! What the advisor reads from the partitions about silence, for the idle timeout: whether
-//! any partition is silent (or a source subtask owns none, which holds the watermark the same
-//! way), and whether idleness can act at all now (not while a back-pressured subtask's idleness
-//! clock stands still). Apart from `advisor`, which weighs the constraints.
+//! any partition is silent, and whether idleness can act at all now (not while a
+//! back-pressured subtask's idleness clock stands still). Source subtasks without a split come
+//! from the simulation (`advisor::Inputs::splitless_subtasks`). Apart from `advisor`, which
+//! weighs the constraints.
 
 use super::advisor::Inputs;
 use super::classify::{PartitionClass, PartitionFacts, SlowCause};
 use crate::engine::time::format_duration;
-
-/// Source subtasks that own no (live) partition, as far as the partitions show them: those
-/// below the highest-numbered subtask that reads one. A reader without splits never emits a
-/// watermark and, without an idle timeout, never goes idle. (Ones above it do not show here:
-/// the inputs carry no source parallelism.)
-pub(super) fn splitless_subtasks(i: &Inputs) -> Vec<u32> {
-    let owners: std::collections::BTreeSet<u32> =
-        i.partitions.iter().filter(|p| p.class != PartitionClass::Removed).filter_map(|p| p.subtask).collect();
-    let highest = owners.last().copied().unwrap_or(0);
-    (0..highest).filter(|s| !owners.contains(s)).collect()
-}
 
 /// Why no idle timeout releases windows in this job now, if that is so: a silent partition past
 /// the timeout that is not idle, on a back-pressured source subtask, whose input-activity clock

@@ -94,6 +94,8 @@ impl Simulation {
         // At the end of input (Long.MAX_VALUE) nothing holds it: `held_by` is `None` there.
         let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
         let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(InputConfig::reaching_idle_timeout_ms).collect();
+        let splitless: Vec<String> =
+            self.sources.iter().filter(|s| s.waits_without_split()).map(|s| self.source_subtask_name(s.index)).collect();
         let mut advice = advise(&Inputs {
             partitions: &partitions,
             bound_ms: source_bound_ms(&self.cfg),
@@ -107,6 +109,7 @@ impl Simulation {
             tolerated_delay_ms: opts.tolerated_delay_ms,
             sink_append: self.down.sink.mode == crate::engine::operator::sink::SinkMode::Append,
             bound_set_after_source: self.cfg.operator_after_every_source(),
+            splitless_subtasks: &splitless,
             sql_idle_timeout_ms: self.sql_operator().map(|m| m.idle_timeout_ms()),
             timestamps_broken: self.watermark_jumped(now)
                 || explanation.as_ref().is_some_and(|e| {

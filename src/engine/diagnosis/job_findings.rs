@@ -46,8 +46,7 @@ impl FindingContext<'_> {
     /// source's: with two sources, the other topic's partitions are no split it could own.
     fn subtasks_without_split(&self) -> Option<Finding> {
         let cfg = &self.sim.cfg;
-        let bare: Vec<u32> =
-            self.sim.sources.iter().filter(|s| s.splits.iter().all(|sp| sp.released) && !s.output.is_idle()).map(|s| s.index).collect();
+        let bare: Vec<u32> = self.sim.sources.iter().filter(|s| s.owns_no_split() && !s.output.is_idle()).map(|s| s.index).collect();
         let held = self.culprit.filter(|c| c.partition.is_none()).map(|c| c.source_subtask).filter(|s| bare.contains(s));
         let s = held.or_else(|| bare.first().copied())?;
         let input = self.sim.sources.get(s as usize).map_or(0, |src| src.input);

@@ -150,6 +150,17 @@ impl SourceSubtask {
         }
     }
 
+    /// Whether the reader owns no live split (more readers than partitions, or all released).
+    pub fn owns_no_split(&self) -> bool {
+        self.splits.iter().all(|sp| sp.released)
+    }
+
+    /// Whether it owns no split and only an idle timeout can mark it idle: the legacy consumer
+    /// idled one that never had a split at open, whatever the timeout.
+    pub fn waits_without_split(&self) -> bool {
+        self.owns_no_split() && !(self.settings.legacy_idle_without_splits && self.splits.is_empty())
+    }
+
     pub fn split_watermark(&self, i: usize) -> Option<EventTime> {
         self.mux.partial(self.splits[i].slot).map(|p| p.watermark)
     }
