@@ -713,8 +713,8 @@ export type PartitionFacts = {
   heartbeats: number,
   /**
    * Records its reader took from the partition that the source's filter dropped before the
-   * watermark generator (heartbeats, `drop_heartbeats`): read, but not in `records`. At most
-   * what its source subtask filtered; a restore's re-reads can make it count fewer.
+   * watermark generator (heartbeats, `drop_heartbeats`): read, but not in `records`. Re-reads
+   * after a restore count again, as in `records`.
    */
   filtered: number,
   /**

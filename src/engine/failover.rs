@@ -333,6 +333,7 @@ impl Simulation {
             // The diagnosis reads one split across the restart: an empty one stays empty.
             src.splits[i].assigned_at = before.assigned_at;
             src.splits[i].records_read = before.records_read;
+            src.splits[i].records_filtered = before.records_filtered;
             src.splits[i].observed = before.observed.clone();
             self.split_of[p] = Some((owner, i));
         }

@@ -130,7 +130,7 @@ impl Simulation {
         let mut max_ts = EventTime::MIN;
         let mut n = 0;
         for r in batch {
-            let Some(ts) = src.assign(r, t) else { continue };
+            let Some(ts) = src.assign(i, r, t) else { continue };
             down.send_record(src, r, ts, keys, t, trace);
             n += 1;
             max_ts = max_ts.max(ts);
@@ -175,7 +175,7 @@ impl Simulation {
             let k = TraceKind::RecordRead { subtask: s as u32, partition: r.partition, offset: r.offset, ts: r.event_ts, key: r.key };
             self.trace.push(t, k);
         }
-        let Some(ts) = src.assign(&r, t) else {
+        let Some(ts) = src.assign(i, &r, t) else {
             if self.trace.records_enabled() {
                 let k = TraceKind::RecordFiltered { subtask: s as u32, partition: r.partition, offset: r.offset };
                 self.trace.push(t, k);

@@ -97,8 +97,8 @@ pub struct PartitionFacts {
     pub records: u64,
     pub heartbeats: u64,
     /// Records its reader took from the partition that the source's filter dropped before the
-    /// watermark generator (heartbeats, `drop_heartbeats`): read, but not in `records`. At most
-    /// what its source subtask filtered; a restore's re-reads can make it count fewer.
+    /// watermark generator (heartbeats, `drop_heartbeats`): read, but not in `records`. Re-reads
+    /// after a restore count again, as in `records`.
     pub filtered: u64,
     /// Records per second from its first record to its last (at least a second).
     pub rate_per_s: f64,

@@ -67,11 +67,7 @@ impl Simulation {
             idle: src.split_idle(i),
         };
         let (mut f, r) = facts(partition, Some(&read), late, unread, now);
-        // The split counts only what reached the generator; the filter (heartbeats only) drops
-        // the rest uncounted per split. What the reader took from the log beyond that, capped
-        // by what its subtask filtered (a start offset's skipped records are no filtered ones).
-        let taken = self.partitions[p].read_offset().saturating_sub(sp.records_read);
-        f.filtered = taken.min(src.num_records_filtered);
+        f.filtered = sp.records_filtered;
         if sp.released || self.partitions[p].removed {
             f.class = PartitionClass::Removed;
         }

@@ -17,6 +17,9 @@ pub struct Split {
     pub generator: WatermarkGenerator,
     pub idleness: IdlenessWrapper,
     pub records_read: u64,
+    /// Records of this split the source's filter dropped before the generator (not in
+    /// `records_read`).
+    pub records_filtered: u64,
     pub max_ts: Option<EventTime>,
     pub last_record_at: Option<ProcTime>,
     /// The instant of the record(s) before the last, for telling sparse records apart.
@@ -39,6 +42,7 @@ impl Split {
             generator,
             idleness,
             records_read: 0,
+            records_filtered: 0,
             max_ts: None,
             last_record_at: None,
             prev_record_at: None,

@@ -187,13 +187,15 @@ impl SourceSubtask {
         self.output.wrapper_idle(Path::Main)
     }
 
-    /// Timestamp assignment and the filter stage. `None`: the record was filtered out.
+    /// Timestamp assignment and the filter stage, for a record of split `i`. `None`: the
+    /// record was filtered out.
     #[inline]
-    pub fn assign(&mut self, r: &Record, now: ProcTime) -> Option<EventTime> {
+    pub fn assign(&mut self, i: usize, r: &Record, now: ProcTime) -> Option<EventTime> {
         let ts = self.settings.assigner.assign(r);
         let out = self.settings.transform.apply(r, ts, now);
         if out.is_none() {
             self.num_records_filtered += 1;
+            self.splits[i].records_filtered += 1;
         }
         out
     }
