@@ -145,7 +145,9 @@ pub fn parse_int(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
 /// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day, or on a day from it (`23:59:54 -1d`,
 /// as [`wm_human`] writes a time across midnight, or `-1d 23:59:54`, as it wrote it before).
 pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
-    let t = s.trim();
+    // Spaces between the parts are one space however many were typed (or pasted).
+    let spaced = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let t = spaced.as_str();
     if let Ok(v) = t.parse::<i64>() {
         return Ok(v);
     }
@@ -223,6 +225,20 @@ mod tests {
         assert_eq!(parse_utc("00:00:01 +1d", day - 5), Ok(day + 1_000));
         assert!(parse_utc("00:00:01 xd", day).is_err());
         assert!(parse_utc("00:00 1000000000000d", day).is_err(), "a day far out is refused, not an overflow");
+    }
+
+    /// Spaces typed or pasted twice between the parts are one space (they were refused).
+    #[test]
+    fn extra_spaces_between_the_parts_are_one() {
+        let day = 20_454 * DAY;
+        assert_eq!(parse_utc("23:59:54   -1d", day + 5), Ok(day - 6_000));
+        assert_eq!(parse_utc(" -1d\t 23:59:54 ", day + 5), Ok(day - 6_000));
+        assert_eq!(parse_utc("2026-01-01  00:01:05", 0), parse_utc("2026-01-01 00:01:05", 0));
+        assert!(parse_utc("2026-01-01 00:01:05", 0).is_ok());
+        assert_eq!(
+            parse_utc("23:59 : 54", day),
+            Err("'23:59 : 54' is not a time: use 2026-01-01 00:01:05, 00:01:05 or epoch milliseconds".into())
+        );
     }
 
     /// Every duration a field shows reads back as itself ("16.1 s" was refused as a fraction
