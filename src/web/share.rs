@@ -126,8 +126,7 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
         }
     }
     if let Some(ms) = options.start_at {
-        if let Err(e) = start_at(pg, ms) {
-            problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
+        if !start_at_or_problem(pg, ms, problems) {
             // Not kept: a later update through the bridge would run to it again and fail.
             options.start_at = None;
         }
@@ -157,6 +156,21 @@ fn start_at(pg: &Pg, ms: i64) -> Result<(), InputError> {
     })?;
     pg.selection.set(selection);
     Ok(())
+}
+
+/// [`start_at`], with a failure as the link problem every link words the same way. Returns
+/// whether it ran.
+fn start_at_or_problem(pg: &Pg, ms: i64, problems: &mut Vec<String>) -> bool {
+    let ran = start_at(pg, ms);
+    if let Err(e) = &ran {
+        problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
+    }
+    ran.is_ok()
+}
+
+/// A link's `start-at` value (`key` as the link spells it) read as a time.
+fn parse_start_at(key: &str, value: &str) -> Result<i64, String> {
+    super::embed_options::start_at(value).map_err(|e| format!("The parameter “{key}” is wrong: {e}."))
 }
 
 /// The `origins` parameter, or this page's own origin; a bad one is a link problem and leaves
@@ -189,12 +203,10 @@ pub fn start_from_query(pg: &Pg, problems: &mut Vec<String>) {
     }
     let Some((key, raw)) = super::query::pairs(&search).find(|(k, _)| is_start_at(k)) else { return };
     let value: String = js_sys::decode_uri_component(raw).map(String::from).unwrap_or_else(|_| raw.to_string());
-    match super::embed_options::start_at(&value) {
-        Err(e) => problems.push(format!("The parameter “{key}” is wrong: {e}.")),
+    match parse_start_at(key, &value) {
+        Err(e) => problems.push(e),
         Ok(ms) if problems.is_empty() => {
-            if let Err(e) = start_at(pg, ms) {
-                problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
-            }
+            start_at_or_problem(pg, ms, problems);
         }
         Ok(_) => {}
     }
@@ -239,9 +251,7 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
             // A fragment's (`#preset=…&start-at=…`); the query's runs after the fragment loaded
             // ([`start_from_query`]): run here, it ran the page's default job to it, and the
             // fragment's state then replaced that run.
-            key if !from_query && super::embed_options::normalize(key) == "startat" => {
-                super::embed_options::start_at(&v).map(|ms| start = Some(ms)).map_err(|e| format!("The parameter “{key}” is wrong: {e}."))
-            }
+            key if !from_query && is_start_at(key) => parse_start_at(key, &v).map(|ms| start = Some(ms)),
             _ => Ok(()),
         };
         if let Err(e) = loaded {
@@ -252,9 +262,7 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
     // `embed=1` asks nothing of the page.
     if !(embed && from_query) {
         if let Some(ms) = start.filter(|_| problems.is_empty()) {
-            if let Err(e) = start_at(pg, ms) {
-                problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
-            }
+            start_at_or_problem(pg, ms, problems);
         }
         if let Some(s) = speed {
             pg.speed.set(s);
