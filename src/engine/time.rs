@@ -147,9 +147,9 @@ pub enum WatermarkStyle {
     /// As Flink's web UI reads it: "No Watermark", "end of input (Long.MAX_VALUE)" or the full
     /// UTC time to the millisecond.
     Utc,
-    /// Compact, next to a clock at `now`: the time of day within half a day of it (marked
-    /// ` -1d` / ` +1d` after it on the day before / after `now`'s), otherwise the date to the second (or a
-    /// power of ten for the absurd); the sentinels by name.
+    /// Compact, next to a clock at `now`: the time of day on `now`'s day, and on the day before
+    /// or after it marked ` -1d` / ` +1d`; otherwise the date to the second (or a power of ten
+    /// for the absurd); the sentinels by name.
     Near(ProcTime),
     /// The raw `long`, with Java's names for the two sentinels.
     Raw,
@@ -166,10 +166,12 @@ pub fn format_watermark(w: EventTime, style: WatermarkStyle) -> String {
         (WatermarkStyle::Utc, END_OF_TIME) => "end of input (Long.MAX_VALUE)".into(),
         (WatermarkStyle::Near(_), END_OF_TIME) => "end of input".into(),
         (WatermarkStyle::Utc, _) => format_utc(w.ms()),
-        // Within half a day of now the time of day is unambiguous (and keeps columns narrow),
-        // with the day across midnight: "23:59:54.999" beside "00:40:19.698" read as ahead.
+        // On now's day and the days either side the time of day with the day marked is
+        // unambiguous (and keeps columns narrow): "23:59:54.999" beside "00:40:19.698" read as
+        // ahead. By day, not by distance: one day in two styles side by side ("2025-12-31
+        // 00:15:13" beside "23:52:45.999 -1d") read as two days.
         // Cut at the separators, not at fixed offsets: years before 0 or after 9999 are longer.
-        (WatermarkStyle::Near(now), _) if (w.ms() as i128 - now.ms() as i128).abs() < DAY / 2 => {
+        (WatermarkStyle::Near(now), _) if (w.ms().div_euclid(DAY as i64) - now.ms().div_euclid(DAY as i64)).abs() <= 1 => {
             let time = format_utc(w.ms()).rsplit_once(' ').map_or_else(String::new, |(_, time)| time.to_string());
             match w.ms().div_euclid(DAY as i64) - now.ms().div_euclid(DAY as i64) {
                 0 => time,
@@ -296,6 +298,9 @@ mod tests {
         assert_eq!(format_watermark(EventTime(day.ms() - 1_000), WatermarkStyle::Near(ProcTime(day.ms() - 2_000))), "23:59:59.000");
         assert_eq!(format_watermark(EventTime(day.ms() + 1_000), WatermarkStyle::Near(ProcTime(day.ms() - 2_000))), "00:00:01.000 +1d");
         assert_eq!(format_watermark(EventTime(5), WatermarkStyle::Near(day)), "1970-01-01 00:00:00");
+        let (yesterday_early, late) = (EventTime(day.ms() - 86_400_000 + 913_000), ProcTime(day.ms() + 80_000_000));
+        assert_eq!(format_watermark(yesterday_early, WatermarkStyle::Near(late)), "00:15:13.000 -1d", "the day before, 46 h back");
+        assert_eq!(format_watermark(EventTime(day.ms() - 86_400_001), WatermarkStyle::Near(day)), format_utc(day.ms() - 86_400_001)[..19]);
         assert_eq!(format_watermark(END_OF_TIME, WatermarkStyle::Near(day)), "end of input");
         // Before year 0 the date is longer; the text is still a whole date and time.
         let bc = -358_190_000_000_000;
