@@ -6,8 +6,9 @@
 //!   [`MountedPlayground`] — the same checks, errors and effects as `el.playground` — plus
 //!   `subscribe(kinds)`, which narrows the events posted out (all kinds by default).
 //! - Out: the answer `{ wmp: 1, id, ok: true, result }` or `{ wmp: 1, id, ok: false, error:
-//!   { name, message, path } }` to the sender; events `{ wmp: 1, event, detail }` (the `on()` payloads)
-//!   and, once, `{ wmp: 1, event: "ready", detail: { methods } }` to the parent.
+//!   { name, message, path } }` to the sender; events `{ wmp: 1, event, detail }` (the `on()` payloads,
+//!   and `resize` with the embed's content height, `frame_height`) and, once, `{ wmp: 1, event:
+//!   "ready", detail: { methods } }` to the parent.
 //!
 //! Only the origins of the allow-list (the `origins` parameter, else the embed's own origin) are
 //! answered and sent anything. `ready` goes to every allowed origin; events to the parent's origin
@@ -52,10 +53,22 @@ pub const METHODS: &[&str] = &[
     "subscribe",
 ];
 
+/// The bridge's own event, beside the simulation's: the embed's content height changed.
+const RESIZE: &str = "resize";
+
+/// What `resize` needs: whether it is wanted, the content height, the one last posted.
+#[derive(Clone, Copy)]
+struct Sizing {
+    wanted: bool,
+    height: Option<u32>,
+    posted: Option<u32>,
+}
+
 /// The bridge's state: the embed's API, the kinds to post, the parent and its allowed origins.
 struct Bridge {
     api: RefCell<MountedPlayground>,
     wants: Rc<Cell<Wants>>,
+    sizing: Cell<Sizing>,
     parent: web_sys::Window,
     origins: Vec<String>,
     /// The parent's origin, once known.
@@ -71,7 +84,14 @@ pub fn install(pg: Pg, page: EmbedPage) {
     let api = MountedPlayground::new(Box::new(()), pg, look, options, Layout::Embed);
     // A guess outside the allow-list is no guess: nothing would be posted anywhere.
     let parent_origin = RefCell::new(parent_origin(&window).filter(|o| origins.contains(o)));
-    let bridge = Rc::new(Bridge { api: RefCell::new(api), wants: Rc::new(Cell::new(ALL)), parent, origins, parent_origin });
+    let bridge = Rc::new(Bridge {
+        api: RefCell::new(api),
+        wants: Rc::new(Cell::new(ALL)),
+        sizing: Cell::new(Sizing { wanted: true, height: None, posted: None }),
+        parent,
+        origins,
+        parent_origin,
+    });
     let out = bridge.clone();
     dom_events::feed(pg, bridge.wants.clone(), Rc::new(move |kind: EventKind, detail: &JsValue| out.post_event(kind.name(), detail)));
     let inbound = bridge.clone();
@@ -83,6 +103,11 @@ pub fn install(pg: Pg, page: EmbedPage) {
     // To every allowed origin, whatever the guess: a host waits for it before its first command,
     // which is what tells the parent's origin for sure.
     bridge.post(&bridge.origins, "ready", &object(&[("methods", methods.into())]));
+    let sized = bridge.clone();
+    super::frame_height::watch(move |height| {
+        sized.sizing.set(Sizing { height: Some(height), ..sized.sizing.get() });
+        sized.post_height();
+    });
 }
 
 /// The parent's origin as the frame can know it before any message: `location.ancestorOrigins`
@@ -105,6 +130,16 @@ impl Bridge {
             Some(o) => self.post(std::slice::from_ref(&o), event, detail),
             None => self.post(&self.origins, event, detail),
         }
+    }
+
+    /// Posts the content height when `resize` is wanted and it is not the one last posted: a
+    /// host is told every change, never the same height twice in a row (nor again when it
+    /// subscribes anew to what it was told).
+    fn post_height(&self) {
+        let s = self.sizing.get();
+        let Some(height) = s.height.filter(|h| s.wanted && s.posted != Some(*h)) else { return };
+        self.sizing.set(Sizing { posted: Some(height), ..s });
+        self.post_event(RESIZE, &object(&[("height", height.into())]));
     }
 
     fn post(&self, targets: &[String], event: &str, detail: &JsValue) {
@@ -160,23 +195,30 @@ impl Bridge {
 
     /// `subscribe(["window", "late"])`: from now on only these kinds are posted.
     fn subscribe(&self, kinds: &JsValue) -> Result<JsValue, JsValue> {
-        let m = "subscribe";
         let Some(list) = kinds.dyn_ref::<js_sys::Array>() else {
-            return Err(ApiError::type_("kinds", format!("expected an array of event names, got {}", describe(kinds))).into_js(m));
+            return Err(ApiError::type_("kinds", format!("expected an array of event names, got {}", describe(kinds))).into_js("subscribe"));
         };
-        let mut wants = Wants::default();
+        let (mut wants, mut resize) = (Wants::default(), false);
         for (i, k) in list.iter().enumerate() {
-            let kind = k.as_string().and_then(|s| EventKind::parse(&s)).filter(|k| ALL.wants(*k)).ok_or_else(|| {
-                let names = EventKind::NAMES.iter().filter(|n| EventKind::parse(n).is_some_and(|k| ALL.wants(k)));
-                let names: Vec<&str> = names.copied().collect();
-                ApiError::new(format!("kinds[{i}]"), format!("{} is not an event (the events are {})", describe(&k), names.join(", ")))
-                    .into_js(m)
-            })?;
-            wants.set(kind);
+            match k.as_string().as_deref() {
+                Some(RESIZE) => resize = true,
+                name => wants.set(name.and_then(EventKind::parse).filter(|k| ALL.wants(*k)).ok_or_else(|| not_an_event(i, &k))?),
+            }
         }
         self.wants.set(wants);
+        self.sizing.set(Sizing { wanted: resize, ..self.sizing.get() });
+        // A change while it was left out is told now.
+        self.post_height();
         Ok(JsValue::UNDEFINED)
     }
+}
+
+/// `subscribe`'s error for `kinds[i]`, naming the events it may list.
+fn not_an_event(i: usize, k: &JsValue) -> JsValue {
+    let sim = EventKind::NAMES.iter().copied().filter(|n| EventKind::parse(n).is_some_and(|k| ALL.wants(k)));
+    let names: Vec<&str> = sim.chain([RESIZE]).collect();
+    ApiError::new(format!("kinds[{i}]"), format!("{} is not an event (the events are {})", describe(k), names.join(", ")))
+        .into_js("subscribe")
 }
 
 /// `method(...args)` on the embed's API.

@@ -19,8 +19,8 @@
 //! - `mount`: `mount(element, options)`, which places the UI (`src/web/`) into a page; `mounted`
 //!   the object it returns (a small API over the mounted simulation); `dom_events` its events as
 //!   DOM `CustomEvent`s; `element` the `<watermark-playground>` custom element (+ `element.js`).
-//!   `bridge` the iframe's postMessage bridge over the same handle.
-//!   These five exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
+//!   `bridge` the iframe's postMessage bridge over the same handle, `frame_height` the framed
+//!   embed's content height it posts. These six exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
 //!   without it;
 //! - `playground`: the exported class, thin methods over the above; `constructors` how one
 //!   comes to be (a scenario, a preset, a share string) and the catalog's statics;
@@ -45,6 +45,8 @@ pub mod export;
 pub mod dom_events;
 #[cfg(feature = "ui")]
 pub mod element;
+#[cfg(feature = "ui")]
+pub mod frame_height;
 #[cfg(feature = "ui")]
 pub mod mount;
 #[cfg(feature = "ui")]

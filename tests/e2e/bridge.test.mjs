@@ -53,7 +53,7 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     assert.deepEqual((await call(page, "setSpeed", -1)).error.name, "RangeError");
     assert.match((await call(page, "setSpeed", -1)).error.message, /setSpeed: speed: .*not a speed/);
     assert.match((await call(page, "fly")).error.message, /"fly" is not a method/);
-    assert.match((await call(page, "subscribe", ["windows"])).error.message, /kinds\[0\]: the string "windows" is not an event \(the events are window, join, late, watermark, idle, active\)/);
+    assert.match((await call(page, "subscribe", ["windows"])).error.message, /kinds\[0\]: the string "windows" is not an event \(the events are window, join, late, watermark, idle, active, resize\)/);
     assert.match((await call(page, "silence", 99)).error.message, /partition: 99 is not a partition/);
 
     // The snapshot crosses the frame; live options apply in the frame.
@@ -115,6 +115,62 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     assert.deepEqual(await call(page, "update", { layout: "full" }), { result: false }, "a new layout needs a new frame");
     await call(page, "play");
     assert.equal(await page.frameLocator("#embed").locator("#btn-play").getAttribute("aria-pressed"), "true");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+// The frame's content height (`resize`): what a host sets its iframe's height from, so that a
+// taller job never scrolls inside the frame (src/api/frame_height.rs).
+test("the frame posts its content height: once laid out, at each change, never the same twice, never for its own size; subscribe names it", async () => {
+  const { context, page, problems } = await openHost(`preset=empty-partition&origins=${encodeURIComponent(hostOrigin())}`);
+  try {
+    await page.evaluate(() => window.ready);
+    const heights = () => page.evaluate(() => window.received.filter((m) => m.event === "resize").map((m) => m.detail.height));
+    const after = (n) => page.waitForFunction((n) => window.received.filter((m) => m.event === "resize").length > n, n, { timeout: 10_000 });
+    const frameSize = (width, height) => page.evaluate(([w, h]) => Object.assign(document.getElementById("embed"), { width: String(w), height: String(h) }).height, [width, height]);
+    const scrollsInside = () => page.frameLocator("#embed").locator(".embed").evaluate((e) => e.scrollHeight > e.clientHeight + 1);
+    await after(0);
+    // Side by side (a 720 px frame) the embed fills any frame: the height is the layout's own,
+    // whatever the frame's (the frame's looped with a border-box host, 2 borders less a round).
+    assert.deepEqual(await heights(), [420]);
+    await frameSize(720, 500);
+    await page.waitForTimeout(500);
+    assert.deepEqual(await heights(), [420], "a side-by-side frame's own height is not told");
+    // Stacked (a 390 px frame): its content's own height, which the host gives the frame.
+    await frameSize(390, 420);
+    await after(1);
+    await page.waitForTimeout(500);
+    const short = (await heights()).at(-1);
+    assert.ok(Number.isInteger(short) && short > 440 && short < 800, `a stacked embed's height: ${short}`);
+    await frameSize(390, short);
+    assert.equal(await scrollsInside(), false, "as tall as it says, the frame holds it");
+    // A taller job (sixteen partitions) is told, and the frame that follows holds it.
+    const n = (await heights()).length;
+    assert.deepEqual(await call(page, "update", { preset: "seed-001-heartbeat" }), { result: true });
+    await after(n);
+    await page.waitForTimeout(500);
+    const tall = (await heights()).at(-1);
+    assert.ok(tall > short + 50, `seed-001 is taller: ${short} → ${tall}`);
+    await frameSize(390, tall);
+    assert.equal(await scrollsInside(), false);
+    // The frame's own height is not the content's: a taller frame changes nothing (no loop).
+    const told = (await heights()).length;
+    await frameSize(390, tall + 200);
+    await page.waitForTimeout(600);
+    assert.equal((await heights()).length, told, "no resize for a taller frame");
+    await frameSize(390, tall);
+    // Left out of subscribe, it is not posted; named again, the current height is told at once.
+    await call(page, "subscribe", ["window"]);
+    await call(page, "update", { preset: "empty-partition" });
+    await page.waitForTimeout(800);
+    assert.equal((await heights()).length, told, "not subscribed: not posted");
+    await call(page, "subscribe", ["window", "resize"]);
+    await after(told);
+    assert.equal((await heights()).at(-1), short, "the height it missed");
+    const all = await heights();
+    assert.ok(all.every((h, i) => i === 0 || h !== all[i - 1]), `never the same height twice in a row: ${all}`);
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

@@ -166,6 +166,44 @@ test("on a phone, each embed is as tall as its content: nothing scrolls inside i
   }
 });
 
+test("the iframe takes the height its embed posts: a taller job (update({ preset })) does not scroll inside it", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 390, height: 844 } });
+  try {
+    // Every height the frame posts to the page, from its first.
+    await page.addInitScript(() => {
+      window.resizes = [];
+      addEventListener("message", (ev) => ev.data?.event === "resize" && ev.source !== window && window.resizes.push(ev.data.detail.height));
+    });
+    await page.goto(env.baseUrl + PAGE, { waitUntil: "load" });
+    await page.locator(".embed-frame iframe").scrollIntoViewIfNeeded();
+    await page.frameLocator(".embed-frame iframe").locator("svg.graph .node.op").first().waitFor({ timeout: 20_000 });
+    // The frame's height once it is the last one posted.
+    const followed = (above) =>
+      page
+        .waitForFunction((above) => {
+          const h = window.resizes.at(-1);
+          return h > above && document.querySelector(".embed-frame iframe").clientHeight === h ? h : null;
+        }, above, { timeout: 10_000 })
+        .then((h) => h.jsonValue());
+    const first = await followed(0);
+    assert.ok(first > 440 && first < 800, `a plausible height for the stacked embed: ${first}`);
+    // The page drives its own frame (same origin: the bridge answers it) to a taller job.
+    await page.evaluate(() =>
+      document.querySelector(".embed-frame iframe").contentWindow.postMessage({ wmp: 1, id: 1, method: "update", args: [{ preset: "seed-001-heartbeat" }] }, location.origin),
+    );
+    const taller = await followed(first + 50);
+    await page.waitForTimeout(600);
+    const inner = await page.frameLocator(".embed-frame iframe").locator(".embed").evaluate((e) => ({ box: e.clientHeight, content: e.scrollHeight }));
+    assert.ok(inner.content <= inner.box + 1 && inner.box === taller, `the frame (${inner.box} px) holds its content (${inner.content} px)`);
+    const all = await page.evaluate(() => window.resizes);
+    assert.equal(all.at(-1), taller, `nothing more once the frame took it (no loop): ${all}`);
+    assert.ok(all.every((h, i) => i === 0 || h !== all[i - 1]), `never the same height twice in a row: ${all}`);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
 test("side by side (768 and 1280 px), each embed is its 420 px box, nothing scrolls inside", async () => {
   const { context, page, problems } = await openDocs();
   try {

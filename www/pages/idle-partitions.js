@@ -81,6 +81,18 @@ function copyButtons() {
   }
 }
 
+/** The iframe posts its content's height (the bridge's `resize` event, as in the snippet): the
+ * frame takes it, so a taller job does not scroll inside it. docs.css's height holds until the
+ * first message, and without scripts. */
+function followHeight(frame) {
+  const origin = new URL(frame.src).origin;
+  addEventListener("message", (ev) => {
+    if (ev.origin !== origin || ev.source !== frame.contentWindow || ev.data?.wmp !== 1 || ev.data.event !== "resize") return;
+    frame.style.height = `${ev.data.detail.height}px`;
+  });
+}
+
 copyButtons();
+followHeight($("frame-empty"));
 await customElements.whenDefined("watermark-playground");
 wire($("scripted"));
