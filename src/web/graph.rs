@@ -32,7 +32,7 @@ use wasm_bindgen::JsCast;
 pub use super::graph_layout::{layout, partition_label, Layout};
 use super::graph_chained::ChainedNode;
 use super::graph_flow_marks::BpBadge;
-use super::graph_layout::{curve, K_W, O_W, S_W};
+use super::graph_layout::{curve, K_W, MIN_SCALE, O_W, S_W};
 use super::graph_operator::OperatorNode;
 use super::graph_partition::PartitionNode;
 
@@ -52,13 +52,6 @@ pub fn culprit(pg: &Pg) -> Chain {
 pub fn started(pg: &Pg) -> bool {
     pg.live.is_some() || pg.reading.with(Reading::started)
 }
-
-/// The smallest the graph is drawn on a phone, as a share of its layout's size. Fitted to a
-/// 390 px card seed-001's graph was drawn at 56%: 5–6 px text and Silence buttons 22×8 px to
-/// tap. Below this the card scrolls across; focusing a node with the arrow keys brings it into
-/// view. On a wider screen the graph still fits its card (the sink stays in view with the
-/// controls open at 1280 px, at 68% for the widest preset).
-const MIN_SCALE: f64 = 0.8;
 
 #[component]
 pub fn JobGraph() -> impl IntoView {
@@ -107,7 +100,7 @@ pub fn JobGraph() -> impl IntoView {
             data-culprit-partition=move || culprit_attr(&pg) data-cause=move || if pg.live.is_some() { String::new() } else { pg.reading.with(Reading::cause_attr) }>
             // The layers scale together with one viewBox: the graph fits its card at any width
             // (1:1 when there is room), and the card is as tall as the job. On a phone not
-            // below `MIN_SCALE` (the style sheet's `--graph-min-w`): its card scrolls across.
+            // below `MIN_SCALE` (graph_layout; the style sheet's `--graph-min-w`): its card scrolls across.
             <div class="graph-layers" style:aspect-ratio=move || lay.with(|l| format!("{:.0} / {:.0}", l.width, l.height))
                 style:max-width=move || lay.with(|l| format!("{:.0}px", l.width))
                 style:--graph-min-w=move || lay.with(|l| format!("{:.0}px", l.width * MIN_SCALE))>

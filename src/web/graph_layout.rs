@@ -42,6 +42,20 @@ const MONO_CH: f64 = 6.6;
 /// Room left of a partition pill for its Silence / Resume button (a 46 px button: "Resume" in
 /// its 9.5 px bold is 43 px wide, and ran past a 40 px one).
 pub const SILENCE_W: f64 = 54.0;
+/// The smallest the graph is drawn on a phone, as a share of its layout's size. Fitted to a
+/// 390 px card seed-001's graph was drawn at 56%: 5–6 px text and Silence buttons 22×8 px to
+/// tap. Below this the card scrolls across; focusing a node with the arrow keys brings it into
+/// view. On a wider screen the graph still fits its card (the sink stays in view with the
+/// controls open at 1280 px, at 68% for the widest preset).
+pub const MIN_SCALE: f64 = 0.8;
+/// A card narrower than this is a phone's (the style sheet's 600 px breakpoint, less its
+/// margins): a finger taps there, and the graph is drawn at [`MIN_SCALE`] or a little more.
+const PHONE_CARD: f64 = 600.0;
+/// A partition's row on a phone: its Silence / Resume button's hit area (the whole row) is
+/// then 24 CSS px tall at [`MIN_SCALE`], WCAG 2.2's minimum target, plus a unit so that rounding
+/// never takes it under. At seed-001's 19 px rows the buttons were 37×12 px, 15 px apart: no
+/// hit area of 24 px fitted between its neighbours.
+const TOUCH_ROW: f64 = 24.0 / MIN_SCALE + 1.0;
 /// The widest gap between two columns (a wide screen leaves the rest of the card empty).
 const MAX_GAP: f64 = 220.0;
 
@@ -206,9 +220,10 @@ fn place_bands(snap: &Snapshot, p_h: f64, s_h: f64) -> (Vec<f64>, Vec<f64>, Vec<
     (p_y, s_y, bands, top - TOP)
 }
 
-/// A partition pill's row height: smaller as partitions add up.
-fn pill_height(n: usize) -> f64 {
-    if n <= 8 {
+/// A partition pill's row height: smaller as partitions add up, never under a finger's on a
+/// phone's card (`card`: its width).
+fn pill_height(n: usize, card: f64) -> f64 {
+    let fitted: f64 = if n <= 8 {
         24.0
     } else if n <= 18 {
         19.0
@@ -216,6 +231,11 @@ fn pill_height(n: usize) -> f64 {
         18.0
     } else {
         15.0
+    };
+    if card < PHONE_CARD {
+        fitted.max(TOUCH_ROW)
+    } else {
+        fitted
     }
 }
 
@@ -226,9 +246,9 @@ pub fn layout(width: f64, snap: &Snapshot) -> Layout {
 /// [`layout`] with the partitions' own names when they are not the playground's (a real job's
 /// split ids): the pills are as wide as the longest.
 pub fn layout_named(width: f64, snap: &Snapshot, names: &[String]) -> Layout {
-    let width = width.max(560.0);
     let n = snap.splits.len();
-    let p_h = pill_height(n);
+    let p_h = pill_height(n, width);
+    let width = width.max(560.0);
     let (ports, dense, o_h) = keyed_shape(snap);
     let o_pitch = o_h + if dense { 4.0 } else { 10.0 };
     let chained: Vec<bool> = snap.sources.iter().map(|s| s.midstream.is_some()).collect();
@@ -363,6 +383,23 @@ mod tests {
         assert!(phone.width < layout(808.0, &s).width, "and needs less width");
         assert!(phone.width > 330.0, "wider than the card: the view box scales it down");
         assert!(phone.k_y > phone.o_y.last().copied().unwrap_or(0.0), "the sink under the last one");
+    }
+
+    /// On a phone's card a partition's row (its Silence button's hit area) is 24 CSS px at the
+    /// smallest scale, seed-001's sixteen too, and the rows do not overlap; a laptop's card keeps
+    /// its rows.
+    #[test]
+    fn a_phones_partition_rows_are_a_fingers() {
+        for id in ["seed-001-heartbeat", "late-data", "quiet-side-join"] {
+            let s = snap(id, 1_000);
+            let phone = layout(366.0, &s);
+            assert!(phone.p_h * MIN_SCALE >= 24.0, "{id}: {} px", phone.p_h * MIN_SCALE);
+            let mut ys = phone.p_y.clone();
+            ys.sort_by(f64::total_cmp);
+            assert!(ys.windows(2).all(|w| w[1] - w[0] >= phone.p_h - 1e-9), "{id}: rows {ys:?} closer than {}", phone.p_h);
+        }
+        assert_eq!(layout(808.0, &snap("seed-001-heartbeat", 1_000)).p_h, 19.0);
+        assert_eq!(layout(808.0, &snap("late-data", 1_000)).p_h, 24.0);
     }
 
     /// A real job's graph (the live card): its split ids widen the pills, its splits sit beside

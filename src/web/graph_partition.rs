@@ -29,6 +29,7 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     let read_only = super::host::read_only();
     let toggles = move || !live && !read_only() && badge.get().can_toggle();
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
+    let row_h = Memo::new(move |_| lay.with(|l| l.p_h));
     let class = move || part_class(state.get(), chain.with(|c| c.2) == Some(p), pg.selection.with(|sel| *sel == Selection::Split(p)));
     let wm = move || d.with(|s| s.as_ref().filter(|s| !s.released).map(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms())).unwrap_or_default());
     // Large topologies: the pill has the name and a state other than active; the watermark is
@@ -47,6 +48,10 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
                 <title>{move || format!("{} the producers of partition {}", verb(), spoken.get())}</title>
                 <rect x=move || geo.get().0 - SILENCE_W + 4.0 y=move || geo.get().1 - geo.get().2 / 2.0 width=SILENCE_W - 8.0 height=move || geo.get().2 rx="3" />
                 <text x=move || geo.get().0 - SILENCE_W / 2.0 y=move || geo.get().1 + 3.5 text-anchor="middle">{verb}</text>
+                // What a finger hits: the whole row left of the pill (the drawn button is 4 units
+                // shorter and 6 narrower), so that on a phone, where rows are `TOUCH_ROW` tall,
+                // it is 24 CSS px or more; rows do not overlap, so neither do these.
+                <rect class="hit" x=move || geo.get().0 - SILENCE_W y=move || geo.get().1 - row_h.get() / 2.0 width=SILENCE_W - 2.0 height=move || row_h.get() />
             </g>
             <g class=class data-partition=p data-state=move || badge.get().word() tabindex="-1" role="button" aria-label=label>
                 <title>{move || if live { format!("split {}: {}", name.get(), badge.get().word()) } else { format!("partition {}{}: {}; click to explain", name.get(), super::graph_layout::scenario_number(&name.get(), p), badge.get().word()) }}</title>
