@@ -38,7 +38,10 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     let shown_badge = move || if compact.get() && badge.get() == PartState::Active { String::new() } else { format!(" {}", badge.get().word()) };
     // The outline says which one holds the minimum; the name says it too.
     let holds = move || if chain.with(|c| c.2) == Some(p) { ", holds the minimum watermark" } else { "" };
-    let label = move || format!("Partition {}: {}, watermark {}{}; press Enter to explain", spoken.get(), badge.get().word(), wm(), holds());
+    // The pill's word is the cause; the hatching says idle, and so do these words.
+    let idle = move || state.with(|s| s.is_some_and(|s| s.0));
+    let words = move || badge.get().words(idle());
+    let label = move || format!("Partition {}: {}, watermark {}{}; press Enter to explain", spoken.get(), words(), wm(), holds());
     let verb = move || if state.with(|s| s.is_some_and(|s| s.3)) { "Resume" } else { "Silence" };
     view! {
         <g class="part-row">
@@ -54,7 +57,7 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
                 <rect class="hit" x=move || geo.get().0 - SILENCE_W y=move || geo.get().1 - row_h.get() / 2.0 width=SILENCE_W - 2.0 height=move || row_h.get() />
             </g>
             <g class=class data-partition=p data-state=move || badge.get().word() tabindex="-1" role="button" aria-label=label>
-                <title>{move || if live { format!("split {}: {}", name.get(), badge.get().word()) } else { format!("partition {}{}: {}; click to explain", name.get(), super::graph_layout::scenario_number(&name.get(), p), badge.get().word()) }}</title>
+                <title>{move || if live { format!("split {}: {}", name.get(), words()) } else { format!("partition {}{}: {}; click to explain", name.get(), super::graph_layout::scenario_number(&name.get(), p), words()) }}</title>
                 <rect class="box" x=move || geo.get().0 y=move || geo.get().1 - geo.get().2 / 2.0 width=move || geo.get().3 height=move || geo.get().2 rx="4" />
                 <text class="mono" x=move || geo.get().0 + 6.0 y=move || geo.get().1 + 3.5>
                     {move || name.get()}
@@ -120,6 +123,15 @@ impl PartState {
             PartState::Silenced => "silenced",
             PartState::Idle => "idle",
             PartState::Active => "active",
+        }
+    }
+
+    /// The word, and "idle" beside a cause that hides it ("silenced, idle"): a silenced
+    /// partition or one nobody writes to is or is not idle, which is what the watermark reads.
+    pub fn words(self, idle: bool) -> String {
+        match self {
+            PartState::Silenced | PartState::NoProducer if idle => format!("{}, idle", self.word()),
+            _ => self.word().to_string(),
         }
     }
 

@@ -161,3 +161,23 @@ test("a reader hears words, not glyphs, once each", async () => {
     assert.equal(await page.locator(".card-head h2").first().evaluate((h) => getComputedStyle(h).textTransform), "uppercase");
   });
 });
+
+/**
+ * A partition's pill names its cause (silenced, no producer) and its hatching says idle; its
+ * name for a reader says both: "no producer" alone hid that the split is idle, which is what
+ * the watermark reads.
+ */
+test("a partition's name says idle beside its cause", async () => {
+  const { context, page } = await openPage(env.browser, { viewport: { width: 1366, height: 900 } });
+  try {
+    await gotoApp(page, env.baseUrl, "preset=restart-stalls-until-idle&start-at=60s");
+    const label = page.locator('svg.graph g[data-partition="3"]');
+    await label.waitFor();
+    assert.equal(await label.getAttribute("data-state"), "no producer");
+    assert.match(await label.getAttribute("aria-label"), /^Partition 3: no producer, idle, watermark/);
+    assert.match(await label.locator("title").textContent(), /: no producer, idle; click to explain/);
+    assert.match(await page.locator('svg.graph g[data-partition="0"]').getAttribute("aria-label"), /^Partition 0: active, watermark/);
+  } finally {
+    await context.close();
+  }
+});
