@@ -33,7 +33,8 @@ pub fn elapsed(now: i64, start: i64) -> String {
     crate::engine::time::format_elapsed(now - start)
 }
 
-/// A UTC time of day (`HH:MM:SS.mmm`) or a full date when not on `ref_day`'s day.
+/// A UTC time of day (`HH:MM:SS.mmm`), marked `-1d` / `+1d` on the day before or after
+/// `reference`'s, or the date further out ([`wm_human`]).
 pub fn time_of(t: i64, reference: i64) -> String {
     wm_human(t, reference)
 }
@@ -143,7 +144,7 @@ pub fn parse_int(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
 
 /// An absolute event time: epoch milliseconds, or UTC `YYYY-MM-DD HH:MM[:SS[.mmm]]`, or a
 /// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day, or on a day from it (`23:59:54 -1d`,
-/// as [`wm_human`] writes a time across midnight, or `-1d 23:59:54`, as it wrote it before).
+/// as [`wm_human`] writes a time on the day before, or `-1d 23:59:54`, as it wrote it before).
 pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
     // Spaces between the parts are one space however many were typed (or pasted).
     let spaced = s.split_whitespace().collect::<Vec<_>>().join(" ");

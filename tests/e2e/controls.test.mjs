@@ -53,8 +53,15 @@ test("add a partition, inject events into it, silence a split and see it go idle
     await page.click("#btn-send");
     await page.click("#btn-step");
     await page.waitForFunction(() => document.querySelector("#splits-table tr[data-partition='2'] td:nth-child(4)")?.textContent.trim() === "1");
-    // An absolute timestamp too.
+    // An absolute timestamp too. The field starts at now (it read a time a day early: the
+    // time of day with "-1d", written for a clock a day ahead).
+    await page.fill("#f-inj-ts", "now");
+    const at = async () => (await page.locator("#f-inj-ts-msg").textContent()).match(/\((-?\d+)\)/)?.[1];
+    const nowAt = await at();
+    assert.ok(nowAt, await page.locator("#f-inj-ts-msg").textContent());
     await page.selectOption("#f-inj-mode", "absolute");
+    assert.match(await page.inputValue("#f-inj-ts"), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
+    assert.equal(await at(), nowAt, "the absolute field starts at now");
     await page.fill("#f-inj-ts", "2026-01-01 00:00:03");
     await page.click("#btn-send");
     await page.click("#btn-step");

@@ -135,7 +135,8 @@ fn RecordTarget(d: RecordDraft) -> impl IntoView {
                 <label for="f-inj-mode">"timestamp"</label>
                 <select id="f-inj-mode" prop:value=move || d.mode.get() on:change=move |ev| {
                     let m = event_target_value(&ev);
-                    d.ts.set(if m == "relative" { "-2 s".into() } else { wm_human(pg.now(), pg.now() + 86_400_000) });
+                    // Now, as a date: a time of day is read on now's day, and with a day mark on another.
+                    d.ts.set(if m == "relative" { "-2 s".into() } else { crate::engine::time::format_utc(pg.now()) });
                     d.ts_err.set(None);
                     d.mode.set(m);
                 }>
