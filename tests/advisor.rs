@@ -220,6 +220,31 @@ fn the_subtasks_without_a_split_are_the_ones_the_snapshot_shows() {
     }
 }
 
+/// A source subtask without a split that ended its input has sent Long.MAX_VALUE and holds
+/// nothing: neither the advice nor the finding counts it (it read "holds every window subtask
+/// at No Watermark" after the job's end of input), nor one subtask ended alone.
+#[test]
+fn a_finished_subtask_without_a_split_is_not_waiting() {
+    use wmp::engine::command::Command;
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let started = || {
+        let mut s = Session::from_json(include_str!("../presets/more_subtasks_than_partitions.json")).unwrap();
+        run_to(&mut s, 30_000);
+        s
+    };
+    let mut s = started();
+    s.apply(Command::EndOfInput).unwrap();
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    assert!(!d.advice.idle_timeout.basis.contains("own no partition"), "{}", d.advice.idle_timeout.basis);
+    assert!(d.finding(FindingKind::SubtaskWithoutSplit).is_none(), "{:?}", d.findings.iter().map(|f| &f.title).collect::<Vec<_>>());
+    let s = started();
+    let bare: Vec<u32> = s.sim().subtasks_waiting_without_split().map(|x| x.index).collect();
+    assert_eq!(bare, [1, 2]);
+    let mut one = wmp::engine::sim::Simulation::clone(s.sim());
+    one.end_input_of(1).unwrap();
+    assert_eq!(one.subtasks_waiting_without_split().map(|x| x.index).collect::<Vec<_>>(), [2]);
+}
+
 /// After the Long.MAX_VALUE generator fired, the timestamps are fine: the advisor names the
 /// generator (it read "fix the timestamps first"), and still applies nothing.
 #[test]

@@ -177,6 +177,13 @@ impl Simulation {
         &self.sources
     }
 
+    /// Source subtasks that own no split and that only an idle timeout would mark idle
+    /// (`SourceSubtask::waits_without_split`); none once the job's input ended (every subtask
+    /// sent `Long.MAX_VALUE`). What the finding and the advisor count, by one rule.
+    pub fn subtasks_waiting_without_split(&self) -> impl Iterator<Item = &SourceSubtask> {
+        self.sources.iter().filter(|s| !self.ended && s.waits_without_split())
+    }
+
     pub fn partitions(&self) -> &[Partition] {
         &self.partitions
     }

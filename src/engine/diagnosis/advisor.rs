@@ -108,8 +108,8 @@ pub struct Inputs<'a> {
     /// sources' strategy would change nothing, so none is advised.
     pub bound_set_after_source: bool,
     /// Source subtasks (as the views name them) that own no split and that only an idle
-    /// timeout marks idle (`SourceSubtask::waits_without_split`): each holds the watermark as
-    /// a silent partition does.
+    /// timeout marks idle (`Simulation::subtasks_waiting_without_split`): each holds the
+    /// watermark as a silent partition does.
     pub splitless_subtasks: &'a [String],
     /// SQL's watermark operator after every source decides idleness: its
     /// `table.exec.source.idle-timeout` (`None` inside: off) is what the advice sets.

@@ -94,8 +94,7 @@ impl Simulation {
         // At the end of input (Long.MAX_VALUE) nothing holds it: `held_by` is `None` there.
         let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
         let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(InputConfig::reaching_idle_timeout_ms).collect();
-        let splitless: Vec<String> =
-            self.sources.iter().filter(|s| s.waits_without_split()).map(|s| self.source_subtask_name(s.index)).collect();
+        let splitless: Vec<String> = self.subtasks_waiting_without_split().map(|s| self.source_subtask_name(s.index)).collect();
         let mut advice = advise(&Inputs {
             partitions: &partitions,
             bound_ms: source_bound_ms(&self.cfg),

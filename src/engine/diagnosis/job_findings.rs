@@ -46,7 +46,7 @@ impl FindingContext<'_> {
     /// source's: with two sources, the other topic's partitions are no split it could own.
     fn subtasks_without_split(&self) -> Option<Finding> {
         let cfg = &self.sim.cfg;
-        let bare: Vec<u32> = self.sim.sources.iter().filter(|s| s.owns_no_split() && !s.output.is_idle()).map(|s| s.index).collect();
+        let bare: Vec<u32> = self.sim.subtasks_waiting_without_split().filter(|s| !s.output.is_idle()).map(|s| s.index).collect();
         let held = self.culprit.filter(|c| c.partition.is_none()).map(|c| c.source_subtask).filter(|s| bare.contains(s));
         let s = held.or_else(|| bare.first().copied())?;
         let input = self.sim.sources.get(s as usize).map_or(0, |src| src.input);
@@ -125,7 +125,7 @@ impl FindingContext<'_> {
                 )
                 .detail("Idleness is detected in onPeriodicEmit; per-event watermarks still flow, idleness does not.")
                 .evidence("intervalMs", 0, "pipeline.auto-watermark-interval 0")
-                .check("pipeline.auto-watermark-interval is 0 where the job sets it (setAutoWatermarkInterval or its configuration); the window operator's currentInputWatermark stays at the silent partition's watermark")
+                .check("every split's idleTimeMsPerSecond (split.<id>.watermark, Flink 2.1+) stays 0, even a stopped partition's; pipeline.auto-watermark-interval is 0 where the job sets it (setAutoWatermarkInterval or its configuration)")
                 .fix("Interval 200 ms", Action::AutoInterval(200)),
             );
         }
@@ -139,7 +139,7 @@ impl FindingContext<'_> {
                 .detail(format!("The timeout cannot be finer than the interval (seed 002 §5.1, misuse two): the first check without a record starts the countdown and the next one declares the split idle. Traffic with gaps of more than {} flips idle and active; steadier traffic stays active.", d(2 * interval)))
                 .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
                 .evidence("intervalMs", interval, format!("interval {}", d(interval)))
-                .check("the interval the job sets (pipeline.auto-watermark-interval) is above its withIdleness timeout; the window operator's currentInputWatermark stalls after short gaps of a partition");
+                .check("a split's idleTimeMsPerSecond (split.<id>.watermark, Flink 2.1+) rises above 0 in gaps of two or three intervals; the interval the job sets (pipeline.auto-watermark-interval) is above its withIdleness timeout");
             if let Some(r) = self.advice.idle_timeout_alone_ms {
                 f = f.fix(format!("Idle timeout {}", d(r)), Action::IdleTimeout(Some(r)));
             }
@@ -533,11 +533,11 @@ impl FindingContext<'_> {
                 Reason::ChannelNotRealigned { channel, source_subtask } => Some(
                     Finding::new(FindingKind::ChannelNotRealigned, Severity::Info, format!("Channel {channel} (source subtask {}) came back active below the watermark; the valve ignores it until it catches up.", self.sim.source_subtask_name(source_subtask)))
                         .source_subtask(source_subtask)
-                        .check("that source subtask's currentOutputWatermark is below the window subtask's currentInputWatermark, which stays where it is"),
+                        .check("that source subtask's currentOutputWatermark is below the window subtask's currentInputWatermark, which does not go back for it; its records reaching that window subtask may be late"),
                 ),
                 Reason::AllInputsIdle => Some(
                     Finding::new(FindingKind::AllInputsIdle, Severity::Info, format!("Every input of window subtask {} is idle: its watermark waits for a channel to become active.", ex.subtask))
-                        .check("the window operator's idle time grows (idleTimeMsPerSecond)"),
+                        .check("the window operator's currentInputWatermark stands still while the sources' splits report idleTimeMsPerSecond near 1000 (split.<id>.watermark, Flink 2.1+)"),
                 ),
                 _ => None,
             })

@@ -419,7 +419,7 @@ impl FindingContext<'_> {
         .evidence("flips", p.idle_flips, format!("{} idle/active flips", p.idle_flips))
         .evidence("gapP99Ms", gap, format!("gaps up to {} (P99)", d(gap)))
         .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
-        .check("the partition's records have gaps longer than the idle timeout (their timestamps in the topic), and the window operator's currentInputWatermark stalls after each");
+        .check("its split's idleTimeMsPerSecond (split.<id>.watermark, Flink 2.1+) rises above 0 in each gap longer than the idle timeout and falls back with the next record; the window operator's currentInputWatermark stalls after each");
         self.idle_fix(f, n)
     }
 

@@ -156,9 +156,10 @@ impl SourceSubtask {
     }
 
     /// Whether it owns no split and only an idle timeout can mark it idle: the legacy consumer
-    /// idled one that never had a split at open, whatever the timeout.
+    /// idled one that never had a split at open, whatever the timeout, and one that ended its
+    /// input has sent the end of input (`Long.MAX_VALUE`) and holds nothing.
     pub fn waits_without_split(&self) -> bool {
-        self.owns_no_split() && !(self.settings.legacy_idle_without_splits && self.splits.is_empty())
+        self.owns_no_split() && !self.finished && !(self.settings.legacy_idle_without_splits && self.splits.is_empty())
     }
 
     pub fn split_watermark(&self, i: usize) -> Option<EventTime> {
