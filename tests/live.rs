@@ -380,7 +380,7 @@ fn a_back_pressured_real_job_gets_flow_marks_from_its_metrics() {
     assert!(g.snapshot.job.flow_marks);
     let rates = FlowRates::of_live(&g);
     assert_eq!((rates.back_pressured(0), rates.back_pressured(1)), (Some(1000), None));
-    let svg = pressure_edges_svg(&wmp::web::graph_layout::layout_named(900.0, &g.snapshot, &g.split_ids), &g.snapshot, &rates);
+    let svg = pressure_edges_svg(&wmp::web::graph_layout::layout_named(900.0, &g.snapshot, &g.split_ids, false), &g.snapshot, &rates);
     assert!(svg.contains(r#"data-bp="HIGH" data-bp-source="0""#) && !svg.contains(r#"data-bp-source="1""#), "{svg}");
     // Without the metric anywhere, no marks at all.
     let mut quiet = job.clone();

@@ -106,7 +106,7 @@ pub fn install(pg: Pg, page: EmbedPage) {
     let sized = bridge.clone();
     super::frame_height::watch(move |height| {
         sized.sizing.set(Sizing { height: Some(height), ..sized.sizing.get() });
-        sized.post_height();
+        sized.post_height(false);
     });
 }
 
@@ -132,12 +132,12 @@ impl Bridge {
         }
     }
 
-    /// Posts the content height when `resize` is wanted and it is not the one last posted: a
-    /// host is told every change, never the same height twice in a row (nor again when it
-    /// subscribes anew to what it was told).
-    fn post_height(&self) {
+    /// Posts the content height when `resize` is wanted and it is not the one last posted (or
+    /// `again`, for a host that asks): a host is told every change, never the same height twice
+    /// in a row unless it asked.
+    fn post_height(&self, again: bool) {
         let s = self.sizing.get();
-        let Some(height) = s.height.filter(|h| s.wanted && s.posted != Some(*h)) else { return };
+        let Some(height) = s.height.filter(|h| s.wanted && (again || s.posted != Some(*h))) else { return };
         self.sizing.set(Sizing { posted: Some(height), ..s });
         self.post_event(RESIZE, &object(&[("height", height.into())]));
     }
@@ -207,8 +207,9 @@ impl Bridge {
         }
         self.wants.set(wants);
         self.sizing.set(Sizing { wanted: resize, ..self.sizing.get() });
-        // A change while it was left out is told now.
-        self.post_height();
+        // Told at once: a host that starts listening late (a script loaded after the first
+        // post) asks for it here.
+        self.post_height(resize);
         Ok(JsValue::UNDEFINED)
     }
 }

@@ -18,9 +18,6 @@ use wasm_bindgen::JsCast;
 /// The side-by-side layout's height (style.css: `--wmp-height`'s default for the embed).
 const SIDE_BY_SIDE_PX: u32 = 420;
 
-/// style.css's breakpoint: at most this wide, the embed stacks its parts.
-const STACKED: &str = "(max-width: 600px)";
-
 /// Calls `measured(height)` once the embed is laid out, then each time its box or one of its
 /// parts changes size (the caller tells a change from a repeat). Nothing without the embed
 /// layout: the full layout's panels are sized from the frame's height, so a frame following it
@@ -47,8 +44,8 @@ pub fn watch(measured: impl Fn(u32) + 'static) {
 
 /// The height a frame holds the embed at: its content's when stacked, the layout's side by side.
 fn height(window: &web_sys::Window, embed: &web_sys::Element) -> u32 {
-    let stacked = window.match_media(STACKED).ok().flatten().is_some_and(|m| m.matches());
-    if stacked {
+    // style.css's phone breakpoint: at most 600 px wide, the embed stacks its parts.
+    if crate::web::measure::phone() {
         content_height(window, embed)
     } else {
         SIDE_BY_SIDE_PX
@@ -70,13 +67,11 @@ fn content_height(window: &web_sys::Window, embed: &web_sys::Element) -> u32 {
         }
         part = p.next_element_sibling();
     }
-    let padding = window
-        .get_computed_style(embed)
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_property_value("padding-bottom").ok())
-        .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
-        .unwrap_or(0.0);
+    let px = |name: &str| {
+        let style = window.get_computed_style(embed).ok().flatten();
+        style.and_then(|s| s.get_property_value(name).ok()).and_then(|v| v.trim_end_matches("px").parse::<f64>().ok()).unwrap_or(0.0)
+    };
     let page_top = rect.top() + window.scroll_y().unwrap_or(0.0);
-    (page_top + bottom - top + padding).ceil().max(0.0) as u32
+    // Never under the embed's own minimum (380 px): a frame that short scrolled it inside.
+    (page_top + bottom - top + px("padding-bottom")).max(page_top + px("min-height")).ceil().max(0.0) as u32
 }

@@ -17,7 +17,7 @@
 //! `data-*` attributes. That keeps a 64-partition, 16×16-channel graph cheap to update.
 
 use super::format::{thousands, wm_human, wm_raw};
-use super::measure::use_width;
+use super::measure::{phone, use_width};
 use super::reading::{Chain, Reading};
 use super::rows::source_memo;
 use super::state::{Pg, Selection};
@@ -62,8 +62,8 @@ pub fn JobGraph() -> impl IntoView {
     let lay = Memo::new(move |_| {
         let w = width.get();
         match pg.live {
-            Some(l) => l.with(|g| super::graph_layout::layout_named(w, &g.snapshot, &g.split_ids)),
-            None => pg.snap.with(|s| layout(w, s)),
+            Some(l) => l.with(|g| super::graph_layout::layout_named(w, &g.snapshot, &g.split_ids, phone())),
+            None => pg.snap.with(|s| layout(w, s, phone())),
         }
     });
     let chain = Memo::new(move |_| culprit(&pg));

@@ -209,7 +209,7 @@ mod tests {
             bp_label(snap.sources[0].back_pressure_level, rates.back_pressured(0)),
             format!("back-pressured: HIGH, {} ms/s", rates.back_pressured(0).unwrap())
         );
-        let l = super::super::graph_layout::layout(808.0, &snap);
+        let l = super::super::graph_layout::layout(808.0, &snap, false);
         let svg = pressure_edges_svg(&l, &snap, &rates);
         assert!(svg.contains(r#"class="edge bp bp-high" data-bp="HIGH" data-bp-source="0" data-bp-operator="0""#), "{svg}");
         let fills = channel_fills(&snap, 0);
@@ -222,7 +222,7 @@ mod tests {
         let sim = sim_at("seed-001-heartbeat", 10);
         let snap = sim.snapshot();
         assert_eq!(FlowRates::take(&sim), FlowRates::default());
-        let l = super::super::graph_layout::layout(808.0, &snap);
+        let l = super::super::graph_layout::layout(808.0, &snap, false);
         assert!(pressure_edges_svg(&l, &snap, &FlowRates::take(&sim)).is_empty() && channel_fills(&snap, 0).is_empty());
     }
 

@@ -48,9 +48,6 @@ pub const SILENCE_W: f64 = 54.0;
 /// view. On a wider screen the graph still fits its card (the sink stays in view with the
 /// controls open at 1280 px, at 68% for the widest preset).
 pub const MIN_SCALE: f64 = 0.8;
-/// A card narrower than this is a phone's (the style sheet's 600 px breakpoint, less its
-/// margins): a finger taps there, and the graph is drawn at [`MIN_SCALE`] or a little more.
-const PHONE_CARD: f64 = 600.0;
 /// A partition's row on a phone: its Silence / Resume button's hit area (the whole row) is
 /// then 24 CSS px tall at [`MIN_SCALE`], WCAG 2.2's minimum target, plus a unit so that rounding
 /// never takes it under. At seed-001's 19 px rows the buttons were 37×12 px, 15 px apart: no
@@ -221,8 +218,8 @@ fn place_bands(snap: &Snapshot, p_h: f64, s_h: f64) -> (Vec<f64>, Vec<f64>, Vec<
 }
 
 /// A partition pill's row height: smaller as partitions add up, never under a finger's on a
-/// phone's card (`card`: its width).
-fn pill_height(n: usize, card: f64) -> f64 {
+/// phone (`touch`).
+fn pill_height(n: usize, touch: bool) -> f64 {
     let fitted: f64 = if n <= 8 {
         24.0
     } else if n <= 18 {
@@ -232,22 +229,25 @@ fn pill_height(n: usize, card: f64) -> f64 {
     } else {
         15.0
     };
-    if card < PHONE_CARD {
+    if touch {
         fitted.max(TOUCH_ROW)
     } else {
         fitted
     }
 }
 
-pub fn layout(width: f64, snap: &Snapshot) -> Layout {
-    layout_named(width, snap, &[])
+/// The graph's layout at `width`; `touch`: on a phone (the style sheet's 600 px viewport
+/// breakpoint, not the card's width: with the controls open a laptop's card is as narrow),
+/// where partition rows are a finger's.
+pub fn layout(width: f64, snap: &Snapshot, touch: bool) -> Layout {
+    layout_named(width, snap, &[], touch)
 }
 
 /// [`layout`] with the partitions' own names when they are not the playground's (a real job's
 /// split ids): the pills are as wide as the longest.
-pub fn layout_named(width: f64, snap: &Snapshot, names: &[String]) -> Layout {
+pub fn layout_named(width: f64, snap: &Snapshot, names: &[String], touch: bool) -> Layout {
     let n = snap.splits.len();
-    let p_h = pill_height(n, width);
+    let p_h = pill_height(n, touch);
     let width = width.max(560.0);
     let (ports, dense, o_h) = keyed_shape(snap);
     let o_pitch = o_h + if dense { 4.0 } else { 10.0 };
@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn one_input_has_no_bands_ports_or_chained_column() {
-        let l = layout(808.0, &snap("seed-001-heartbeat", 1_000));
+        let l = layout(808.0, &snap("seed-001-heartbeat", 1_000), false);
         assert!(l.bands.is_empty() && l.m_x.is_none());
         assert_eq!(l.ports, Ports::Direct);
         assert_eq!(l.channel_end(0, 0), Some((l.o_x, l.o_y[0])));
@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn a_connected_job_has_a_band_per_topic_and_a_port_per_input() {
         let s = snap("quiet-side-join", 1_000);
-        let l = layout(808.0, &s);
+        let l = layout(808.0, &s, false);
         assert!(l.k_x + K_W <= 808.0, "fits the width");
         assert_eq!(l.bands.iter().map(|b| b.topic.as_str()).collect::<Vec<_>>(), ["orders", "rates"]);
         assert_eq!(l.ports, Ports::TwoInputs);
@@ -355,18 +355,18 @@ mod tests {
 
     #[test]
     fn a_union_has_one_valve_and_chained_operators_get_a_column() {
-        let l = layout(808.0, &snap("union-idle-stream", 1_000));
+        let l = layout(808.0, &snap("union-idle-stream", 1_000), false);
         assert!(l.k_x + K_W <= 808.0, "fits the width (impressions-1 is the longest name)");
         assert_eq!(l.ports, Ports::Valve);
         assert_eq!(l.channel_end(1, 0).map(|e| e.1), l.channel_end(1, 1).map(|e| e.1), "every channel enters one valve");
-        let m = layout(808.0, &snap("midstream-assigner", 1_000));
+        let m = layout(808.0, &snap("midstream-assigner", 1_000), false);
         let mx = m.m_x.expect("a chained column");
         assert!(m.s_x + S_W < mx && mx + M_W < m.o_x);
         assert_eq!(m.channel_start(0), Some((mx + M_W, m.s_y[0])), "channels leave from the chained operator");
         assert!(m.k_x + K_W + 16.0 + 8.0 <= 808.0, "fits the width");
-        let wide = layout(900.0, &snap("midstream-assigner", 1_000));
+        let wide = layout(900.0, &snap("midstream-assigner", 1_000), false);
         assert!(!wide.sink_below && wide.k_x + K_W <= 900.0, "four columns and the sink beside fit a 900 px card");
-        let narrow = layout(712.0, &snap("midstream-assigner", 1_000));
+        let narrow = layout(712.0, &snap("midstream-assigner", 1_000), false);
         assert!(narrow.sink_below, "at 1280 px the sink goes under the window subtasks");
         assert!(narrow.width < wide.width && narrow.width < 800.0, "and the view box scales it down little: {}", narrow.width);
         assert!(narrow.k_y - 26.0 > narrow.o_y[1] + O_H / 2.0, "below the last one");
@@ -375,31 +375,32 @@ mod tests {
     #[test]
     fn the_width_is_the_contents_a_phone_scales_it_and_a_wide_card_keeps_it_left() {
         let s = snap("seed-001-heartbeat", 1_000);
-        let wide = layout(2200.0, &s);
+        let wide = layout(2200.0, &s, false);
         assert!(wide.width < 1400.0, "gaps stop growing: {}", wide.width);
         assert!(!wide.sink_below);
-        let phone = layout(330.0, &s);
+        let phone = layout(330.0, &s, true);
         assert!(phone.sink_below, "a narrow card puts the sink under the window subtasks");
-        assert!(phone.width < layout(808.0, &s).width, "and needs less width");
+        assert!(phone.width < layout(808.0, &s, false).width, "and needs less width");
         assert!(phone.width > 330.0, "wider than the card: the view box scales it down");
         assert!(phone.k_y > phone.o_y.last().copied().unwrap_or(0.0), "the sink under the last one");
     }
 
-    /// On a phone's card a partition's row (its Silence button's hit area) is 24 CSS px at the
-    /// smallest scale, seed-001's sixteen too, and the rows do not overlap; a laptop's card keeps
-    /// its rows.
+    /// On a phone a partition's row (its Silence button's hit area) is 24 CSS px at the
+    /// smallest scale, seed-001's sixteen too, and the rows do not overlap; a laptop keeps its
+    /// rows, in a card as narrow as a phone's too (the controls drawer open).
     #[test]
     fn a_phones_partition_rows_are_a_fingers() {
         for id in ["seed-001-heartbeat", "late-data", "quiet-side-join"] {
             let s = snap(id, 1_000);
-            let phone = layout(366.0, &s);
+            let phone = layout(366.0, &s, true);
             assert!(phone.p_h * MIN_SCALE >= 24.0, "{id}: {} px", phone.p_h * MIN_SCALE);
             let mut ys = phone.p_y.clone();
             ys.sort_by(f64::total_cmp);
             assert!(ys.windows(2).all(|w| w[1] - w[0] >= phone.p_h - 1e-9), "{id}: rows {ys:?} closer than {}", phone.p_h);
         }
-        assert_eq!(layout(808.0, &snap("seed-001-heartbeat", 1_000)).p_h, 19.0);
-        assert_eq!(layout(808.0, &snap("late-data", 1_000)).p_h, 24.0);
+        assert_eq!(layout(808.0, &snap("seed-001-heartbeat", 1_000), false).p_h, 19.0);
+        assert_eq!(layout(808.0, &snap("late-data", 1_000), false).p_h, 24.0);
+        assert_eq!(layout(520.0, &snap("seed-001-heartbeat", 1_000), false).p_h, 19.0);
     }
 
     /// A real job's graph (the live card): its split ids widen the pills, its splits sit beside
@@ -409,8 +410,8 @@ mod tests {
         use crate::engine::live::{to_snapshot::to_snapshot, Bundle, LiveJob};
         let b = Bundle::parse(include_str!("../../tests/fixtures/live/running.json")).unwrap();
         let g = to_snapshot(&LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b).unwrap()).unwrap());
-        let named = layout_named(808.0, &g.snapshot, &g.split_ids);
-        let plain = layout(808.0, &g.snapshot);
+        let named = layout_named(808.0, &g.snapshot, &g.split_ids, false);
+        let plain = layout(808.0, &g.snapshot, false);
         assert!(named.p_w > plain.p_w, "`split-1` is longer than `p1`");
         assert_eq!(named.p_edges, [(0, 0), (1, 1)]);
         assert_eq!(named.s_edges.len(), 4, "2 source subtasks × 2 window subtasks");
@@ -419,8 +420,8 @@ mod tests {
 
     #[test]
     fn a_two_partition_job_is_short() {
-        let small = layout(808.0, &snap("late-data", 1_000));
-        let seed = layout(808.0, &snap("seed-001-heartbeat", 1_000));
+        let small = layout(808.0, &snap("late-data", 1_000), false);
+        let seed = layout(808.0, &snap("seed-001-heartbeat", 1_000), false);
         assert!(small.height + 100.0 < seed.height, "{} vs {}", small.height, seed.height);
     }
 }

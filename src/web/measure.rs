@@ -1,6 +1,6 @@
 //! The width of an element, kept up to date as it resizes, so that SVG views are laid out in
 //! real pixels (text stays 11–12 px at every window size, nothing is scaled); whether an element
-//! is on screen, and bringing one into view.
+//! is on screen, bringing one into view, and whether the viewport is a phone's.
 
 use super::hold::hold_until_cleanup;
 use leptos::html::{Div, ElementType};
@@ -85,6 +85,15 @@ pub fn gated<T: Clone + Send + Sync + 'static>(source: RwSignal<T>, visible: RwS
         }
     });
     copy
+}
+
+/// The style sheet's phone breakpoint (its `@media (max-width: 600px)` rules).
+const PHONE: &str = "(max-width: 600px)";
+
+/// Whether the viewport is a phone's as the style sheet's media queries read it (inside an
+/// iframe, the frame's own width).
+pub fn phone() -> bool {
+    web_sys::window().and_then(|w| w.match_media(PHONE).ok().flatten()).is_some_and(|m| m.matches())
 }
 
 /// `scrollIntoView({behavior: "smooth", block: "nearest", inline: "nearest"})`: nothing moves
