@@ -78,9 +78,15 @@ fn not_too_deep(text: &str) -> Result<(), String> {
 }
 
 /// Why there is no preset `id`, with the ones there are.
+/// The lesson a `preset` value names as the picker's own value (`lesson:ID`), if it is one: a
+/// link copied from the picker names a lesson, not a preset.
+pub fn lesson_in_preset(id: &str) -> Option<&str> {
+    id.trim().strip_prefix("lesson:").filter(|l| super::lesson_steps::lessons().iter().any(|x| x.id == *l))
+}
+
 pub fn no_preset(id: &str) -> String {
-    // The picker's own value for a lesson: a link copied from it named a lesson, not a preset.
-    if let Some(lesson) = id.trim().strip_prefix("lesson:").filter(|l| super::lesson_steps::lessons().iter().any(|x| x.id == *l)) {
+    // An embed cannot open a lesson (the full page opens it, `apply_params`).
+    if let Some(lesson) = lesson_in_preset(id) {
         return format!("“{}” is a lesson, not a preset: open it with ?lesson={lesson}.", snippet(id));
     }
     let ids: Vec<&str> = catalog::presets().iter().map(|p| p.id).collect();

@@ -228,10 +228,16 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
     let mut embed = false;
     let mut speed = None;
     let mut start = None;
+    let framed = super::query::flag(&super::query::current(), "embed");
     for (k, v) in super::query::pairs(params) {
         let v: String = js_sys::decode_uri_component(v).map(String::from).unwrap_or_else(|_| v.to_string());
         let loaded = match k {
             "s" => url_state::open(pg, &v),
+            // The picker's value for a lesson, copied into a link: the full page opens it.
+            "preset" if !framed && scenario_text::lesson_in_preset(&v).is_some() => {
+                super::lesson::open_lesson(scenario_text::lesson_in_preset(&v).unwrap_or_default());
+                Ok(())
+            }
             "preset" if catalog::preset(&v).is_none() => Err(scenario_text::no_preset(&v)),
             "preset" => pg.load_preset(&v).map_err(|e| format!("This preset cannot run: {e}.")),
             "scenario" => import_json(pg, &v),

@@ -18,8 +18,6 @@ for (const [suffix, words] of [
   ["?share=garbage", /This is not a share string: share strings start with “wmp1\.”, and this one starts with “garbage”/],
   ["?share=wmp1.eyJzb3VyY2U", /This share string (is damaged|holds no valid scenario)/],
   ["#preset=seed-999", /There is no preset “seed-999”\. The presets are: seed-001/],
-  // The picker's own value for a lesson, copied into a link.
-  ["?preset=lesson:idle-partitions", /“lesson:idle-partitions” is a lesson, not a preset: open it with \?lesson=idle-partitions\./],
   ["?preset=empty-partition&start-at=soon", /The parameter “start-at” is wrong/],
   ["#scenario=%7B%22source%22%3A", /This scenario is cut off/],
 ]) {
@@ -42,6 +40,18 @@ for (const [suffix, words] of [
     }
   });
 }
+
+test("a link naming a lesson as the picker does (preset=lesson:ID) opens the lesson", async () => {
+  const { context, page } = await openPage(env.browser);
+  try {
+    await page.goto(env.baseUrl + "?preset=lesson:idle-partitions", { waitUntil: "load" });
+    await page.waitForURL(/\?lesson=idle-partitions$/, { timeout: 20_000 });
+    await page.locator(".lesson-title").waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await page.locator("dialog.link-problem[open]").count(), 0);
+  } finally {
+    await context.close();
+  }
+});
 
 test("the full page opens a link at its start-at, as an embed does", async () => {
   const { context, page } = await openLink("?preset=empty-partition&start-at=90s");
