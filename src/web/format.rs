@@ -146,13 +146,15 @@ pub fn parse_int(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
 /// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day, or on a day from it (`23:59:54 -1d`,
 /// as [`wm_human`] writes a time on the day before, or `-1d 23:59:54`, as it wrote it before).
 pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
-    // Spaces between the parts are one space however many were typed (or pasted).
-    let spaced = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Spaces between the parts are one space however many were typed (or pasted), and a
+    // typographic minus (U+2212) is a hyphen.
+    let spaced = s.replace('\u{2212}', "-").split_whitespace().collect::<Vec<_>>().join(" ");
+    let spaced = day_mark_apart(&spaced);
     let t = spaced.as_str();
     if let Ok(v) = t.parse::<i64>() {
         return Ok(v);
     }
-    let bad = || format!("'{t}' is not a time: use 2026-01-01 00:01:05, 00:01:05 or epoch milliseconds");
+    let bad = || format!("'{t}' is not a time: use 2026-01-01 00:01:05, 00:01:05, 23:59:54 -1d or epoch milliseconds");
     let day_after = t.rsplit_once(' ').filter(|(_, d)| d.len() > 1 && d.ends_with('d') && d[..d.len() - 1].parse::<i64>().is_ok());
     let (date, time) = match day_after.or_else(|| t.split_once([' ', 'T'])).map(|(a, b)| if day_after.is_some() { (b, a) } else { (a, b) })
     {
@@ -188,6 +190,20 @@ pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
     }
     // A day far out (a huge year, `1000000000000d`) is a bad time, not an overflow.
     day.checked_mul(DAY).and_then(|ms| ms.checked_add(h * 3_600_000 + mi * 60_000 + (sec * 1000.0).round() as i64)).ok_or_else(bad)
+}
+
+/// A day mark after a time written against it or with its sign apart ("23:59:54-1d",
+/// "23:59:54 - 1d") as the page writes it ("23:59:54 -1d").
+fn day_mark_apart(t: &str) -> String {
+    let Some(body) = t.strip_suffix('d') else { return t.to_string() };
+    let digits = body.len() - body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let before = body[..body.len() - digits].trim_end();
+    let Some(sign) = before.chars().last().filter(|c| matches!(c, '+' | '-')) else { return t.to_string() };
+    let time = before[..before.len() - 1].trim_end();
+    if digits == 0 || !time.contains(':') {
+        return t.to_string();
+    }
+    format!("{time} {sign}{}d", &body[body.len() - digits..])
 }
 
 fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
@@ -228,7 +244,8 @@ mod tests {
         assert!(parse_utc("00:00 1000000000000d", day).is_err(), "a day far out is refused, not an overflow");
     }
 
-    /// Spaces typed or pasted twice between the parts are one space (they were refused).
+    /// Spaces typed or pasted twice between the parts are one space, and a day mark typed
+    /// against the time, with its sign apart or with a typographic minus reads (all were refused).
     #[test]
     fn extra_spaces_between_the_parts_are_one() {
         let day = 20_454 * DAY;
@@ -238,8 +255,14 @@ mod tests {
         assert!(parse_utc("2026-01-01 00:01:05", 0).is_ok());
         assert_eq!(
             parse_utc("23:59 : 54", day),
-            Err("'23:59 : 54' is not a time: use 2026-01-01 00:01:05, 00:01:05 or epoch milliseconds".into())
+            Err("'23:59 : 54' is not a time: use 2026-01-01 00:01:05, 00:01:05, 23:59:54 -1d or epoch milliseconds".into())
         );
+        for typed in ["23:59:54-1d", "23:59:54 - 1d", "23:59:54 \u{2212}1d", "23:59:54 -1d"] {
+            assert_eq!(parse_utc(typed, day + 5), Ok(day - 6_000), "{typed}");
+        }
+        assert_eq!(parse_utc("00:00:01+1d", day - 5), Ok(day + 1_000));
+        assert_eq!(parse_utc("2026-01-01", 0), parse_utc("2026-01-01 00:00", 0), "a date's hyphens are no day mark");
+        assert!(parse_utc("12-1d", day).is_err());
     }
 
     /// Every duration a field shows reads back as itself ("16.1 s" was refused as a fraction
