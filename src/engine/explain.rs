@@ -376,13 +376,13 @@ impl Simulation {
             s.push('.');
         }
         if let Some(w) = ex.waiting_windows.first() {
+            let wait = if ex.waiting_total == 1 { "1 window waits".to_string() } else { format!("{} windows wait", ex.waiting_total) };
+            let records = if w.count == 1 { "1 record".to_string() } else { format!("{} records", w.count) };
             s += &format!(
-                " {} window(s) wait, the earliest [{}, {}) for key {:?} ({} records).",
-                ex.waiting_total,
+                " {wait}, the earliest [{}, {}) for key {:?} ({records}).",
                 format_utc(w.start.ms()),
                 format_utc(w.end.ms()),
-                w.key,
-                w.count
+                w.key
             );
         }
         s

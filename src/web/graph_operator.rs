@@ -34,6 +34,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
                     // (key, window) states, scaled with the keys (× record_scale): "open"
                     // read as open windows, which the findings count per key, unscaled. The
                     // attempt's entries: none while the job is down, as the TaskManagers say.
+                    _ if v.state_entries == 1 => " · 1 state".to_string(),
                     _ if v.state_entries > 0 => format!(" · {} states", thousands(v.state_entries)),
                     _ => String::new(),
                 };
