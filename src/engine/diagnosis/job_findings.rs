@@ -21,7 +21,7 @@ const LATE_RECENT_MS: i64 = 60_000;
 const BOUND_TOO_LARGE_MIN_MS: i64 = 5_000;
 /// Results later than this many bounds after their window are not the bound's doing.
 const BOUND_EXPLAINS_DELAY: i64 = 3;
-const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, and the side output's volume";
+const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, or with a late side output (which that counter does not count) the numRecordsIn of its consumer";
 
 impl FindingContext<'_> {
     pub(crate) fn job_findings(&self) -> Vec<Finding> {

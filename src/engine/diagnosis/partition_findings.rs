@@ -12,7 +12,7 @@ use crate::engine::time::thousands;
 /// A partition silent this long after steady traffic, excluded by idleness, looks broken.
 const STALLED_AFTER_MS: i64 = 60_000;
 const CHECK_PARTITION: &str =
-    "the source's Watermarks tab and currentOutputWatermark per subtask; the partition's records-lag and records-consumed-rate in the Kafka consumer metrics";
+    "the source's Watermarks tab and currentOutputWatermark per subtask; whether the partition's KafkaSourceReader.topic.<topic>.partition.<p>.currentOffset moves";
 
 impl FindingContext<'_> {
     pub(crate) fn partition_findings(&self) -> Vec<Finding> {
@@ -273,7 +273,7 @@ impl FindingContext<'_> {
                 format!("{every} (gap variation {})", p.gap_variation_permille.map_or("not measured yet".into(), |v| format!("{v} ‰"))),
             )
             .evidence("peerRatePerS", peers, format!("its peers read {peers} records/s"))
-            .check("numRecordsIn of the source is not 0 while its watermark stands still; look at the records of that partition");
+            .check("its KafkaSourceReader.topic.<topic>.partition.<p>.currentOffset moves (one record per heartbeat) while its source subtask's currentOutputWatermark stands still; the records themselves (kafka-console-consumer) are the heartbeats");
         match (self.timeout(n), period) {
             (Some(t), Some(g)) if g <= t => f = f.fix("Filter heartbeats", Action::DropHeartbeats(true)),
             (None, _) => f = self.idle_fix(f, n),
@@ -360,7 +360,7 @@ impl FindingContext<'_> {
             .evidence("ratePerS", whole(rate), format!("{} records/s", rate_words(rate)))
             .evidence("dataDelayMs", p.data_delay_ms.unwrap_or(0), format!("newest record {} old on arrival", d(p.data_delay_ms.unwrap_or(0))))
             .evidence("unread", unread, format!("{} records unread", thousands(unread)))
-            .check("numRecordsIn is not 0 (not idle) while currentOutputWatermark of its source subtask trails the others; records-lag of the partition")
+            .check("its KafkaSourceReader.topic.<topic>.partition.<p>.currentOffset moves (not idle) while currentOutputWatermark of its source subtask trails the others; the log's end offset minus it is the partition's backlog")
     }
 
     /// How far an idle partition's watermark trails the active ones' (measured as `behind_ms`).
@@ -447,7 +447,7 @@ impl FindingContext<'_> {
             .detail("If a partition is idle because a producer broke, fix the producer; do not hide it with an idle timeout (seed 000 §3). Its data, when it comes back, will be late.")
             .evidence("silentMs", silent, format!("silent for {}", d(silent)))
             .evidence("gapP99Ms", p.gap_p99_ms.unwrap_or(0), format!("its gaps were at most {} (P99)", d(p.gap_p99_ms.unwrap_or(0))))
-            .check("the producer's own metrics; records-consumed-rate of the partition is 0"),
+            .check("the producer's own metrics; the partition's KafkaSourceReader.topic.<topic>.partition.<p>.currentOffset stands still"),
         )
     }
 }
