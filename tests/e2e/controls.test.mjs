@@ -186,6 +186,16 @@ test("a confirmation stays while it is pointed at or focused, and goes after", a
   });
 });
 
+test("sending again replaces the last send's confirmation", async () => {
+  await app(async (page) => {
+    await openControls(page);
+    for (let i = 0; i < 4; i++) await page.click("#btn-send");
+    const notices = page.locator(".notice", { hasText: "Sent one record" });
+    await notices.first().waitFor();
+    assert.equal(await notices.count(), 1, "four piled over the WHY panel");
+  });
+});
+
 test("keyboard shortcuts and the ? overlay", async () => {
   await app(async (page) => {
     await page.locator("body").click({ position: { x: 5, y: 700 } });

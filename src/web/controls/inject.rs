@@ -93,7 +93,9 @@ impl RecordDraft {
         match pg.apply(Command::Produce { partition: p, records: vec![rec] }) {
             Ok(()) => {
                 self.err.set(None);
-                pg.info(format!("Sent one record to partition {p} (event time {})", wm_human(t, pg.now())));
+                // The last send's confirmation replaces the one before: four piled over the WHY panel.
+                pg.clear_confirmations(|n| n.starts_with(SENT));
+                pg.info(format!("{SENT} to partition {p} (event time {})", wm_human(t, pg.now())));
             }
             Err(e) => self.err.set(Some(format!("{e}"))),
         }
@@ -147,6 +149,9 @@ fn RecordTarget(d: RecordDraft) -> impl IntoView {
         </div>
     }
 }
+
+/// How a send's confirmation starts.
+const SENT: &str = "Sent one record";
 
 /// The timestamp (checked as typed; Enter sends) and the event time it resolves to.
 #[component]
