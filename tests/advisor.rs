@@ -220,6 +220,28 @@ fn the_subtasks_without_a_split_are_the_ones_the_snapshot_shows() {
     }
 }
 
+/// Where the package's idle timeout differs from the WHY panel's fix (the timeout at the set
+/// bound), the row says why: two walks read 5 s beside a fix of 15 s as two answers.
+#[test]
+fn the_idle_timeout_row_says_why_it_differs_from_the_fix() {
+    let mut differed = 0;
+    for (json, at_ms) in [
+        (include_str!("../presets/seed_001_heartbeat.json"), 100 * 60_000),
+        (include_str!("../presets/empty_partition.json"), 30_000),
+    ] {
+        let a = diagnosed(json, at_ms).advice;
+        let (Some(alone), Some(rec)) = (a.idle_timeout_alone_ms, a.idle_timeout.recommended_ms) else { continue };
+        if alone != rec {
+            differed += 1;
+            let said = format!("{}, which is what the WHY panel's fix offers alone", wmp::engine::time::format_duration(alone));
+            assert!(a.idle_timeout.basis.contains(&said), "{}", a.idle_timeout.basis);
+        } else {
+            assert!(!a.idle_timeout.basis.contains("the WHY panel's fix"), "{}", a.idle_timeout.basis);
+        }
+    }
+    assert!(differed > 0, "no case where they differ: the test says nothing");
+}
+
 /// A source subtask without a split that ended its input has sent Long.MAX_VALUE and holds
 /// nothing: neither the advice nor the finding counts it (it read "holds every window subtask
 /// at No Watermark" after the job's end of input), nor one subtask ended alone.
