@@ -87,6 +87,14 @@ test("fields refuse bad input with a message at the field", async () => {
     assert.match(await page.locator("#f-bound-err").textContent(), /not a duration/);
     await page.fill("#f-idle", "0");
     assert.match(await page.locator("#f-idle-err").textContent(), /greater than 0/);
+    // The start offset's time is checked as typed and marked as the others are, by its label.
+    await page.selectOption("#f-start", "timestamp");
+    await page.fill("#f-start-at", "soonish");
+    assert.equal(await page.getAttribute("#f-start-at", "aria-invalid"), "true");
+    assert.match(await page.locator(".ctl-group", { has: page.locator("#f-start-at") }).textContent(), /records from \(UTC\): 'soonish' is not a time/);
+    await page.fill("#f-start-at", "2026-01-01 00:00:10");
+    assert.equal(await page.getAttribute("#f-start-at", "aria-invalid"), "false");
+    await page.selectOption("#f-start", "earliest");
     await page.fill("#f-src-par", "0");
     await page.click("#btn-apply-parallelism");
     assert.match(await page.locator(".ctl-group", { hasText: "Topology" }).textContent(), /between 1 and 256/);

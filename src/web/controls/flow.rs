@@ -132,7 +132,7 @@ impl FlowDraft {
     fn start_offset(self, current: &StartOffset, day_of: i64) -> Result<StartOffset, String> {
         Ok(match self.start.get_untracked().as_str() {
             "latest" => StartOffset::Latest,
-            "timestamp" => StartOffset::TimestampMs(parse_utc(&self.at.get_untracked(), day_of).map_err(|e| format!("start timestamp: {e}"))?),
+            "timestamp" => StartOffset::TimestampMs(parse_utc(&self.at.get_untracked(), day_of).map_err(|e| format!("records from (UTC): {e}"))?),
             "committed" => current.clone(),
             _ => StartOffset::Earliest,
         })
@@ -243,10 +243,13 @@ fn TextDraft(
     check: Validate,
     #[prop(optional, into)] hidden: Signal<bool>,
 ) -> impl IntoView {
+    // Outlined as every field with an error is: the group's message names this label.
+    let invalid = move || err.with(|e| e.as_ref().is_some_and(|e| e.starts_with(&format!("{label}: "))));
     view! {
-        <div class="field" class:hidden=move || hidden.get()>
+        <div class="field" class:hidden=move || hidden.get() class:invalid=invalid>
             <label for=id>{label}</label>
             <input id=id type="text" spellcheck="false" prop:value=move || sig.get()
+                aria-invalid=move || invalid().to_string()
                 on:input=move |ev| {
                     let t = event_target_value(&ev);
                     err.set(check(&t).err().map(|e| format!("{label}: {e}")));
