@@ -154,9 +154,11 @@ pub fn LessonStage(run: LessonRun) -> impl IntoView {
                 data-px-per-s=move || format!("{:.4}", scale.get().x(1000) - scale.get().x(0))
                 role="group" aria-label="Event time, left to right: the records of each partition, the watermarks, the windows">
                 <Windows run=run scale=scale dragging=dragging />
+                // Under the rows: the "now" line ran through a handle's value ("withIdleness 20 s"),
+                // whose halo now hides it.
+                <Axis run=run scale=scale />
                 {move || (0..shape.get().0).map(|p| view! { <PartitionRow run=run scale=scale p=p dragging=dragging /> }).collect_view()}
                 {move || (0..shape.get().1).map(|q| view! { <OperatorRow run=run scale=scale q=q /> }).collect_view()}
-                <Axis run=run scale=scale />
             </svg>
             <p class="lesson-hint small muted">
                 {move || hint(grabs())}
