@@ -225,10 +225,9 @@ fn the_subtasks_without_a_split_are_the_ones_the_snapshot_shows() {
 #[test]
 fn the_idle_timeout_row_says_why_it_differs_from_the_fix() {
     let mut differed = 0;
-    for (json, at_ms) in [
-        (include_str!("../presets/seed_001_heartbeat.json"), 100 * 60_000),
-        (include_str!("../presets/empty_partition.json"), 30_000),
-    ] {
+    for (json, at_ms) in
+        [(include_str!("../presets/seed_001_heartbeat.json"), 100 * 60_000), (include_str!("../presets/empty_partition.json"), 30_000)]
+    {
         let a = diagnosed(json, at_ms).advice;
         let (Some(alone), Some(rec)) = (a.idle_timeout_alone_ms, a.idle_timeout.recommended_ms) else { continue };
         if alone != rec {
