@@ -8,6 +8,7 @@
 //! highlight, the embed line, the JS API and the CLI report.
 
 pub mod advisor;
+mod advisor_lateness;
 mod advisor_silence;
 pub mod classify;
 pub mod diagnose;

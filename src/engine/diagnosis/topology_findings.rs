@@ -5,7 +5,8 @@
 
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
-use crate::engine::explain::{ordinal, Reason};
+use crate::engine::explain::Reason;
+use crate::engine::explain_text::ordinal;
 use crate::engine::session::action::Action;
 
 /// A chained operator this long without records while it holds the watermark is stuck.
