@@ -307,21 +307,31 @@ fn the_lateness_row_says_why_it_differs_from_the_late_findings_fix() {
 }
 
 /// "Apply advice" applies what acts now and meets the constraints: not late-data's 45 s idle
-/// timeout (above the tolerated delay, and no partition is silent), nor a backfill's 2 min (no
-/// partition is silent, so it changes nothing). The rows still show them, saying why not.
+/// timeout nor a backfill's 2 min (no partition is silent, so they change nothing), nor a
+/// timeout above the delay the user tolerates. The rows still show them, saying why not. With
+/// nothing silent that is the reason given first, whatever the constraints: late data's row said
+/// "no value meets every constraint", and named a WHY-panel fix that was not there.
 #[test]
 fn advice_that_changes_nothing_now_or_meets_no_constraint_is_not_applied() {
+    let nothing_silent = "it changes nothing now: no partition is silent";
+    let tight = DiagnosisOptions { tolerated_delay_ms: Some(1_000), ..DiagnosisOptions::default() };
     let cases = [
-        (include_str!("../presets/late_data.json"), 60_000, "no value meets every constraint"),
-        (include_str!("../presets/backfill_aligned.json"), 300_000, "no value meets every constraint"),
-        (include_str!("../presets/backfill_taskmanager_lost.json"), 60_000, "no value meets every constraint"),
+        (include_str!("../presets/late_data.json"), 60_000, DiagnosisOptions::default(), nothing_silent),
+        (include_str!("../presets/backfill_aligned.json"), 300_000, DiagnosisOptions::default(), nothing_silent),
+        (include_str!("../presets/backfill_taskmanager_lost.json"), 60_000, DiagnosisOptions::default(), nothing_silent),
+        (include_str!("../presets/empty_partition.json"), 30_000, tight, "no value meets every constraint"),
     ];
-    for (json, at_ms, why) in cases {
-        let d = diagnosed(json, at_ms);
+    for (json, at_ms, options, why) in cases {
+        let mut s = Session::from_json(json).unwrap();
+        run_to(&mut s, at_ms);
+        let d = s.sim().diagnose(&options);
         let idle = &d.advice.idle_timeout;
         assert!(idle.recommended_ms.is_some_and(|t| idle.current_ms != Some(t)), "a change is shown: {idle:?}");
         assert!(idle.not_applied.as_deref().is_some_and(|n| n.contains(why)), "{:?}", idle.not_applied);
         assert!(!d.advice.actions.iter().any(|a| matches!(a, Action::IdleTimeout(_))), "{:?}", d.advice.actions);
+        if why == nothing_silent {
+            assert!(!idle.basis.contains("WHY panel's fix"), "no finding offers an idle timeout: {}", idle.basis);
+        }
     }
     // Within the tolerated delay (two minutes), a backfill's is left out for changing nothing now.
     let mut s = Session::from_json(include_str!("../presets/backfill_taskmanager_lost.json")).unwrap();

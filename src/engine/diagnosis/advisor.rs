@@ -11,7 +11,7 @@
 //! partitions say about silence, in `advisor_silence`.
 
 use super::advisor_lateness::lateness;
-use super::advisor_silence::{any_silent, idleness_cannot_act};
+use super::advisor_silence::{holds_silently, idleness_cannot_act};
 use super::classify::{PartitionClass, PartitionFacts};
 use super::histogram::Histogram;
 use crate::engine::session::action::Action;
@@ -143,9 +143,10 @@ pub fn advise(i: &Inputs) -> Advice {
     let idle_timeout_alone_ms = if changes_bound { idle_for(i.bound_ms).0.recommended_ms } else { idle_timeout.recommended_ms };
     let mut idle_timeout = idle_timeout;
     // The WHY panel's fix is the timeout at the set bound: the row says why the package's
-    // differs (5 s beside a fix of 15 s read as two answers, in two walks).
+    // differs (5 s beside a fix of 15 s read as two answers, in two walks). With nothing silent
+    // no finding offers one, and the row named a fix that was not there (late data).
     if let Some((alone, set)) =
-        idle_timeout_alone_ms.zip(i.bound_ms).filter(|&(a, _)| changes_bound && Some(a) != idle_timeout.recommended_ms)
+        idle_timeout_alone_ms.zip(i.bound_ms).filter(|&(a, _)| changes_bound && Some(a) != idle_timeout.recommended_ms && holds_silently(i))
     {
         idle_timeout.basis += &as_it_is(set, "it needs", alone, "the WHY panel's fix");
     }
@@ -297,9 +298,7 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
             ),
         };
     }
-    // A source subtask without a split holds the watermark as a silent partition does, and an
-    // idle timeout is its fix too (it read "changes nothing" beside that finding's fix).
-    let silent = any_silent(i) || !i.splitless_subtasks.is_empty();
+    let silent = holds_silently(i);
     if let Some((last, first)) = i.splitless_subtasks.split_last() {
         basis += &match first {
             [] => format!("; source subtask {last} owns no partition, and an idle timeout lets it go idle as it does a silent partition"),
@@ -349,10 +348,12 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
             Some("the watermark operator after the source decides idleness; the WHY panel's fix gives it its own withIdleness".to_string())
         } else if cannot_act.is_some() {
             Some("idleness cannot release windows in this job now (see its cost)".to_string())
+        } else if !silent && all.iter().all(Option::is_none) {
+            // Before the constraints: with nothing silent, a value meeting them would not be
+            // applied either (late data read "no value meets every constraint" as the reason).
+            Some("it changes nothing now: no partition is silent".to_string())
         } else if !hard(t) {
             Some(format!("no value meets every constraint: {} is above the delay you tolerate ({})", d(t), d(tolerated)))
-        } else if !silent && all.iter().all(Option::is_none) {
-            Some("it changes nothing now: no partition is silent".to_string())
         } else {
             None
         }

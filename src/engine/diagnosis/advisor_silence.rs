@@ -35,8 +35,15 @@ fn paused_by_pressure<'a>(i: &'a Inputs) -> Option<&'a PartitionFacts> {
         .find(|p| p.class == PartitionClass::Idle && !p.idle && p.silent_ms.is_some_and(|s| s > after) && p.subtask.is_some_and(pressured))
 }
 
-/// Whether a partition is silent or goes quiet (what an idle timeout is for).
-pub(super) fn any_silent(i: &Inputs) -> bool {
+/// Whether something holds the watermark as a silent partition does, which is what an idle
+/// timeout is for (and what the findings then offer one for): a silent partition, or a source
+/// subtask without a split (it read "changes nothing" beside that finding's fix).
+pub(super) fn holds_silently(i: &Inputs) -> bool {
+    any_silent(i) || !i.splitless_subtasks.is_empty()
+}
+
+/// Whether a partition is silent or goes quiet.
+fn any_silent(i: &Inputs) -> bool {
     use PartitionClass::{Empty, Flapping, Heartbeat, Idle, Returning};
     i.partitions.iter().any(|p| p.idle || matches!(p.class, Empty | Idle | Heartbeat | Flapping | Returning))
 }
