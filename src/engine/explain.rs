@@ -275,6 +275,9 @@ impl Simulation {
         let src = &self.sources[s as usize];
         let interval = self.cfg.auto_watermark_interval_ms;
         let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| interval > 0);
+        // `owns_no_split`, not `waits_without_split`: this runs for the subtask whose channel
+        // holds the watermark, and a finished or legacy-idle one never does (its channel is at
+        // Long.MAX_VALUE or idle), so the narrower rule would change nothing here.
         if src.owns_no_split() {
             return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });
         }
