@@ -137,6 +137,56 @@ mod tests {
         assert!(t.check_if_idle(ProcTime(1346)));
     }
 
+    /// `withIdleness(T1).withIdleness(T2)` nests two wrappers, and the outer one asks the inner
+    /// one whenever it is not idle itself: the shorter timeout marks the output idle, on either
+    /// layer (seed 002 §2 says the outer one's decides). Flink 2.3.0's own classes, run by
+    /// `tools/oracle/DoubleIdleness.java` (probes every 100 ms, events at 50 and 1550): IDLE at
+    /// 600 and 2100 both ways, as one wrapper with the shorter timeout.
+    #[test]
+    fn with_idleness_twice_is_the_shorter_timeout() {
+        let idle_at = |check: &mut dyn FnMut(i64) -> bool| -> Vec<i64> {
+            let mut marks = Vec::new();
+            for t in (100..=3_000).step_by(100) {
+                if check(t) {
+                    marks.push(t);
+                }
+            }
+            marks
+        };
+        let origin = 10_000;
+        let nested = |inner_ms, outer_ms| {
+            let (mut inner, mut outer) = (IdlenessWrapper::new(Some(inner_ms)), IdlenessWrapper::new(Some(outer_ms)));
+            let mut downstream_idle = false;
+            idle_at(&mut |t| {
+                if t == 100 || t == 1_600 {
+                    // The events at 50 and 1550 (onEvent reaches both layers).
+                    inner.on_event();
+                    outer.on_event();
+                    downstream_idle = false;
+                }
+                let outer_check = outer.on_periodic_emit(ProcTime(origin + t));
+                let marked = match outer_check {
+                    IdleCheck::Emit => inner.on_periodic_emit(ProcTime(origin + t)) == IdleCheck::MarkIdle,
+                    check => check == IdleCheck::MarkIdle,
+                };
+                // The data output forwards an IDLE status once (`WatermarkToDataOutput::markIdle`).
+                let first = marked && !downstream_idle;
+                downstream_idle |= marked;
+                first
+            })
+        };
+        let mut single = IdlenessWrapper::new(Some(300));
+        let single_marks = idle_at(&mut |t| {
+            if t == 100 || t == 1_600 {
+                single.on_event();
+            }
+            single.on_periodic_emit(ProcTime(origin + t)) == IdleCheck::MarkIdle
+        });
+        assert_eq!(single_marks, [600, 2_100], "Flink 2.3.0's downstream: STATUS IDLE at 600 and 2100");
+        assert_eq!(nested(300, 700), single_marks, "inner shorter");
+        assert_eq!(nested(700, 300), single_marks, "outer shorter");
+    }
+
     #[test]
     fn zero_clock_does_not_restart_countdown() {
         let mut t = IdlenessTimer::new(10);
