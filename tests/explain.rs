@@ -126,3 +126,48 @@ fn a_minimum_tied_everywhere_names_no_holder() {
     assert!(ex.tied.is_none() && ex.held_by.as_ref().and_then(|c| c.partition) == Some(11), "{}", ex.text);
     assert!(one.snapshot().operators[0].channels.iter().any(|c| c.is_min));
 }
+
+/// A job whose every partition stopped at once: nothing is ahead of the holding split, so an idle
+/// timeout would make every input idle and move nothing (Flink 2.3.0 in the oracle's golden 23:
+/// with the last split idle the watermark stays at the max and the last window never fires). The
+/// explanation, the finding and the advisor said "no idle timeout lets it go" and offered one. A
+/// second partition with a later last record is ahead, and there the timeout is the fix.
+#[test]
+fn a_silent_split_with_nothing_ahead_is_not_offered_an_idle_timeout() {
+    let job = |stop_ms: &[i64]| {
+        let producers: Vec<String> = (0..stop_ms.len())
+            .map(|p| {
+                format!(r#"{{"partitions": {p}, "kind": "steady", "rate_per_s": 10, "stop_ms": {}, "keys": {{"count": 1}}}}"#, stop_ms[p])
+            })
+            .collect();
+        format!(
+            r#"{{"duration_ms": 30000, "topic": {{"partitions": {}}}, "source": {{"parallelism": 1}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 10000}}}}, "producers": [{}]}}"#,
+            stop_ms.len(),
+            producers.join(", ")
+        )
+    };
+    let diagnosed = |json: &str| sim(json, 30_000).diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+    let one = diagnosed(&job(&[8_000]));
+    let reasons = &one.explanation.as_ref().unwrap().reasons;
+    assert!(reasons.iter().any(|r| matches!(r, Reason::SplitSilentNothingAhead { partition: 0, .. })), "{reasons:?}");
+    for alone in [job(&[8_000]), job(&[8_000, 8_000])] {
+        let d = diagnosed(&alone);
+        let ex = d.explanation.as_ref().unwrap();
+        // One partition: the silent split with nothing ahead; two stopped alike: a tie.
+        assert!(ex.nothing_ahead(), "{}", ex.text);
+        assert!(!ex.text.contains("no idle timeout is set"), "{}", ex.text);
+        assert!(d.findings.iter().all(|f| f.fixes.iter().all(|x| !x.label.starts_with("Idle timeout"))), "{:?}", d.findings);
+        assert!(d.headline.contains("only its next record moves the watermark"), "{}", d.headline);
+        assert!(
+            d.advice.idle_timeout.not_applied.as_deref().is_some_and(|n| n.contains("no input is ahead")),
+            "{:?}",
+            d.advice.idle_timeout
+        );
+    }
+    // Partition 1 read on to 12 s: its split is ahead, so idleness would release partition 0's.
+    let d = diagnosed(&job(&[8_000, 12_000]));
+    let ex = d.explanation.as_ref().unwrap();
+    assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SplitSilentNoIdleTimeout { partition: 0, .. })), "{}", ex.text);
+    assert!(d.findings.iter().any(|f| f.fixes.iter().any(|x| x.label.starts_with("Idle timeout"))), "{:?}", d.findings);
+}

@@ -33,6 +33,10 @@ pub enum Reason {
     },
     /// The holding split has been silent for a while and no idle timeout is set.
     SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
+    /// The holding split has been silent for a while, and no other split or channel is ahead of
+    /// it: an idle timeout would make every input idle, which moves nothing (an all-idle flush
+    /// goes to the highest watermark, which is its own), so only its next record moves it.
+    SplitSilentNothingAhead { partition: u32, silent_ms: i64 },
     /// An idle timeout is set, but heartbeats (the partition's records are mostly heartbeats)
     /// come more often than it and keep the split active.
     KeptActiveBySparseRecords { partition: u32, idle_timeout_ms: i64, last_record_ago_ms: i64, period_ms: i64 },
@@ -155,6 +159,16 @@ pub struct Explanation {
     pub text: String,
 }
 
+impl Explanation {
+    /// Whether nothing is ahead of the watermark that idleness could release it to: the silent
+    /// split holding it has nothing ahead (`SplitSilentNothingAhead`), or every channel and
+    /// partition is at it alike (`tied`). An idle timeout then changes nothing now: the findings
+    /// and the advisor read this one rule.
+    pub fn nothing_ahead(&self) -> bool {
+        self.tied.is_some() || self.reasons.iter().any(|r| matches!(r, Reason::SplitSilentNothingAhead { .. }))
+    }
+}
+
 const FAR_FUTURE_MS: i64 = 3_600_000;
 const YEAR_MS: i64 = 365 * 86_400_000;
 
@@ -178,7 +192,7 @@ impl Simulation {
             reasons.extend(self.input_reasons(w, ch.input));
             let (partition, mut why) = match self.midstream_reason(ch.source, now) {
                 Some(r) => (None, vec![r]),
-                None => self.source_reasons(ch.source, now, facts),
+                None => self.source_reasons(ch.source, now, facts, w.input.channels().any(|(_, c)| c.watermark > wm)),
             };
             held_by = Some(Culprit { input: ch.input, channel: ch.channel, source_subtask: ch.source, partition });
             reasons.extend(self.restore_reason(w, ch));
@@ -271,7 +285,8 @@ impl Simulation {
 
     /// Why a source subtask's output is where it is, and which split holds it; what the split
     /// is comes from its class, so a slow or returning partition is never called a heartbeat.
-    fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts]) -> (Option<u32>, Vec<Reason>) {
+    /// `channel_ahead`: another channel of the window subtask has a higher watermark.
+    fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts], channel_ahead: bool) -> (Option<u32>, Vec<Reason>) {
         let src = &self.sources[s as usize];
         let interval = self.cfg.auto_watermark_interval_ms;
         let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| interval > 0);
@@ -289,8 +304,12 @@ impl Simulation {
         let p = sp.partition;
         let mut why = Vec::new();
         let silent = sp.last_record_at.map(|t| now - t);
+        // What idleness would release: a higher watermark on another live split of this
+        // subtask or on another channel (idle or not: an all-idle flush reaches it too).
+        let held = src.split_watermark(i);
+        let ahead = channel_ahead || (0..src.splits.len()).any(|j| j != i && !src.splits[j].released && src.split_watermark(j) > held);
         if let Some(f) = facts.get(p as usize) {
-            why.extend(class_reason(f, timeout, silent));
+            why.extend(class_reason(f, timeout, silent, ahead));
         }
         if let Some(at) = sp.idle_deadline(interval, now) {
             why.push(Reason::IdleCountdown { partition: p, idle_at: at });
@@ -395,10 +414,16 @@ impl Simulation {
 }
 
 /// What the holding split's class says about it, if anything.
-fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>) -> Option<Reason> {
+/// `ahead`: something idleness would release to is ahead of the split (else "no idle timeout
+/// is set" offered a fix that moves nothing: a job whose only partition stopped).
+fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>, ahead: bool) -> Option<Reason> {
     let p = f.partition;
-    let silent_untimed =
-        || silent.filter(|&s| s >= 1000 && timeout.is_none()).map(|s| Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s });
+    let silent_untimed = || {
+        silent.filter(|&s| s >= 1000 && timeout.is_none()).map(|s| match ahead {
+            true => Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s },
+            false => Reason::SplitSilentNothingAhead { partition: p, silent_ms: s },
+        })
+    };
     match f.class {
         PartitionClass::Empty => {
             Some(Reason::SplitNeverReceived { partition: p, idle_timeout_ms: timeout, heartbeats_filtered: f.filtered })

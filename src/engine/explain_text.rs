@@ -39,6 +39,7 @@ pub fn reason_clause_named(
             idle_timeout_ms.map_or_else(|| "; no idle timeout is set".to_string(), |t| format!("; it goes idle after the {} idle timeout", d(t)))
         ),
         Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {} has had no record for {} and no idle timeout is set", name(*partition), d(*silent_ms)),
+        Reason::SplitSilentNothingAhead { partition, silent_ms } => format!("partition {} has had no record for {}, and no other input is ahead of it: only its next record moves the watermark (an idle timeout would make every input idle, which moves nothing)", name(*partition), d(*silent_ms)),
         Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms, period_ms } => format!(
             "partition {} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator", name(*partition),
             d(*period_ms),

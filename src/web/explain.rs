@@ -45,6 +45,7 @@ fn icon(r: &Reason) -> &'static str {
         Reason::SubtaskWithoutSplit { .. }
         | Reason::SplitNeverReceived { .. }
         | Reason::SplitSilentNoIdleTimeout { .. }
+        | Reason::SplitSilentNothingAhead { .. }
         | Reason::PeriodicEmissionDisabled
         | Reason::ChannelNotRealigned { .. } => "■",
     }

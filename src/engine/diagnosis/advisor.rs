@@ -114,6 +114,9 @@ pub struct Inputs<'a> {
     /// timeout marks idle (`Simulation::subtasks_waiting_without_split`): each holds the
     /// watermark as a silent partition does.
     pub splitless_subtasks: &'a [String],
+    /// Nothing is ahead of the watermark that idleness would release it to
+    /// (`Explanation::nothing_ahead`): an idle timeout changes nothing now.
+    pub nothing_ahead_of_holder: bool,
     /// SQL's watermark operator after every source decides idleness: its
     /// `table.exec.source.idle-timeout` (`None` inside: off) is what the advice sets.
     pub sql_idle_timeout_ms: Option<Option<i64>>,
@@ -310,7 +313,11 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     }
     if rec.is_some() && !silent {
         // A backfill's advice read as the fix beside a WHY panel that names another one.
-        basis += "; no partition is silent now, so it changes nothing until one goes silent";
+        basis += if i.nothing_ahead_of_holder {
+            "; no input is ahead of the silent partitions holding the watermark, so it changes nothing now"
+        } else {
+            "; no partition is silent now, so it changes nothing until one goes silent"
+        };
     }
     if !same {
         basis += "; the sources' idle timeouts differ (";
@@ -351,7 +358,10 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         } else if !silent && all.iter().all(Option::is_none) {
             // Before the constraints: with nothing silent, a value meeting them would not be
             // applied either (late data read "no value meets every constraint" as the reason).
-            Some("it changes nothing now: no partition is silent".to_string())
+            Some(format!(
+                "it changes nothing now: {}",
+                if i.nothing_ahead_of_holder { "no input is ahead of the silent partitions" } else { "no partition is silent" }
+            ))
         } else if !hard(t) {
             Some(format!("no value meets every constraint: {} is above the delay you tolerate ({})", d(t), d(tolerated)))
         } else {

@@ -38,8 +38,10 @@ fn paused_by_pressure<'a>(i: &'a Inputs) -> Option<&'a PartitionFacts> {
 /// Whether something holds the watermark as a silent partition does, which is what an idle
 /// timeout is for (and what the findings then offer one for): a silent partition, or a source
 /// subtask without a split (it read "changes nothing" beside that finding's fix).
+/// Not when the silent split holding the watermark has nothing ahead of it: idleness then
+/// releases nothing (a job whose only partition stopped).
 pub(super) fn holds_silently(i: &Inputs) -> bool {
-    any_silent(i) || !i.splitless_subtasks.is_empty()
+    (any_silent(i) || !i.splitless_subtasks.is_empty()) && !i.nothing_ahead_of_holder
 }
 
 /// Whether a partition is silent or goes quiet.

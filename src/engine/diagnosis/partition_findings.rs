@@ -6,6 +6,7 @@
 use super::classify::{behind_words, PartitionClass, PartitionFacts, SlowCause, RECORDS_FOR_RHYTHM};
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
+use crate::engine::explain::Explanation;
 use crate::engine::session::action::Action;
 use crate::engine::time::thousands;
 
@@ -103,6 +104,13 @@ impl FindingContext<'_> {
         }
     }
 
+    /// Whether idleness would release nothing now (`Explanation::nothing_ahead`): the holder, the
+    /// lowest, has nothing above it, so no silent partition is above it either. Not with the
+    /// interval at 0, where the interval is the fix (every split is at No Watermark alike).
+    fn nothing_ahead(&self) -> bool {
+        self.sim.cfg.auto_watermark_interval_ms > 0 && self.explanation.is_some_and(Explanation::nothing_ahead)
+    }
+
     fn holds(&self, p: &PartitionFacts) -> bool {
         self.culprit.and_then(|c| c.partition) == Some(p.partition)
     }
@@ -179,6 +187,12 @@ impl FindingContext<'_> {
             )
         };
         let f = match self.timeout(n) {
+            None if self.nothing_ahead() => Finding::new(
+                FindingKind::IdlePartition,
+                Severity::Warning,
+                format!("Partition {name} {stopped} and holds the watermark: no other input is ahead of it, so only its next record moves the watermark."),
+            )
+            .detail("An idle timeout would not help: once every input is idle the watermark stays where it is (an all-idle flush goes to the highest watermark, which is this split's). The last windows wait for new data, as event time means them to; if results must come without it, end the input (a bounded source sends Long.MAX_VALUE) or fire them on a processing-time trigger."),
             None => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
                 let holds = if self.holds(p) { " and holds the watermark" } else { "" };
