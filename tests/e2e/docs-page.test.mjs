@@ -303,6 +303,19 @@ test("copy buttons copy the snippet", async () => {
   }
 });
 
+test("no snippet to copy holds a template literal: MDX (Docusaurus) reads “${” as an expression and the page breaks", async () => {
+  const { context, page } = await openDocs();
+  try {
+    const snippets = await page.$$eval("button.copy", (bs) => bs.map((b) => ({ id: b.dataset.copy, text: document.getElementById(b.dataset.copy)?.textContent ?? "" })));
+    assert.ok(snippets.length >= 4 && snippets.every((s) => s.text.length > 0), JSON.stringify(snippets.map((s) => s.id)));
+    assert.deepEqual(snippets.filter((s) => s.text.includes("${")).map((s) => s.id), [], "snippets with ${");
+    // Still the frame's height from its posted one, as a string joined with +.
+    assert.match(snippets.find((s) => s.id === "snippet-iframe").text, /frame\.style\.height = ev\.data\.detail\.height \+ "px";/);
+  } finally {
+    await context.close();
+  }
+});
+
 for (const scheme of ["light", "dark"]) {
   test(`screenshot of the docs page (${scheme})`, async () => {
     const { context, page } = await openDocs({ colorScheme: scheme });
