@@ -115,18 +115,23 @@ const EMBED_ONLY: &[&str] = &["layout", "theme", "controls", "view", "startat", 
 /// parameter, and the others still apply. `start-at` runs here, within the links' work budget.
 fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> EmbedOptions {
     let mut options = EmbedOptions::default();
+    // As the link spells it (`startAt`, `start_at`), for a problem to name.
+    let mut start_key = String::new();
     for (key, value) in pairs_named(params, EMBED_ONLY) {
         let norm = match super::embed_options::normalize(&key) {
             play if play == "play" => "autoplay".to_string(),
             norm => norm,
         };
+        if norm == "startat" {
+            start_key.clone_from(&key);
+        }
         match EmbedOptions::parse(&[(norm.as_str(), value.as_str())]) {
             Ok(one) => options = options.merged(one, &[norm]),
             Err(e) => problems.push(format!("The parameter “{key}” is wrong: {}.", e.message)),
         }
     }
     if let Some(ms) = options.start_at {
-        if !start_at_or_problem(pg, ms, problems) {
+        if !start_at_or_problem(pg, &start_key, ms, problems) {
             // Not kept: a later update through the bridge would run to it again and fail.
             options.start_at = None;
         }
@@ -158,12 +163,13 @@ fn start_at(pg: &Pg, ms: i64) -> Result<(), InputError> {
     Ok(())
 }
 
-/// [`start_at`], with a failure as the link problem every link words the same way. Returns
+/// [`start_at`], with a failure as the link problem every link words the same way, naming the
+/// parameter as the link spells it (`key`: `start-at`, `startAt`, `start_at` …). Returns
 /// whether it ran.
-fn start_at_or_problem(pg: &Pg, ms: i64, problems: &mut Vec<String>) -> bool {
+fn start_at_or_problem(pg: &Pg, key: &str, ms: i64, problems: &mut Vec<String>) -> bool {
     let ran = start_at(pg, ms);
     if let Err(e) = &ran {
-        problems.push(format!("The parameter “start-at” cannot be reached: {}.", e.message));
+        problems.push(format!("The parameter “{key}” cannot be reached: {}.", e.message));
     }
     ran.is_ok()
 }
@@ -206,7 +212,7 @@ pub fn start_from_query(pg: &Pg, problems: &mut Vec<String>) {
     match parse_start_at(key, &value) {
         Err(e) => problems.push(e),
         Ok(ms) if problems.is_empty() => {
-            start_at_or_problem(pg, ms, problems);
+            start_at_or_problem(pg, key, ms, problems);
         }
         Ok(_) => {}
     }
@@ -257,7 +263,7 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
             // A fragment's (`#preset=…&start-at=…`); the query's runs after the fragment loaded
             // ([`start_from_query`]): run here, it ran the page's default job to it, and the
             // fragment's state then replaced that run.
-            key if !from_query && is_start_at(key) => parse_start_at(key, &v).map(|ms| start = Some(ms)),
+            key if !from_query && is_start_at(key) => parse_start_at(key, &v).map(|ms| start = Some((key, ms))),
             _ => Ok(()),
         };
         if let Err(e) = loaded {
@@ -267,8 +273,8 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
     // An iframe's options parser reads both, each checked (`apply_embed_options`); a fragment's
     // `embed=1` asks nothing of the page.
     if !(embed && from_query) {
-        if let Some(ms) = start.filter(|_| problems.is_empty()) {
-            start_at_or_problem(pg, ms, problems);
+        if let Some((key, ms)) = start.filter(|_| problems.is_empty()) {
+            start_at_or_problem(pg, key, ms, problems);
         }
         if let Some(s) = speed {
             pg.speed.set(s);

@@ -19,6 +19,9 @@ for (const [suffix, words] of [
   ["?share=wmp1.eyJzb3VyY2U", /This share string (is damaged|holds no valid scenario)/],
   ["#preset=seed-999", /There is no preset “seed-999”\. The presets are: seed-001/],
   ["?preset=empty-partition&start-at=soon", /The parameter “start-at” is wrong/],
+  // Named as the link spells it (it said “start-at” whatever the spelling).
+  ["?preset=empty-partition&startAt=160h", /The parameter “startAt” cannot be reached/],
+  ["#preset=empty-partition&start_at=160h", /The parameter “start_at” cannot be reached/],
   ["#scenario=%7B%22source%22%3A", /This scenario is cut off/],
 ]) {
   test(`a bad link opens an explanation: ${suffix}`, async () => {
@@ -60,6 +63,16 @@ test("the full page opens a link at its start-at, as an embed does", async () =>
     assert.equal(await page.locator("dialog.link-problem[open]").count(), 0);
     // The address the page writes keeps the state, not the parameter that ran it there.
     await page.waitForFunction(() => location.hash.startsWith("#s=") && !/start-at/.test(location.search), null, { timeout: 10_000 });
+  } finally {
+    await context.close();
+  }
+});
+
+test("an embed's start-at that cannot be reached is named as its link spells it", async () => {
+  const { context, page } = await openLink("?embed=1&preset=empty-partition&Start_At=160h");
+  try {
+    await page.locator("#link-problem-text").waitFor({ state: "attached", timeout: 10_000 });
+    assert.match(await page.locator("#link-problem-text").textContent(), /The parameter “Start_At” cannot be reached/);
   } finally {
     await context.close();
   }
