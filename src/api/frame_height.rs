@@ -6,17 +6,15 @@
 //! part of the embed (header, WHY line, graph, timeline) plus the embed's bottom padding. The
 //! page is exactly as tall as the frame and the stacked (phone) layout scrolls inside it, so a
 //! scroll height would be at least the frame's: a frame made taller would read taller, and never
-//! shrink back for a shorter job. The side-by-side layout (a frame over 600 px wide) fills its
-//! frame by design: there the height is the layout's own, 420 px (`--wmp-height`'s default),
-//! whatever the frame's. Reading the frame's there looped with a host whose CSS sets
+//! shrink back for a shorter job. The side-by-side layout (a frame wider than the phone
+//! breakpoint) fills its frame by design: there the height is the layout's own, style.css's
+//! `--wmp-embed-height` (`--wmp-height`, 420 px by default), whatever the frame's. Reading the
+//! frame's there looped with a host whose CSS sets
 //! `box-sizing: border-box` (Bootstrap's and Tailwind's resets do): each height it set was the
 //! frame's border box, the next one read 2 borders less, down to the 380 px minimum.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// The side-by-side layout's height (style.css: `--wmp-height`'s default for the embed).
-const SIDE_BY_SIDE_PX: u32 = 420;
 
 /// Calls `measured(height)` once the embed is laid out, then each time its box or one of its
 /// parts changes size (the caller tells a change from a repeat). Nothing without the embed
@@ -44,12 +42,21 @@ pub fn watch(measured: impl Fn(u32) + 'static) {
 
 /// The height a frame holds the embed at: its content's when stacked, the layout's side by side.
 fn height(window: &web_sys::Window, embed: &web_sys::Element) -> u32 {
-    // style.css's phone breakpoint: at most 600 px wide, the embed stacks its parts.
+    // style.css's phone breakpoint: at most that wide, the embed stacks its parts.
     if crate::web::measure::phone() {
         content_height(window, embed)
     } else {
-        SIDE_BY_SIDE_PX
+        // As the style sheet sizes the layout, never under the embed's minimum; its default
+        // should the sheet not be read.
+        let own = css_px(window, embed, "--wmp-embed-height").unwrap_or(f64::from(crate::web::style_sheet::EMBED_HEIGHT_PX));
+        own.max(css_px(window, embed, "min-height").unwrap_or(0.0)).ceil() as u32
     }
+}
+
+/// A computed length in CSS pixels (a custom property's too, which the embed inherits).
+fn css_px(window: &web_sys::Window, el: &web_sys::Element, name: &str) -> Option<f64> {
+    let value = window.get_computed_style(el).ok().flatten()?.get_property_value(name).ok()?;
+    value.trim().trim_end_matches("px").parse::<f64>().ok()
 }
 
 /// The content's height in whole CSS pixels, rounded up (a frame that tall holds it).
@@ -67,10 +74,7 @@ fn content_height(window: &web_sys::Window, embed: &web_sys::Element) -> u32 {
         }
         part = p.next_element_sibling();
     }
-    let px = |name: &str| {
-        let style = window.get_computed_style(embed).ok().flatten();
-        style.and_then(|s| s.get_property_value(name).ok()).and_then(|v| v.trim_end_matches("px").parse::<f64>().ok()).unwrap_or(0.0)
-    };
+    let px = |name: &str| css_px(window, embed, name).unwrap_or(0.0);
     let page_top = rect.top() + window.scroll_y().unwrap_or(0.0);
     // Never under the embed's own minimum (380 px): a frame that short scrolled it inside.
     (page_top + bottom - top + px("padding-bottom")).max(page_top + px("min-height")).ceil().max(0.0) as u32

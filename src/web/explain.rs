@@ -55,7 +55,9 @@ fn icon(r: &Reason) -> &'static str {
 pub fn ExplainPanel() -> impl IntoView {
     let tab = RwSignal::new("why");
     view! {
-        <section class="card why" part="why" aria-labelledby="why-h">
+        // A Tab stop, so that the arrow keys scroll it: it scrolls inside its height (a fade at
+        // its foot says so), and its text has no control of its own to scroll to.
+        <section class="card why" part="why" aria-labelledby="why-h" tabindex="0">
             <header class="card-head">
                 <h2 id="why-h">"Why"</h2>
                 <div role="tablist" class="tabs why-tabs" aria-label="WHY panel views" on:keydown=super::tab_list::on_tab_keys>
@@ -86,8 +88,8 @@ pub fn ExplainPanel() -> impl IntoView {
 /// or culprit, or the first record read), not with every reading (its counts and times move
 /// every frame). The only live region for the diagnosis: the "Now:" line and the embed's line
 /// are not, or each frame's times would be read out. Its text says when it was true ("At
-/// 00:00:12.500: …"): a screen reader that browses to it later finds the headline's times of
-/// that moment ("the last 11.6 s ago"), not of the page's.
+/// 00:00:12.500: …"), and is cleared [`SAID_MS`] after: browsed to minutes later, "(1 so far,
+/// the last 1.7 s ago)" was long out of date (the panel itself has the current words).
 #[component]
 pub fn WhyAnnouncer() -> impl IntoView {
     let pg = expect_context::<Pg>();
@@ -100,8 +102,27 @@ pub fn WhyAnnouncer() -> impl IntoView {
         // The diagnosis' own time since the start (-1 before anything was read).
         pg.reading_slow.with_untracked(|r| format!("At {}: {}", super::format::elapsed(r.diag.elapsed_ms.max(0), 0), r.diag.headline))
     });
-    view! { <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="why-live">{text}</p> }
+    let said = RwSignal::new(text.get_untracked());
+    Effect::new(move |_| {
+        let t = text.get();
+        if said.with_untracked(|s| *s != t) {
+            said.set(t.clone());
+        }
+        // Only its own text: a newer verdict's stays its full time.
+        let clear = move || {
+            if said.try_with_untracked(|s| *s == t) == Some(true) {
+                said.try_set(String::new());
+            }
+        };
+        set_timeout(clear, std::time::Duration::from_millis(SAID_MS));
+    });
+    view! { <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="why-live">{said}</p> }
 }
+
+/// How long an announcement stays in the live region: a screen reader speaks a polite change
+/// once it is idle, from the text it got then, and a text removed is not spoken (react-aria's
+/// announcer clears after the same 7 s).
+const SAID_MS: u64 = 7_000;
 
 /// A tab of the WHY panel; the lag tab carries ⚠ while a subtask's lag is over the threshold.
 #[component]

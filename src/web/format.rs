@@ -59,6 +59,22 @@ pub fn join_bounds(b: &crate::engine::operator::interval_join::JoinBounds) -> St
 
 pub use crate::engine::time::{format_duration_exact as dur_input, format_opt_duration_exact as opt_dur_input};
 
+/// Characters of 10 px monospace a keyed subtask's node holds on a line (`graph_layout::O_W`).
+pub const NODE_LINE_CHARS: usize = 26;
+
+/// A raw watermark and how far it is behind processing time ("lag 2.0 s") or ahead ("24.0 h
+/// ahead", a far-future timestamp's: "lag -24.0 h" ran out of its node); longer than
+/// `max_chars`, the lag alone (a node's title has both).
+pub fn raw_and_lag(raw: &str, lag_ms: i64, max_chars: usize) -> String {
+    let lag = if lag_ms < 0 { format!("{} ahead", dur(lag_ms.saturating_neg())) } else { format!("lag {}", dur(lag_ms)) };
+    let both = format!("{raw} · {lag}");
+    if both.chars().count() <= max_chars {
+        both
+    } else {
+        lag
+    }
+}
+
 /// Parses "5s", "5 s", "200ms", "1.5 min", "2h", "1d" or a bare number of milliseconds.
 /// Negative values are refused (use [`parse_signed_duration`] for offsets).
 pub fn parse_duration(s: &str) -> Result<i64, String> {
@@ -142,6 +158,16 @@ pub fn parse_int(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
     Ok(v)
 }
 
+/// [`parse_utc`], or "now" in any case: the simulation's current time, `now` (a relative
+/// field took "now", an absolute one refused it).
+pub fn parse_utc_or_now(s: &str, day_of: i64, now: i64) -> Result<i64, String> {
+    if s.trim().eq_ignore_ascii_case("now") {
+        Ok(now)
+    } else {
+        parse_utc(s, day_of)
+    }
+}
+
 /// An absolute event time: epoch milliseconds, or UTC `YYYY-MM-DD HH:MM[:SS[.mmm]]`, or a
 /// time of day `HH:MM[:SS[.mmm]]` on `day_of`'s UTC day, or on a day from it (`23:59:54 -1d`,
 /// as [`wm_human`] writes a time on the day before, or `-1d 23:59:54`, as it wrote it before).
@@ -154,7 +180,7 @@ pub fn parse_utc(s: &str, day_of: i64) -> Result<i64, String> {
     if let Ok(v) = t.parse::<i64>() {
         return Ok(v);
     }
-    let bad = || format!("'{t}' is not a time: use 2026-01-01 00:01:05, 00:01:05, 23:59:54 -1d or epoch milliseconds");
+    let bad = || format!("'{t}' is not a time: use 2026-01-01 00:01:05, 00:01:05, 23:59:54 -1d, epoch milliseconds or now");
     let day_after = t.rsplit_once(' ').filter(|(_, d)| d.len() > 1 && d.ends_with('d') && d[..d.len() - 1].parse::<i64>().is_ok());
     let (date, time) = match day_after.or_else(|| t.split_once([' ', 'T'])).map(|(a, b)| if day_after.is_some() { (b, a) } else { (a, b) })
     {
@@ -244,6 +270,18 @@ mod tests {
         assert!(parse_utc("00:00 1000000000000d", day).is_err(), "a day far out is refused, not an overflow");
     }
 
+    /// "now" in any case, with spaces around it, is the current time, whatever day the field
+    /// reads a time of day on.
+    #[test]
+    fn now_is_the_current_time() {
+        let day = 20_454 * DAY;
+        for typed in ["now", "NOW", " Now\t"] {
+            assert_eq!(parse_utc_or_now(typed, 0, day + 5), Ok(day + 5), "{typed:?}");
+        }
+        assert_eq!(parse_utc_or_now("00:00:01", day, day + 5), Ok(day + 1_000));
+        assert!(parse_utc_or_now("nowish", day, day).unwrap_err().ends_with("epoch milliseconds or now"));
+    }
+
     /// Spaces typed or pasted twice between the parts are one space, and a day mark typed
     /// against the time, with its sign apart or with a typographic minus reads (all were refused).
     #[test]
@@ -255,7 +293,7 @@ mod tests {
         assert!(parse_utc("2026-01-01 00:01:05", 0).is_ok());
         assert_eq!(
             parse_utc("23:59 : 54", day),
-            Err("'23:59 : 54' is not a time: use 2026-01-01 00:01:05, 00:01:05, 23:59:54 -1d or epoch milliseconds".into())
+            Err("'23:59 : 54' is not a time: use 2026-01-01 00:01:05, 00:01:05, 23:59:54 -1d, epoch milliseconds or now".into())
         );
         for typed in ["23:59:54-1d", "23:59:54 - 1d", "23:59:54 \u{2212}1d", "23:59:54 -1d"] {
             assert_eq!(parse_utc(typed, day + 5), Ok(day - 6_000), "{typed}");
@@ -263,6 +301,17 @@ mod tests {
         assert_eq!(parse_utc("00:00:01+1d", day - 5), Ok(day + 1_000));
         assert_eq!(parse_utc("2026-01-01", 0), parse_utc("2026-01-01 00:00", 0), "a date's hyphens are no day mark");
         assert!(parse_utc("12-1d", day).is_err());
+    }
+
+    /// A node's line keeps the raw value while both fit, and says "ahead" for a watermark past
+    /// processing time ("lag -24.0 h" ran out of the node).
+    #[test]
+    fn a_node_line_fits_and_says_ahead() {
+        assert_eq!(raw_and_lag("1767225600000", 2_000, NODE_LINE_CHARS), "1767225600000 · lag 2.0 s");
+        assert_eq!(raw_and_lag("1767225600000", 86_400_000, NODE_LINE_CHARS), "1767225600000 · lag 24.0 h");
+        assert_eq!(raw_and_lag("1767312028999", -86_398_501, NODE_LINE_CHARS), "24.0 h ahead");
+        assert_eq!(raw_and_lag("1767312028999", -86_398_501, usize::MAX), "1767312028999 · 24.0 h ahead");
+        assert_eq!(raw_and_lag("1767225600000", 300 * 86_400_000, NODE_LINE_CHARS), "lag 300 days");
     }
 
     /// Every duration a field shows reads back as itself ("16.1 s" was refused as a fraction

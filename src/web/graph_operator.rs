@@ -5,7 +5,7 @@
 //! one "holds the minimum" mark (thick orange port, ◀ min) — as a channel would with one input.
 //! A union's subtask has one port: the valve that covers both sources' channels.
 
-use super::format::{dur, thousands, wm_human, wm_raw, UNKNOWN_WM};
+use super::format::{raw_and_lag, thousands, wm_human, wm_raw, NODE_LINE_CHARS, UNKNOWN_WM};
 use super::graph_layout::{Layout, Ports, COUNTS_Y, COUNTS_Y_DENSE, O_W, PORT_W};
 use super::reading::Chain;
 use super::rows::op_memo;
@@ -52,12 +52,16 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
             line1()
         }
     };
-    let line3 = move || {
+    // The raw value and the lag, in at most `max_chars` (the node's line, or the title's whole).
+    let line3 = move |max_chars: usize| {
         d.with(|v| {
             v.as_ref().map(|v| {
                 let w = v.input_watermark.ms();
-                let lag = if w == NO_WATERMARK.ms() || w == i64::MAX || w == UNKNOWN_WM { String::new() } else { format!(" · lag {}", dur(v.now.ms() - w)) };
-                format!("{}{lag}", wm_raw(w))
+                if w == NO_WATERMARK.ms() || w == i64::MAX || w == UNKNOWN_WM {
+                    wm_raw(w)
+                } else {
+                    raw_and_lag(&wm_raw(w), v.now.ms() - w, max_chars)
+                }
             })
         })
     };
@@ -66,11 +70,11 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
     let line4 = move || if live { live_counts_line(pg, o) } else { counts_line(counts.get(), join.get()) };
     let title = move || {
         if live {
-            format!("subtask {o} ({}): currentInputWatermark, the minimum over its input channels as Flink reports it; the channels' own watermarks are not in the REST API", line3().unwrap_or_default())
+            format!("subtask {o} ({}): currentInputWatermark, the minimum over its input channels as Flink reports it; the channels' own watermarks are not in the REST API", line3(usize::MAX).unwrap_or_default())
         } else if geo.with(|g| g.3 == Ports::TwoInputs) {
             format!("{} subtask {o}: a two-input operator; currentInputWatermark is the minimum of currentInput1Watermark and currentInput2Watermark over the inputs that are not idle; click to explain why", if join.get() { "interval join" } else { "window" })
         } else {
-            let raw = line3().unwrap_or_default();
+            let raw = line3(usize::MAX).unwrap_or_default();
             let states = d.with(|v| v.as_ref().map_or(0, |v| v.state_entries));
             let states = if states > 0 { format!("; {} (key, window) states", thousands(states)) } else { String::new() };
             format!("window subtask {o} ({raw}): currentInputWatermark is the minimum over its active, aligned input channels{states}; click to explain why")
@@ -91,7 +95,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
             <text class="name" x=move || x() + 8.0 y=move || y() + 15.0>{name_line}</text>
             <text class="mono wm" x=move || x() + if dense.get() { O_W - 8.0 } else { 8.0 } y=move || y() + if dense.get() { 15.0 } else { 31.0 }
                 text-anchor=move || if dense.get() { "end" } else { "start" }>{line2}</text>
-            <text class="mono raw" class:hidden=move || dense.get() x=move || x() + 8.0 y=move || y() + 46.0>{line3}</text>
+            <text class="mono raw" class:hidden=move || dense.get() x=move || x() + 8.0 y=move || y() + 46.0>{move || line3(NODE_LINE_CHARS)}</text>
             <text class="counts" x=move || x() + 8.0 y=move || y() + if dense.get() { COUNTS_Y_DENSE } else { COUNTS_Y }>
                 <tspan class="fired">{move || line4().0}</tspan>
                 <tspan class=move || { if counts.get().1 > 0 { "dropped some" } else { "dropped" } }>{move || line4().1}</tspan>

@@ -87,13 +87,10 @@ pub fn gated<T: Clone + Send + Sync + 'static>(source: RwSignal<T>, visible: RwS
     copy
 }
 
-/// The style sheet's phone breakpoint (its `@media (max-width: 600px)` rules).
-const PHONE: &str = "(max-width: 600px)";
-
 /// Whether the viewport is a phone's as the style sheet's media queries read it (inside an
 /// iframe, the frame's own width).
 pub fn phone() -> bool {
-    web_sys::window().and_then(|w| w.match_media(PHONE).ok().flatten()).is_some_and(|m| m.matches())
+    web_sys::window().and_then(|w| w.match_media(super::style_sheet::PHONE).ok().flatten()).is_some_and(|m| m.matches())
 }
 
 /// `scrollIntoView({behavior: "smooth", block: "nearest", inline: "nearest"})`: nothing moves

@@ -21,7 +21,7 @@
 //! (the draggable event-time stage) over `lesson_setup` and `lesson_steps` (no DOM: the small jobs,
 //! the steps and their checks, tested natively).
 //!
-//! `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `query` (the address's query string, read one way), `lag_plot`, `snippets`, `timeline_data`, `timeline_plot` and `view_pacing` (which views a
+//! `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `query` (the address's query string, read one way), `lag_plot`, `snippets`, `style_sheet` (the values Rust shares with style.css), `timeline_data`, `timeline_plot` and `view_pacing` (which views a
 //! frame refreshes while playing) touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
 //!
@@ -58,6 +58,7 @@ pub mod spoken_text;
 #[cfg(feature = "tools")]
 pub mod sql_apply;
 pub mod state_plot;
+pub mod style_sheet;
 pub mod text_columns;
 pub mod timeline_data;
 pub mod timeline_job;

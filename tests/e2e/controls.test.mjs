@@ -94,6 +94,9 @@ test("fields refuse bad input with a message at the field", async () => {
     assert.match(await page.locator(".ctl-group", { has: page.locator("#f-start-at") }).textContent(), /records from \(UTC\): 'soonish' is not a time/);
     await page.fill("#f-start-at", "2026-01-01 00:00:10");
     assert.equal(await page.getAttribute("#f-start-at", "aria-invalid"), "false");
+    // "now" (any case, spaces around) is the simulation's current time, as in a relative field.
+    await page.fill("#f-start-at", " Now ");
+    assert.equal(await page.getAttribute("#f-start-at", "aria-invalid"), "false", "now is a time");
     await page.selectOption("#f-start", "earliest");
     await page.fill("#f-src-par", "0");
     await page.click("#btn-apply-parallelism");
@@ -110,6 +113,14 @@ test("fields refuse bad input with a message at the field", async () => {
     await page.fill("#f-inj-val", "1");
     await page.fill("#f-inj-ts", "-2 s");
     assert.equal(await page.getAttribute("#f-inj-ts", "aria-invalid"), "false");
+    await page.selectOption("#f-inj-mode", "absolute");
+    assert.match(await page.locator("label[for=f-inj-ts]").textContent(), /or now/, "the hint says so");
+    await page.fill("#f-inj-ts", "NOW");
+    assert.equal(await page.getAttribute("#f-inj-ts", "aria-invalid"), "false", "now is a time");
+    // The header's UTC clock, "HH:MM:SS.mmm UTC": the same instant.
+    const utc = (await page.locator(".clock .mono.small").textContent()).replace(" UTC", "").trim();
+    assert.equal((await page.locator("#f-inj-ts-msg").textContent()).replace(/ \(\d+\)$/, ""), `event time ${utc}`);
+    await page.selectOption("#f-inj-mode", "relative");
     // A valid value applies; the WHY panel follows.
     await setField(page, "#f-bound", "2 s");
     assert.equal(await page.getAttribute("#f-bound", "aria-invalid"), "false");

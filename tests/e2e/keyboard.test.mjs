@@ -6,7 +6,7 @@
 //   node --test tests/e2e/keyboard.test.mjs
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serveAndLaunch, openPage, gotoApp } from "./lib.mjs";
+import { serveAndLaunch, openPage, gotoApp, recordAnnouncements, announced } from "./lib.mjs";
 
 const env = serveAndLaunch({ before, after });
 
@@ -14,6 +14,7 @@ async function withApp(fn, hash = "") {
   const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1440, height: 900 }, colorScheme: "light" });
   try {
     await gotoApp(page, env.baseUrl, hash);
+    await recordAnnouncements(page);
     await fn(page);
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
@@ -68,7 +69,7 @@ test("keyboard only: load seed 001, play, find the culprit, fix it, see the burs
     await page.keyboard.press("Space");
     assert.ok(!(await playing(page)), "Space pauses");
     assert.equal(await results(page), 0, "nothing fired while partition 11 holds the watermark");
-    assert.match(await page.locator("[data-testid=why-live]").textContent(), /Partition 11 /, "announced");
+    assert.match(await announced(page), /Partition 11 /, "announced");
     // Tab to the fix of the finding that names partition 11 (the first finding is open).
     const fix = await tabTo(page, (f) => f.finding === "11" && f.cls.includes("fix"), "the fix of partition 11's finding");
     assert.match(fix.text, /idle|heartbeat/i, `the fix: ${fix.text}`);

@@ -142,6 +142,28 @@ export async function playUntil(page, ms, speed, timeout = 60_000) {
   if ((await page.locator("#btn-play").getAttribute("aria-pressed")) === "true") await page.click("#btn-play");
 }
 
+/**
+ * Starts recording what the WHY panel's live region says (with what it says now): it clears
+ * itself 7 s after each announcement (src/web/explain.rs, WhyAnnouncer), so a test reads what
+ * was said with `announced(page)` (one announcement a line), not what is there when it looks.
+ */
+export async function recordAnnouncements(page) {
+  await page.evaluate(() => {
+    window.__said = [];
+    const hear = () => {
+      for (const el of document.querySelectorAll("[data-testid=why-live]")) {
+        const t = el.textContent;
+        if (t && window.__said.at(-1) !== t) window.__said.push(t);
+      }
+    };
+    hear();
+    new MutationObserver(hear).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** What the live region said since `recordAnnouncements(page)`, one announcement a line. */
+export const announced = (page) => page.evaluate(() => window.__said.join("\n"));
+
 export function artifactsDir(sub) {
   const dir = path.join(ROOT, "artifacts", sub);
   fs.mkdirSync(dir, { recursive: true });

@@ -395,3 +395,102 @@ test("training.html at 390 px fits, and its stall lasts long enough to be seen",
     await context.close();
   }
 });
+
+test("the late records table shows a shade at the edge that has more columns, takes the keyboard, and scrolls to its last column", async () => {
+  for (const [w, h] of [
+    [1366, 900],
+    [390, 844],
+  ]) {
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width: w, height: h } });
+    try {
+      // "wm then" was cut at 1366 px, and a phone showed four of the seven columns with nothing
+      // saying there were more.
+      await page.goto(env.baseUrl + "?preset=late-data&start-at=40s", { waitUntil: "load" });
+      await page.locator("#late-table tbody tr").first().waitFor({ state: "attached", timeout: 20_000 });
+      const region = page.locator("#late-table").locator("xpath=..");
+      assert.deepEqual(
+        await region.evaluate((r) => [r.getAttribute("tabindex"), r.getAttribute("role"), r.getAttribute("aria-label")]),
+        ["0", "region", "late records table"],
+        `${w} px: a named Tab stop`,
+      );
+      const box = await region.evaluate((r) => ({ client: r.clientWidth, scroll: r.scrollWidth, bg: getComputedStyle(r).backgroundImage }));
+      assert.ok(box.scroll > box.client, `${w} px: the table is wider than its card here (${JSON.stringify(box)})`);
+      assert.match(box.bg, /radial-gradient.*radial-gradient/, `${w} px: the shade at the edges`);
+      // The arrows scroll it; at the end, every column head is whole inside the box.
+      await region.focus();
+      const atEnd = () => region.evaluate((r) => r.scrollLeft + r.clientWidth >= r.scrollWidth - 1);
+      for (let i = 0; i < 60 && !(await atEnd()); i++) {
+        await page.keyboard.press("ArrowRight");
+        await page.waitForTimeout(30);
+      }
+      const cut = await region.evaluate((r) => {
+        const b = r.getBoundingClientRect();
+        return [...r.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().right > b.right + 0.5).map((th) => th.textContent);
+      });
+      assert.ok(await region.evaluate((r) => r.scrollLeft > 0), `${w} px: the arrow keys scroll it across`);
+      assert.deepEqual(cut, [], `${w} px: column heads past the box once scrolled to the end`);
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test("the WHY panel scrolls inside: a fade at its foot while there is more, a named Tab stop, and its end reachable", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1366, height: 900 } });
+  try {
+    // At 1366×900 the Advisor's "Apply advice" was half hidden, nothing saying there was more.
+    await page.goto(env.baseUrl + "?preset=seed-001-heartbeat&start-at=600s", { waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    await page.click("#why-tab-advisor");
+    const why = page.locator(".card.why");
+    await page.locator("#btn-apply-advice").waitFor({ state: "attached" });
+    assert.ok(await why.evaluate((w) => w.scrollHeight > w.clientHeight + 20), "the panel has more than it shows");
+    const fade = await why.evaluate((w) => {
+      const s = getComputedStyle(w, "::after");
+      return { position: s.position, image: s.backgroundImage, height: parseFloat(s.height) };
+    });
+    assert.equal(fade.position, "sticky", JSON.stringify(fade));
+    assert.match(fade.image, /linear-gradient/);
+    assert.ok(fade.height >= 16, JSON.stringify(fade));
+    assert.equal(await why.getAttribute("tabindex"), "0", "a Tab stop");
+    assert.equal(await page.locator(`#${await why.getAttribute("aria-labelledby")}`).textContent(), "Why", "named");
+    await why.focus();
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => {
+      const w = document.querySelector(".card.why");
+      return w.scrollTop + w.clientHeight >= w.scrollHeight - 1;
+    }, null, { timeout: 3_000 });
+    const apply = await page.locator("#btn-apply-advice").boundingBox();
+    const box = await why.boundingBox();
+    assert.ok(apply.y >= box.y && apply.y + apply.height <= box.y + box.height, `"Apply advice" ${JSON.stringify(apply)} inside ${JSON.stringify(box)}`);
+    // The fade takes no width of its own: on a phone (narrower padding) nothing scrolls across.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => document.querySelector(".card.why").clientWidth < 400);
+    assert.ok(await why.evaluate((w) => w.scrollWidth <= w.clientWidth), "the panel does not scroll across");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+test("a watermark ahead of processing time says so in its node, inside the node", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1366, height: 900 } });
+  try {
+    // "1767312028999 · lag -24.0 h" ran out of the window subtask's node.
+    await page.goto(env.baseUrl + "?preset=far-future-outlier&start-at=45s", { waitUntil: "load" });
+    const node = page.locator("svg.graph .node.op").first();
+    await node.waitFor({ state: "visible", timeout: 20_000 });
+    const line = await node.evaluate((n) => {
+      const t = n.querySelector("text.raw");
+      const [a, b] = [t.getBoundingClientRect(), n.querySelector("rect.box").getBoundingClientRect()];
+      return { text: t.textContent, right: a.right, boxRight: b.right, title: n.querySelector("title").textContent };
+    });
+    assert.match(line.text, /^(\d+ · )?24\.0 h ahead$/, JSON.stringify(line));
+    assert.ok(line.right <= line.boxRight - 2, `inside its node: ${JSON.stringify(line)}`);
+    assert.match(line.title, /\d{13} · 24\.0 h ahead/, "the title has the raw value too");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});

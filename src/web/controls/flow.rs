@@ -9,7 +9,7 @@ use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::{Command, Param};
 use crate::engine::flow::IdlenessClock;
 use crate::engine::scenario::schema::{Scenario, StartOffset};
-use crate::web::format::{dur_input, parse_duration, parse_int, parse_utc, thousands, wm_human};
+use crate::web::format::{dur_input, parse_duration, parse_int, parse_utc_or_now, thousands, wm_human};
 use crate::web::state::Pg;
 use crate::web::glyphs::Restarts;
 use leptos::prelude::*;
@@ -128,11 +128,14 @@ impl FlowDraft {
         Ok(Some(AlignmentParams { group: self.group.get_untracked().trim().to_string(), max_drift_ms: drift, update_interval_ms: interval }))
     }
 
-    /// The drafted start position (committed offsets stay as the scenario has them).
-    fn start_offset(self, current: &StartOffset, day_of: i64) -> Result<StartOffset, String> {
+    /// The drafted start position (committed offsets stay as the scenario has them); a time of
+    /// day is on `day_of`'s day, "now" is `now`.
+    fn start_offset(self, current: &StartOffset, day_of: i64, now: i64) -> Result<StartOffset, String> {
         Ok(match self.start.get_untracked().as_str() {
             "latest" => StartOffset::Latest,
-            "timestamp" => StartOffset::TimestampMs(parse_utc(&self.at.get_untracked(), day_of).map_err(|e| format!("records from (UTC): {e}"))?),
+            "timestamp" => {
+                StartOffset::TimestampMs(parse_utc_or_now(&self.at.get_untracked(), day_of, now).map_err(|e| format!("records from (UTC): {e}"))?)
+            }
             "committed" => current.clone(),
             _ => StartOffset::Earliest,
         })
@@ -142,7 +145,7 @@ impl FlowDraft {
     /// wrong (the engine's message names the scenario field).
     fn apply(self, pg: Pg) {
         let current = pg.base.with_value(|b| b.source.start_offset.clone());
-        let drafted = self.alignment().and_then(|a| self.start_offset(&current, pg.start_time()).map(|s| (a, s)));
+        let drafted = self.alignment().and_then(|a| self.start_offset(&current, pg.start_time(), pg.now()).map(|s| (a, s)));
         let (align, start) = match drafted {
             Ok(d) => d,
             Err(e) => return self.err.set(Some(e)),
@@ -228,7 +231,7 @@ fn StartOffsetFields(d: FlowDraft) -> impl IntoView {
                     </option>
                 </select>
             </div>
-            <TextDraft id="f-start-at" label="records from (UTC)" sig=d.at err=d.err check=|t| parse_utc(t, 0).map(|_| ()) hidden=Signal::derive(move || start.get() != "timestamp") />
+            <TextDraft id="f-start-at" label="records from (UTC)" sig=d.at err=d.err check=|t| parse_utc_or_now(t, 0, 0).map(|_| ()) hidden=Signal::derive(move || start.get() != "timestamp") />
         </div>
     }
 }

@@ -5,7 +5,7 @@
 use crate::engine::command::Command;
 use crate::engine::scenario::schema::{KeysSpec, PartitionSelector, ProducerSpec, RecordSpec};
 use crate::engine::producer::ProducerKind;
-use crate::web::format::{parse_duration, parse_int, parse_signed_duration, parse_utc, wm_human};
+use crate::web::format::{parse_duration, parse_int, parse_signed_duration, parse_utc_or_now, wm_human};
 use crate::web::state::Pg;
 use leptos::prelude::*;
 
@@ -61,7 +61,7 @@ impl RecordDraft {
         if self.mode.get_untracked() == "relative" {
             parse_signed_duration(&self.ts.get_untracked()).map(|o| now + o)
         } else {
-            parse_utc(&self.ts.get_untracked(), now)
+            parse_utc_or_now(&self.ts.get_untracked(), now, now)
         }
     }
 
@@ -159,7 +159,7 @@ fn RecordTimestamp(d: RecordDraft) -> impl IntoView {
     let pg = expect_context::<Pg>();
     view! {
         <div class="field" class:invalid=move || d.ts_err.with(Option::is_some)>
-            <label for="f-inj-ts">{move || if d.mode.get() == "relative" { "offset from now (e.g. -2 s, +1 h, now)" } else { "UTC time or epoch ms" }}</label>
+            <label for="f-inj-ts">{move || if d.mode.get() == "relative" { "offset from now (e.g. -2 s, +1 h, now)" } else { "UTC time, epoch ms or now" }}</label>
             <input id="f-inj-ts" type="text" spellcheck="false" prop:value=move || d.ts.get()
                 aria-invalid=move || d.ts_err.with(Option::is_some).to_string() aria-describedby="f-inj-ts-msg"
                 on:input=move |ev| { d.ts.set(event_target_value(&ev)); d.ts_err.set(d.resolve(pg).err()); d.err.set(None); }
