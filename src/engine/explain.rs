@@ -33,9 +33,9 @@ pub enum Reason {
     },
     /// The holding split has been silent for a while and no idle timeout is set.
     SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
-    /// The holding split has been silent for a while, and no other split or channel is ahead of
-    /// it: an idle timeout would make every input idle, which moves nothing (an all-idle flush
-    /// goes to the highest watermark, which is its own), so only its next record moves it.
+    /// The holding split has been silent for a while, and no split or channel of the job is
+    /// above the watermark ([`Explanation::nothing_ahead`]): an idle timeout would make every
+    /// input idle, which moves nothing, so only its next record moves it.
     SplitSilentNothingAhead { partition: u32, silent_ms: i64 },
     /// An idle timeout is set, but heartbeats (the partition's records are mostly heartbeats)
     /// come more often than it and keep the split active.
@@ -151,6 +151,11 @@ pub struct Explanation {
     // Inline: the declarations list their named types in `view/typescript.rs`.
     #[cfg_attr(test, ts(optional, inline))]
     pub tied: Option<Tie>,
+    /// No live split of any source and no channel of any keyed subtask is above the watermark
+    /// (a real one: not No Watermark, not the end of input): an idle timeout could release it to
+    /// nothing ([`Self::nothing_ahead`]). Not in the JS API's shape: its reasons say it.
+    #[serde(skip)]
+    nothing_above: bool,
     pub reasons: Vec<Reason>,
     /// The earliest windows waiting for this operator's watermark (at most 5).
     pub waiting_windows: Vec<OpenWindow>,
@@ -160,12 +165,22 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    /// Whether nothing is ahead of the watermark that idleness could release it to: the silent
-    /// split holding it has nothing ahead (`SplitSilentNothingAhead`), or every channel and
-    /// partition is at it alike (`tied`). An idle timeout then changes nothing now: the findings
-    /// and the advisor read this one rule.
+    /// Whether nothing is ahead of the watermark that idleness could release it to: no live
+    /// split anywhere in the job and no channel of any keyed subtask is above it. An idle
+    /// timeout then changes nothing now (every input idle moves nothing; an all-idle flush goes
+    /// to the highest watermark, which is this one). The findings and the advisor read this one
+    /// rule. Checked over the whole job, not the holder's neighbours: a split above the watermark
+    /// behind a channel tied at it, an idle input above it, or another keyed subtask's live
+    /// split would each be released to.
     pub fn nothing_ahead(&self) -> bool {
-        self.tied.is_some() || self.reasons.iter().any(|r| matches!(r, Reason::SplitSilentNothingAhead { .. }))
+        self.nothing_above
+    }
+
+    /// Whether the watermark is ahead of processing time `now`: what sits at it pushed it there
+    /// (a far-future timestamp, milliseconds read as seconds) and holds nothing back. The views
+    /// name its role by this (`explain_text::holder_words`): "held by" read as the opposite.
+    pub fn ahead_of(&self, now: ProcTime) -> bool {
+        self.watermark != END_OF_TIME && self.watermark.ms() > now.ms()
     }
 }
 
@@ -192,7 +207,7 @@ impl Simulation {
             reasons.extend(self.input_reasons(w, ch.input));
             let (partition, mut why) = match self.midstream_reason(ch.source, now) {
                 Some(r) => (None, vec![r]),
-                None => self.source_reasons(ch.source, now, facts, w.input.channels().any(|(_, c)| c.watermark > wm)),
+                None => self.source_reasons(ch.source, now, facts, !self.nothing_above(wm)),
             };
             held_by = Some(Culprit { input: ch.input, channel: ch.channel, source_subtask: ch.source, partition });
             reasons.extend(self.restore_reason(w, ch));
@@ -217,6 +232,7 @@ impl Simulation {
             watermark: wm,
             held_by,
             tied,
+            nothing_above: self.nothing_above(wm),
             reasons,
             waiting_windows,
             waiting_total: w.op.pending_count(),
@@ -224,6 +240,15 @@ impl Simulation {
         };
         ex.text = self.sentence(&ex, now);
         Some(ex)
+    }
+
+    /// Whether no live split of any source and no channel of any keyed subtask is above `wm`, a
+    /// real watermark (at No Watermark or the end of input there is nothing to release).
+    fn nothing_above(&self, wm: EventTime) -> bool {
+        let above = |w: Option<EventTime>| w.is_some_and(|w| w > wm);
+        let split_above = self.sources.iter().any(|s| (0..s.splits.len()).any(|i| !s.splits[i].released && above(s.split_watermark(i))));
+        let channel_above = self.down.windows.iter().any(|w| w.input.channels().any(|(_, c)| c.watermark > wm));
+        wm != NO_WATERMARK && wm != END_OF_TIME && !split_above && !channel_above
     }
 
     /// Why nothing moves while the job is down.
@@ -285,8 +310,8 @@ impl Simulation {
 
     /// Why a source subtask's output is where it is, and which split holds it; what the split
     /// is comes from its class, so a slow or returning partition is never called a heartbeat.
-    /// `channel_ahead`: another channel of the window subtask has a higher watermark.
-    fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts], channel_ahead: bool) -> (Option<u32>, Vec<Reason>) {
+    /// `ahead`: something in the job is above the watermark ([`Self::nothing_above`]).
+    fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts], ahead: bool) -> (Option<u32>, Vec<Reason>) {
         let src = &self.sources[s as usize];
         let interval = self.cfg.auto_watermark_interval_ms;
         let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| interval > 0);
@@ -304,10 +329,6 @@ impl Simulation {
         let p = sp.partition;
         let mut why = Vec::new();
         let silent = sp.last_record_at.map(|t| now - t);
-        // What idleness would release: a higher watermark on another live split of this
-        // subtask or on another channel (idle or not: an all-idle flush reaches it too).
-        let held = src.split_watermark(i);
-        let ahead = channel_ahead || (0..src.splits.len()).any(|j| j != i && !src.splits[j].released && src.split_watermark(j) > held);
         if let Some(f) = facts.get(p as usize) {
             why.extend(class_reason(f, timeout, silent, ahead));
         }

@@ -9,6 +9,18 @@ use super::diagnosis::classify::{behind_words, SlowCause};
 use super::explain::Reason;
 use super::time::{format_duration, EventTime, ProcTime};
 
+/// What sits at the watermark does to it, as the views say it: (the chain's label, a finding's
+/// badge). It holds the watermark back, or, the watermark being ahead of processing time
+/// ([`Explanation::ahead_of`](super::explain::Explanation::ahead_of)), it pushed it ahead: the
+/// far-future preset showed "held by partition 0" in red for the partition that pushed it a day on.
+pub fn holder_words(ahead: bool) -> (&'static str, &'static str) {
+    if ahead {
+        ("pushed ahead by ", "pushed the watermark ahead")
+    } else {
+        ("held by ", "holds the watermark")
+    }
+}
+
 /// One reason as a clause (lower case, no full stop), with event times written by `at`: the
 /// engine's sentence joins the clauses with UTC times; the playground shows each one as a
 /// sentence of its own with times relative to now. One wording for both.

@@ -14,7 +14,7 @@ use super::reading::Reading;
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::explain::{Culprit, Explanation, Reason};
-use crate::engine::explain_text::reason_clause_named;
+use crate::engine::explain_text::{holder_words, reason_clause_named};
 use crate::engine::operator::trigger::FiringKind;
 use crate::engine::scenario::schema::RecordSpec;
 use crate::engine::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
@@ -103,14 +103,18 @@ pub fn WhyAnnouncer() -> impl IntoView {
         pg.reading_slow.with_untracked(|r| format!("At {}: {}", super::format::elapsed(r.diag.elapsed_ms.max(0), 0), r.diag.headline))
     });
     let said = RwSignal::new(text.get_untracked());
+    // Each announcement's number: a timer clears only its own, so a newer one stays its full
+    // time, even with the same words (A, B, A again within 7 s: comparing texts cleared it early).
+    let spoken = StoredValue::new(0u64);
     Effect::new(move |_| {
         let t = text.get();
         if said.with_untracked(|s| *s != t) {
-            said.set(t.clone());
+            said.set(t);
         }
-        // Only its own text: a newer verdict's stays its full time.
+        spoken.update_value(|n| *n += 1);
+        let own = spoken.get_value();
         let clear = move || {
-            if said.try_with_untracked(|s| *s == t) == Some(true) {
+            if spoken.try_get_value() == Some(own) {
                 said.try_set(String::new());
             }
         };
@@ -200,7 +204,8 @@ fn ExplainBody() -> impl IntoView {
 fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
     let n = pg.snap_slow.with(|s| s.now);
     let op = ex.subtask;
-    let chain = r.held_by().map(|(_, h)| view! { <HeldChain op=op h=h.clone() /> });
+    let (label, _) = holder_words(ex.ahead_of(n));
+    let chain = r.held_by().map(|(_, h)| view! { <HeldChain op=op h=h.clone() label=label /> });
     let sentence = if r.started() { ex.text.clone() } else { r.diag.headline.clone() };
     let reasons = pg.snap_slow.with(|s| ex.reasons.iter().map(|r| (icon(r), reason_text(r, n.ms(), s))).collect::<Vec<_>>());
     let reasons = reasons.into_iter().map(|(i, t)| view! { <li><span class="ico" aria-hidden="true">{i}</span>{t}</li> }).collect_view();
@@ -227,7 +232,7 @@ fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
 
 /// The culprit chain as chips that select each link: channel ← source subtask ← partition.
 #[component]
-fn HeldChain(op: u32, h: Culprit) -> impl IntoView {
+fn HeldChain(op: u32, h: Culprit, label: &'static str) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let part = h.partition;
     // A two-input operator: which input (its topic) the channel belongs to, first in the chain.
@@ -240,7 +245,7 @@ fn HeldChain(op: u32, h: Culprit) -> impl IntoView {
     let src = h.source_subtask;
     view! {
         <p class="chain" aria-label="What holds the watermark">
-            <span class="muted">"held by "</span>
+            <span class="muted">{label}</span>
             {input.map(|i| view! { <button class="chip holding" data-chain-input=h.input on:click=move |_| pg.selection.set(Selection::Operator(op))>{i}</button>" ← " })}
             <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Operator(op))>{format!("channel {}", h.channel)}</button>
             " ← "

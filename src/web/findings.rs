@@ -8,6 +8,7 @@ use super::reading::Reading;
 use super::state::Pg;
 use crate::engine::diagnosis::classify::PartitionFacts;
 use crate::engine::diagnosis::finding::{Finding, FindingKind, Fix, Severity};
+use crate::engine::explain_text::holder_words;
 use leptos::prelude::*;
 use std::collections::BTreeSet;
 
@@ -82,6 +83,8 @@ fn finding_row(f: &Finding, first: bool, r: &Reading, toggled: RwSignal<BTreeSet
         })
     };
     let (mark, word) = severity_mark(f.severity);
+    // The diagnosis' own explanation, which `holds_watermark` is about (not a selected subtask's).
+    let (_, holds) = holder_words(r.diag.explanation.as_ref().is_some_and(|e| e.ahead_of(r.diag.now)));
     let class = format!("finding sev-{word}");
     let badge = f.partition.and_then(|p| class_badge(p, &r.diag.partitions, &expect_context::<Pg>().snap_slow.with_untracked(|s| s.partition_name(p))));
     let body_id = format!("finding-{}-{}-{}", f.kind.name(), f.partition.map_or(-1, i64::from), f.source_subtask.map_or(-1, i64::from));
@@ -91,7 +94,7 @@ fn finding_row(f: &Finding, first: bool, r: &Reading, toggled: RwSignal<BTreeSet
             <button class="finding-head" aria-expanded=move || open().to_string() aria-controls=body_id.clone() on:click=flip>
                 <span class="sev" title=word><span aria-hidden="true">{mark}</span><span class="sr-only">{word}</span></span>
                 <span class="finding-title">{f.title.clone()}</span>
-                {f.holds_watermark.then(|| view! { <span class="badge hold"><span aria-hidden="true">"◀ "</span>"holds the watermark"</span> })}
+                {f.holds_watermark.then(|| view! { <span class="badge hold"><span aria-hidden="true">"◀ "</span>{holds}</span> })}
                 {badge}
             </button>
             <div class="finding-body" id=body_id class:hidden=move || !open()>{finding_body(f)}</div>

@@ -489,6 +489,9 @@ test("a watermark ahead of processing time says so in its node, inside the node"
     assert.match(line.text, /^(\d+ · )?24\.0 h ahead$/, JSON.stringify(line));
     assert.ok(line.right <= line.boxRight - 2, `inside its node: ${JSON.stringify(line)}`);
     assert.match(line.title, /\d{13} · 24\.0 h ahead/, "the title has the raw value too");
+    // What sits at it pushed it there: "held by partition 0" in red read as the opposite.
+    assert.match(await page.locator(".why .chain").textContent(), /^pushed ahead by /);
+    assert.match(await page.locator(".finding[data-kind='far_future_timestamp'] .badge.hold").textContent(), /pushed the watermark ahead/);
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

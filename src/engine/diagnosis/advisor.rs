@@ -11,7 +11,7 @@
 //! partitions say about silence, in `advisor_silence`.
 
 use super::advisor_lateness::lateness;
-use super::advisor_silence::{holds_silently, idleness_cannot_act};
+use super::advisor_silence::{holds_silently, idleness_cannot_act, silent_with_nothing_ahead};
 use super::classify::{PartitionClass, PartitionFacts};
 use super::histogram::Histogram;
 use crate::engine::session::action::Action;
@@ -147,9 +147,11 @@ pub fn advise(i: &Inputs) -> Advice {
     let mut idle_timeout = idle_timeout;
     // The WHY panel's fix is the timeout at the set bound: the row says why the package's
     // differs (5 s beside a fix of 15 s read as two answers, in two walks). With nothing silent
-    // no finding offers one, and the row named a fix that was not there (late data).
+    // no finding offers one, and the row named a fix that was not there (late data); nor when
+    // it is what every source has set already (the findings offer no fix then).
+    let offered = |a: i64| holds_silently(i) && !i.idle_timeouts_ms.iter().all(|&c| c == Some(a));
     if let Some((alone, set)) =
-        idle_timeout_alone_ms.zip(i.bound_ms).filter(|&(a, _)| changes_bound && Some(a) != idle_timeout.recommended_ms && holds_silently(i))
+        idle_timeout_alone_ms.zip(i.bound_ms).filter(|&(a, _)| changes_bound && Some(a) != idle_timeout.recommended_ms && offered(a))
     {
         idle_timeout.basis += &as_it_is(set, "it needs", alone, "the WHY panel's fix");
     }
@@ -313,7 +315,7 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     }
     if rec.is_some() && !silent {
         // A backfill's advice read as the fix beside a WHY panel that names another one.
-        basis += if i.nothing_ahead_of_holder {
+        basis += if silent_with_nothing_ahead(i) {
             "; no input is ahead of the silent partitions holding the watermark, so it changes nothing now"
         } else {
             "; no partition is silent now, so it changes nothing until one goes silent"
@@ -360,7 +362,7 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
             // applied either (late data read "no value meets every constraint" as the reason).
             Some(format!(
                 "it changes nothing now: {}",
-                if i.nothing_ahead_of_holder { "no input is ahead of the silent partitions" } else { "no partition is silent" }
+                if silent_with_nothing_ahead(i) { "no input is ahead of the silent partitions" } else { "no partition is silent" }
             ))
         } else if !hard(t) {
             Some(format!("no value meets every constraint: {} is above the delay you tolerate ({})", d(t), d(tolerated)))

@@ -41,7 +41,16 @@ fn paused_by_pressure<'a>(i: &'a Inputs) -> Option<&'a PartitionFacts> {
 /// Not when the silent split holding the watermark has nothing ahead of it: idleness then
 /// releases nothing (a job whose only partition stopped).
 pub(super) fn holds_silently(i: &Inputs) -> bool {
-    (any_silent(i) || !i.splitless_subtasks.is_empty()) && !i.nothing_ahead_of_holder
+    silent_or_splitless(i) && !i.nothing_ahead_of_holder
+}
+
+/// Whether something is silent, but nothing is above the watermark to release it to.
+pub(super) fn silent_with_nothing_ahead(i: &Inputs) -> bool {
+    silent_or_splitless(i) && i.nothing_ahead_of_holder
+}
+
+fn silent_or_splitless(i: &Inputs) -> bool {
+    any_silent(i) || !i.splitless_subtasks.is_empty()
 }
 
 /// Whether a partition is silent or goes quiet.

@@ -104,9 +104,8 @@ impl FindingContext<'_> {
         }
     }
 
-    /// Whether idleness would release nothing now (`Explanation::nothing_ahead`): the holder, the
-    /// lowest, has nothing above it, so no silent partition is above it either. Not with the
-    /// interval at 0, where the interval is the fix (every split is at No Watermark alike).
+    /// Whether idleness would release nothing now (`Explanation::nothing_ahead`: nothing in the
+    /// job is above the watermark). Not with the interval at 0, where the interval is the fix.
     fn nothing_ahead(&self) -> bool {
         self.sim.cfg.auto_watermark_interval_ms > 0 && self.explanation.is_some_and(Explanation::nothing_ahead)
     }
@@ -125,7 +124,9 @@ impl FindingContext<'_> {
             return f.fix("Interval 200 ms", Action::AutoInterval(200));
         }
         let own = self.sim.source_settings_of(n);
-        if matches!(own.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
+        // Nothing above the watermark to release it to: a timeout would move nothing (every
+        // finding that offers one asks here).
+        if self.nothing_ahead() || matches!(own.generator, crate::engine::source::generator::GeneratorKind::MaxOnSilence { .. }) {
             return f;
         }
         match self.advice.idle_timeout_alone_ms.filter(|&t| Some(t) != own.idle_timeout_ms) {
@@ -187,12 +188,16 @@ impl FindingContext<'_> {
             )
         };
         let f = match self.timeout(n) {
-            None if self.nothing_ahead() => Finding::new(
-                FindingKind::IdlePartition,
-                Severity::Warning,
-                format!("Partition {name} {stopped} and holds the watermark: no other input is ahead of it, so only its next record moves the watermark."),
-            )
-            .detail("An idle timeout would not help: once every input is idle the watermark stays where it is (an all-idle flush goes to the highest watermark, which is this split's). The last windows wait for new data, as event time means them to; if results must come without it, end the input (a bounded source sends Long.MAX_VALUE) or fire them on a processing-time trigger."),
+            None if self.nothing_ahead() => {
+                // Several stopped alike tie and none holds alone: then a record on one moves nothing.
+                let holds = if self.holds(p) { " and holds the watermark" } else { "" };
+                Finding::new(
+                    FindingKind::IdlePartition,
+                    Severity::Warning,
+                    format!("Partition {name} {stopped}{holds}: no input is above the watermark, so an idle timeout would move nothing; only new records do."),
+                )
+                .detail("Once every input is idle the watermark stays where it is: nothing is above it to go to. The last windows wait for new data, as event time means them to; if results must come without it, end the input (a bounded source sends Long.MAX_VALUE) or fire them on a processing-time trigger.")
+            }
             None => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
                 let holds = if self.holds(p) { " and holds the watermark" } else { "" };

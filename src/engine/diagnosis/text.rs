@@ -3,19 +3,27 @@
 
 use super::diagnose::Diagnosis;
 use super::finding::Severity;
+use crate::engine::explain_text::holder_words;
 use crate::engine::time::format_opt_duration_exact;
 use std::fmt::Write;
 
 pub fn render(d: &Diagnosis) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", d.headline);
+    let (_, holds) = holder_words(d.explanation.as_ref().is_some_and(|e| e.ahead_of(d.now)));
     for f in &d.findings {
         let sev = match f.severity {
             Severity::Critical => "CRITICAL",
             Severity::Warning => "warning",
             Severity::Info => "info",
         };
-        let _ = writeln!(out, "\n[{sev}] {}{}: {}", f.kind.name(), if f.holds_watermark { " (holds the watermark)" } else { "" }, f.title);
+        let _ = writeln!(
+            out,
+            "\n[{sev}] {}{}: {}",
+            f.kind.name(),
+            if f.holds_watermark { format!(" ({holds})") } else { String::new() },
+            f.title
+        );
         for e in &f.evidence {
             let _ = writeln!(out, "  - {}", e.text);
         }
