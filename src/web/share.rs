@@ -122,11 +122,14 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
             play if play == "play" => "autoplay".to_string(),
             norm => norm,
         };
-        if norm == "startat" {
-            start_key.clone_from(&key);
-        }
         match EmbedOptions::parse(&[(norm.as_str(), value.as_str())]) {
-            Ok(one) => options = options.merged(one, &[norm]),
+            Ok(one) => {
+                // The spelling of the value that is kept (a later wrong one is refused above).
+                if norm == "startat" {
+                    start_key.clone_from(&key);
+                }
+                options = options.merged(one, &[norm]);
+            }
             Err(e) => problems.push(format!("The parameter “{key}” is wrong: {}.", e.message)),
         }
     }
