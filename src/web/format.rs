@@ -64,14 +64,17 @@ pub const NODE_LINE_CHARS: usize = 26;
 
 /// A raw watermark and how far it is behind processing time ("lag 2.0 s") or ahead ("24.0 h
 /// ahead", a far-future timestamp's: "lag -24.0 h" ran out of its node); longer than
-/// `max_chars`, the lag alone (a node's title has both).
+/// `max_chars`, the watermark ahead alone (that is the news), else the raw value alone, which a
+/// live job's REST API reports (a node's title has both).
 pub fn raw_and_lag(raw: &str, lag_ms: i64, max_chars: usize) -> String {
     let lag = if lag_ms < 0 { format!("{} ahead", dur(lag_ms.saturating_neg())) } else { format!("lag {}", dur(lag_ms)) };
     let both = format!("{raw} · {lag}");
     if both.chars().count() <= max_chars {
         both
-    } else {
+    } else if lag_ms < 0 {
         lag
+    } else {
+        raw.to_string()
     }
 }
 
@@ -311,7 +314,8 @@ mod tests {
         assert_eq!(raw_and_lag("1767225600000", 86_400_000, NODE_LINE_CHARS), "1767225600000 · lag 24.0 h");
         assert_eq!(raw_and_lag("1767312028999", -86_398_501, NODE_LINE_CHARS), "24.0 h ahead");
         assert_eq!(raw_and_lag("1767312028999", -86_398_501, usize::MAX), "1767312028999 · 24.0 h ahead");
-        assert_eq!(raw_and_lag("1767225600000", 300 * 86_400_000, NODE_LINE_CHARS), "lag 300 days");
+        // A recorded live job's watermark, read months later: the value Flink reported stays.
+        assert_eq!(raw_and_lag("1767225600000", 300 * 86_400_000, NODE_LINE_CHARS), "1767225600000");
     }
 
     /// Every duration a field shows reads back as itself ("16.1 s" was refused as a fraction
