@@ -201,13 +201,15 @@ impl Simulation {
         let mut reasons: Vec<Reason> = self.job_reason().into_iter().collect();
         let mut held_by = None;
         let (holder, tied) = self.holder(w);
+        // Once: it walks every split and channel of the job.
+        let nothing_above = self.nothing_above(wm);
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
         } else if let Some(ch) = holder {
             reasons.extend(self.input_reasons(w, ch.input));
             let (partition, mut why) = match self.midstream_reason(ch.source, now) {
                 Some(r) => (None, vec![r]),
-                None => self.source_reasons(ch.source, now, facts, !self.nothing_above(wm)),
+                None => self.source_reasons(ch.source, now, facts, !nothing_above),
             };
             held_by = Some(Culprit { input: ch.input, channel: ch.channel, source_subtask: ch.source, partition });
             reasons.extend(self.restore_reason(w, ch));
@@ -232,7 +234,7 @@ impl Simulation {
             watermark: wm,
             held_by,
             tied,
-            nothing_above: self.nothing_above(wm),
+            nothing_above,
             reasons,
             waiting_windows,
             waiting_total: w.op.pending_count(),
