@@ -195,3 +195,53 @@ fn a_watermark_ahead_of_processing_time_is_pushed_not_held() {
     assert!(!d.explanation.as_ref().unwrap().ahead_of(d.now));
     assert!(wmp::engine::diagnosis::text::render(&d).contains("(holds the watermark)"));
 }
+
+/// Flink ≤ 2.1 has no all-idle flush (FLINK-38454 came in 2.2): a two-input operator whose other
+/// input is idle and higher stays where it is when the held input goes idle too. An idle timeout
+/// applied to the running job (as the finding's fix is) then moves nothing, so it is not offered;
+/// on 2.3 the all-idle flush releases the watermark to the idle input's. The test applies the fix
+/// in both versions, so the rule is checked against the engine's valve and combination, which
+/// the oracle's goldens check against Flink.
+#[test]
+fn an_idle_higher_input_is_ahead_only_where_an_all_idle_flush_releases_to_it() {
+    use wmp::engine::command::{Command, Param};
+    let job_stopping = |all_idle_flush: bool, rates_stop_ms: i64| {
+        format!(
+            r#"{{"duration_ms": 60000, "topic": {{"name": "orders", "partitions": 1}},
+            "second_input": {{"topic": {{"name": "rates", "partitions": 1}}, "mode": "connect",
+                "source": {{"parallelism": 1, "watermark": {{"idle_timeout_ms": 2000}}}}}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 10000}}}},
+            "flink": {{"combined_all_idle_flush": {all_idle_flush}}},
+            "producers": [
+                {{"topic": "orders", "partitions": "all", "kind": "steady", "rate_per_s": 10, "stop_ms": 8000, "keys": {{"count": 1}}}},
+                {{"topic": "rates", "partitions": "all", "kind": "steady", "rate_per_s": 10, "stop_ms": {rates_stop_ms}, "keys": {{"count": 1}}}}]}}"#
+        )
+    };
+    let job = |all_idle_flush: bool| job_stopping(all_idle_flush, 12_000);
+    for all_idle_flush in [true, false] {
+        let mut s = sim(&job(all_idle_flush), 30_000);
+        let held = s.explain(0).unwrap().watermark;
+        let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+        s.run_until(s.config().start_time + 40_000).unwrap();
+        let fixed = s.explain(0).unwrap().watermark;
+        assert_eq!(fixed > held, all_idle_flush, "all-idle flush {all_idle_flush}: held at {held:?}, with the fix {fixed:?}");
+        let ex = d.explanation.as_ref().unwrap();
+        assert_eq!(ex.nothing_ahead(), !all_idle_flush, "all-idle flush {all_idle_flush}: {}", ex.text);
+        let offered = d.findings.iter().any(|f| f.fixes.iter().any(|x| x.label.starts_with("Idle timeout")));
+        assert_eq!(offered, all_idle_flush, "all-idle flush {all_idle_flush}: {:?}", d.findings);
+        if !all_idle_flush {
+            // The words say it is the version: the idle input is ahead, and 2.2 would release to it.
+            assert!(ex.text.contains("only idle inputs are ahead of it") && ex.text.contains("before Flink 2.2"), "{}", ex.text);
+            assert!(d.headline.contains("only idle inputs are above the watermark"), "{}", d.headline);
+            let not_applied = d.advice.idle_timeout.not_applied.as_deref().unwrap_or_default();
+            assert!(not_applied.contains("only idle inputs are ahead of the silent partitions"), "{:?}", d.advice.idle_timeout);
+        }
+    }
+    // Both inputs stopped alike, the rates one with a timeout: nothing is ahead on 2.3 either, and
+    // the advice, which sets one timeout for both sources, is not applied (it set the orders one).
+    let d = sim(&job_stopping(true, 8_000), 30_000).diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+    assert!(d.explanation.as_ref().unwrap().nothing_ahead(), "{}", d.explanation.as_ref().unwrap().text);
+    let not_applied = d.advice.idle_timeout.not_applied.as_deref().unwrap_or_default();
+    assert!(not_applied.contains("no input is ahead of the silent partitions"), "{:?}", d.advice.idle_timeout);
+}

@@ -35,8 +35,15 @@ pub enum Reason {
     SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
     /// The holding split has been silent for a while, and no split or channel of the job is
     /// above the watermark ([`Explanation::nothing_ahead`]): an idle timeout would make every
-    /// input idle, which moves nothing, so only its next record moves it.
-    SplitSilentNothingAhead { partition: u32, silent_ms: i64 },
+    /// input idle, which moves nothing, so only its next record moves it. `only_idle_ahead`:
+    /// what is above it is idle, and Flink ≤ 2.1 keeps every input idle where it is (left out
+    /// when false).
+    SplitSilentNothingAhead {
+        partition: u32,
+        silent_ms: i64,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        only_idle_ahead: bool,
+    },
     /// An idle timeout is set, but heartbeats (the partition's records are mostly heartbeats)
     /// come more often than it and keep the split active.
     KeptActiveBySparseRecords { partition: u32, idle_timeout_ms: i64, last_record_ago_ms: i64, period_ms: i64 },
@@ -151,11 +158,10 @@ pub struct Explanation {
     // Inline: the declarations list their named types in `view/typescript.rs`.
     #[cfg_attr(test, ts(optional, inline))]
     pub tied: Option<Tie>,
-    /// No live split of any source and no channel of any keyed subtask is above the watermark
-    /// (a real one: not No Watermark, not the end of input): an idle timeout could release it to
-    /// nothing ([`Self::nothing_ahead`]). Not in the JS API's shape: its reasons say it.
+    /// What an idle timeout could release the watermark to ([`Self::nothing_ahead`]). Not in
+    /// the JS API's shape: its reasons say it.
     #[serde(skip)]
-    nothing_above: bool,
+    ahead: Ahead,
     pub reasons: Vec<Reason>,
     /// The earliest windows waiting for this operator's watermark (at most 5).
     pub waiting_windows: Vec<OpenWindow>,
@@ -173,7 +179,14 @@ impl Explanation {
     /// behind a channel tied at it, an idle input above it, or another keyed subtask's live
     /// split would each be released to.
     pub fn nothing_ahead(&self) -> bool {
-        self.nothing_above
+        self.ahead != Ahead::Something
+    }
+
+    /// What an idle timeout could release the watermark to: [`Ahead::OnlyIdle`] when only idle
+    /// inputs are above it and this Flink (≤ 2.1) keeps every input idle where it is, which
+    /// the words say, since on 2.2 and later the timeout is the fix.
+    pub fn ahead(&self) -> Ahead {
+        self.ahead
     }
 
     /// Whether the watermark is ahead of processing time `now`: what sits at it pushed it there
@@ -182,6 +195,19 @@ impl Explanation {
     pub fn ahead_of(&self, now: ProcTime) -> bool {
         self.watermark != END_OF_TIME && self.watermark.ms() > now.ms()
     }
+}
+
+/// What an idle timeout could release a watermark to, if the inputs holding it went idle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ahead {
+    /// A split or channel above the watermark that idleness would release it to.
+    #[default]
+    Something,
+    /// Nothing above a real watermark (or nothing to release at No Watermark, end of input).
+    Nothing,
+    /// Only idle inputs are above it, and without the all-idle flush (Flink ≤ 2.1) they are
+    /// not released to.
+    OnlyIdle,
 }
 
 const FAR_FUTURE_MS: i64 = 3_600_000;
@@ -202,14 +228,14 @@ impl Simulation {
         let mut held_by = None;
         let (holder, tied) = self.holder(w);
         // Once: it walks every split and channel of the job.
-        let nothing_above = self.nothing_above(wm);
+        let ahead = self.ahead(wm);
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
         } else if let Some(ch) = holder {
             reasons.extend(self.input_reasons(w, ch.input));
             let (partition, mut why) = match self.midstream_reason(ch.source, now) {
                 Some(r) => (None, vec![r]),
-                None => self.source_reasons(ch.source, now, facts, !nothing_above),
+                None => self.source_reasons(ch.source, now, facts, ahead),
             };
             held_by = Some(Culprit { input: ch.input, channel: ch.channel, source_subtask: ch.source, partition });
             reasons.extend(self.restore_reason(w, ch));
@@ -234,7 +260,7 @@ impl Simulation {
             watermark: wm,
             held_by,
             tied,
-            nothing_above,
+            ahead,
             reasons,
             waiting_windows,
             waiting_total: w.op.pending_count(),
@@ -245,12 +271,35 @@ impl Simulation {
     }
 
     /// Whether no live split of any source and no channel of any keyed subtask is above `wm`, a
-    /// real watermark (at No Watermark or the end of input there is nothing to release).
-    fn nothing_above(&self, wm: EventTime) -> bool {
+    /// real watermark (at No Watermark or the end of input there is nothing to release), that
+    /// the holder going idle would release the watermark to; `flush`: whether this Flink has
+    /// the all-idle flush. Without the all-idle flush (Flink
+    /// ≤ 2.1) an idle split, or an idle channel into a two-input operator, is released to only
+    /// through an all-idle moment, which then keeps the watermark where it is; a one-input
+    /// valve flushes its max when the channel holding it goes idle last, in every version.
+    fn nothing_above(&self, wm: EventTime, flush: bool) -> bool {
         let above = |w: Option<EventTime>| w.is_some_and(|w| w > wm);
-        let split_above = self.sources.iter().any(|s| (0..s.splits.len()).any(|i| !s.splits[i].released && above(s.split_watermark(i))));
-        let channel_above = self.down.windows.iter().any(|w| w.input.channels().any(|(_, c)| c.watermark > wm));
+        let split_above = self
+            .sources
+            .iter()
+            .any(|s| (0..s.splits.len()).any(|i| !s.splits[i].released && (flush || !s.split_idle(i)) && above(s.split_watermark(i))));
+        let channel_above = self.down.windows.iter().any(|w| {
+            let one_input = w.input.combination().is_none();
+            w.input.channels().any(|(_, c)| c.watermark > wm && (flush || one_input || !c.status.is_idle()))
+        });
         wm != NO_WATERMARK && wm != END_OF_TIME && !split_above && !channel_above
+    }
+
+    /// What the holder going idle would release watermark `wm` to, in this job's Flink version.
+    fn ahead(&self, wm: EventTime) -> Ahead {
+        let flush = self.cfg.combined_all_idle_flush;
+        if !self.nothing_above(wm, flush) {
+            Ahead::Something
+        } else if !flush && !self.nothing_above(wm, true) {
+            Ahead::OnlyIdle
+        } else {
+            Ahead::Nothing
+        }
     }
 
     /// Why nothing moves while the job is down.
@@ -312,8 +361,8 @@ impl Simulation {
 
     /// Why a source subtask's output is where it is, and which split holds it; what the split
     /// is comes from its class, so a slow or returning partition is never called a heartbeat.
-    /// `ahead`: something in the job is above the watermark ([`Self::nothing_above`]).
-    fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts], ahead: bool) -> (Option<u32>, Vec<Reason>) {
+    /// `ahead`: what idleness would release the watermark to ([`Self::ahead`]).
+    fn source_reasons(&self, s: u32, now: ProcTime, facts: &[PartitionFacts], ahead: Ahead) -> (Option<u32>, Vec<Reason>) {
         let src = &self.sources[s as usize];
         let interval = self.cfg.auto_watermark_interval_ms;
         let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| interval > 0);
@@ -437,14 +486,14 @@ impl Simulation {
 }
 
 /// What the holding split's class says about it, if anything.
-/// `ahead`: something idleness would release to is ahead of the split (else "no idle timeout
-/// is set" offered a fix that moves nothing: a job whose only partition stopped).
-fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>, ahead: bool) -> Option<Reason> {
+/// `ahead`: what idleness would release to (with nothing, "no idle timeout is set" offered a
+/// fix that moves nothing: a job whose only partition stopped).
+fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>, ahead: Ahead) -> Option<Reason> {
     let p = f.partition;
     let silent_untimed = || {
         silent.filter(|&s| s >= 1000 && timeout.is_none()).map(|s| match ahead {
-            true => Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s },
-            false => Reason::SplitSilentNothingAhead { partition: p, silent_ms: s },
+            Ahead::Something => Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s },
+            _ => Reason::SplitSilentNothingAhead { partition: p, silent_ms: s, only_idle_ahead: ahead == Ahead::OnlyIdle },
         })
     };
     match f.class {

@@ -21,6 +21,11 @@ pub fn holder_words(ahead: bool) -> (&'static str, &'static str) {
     }
 }
 
+/// Why every input idle moves nothing on Flink ≤ 2.1, which has no all-idle flush
+/// (FLINK-38454): the words of [`Ahead::OnlyIdle`](super::explain::Ahead::OnlyIdle) in the
+/// reason, the finding and the advisor, which say whose version it is a matter of.
+pub const NO_ALL_IDLE_FLUSH: &str = "before Flink 2.2 every input idle keeps the watermark where it is";
+
 /// One reason as a clause (lower case, no full stop), with event times written by `at`: the
 /// engine's sentence joins the clauses with UTC times; the playground shows each one as a
 /// sentence of its own with times relative to now. One wording for both.
@@ -51,7 +56,8 @@ pub fn reason_clause_named(
             idle_timeout_ms.map_or_else(|| "; no idle timeout is set".to_string(), |t| format!("; it goes idle after the {} idle timeout", d(t)))
         ),
         Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {} has had no record for {} and no idle timeout is set", name(*partition), d(*silent_ms)),
-        Reason::SplitSilentNothingAhead { partition, silent_ms } => format!("partition {} has had no record for {}, and no other input is ahead of it: only its next record moves the watermark (an idle timeout would make every input idle, which moves nothing)", name(*partition), d(*silent_ms)),
+        Reason::SplitSilentNothingAhead { partition, silent_ms, only_idle_ahead: false } => format!("partition {} has had no record for {}, and no other input is ahead of it: only its next record moves the watermark (an idle timeout would make every input idle, which moves nothing)", name(*partition), d(*silent_ms)),
+        Reason::SplitSilentNothingAhead { partition, silent_ms, only_idle_ahead: true } => format!("partition {} has had no record for {}, and only idle inputs are ahead of it: only its next record moves the watermark (an idle timeout would make every input idle, and {NO_ALL_IDLE_FLUSH})", name(*partition), d(*silent_ms)),
         Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms, period_ms } => format!(
             "partition {} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator", name(*partition),
             d(*period_ms),

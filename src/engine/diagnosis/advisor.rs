@@ -11,9 +11,10 @@
 //! partitions say about silence, in `advisor_silence`.
 
 use super::advisor_lateness::lateness;
-use super::advisor_silence::{holds_silently, idleness_cannot_act, silent_with_nothing_ahead};
+use super::advisor_silence::{holds_silently, idleness_cannot_act, nothing_ahead_of, silent_with_nothing_ahead};
 use super::classify::{PartitionClass, PartitionFacts};
 use super::histogram::Histogram;
+use crate::engine::explain::Ahead;
 use crate::engine::session::action::Action;
 use crate::engine::time::{format_duration, END_OF_TIME};
 use serde::Serialize;
@@ -114,9 +115,9 @@ pub struct Inputs<'a> {
     /// timeout marks idle (`Simulation::subtasks_waiting_without_split`): each holds the
     /// watermark as a silent partition does.
     pub splitless_subtasks: &'a [String],
-    /// Nothing is ahead of the watermark that idleness would release it to
-    /// (`Explanation::nothing_ahead`): an idle timeout changes nothing now.
-    pub nothing_ahead_of_holder: bool,
+    /// What idleness would release the watermark to (`Explanation::ahead`): with nothing, an
+    /// idle timeout changes nothing now.
+    pub ahead_of_holder: Ahead,
     /// SQL's watermark operator after every source decides idleness: its
     /// `table.exec.source.idle-timeout` (`None` inside: off) is what the advice sets.
     pub sql_idle_timeout_ms: Option<Option<i64>>,
@@ -315,10 +316,10 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     }
     if rec.is_some() && !silent {
         // A backfill's advice read as the fix beside a WHY panel that names another one.
-        basis += if silent_with_nothing_ahead(i) {
-            "; no input is ahead of the silent partitions holding the watermark, so it changes nothing now"
+        basis += &if silent_with_nothing_ahead(i) {
+            format!("; {}, so it changes nothing now", nothing_ahead_of(i, "the silent partitions holding the watermark"))
         } else {
-            "; no partition is silent now, so it changes nothing until one goes silent"
+            "; no partition is silent now, so it changes nothing until one goes silent".to_string()
         };
     }
     if !same {
@@ -357,13 +358,14 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
             Some("the watermark operator after the source decides idleness; the WHY panel's fix gives it its own withIdleness".to_string())
         } else if cannot_act.is_some() {
             Some("idleness cannot release windows in this job now (see its cost)".to_string())
+        } else if silent_with_nothing_ahead(i) {
+            // Before the constraints, as below; and whatever timeouts are set: with two sources,
+            // one with a timeout, it set the other's, which moves nothing either.
+            Some(format!("it changes nothing now: {}", nothing_ahead_of(i, "the silent partitions")))
         } else if !silent && all.iter().all(Option::is_none) {
             // Before the constraints: with nothing silent, a value meeting them would not be
             // applied either (late data read "no value meets every constraint" as the reason).
-            Some(format!(
-                "it changes nothing now: {}",
-                if silent_with_nothing_ahead(i) { "no input is ahead of the silent partitions" } else { "no partition is silent" }
-            ))
+            Some("it changes nothing now: no partition is silent".into())
         } else if !hard(t) {
             Some(format!("no value meets every constraint: {} is above the delay you tolerate ({})", d(t), d(tolerated)))
         } else {

@@ -105,7 +105,7 @@ mod tests {
             sink_append: true,
             bound_set_after_source: false,
             splitless_subtasks: &[],
-            nothing_ahead_of_holder: false,
+            ahead_of_holder: crate::engine::explain::Ahead::Something,
             sql_idle_timeout_ms: None,
         };
         super::lateness(&i, Some(15_000), true).recommended_ms

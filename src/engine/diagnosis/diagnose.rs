@@ -6,7 +6,7 @@ use super::advisor::{advise, Advice, Inputs};
 use super::classify::{quiet_after_ms, too_early_to_judge, PartitionFacts};
 use super::finding::{Finding, FindingKind, Fix, Severity};
 use super::lag::{lag_ms, over_threshold, SubtaskLag};
-use crate::engine::explain::{Culprit, Explanation, Reason};
+use crate::engine::explain::{Ahead, Culprit, Explanation, Reason};
 use crate::engine::job::InputConfig;
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::operator::midstream::MidstreamSpec;
@@ -109,7 +109,7 @@ impl Simulation {
             sink_append: self.down.sink.mode == crate::engine::operator::sink::SinkMode::Append,
             bound_set_after_source: self.cfg.operator_after_every_source(),
             splitless_subtasks: &splitless,
-            nothing_ahead_of_holder: explanation.as_ref().is_some_and(Explanation::nothing_ahead),
+            ahead_of_holder: explanation.as_ref().map_or(Ahead::Something, Explanation::ahead),
             sql_idle_timeout_ms: self.sql_operator().map(|m| m.idle_timeout_ms()),
             timestamps_broken: self.watermark_jumped(now)
                 || explanation.as_ref().is_some_and(|e| {

@@ -6,7 +6,8 @@
 use super::classify::{behind_words, PartitionClass, PartitionFacts, SlowCause, RECORDS_FOR_RHYTHM};
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
-use crate::engine::explain::Explanation;
+use crate::engine::explain::{Ahead, Explanation};
+use crate::engine::explain_text::NO_ALL_IDLE_FLUSH;
 use crate::engine::session::action::Action;
 use crate::engine::time::thousands;
 
@@ -191,12 +192,19 @@ impl FindingContext<'_> {
             None if self.nothing_ahead() => {
                 // Several stopped alike tie and none holds alone: then a record on one moves nothing.
                 let holds = if self.holds(p) { " and holds the watermark" } else { "" };
+                let (above, why) = match self.explanation.map(Explanation::ahead) {
+                    Some(Ahead::OnlyIdle) => (
+                        format!("only idle inputs are above the watermark, and {NO_ALL_IDLE_FLUSH}"),
+                        "Flink 2.2 (FLINK-38454) flushes the highest watermark once every input is idle; before it the watermark stays where it is, so on this version an idle timeout here releases nothing.",
+                    ),
+                    _ => ("no input is above the watermark".into(), "Once every input is idle the watermark stays where it is: nothing is above it to go to."),
+                };
                 Finding::new(
                     FindingKind::IdlePartition,
                     Severity::Warning,
-                    format!("Partition {name} {stopped}{holds}: no input is above the watermark, so an idle timeout would move nothing; only new records do."),
+                    format!("Partition {name} {stopped}{holds}: {above}, so an idle timeout would move nothing; only new records do."),
                 )
-                .detail("Once every input is idle the watermark stays where it is: nothing is above it to go to. The last windows wait for new data, as event time means them to; if results must come without it, end the input (a bounded source sends Long.MAX_VALUE) or fire them on a processing-time trigger.")
+                .detail(format!("{why} The last windows wait for new data, as event time means them to; if results must come without it, end the input (a bounded source sends Long.MAX_VALUE) or fire them on a processing-time trigger."))
             }
             None => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
