@@ -172,19 +172,20 @@ pub struct Explanation {
 
 impl Explanation {
     /// Whether nothing is ahead of the watermark that idleness could release it to: no live
-    /// split anywhere in the job and no channel of any keyed subtask is above it. An idle
-    /// timeout then changes nothing now (every input idle moves nothing; an all-idle flush goes
-    /// to the highest watermark, which is this one). The findings and the advisor read this one
-    /// rule. Checked over the whole job, not the holder's neighbours: a split above the watermark
-    /// behind a channel tied at it, an idle input above it, or another keyed subtask's live
-    /// split would each be released to.
+    /// split anywhere in the job and no channel of any keyed subtask is above it (on Flink
+    /// ≤ 2.1, nothing but idle inputs that only an all-idle flush would reach: [`Ahead`]). An
+    /// idle timeout then changes nothing now (every input idle moves nothing; an all-idle flush
+    /// goes to the highest watermark, which is this one). The findings and the advisor read this
+    /// one rule. Checked over the whole job, not the holder's neighbours: a split above the
+    /// watermark behind a channel tied at it, or another keyed subtask's live split, would each
+    /// be released to.
     pub fn nothing_ahead(&self) -> bool {
         self.ahead != Ahead::Something
     }
 
     /// What an idle timeout could release the watermark to: [`Ahead::OnlyIdle`] when only idle
-    /// inputs are above it and this Flink (≤ 2.1) keeps every input idle where it is, which
-    /// the words say, since on 2.2 and later the timeout is the fix.
+    /// inputs are above it and this Flink (≤ 2.1) keeps them all idle where they are, which the
+    /// words say, since on 2.2 and later the timeout is the fix.
     pub fn ahead(&self) -> Ahead {
         self.ahead
     }
@@ -200,10 +201,11 @@ impl Explanation {
 /// What an idle timeout could release a watermark to, if the inputs holding it went idle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ahead {
-    /// A split or channel above the watermark that idleness would release it to.
+    /// A split or channel above the watermark that idleness would release it to; and at No
+    /// Watermark or the end of input, where the rule does not judge.
     #[default]
     Something,
-    /// Nothing above a real watermark (or nothing to release at No Watermark, end of input).
+    /// Nothing above a real watermark.
     Nothing,
     /// Only idle inputs are above it, and without the all-idle flush (Flink ≤ 2.1) they are
     /// not released to.
@@ -273,10 +275,11 @@ impl Simulation {
     /// Whether no live split of any source and no channel of any keyed subtask is above `wm`, a
     /// real watermark (at No Watermark or the end of input there is nothing to release), that
     /// the holder going idle would release the watermark to; `flush`: whether this Flink has
-    /// the all-idle flush. Without the all-idle flush (Flink
-    /// ≤ 2.1) an idle split, or an idle channel into a two-input operator, is released to only
-    /// through an all-idle moment, which then keeps the watermark where it is; a one-input
-    /// valve flushes its max when the channel holding it goes idle last, in every version.
+    /// the all-idle flush. Without it (Flink ≤ 2.1) an idle split, or an idle channel into a
+    /// two-input operator's other input, is released to only through an all-idle moment,
+    /// which then keeps the watermark where it is. A valve flushes its max when the channel
+    /// holding it goes idle last, in every version: a one-input operator's, and the held
+    /// input's of a two-input one (its flushed watermark makes that input active again).
     fn nothing_above(&self, wm: EventTime, flush: bool) -> bool {
         let above = |w: Option<EventTime>| w.is_some_and(|w| w > wm);
         let split_above = self
@@ -284,8 +287,8 @@ impl Simulation {
             .iter()
             .any(|s| (0..s.splits.len()).any(|i| !s.splits[i].released && (flush || !s.split_idle(i)) && above(s.split_watermark(i))));
         let channel_above = self.down.windows.iter().any(|w| {
-            let one_input = w.input.combination().is_none();
-            w.input.channels().any(|(_, c)| c.watermark > wm && (flush || one_input || !c.status.is_idle()))
+            let held = w.input.min_input();
+            w.input.channels().any(|(r, c)| c.watermark > wm && (flush || !c.status.is_idle() || Some(r.input) == held))
         });
         wm != NO_WATERMARK && wm != END_OF_TIME && !split_above && !channel_above
     }

@@ -22,9 +22,11 @@ pub fn holder_words(ahead: bool) -> (&'static str, &'static str) {
 }
 
 /// Why every input idle moves nothing on Flink ≤ 2.1, which has no all-idle flush
-/// (FLINK-38454): the words of [`Ahead::OnlyIdle`](super::explain::Ahead::OnlyIdle) in the
+/// (FLINK-38454) where idle inputs meet: a source's splits and a two-input operator's inputs (a
+/// valve flushes in every version): the words of [`Ahead::OnlyIdle`](super::explain::Ahead::OnlyIdle) in the
 /// reason, the finding and the advisor, which say whose version it is a matter of.
-pub const NO_ALL_IDLE_FLUSH: &str = "before Flink 2.2 every input idle keeps the watermark where it is";
+pub const NO_ALL_IDLE_FLUSH: &str =
+    "before Flink 2.2 a source's splits, or a two-input operator's inputs, all idle keep the watermark where it is";
 
 /// One reason as a clause (lower case, no full stop), with event times written by `at`: the
 /// engine's sentence joins the clauses with UTC times; the playground shows each one as a

@@ -351,6 +351,8 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
     // read as the fix); a timeout already set is corrected all the same, since the value in force
     // is what acts the moment a partition goes silent.
     let changes = rec.is_some_and(|t| all.iter().any(|&c| c != Some(t)));
+    // Whether it only turns idleness on where it is off: it corrects no timeout in force.
+    let only_turns_on = |t: i64| all.iter().all(|&c| c.is_none() || c == Some(t));
     let not_applied = rec.filter(|_| changes).and_then(|t| {
         // Judged on the sources' gaps, it would set the operators' timeout too: the findings
         // offer the operator's own fix (SQL's operator has its own advice).
@@ -358,11 +360,11 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
             Some("the watermark operator after the source decides idleness; the WHY panel's fix gives it its own withIdleness".to_string())
         } else if cannot_act.is_some() {
             Some("idleness cannot release windows in this job now (see its cost)".to_string())
-        } else if silent_with_nothing_ahead(i) {
-            // Before the constraints, as below; and whatever timeouts are set: with two sources,
-            // one with a timeout, it set the other's, which moves nothing either.
+        } else if silent_with_nothing_ahead(i) && only_turns_on(t) {
+            // Before the constraints, as below; and with a source that has this timeout already
+            // (two sources, one with a timeout: it turned the other's on, which moves nothing).
             Some(format!("it changes nothing now: {}", nothing_ahead_of(i, "the silent partitions")))
-        } else if !silent && all.iter().all(Option::is_none) {
+        } else if !silent && only_turns_on(t) {
             // Before the constraints: with nothing silent, a value meeting them would not be
             // applied either (late data read "no value meets every constraint" as the reason).
             Some("it changes nothing now: no partition is silent".into())

@@ -195,7 +195,7 @@ impl FindingContext<'_> {
                 let (above, why) = match self.explanation.map(Explanation::ahead) {
                     Some(Ahead::OnlyIdle) => (
                         format!("only idle inputs are above the watermark, and {NO_ALL_IDLE_FLUSH}"),
-                        "Flink 2.2 (FLINK-38454) flushes the highest watermark once every input is idle; before it the watermark stays where it is, so on this version an idle timeout here releases nothing.",
+                        "Flink 2.2 (FLINK-38454) flushes the highest watermark once every split of a source, or every input of a two-input operator, is idle; earlier versions keep the watermark where it is, so on the version this job runs an idle timeout here releases nothing.",
                     ),
                     _ => ("no input is above the watermark".into(), "Once every input is idle the watermark stays where it is: nothing is above it to go to."),
                 };
