@@ -285,3 +285,27 @@ fn offers_idle_timeout(d: &wmp::engine::diagnosis::Diagnosis) -> bool {
     use wmp::engine::session::action::Action;
     d.findings.iter().any(|f| f.fixes.iter().any(|x| matches!(x.action, Action::IdleTimeout(Some(_)))))
 }
+
+/// With a `forward` exchange a keyed subtask sees only its own source subtask: a split that
+/// feeds another keyed subtask is not ahead of this one's watermark, and idleness would release
+/// it to nothing (from the review: the rule looked at every split of the job and offered a
+/// timeout that left the slowest subtask's windows waiting). The test applies the timeout.
+#[test]
+fn a_split_feeding_another_keyed_subtask_is_not_ahead() {
+    use wmp::engine::command::{Command, Param};
+    let json = r#"{"duration_ms": 60000, "topic": {"partitions": 2}, "source": {"parallelism": 2},
+        "exchange": {"type": "forward"},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 10000}, "parallelism": 2},
+        "producers": [
+            {"partitions": [0], "kind": "steady", "rate_per_s": 10, "stop_ms": 8000, "keys": {"count": 1}},
+            {"partitions": [1], "kind": "steady", "rate_per_s": 10, "keys": {"count": 1}}]}"#;
+    let mut s = sim(json, 30_000);
+    let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+    let ex = d.explanation.as_ref().unwrap();
+    let held = ex.watermark;
+    s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+    s.run_until(s.config().start_time + 40_000).unwrap();
+    assert_eq!(s.explain(ex.subtask).unwrap().watermark, held, "the timeout moved subtask {}'s watermark", ex.subtask);
+    assert!(ex.nothing_ahead(), "{}", ex.text);
+    assert!(!offers_idle_timeout(&d), "{:?}", d.findings);
+}

@@ -33,11 +33,11 @@ pub enum Reason {
     },
     /// The holding split has been silent for a while and no idle timeout is set.
     SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
-    /// The holding split has been silent for a while, and no split or channel of the job is
-    /// above the watermark ([`Explanation::nothing_ahead`]): an idle timeout would make every
-    /// input idle, which moves nothing, so only its next record moves it. `only_idle_ahead`:
-    /// what is above it is idle, and Flink ≤ 2.1 keeps every input idle where it is (left out
-    /// when false).
+    /// The holding split has been silent for a while, and no split or channel that feeds the
+    /// subtask is above the watermark ([`Explanation::nothing_ahead`]): an idle timeout would
+    /// make every input idle, which moves nothing, so only its next record moves it.
+    /// `only_idle_ahead`: what is above it is idle, and Flink ≤ 2.1 keeps a source's splits or
+    /// a two-input operator's inputs all idle where they are (left out when false).
     SplitSilentNothingAhead {
         partition: u32,
         silent_ms: i64,
@@ -172,13 +172,14 @@ pub struct Explanation {
 
 impl Explanation {
     /// Whether nothing is ahead of the watermark that idleness could release it to: no live
-    /// split anywhere in the job and no channel of any keyed subtask is above it (on Flink
+    /// split that feeds this subtask and none of its channels is above it (on Flink
     /// ≤ 2.1, nothing but idle inputs that only an all-idle flush would reach: [`Ahead`]). An
     /// idle timeout then changes nothing now (every input idle moves nothing; an all-idle flush
     /// goes to the highest watermark, which is this one). The findings and the advisor read this
-    /// one rule. Checked over the whole job, not the holder's neighbours: a split above the
-    /// watermark behind a channel tied at it, or another keyed subtask's live split, would each
-    /// be released to.
+    /// one rule. Checked over everything that feeds the subtask, not the holder's neighbours: a
+    /// split above the watermark behind a channel tied at it, or a live split of another source
+    /// subtask, would each be released to; with a `forward` exchange a split that feeds
+    /// another keyed subtask alone would not.
     pub fn nothing_ahead(&self) -> bool {
         self.ahead != Ahead::Something
     }
@@ -230,7 +231,7 @@ impl Simulation {
         let mut held_by = None;
         let (holder, tied) = self.holder(w);
         // Once: it walks every split and channel of the job.
-        let ahead = self.ahead(wm);
+        let ahead = self.ahead(subtask, wm);
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
         } else if let Some(ch) = holder {
@@ -272,7 +273,7 @@ impl Simulation {
         Some(ex)
     }
 
-    /// Whether no live split of any source and no channel of any keyed subtask is above `wm`, a
+    /// Whether no live split and no channel that feeds keyed subtask `subtask` is above `wm`, a
     /// real watermark (at No Watermark or the end of input there is nothing to release), that
     /// the holder going idle would release the watermark to; `flush`: whether this Flink has
     /// the all-idle flush. Without it (Flink ≤ 2.1) an idle split, or an idle channel into a
@@ -280,25 +281,26 @@ impl Simulation {
     /// which then keeps the watermark where it is. A valve flushes its max when the channel
     /// holding it goes idle last, in every version: a one-input operator's, and the held
     /// input's of a two-input one (its flushed watermark makes that input active again).
-    fn nothing_above(&self, wm: EventTime, flush: bool) -> bool {
+    fn nothing_above(&self, subtask: u32, wm: EventTime, flush: bool) -> bool {
+        let Some(w) = self.down.windows.get(subtask as usize) else { return false };
         let above = |w: Option<EventTime>| w.is_some_and(|w| w > wm);
-        let split_above = self
-            .sources
-            .iter()
-            .any(|s| (0..s.splits.len()).any(|i| !s.splits[i].released && (flush || !s.split_idle(i)) && above(s.split_watermark(i))));
-        let channel_above = self.down.windows.iter().any(|w| {
-            let held = w.input.min_input();
-            w.input.channels().any(|(r, c)| c.watermark > wm && (flush || !c.status.is_idle() || Some(r.input) == held))
-        });
+        let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
+        let split_above =
+            self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).any(|(_, s)| {
+                (0..s.splits.len()).any(|i| !s.splits[i].released && (flush || !s.split_idle(i)) && above(s.split_watermark(i)))
+            });
+        let held = w.input.min_input();
+        let channel_above = w.input.channels().any(|(r, c)| c.watermark > wm && (flush || !c.status.is_idle() || Some(r.input) == held));
         wm != NO_WATERMARK && wm != END_OF_TIME && !split_above && !channel_above
     }
 
-    /// What the holder going idle would release watermark `wm` to, in this job's Flink version.
-    fn ahead(&self, wm: EventTime) -> Ahead {
+    /// What keyed subtask `subtask`'s holder going idle would release watermark `wm` to, in this
+    /// job's Flink version.
+    fn ahead(&self, subtask: u32, wm: EventTime) -> Ahead {
         let flush = self.cfg.combined_all_idle_flush;
-        if !self.nothing_above(wm, flush) {
+        if !self.nothing_above(subtask, wm, flush) {
             Ahead::Something
-        } else if !flush && !self.nothing_above(wm, true) {
+        } else if !flush && !self.nothing_above(subtask, wm, true) {
             Ahead::OnlyIdle
         } else {
             Ahead::Nothing
