@@ -1,7 +1,9 @@
 //! Keyboard shortcuts and the `?` dialog that lists them. A focused control keeps its own keys:
 //! fields (text, select, slider) get every key, buttons (tabs and the graph's nodes too) and
 //! links their Space, Enter and arrows (Space presses the focused button, it does not toggle
-//! play) while letters, digits and `?` stay shortcuts there. Escape closes the dialog, which is modal (`modal`).
+//! play) while letters, digits and `?` stay shortcuts there; a box that is a Tab stop only to be
+//! scrolled (the WHY panel, a table) its arrows, and its Space when it was reached with the
+//! keyboard. Escape closes the dialog, which is modal (`modal`).
 
 use super::playback::{faster, slower};
 use super::state::Pg;
@@ -44,21 +46,50 @@ fn shortcut_row(key: &str, what: &str) -> (String, String) {
 /// they are buttons, which own Space, Enter and the arrows; `?` did nothing on them.
 const FIELDS: &str = "input, select, textarea, [contenteditable]:not([contenteditable='false']), [role=slider], [role=spinbutton], \
      [role=textbox], [role=combobox], [role=listbox], [role=menuitem]";
-/// Controls that own Space, Enter and the arrows (to press or to scroll): buttons, links and
-/// anything else in the Tab order, but the job graph and the timeline themselves: focused, they
-/// take the arrows they use (`graph_keys`, `timeline_keys`, which stop them here) and leave
-/// every other key to the shortcuts.
-const PRESSABLE: &str = "button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=switch], \
-     [tabindex]:not([tabindex^='-']):not(svg.graph):not(.timeline-wrap)";
+/// Controls that own Space, Enter and the arrows, to press them: buttons and links.
+const PRESSABLE: &str = "button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=switch]";
+/// Anything else in the Tab order owns them to scroll (the WHY panel, a table's box), but the
+/// job graph and the timeline themselves: focused, they take the arrows they use (`graph_keys`,
+/// `timeline_keys`, which stop them here) and leave every other key to the shortcuts.
+const SCROLLABLE: &str = "[tabindex]:not([tabindex^='-']):not(svg.graph):not(.timeline-wrap)";
+
+/// The event's own target: inside a shadow root `target()` is the host element.
+fn target_element(ev: &web_sys::Event) -> Option<web_sys::Element> {
+    ev.composed_path().get(0).dyn_into::<web_sys::Element>().ok().or_else(|| ev.target().and_then(|t| t.dyn_into().ok()))
+}
 
 /// Whether the key belongs to the focused control rather than to the shortcuts. With nothing
-/// focused the target is <body> (or <main>), which owns no key.
-fn owned_by_control(ev: &web_sys::KeyboardEvent) -> bool {
-    // The event's own target: inside a shadow root `target()` is the host element.
-    let first = ev.composed_path().get(0);
-    let Some(el) = first.dyn_into::<web_sys::Element>().ok().or_else(|| ev.target().and_then(|t| t.dyn_into().ok())) else { return false };
+/// focused the target is <body> (or <main>), which owns no key. `by_keyboard`: how the focused
+/// element was reached ([`FocusedBy`]); a box clicked to read it leaves Space to play / pause
+/// (it scrolled the WHY panel instead), the arrows still scroll it, as on any page.
+fn owned_by_control(ev: &web_sys::KeyboardEvent, by_keyboard: bool) -> bool {
+    let Some(el) = target_element(ev) else { return false };
     let is = |sel: &str| el.closest(sel).ok().flatten().is_some();
-    is(FIELDS) || (matches!(ev.key().as_str(), " " | "Enter" | "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown") && is(PRESSABLE))
+    let key = ev.key();
+    let own = matches!(key.as_str(), " " | "Enter" | "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown");
+    is(FIELDS) || (own && (is(PRESSABLE) || (is(SCROLLABLE) && (key != " " || by_keyboard))))
+}
+
+/// Whether the element focused last was reached from the keyboard (`:focus-visible` when it got
+/// the focus), not by a click on its text. Asked at the key it is no answer: Chromium makes any
+/// focus visible as a key goes down, before the page hears it.
+#[derive(Clone, Copy)]
+struct FocusedBy(StoredValue<bool>);
+
+impl FocusedBy {
+    /// Follows the focus as it moves (until the view is gone).
+    fn follow() -> Self {
+        let by_keyboard = StoredValue::new(true);
+        let handle = window_event_listener(ev::focusin, move |e| {
+            by_keyboard.set_value(target_element(&e).is_none_or(|el| el.matches(":focus-visible").unwrap_or(true)));
+        });
+        on_cleanup(move || handle.remove());
+        FocusedBy(by_keyboard)
+    }
+
+    fn keyboard(self) -> bool {
+        self.0.get_value()
+    }
 }
 
 /// What the shortcuts act on.
@@ -145,6 +176,7 @@ pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>)
     let keys = Keys { pg, help_open, controls_open, theme: expect_context::<ThemeState>(), read_only: Signal::derive(super::host::read_only()),
         drawer: Signal::derive(super::host::drawer_offered()),
     };
+    let focused_by = FocusedBy::follow();
     let handle = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
         // A hosted playground answers only keys typed inside it (several may share a page).
         if e.ctrl_key() || e.meta_key() || e.alt_key() || !pg.owns_event(&e) {
@@ -162,7 +194,7 @@ pub fn install(pg: Pg, help_open: RwSignal<bool>, controls_open: RwSignal<bool>)
             return;
         }
         // While the help dialog is open, the page behind it does not react (`?` closes it).
-        if owned_by_control(&e) || (help_open.get_untracked() && e.key() != "?") {
+        if owned_by_control(&e, focused_by.keyboard()) || (help_open.get_untracked() && e.key() != "?") {
             return;
         }
         if keys.press(&shifted_digit(&e).unwrap_or_else(|| e.key())) {

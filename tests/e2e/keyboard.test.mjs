@@ -115,6 +115,38 @@ test("Space on a focused button presses it and does not toggle play", async () =
   });
 });
 
+test("Space plays after a click in the WHY panel or a table, and scrolls them when reached with Tab", async () => {
+  await withApp(async (page) => {
+    const why = page.locator(".card.why");
+    const whyHas = () => why.evaluate((w) => ({ focused: document.activeElement === w, top: w.scrollTop, more: w.scrollHeight > w.clientHeight + 20 }));
+    // A click on its text focuses the panel (a Tab stop, so that the arrows scroll it): Space
+    // scrolled it instead of playing, as it did before the panel took focus.
+    await page.locator(".why .sentence").click();
+    assert.ok((await whyHas()).focused, "the click focused the panel");
+    await page.keyboard.press("Space");
+    assert.ok(await playing(page), "Space after a click in the panel plays");
+    await page.keyboard.press("Space");
+    assert.ok(!(await playing(page)), "and pauses");
+    assert.equal((await whyHas()).top, 0, "the panel did not scroll");
+    // So does a click in a table's box (the channels table's rows have no control).
+    const channels = page.locator("#channels-table").locator("xpath=..");
+    await page.locator("#channels-table tbody td").first().click();
+    assert.ok(await channels.evaluate((r) => document.activeElement === r), "the click focused the table's box");
+    await page.keyboard.press("Space");
+    assert.ok(await playing(page), "Space after a click in a table plays");
+    await page.keyboard.press("Space");
+    // Reached with Tab, the panel keeps Space: the reader chose it to scroll it.
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await tabTo(page, (x) => /\bwhy\b/.test(x.cls) && x.tag === "section", "the WHY panel");
+    const before = await whyHas();
+    await page.keyboard.press("Space");
+    assert.ok(!(await playing(page)), "Space on the panel reached with Tab does not play");
+    assert.ok(before.more, "the panel has more than it shows");
+    await page.waitForFunction((t) => document.querySelector(".card.why").scrollTop > t, before.top, { timeout: 3_000 });
+  }, "preset=seed-001-heartbeat&start-at=600s");
+});
+
 test("the help dialog is modal: focus in, Tab trapped, Escape closes, focus goes back", async () => {
   await withApp(async (page) => {
     const dialog = page.locator("[role=dialog]");
