@@ -161,6 +161,23 @@ test("settings changed before ▶ stay in the fields after a restart (Apply ↻)
   });
 });
 
+test("records from \"now\" start at the restarted run's now, its start, not where the old run was", async () => {
+  await app(async (page) => {
+    await choosePreset(page, "late-data");
+    await openControls(page);
+    await page.selectOption("#f-start", "timestamp");
+    // The field shows the run's start until a timestamp is set.
+    const start = await page.inputValue("#f-start-at");
+    await playUntil(page, 20_000, 30);
+    await page.fill("#f-start-at", "now");
+    await page.click("#btn-apply-flow");
+    await page.locator(".notice", { hasText: "start offset timestamp (restarted)" }).first().waitFor();
+    assert.ok((await clockMs(page)) < 20_000, "the run restarted");
+    // "now" was the old run's 00:00:20: the restarted run read nothing for its first 20 s.
+    assert.equal(await page.inputValue("#f-start-at"), start, "now is the restarted run's start");
+  });
+});
+
 test("a cumulate window from the drawer becomes a SQL CUMULATE window, with its own field names", async () => {
   await app(async (page) => {
     await openControls(page);

@@ -100,8 +100,8 @@ impl FlowDraft {
         FlowDraft { aligned: RwSignal::new(false), group: s(), drift: s(), interval: s(), start: s(), at: s(), err: RwSignal::new(None) }
     }
 
-    /// Resets the drafts to the scenario that runs.
-    fn load(self, a: Option<AlignmentParams>, start: &StartOffset, now: i64) {
+    /// Resets the drafts to the scenario that runs, which started at `run_start`.
+    fn load(self, a: Option<AlignmentParams>, start: &StartOffset, run_start: i64) {
         self.aligned.set(a.is_some());
         let a = a.unwrap_or(AlignmentParams { group: "backfill".into(), max_drift_ms: 20_000, update_interval_ms: 1_000 });
         self.group.set(a.group);
@@ -114,7 +114,7 @@ impl FlowDraft {
             StartOffset::Committed(_) => ("committed", None),
         };
         self.start.set(kind.into());
-        self.at.set(wm_human(at.unwrap_or(now), now));
+        self.at.set(wm_human(at.unwrap_or(run_start), run_start));
         self.err.set(None);
     }
 
@@ -129,12 +129,14 @@ impl FlowDraft {
     }
 
     /// The drafted start position (committed offsets stay as the scenario has them); a time of
-    /// day is on `day_of`'s day, "now" is `now`.
-    fn start_offset(self, current: &StartOffset, day_of: i64, now: i64) -> Result<StartOffset, String> {
+    /// day is on the run's first day, and "now" is its `start`: applying restarts the run, whose
+    /// now is then its start (the position it had reached lies in the restarted run's future, so
+    /// "now" read nothing for that long).
+    fn start_offset(self, current: &StartOffset, start: i64) -> Result<StartOffset, String> {
         Ok(match self.start.get_untracked().as_str() {
             "latest" => StartOffset::Latest,
             "timestamp" => {
-                StartOffset::TimestampMs(parse_utc_or_now(&self.at.get_untracked(), day_of, now).map_err(|e| format!("records from (UTC): {e}"))?)
+                StartOffset::TimestampMs(parse_utc_or_now(&self.at.get_untracked(), start, start).map_err(|e| format!("records from (UTC): {e}"))?)
             }
             "committed" => current.clone(),
             _ => StartOffset::Earliest,
@@ -145,7 +147,7 @@ impl FlowDraft {
     /// wrong (the engine's message names the scenario field).
     fn apply(self, pg: Pg) {
         let current = pg.base.with_value(|b| b.source.start_offset.clone());
-        let drafted = self.alignment().and_then(|a| self.start_offset(&current, pg.start_time(), pg.now()).map(|s| (a, s)));
+        let drafted = self.alignment().and_then(|a| self.start_offset(&current, pg.start_time()).map(|s| (a, s)));
         let (align, start) = match drafted {
             Ok(d) => d,
             Err(e) => return self.err.set(Some(e)),
