@@ -153,7 +153,7 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                             <h2 id="graph-h">"Job graph"</h2>
                             <span class="legend small muted">
                                 <span class="lg-idle">"idle"</span>" · "
-                                <span class="lg-min"><span aria-hidden="true">"━ "</span>"holds the minimum"</span>" · dashed: No Watermark · ▮ fired · ✕ dropped"
+                                <span class="lg-min"><span aria-hidden="true">"━ "</span>{move || super::graph::chain_role(&pg)}</span>" · dashed: No Watermark · ▮ fired · ✕ dropped"
                                 <super::graph_flow_marks::FlowLegend />
                             </span>
                         </header>

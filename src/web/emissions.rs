@@ -5,7 +5,7 @@
 use crate::engine::operator::trigger::FiringKind;
 use super::format::{dur, thousands, wm_human, wm_raw};
 use super::glyphs::spoken;
-use super::measure::{gated, use_visible};
+use super::measure::{gated, mark_more_beyond, use_visible};
 use super::state::{EmissionRow, LateRow, Pg, Selection};
 use crate::engine::operator::sink::SinkMode;
 use leptos::prelude::*;
@@ -14,6 +14,7 @@ use leptos::prelude::*;
 pub fn EmissionsLog() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
+    mark_more_beyond(node);
     let rows = gated(pg.logs.emissions, use_visible(node), pg.playing);
     let emission_rows = Memo::new(move |_| rows.with(|e| e.len()));
     // The row whose window button is the table's one Tab stop (`tab_list::on_row_keys`).
@@ -72,6 +73,7 @@ fn duplicates_text(refirings: u64, replayed: u64, sink: SinkMode) -> String {
 pub fn LatePanel() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
+    mark_more_beyond(node);
     let rows = gated(pg.logs.late_rows, use_visible(node), pg.playing);
     let late_rows = Memo::new(move |_| rows.with(|e| e.len()));
     view! {

@@ -8,7 +8,7 @@
 use super::advisor::AdvisorPanel;
 use super::after_first_paint::AfterFirstPaint;
 use super::findings::{FindingsList, FixButtonList};
-use super::format::{dur, dur_input, thousands, wm_human, wm_raw, MIN_WM};
+use super::format::{dur, dur_input, lag_side, thousands, wm_human, wm_raw, Side, MIN_WM};
 use super::lag_chart::LagPanel;
 use super::reading::Reading;
 use super::state::{Pg, Selection};
@@ -204,7 +204,7 @@ fn ExplainBody() -> impl IntoView {
 fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
     let n = pg.snap_slow.with(|s| s.now);
     let op = ex.subtask;
-    let (label, _) = holder_words(ex.ahead_of(n));
+    let (label, _) = holder_words(r.pushed_ahead());
     let chain = r.held_by().map(|(_, h)| view! { <HeldChain op=op h=h.clone() label=label /> });
     let sentence = if r.started() { ex.text.clone() } else { r.diag.headline.clone() };
     let reasons = pg.snap_slow.with(|s| ex.reasons.iter().map(|r| (icon(r), reason_text(r, n.ms(), s))).collect::<Vec<_>>());
@@ -510,12 +510,12 @@ fn late_in(pg: &Pg, start: i64, end: i64) -> Option<String> {
     Some(format!("{at_least}{n} of its records came after the watermark had passed it ({})", parts.join(", ")))
 }
 
-/// How far the watermark trails processing time, or leads it (a far-future timestamp, seconds
-/// read as milliseconds): "-24.0 h behind" read as a typo.
+/// How far the watermark trails processing time, or leads it (`format::lag_side`).
 fn lag_words(lag_ms: i64) -> String {
-    if lag_ms >= 0 {
-        format!(" · {} behind processing time", dur(lag_ms))
-    } else {
-        format!(" · {} ahead of processing time", dur(lag_ms.saturating_neg()))
-    }
+    let (d, side) = lag_side(lag_ms);
+    let relation = match side {
+        Side::Behind => "behind",
+        Side::Ahead => "ahead of",
+    };
+    format!(" · {d} {relation} processing time")
 }

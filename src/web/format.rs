@@ -62,16 +62,39 @@ pub use crate::engine::time::{format_duration_exact as dur_input, format_opt_dur
 /// Characters of 10 px monospace a keyed subtask's node holds on a line (`graph_layout::O_W`).
 pub const NODE_LINE_CHARS: usize = 26;
 
+/// Which side of processing time a watermark is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Behind,
+    /// Past processing time: a far-future timestamp's, or milliseconds read as seconds.
+    Ahead,
+}
+
+/// How far a watermark is from processing time, given its event-time lag (`now − watermark`,
+/// negative when it is ahead): the distance as a duration, and the side. Every view words the
+/// side itself, never the sign: "lag -24.0 h" ran out of its node and "-24.0 h behind" read as
+/// a typo.
+pub fn lag_side(lag_ms: i64) -> (String, Side) {
+    if lag_ms < 0 {
+        (dur(lag_ms.saturating_neg()), Side::Ahead)
+    } else {
+        (dur(lag_ms), Side::Behind)
+    }
+}
+
 /// A raw watermark and how far it is behind processing time ("lag 2.0 s") or ahead ("24.0 h
-/// ahead", a far-future timestamp's: "lag -24.0 h" ran out of its node); longer than
-/// `max_chars`, the watermark ahead alone (that is the news), else the raw value alone, which a
-/// live job's REST API reports (a node's title has both).
+/// ahead"); longer than `max_chars`, the watermark ahead alone (that is the news), else the raw
+/// value alone, which a live job's REST API reports (a node's title has both).
 pub fn raw_and_lag(raw: &str, lag_ms: i64, max_chars: usize) -> String {
-    let lag = if lag_ms < 0 { format!("{} ahead", dur(lag_ms.saturating_neg())) } else { format!("lag {}", dur(lag_ms)) };
+    let (d, side) = lag_side(lag_ms);
+    let lag = match side {
+        Side::Behind => format!("lag {d}"),
+        Side::Ahead => format!("{d} ahead"),
+    };
     let both = format!("{raw} · {lag}");
     if both.chars().count() <= max_chars {
         both
-    } else if lag_ms < 0 {
+    } else if side == Side::Ahead {
         lag
     } else {
         raw.to_string()
@@ -316,6 +339,16 @@ mod tests {
         assert_eq!(raw_and_lag("1767312028999", -86_398_501, usize::MAX), "1767312028999 · 24.0 h ahead");
         // A recorded live job's watermark, read months later: the value Flink reported stays.
         assert_eq!(raw_and_lag("1767225600000", 300 * 86_400_000, NODE_LINE_CHARS), "1767225600000");
+    }
+
+    /// The lag's side comes from its sign, the distance is its size: a watermark exactly at
+    /// processing time is not ahead, and the most negative lag does not overflow.
+    #[test]
+    fn a_lag_is_a_distance_and_a_side() {
+        assert_eq!(lag_side(2_000), ("2.0 s".to_string(), Side::Behind));
+        assert_eq!(lag_side(0), (dur(0), Side::Behind));
+        assert_eq!(lag_side(-86_398_501), ("24.0 h".to_string(), Side::Ahead));
+        assert_eq!(lag_side(i64::MIN), (dur(i64::MAX), Side::Ahead));
     }
 
     /// Every duration a field shows reads back as itself ("16.1 s" was refused as a fraction

@@ -22,6 +22,7 @@ use super::reading::{Chain, Reading};
 use super::rows::source_memo;
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
+use crate::engine::explain_text::holder_words;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::time::NO_WATERMARK;
 use leptos::html::Div;
@@ -45,6 +46,13 @@ pub fn culprit(pg: &Pg) -> Chain {
         Some(l) => l.with(|g| g.chain),
         None => pg.reading.with(Reading::chain),
     }
+}
+
+/// What the chain the graph marks does to the explained window subtask's watermark, in the WHY
+/// chain's words: it holds it, or it pushed it ahead of processing time (`Reading::pushed_ahead`),
+/// where "holds" read as the opposite. A real job's marks come from its metrics, not `explain`.
+pub fn chain_role(pg: &Pg) -> &'static str {
+    holder_words(pg.live.is_none() && pg.reading.with(Reading::pushed_ahead)).1
 }
 
 /// Whether anything may be named as holding a minimum: once something was read, or always for
@@ -352,7 +360,7 @@ fn SourceNode(s: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
         let bp = limited.get().then(|| d.with(|v| v.as_ref().map(|v| v.back_pressure_level))).flatten();
         let bp = bp.map_or(String::new(), |l| format!(", {}", super::graph_flow::bp_label(l, pg.with_flow(|r| r.back_pressured(s)))));
         let state = d.with(|v| v.as_ref().map(|v| format!("{}, watermark {}", if v.idle { "idle" } else { "active" }, wm_human(v.output_watermark.ms(), v.now.ms()))));
-        let holds = if chain.with(|c| c.1) == Some(s) { ", holds the minimum watermark" } else { "" };
+        let holds = if chain.with(|c| c.1) == Some(s) { format!(", {}", chain_role(&pg)) } else { String::new() };
         let waits = if waiting.get() { ", waiting for alignment" } else { "" };
         format!("Source subtask {}: {}{bp}{holds}{waits}; press Enter to explain", named.with(|n| n.0.clone()), state.unwrap_or_default())
     };

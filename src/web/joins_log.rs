@@ -4,7 +4,7 @@
 //! job has no windows.
 
 use super::format::{dur, thousands, wm_human};
-use super::measure::{gated, use_visible};
+use super::measure::{gated, mark_more_beyond, use_visible};
 use super::state::{JoinRow, Pg};
 use leptos::prelude::*;
 
@@ -12,6 +12,7 @@ use leptos::prelude::*;
 pub fn JoinsLog() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
+    mark_more_beyond(node);
     let rows = gated(pg.logs.joins, use_visible(node), pg.playing);
     let n = Memo::new(move |_| rows.with(|e| e.len()));
     let bounds = move || pg.cfg.with(|c| c.interval_join.map(|b| super::format::join_bounds(&b)).unwrap_or_default());

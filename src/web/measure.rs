@@ -1,6 +1,7 @@
 //! The width of an element, kept up to date as it resizes, so that SVG views are laid out in
 //! real pixels (text stays 11–12 px at every window size, nothing is scaled); whether an element
-//! is on screen, bringing one into view, and whether the viewport is a phone's.
+//! is on screen, which edges of a box that scrolls across have more beyond them, bringing one
+//! into view, and whether the viewport is a phone's.
 
 use super::hold::hold_until_cleanup;
 use leptos::html::{Div, ElementType};
@@ -71,6 +72,54 @@ pub fn use_visible(node: NodeRef<Div>) -> RwSignal<bool> {
         hold_until_cleanup((obs, cb), |(o, _)| o.disconnect());
     });
     visible
+}
+
+/// Marks a box that scrolls across with the edges that have more beyond them (`data-more`:
+/// `left`, `right`, both or neither) as it scrolls and as it or its content resizes: the style
+/// sheet draws a shade at each, over a table's sticky head row too, which hid a shade drawn in
+/// the box's own background.
+pub fn mark_more_beyond(node: NodeRef<Div>) {
+    Effect::new(move |_| {
+        let Some(el) = node.get() else { return };
+        let el: web_sys::Element = el.into();
+        let mark = {
+            let el = el.clone();
+            move || {
+                let more = more_beyond(&el);
+                if el.get_attribute("data-more").as_deref() != Some(more) {
+                    let _ = el.set_attribute("data-more", more);
+                }
+            }
+        };
+        let on_resize = Closure::<dyn FnMut()>::new(mark.clone());
+        let Ok(obs) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) else { return };
+        obs.observe(&el);
+        // The table's width: its columns can change without the box changing.
+        if let Some(content) = el.first_element_child() {
+            obs.observe(&content);
+        }
+        let on_scroll = Closure::<dyn FnMut()>::new(mark);
+        let opts = web_sys::AddEventListenerOptions::new();
+        opts.set_passive(true);
+        let _ = el.add_event_listener_with_callback_and_add_event_listener_options("scroll", on_scroll.as_ref().unchecked_ref(), &opts);
+        hold_until_cleanup((el, on_scroll, obs, on_resize), |(el, on_scroll, obs, _)| {
+            let _ = el.remove_event_listener_with_callback("scroll", on_scroll.as_ref().unchecked_ref());
+            obs.disconnect();
+        });
+    });
+}
+
+/// Which edges of a box have more beyond them; a pixel short of the end is the end (a zoomed
+/// page scrolls by fractions of one).
+fn more_beyond(el: &web_sys::Element) -> &'static str {
+    let left = el.scroll_left() > 0;
+    let right = el.scroll_left() + el.client_width() < el.scroll_width() - 1;
+    match (left, right) {
+        (true, true) => "left right",
+        (true, false) => "left",
+        (false, true) => "right",
+        (false, false) => "",
+    }
 }
 
 /// A copy of `source` that follows it only while `visible` (or while the playground is paused,

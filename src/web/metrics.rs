@@ -13,6 +13,8 @@ use leptos::prelude::*;
 #[component]
 pub fn MetricsPanel() -> impl IntoView {
     let pg = expect_context::<Pg>();
+    let node = NodeRef::<leptos::html::Div>::new();
+    super::measure::mark_more_beyond(node);
     view! {
         <section class="card metrics-card" aria-labelledby="metrics-h">
             <details on:toggle=move |ev| {
@@ -21,7 +23,8 @@ pub fn MetricsPanel() -> impl IntoView {
                 if open { pg.refresh(); }
             }>
                 <summary><h2 id="metrics-h">"Metrics & REST"</h2><span class="muted small">" Flink's metric names, per subtask"</span></summary>
-                <div class="scroll">
+                // The tables in one block: the box's shades span its first child (style.css).
+                <div class="scroll" node_ref=node><div>
                     // A job that can be back-pressured or is aligned shows those metrics first.
                     {move || {
                         if pg.cfg.with(|c| c.flow_controlled()) {
@@ -30,7 +33,7 @@ pub fn MetricsPanel() -> impl IntoView {
                             view! { <WindowMetrics /><SourceMetrics /><FlowMetrics /> }.into_any()
                         }
                     }}
-                </div>
+                </div></div>
                 <div class="rest-pair"><RestAnswers /></div>
             </details>
         </section>

@@ -62,6 +62,13 @@ impl Reading {
         }
     }
 
+    /// Whether what holds the explained window subtask pushed its watermark ahead of processing
+    /// time rather than holding it back ([`Explanation::ahead_of`]): every view that marks the
+    /// chain then names its role with `holder_words(true)`, as the WHY chain does.
+    pub fn pushed_ahead(&self) -> bool {
+        self.explanation.as_ref().filter(|_| self.started()).is_some_and(|e| e.ahead_of(self.diag.now))
+    }
+
     /// The culprit's partition as a `data-culprit-partition` value ("" when none), from the
     /// diagnosis: the same in every view, whichever subtask the WHY panel explains.
     pub fn culprit_attr(&self) -> String {
@@ -69,11 +76,16 @@ impl Reading {
     }
 
     /// Whether two readings name the same holder: whether anything was read, the cause, the
-    /// culprit and the chain the graph marks; not the counts and times, which move every frame.
+    /// culprit, the chain the graph marks and what it does to the watermark; not the counts and
+    /// times, which move every frame.
     /// The views refreshed at different rates keep to one verdict by it (`Pg::refresh_frame`).
     pub fn same_verdict(&self, other: &Reading) -> bool {
         let culprit = |r: &Reading| r.diag.culprit.as_ref().and_then(|c| c.partition);
-        self.started() == other.started() && self.diag.cause == other.diag.cause && culprit(self) == culprit(other) && self.chain() == other.chain()
+        self.started() == other.started()
+            && self.diag.cause == other.diag.cause
+            && culprit(self) == culprit(other)
+            && self.chain() == other.chain()
+            && self.pushed_ahead() == other.pushed_ahead()
     }
 
     /// The cause as a `data-cause` value (the finding kind, snake_case; "" when none).

@@ -1,10 +1,11 @@
 //! The splits table (one row per partition, named `topic-N` in a job with two topics) and the
 //! channels table (one row per input channel of the focused keyed subtask, with its logical
 //! input; a two-input operator's `currentInput1/2Watermark` above it). The row holding the
-//! minimum carries the same ◀ min mark and outline as the graph.
+//! minimum carries the same ◀ min mark and outline as the graph (◀ ahead when it pushed the
+//! watermark ahead of processing time).
 
 use super::format::{dur, thousands, wm_human, wm_raw};
-use super::measure::{gated, use_visible};
+use super::measure::{gated, mark_more_beyond, use_visible};
 use super::rows::{channel_memo, split_memo, Row};
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
@@ -17,6 +18,7 @@ use leptos::prelude::*;
 pub fn SplitsTable() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
+    mark_more_beyond(node);
     let visible = use_visible(node);
     let snap = gated(pg.snap_slow, visible, pg.playing);
     let n = Memo::new(move |_| snap.with(|s| s.splits.len() as u32));
@@ -27,6 +29,7 @@ pub fn SplitsTable() -> impl IntoView {
         Some(_) => super::graph::culprit(&pg).2,
         None => reading.with(|r| r.held_by().and_then(|(_, h)| h.partition)),
     });
+    let ahead = pushed_ahead(pg, reading);
     view! {
         <section class="card table-card" aria-labelledby=pg.dom_id("splits-h")>
             <header class="card-head">
@@ -43,7 +46,7 @@ pub fn SplitsTable() -> impl IntoView {
                     </tr></thead>
                     <tbody>
                         <For each=move || 0..n.get() key=|p| *p let:p>
-                            <SplitRow p=p holding=holding snap=snap />
+                            <SplitRow p=p holding=holding ahead=ahead snap=snap />
                         </For>
                     </tbody>
                 </table>
@@ -53,7 +56,7 @@ pub fn SplitsTable() -> impl IntoView {
 }
 
 #[component]
-fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
+fn SplitRow(p: u32, holding: Memo<Option<u32>>, ahead: Memo<bool>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = split_memo(snap, p);
     let cell = move |f: fn(&Row<SplitView>) -> String| move || d.with(|s| s.as_ref().map(f).unwrap_or_default());
@@ -92,7 +95,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
             class:selected=move || pg.selection.with(|x| *x == Selection::Split(p))
             class:released=move || released.get() data-partition=p
             on:click=move |_| pg.selection.set(Selection::Split(p))>
-            <th scope="row">{name}<MinMark on=Signal::derive(move || holding.get() == Some(p)) /></th>
+            <th scope="row">{name}<MinMark on=Signal::derive(move || holding.get() == Some(p)) ahead=ahead /></th>
             // As the graph and the other tables name it (`rates·0` with two sources, as Flink
             // numbers a vertex's subtasks), not the engine's global number.
             <td class="num">{spoken(move || d.with(|s| s.as_ref().and_then(|s| s.subtask)).map_or_else(|| "–".into(), |t| snap.with(|sn| sn.source_subtask_name(t))))}</td>
@@ -126,6 +129,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, snap: RwSignal<crate::engine::sn
 pub fn ChannelsTable() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let node = NodeRef::<leptos::html::Div>::new();
+    mark_more_beyond(node);
     let visible = use_visible(node);
     let snap = gated(pg.snap_slow, visible, pg.playing);
     let reading = gated(pg.reading_slow, visible, pg.playing);
@@ -133,6 +137,7 @@ pub fn ChannelsTable() -> impl IntoView {
         Some(_) => super::graph::culprit(&pg).0.unwrap_or(0),
         None => reading.with(|r| r.explanation.as_ref().map_or(0, |e| e.subtask)),
     });
+    let ahead = pushed_ahead(pg, reading);
     let noun = move || if pg.live.is_some() { "subtask".to_string() } else { format!("{} subtask", pg.cfg.with(|c| c.keyed_noun())) };
     let n = Memo::new(move |_| {
         let f = focus.get();
@@ -149,7 +154,7 @@ pub fn ChannelsTable() -> impl IntoView {
                     (false, false) => "min over active, aligned channels",
                 }}</span>
             </header>
-            <InputsStrip focus=focus snap=snap />
+            <InputsStrip focus=focus ahead=ahead snap=snap />
             // Nothing in it takes focus: the region does, so that the arrows scroll it. Named
             // apart from its card, which is a region too.
             <div class="scroll" node_ref=node tabindex="0" role="region" aria-label="channels table">
@@ -160,7 +165,7 @@ pub fn ChannelsTable() -> impl IntoView {
                     </tr></thead>
                     <tbody>
                         <For each=move || 0..n.get() key=|c| *c let:c>
-                            <ChannelRow c=c focus=focus snap=snap />
+                            <ChannelRow c=c focus=focus ahead=ahead snap=snap />
                         </For>
                     </tbody>
                 </table>
@@ -170,7 +175,7 @@ pub fn ChannelsTable() -> impl IntoView {
 }
 
 #[component]
-fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
+fn ChannelRow(c: usize, focus: Memo<u32>, ahead: Memo<bool>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let d = channel_memo(snap, focus, c);
     // Before anything is read no channel is named as holding the minimum (one diagnosis rule).
@@ -181,7 +186,7 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
     view! {
         <tr class:holding=move || is_min.get() class:idle=move || idle.get()
             on:click=move |_| { if let Some(src) = d.with_untracked(|x| x.as_ref().map(|x| x.source_subtask)) { pg.selection.set(Selection::Source(src)) } }>
-            <th scope="row">{move || d.with(|x| x.as_ref().map(|x| format!("ch{}", x.channel)))}<MinMark on=is_min /></th>
+            <th scope="row">{move || d.with(|x| x.as_ref().map(|x| format!("ch{}", x.channel)))}<MinMark on=is_min ahead=ahead /></th>
             <td>{move || input_name(snap, d.with(|x| x.as_ref().map(|x| (x.input, x.source_subtask))))}</td>
             <td>{move || d.with(|x| x.as_ref().map(|x| format!("src {}", snap.with(|s| s.source_subtask_name(x.source_subtask)))))}</td>
             <td class="mono">{move || d.with(|x| x.as_ref().map(|x| wm_human(x.watermark.ms(), x.now.ms())))}<span class="raw">{move || d.with(|x| x.as_ref().map(|x| wm_raw(x.watermark.ms())))}</span></td>
@@ -191,6 +196,12 @@ fn ChannelRow(c: usize, focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot
             <td class="num">{move || if live { Some("?".to_string()) } else { d.with(|x| x.as_ref().map(|x| buffered(snap, x.buffered_records))) }}</td>
         </tr>
     }
+}
+
+/// Whether the explained window subtask's holder pushed its watermark ahead of processing time
+/// (the tables' ◀ mark then says so); a real job's marks come from its metrics, not `explain`.
+fn pushed_ahead(pg: Pg, reading: RwSignal<super::reading::Reading>) -> Memo<bool> {
+    Memo::new(move |_| pg.live.is_none() && reading.with(super::reading::Reading::pushed_ahead))
 }
 
 /// A channel's buffered records, out of its credits when the job has a capacity limit (only
@@ -240,7 +251,7 @@ fn input_name(snap: RwSignal<crate::engine::snapshot::Snapshot>, ch: Option<(usi
 /// A two-input operator's inputs above its channels: `currentInputNWatermark` of each, idle, and
 /// the one that holds the minimum (◀ min, as in the graph).
 #[component]
-fn InputsStrip(focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
+fn InputsStrip(focus: Memo<u32>, ahead: Memo<bool>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let started = Memo::new(move |_| pg.live.is_some() || pg.reading_slow.with(super::reading::Reading::started));
     let inputs = Memo::new(move |_| {
@@ -258,7 +269,7 @@ fn InputsStrip(focus: Memo<u32>, snap: RwSignal<crate::engine::snapshot::Snapsho
                     view! {
                         <li class:holding=min class:idle=i.idle data-input=i.input title=format!("currentInput{}Watermark = {}", i.input + 1, wm_raw(i.watermark.ms()))>
                             <b>{format!("currentInput{}Watermark", i.input + 1)}</b>{format!(" ({}) ", i.topic)}<span class="mono">{wm}</span>
-                            <MinMark on=min />
+                            <MinMark on=min ahead=ahead />
                         </li>
                     }
                 })

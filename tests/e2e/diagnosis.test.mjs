@@ -241,3 +241,47 @@ test("while playing, the graph and the slow views name different holders for a f
     await context.close();
   }
 });
+
+/**
+ * What sits at a watermark a day ahead of processing time pushed it there: the WHY chain says
+ * "pushed ahead by", and the graph's and the tables' marks on that chain said it "holds the
+ * minimum" in the same orange, the opposite. They say the chain's words (before the outlier
+ * too, when it does hold it).
+ */
+test("the graph's and the tables' marks say the chain's words: holds the watermark, or pushed it ahead", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1366, height: 900 } });
+  const marks = () =>
+    page.evaluate(() => {
+      const mark = (row) => {
+        const m = document.querySelector(`${row} .min-mark`);
+        return m && { seen: m.querySelector("[aria-hidden]").textContent, heard: m.querySelector(".sr-only").textContent, title: m.getAttribute("title") };
+      };
+      return {
+        chain: document.querySelector(".why .chain > .muted")?.textContent,
+        split: mark("#splits-table tr.holding"),
+        channel: mark("#channels-table tr.holding"),
+        partition: document.querySelector('svg.graph g[data-partition="0"]').getAttribute("aria-label"),
+        source: document.querySelector('svg.graph g[data-source="0"]').getAttribute("aria-label"),
+        legend: document.querySelector(".graph-card .lg-min").textContent,
+      };
+    });
+  try {
+    for (const [at, chain, seen, words] of [
+      ["20s", "held by ", " ◀ min", "holds the watermark"],
+      ["45s", "pushed ahead by ", " ◀ ahead", "pushed the watermark ahead"],
+    ]) {
+      await page.goto(env.baseUrl + `?preset=far-future-outlier&start-at=${at}`, { waitUntil: "load" });
+      await page.locator("#channels-table tr.holding").waitFor({ state: "attached", timeout: 20_000 });
+      const m = await marks();
+      const where = `at ${at}: ${JSON.stringify(m)}`;
+      assert.equal(m.chain, chain, where);
+      for (const row of [m.split, m.channel]) assert.deepEqual(row, { seen, heard: ` (${words})`, title: words }, where);
+      for (const label of [m.partition, m.source]) assert.ok(label.includes(`, ${words};`), where);
+      assert.equal(m.legend, `━ ${words}`, where);
+      if (at === "45s") assert.ok(![m.partition, m.source, m.legend].some((t) => /holds/.test(t)), where);
+    }
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});

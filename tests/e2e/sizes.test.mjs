@@ -396,12 +396,50 @@ test("training.html at 390 px fits, and its stall lasts long enough to be seen",
   }
 });
 
-test("the late records table shows a shade at the edge that has more columns, takes the keyboard, and scrolls to its last column", async () => {
-  for (const [w, h] of [
-    [1366, 900],
-    [390, 844],
+/**
+ * How much an edge of a scroll box is shaded, in its head row and in its first row: the colour
+ * difference between the pixel 3 px inside that edge and one mid-row, with the text hidden, read
+ * from a screenshot on a blank page (the app's CSP allows no data: image).
+ */
+async function edgeShade(page, region) {
+  const hidden = await page.addStyleTag({ content: ".scroll table, .scroll table * { color: transparent !important; }" });
+  const shot = await region.screenshot();
+  const geo = await region.evaluate((r) => {
+    const [head, row] = [r.querySelector("thead th"), r.querySelector("tbody tr")];
+    const top = r.getBoundingClientRect().top;
+    const mid = (e) => Math.round(e.getBoundingClientRect().top - top + e.getBoundingClientRect().height / 2);
+    return { w: r.clientWidth, ys: { head: mid(head), row: mid(row) } };
+  });
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate(
+      async ({ b64, w, ys }) => {
+        const img = new Image();
+        img.src = "data:image/png;base64," + b64;
+        await img.decode();
+        const c = new OffscreenCanvas(img.width, img.height).getContext("2d");
+        c.drawImage(img, 0, 0);
+        const px = (x, y) => c.getImageData(x, y, 1, 1).data;
+        const diff = (a, b) => Math.max(...[0, 1, 2].map((i) => Math.abs(a[i] - b[i])));
+        const at = (y) => ({ left: diff(px(3, y), px(w >> 1, y)), right: diff(px(w - 4, y), px(w >> 1, y)) });
+        return { head: at(ys.head), row: at(ys.row) };
+      },
+      { b64: shot.toString("base64"), ...geo },
+    );
+  } finally {
+    await blank.close();
+    await hidden.evaluate((style) => style.remove());
+  }
+}
+
+test("the late records table shows a shade at the edge that has more columns, over its head row too, takes the keyboard, and scrolls to its last column", async () => {
+  for (const [w, h, scheme] of [
+    [1366, 900, "light"],
+    [1366, 900, "dark"],
+    [390, 844, "light"],
   ]) {
-    const { context, page, problems } = await openPage(env.browser, { viewport: { width: w, height: h } });
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width: w, height: h }, colorScheme: scheme });
+    const where = `${w} px, ${scheme}`;
     try {
       // "wm then" was cut at 1366 px, and a phone showed four of the seven columns with nothing
       // saying there were more.
@@ -411,11 +449,16 @@ test("the late records table shows a shade at the edge that has more columns, ta
       assert.deepEqual(
         await region.evaluate((r) => [r.getAttribute("tabindex"), r.getAttribute("role"), r.getAttribute("aria-label")]),
         ["0", "region", "late records table"],
-        `${w} px: a named Tab stop`,
+        `${where}: a named Tab stop`,
       );
-      const box = await region.evaluate((r) => ({ client: r.clientWidth, scroll: r.scrollWidth, bg: getComputedStyle(r).backgroundImage }));
-      assert.ok(box.scroll > box.client, `${w} px: the table is wider than its card here (${JSON.stringify(box)})`);
-      assert.match(box.bg, /radial-gradient.*radial-gradient/, `${w} px: the shade at the edges`);
+      const box = await region.evaluate((r) => ({ client: r.clientWidth, scroll: r.scrollWidth }));
+      assert.ok(box.scroll > box.client, `${where}: the table is wider than its card here (${JSON.stringify(box)})`);
+      await region.scrollIntoViewIfNeeded();
+      // The shade at the right edge only, over the rows and the sticky head row alike (the head
+      // row's background hid it, and the head looked cut).
+      let shade = await edgeShade(page, region);
+      assert.ok(shade.row.right > 12 && shade.head.right > 12, `${where}: a shade at the right edge (${JSON.stringify(shade)})`);
+      assert.ok(shade.row.left < 4 && shade.head.left < 4, `${where}: none at the left (${JSON.stringify(shade)})`);
       // The arrows scroll it; at the end, every column head is whole inside the box.
       await region.focus();
       const atEnd = () => region.evaluate((r) => r.scrollLeft + r.clientWidth >= r.scrollWidth - 1);
@@ -427,8 +470,11 @@ test("the late records table shows a shade at the edge that has more columns, ta
         const b = r.getBoundingClientRect();
         return [...r.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().right > b.right + 0.5).map((th) => th.textContent);
       });
-      assert.ok(await region.evaluate((r) => r.scrollLeft > 0), `${w} px: the arrow keys scroll it across`);
-      assert.deepEqual(cut, [], `${w} px: column heads past the box once scrolled to the end`);
+      assert.ok(await region.evaluate((r) => r.scrollLeft > 0), `${where}: the arrow keys scroll it across`);
+      assert.deepEqual(cut, [], `${where}: column heads past the box once scrolled to the end`);
+      shade = await edgeShade(page, region);
+      assert.ok(shade.row.left > 12 && shade.head.left > 12, `${where}: at the end, the shade is at the left (${JSON.stringify(shade)})`);
+      assert.ok(shade.row.right < 4 && shade.head.right < 4, `${where}: and none at the right (${JSON.stringify(shade)})`);
       assert.deepEqual(problems, [], problems.join("\n"));
     } finally {
       await context.close();
