@@ -204,8 +204,8 @@ fn ExplainBody() -> impl IntoView {
 fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
     let n = pg.snap_slow.with(|s| s.now);
     let op = ex.subtask;
-    let (label, _) = holder_words(r.pushed_ahead());
-    let chain = r.held_by().map(|(_, h)| view! { <HeldChain op=op h=h.clone() label=label /> });
+    let ahead = r.pushed_ahead();
+    let chain = r.held_by().map(|(_, h)| view! { <HeldChain op=op h=h.clone() ahead=ahead /> });
     let sentence = if r.started() { ex.text.clone() } else { r.diag.headline.clone() };
     let reasons = pg.snap_slow.with(|s| ex.reasons.iter().map(|r| (icon(r), reason_text(r, n.ms(), s))).collect::<Vec<_>>());
     let reasons = reasons.into_iter().map(|(i, t)| view! { <li><span class="ico" aria-hidden="true">{i}</span>{t}</li> }).collect_view();
@@ -232,7 +232,7 @@ fn why_main(ex: &Explanation, r: &Reading, pg: Pg) -> impl IntoView {
 
 /// The culprit chain as chips that select each link: channel ← source subtask ← partition.
 #[component]
-fn HeldChain(op: u32, h: Culprit, label: &'static str) -> impl IntoView {
+fn HeldChain(op: u32, h: Culprit, ahead: bool) -> impl IntoView {
     let pg = expect_context::<Pg>();
     let part = h.partition;
     // A two-input operator: which input (its topic) the channel belongs to, first in the chain.
@@ -243,8 +243,11 @@ fn HeldChain(op: u32, h: Culprit, label: &'static str) -> impl IntoView {
         (input, chained, part.map(|p| s.partition_name(p)), s.source_subtask_name(h.source_subtask))
     });
     let src = h.source_subtask;
+    // "What holds" read as the opposite for a watermark pushed ahead (`holder_words`).
+    let (label, _) = holder_words(ahead);
+    let named = if ahead { "What pushed the watermark ahead" } else { "What holds the watermark" };
     view! {
-        <p class="chain" aria-label="What holds the watermark">
+        <p class="chain" aria-label=named>
             <span class="muted">{label}</span>
             {input.map(|i| view! { <button class="chip holding" data-chain-input=h.input on:click=move |_| pg.selection.set(Selection::Operator(op))>{i}</button>" ← " })}
             <button class="chip holding" on:click=move |_| pg.selection.set(Selection::Operator(op))>{format!("channel {}", h.channel)}</button>

@@ -48,11 +48,17 @@ pub fn culprit(pg: &Pg) -> Chain {
     }
 }
 
+/// Whether the chain the graph marks pushed the explained window subtask's watermark ahead of
+/// processing time (`Reading::pushed_ahead`) rather than holding it back: every view that marks
+/// the chain words its role by this. A real job's marks come from its metrics, not `explain`.
+pub fn pushed_ahead(pg: &Pg) -> bool {
+    pg.live.is_none() && pg.reading.with(Reading::pushed_ahead)
+}
+
 /// What the chain the graph marks does to the explained window subtask's watermark, in the WHY
-/// chain's words: it holds it, or it pushed it ahead of processing time (`Reading::pushed_ahead`),
-/// where "holds" read as the opposite. A real job's marks come from its metrics, not `explain`.
+/// chain's words (`holder_words`): "holds" read as the opposite for a watermark pushed ahead.
 pub fn chain_role(pg: &Pg) -> &'static str {
-    holder_words(pg.live.is_none() && pg.reading.with(Reading::pushed_ahead)).1
+    holder_words(pushed_ahead(pg)).1
 }
 
 /// Whether anything may be named as holding a minimum: once something was read, or always for

@@ -151,7 +151,15 @@ fn InputPort(o: u32, input: usize, lay: Memo<Layout>) -> impl IntoView {
                     input + 1,
                     i.topic,
                     wm_raw(i.watermark.ms()),
-                    if i.idle { " — idle: left out of the minimum" } else if is_min.get() { " — holds the operator's minimum" } else { "" }
+                    if i.idle {
+                        " — idle: left out of the minimum"
+                    } else if is_min.get() && super::graph::pushed_ahead(&pg) {
+                        " — pushed the operator's watermark ahead"
+                    } else if is_min.get() {
+                        " — holds the operator's minimum"
+                    } else {
+                        ""
+                    }
                 )
             })
         })

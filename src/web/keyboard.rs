@@ -83,7 +83,12 @@ impl FocusedBy {
         let handle = window_event_listener(ev::focusin, move |e| {
             by_keyboard.set_value(target_element(&e).is_none_or(|el| el.matches(":focus-visible").unwrap_or(true)));
         });
-        on_cleanup(move || handle.remove());
+        // A click on a box that already has the focus moves no focus: it is read by pointer now.
+        let pointer = window_event_listener(ev::pointerdown, move |_| by_keyboard.set_value(false));
+        on_cleanup(move || {
+            handle.remove();
+            pointer.remove();
+        });
         FocusedBy(by_keyboard)
     }
 
@@ -227,8 +232,8 @@ pub fn HelpOverlay(open: RwSignal<bool>) -> impl IntoView {
                         {SHORTCUTS.iter().map(|(k, what)| shortcut_row(k, what)).map(|(k, what)| view! { <tr><th scope="row"><kbd>{k}</kbd></th><td>{what}</td></tr> }).collect_view()}
                     </tbody>
                 </table>
-                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses only when no control has focus). The job graph is one stop: Left and Right move between its columns, Up and Down within one (Home, End: the first partition and the last node), and Enter explains the focused node (on a Silence button it silences or resumes that partition). On the focused timeline, Left and Right pick the window before or after (Home: the one the watermark waits for) and the WHY panel explains it; in the window emissions table, Up and Down move between rows and Enter explains a row's window."</p>
-                <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. A partition's badge says its state (active, idle, silenced, no producer); its Silence / Resume button is the action. Shapes carry meaning: ◌ idle (hatched), ◀ min holds the minimum, ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
+                <p class="muted small">"Tab moves between controls; Space or Enter presses the focused one (Space plays or pauses when no control has focus, and on the WHY panel or a table you clicked to read). The job graph is one stop: Left and Right move between its columns, Up and Down within one (Home, End: the first partition and the last node), and Enter explains the focused node (on a Silence button it silences or resumes that partition). On the focused timeline, Left and Right pick the window before or after (Home: the one the watermark waits for) and the WHY panel explains it; in the window emissions table, Up and Down move between rows and Enter explains a row's window."</p>
+                <p class="muted small">"Click a partition, source subtask, window subtask or emitted window to explain it. A partition's badge says its state (active, idle, silenced, no producer); its Silence / Resume button is the action. Shapes carry meaning: ◌ idle (hatched), ◀ min holds the watermark (◀ ahead: pushed it ahead of processing time), ▮ fired, ◇ late re-firing, ○ side output, ✕ dropped."</p>
             </div>
         </div>
     }

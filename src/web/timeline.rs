@@ -254,11 +254,13 @@ pub fn Timeline(#[prop(optional)] compact: bool) -> impl IntoView {
 /// What the lines and marks mean (hidden in the compact layout).
 #[component]
 fn TimelineLegend(compact: bool) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let ahead = move || super::graph::pushed_ahead(&pg);
     view! {
         <span class="legend small" class:hidden=compact>
             <span class="lg-op"><span aria-hidden="true">"━ "</span>"window subtask"</span>
             <span class="lg-split"><span aria-hidden="true">"─ "</span>"split"</span>
-            <span class="lg-min" title="The split that holds the explained window subtask's watermark, drawn on top of it"><span aria-hidden="true">"━ "</span>"holds min"</span>
+            <span class="lg-min" title=move || format!("The split that {} of the explained window subtask, drawn on top of it", super::graph::chain_role(&pg))><span aria-hidden="true">"━ "</span>{move || if ahead() { "pushed ahead" } else { "holds min" }}</span>
             <span class="lg-diag"><span aria-hidden="true">"┄ "</span>"processing time"</span>
             <span><span aria-hidden="true">"▮ "</span>"fired"</span><span><span aria-hidden="true">"◇ "</span>"late re-firing"</span><span><span aria-hidden="true">"✕ "</span>"dropped"</span><span><span aria-hidden="true">"○ "</span>"side output"</span>
             <span class="lg-idle">"idle"</span>

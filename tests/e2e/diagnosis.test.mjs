@@ -76,7 +76,7 @@ async function assertNothingNamed(page, where) {
   assert.deepEqual(n.card, { p: "", c: "nothing_read_yet" }, `${where}: nothing is read, nobody is blamed`);
   assert.match(await page.locator(".live-line").textContent(), /Nothing has been read yet/);
   assert.equal(await page.locator("svg.graph-edges .edge.min, svg.graph-edges .edge.culprit").count(), 0, `${where}: no edge marked`);
-  assert.equal(await page.locator("#channels-table .min-mark", { hasText: "min" }).count(), 0, `${where}: no channel marked`);
+  assert.equal(await page.locator("#channels-table .min-mark", { hasText: "◀" }).count(), 0, `${where}: no channel marked`);
 }
 
 const fixLabels = (page) => page.locator(".why-main .fixes .btn.fix").allTextContents();

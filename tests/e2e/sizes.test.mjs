@@ -399,7 +399,7 @@ test("training.html at 390 px fits, and its stall lasts long enough to be seen",
 /**
  * How much an edge of a scroll box is shaded, in its head row and in its first row: the colour
  * difference between the pixel 3 px inside that edge and one mid-row, with the text hidden, read
- * from a screenshot on a blank page (the app's CSP allows no data: image).
+ * from a screenshot on a blank page (so nothing of the app's page is in the way).
  */
 async function edgeShade(page, region) {
   const hidden = await page.addStyleTag({ content: ".scroll table, .scroll table * { color: transparent !important; }" });
