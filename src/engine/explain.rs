@@ -230,7 +230,7 @@ impl Simulation {
         let mut reasons: Vec<Reason> = self.job_reason().into_iter().collect();
         let mut held_by = None;
         let (holder, tied) = self.holder(w);
-        // Once: it walks every split and channel of the job.
+        // Once: it walks every split and channel that feeds the subtask (twice on ≤ 2.1).
         let ahead = self.ahead(subtask, wm);
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
