@@ -7,6 +7,7 @@
 pub mod build;
 pub mod catalog;
 pub mod checkpointing;
+pub mod flink_version;
 pub mod flow;
 pub mod oracle;
 pub mod oracle2;

@@ -393,23 +393,6 @@ pub struct FlinkSwitches {
     pub allow_unaligned_source_splits: bool,
 }
 
-impl FlinkSwitches {
-    /// The idleness clock as a Flink version has it, with that version's other switches: the
-    /// wall clock is Flink ≤ 1.19.1 / 1.20.0, which has none of 2.x's (all-idle flush, idle
-    /// splits skipped by split alignment, the 2.3 sampling buffer). One switch alone ran a
-    /// version that never existed: a split paused by alignment, then declared idle on the wall
-    /// clock, was never resumed, which is 2.1.3's skip, not 1.19.1's behaviour. The
-    /// input-activity clock brings back 2.3's switches.
-    pub fn set_idleness_clock(&mut self, clock: IdlenessClock) {
-        let v2 = clock == IdlenessClock::InputActivity;
-        let defaults = FlinkSwitches::default();
-        self.idleness_clock = clock;
-        self.combined_all_idle_flush = v2 && defaults.combined_all_idle_flush;
-        self.alignment_skip_idle_splits = v2 && defaults.alignment_skip_idle_splits;
-        self.alignment_buffer_size = if v2 { defaults.alignment_buffer_size } else { 0 };
-    }
-}
-
 fn is_three(n: &usize) -> bool {
     *n == 3
 }

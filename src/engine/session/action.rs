@@ -7,11 +7,11 @@
 use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::{Command, Param};
 use crate::engine::failover::FailTarget;
-use crate::engine::flow::IdlenessClock;
 use crate::engine::input_twin::input_twin;
 use crate::engine::job::JobConfig;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::producer::ProducerKind;
+use crate::engine::scenario::flink_version::FlinkVersion;
 use crate::engine::scenario::schema::{KafkaConnector, KeysSpec, PartitionSelector, ProducerSpec, Scenario, SourceSpec};
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
@@ -154,7 +154,7 @@ impl Action {
                     watermarks_in_source(&mut second.source);
                 }
             }
-            Action::WallClockIdleness => sc.flink.set_idleness_clock(IdlenessClock::Wall),
+            Action::WallClockIdleness => sc.flink = FlinkVersion::V1_19_1.apply_to(&sc.flink),
             Action::Alignment { max_drift_ms } => {
                 let params = AlignmentParams { group: "backfill".into(), max_drift_ms, update_interval_ms: 1_000 };
                 sc.source.watermark.alignment = Some(params.clone());
@@ -253,6 +253,7 @@ pub fn assigner_label(a: TimestampAssigner) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::flow::IdlenessClock;
     use crate::engine::operator::sink::SinkMode;
     use crate::engine::source::timestamp::TimestampAssigner;
 
@@ -380,7 +381,7 @@ mod tests {
             (f.idleness_clock, f.combined_all_idle_flush, f.alignment_skip_idle_splits, f.alignment_buffer_size),
             (IdlenessClock::Wall, false, false, 0)
         );
-        sc.flink.set_idleness_clock(IdlenessClock::InputActivity);
+        sc.flink = FlinkVersion::V2_3.apply_to(&sc.flink);
         assert_eq!(sc.flink, crate::engine::scenario::schema::FlinkSwitches::default());
     }
 

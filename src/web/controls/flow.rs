@@ -7,7 +7,7 @@
 use super::field::*;
 use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::{Command, Param};
-use crate::engine::flow::IdlenessClock;
+use crate::engine::scenario::flink_version::FlinkVersion;
 use crate::engine::scenario::schema::{Scenario, StartOffset};
 use crate::web::format::{dur_input, parse_duration, parse_int, parse_utc_or_now, thousands, wm_human};
 use crate::web::state::Pg;
@@ -32,7 +32,7 @@ pub fn FlowControls() -> impl IntoView {
         <section class="ctl-group" aria-labelledby="ctl-flow">
             <h3 id="ctl-flow">"Flow control and Flink version"</h3>
             <CapacityField />
-            <IdlenessClockSelect />
+            <FlinkVersionSelect />
             <RestartGroup />
         </section>
     }
@@ -53,31 +53,35 @@ fn CapacityField() -> impl IntoView {
     }
 }
 
-/// Flink 2.x's input-activity idleness clock or 1.19.1's wall clock, each with its version's
-/// other switches (restarts the job).
+/// The Flink release the job runs as: each sets its own switches (restarts the job). A scenario
+/// whose switches match no release shows "custom".
 #[component]
-fn IdlenessClockSelect() -> impl IntoView {
+fn FlinkVersionSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let clock = move || pg.cfg.with(|c| c.first().source.idleness_clock);
+    // The base changes only with a restart, which sets `cfg`.
+    let current = move || {
+        pg.cfg.track();
+        pg.base.with_value(|b| FlinkVersion::of(&b.flink).map_or("custom", FlinkVersion::label))
+    };
     let on_change = move |ev: leptos::ev::Event| {
-        let (c, what) = match event_target_value(&ev).as_str() {
-            "wall" => (IdlenessClock::Wall, "Flink 1.19.1: idleness on the wall clock"),
-            _ => (IdlenessClock::InputActivity, "Flink 2.x: idleness on the input-activity clock"),
-        };
-        match pg.restart_with(|sc| sc.flink.set_idleness_clock(c)) {
-            Ok(()) => pg.info(format!("{what} (restarted)")),
+        let picked = event_target_value(&ev);
+        let Some(v) = FlinkVersion::ALL.into_iter().find(|v| v.label() == picked) else { return };
+        match pg.restart_with(|sc| sc.flink = v.apply_to(&sc.flink)) {
+            Ok(()) => pg.info(format!("Flink {}: {} (restarted)", v.label(), v.differs_by())),
             Err(e) => pg.error(format!("{e}")),
         }
     };
     view! {
         <div class="field">
-            <label for="f-idle-clock">"Flink version: idleness clock"<Restarts/></label>
-            <select id="f-idle-clock" on:change=on_change
-                prop:value=move || if clock() == IdlenessClock::Wall { "wall" } else { "input_activity" }>
-                <option value="input_activity">"2.x: input-activity clock (1.19.2+, 1.20.1+)"</option>
-                <option value="wall">"1.19.1: wall clock (≤ 1.19.1, 1.20.0)"</option>
+            <label for="f-flink-version">"Flink version"<Restarts/></label>
+            <select id="f-flink-version" on:change=on_change prop:value=current>
+                {FlinkVersion::ALL.into_iter().map(|v| view! { <option value=v.label()>{v.label()}</option> }).collect_view()}
+                <option value="custom" disabled=true>"custom switches"</option>
             </select>
-            <small class="field-msg">"2.x: back-pressured or alignment-blocked time does not count towards withIdleness. 1.19.1 also has none of 2.x's other changes (all-idle flush, idle splits skipped by alignment)"</small>
+            <small class="field-msg">{move || {
+                let v = FlinkVersion::ALL.into_iter().find(|v| v.label() == current());
+                v.map_or("The scenario's flink switches match no release.", FlinkVersion::differs_by)
+            }}</small>
         </div>
     }
 }
