@@ -43,6 +43,10 @@ fn subtask_without_split_is_named() {
     let ex = s.explain(0).unwrap();
     assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SubtaskWithoutSplit { .. })), "{}", ex.text);
     assert_eq!(ex.watermark.ms(), i64::MIN);
+    // At No Watermark there is nothing to release, and nothing is withheld for it: the
+    // splitless subtask's fix (an idle timeout) stays offered.
+    assert_eq!(ex.ahead(), wmp::engine::explain::Ahead::NotJudged);
+    assert!(!ex.nothing_ahead());
 }
 
 #[test]
@@ -232,7 +236,7 @@ fn an_idle_higher_input_is_ahead_only_where_an_all_idle_flush_releases_to_it() {
         if !all_idle_flush {
             // The words say it is the version: the idle input is ahead, and 2.2 would release to it.
             assert!(ex.text.contains("only idle inputs are ahead of it") && ex.text.contains("before Flink 2.2"), "{}", ex.text);
-            assert!(d.headline.contains("only idle inputs are above the watermark"), "{}", d.headline);
+            assert!(d.headline.contains("only idle inputs are ahead of the watermark"), "{}", d.headline);
             assert!(
                 d.advice.idle_timeout.basis.contains("only idle inputs are ahead of the silent partitions"),
                 "{:?}",

@@ -181,7 +181,7 @@ impl Explanation {
     /// subtask, would each be released to; with a `forward` exchange a split that feeds
     /// another keyed subtask alone would not.
     pub fn nothing_ahead(&self) -> bool {
-        self.ahead != Ahead::Something
+        self.ahead.releases_nothing()
     }
 
     /// What an idle timeout could release the watermark to: [`Ahead::OnlyIdle`] when only idle
@@ -202,15 +202,24 @@ impl Explanation {
 /// What an idle timeout could release a watermark to, if the inputs holding it went idle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ahead {
-    /// A split or channel above the watermark that idleness would release it to; and at No
-    /// Watermark or the end of input, where the rule does not judge.
+    /// At No Watermark or the end of input: there is nothing to release, and the rule does not
+    /// judge (nothing is withheld for it).
     #[default]
+    NotJudged,
+    /// A split or channel above the watermark that idleness would release it to.
     Something,
     /// Nothing above a real watermark.
     Nothing,
     /// Only idle inputs are above it, and without the all-idle flush (Flink ≤ 2.1) they are
     /// not released to.
     OnlyIdle,
+}
+
+impl Ahead {
+    /// Whether an idle timeout releases nothing now, so that nothing should offer one.
+    pub fn releases_nothing(self) -> bool {
+        matches!(self, Ahead::Nothing | Ahead::OnlyIdle)
+    }
 }
 
 const FAR_FUTURE_MS: i64 = 3_600_000;
@@ -230,7 +239,7 @@ impl Simulation {
         let mut reasons: Vec<Reason> = self.job_reason().into_iter().collect();
         let mut held_by = None;
         let (holder, tied) = self.holder(w);
-        // Once: it walks every split and channel that feeds the subtask (twice on ≤ 2.1).
+        // Once: it walks every split and channel that feeds the subtask.
         let ahead = self.ahead(subtask, wm);
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
@@ -273,37 +282,39 @@ impl Simulation {
         Some(ex)
     }
 
-    /// Whether no live split and no channel that feeds keyed subtask `subtask` is above `wm`, a
-    /// real watermark (at No Watermark or the end of input there is nothing to release), that
-    /// the holder going idle would release the watermark to; `flush`: whether this Flink has
-    /// the all-idle flush. Without it (Flink ≤ 2.1) an idle split, or an idle channel into a
-    /// two-input operator's other input, is released to only through an all-idle moment,
-    /// which then keeps the watermark where it is. A valve flushes its max when the channel
-    /// holding it goes idle last, in every version: a one-input operator's, and the held
-    /// input's of a two-input one (its flushed watermark makes that input active again).
-    fn nothing_above(&self, subtask: u32, wm: EventTime, flush: bool) -> bool {
-        let Some(w) = self.down.windows.get(subtask as usize) else { return false };
-        let above = |w: Option<EventTime>| w.is_some_and(|w| w > wm);
-        let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
-        let split_above =
-            self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).any(|(_, s)| {
-                (0..s.splits.len()).any(|i| !s.splits[i].released && (flush || !s.split_idle(i)) && above(s.split_watermark(i)))
-            });
-        let held = w.input.min_input();
-        let channel_above = w.input.channels().any(|(r, c)| c.watermark > wm && (flush || !c.status.is_idle() || Some(r.input) == held));
-        wm != NO_WATERMARK && wm != END_OF_TIME && !split_above && !channel_above
-    }
-
     /// What keyed subtask `subtask`'s holder going idle would release watermark `wm` to, in this
-    /// job's Flink version.
+    /// job's Flink version, from one walk over the splits and channels that feed the subtask.
+    /// A live one above `wm` is released to in every version. An idle split, or an idle channel
+    /// into a two-input operator's other input, is released to only through an all-idle
+    /// moment, which Flink ≤ 2.1 (no all-idle flush) meets by keeping the watermark where it
+    /// is. A valve flushes its max when the channel holding it goes idle last, in every
+    /// version: a one-input operator's, and the held input's of a two-input one (its flushed
+    /// watermark makes that input active again), so those idle channels count as live.
     fn ahead(&self, subtask: u32, wm: EventTime) -> Ahead {
-        let flush = self.cfg.combined_all_idle_flush;
-        if !self.nothing_above(subtask, wm, flush) {
-            Ahead::Something
-        } else if !flush && !self.nothing_above(subtask, wm, true) {
-            Ahead::OnlyIdle
-        } else {
-            Ahead::Nothing
+        let Some(w) = self.down.windows.get(subtask as usize) else { return Ahead::NotJudged };
+        if wm == NO_WATERMARK || wm == END_OF_TIME {
+            return Ahead::NotJudged;
+        }
+        let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
+        // (idle, watermark) of every input above `wm` that feeds the subtask.
+        let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(_, s)| {
+            (0..s.splits.len()).filter(|&i| !s.splits[i].released).map(move |i| (s.split_idle(i), s.split_watermark(i)))
+        });
+        let held = w.input.min_input();
+        let channels = w.input.channels().map(|(r, c)| (c.status.is_idle() && Some(r.input) != held, Some(c.watermark)));
+        let (mut live, mut idle) = (false, false);
+        for (is_idle, _) in splits.chain(channels).filter(|&(_, m)| m.is_some_and(|m| m > wm)) {
+            if is_idle {
+                idle = true
+            } else {
+                live = true
+            }
+        }
+        match (live, idle) {
+            (true, _) => Ahead::Something,
+            (false, true) if self.cfg.combined_all_idle_flush => Ahead::Something,
+            (false, true) => Ahead::OnlyIdle,
+            (false, false) => Ahead::Nothing,
         }
     }
 
@@ -497,8 +508,10 @@ fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>, a
     let p = f.partition;
     let silent_untimed = || {
         silent.filter(|&s| s >= 1000 && timeout.is_none()).map(|s| match ahead {
-            Ahead::Something => Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s },
-            _ => Reason::SplitSilentNothingAhead { partition: p, silent_ms: s, only_idle_ahead: ahead == Ahead::OnlyIdle },
+            Ahead::Something | Ahead::NotJudged => Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s },
+            Ahead::Nothing | Ahead::OnlyIdle => {
+                Reason::SplitSilentNothingAhead { partition: p, silent_ms: s, only_idle_ahead: ahead == Ahead::OnlyIdle }
+            }
         })
     };
     match f.class {

@@ -23,10 +23,21 @@ pub fn holder_words(ahead: bool) -> (&'static str, &'static str) {
 
 /// Why every input idle moves nothing on Flink ≤ 2.1, which has no all-idle flush
 /// (FLINK-38454) where idle inputs meet: a source's splits and a two-input operator's inputs (a
-/// valve flushes in every version): the words of [`Ahead::OnlyIdle`](super::explain::Ahead::OnlyIdle) in the
-/// reason, the finding and the advisor, which say whose version it is a matter of.
-pub const NO_ALL_IDLE_FLUSH: &str =
+/// valve flushes in every version): the tail of [`nothing_ahead_words`] for
+/// [`Ahead::OnlyIdle`](super::explain::Ahead::OnlyIdle), which says whose version it is a matter of.
+const NO_ALL_IDLE_FLUSH: &str =
     "before Flink 2.2 a source's splits, or a two-input operator's inputs, all idle keep the watermark where it is";
+
+/// Why an idle timeout releases nothing, said of `of` (the silent partitions, the watermark):
+/// nothing is ahead of it, or (`only_idle`) only idle inputs are, which this Flink does not
+/// release to. One wording for the reason, the finding and the advisor.
+pub fn nothing_ahead_words(only_idle: bool, of: &str) -> String {
+    if only_idle {
+        format!("only idle inputs are ahead of {of}, and {NO_ALL_IDLE_FLUSH}")
+    } else {
+        format!("no input is ahead of {of}")
+    }
+}
 
 /// One reason as a clause (lower case, no full stop), with event times written by `at`: the
 /// engine's sentence joins the clauses with UTC times; the playground shows each one as a
@@ -58,8 +69,7 @@ pub fn reason_clause_named(
             idle_timeout_ms.map_or_else(|| "; no idle timeout is set".to_string(), |t| format!("; it goes idle after the {} idle timeout", d(t)))
         ),
         Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {} has had no record for {} and no idle timeout is set", name(*partition), d(*silent_ms)),
-        Reason::SplitSilentNothingAhead { partition, silent_ms, only_idle_ahead: false } => format!("partition {} has had no record for {}, and no other input is ahead of it: only its next record moves the watermark (an idle timeout would make every input idle, which moves nothing)", name(*partition), d(*silent_ms)),
-        Reason::SplitSilentNothingAhead { partition, silent_ms, only_idle_ahead: true } => format!("partition {} has had no record for {}, and only idle inputs are ahead of it: only its next record moves the watermark (an idle timeout would make every input idle, and {NO_ALL_IDLE_FLUSH})", name(*partition), d(*silent_ms)),
+        Reason::SplitSilentNothingAhead { partition, silent_ms, only_idle_ahead } => format!("partition {} has had no record for {}; {}: only its next record moves the watermark (an idle timeout would make every input idle, which moves nothing)", name(*partition), d(*silent_ms), nothing_ahead_words(*only_idle_ahead, "it")),
         Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms, period_ms } => format!(
             "partition {} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator", name(*partition),
             d(*period_ms),

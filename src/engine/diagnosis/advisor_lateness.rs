@@ -105,7 +105,7 @@ mod tests {
             sink_append: true,
             bound_set_after_source: false,
             splitless_subtasks: &[],
-            ahead_of_holder: crate::engine::explain::Ahead::Something,
+            ahead_of_holder: crate::engine::explain::Ahead::NotJudged,
             sql_idle_timeout_ms: None,
         };
         super::lateness(&i, Some(15_000), true).recommended_ms

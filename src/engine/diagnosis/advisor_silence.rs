@@ -7,7 +7,7 @@
 use super::advisor::Inputs;
 use super::classify::{PartitionClass, PartitionFacts, SlowCause};
 use crate::engine::explain::Ahead;
-use crate::engine::explain_text::NO_ALL_IDLE_FLUSH;
+use crate::engine::explain_text::nothing_ahead_words;
 use crate::engine::time::format_duration;
 
 /// Why no idle timeout releases windows in this job now, if that is so: a silent partition past
@@ -43,21 +43,18 @@ fn paused_by_pressure<'a>(i: &'a Inputs) -> Option<&'a PartitionFacts> {
 /// Not when the silent split holding the watermark has nothing ahead of it: idleness then
 /// releases nothing (a job whose only partition stopped).
 pub(super) fn holds_silently(i: &Inputs) -> bool {
-    silent_or_splitless(i) && i.ahead_of_holder == Ahead::Something
+    silent_or_splitless(i) && !i.ahead_of_holder.releases_nothing()
 }
 
 /// Whether something is silent, but nothing is above the watermark to release it to.
 pub(super) fn silent_with_nothing_ahead(i: &Inputs) -> bool {
-    silent_or_splitless(i) && i.ahead_of_holder != Ahead::Something
+    silent_or_splitless(i) && i.ahead_of_holder.releases_nothing()
 }
 
 /// Why nothing is ahead of `silent` (the silent partitions, as the caller names them), in the
-/// version's words (`NO_ALL_IDLE_FLUSH`).
+/// version's words (`nothing_ahead_words`).
 pub(super) fn nothing_ahead_of(i: &Inputs, silent: &str) -> String {
-    match i.ahead_of_holder {
-        Ahead::OnlyIdle => format!("only idle inputs are ahead of {silent}, and {NO_ALL_IDLE_FLUSH}"),
-        _ => format!("no input is ahead of {silent}"),
-    }
+    nothing_ahead_words(i.ahead_of_holder == Ahead::OnlyIdle, silent)
 }
 
 fn silent_or_splitless(i: &Inputs) -> bool {

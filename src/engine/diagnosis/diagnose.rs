@@ -109,7 +109,7 @@ impl Simulation {
             sink_append: self.down.sink.mode == crate::engine::operator::sink::SinkMode::Append,
             bound_set_after_source: self.cfg.operator_after_every_source(),
             splitless_subtasks: &splitless,
-            ahead_of_holder: explanation.as_ref().map_or(Ahead::Something, Explanation::ahead),
+            ahead_of_holder: explanation.as_ref().map_or(Ahead::NotJudged, Explanation::ahead),
             sql_idle_timeout_ms: self.sql_operator().map(|m| m.idle_timeout_ms()),
             timestamps_broken: self.watermark_jumped(now)
                 || explanation.as_ref().is_some_and(|e| {

@@ -7,7 +7,7 @@ use super::classify::{behind_words, PartitionClass, PartitionFacts, SlowCause, R
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::{Ahead, Explanation};
-use crate::engine::explain_text::NO_ALL_IDLE_FLUSH;
+use crate::engine::explain_text::nothing_ahead_words;
 use crate::engine::session::action::Action;
 use crate::engine::time::thousands;
 
@@ -192,12 +192,12 @@ impl FindingContext<'_> {
             None if self.nothing_ahead() => {
                 // Several stopped alike tie and none holds alone: then a record on one moves nothing.
                 let holds = if self.holds(p) { " and holds the watermark" } else { "" };
-                let (above, why) = match self.explanation.map(Explanation::ahead) {
-                    Some(Ahead::OnlyIdle) => (
-                        format!("only idle inputs are above the watermark, and {NO_ALL_IDLE_FLUSH}"),
-                        "Flink 2.2 (FLINK-38454) flushes the highest watermark once every split of a source, or every input of a two-input operator, is idle; earlier versions keep the watermark where it is, so on the version this job runs an idle timeout here releases nothing.",
-                    ),
-                    _ => ("no input is above the watermark".into(), "Once every input is idle the watermark stays where it is: nothing is above it to go to."),
+                let only_idle = self.explanation.map(Explanation::ahead) == Some(Ahead::OnlyIdle);
+                let above = nothing_ahead_words(only_idle, "the watermark");
+                let why = if only_idle {
+                    "Flink 2.2 (FLINK-38454) flushes the highest watermark once every split of a source, or every input of a two-input operator, is idle; earlier versions keep the watermark where it is, so on the version this job runs an idle timeout here releases nothing."
+                } else {
+                    "Once every input is idle the watermark stays where it is: nothing is above it to go to."
                 };
                 Finding::new(
                     FindingKind::IdlePartition,
