@@ -235,10 +235,10 @@ fn an_idle_higher_input_is_ahead_only_where_an_all_idle_flush_releases_to_it() {
         assert_eq!(offers_idle_timeout(&d), all_idle_flush, "all-idle flush {all_idle_flush}: {:?}", d.findings);
         if !all_idle_flush {
             // The words say it is the version: the idle input is ahead, and 2.2 would release to it.
-            assert!(ex.text.contains("only idle inputs are ahead of it") && ex.text.contains("before Flink 2.2"), "{}", ex.text);
-            assert!(d.headline.contains("only idle inputs are ahead of the watermark"), "{}", d.headline);
+            assert!(ex.text.contains("only idle or silent inputs are ahead of it") && ex.text.contains("before Flink 2.2"), "{}", ex.text);
+            assert!(d.headline.contains("only idle or silent inputs are ahead of the watermark"), "{}", d.headline);
             assert!(
-                d.advice.idle_timeout.basis.contains("only idle inputs are ahead of the silent partitions"),
+                d.advice.idle_timeout.basis.contains("only idle or silent inputs are ahead of the silent partitions"),
                 "{:?}",
                 d.advice.idle_timeout
             );
@@ -312,4 +312,85 @@ fn a_split_feeding_another_keyed_subtask_is_not_ahead() {
     assert_eq!(s.explain(ex.subtask).unwrap().watermark, held, "the timeout moved subtask {}'s watermark", ex.subtask);
     assert!(ex.nothing_ahead(), "{}", ex.text);
     assert!(!offers_idle_timeout(&d), "{:?}", d.findings);
+}
+
+/// Flink ≤ 2.1: an idle timeout applied to the running job starts every split's timer afresh,
+/// so a split above the watermark that is silent too goes idle in the same check as the one
+/// holding it. With every split of the source idle at once and no all-idle flush, the
+/// watermark stays; 2.3 flushes to the silent split's. The test applies the fix.
+#[test]
+fn a_silent_split_above_goes_idle_with_the_holder_on_flink_2_1() {
+    use wmp::engine::command::{Command, Param};
+    let job = |all_idle_flush: bool| {
+        format!(
+            r#"{{"duration_ms": 90000, "topic": {{"partitions": 2}}, "source": {{"parallelism": 1}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}}},
+            "flink": {{"combined_all_idle_flush": {all_idle_flush}}},
+            "producers": [
+                {{"partitions": [0], "kind": "steady", "rate_per_s": 10, "event_delay_ms": 20000, "stop_ms": 25000, "keys": {{"count": 1}}}},
+                {{"partitions": [1], "kind": "steady", "rate_per_s": 10, "stop_ms": 8000, "keys": {{"count": 1}}}}]}}"#
+        )
+    };
+    for all_idle_flush in [true, false] {
+        let mut s = sim(&job(all_idle_flush), 35_000);
+        let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+        let ex = d.explanation.clone().unwrap();
+        assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(0), "{}", ex.text);
+        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+        s.run_until(s.config().start_time + 45_000).unwrap();
+        let fixed = s.explain(0).unwrap().watermark;
+        assert_eq!(
+            fixed > ex.watermark,
+            all_idle_flush,
+            "all-idle flush {all_idle_flush}: held at {:?}, with the fix {fixed:?}",
+            ex.watermark
+        );
+        assert_eq!(ex.nothing_ahead(), !all_idle_flush, "all-idle flush {all_idle_flush}: {}", ex.text);
+        assert_eq!(offers_idle_timeout(&d), all_idle_flush, "all-idle flush {all_idle_flush}: {:?}", d.findings);
+    }
+}
+
+/// Flink ≤ 2.1, a two-input operator: sources tick in index order, so with both inputs silent
+/// the fix idles input 0 first. Held by input 1, input 0's higher watermark leaves the
+/// combination before input 1 goes idle, and all idle keeps the watermark; held by input 0, the
+/// still active input 1 takes over when input 0 goes idle. The test applies the fix.
+#[test]
+fn a_silent_input_above_is_ahead_on_flink_2_1_only_when_it_goes_idle_last() {
+    use wmp::engine::command::{Command, Param};
+    let job = |all_idle_flush: bool, held_by_input: usize| {
+        let delay = |i: usize| if i == held_by_input { 20_000 } else { 0 };
+        let stop = |i: usize| if i == held_by_input { 25_000 } else { 8_000 };
+        format!(
+            r#"{{"duration_ms": 90000, "topic": {{"name": "orders", "partitions": 1}},
+            "second_input": {{"topic": {{"name": "rates", "partitions": 1}}, "mode": "connect", "source": {{"parallelism": 1}}}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}}},
+            "flink": {{"combined_all_idle_flush": {all_idle_flush}}},
+            "producers": [
+                {{"topic": "orders", "partitions": "all", "kind": "steady", "rate_per_s": 10, "event_delay_ms": {}, "stop_ms": {}, "keys": {{"count": 1}}}},
+                {{"topic": "rates", "partitions": "all", "kind": "steady", "rate_per_s": 10, "event_delay_ms": {}, "stop_ms": {}, "keys": {{"count": 1}}}}]}}"#,
+            delay(0),
+            stop(0),
+            delay(1),
+            stop(1)
+        )
+    };
+    for all_idle_flush in [true, false] {
+        for held_by_input in [0, 1] {
+            let mut s = sim(&job(all_idle_flush, held_by_input), 35_000);
+            let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+            let ex = d.explanation.clone().unwrap();
+            let case = format!("all-idle flush {all_idle_flush}, held by input {held_by_input}");
+            assert_eq!(ex.held_by.as_ref().map(|c| c.input), Some(held_by_input), "{case}: {}", ex.text);
+            s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+            s.run_until(s.config().start_time + 45_000).unwrap();
+            let fixed = s.explain(0).unwrap().watermark;
+            let moves = all_idle_flush || held_by_input == 0;
+            assert_eq!(fixed > ex.watermark, moves, "{case}: held at {:?}, with the fix {fixed:?}", ex.watermark);
+            assert_eq!(ex.nothing_ahead(), !moves, "{case}: {}", ex.text);
+            assert_eq!(offers_idle_timeout(&d), moves, "{case}: {:?}", d.findings);
+            // The two-input finding says why it offers no timeout, where it would otherwise.
+            let quiet = d.findings.iter().find(|f| f.kind == wmp::engine::diagnosis::finding::FindingKind::QuietInputHolds);
+            assert_eq!(quiet.map(|f| f.detail.contains("withIdleness would move nothing now")), Some(!moves), "{case}: {quiet:?}");
+        }
+    }
 }

@@ -4,6 +4,8 @@
 //! reason's words are in `explain_text`.
 
 use super::diagnosis::classify::{PartitionClass, PartitionFacts, SlowCause};
+use super::explain_ahead::stopped;
+pub use super::explain_ahead::Ahead;
 use super::explain_text::reason_clause_named;
 use super::holding::{tie_words, Tie};
 use super::sim::Simulation;
@@ -36,8 +38,9 @@ pub enum Reason {
     /// The holding split has been silent for a while, and no split or channel that feeds the
     /// subtask is above the watermark ([`Explanation::nothing_ahead`]): an idle timeout would
     /// make every input idle, which moves nothing, so only its next record moves it.
-    /// `only_idle_ahead`: what is above it is idle, and Flink ≤ 2.1 keeps a source's splits or
-    /// a two-input operator's inputs all idle where they are (left out when false).
+    /// `only_idle_ahead`: what is above it is idle or goes idle with it (stopped too), and
+    /// Flink ≤ 2.1 keeps a source's splits or a two-input operator's inputs all idle where they
+    /// are (left out when false).
     SplitSilentNothingAhead {
         partition: u32,
         silent_ms: i64,
@@ -199,29 +202,6 @@ impl Explanation {
     }
 }
 
-/// What an idle timeout could release a watermark to, if the inputs holding it went idle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Ahead {
-    /// At No Watermark or the end of input: there is nothing to release, and the rule does not
-    /// judge (nothing is withheld for it).
-    #[default]
-    NotJudged,
-    /// A split or channel above the watermark that idleness would release it to.
-    Something,
-    /// Nothing above a real watermark.
-    Nothing,
-    /// Only idle inputs are above it, and without the all-idle flush (Flink ≤ 2.1) they are
-    /// not released to.
-    OnlyIdle,
-}
-
-impl Ahead {
-    /// Whether an idle timeout releases nothing now, so that nothing should offer one.
-    pub fn releases_nothing(self) -> bool {
-        matches!(self, Ahead::Nothing | Ahead::OnlyIdle)
-    }
-}
-
 const FAR_FUTURE_MS: i64 = 3_600_000;
 const YEAR_MS: i64 = 365 * 86_400_000;
 
@@ -240,7 +220,7 @@ impl Simulation {
         let mut held_by = None;
         let (holder, tied) = self.holder(w);
         // Once: it walks every split and channel that feeds the subtask.
-        let ahead = self.ahead(subtask, wm);
+        let ahead = self.ahead(subtask, wm, facts);
         if w.input.is_idle() {
             reasons.push(Reason::AllInputsIdle);
         } else if let Some(ch) = holder {
@@ -280,42 +260,6 @@ impl Simulation {
         };
         ex.text = self.sentence(&ex, now);
         Some(ex)
-    }
-
-    /// What keyed subtask `subtask`'s holder going idle would release watermark `wm` to, in this
-    /// job's Flink version, from one walk over the splits and channels that feed the subtask.
-    /// A live one above `wm` is released to in every version. An idle split, or an idle channel
-    /// into a two-input operator's other input, is released to only through an all-idle
-    /// moment, which Flink ≤ 2.1 (no all-idle flush) meets by keeping the watermark where it
-    /// is. A valve flushes its max when the channel holding it goes idle last, in every
-    /// version: a one-input operator's, and the held input's of a two-input one (its flushed
-    /// watermark makes that input active again), so those idle channels count as live.
-    fn ahead(&self, subtask: u32, wm: EventTime) -> Ahead {
-        let Some(w) = self.down.windows.get(subtask as usize) else { return Ahead::NotJudged };
-        if wm == NO_WATERMARK || wm == END_OF_TIME {
-            return Ahead::NotJudged;
-        }
-        let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
-        // (idle, watermark) of every input above `wm` that feeds the subtask.
-        let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(_, s)| {
-            (0..s.splits.len()).filter(|&i| !s.splits[i].released).map(move |i| (s.split_idle(i), s.split_watermark(i)))
-        });
-        let held = w.input.min_input();
-        let channels = w.input.channels().map(|(r, c)| (c.status.is_idle() && Some(r.input) != held, Some(c.watermark)));
-        let (mut live, mut idle) = (false, false);
-        for (is_idle, _) in splits.chain(channels).filter(|&(_, m)| m.is_some_and(|m| m > wm)) {
-            if is_idle {
-                idle = true
-            } else {
-                live = true
-            }
-        }
-        match (live, idle) {
-            (true, _) => Ahead::Something,
-            (false, true) if self.cfg.combined_all_idle_flush => Ahead::Something,
-            (false, true) => Ahead::OnlyIdle,
-            (false, false) => Ahead::Nothing,
-        }
     }
 
     /// Why nothing moves while the job is down.
@@ -403,7 +347,7 @@ impl Simulation {
             why.push(Reason::IdleCountdown { partition: p, idle_at: at });
         }
         // Silent as the diagnosis classes it (not merely between two records).
-        let stopped = facts.get(p as usize).is_some_and(|f| matches!(f.class, PartitionClass::Idle | PartitionClass::Empty));
+        let stopped = stopped(facts, p);
         let flow = self.flow_reasons(s, i, timeout, silent.unwrap_or(now - self.cfg.start_time), stopped);
         if flow.iter().any(|r| matches!(r, Reason::BackPressuredNeverIdle { .. })) {
             // "It goes idle after the timeout" is not true while the clock stands.

@@ -29,11 +29,11 @@ const NO_ALL_IDLE_FLUSH: &str =
     "before Flink 2.2 a source's splits, or a two-input operator's inputs, all idle keep the watermark where it is";
 
 /// Why an idle timeout releases nothing, said of `of` (the silent partitions, the watermark):
-/// nothing is ahead of it, or (`only_idle`) only idle inputs are, which this Flink does not
-/// release to. One wording for the reason, the finding and the advisor.
+/// nothing is ahead of it, or (`only_idle`) only inputs that are idle or go idle with it are,
+/// which this Flink does not release to. One wording for the reason, the finding and the advisor.
 pub fn nothing_ahead_words(only_idle: bool, of: &str) -> String {
     if only_idle {
-        format!("only idle inputs are ahead of {of}, and {NO_ALL_IDLE_FLUSH}")
+        format!("only idle or silent inputs are ahead of {of}, and {NO_ALL_IDLE_FLUSH}")
     } else {
         format!("no input is ahead of {of}")
     }

@@ -23,6 +23,7 @@ pub mod downstream;
 pub mod element;
 pub mod error;
 pub mod explain;
+mod explain_ahead;
 pub mod explain_text;
 #[cfg(feature = "tools")]
 pub mod export;

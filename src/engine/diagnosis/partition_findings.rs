@@ -107,7 +107,7 @@ impl FindingContext<'_> {
 
     /// Whether idleness would release nothing now (`Explanation::nothing_ahead`: nothing in the
     /// job is above the watermark). Not with the interval at 0, where the interval is the fix.
-    fn nothing_ahead(&self) -> bool {
+    pub(super) fn nothing_ahead(&self) -> bool {
         self.sim.cfg.auto_watermark_interval_ms > 0 && self.explanation.is_some_and(Explanation::nothing_ahead)
     }
 

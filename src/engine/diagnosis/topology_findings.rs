@@ -5,8 +5,9 @@
 
 use super::diagnose::{d, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
+use crate::engine::explain::Ahead;
 use crate::engine::explain::Reason;
-use crate::engine::explain_text::ordinal;
+use crate::engine::explain_text::{nothing_ahead_words, ordinal};
 use crate::engine::session::action::Action;
 
 /// A chained operator this long without records while it holds the watermark is stuck.
@@ -59,11 +60,15 @@ impl FindingContext<'_> {
             format!("The {} input ({topic}) holds the two-input operator: it waits for the slower side.", ordinal(input)),
         )
         .detail("A join or connected stream fires only as far as both inputs' watermarks allow. A quiet side needs withIdleness on its source (an idle input is left out), or a watermark of its own that keeps up.")
-        .check(format!("currentInput{}Watermark of the operator, below the other input's", input + 1))
-        .fix(
-            format!("withIdleness({}) on the sources", d(self.advice.idle_timeout_alone_ms.unwrap_or(5_000))),
-            Action::IdleTimeout(Some(self.advice.idle_timeout_alone_ms.unwrap_or(5_000))),
-        );
+        .check(format!("currentInput{}Watermark of the operator, below the other input's", input + 1));
+        // The partition findings' rule: with nothing ahead to release to, the timeout moves nothing.
+        if let Some(ex) = self.explanation.filter(|_| self.nothing_ahead()) {
+            let words = nothing_ahead_words(ex.ahead() == Ahead::OnlyIdle, "the watermark");
+            f.detail = format!("{} Here {words}, so withIdleness would move nothing now; only new records do.", f.detail);
+        } else {
+            let t = self.advice.idle_timeout_alone_ms.unwrap_or(5_000);
+            f = f.fix(format!("withIdleness({}) on the sources", d(t)), Action::IdleTimeout(Some(t)));
+        }
         if let Some(s) = held {
             f = f.source_subtask(s);
         }

@@ -1,0 +1,101 @@
+//! What an idle timeout could release a held watermark to: the rule behind "nothing is ahead"
+//! that the explanation, the findings and the advisor read (`Explanation::nothing_ahead`), so
+//! that no fix is offered that moves nothing.
+//!
+//! A timeout applied to the running job starts every split's timer afresh: the inputs holding
+//! the watermark and every other silent one go idle in the same check. What then moves the
+//! watermark depends on the Flink version (the all-idle flush came in 2.2, FLINK-38454) and on
+//! which operator sees the inputs meet (a valve flushes in every version). Each case has a test
+//! in `tests/explain.rs` that applies the fix and watches the watermark.
+
+use super::diagnosis::classify::{PartitionClass, PartitionFacts};
+use super::sim::Simulation;
+use super::time::{EventTime, END_OF_TIME, NO_WATERMARK};
+
+/// What an idle timeout could release a watermark to, if the inputs holding it went idle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ahead {
+    /// At No Watermark or the end of input: there is nothing to release, and the rule does not
+    /// judge (nothing is withheld for it).
+    #[default]
+    NotJudged,
+    /// An input above the watermark that stays active once the holder is idle.
+    Something,
+    /// Nothing above a real watermark.
+    Nothing,
+    /// Only inputs that are idle, or go idle with the holder, are above it, and without the
+    /// all-idle flush (Flink ≤ 2.1) they are not released to.
+    OnlyIdle,
+}
+
+impl Ahead {
+    /// Whether an idle timeout releases nothing now, so that nothing should offer one.
+    pub fn releases_nothing(self) -> bool {
+        matches!(self, Ahead::Nothing | Ahead::OnlyIdle)
+    }
+}
+
+/// Whether partition `p` has stopped, as the diagnosis classes it (not merely between two
+/// records): it goes idle in the same check as the holder once a timeout is set.
+pub(super) fn stopped(facts: &[PartitionFacts], p: u32) -> bool {
+    facts.get(p as usize).is_some_and(|f| matches!(f.class, PartitionClass::Idle | PartitionClass::Empty))
+}
+
+impl Simulation {
+    /// What keyed subtask `subtask`'s holder going idle would release watermark `wm` to, in this
+    /// job's Flink version, from one walk over the splits and channels that feed the subtask.
+    /// An input above `wm` that stays active is released to in every version; one that is idle
+    /// or goes idle with the holder only through an all-idle moment, which Flink ≤ 2.1 meets by
+    /// keeping the watermark where it is.
+    pub(super) fn ahead(&self, subtask: u32, wm: EventTime, facts: &[PartitionFacts]) -> Ahead {
+        let Some(w) = self.down.windows.get(subtask as usize) else { return Ahead::NotJudged };
+        if wm == NO_WATERMARK || wm == END_OF_TIME {
+            return Ahead::NotJudged;
+        }
+        let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
+        // (goes idle with the holder, watermark) of every split and channel that feeds it.
+        let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(_, src)| {
+            (0..src.splits.len())
+                .filter(|&i| !src.splits[i].released)
+                .map(move |i| (src.split_idle(i) || stopped(facts, src.splits[i].partition), src.split_watermark(i)))
+        });
+        let channels = w.input.channels().map(|(r, c)| (self.channel_goes_idle_first(w, r, c, facts), Some(c.watermark)));
+        let (mut live, mut idle) = (false, false);
+        for (goes_idle, _) in splits.chain(channels).filter(|&(_, m)| m.is_some_and(|m| m > wm)) {
+            if goes_idle {
+                idle = true
+            } else {
+                live = true
+            }
+        }
+        match (live, idle) {
+            (true, _) => Ahead::Something,
+            (false, true) if self.cfg.combined_all_idle_flush => Ahead::Something,
+            (false, true) => Ahead::OnlyIdle,
+            (false, false) => Ahead::Nothing,
+        }
+    }
+
+    /// Whether channel `r` leaves the operator's combination before the held input goes idle,
+    /// so that only an all-idle flush reaches its watermark. The held input's channels never
+    /// do: its valve flushes its max when the holding channel goes idle last, in every version,
+    /// and the flushed watermark reaches the operator before the input's idleness. Another
+    /// input's channel does when it is idle, or when its source subtask goes idle with the
+    /// holder (every split idle or stopped) and ticks first: sources tick in index order, so
+    /// input 0 goes idle before input 1 in the same instant.
+    fn channel_goes_idle_first(
+        &self,
+        w: &super::window_subtask::WindowSubtask,
+        r: super::operator_input::ChannelRef,
+        c: super::valve::InputChannelStatus,
+        facts: &[PartitionFacts],
+    ) -> bool {
+        let Some(held) = w.input.min_input().filter(|&h| h != r.input) else { return false };
+        let goes_idle = || {
+            self.sources.get(r.source as usize).is_some_and(|src| {
+                (0..src.splits.len()).all(|i| src.splits[i].released || src.split_idle(i) || stopped(facts, src.splits[i].partition))
+            })
+        };
+        c.status.is_idle() || (r.input < held && goes_idle())
+    }
+}
