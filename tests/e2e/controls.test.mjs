@@ -391,3 +391,48 @@ test("an exported session reproduces the live trace hash (JS API and wmp run)", 
     }
   });
 });
+
+/**
+ * The Flink version select sets a release's switches together and restarts the job; a
+ * scenario whose switches no release had shows "custom switches". 2.1.3 (no all-idle flush)
+ * was reachable only in scenario JSON.
+ */
+test("the Flink version select runs the job as a release, and names a mix 'custom switches'", async () => {
+  await app(async (page) => {
+    const exportedFlink = async () => {
+      await page.click("#tab-export");
+      return JSON.parse(await page.inputValue("#export-json")).flink;
+    };
+    const defaults = await exportedFlink();
+    await openControls(page);
+    assert.equal(await page.inputValue("#f-flink-version"), "2.3.0", "the default is the newest");
+    await playUntil(page, 10_000, 30);
+    await page.selectOption("#f-flink-version", "2.1.3");
+    await page.locator(".notice", { hasText: "Flink 2.1.3: " }).first().waitFor();
+    assert.match(await page.locator(".notice", { hasText: "Flink 2.1.3: " }).first().textContent(), /\(restarted\)/);
+    assert.ok((await clockMs(page)) < 10_000, "the job restarted");
+    assert.equal(await page.inputValue("#f-flink-version"), "2.1.3");
+    // The hint under it is its description: what the release changes, heard with the choice.
+    const hint = page.locator("#" + (await page.getAttribute("#f-flink-version", "aria-describedby")));
+    assert.match(await hint.textContent(), /no all-idle flush/);
+    const v213 = await exportedFlink();
+    assert.equal(v213.combined_all_idle_flush, false);
+    assert.equal(v213.idleness_clock, undefined, "still the input-activity clock");
+    await page.selectOption("#f-flink-version", "1.19.1");
+    assert.equal((await exportedFlink()).idleness_clock, "wall");
+    await page.selectOption("#f-flink-version", "2.3.0");
+    assert.deepEqual(await exportedFlink(), defaults, "2.3.0 is the defaults again");
+    assert.equal(await page.inputValue("#f-flink-version"), "2.3.0");
+    // The wall clock of 1.19.1 with 2.x's idle-split skip: no release had both.
+    const mixed = JSON.parse(await page.inputValue("#export-json"));
+    mixed.flink = { ...mixed.flink, idleness_clock: "wall", alignment_skip_idle_splits: true };
+    await page.click("#tab-import");
+    await page.fill("#import-json", JSON.stringify(mixed));
+    await page.click("#btn-import");
+    assert.equal(await page.locator("#import-error").textContent(), "");
+    assert.equal(await page.inputValue("#f-flink-version"), "custom");
+    assert.equal(await page.locator("#f-flink-version option:checked").textContent(), "custom switches");
+    assert.match(await hint.textContent(), /match no release/);
+    await page.screenshot({ path: path.join(shots, "flink-version-custom.png") });
+  });
+});
