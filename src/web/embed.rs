@@ -4,7 +4,7 @@
 //!
 //! The compact graph is one SVG written as markup (partitions → source subtasks → window
 //! subtasks), redrawn with the graph snapshot (~10×/s while playing); it uses the full graph's
-//! visual language (hatched = idle, dashed = No Watermark, thick orange = holds the minimum).
+//! visual language (hatched = idle, dashed = No Watermark, thick orange = holds the watermark).
 
 use super::actions::RunAction;
 use super::findings::fix_label;

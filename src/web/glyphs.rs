@@ -13,16 +13,17 @@ pub fn Restarts(#[prop(optional)] said_beside: bool) -> impl IntoView {
     view! { <span class="restarts" aria-hidden="true">" ↻"</span><span class="sr-only">{(!said_beside).then_some(" (restarts the job)")}</span> }
 }
 
-/// "◀ min" on the row or node that holds the minimum watermark, while `on`; "◀ ahead" while the
+/// "◀ min" on the row or node that holds the watermark, while `on`; "◀ ahead" while the
 /// watermark is `ahead` of processing time (`Reading::pushed_ahead`): what sits at it pushed it
 /// there, and "holds" read as the opposite. Heard and hovered in the WHY chain's and the
-/// findings' words (`holder_words`).
+/// findings' words (`holder_words`). The title sits on the glyph, which screen readers skip: on
+/// the mark, those that speak titles said the words twice (its title, then its text for them).
 #[component]
 pub fn MinMark(#[prop(into)] on: Signal<bool>, #[prop(optional, into)] ahead: Signal<bool>) -> impl IntoView {
     let said = move || on.get().then(|| holder_words(ahead.get()).1);
     view! {
-        <span class="min-mark" title=said>
-            <span aria-hidden="true">{move || if !on.get() { "" } else if ahead.get() { " ◀ ahead" } else { " ◀ min" }}</span>
+        <span class="min-mark">
+            <span aria-hidden="true" title=said>{move || if !on.get() { "" } else if ahead.get() { " ◀ ahead" } else { " ◀ min" }}</span>
             <span class="sr-only">{move || said().map(|s| format!(" ({s})"))}</span>
         </span>
     }

@@ -4,7 +4,7 @@
 //! Every node shows its watermark (human and raw); idle nodes are hatched, a partition's pill
 //! names its state (active, idle, silenced, no producer) beside a Silence / Resume button,
 //! window subtasks count what they fired and dropped, and the channel and split that hold
-//! each window subtask's minimum are drawn thick — the same "holds the minimum" mark as in the
+//! each window subtask's minimum are drawn thick — the same "holds the watermark" mark as in the
 //! tables. Click a node (or reach it with the arrow keys, `graph_keys`, and press Enter or
 //! Space) to explain it. The layers share
 //! one viewBox, so the graph scales down to its card (on a phone to 80% at most, and the card

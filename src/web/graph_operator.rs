@@ -1,8 +1,9 @@
 //! A keyed subtask in the job graph: a window subtask or an interval join subtask, with its
 //! `currentInputWatermark` (human, raw, lag). With two inputs (`connect`, interval join) it
 //! also shows `currentInput1Watermark` and `currentInput2Watermark` on lines of their own, each
-//! beside the port its channels enter, and the input that holds the minimum gets the graph's
-//! one "holds the minimum" mark (thick orange port, ◀ min) — as a channel would with one input.
+//! beside the port its channels enter, and the input that holds the operator's watermark gets
+//! the graph's one "holds the watermark" mark (thick orange port, ◀ min) — as a channel would
+//! with one input.
 //! A union's subtask has one port: the valve that covers both sources' channels.
 
 use super::format::{raw_and_lag, thousands, wm_human, wm_raw, NODE_LINE_CHARS, UNKNOWN_WM};
@@ -156,7 +157,7 @@ fn InputPort(o: u32, input: usize, lay: Memo<Layout>) -> impl IntoView {
                     } else if is_min.get() && super::graph::pushed_ahead(&pg) {
                         " — pushed the operator's watermark ahead"
                     } else if is_min.get() {
-                        " — holds the operator's minimum"
+                        " — holds the operator's watermark"
                     } else {
                         ""
                     }

@@ -36,7 +36,7 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     // in the splits table and the accessible name.
     let shown_wm = move || if compact.get() { String::new() } else { format!(" {}", wm()) };
     let shown_badge = move || if compact.get() && badge.get() == PartState::Active { String::new() } else { format!(" {}", badge.get().word()) };
-    // The outline says which one holds the minimum; the name says it too.
+    // The outline says which one holds the watermark (or pushed it ahead); the name says it too.
     let holds = move || if chain.with(|c| c.2) == Some(p) { format!(", {}", super::graph::chain_role(&pg)) } else { String::new() };
     // The pill's word is the cause; the hatching says idle, and so do these words.
     let idle = move || state.with(|s| s.is_some_and(|s| s.0));

@@ -161,7 +161,7 @@ static IDLE_STEPS: &[Step] = &[
     },
     Step {
         title: "Silence and withIdleness",
-        sentence: "Partition 1 went silent at 6 s: its watermark stays put and holds the minimum for ever, until withIdleness(timeout) marks it idle and the minimum skips it.",
+        sentence: "Partition 1 went silent at 6 s: its watermark stays put, so it holds the watermark for ever, until withIdleness(timeout) marks it idle and the minimum skips it.",
         try_this: "Drag the idle-timeout handle on partition 1 shorter (about 13 s or less) until partition 1 goes idle.",
         done: "Partition 1 is idle: the minimum is partition 0's, and the window fired.",
         stage: Stage::Events(silent_partition),

@@ -1,6 +1,6 @@
 //! The "Live job" card: a JobManager URL, Connect (lists its jobs), pick one and the page polls
 //! it every 2 s (visible status, Stop) and draws the real job with the simulated job's graph and
-//! tables (`live_graph`), then the engine's explanation of who holds the minimum watermark and
+//! tables (`live_graph`), then the engine's explanation of who holds the watermark and
 //! the metrics per subtask; "Turn into a scenario" loads a scenario with
 //! its shape. Offline: paste the answers as one bundle (docs/LIVE.md). Fetching and timing
 //! live here and in `live_fetch`; reading and explaining is the engine's (`engine::live`).

@@ -4,7 +4,7 @@
 //! No second graph: the views check `Pg::live` where the simulation would say more than the
 //! REST API does (producers, late records, channel watermarks) and show `?` there. The chain
 //! `explain` names (the holder, its split, the window subtask it holds back) gets the graph's
-//! and the tables' "holds the minimum" marks. Back-pressure is drawn as for a simulated job
+//! and the tables' "holds the watermark" marks. Back-pressure is drawn as for a simulated job
 //! with a capacity limit, from the metrics; a clicked node gets a WHY panel of what its
 //! metrics say (`engine::live::node_notes`).
 

@@ -1,4 +1,4 @@
-//! A live job as tables: the engine's explanation (who holds the minimum watermark and what the
+//! A live job as tables: the engine's explanation (who holds the watermark and what the
 //! metrics say), then one table per vertex with a row per subtask; the holder's row carries the
 //! same ◀ min mark as the simulated job's tables. A missing metric shows "?" (unknown).
 

@@ -149,7 +149,7 @@ pub fn ChannelsTable() -> impl IntoView {
             <header class="card-head">
                 <h2 id=pg.dom_id("channels-h")>{move || format!("Channels · {} {}", noun(), focus.get())}</h2>
                 <span class="muted small">{move || match (pg.live.is_some(), two_inputs.get()) {
-                    (true, _) => "the channel from the subtask holding the minimum; Flink reports no per-channel watermark",
+                    (true, _) => "the channel from the subtask that holds the watermark; Flink reports no per-channel watermark",
                     (false, true) => "per input: min over active, aligned channels",
                     (false, false) => "min over active, aligned channels",
                 }}</span>
@@ -249,7 +249,7 @@ fn input_name(snap: RwSignal<crate::engine::snapshot::Snapshot>, ch: Option<(usi
 }
 
 /// A two-input operator's inputs above its channels: `currentInputNWatermark` of each, idle, and
-/// the one that holds the minimum (◀ min, as in the graph).
+/// the one that holds the operator's watermark (◀ min, as in the graph).
 #[component]
 fn InputsStrip(focus: Memo<u32>, ahead: Memo<bool>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();

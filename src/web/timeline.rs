@@ -260,7 +260,9 @@ fn TimelineLegend(compact: bool) -> impl IntoView {
         <span class="legend small" class:hidden=compact>
             <span class="lg-op"><span aria-hidden="true">"━ "</span>"window subtask"</span>
             <span class="lg-split"><span aria-hidden="true">"─ "</span>"split"</span>
-            <span class="lg-min" title=move || format!("The split that {} of the explained window subtask, drawn on top of it", super::graph::chain_role(&pg))><span aria-hidden="true">"━ "</span>{move || if ahead() { "pushed ahead" } else { "holds min" }}</span>
+            // The graph's words ("holds min" here said a second thing for the same line); the
+            // far-future case keeps its short "pushed ahead".
+            <span class="lg-min" title=move || format!("The split that {} of the explained window subtask, drawn on top of it", super::graph::chain_role(&pg))><span aria-hidden="true">"━ "</span>{move || if ahead() { "pushed ahead" } else { super::graph::chain_role(&pg) }}</span>
             <span class="lg-diag"><span aria-hidden="true">"┄ "</span>"processing time"</span>
             <span><span aria-hidden="true">"▮ "</span>"fired"</span><span><span aria-hidden="true">"◇ "</span>"late re-firing"</span><span><span aria-hidden="true">"✕ "</span>"dropped"</span><span><span aria-hidden="true">"○ "</span>"side output"</span>
             <span class="lg-idle">"idle"</span>

@@ -254,7 +254,10 @@ test("the graph's and the tables' marks say the chain's words: holds the waterma
     page.evaluate(() => {
       const mark = (row) => {
         const m = document.querySelector(`${row} .min-mark`);
-        return m && { seen: m.querySelector("[aria-hidden]").textContent, heard: m.querySelector(".sr-only").textContent, title: m.getAttribute("title") };
+        const glyph = m?.querySelector("[aria-hidden=true]");
+        // A title a screen reader reaches repeats the words it hears from the text for it.
+        const spokenTitles = [m, ...(m?.querySelectorAll("[title]") ?? [])].filter((e) => e?.hasAttribute("title") && !e.closest("[aria-hidden=true]"));
+        return m && { seen: glyph.textContent, heard: m.querySelector(".sr-only").textContent, title: glyph.getAttribute("title"), spokenTitles: spokenTitles.length };
       };
       return {
         chain: document.querySelector(".why .chain > .muted")?.textContent,
@@ -263,6 +266,9 @@ test("the graph's and the tables' marks say the chain's words: holds the waterma
         partition: document.querySelector('svg.graph g[data-partition="0"]').getAttribute("aria-label"),
         source: document.querySelector('svg.graph g[data-source="0"]').getAttribute("aria-label"),
         legend: document.querySelector(".graph-card .lg-min").textContent,
+        timeline: document.querySelector(".timeline-card .lg-min")?.textContent,
+        // Every word the page shows or says for the holder, titles and names too.
+        words: [document.body.innerText, ...[...document.querySelectorAll("[title], [aria-label]")].map((e) => `${e.getAttribute("title")} ${e.getAttribute("aria-label")}`), ...[...document.querySelectorAll("svg title")].map((t) => t.textContent)].join("\n"),
       };
     });
   try {
@@ -275,9 +281,12 @@ test("the graph's and the tables' marks say the chain's words: holds the waterma
       const m = await marks();
       const where = `at ${at}: ${JSON.stringify(m)}`;
       assert.equal(m.chain, chain, where);
-      for (const row of [m.split, m.channel]) assert.deepEqual(row, { seen, heard: ` (${words})`, title: words }, where);
+      for (const row of [m.split, m.channel]) assert.deepEqual(row, { seen, heard: ` (${words})`, title: words, spokenTitles: 0 }, where);
       for (const label of [m.partition, m.source]) assert.ok(label.includes(`, ${words};`), where);
       assert.equal(m.legend, `━ ${words}`, where);
+      // The timeline's legend keeps its short "pushed ahead"; held, it says the graph's words.
+      assert.equal(m.timeline, at === "20s" ? `━ ${words}` : "━ pushed ahead", where);
+      assert.doesNotMatch(m.words, /holds (the )?min|holding the min/, `${where}: one phrase for the holder`);
       if (at === "45s") assert.ok(![m.partition, m.source, m.legend].some((t) => /holds/.test(t)), where);
     }
     assert.deepEqual(problems, [], problems.join("\n"));

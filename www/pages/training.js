@@ -93,7 +93,7 @@ function story(snap) {
     return `${t} — idle timeout set to 60 s at ${mmss(fixedAt)}. Partition 11 will be declared idle once it has ` +
       `been quiet for longer than the timeout (at a periodic watermark emission)…`;
   }
-  return `${t} — partition 11 is ${p11.idle ? "idle" : "active"}: it no longer holds the minimum. ` +
+  return `${t} — partition 11 is ${p11.idle ? "idle" : "active"}: it no longer holds the watermark. ` +
     `The windows held since the start fired at once, and now one fires per key every minute (${total} so far).`;
 }
 
@@ -114,7 +114,7 @@ function render() {
     const holds = !s.idle && ms !== null && ms === min && behind > 10_000;
     const cls = s.idle ? "idle" : holds ? "holds" : "";
     const label = ms === null ? WatermarkPlayground.describeWatermark(s.watermark ?? "-9223372036854775808") : utcNear(ms, max);
-    const note = s.idle ? "idle" : holds ? "holds the minimum" : "";
+    const note = s.idle ? "idle" : holds ? "holds the watermark" : "";
     const width = behind === null ? 0 : Math.round((100 * behind) / maxBehind);
     return el(
       "tr",
