@@ -10,6 +10,7 @@
 //! The SVG is drawn in CSS pixels (no viewBox scaling), and says where event time 0 is and how
 //! many pixels a second takes (`data-origin`, `data-px-per-s`), so tests can drag to a time.
 
+use super::label_place::{clear_of, Span};
 use super::lesson::LessonRun;
 use super::lesson_setup::{Outcome, Setup, WINDOW_MS};
 use super::lesson_steps::Grab;
@@ -25,6 +26,12 @@ const OP_H: f64 = 40.0;
 const AXIS_H: f64 = 30.0;
 /// A handle's hit area, a square (CSS px).
 const HIT: f64 = 26.0;
+/// "now" sits this far left of its line (`.lw-now-label` ends there).
+const NOW_LABEL_GAP: f64 = 4.0;
+/// "now" at `.lw-now-label`'s 10.5 px, with room to spare.
+const NOW_LABEL_W: f64 = 22.0;
+/// One character of a handle's value (`.lw-value`, 11 px monospace: ~0.6 em), with room to spare.
+const VALUE_CHAR_W: f64 = 6.9;
 /// Event time at the left edge: a second before the start, so a record at 0 s is not cut.
 const X0_MS: i64 = -1_000;
 
@@ -335,7 +342,7 @@ fn Axis(run: LessonRun, scale: Memo<Scale>) -> impl IntoView {
         let x = scale.get().x(run.outcome.with(|o| o.elapsed_ms));
         view! {
             <line class="lw-now" x1=x x2=x y1=WINDOWS_H - 6.0 y2=bottom() />
-            <text class="lw-now-label" x=x - 4.0 y=WINDOWS_H - 8.0>"now"</text>
+            <text class="lw-now-label" x=x - NOW_LABEL_GAP y=WINDOWS_H - 8.0>"now"</text>
         }
     };
     view! {
@@ -385,6 +392,16 @@ fn Handle(run: LessonRun, scale: Memo<Scale>, target: Target, y: f64, dragging: 
         set(at() + delta);
     };
     let value = move || run.setup.with(|s| target.label(s));
+    // allowedLateness' value is under the windows, where "now" is: on a phone, at the lesson's
+    // 3.5 s, the two were drawn on each other. The others are in the rows.
+    let value_at = move || {
+        if !matches!(target, Target::Lateness) {
+            return (x(), "middle");
+        }
+        let now = scale.get().x(run.outcome.with(|o| o.elapsed_ms)) - NOW_LABEL_GAP;
+        let w = value().chars().count() as f64 * VALUE_CHAR_W;
+        clear_of(x(), w, Span { left: now - NOW_LABEL_W, right: now }, scale.get().width)
+    };
     let shape = if matches!(target, Target::Event(_)) { "dot" } else { "diamond" };
     let classes = move || {
         let base = class.map_or("lw-handle", |c| c.get());
@@ -405,7 +422,8 @@ fn Handle(run: LessonRun, scale: Memo<Scale>, target: Target, y: f64, dragging: 
                 view! { <rect class="lw-mark" x=move || x() - 6.0 y=y - 6.0 width=12 height=12 transform=move || format!("rotate(45 {} {y})", x()) /> }.into_any()
             }}
             <text class="lw-value" class:shown=move || dragging.get() == Some(target) || !matches!(target, Target::Event(_))
-                x=x y=if matches!(target, Target::Lateness | Target::Bound) { y + 19.0 } else { y - 11.0 } text-anchor="middle">{value}</text>
+                x=move || value_at().0 y=if matches!(target, Target::Lateness | Target::Bound) { y + 19.0 } else { y - 11.0 }
+                text-anchor=move || value_at().1>{value}</text>
         </g>
     }
 }

@@ -45,6 +45,7 @@ pub mod graph_keys;
 pub mod graph_layout;
 pub mod job_marks;
 pub mod json_span;
+pub mod label_place;
 pub mod lag_plot;
 pub mod lesson_setup;
 pub mod lesson_steps;

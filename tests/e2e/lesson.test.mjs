@@ -50,15 +50,41 @@ async function drag(page, grab, ms) {
   await page.mouse.up();
 }
 
+/**
+ * No two of the stage's words sit on each other (a past note: "lesson stage labels overlap"):
+ * the boxes of its visible texts, as drawn, intersect by at most a pixel.
+ */
+async function labelsApart(page, where) {
+  const hits = await page.evaluate(() => {
+    const svg = document.querySelector('[data-testid="lesson-stage"]');
+    if (!svg) return [];
+    const shown = [...svg.querySelectorAll("text")]
+      .filter((t) => t.textContent.trim() && t.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
+      .map((t) => ({ text: t.textContent.trim(), r: t.getBoundingClientRect() }))
+      .filter((b) => b.r.width > 0);
+    const out = [];
+    for (const [i, a] of shown.entries())
+      for (const b of shown.slice(i + 1)) {
+        const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+        const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+        if (x > 1 && y > 1) out.push(`"${a.text}" × "${b.text}"`);
+      }
+    return out;
+  });
+  assert.deepEqual(hits, [], `${where} at ${W}x${H}: labels overlap`);
+}
+
 /** The step must not pass before the manipulation, must pass after it, and Next goes on. */
 async function doStep(page, n, manipulate, verify = async () => {}) {
   assert.equal(await step(page), n);
   assert.equal(await passed(page), false, `step ${n + 1} passes before the manipulation`);
   assert.ok(await page.locator('[data-testid="lesson-next"]').isDisabled());
+  await labelsApart(page, `step ${n + 1}`);
   await manipulate();
   await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.passed === "true", null, { timeout: 10_000 });
   assert.match(await page.locator('[data-testid="lesson-done"]').textContent(), /^✓ /);
   await verify();
+  await labelsApart(page, `step ${n + 1} passed`);
   await page.screenshot({ path: path.join(shots, `lesson-${await page.evaluate(() => new URLSearchParams(location.search).get("lesson"))}-${n + 1}-${W}x${H}.png`) });
   const last = (await page.locator('[data-testid="lesson-next"]').textContent()).trim() === "Finish";
   if (!last) {
