@@ -72,7 +72,7 @@ fn explain_names_the_quiet_subtask_and_its_split() {
     let h = e.holder.expect("a holder");
     assert_eq!((h.vertex_name.as_str(), h.subtask, h.split.as_deref()), ("Source: events", 1, Some("split-1")));
     let text = e.lines.join("\n");
-    assert!(e.lines[0].starts_with("\"Source: events\" subtask 1 holds the minimum"), "{text}");
+    assert!(e.lines[0].starts_with("\"Source: events\" subtask 1 holds the watermark"), "{text}");
     assert!(text.contains("held back by it"), "{text}");
     assert!(text.contains("Records out: 3 (subtask 0: "), "{text}");
     assert!(text.contains("sourceIdleTime"), "{text}");
@@ -321,7 +321,7 @@ fn a_connected_job_names_the_silent_input_as_the_holder() {
     let h = e.holder.clone().expect("a holder");
     assert_eq!((h.vertex_name.as_str(), h.subtask, h.watermark, h.split.as_deref()), ("Source: rates", 0, i64::MIN, Some("split-0")));
     let text = e.lines.join("\n");
-    assert!(e.lines[0].starts_with("\"Source: rates\" subtask 0 holds the minimum: output watermark no watermark yet"), "{text}");
+    assert!(e.lines[0].starts_with("\"Source: rates\" subtask 0 holds the watermark: output watermark no watermark yet"), "{text}");
     assert!(
         text.contains("\"Connect -> Results: Writer\": input watermark no watermark yet (Long.MIN_VALUE) on 2 of 2 subtasks"),
         "{text}"
@@ -413,7 +413,7 @@ fn a_third_source_vertex_is_drawn_and_can_hold_the_minimum() {
     }
     // The WHY notes of the chain: the split, its subtask, a window subtask it holds.
     assert!(
-        g.notes.splits[3].lines.iter().any(|l| l.starts_with("The lowest split of the subtask that holds the minimum")),
+        g.notes.splits[3].lines.iter().any(|l| l.starts_with("The lowest split of the subtask that holds the watermark")),
         "{:?}",
         g.notes.splits[3]
     );

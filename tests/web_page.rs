@@ -268,7 +268,7 @@ async fn mount_live(bundle: &str) -> (web_sys::HtmlElement, impl Drop, wmp::engi
 
 /// The live card's graph: the real job recorded from Flink (tests/fixtures/live/running.json)
 /// drawn by the playground's own graph and tables, with its split ids, vertex names and
-/// watermarks; the quiet subtask 1, its split-1 and its channel carry the "holds the minimum"
+/// watermarks; the quiet subtask 1, its split-1 and its channel carry the "holds the watermark"
 /// marks; what the REST API does not give is "?"; nothing can silence a real split.
 #[wasm_bindgen_test]
 async fn a_live_job_is_drawn_with_the_simulated_jobs_graph_and_tables() {

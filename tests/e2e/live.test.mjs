@@ -91,13 +91,13 @@ test("connects, polls, names the quiet subtask, stops, turns into a scenario", a
   assert.match(await page.locator(".live-jobs").textContent(), /live-fixture: one quiet split/);
   await page.locator(".live-job").first().click();
   await page.locator("#live-explain li").first().waitFor({ timeout: 10_000 });
-  assert.match(await page.locator("#live-explain").textContent(), /"Source: events" subtask 1 holds the minimum/);
+  assert.match(await page.locator("#live-explain").textContent(), /"Source: events" subtask 1 holds the watermark/);
   assert.match(await page.locator("#live-explain").textContent(), /held back by it/);
   assert.match(await page.locator("#live-status").textContent(), /polling · last update \d\d:\d\d:\d\d UTC/);
   assert.match(await page.locator("#live tr.holding").first().textContent(), /1 ◀ min/);
   // The real job in the playground's own graph: its split ids, source subtasks and the window
   // vertex (named in the column head) with the watermarks Flink reported; the quiet split-1 and
-  // source subtask 1 carry the "holds the minimum" mark, window subtask 0 is the one explained.
+  // source subtask 1 carry the "holds the watermark" mark, window subtask 0 is the one explained.
   await checkLiveGraph(page);
   // It polls again, then Stop stops the requests.
   const t0 = Date.now();
@@ -147,7 +147,7 @@ test("offline: a pasted bundle is explained; a cancelled job says so", async (t)
   await page.fill("#live-bundle", RUNNING);
   await page.click("#live-read");
   await page.locator("#live-explain li").first().waitFor({ timeout: 10_000 });
-  assert.match(await page.locator("#live-explain").textContent(), /subtask 1 holds the minimum/);
+  assert.match(await page.locator("#live-explain").textContent(), /subtask 1 holds the watermark/);
   assert.match(await page.locator("#live-status").textContent(), /offline bundle/);
   await checkLiveGraph(page);
   // The window vertex's late records (numLateRecordsDropped, 0 in the recording), not the source's.

@@ -37,7 +37,7 @@ pub(super) fn unknown_or<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String
     v.map_or_else(|| "unknown".into(), f)
 }
 
-/// Explains `job`: who holds the minimum and why, then any window's late records.
+/// Explains `job`: who holds the watermark and why, then any window's late records.
 pub fn explain(job: &LiveJob) -> LiveExplanation {
     let mut e = holder(job);
     e.lines.extend(late(job));
@@ -69,7 +69,7 @@ fn holder(job: &LiveJob) -> LiveExplanation {
     let holder = Holder { vertex_id: v.id.clone(), vertex_name: v.name.clone(), subtask: s.index, watermark: low, split };
     let (fast_v, fast) = sources.iter().max_by_key(|(_, s, w)| (*w, std::cmp::Reverse(s.index))).map(|x| (x.0, x.1)).unwrap_or((v, s));
     let mut lines = vec![format!(
-        "\"{}\" subtask {} holds the minimum: output watermark {}, {} behind subtask {}{} at {}.",
+        "\"{}\" subtask {} holds the watermark: output watermark {}, {} behind subtask {}{} at {}.",
         v.name,
         s.index,
         wm(low),

@@ -1,6 +1,6 @@
 //! The live link's engine side: reading a real Flink JobManager's REST answers (the reverse of
 //! [`super::rest`], which writes them for a simulated job) into a [`LiveJob`], explaining which
-//! subtask holds the minimum watermark, and seeding a scenario from the job's shape. Pure: JSON
+//! subtask holds the watermark, and seeding a scenario from the job's shape. Pure: JSON
 //! text in, values out; the UI fetches and polls, the engine never does I/O or reads a clock.
 //! docs/LIVE.md describes what is read and what the explanation can and cannot know.
 //!

@@ -60,7 +60,7 @@ fn split_note(row: SourceRow, p: &LiveSplit, h: Option<&Holder>) -> Note {
         format!("Idleness: {}.", idleness(p.idle_ms_per_s)),
     ];
     if is_holder(h, row) && h.and_then(|h| h.split.as_deref()) == Some(p.id.as_str()) {
-        lines.push("The lowest split of the subtask that holds the minimum: the job's event time waits for it.".to_string());
+        lines.push("The lowest split of the subtask that holds the watermark: the job's event time waits for it.".to_string());
     }
     Note { title: format!("split {}", p.id), lines }
 }

@@ -1,5 +1,5 @@
 //! "Turn into a scenario": a scenario with a live job's shape, to try fixes on. Taken from the
-//! job: the source vertex that holds the minimum watermark (else the first), its parallelism,
+//! job: the source vertex that holds the watermark (else the first), its parallelism,
 //! its split count when per-split watermarks are reported (one partition per split, else one
 //! per subtask), each split on the subtask that read it (numbered so that Kafka's assignment,
 //! as the playground makes it, gives it to that subtask), the keyed vertex's parallelism, a

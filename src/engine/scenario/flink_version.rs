@@ -36,7 +36,7 @@ impl FlinkVersion {
     /// What sets the release apart from the one above it, in a user's words.
     pub fn differs_by(self) -> &'static str {
         match self {
-            FlinkVersion::V2_3 => "all-idle flush, idle splits skipped by alignment, alignment sampling buffer",
+            FlinkVersion::V2_3 => "with the all-idle flush, idle splits skipped by alignment and the alignment sampling buffer",
             FlinkVersion::V2_1_3 => "no all-idle flush: an all-idle source or two-input operator keeps its watermark",
             FlinkVersion::V1_19_1 => "idleness on the wall clock, also while back-pressured or paused by alignment",
         }
