@@ -25,3 +25,23 @@ fn no_check_points_at_a_log_line_flink_does_not_write() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// With a late side output, numLateRecordsDropped stays 0: the far-future finding sends the user
+/// to the side output's consumer instead (the walk read "numLateRecordsDropped climbs" beside
+/// "✕ numLateRecordsDropped 0 · ○ side output 300").
+#[test]
+fn with_a_side_output_the_check_names_its_consumer_not_the_drop_counter() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    use wmp::engine::diagnosis::DiagnosisOptions;
+    use wmp::engine::session::Session;
+    let json = include_str!("../../presets/far_future_outlier.json");
+    for side_output in [true, false] {
+        let mut s =
+            Session::from_json(&json.replace("\"late_side_output\": true", &format!("\"late_side_output\": {side_output}"))).unwrap();
+        run_to(&mut s, 60_000);
+        let d = s.sim().diagnose(&DiagnosisOptions::default());
+        let f = d.findings.iter().find(|f| f.kind == FindingKind::FarFutureTimestamp).expect("the far-future finding");
+        assert_eq!(f.check.contains("late side output's consumer"), side_output, "{}", f.check);
+        assert_eq!(f.check.contains("numLateRecordsDropped of the window operator climbs"), !side_output, "{}", f.check);
+    }
+}

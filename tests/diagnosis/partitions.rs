@@ -272,3 +272,34 @@ fn a_timeout_below_the_interval_idles_a_split_after_two_quiet_checks() {
     assert_eq!(d.partitions[0].idle_flips, 0, "partition 0's normal traffic stays active: {:?}", d.partitions[0]);
     assert!(d.partitions[1].idle_flips > 0, "partition 1, a heartbeat every 30 s, goes idle between them");
 }
+
+/// A partition added to a running job holds its source subtask where it was, not at No
+/// Watermark: the new split's No Watermark becomes the minimum, and a watermark never goes
+/// back (the review's walk read "holds its source subtask at No Watermark" beside a graph and
+/// windows at 00:00:26). The headline while it is too early to judge says the same.
+#[test]
+fn an_added_empty_partition_holds_its_subtask_where_it_was() {
+    use wmp::engine::diagnosis::finding::FindingKind;
+    use wmp::engine::time::describe_watermark;
+    let json = r#"{"duration_ms": 60000, "topic": {"partitions": 2}, "source": {"parallelism": 2},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
+        "producers": [{"partitions": "all", "kind": "steady", "rate_per_s": 10, "keys": {"count": 1}}],
+        "commands": [{"at_ms": 20000, "command": "add_partition"}]}"#;
+    let mut s = Session::from_json(json).unwrap();
+    let start = s.sim().config().start_time.ms();
+    run_to(&mut s, 20_500);
+    let wm = |s: &Session| s.sim().snapshot().sources[1].output_watermark;
+    let held = wm(&s);
+    assert!(held.ms() > start, "source subtask 1 had a watermark: {held:?}");
+    let headline = s.sim().diagnose(&DiagnosisOptions::default()).headline;
+    assert!(headline.contains(&format!("is at {}", describe_watermark(held))) && !headline.contains("No Watermark"), "{headline}");
+    run_to(&mut s, 30_000);
+    assert_eq!(wm(&s), held, "held where it was");
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let f = d.findings.iter().find(|f| f.kind == FindingKind::EmptyPartition).expect("the added partition is empty");
+    assert!(
+        f.title.contains(&format!("holds its source subtask at {}", describe_watermark(held))) && !f.title.contains("No Watermark"),
+        "{}",
+        f.title
+    );
+}

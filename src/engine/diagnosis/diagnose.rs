@@ -195,11 +195,25 @@ impl Simulation {
         // a new user read "judged empty after 1.0 s" as the idle timeout).
         let flink = self.split_idleness(f.partition).map(|f| format!(", and {f}")).unwrap_or_default();
         Some(format!(
-            "{what}: partition {} has had no record in the {} it has been read, so its source subtask is at No Watermark; this diagnosis calls it empty after {} without one{flink}.",
+            "{what}: partition {} has had no record in the {} it has been read, so its source subtask is {}; this diagnosis calls it empty after {} without one{flink}.",
             self.partition_name(f.partition),
             d(f.read_ms.unwrap_or(0)),
+            self.empty_split_holds_at(f.subtask),
             d(quiet_after_ms(f, interval))
         ))
+    }
+
+    /// Where an empty split holds source subtask `s`: at No Watermark, or, added to a subtask
+    /// that had a watermark, at that one: the split's No Watermark is the minimum, and a
+    /// subtask's watermark never goes back (the walk read "at No Watermark" beside a graph
+    /// and windows at the old watermark).
+    pub(crate) fn empty_split_holds_at(&self, s: Option<u32>) -> String {
+        match s.and_then(|s| self.sources.get(s as usize)).map(|src| src.output.current_watermark()) {
+            Some(w) if w != NO_WATERMARK => {
+                format!("at {}, where it was when the partition came (a watermark never goes back)", describe_watermark(w))
+            }
+            _ => "at No Watermark".into(),
+        }
     }
 
     /// When Flink marks partition `p`'s split idle, in words: after the source's idle timeout

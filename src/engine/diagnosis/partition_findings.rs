@@ -151,7 +151,7 @@ impl FindingContext<'_> {
             (_, true) => return None,
             (None, _) => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
-                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} {never}, so it holds its source subtask at No Watermark, and {}.", self.no_timeout_says(n)))
+                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} {never}, so it holds its source subtask {}, and {}.", self.sim.empty_split_holds_at(p.subtask), self.no_timeout_says(n)))
                     .detail("An empty partition is what withIdleness is for: it excludes the split after the timeout. Its records, if any come later, may be behind the watermark.");
                 self.idle_fix(f, n)
             }
@@ -414,7 +414,7 @@ impl FindingContext<'_> {
             .detail("Idleness is a trade-off (seed 000 §3): while a partition is idle the watermark moves on without it, and what it sends when it wakes may already be late.")
             .evidence("lateRecords", p.late_records, format!("{} late records from it", p.late_records))
             .evidence("flips", p.idle_flips, format!("idle {} times", p.idle_flips))
-            .check("numLateRecordsDropped of the window operator rises when the partition's numRecordsIn resumes");
+            .check(format!("{} rises when the partition's numRecordsIn resumes", self.late_counter()));
         // Back below the watermark and silent again (a stale record), it holds its subtask
         // until it goes idle again: a shorter (advised) timeout lets it go sooner.
         let (cur, advised) = (self.sim.source_settings_of(n).idle_timeout_ms, self.advice.idle_timeout_alone_ms);
