@@ -359,3 +359,40 @@ fn a_back_pressured_job_is_not_blamed_on_producers_or_called_silent_while_record
         }
     }
 }
+
+/// The back-pressure preset on Flink 1.19.1's wall clock: the backlogged splits go idle with
+/// records waiting and their records turn late, the opposite of FLIP-471's "never idle". The
+/// finding says so, first and critical, in that version's words (the walk read the input-activity
+/// clock's words beside two idle backlogged splits and 11,080 drops). Capacity is the fix: the
+/// test applies it and fewer records are late.
+#[test]
+fn on_the_wall_clock_back_pressure_idles_backlogged_splits_and_the_finding_says_so() {
+    use wmp::engine::diagnosis::DiagnosisOptions;
+    use wmp::engine::scenario::flink_version::FlinkVersion;
+    use wmp::engine::session::action::Action;
+    let run = |capacity_fix: bool| {
+        let mut sc = parse(include_str!("../presets/backpressure_never_idle.json")).unwrap();
+        sc.flink = FlinkVersion::V1_19_1.apply_to(&sc.flink);
+        let mut s = wmp::engine::session::Session::new(sc).unwrap();
+        s.run_until(60_000, &mut ()).unwrap();
+        let d = s.sim().diagnose(&DiagnosisOptions::default());
+        if capacity_fix {
+            let fix = d.fixes().into_iter().find(|f| matches!(f.action, Action::KeyedCapacity(_))).expect("a capacity fix");
+            s.apply_action(fix.action).unwrap();
+        }
+        s.run_until(90_000, &mut ()).unwrap();
+        (d, s.sim().snapshot().late_records)
+    };
+    let (d, late) = run(false);
+    let f = d.primary().expect("a cause");
+    assert_eq!((f.kind, f.severity), (FindingKind::BackPressure, wmp::engine::diagnosis::finding::Severity::Critical), "{}", d.headline);
+    assert!(f.title.contains("wall clock") && f.title.contains("went idle") && f.title.contains(" late"), "{}", f.title);
+    assert!(!f.detail.starts_with("Since Flink 1.19.2"), "{}", f.detail);
+    let (_, late_fixed) = run(true);
+    assert!(late_fixed < late, "the capacity fix: {late_fixed} late, without it {late}");
+    // On the input-activity clock the same preset keeps FLIP-471's words.
+    let mut s = parse(include_str!("../presets/backpressure_never_idle.json")).unwrap().build().unwrap();
+    s.run_until(s.config().start_time + 66_000).unwrap();
+    let d = s.diagnose(&Default::default());
+    assert!(d.headline.contains("FLIP-471"), "{}", d.headline);
+}

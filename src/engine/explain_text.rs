@@ -83,7 +83,8 @@ pub fn reason_clause_named(
             match cause {
                 Some(SlowCause::EventTimeDelay) => "its records arrive with old timestamps; idleness cannot help, it is never silent",
                 Some(SlowCause::ConsumerLag) => "its reader cannot keep up; idleness cannot help, records wait",
-                Some(SlowCause::BackPressured) => "its source subtask is back-pressured and reads only what the window operator takes; its records wait in Kafka",
+                // Past tense too: between two reads, or once its producer stopped, nothing may be unread ("its records wait in Kafka" beside 17,999 produced and read).
+                Some(SlowCause::BackPressured) => "its source subtask is back-pressured and reads only what the window operator takes: its records are read only after waiting in Kafka",
                 Some(SlowCause::TooFewToTell) => "too few records yet to tell a sparse partition from one that stopped",
                 _ => "its records come seldom; an idle timeout shorter than its gaps would make it flap",
             }

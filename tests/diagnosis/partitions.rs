@@ -303,3 +303,20 @@ fn an_added_empty_partition_holds_its_subtask_where_it_was() {
         f.title
     );
 }
+
+/// A timeout set on the running job starts the split's idle timer then: seed 001's partition 11,
+/// silent for 25 minutes, goes idle 15 s after the change, and the finding counts down to it
+/// (it said "excludes it if no heartbeat comes for that long", which read as already true).
+#[test]
+fn a_timeout_set_while_running_is_counted_down_from_the_change() {
+    use wmp::engine::command::{Command, Param};
+    use wmp::engine::diagnosis::finding::FindingKind;
+    let mut s = Session::from_json(include_str!("../../presets/seed_001_heartbeat.json")).unwrap();
+    run_to(&mut s, 25 * 60_000 + 45_000);
+    s.apply_now(vec![Command::SetParam { param: Param::IdleTimeoutMs(Some(15_000)) }], &[String::new()], &mut ()).unwrap();
+    run_to(&mut s, 25 * 60_000 + 50_000);
+    let d = s.sim().diagnose(&DiagnosisOptions::default());
+    let f =
+        d.findings.iter().find(|f| f.kind == FindingKind::HeartbeatPartition && f.partition == Some(11)).expect("the heartbeat finding");
+    assert!(f.title.contains("excludes it in 1") && f.title.ends_with("unless a heartbeat comes first."), "{}", f.title);
+}

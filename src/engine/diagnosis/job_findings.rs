@@ -7,6 +7,7 @@ use super::classify::{PartitionClass, PartitionFacts, SlowCause};
 use super::diagnose::{d, job_bound_ms, operator_bound_ms, source_bound_ms, window_size_ms, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
+use crate::engine::flow::IdlenessClock;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::session::action::Action;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
@@ -428,6 +429,21 @@ impl FindingContext<'_> {
         let lag = self.sim.cfg.cluster.scaled(self.sim.partitions.iter().map(|p| p.unread() as u64).sum());
         let ms = src.pressure.back_pressured.value();
         let name = self.sim.source_subtask_name(src.index);
+        // On the wall clock (Flink ≤ 1.19.1 / 1.20.0) back-pressure does the opposite: a split
+        // whose records wait unread looks silent and goes idle (the walk read FLIP-471's words
+        // beside two idle backlogged splits and 11,080 drops).
+        let wall = self.sim.cfg.inputs.get(usize::from(src.input)).is_some_and(|i| i.source.idleness_clock == IdlenessClock::Wall);
+        let backlogged_idle: Vec<u32> = (0..src.splits.len())
+            .filter(|&i| src.split_idle(i))
+            .map(|i| src.splits[i].partition)
+            .filter(|&p| self.sim.partitions.get(p as usize).is_some_and(|p| p.unread() > 0))
+            .collect();
+        if wall && !backlogged_idle.is_empty() {
+            return Some(
+                self.back_pressure_on_wall_clock(src.index, cap, &backlogged_idle)
+                    .fix(format!("Window capacity {}/s", thousands(rec)), Action::KeyedCapacity(Some(rec))),
+            );
+        }
         let title = if never_idle {
             format!("The window operator cannot keep up ({} records/s per subtask): source subtask {name} is back-pressured, so its silent split never goes idle (FLIP-471).", thousands(cap))
         } else {
@@ -447,6 +463,30 @@ impl FindingContext<'_> {
             }
         }
         Some(f)
+    }
+
+    /// Back-pressure on Flink ≤ 1.19.1 / 1.20.0's wall clock: the `backlogged` splits of source
+    /// subtask `s` went idle with records waiting, so the watermark moved on without them and
+    /// what they read next is late (reference §13, pitfall 2).
+    fn back_pressure_on_wall_clock(&self, s: u32, cap: u64, backlogged: &[u32]) -> Finding {
+        let (dropped, side) = self.sim.down.late_counts();
+        let names: Vec<String> = backlogged.iter().map(|&p| self.sim.partition_name(p)).collect();
+        let late = if dropped + side > 0 { format!(": {} late", were(dropped + side)) } else { String::new() };
+        Finding::new(
+            FindingKind::BackPressure,
+            Severity::Critical,
+            format!(
+                "The window operator cannot keep up ({} records/s per subtask): source subtask {} is back-pressured, and on Flink 1.19.1's wall clock its backlogged {} {} went idle{late}.",
+                thousands(cap),
+                self.sim.source_subtask_name(s),
+                if names.len() == 1 { "partition" } else { "partitions" },
+                names.join(", ")
+            ),
+        )
+        .detail("Before Flink 1.19.2 / 1.20.1 / 2.0 the idle timeout counts wall-clock time, also while the task is back-pressured: a split whose records wait unread looks silent, goes idle, the watermark moves on without it, and its records are late once read. Give the window operator capacity; since 1.19.2 / 1.20.1 / 2.0 idleness stands still while back-pressured (FLIP-471), so no split goes idle for it.")
+        .evidence("backlogIdleSplits", backlogged.len() as u64, format!("{} idle with records unread", names.join(", ")))
+        .source_subtask(s)
+        .check("the Web UI's back pressure tab (HIGH) and the idle splits' pendingRecords; numLateRecordsDropped of the window operator")
     }
 
     /// Failures and restarts: a TaskManager that keeps being lost is a restart loop.
@@ -573,12 +613,12 @@ impl FindingContext<'_> {
     }
 }
 
-/// "1 record" / "3 records".
+/// "1 record" / "3 records" / "11,080 records" (grouped as the page's other counts are).
 pub(crate) fn records(n: u64) -> String {
     if n == 1 {
         "1 record".into()
     } else {
-        format!("{n} records")
+        format!("{} records", thousands(n))
     }
 }
 

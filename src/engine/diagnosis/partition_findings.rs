@@ -93,8 +93,21 @@ impl FindingContext<'_> {
                 self.sim.source_subtask_name(s),
                 d(t)
             ),
-            None => format!("the {} idle timeout excludes it soon", d(t)),
+            None => format!("the {} idle timeout excludes it {}", d(t), self.idle_in_words(n)),
         }
+    }
+
+    /// When partition `n`'s split goes idle unless a record comes: "in 12.3 s" from its running
+    /// countdown (its timer restarts with each record, and when a timeout is set on the running
+    /// job), else "soon". The walk read "excludes it if no heartbeat comes for that long" beside
+    /// a partition silent for 25 minutes, whose timer had started at the change.
+    fn idle_in_words(&self, n: u32) -> String {
+        let now = self.sim.now.max(self.sim.cfg.start_time);
+        let deadline = self
+            .sim
+            .split_of(n)
+            .and_then(|(s, i)| self.sim.sources[s as usize].splits[i].idle_deadline(self.sim.cfg.auto_watermark_interval_ms, now));
+        deadline.map_or_else(|| "soon".to_string(), |at| format!("in {}", d((at - now).max(0))))
     }
 
     /// Why no idle timeout excludes a silent split: none is set, or it is never checked.
@@ -274,8 +287,9 @@ impl FindingContext<'_> {
                 (
                     sev,
                     format!(
-                        "Partition {name} has had {only} ({every}); the {} idle timeout excludes it if no heartbeat comes for that long.",
-                        d(t)
+                        "Partition {name} has had {only} ({every}); the {} idle timeout excludes it {} unless a heartbeat comes first.",
+                        d(t),
+                        self.idle_in_words(n)
                     ),
                 )
             }
