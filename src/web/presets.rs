@@ -10,32 +10,55 @@ use crate::engine::scenario::schema::Scenario;
 use leptos::prelude::*;
 
 /// The preset `<select>` in the header.
+///
+/// Chromium changes a closed `<select>`'s value at each arrow key (Home, End, a typed letter
+/// too) and fires `change` at each: loading there threw the run away at every ArrowDown, and
+/// End opened a lesson. Keys only browse; Enter, or leaving the picker, loads what it shows, and
+/// Escape puts back what runs. A pick from the open list (mouse, touch, or Enter in the list
+/// Space opened) fires one `change` with no browsing key before it, and loads at once.
 #[component]
 pub fn PresetPicker() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let hosted = use_context::<super::host::Look>().is_some();
-    let on_change = move |ev: leptos::ev::Event| {
-        let id = event_target_value(&ev);
-        if id.is_empty() {
-            return;
+    let select = NodeRef::<leptos::html::Select>::new();
+    let browsing = StoredValue::new(false);
+    let commit = move || {
+        browsing.set_value(false);
+        if let Some(sel) = select.get_untracked() {
+            let id = sel.value();
+            if id != untrack(|| picked(pg)) {
+                pick(pg, &id);
+            }
         }
-        if let Some(lesson) = id.strip_prefix("lesson:") {
-            return super::lesson::open_lesson(lesson);
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
+        "Enter" => {
+            ev.prevent_default();
+            commit();
+            // Opening a lesson from here re-rendered the page and the focus fell to <body>.
+            set_timeout(move || drop(select.get_untracked().map(|s| s.focus())), std::time::Duration::ZERO);
         }
-        // Mid-lesson a preset replaced the step's job under a card still on its step.
-        if pg.lesson.get_untracked() != super::lesson_steps::LessonMode::Off {
-            return super::lesson::leave_for_preset(&id);
+        "Escape" => {
+            browsing.set_value(false);
+            if let Some(sel) = select.get_untracked() {
+                sel.set_value(&untrack(|| picked(pg)));
+            }
         }
-        let playing = pg.playing.get_untracked();
-        match pg.load_preset(&id) {
-            Ok(()) => pg.playing.set(playing),
-            Err(e) => pg.error(format!("{e}")),
+        k if browses(k, ev.alt_key()) => browsing.set_value(true),
+        _ => {}
+    };
+    let on_change = move |_| {
+        if !browsing.get_value() {
+            commit();
         }
     };
     view! {
         <label class="preset-picker">
             <span class="sr-only">"Preset scenario"</span>
-            <select id="preset" aria-label="Preset scenario" on:change=on_change
+            <select id="preset" aria-label="Preset scenario" node_ref=select on:change=on_change on:keydown=on_key
+                on:blur=move |_| if browsing.get_value() { commit() }
+                on:pointerdown=move |_| browsing.set_value(false)
+                title="Arrow keys browse the presets; Enter loads the one shown"
                 prop:value=move || picked(pg)>
                 <option value="" disabled=true>"Custom scenario"</option>
                 {catalog::presets().iter().enumerate().map(|(i, p)| view! {
@@ -50,6 +73,41 @@ pub fn PresetPicker() -> impl IntoView {
                 })}
             </select>
         </label>
+    }
+}
+
+/// Whether `key` moves a closed select's choice (and so fires a `change` that only browses).
+/// Alt+ArrowDown and Space open the list instead: a pick there is a choice.
+fn browses(key: &str, alt: bool) -> bool {
+    match key {
+        "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight" => !alt,
+        "Home" | "End" | "PageUp" | "PageDown" => true,
+        // Type-ahead: a letter or a digit jumps to the option it starts.
+        k => k.chars().count() == 1 && k != " ",
+    }
+}
+
+/// Loads what the picker names: a preset (kept playing if it was), or a lesson's page.
+fn pick(pg: Pg, id: &str) {
+    if id.is_empty() {
+        return;
+    }
+    if let Some(lesson) = id.strip_prefix("lesson:") {
+        return super::lesson::open_lesson(lesson);
+    }
+    // Mid-lesson a preset replaced the step's job under a card still on its step.
+    if pg.lesson.get_untracked() != super::lesson_steps::LessonMode::Off {
+        return super::lesson::leave_for_preset(id);
+    }
+    reload(pg, id);
+}
+
+/// Loads preset `id` from time zero, kept playing if it was.
+fn reload(pg: Pg, id: &str) {
+    let playing = pg.playing.get_untracked();
+    match pg.load_preset(id) {
+        Ok(()) => pg.playing.set(playing),
+        Err(e) => pg.error(format!("{e}")),
     }
 }
 
@@ -98,6 +156,7 @@ pub fn PresetCard() -> impl IntoView {
                 }.into_any(),
                 Some(p) => {
                     let actions = p.steps;
+                    let title = NodeRef::<leptos::html::H2>::new();
                     let preset = StoredValue::new_local(crate::engine::scenario::build::parse(p.json).ok());
                     let changed = Memo::new(move |_| {
                         pg.cfg.track();
@@ -105,15 +164,19 @@ pub fn PresetCard() -> impl IntoView {
                     });
                     view! {
                         <div class="preset-head">
-                            <h2>{p.title}</h2>
+                            <h2 tabindex="-1" node_ref=title>{p.title}</h2>
                             <button class="link" on:click=move |_| open.update(|o| *o = !*o)
                                 aria-expanded=move || open.get().to_string()>
                                 {move || if open.get() { "less" } else { "more" }}
                             </button>
                             <span class="muted small source">{p.source}</span>
                         </div>
+                        // "Pick the preset again" did nothing: the picker still shows it, and a
+                        // pick of the option shown fires no `change`.
                         <p class="small changed-note" class:hidden=move || !changed.get()>
-                            "You changed this job (SQL, Controls or a step restarted it): the text below tells the preset as it came. Pick the preset again to start over."
+                            "You changed this job (SQL, Controls or a step restarted it): the text below tells the preset as it came. "
+                            <button class="btn small" data-testid="start-over" title="Reloads the preset as it came, from time zero, without your changes"
+                                on:click=move |_| start_over(pg, p.id, title)>"Start over"</button>
                         </p>
                         <div class="preset-grid" class:collapsed=move || !open.get()>
                             <p class="summary">{p.summary}</p>
@@ -147,6 +210,15 @@ pub fn PresetCard() -> impl IntoView {
             }}
             <LiveLine />
         </section>
+    }
+}
+
+/// The preset `id` as it came, and the focus on its card's title: the button pressed went
+/// away with the note that held it, and the focus with it (to <body>).
+fn start_over(pg: Pg, id: &str, title: NodeRef<leptos::html::H2>) {
+    reload(pg, id);
+    if let Some(h) = title.get_untracked() {
+        let _ = h.focus();
     }
 }
 

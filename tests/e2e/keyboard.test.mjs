@@ -294,3 +294,68 @@ test("dismissing a notice with the keyboard gives the focus back to where it cam
     assert.equal(back, "BUTTON", `focus went to ${JSON.stringify(await focused(page))}`);
   }, "preset=seed-001-heartbeat");
 });
+
+// A review: ArrowDown on the focused picker loaded a preset at every press (the run thrown
+// away), and End opened a lesson with the focus lost to <body>. The keys browse; Enter loads.
+test("the arrow keys browse the preset picker without loading; Enter loads and the focus stays", async () => {
+  await withApp(async (page) => {
+    const title = () => page.locator(".preset-card h2").first().textContent();
+    const before = await title();
+    await page.click("#btn-play");
+    await page.waitForFunction(() => !document.querySelector("#clock").textContent.startsWith("00:00:00"), null, { timeout: 20_000 });
+    await page.click("#btn-play");
+    const clock = await page.locator("#clock").textContent();
+    await page.focus("#preset");
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("End");
+    await page.waitForTimeout(400);
+    assert.equal(await title(), before, "browsing loaded nothing");
+    assert.equal(await page.locator("#clock").textContent(), clock, "the run is still there");
+    assert.ok(!page.url().includes("lesson"), `End opened a lesson: ${page.url()}`);
+    assert.equal((await focused(page)).id, "preset");
+    // Escape puts back what runs.
+    await page.keyboard.press("Escape");
+    assert.equal(await page.inputValue("#preset"), "empty-partition");
+    await page.keyboard.press("ArrowDown");
+    const shown = await page.inputValue("#preset");
+    assert.notEqual(shown, "empty-partition");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((b) => document.querySelector(".preset-card h2")?.textContent !== b, before);
+    assert.equal(await page.inputValue("#preset"), shown);
+    await page.waitForTimeout(100);
+    assert.equal((await focused(page)).id, "preset", "the focus stays on the picker after a load");
+    // A pick from the list (one `change`, no browsing key before it) still loads at once.
+    await page.selectOption("#preset", "late-data");
+    await page.waitForFunction(() => /late/i.test(document.querySelector(".preset-card h2")?.textContent));
+  }, "preset=empty-partition");
+});
+
+// A review: the preset card's "Fix: withIdleness(5 s)" pressed with Enter scrolled the page to
+// the timeline, and the focused button (y = −169) and its ring were off the screen. A finding's
+// fix in the WHY panel is re-rendered by the restart: the focus fell to <body>.
+test("a fix applied from the keyboard leaves the focus, and its ring, on the screen", async () => {
+  const cases = [
+    [(f) => f.tag === "button" && /withIdleness/.test(f.text), "BUTTON"],
+    [(f) => /\bfix\b/.test(f.cls) && f.finding !== null, "SECTION"],
+  ];
+  for (const [fix, lands] of cases) {
+    await withApp(async (page) => {
+      await page.keyboard.press("Space");
+      await page.waitForFunction(() => /^00:00:(1\d|[2-5]\d)/.test(document.querySelector("#clock").textContent), null, { timeout: 60_000, polling: 20 });
+      await page.keyboard.press("Space");
+      await tabTo(page, fix, `the fix (${lands})`);
+      await page.keyboard.press("Enter");
+      await page.locator(".notice", { hasText: "Applied" }).first().waitFor();
+      await page.waitForTimeout(900);
+      const box = await page.evaluate(() => {
+        const a = document.activeElement;
+        const r = a.getBoundingClientRect();
+        return { tag: a.tagName, cls: a.className, top: r.top, bottom: r.bottom, h: innerHeight, visible: a.matches(":focus-visible") };
+      });
+      assert.equal(box.tag, lands, JSON.stringify(box));
+      if (lands === "BUTTON") assert.ok(box.top >= 0 && box.bottom <= box.h, `the focused button is at y ${box.top}..${box.bottom} of ${box.h}`);
+      else assert.ok(box.top < box.h && box.bottom > 0, `the WHY panel is at y ${box.top}..${box.bottom} of ${box.h}`);
+      assert.ok(box.visible, "its focus ring shows");
+    }, "preset=empty-partition");
+  }
+});
