@@ -4,6 +4,7 @@
 //! engine (`engine::session::action`).
 
 use super::state::Pg;
+use wasm_bindgen::JsCast;
 use leptos::prelude::{set_timeout, GetUntracked};
 pub use crate::engine::session::action::{assigner_label, Action};
 
@@ -19,6 +20,7 @@ impl RunAction for Action {
         if let Some(why) = self.refused(*pg) {
             return pg.error(why);
         }
+        let pressed = super::host::active_element().filter(|el| el.matches(":focus-visible").unwrap_or(false));
         let result = match self.command() {
             Some(cmd) => pg.apply(cmd),
             None => pg.restart_with(|sc| self.change(sc)),
@@ -29,7 +31,7 @@ impl RunAction for Action {
                 // without a word the page seemed to ignore it.
                 let hint = if pg.playing.get_untracked() { "" } else { "; press ▶ to see it take effect" };
                 pg.info(format!("Applied: {}{hint}", self.describe()));
-                follow_consequence(*pg);
+                follow_consequence(*pg, pressed);
             }
             Err(e) => pg.error(format!("{e}")),
         }
@@ -46,12 +48,24 @@ impl RunAction for Action {
 
 /// After a fix the view follows its consequence: the timeline (where windows start to fire
 /// and late records show) scrolls into view if it is not, and flashes once. Later, once the
-/// re-rendered page has settled.
-fn follow_consequence(pg: Pg) {
+/// re-rendered page has settled. Not when the button was `pressed` from the keyboard: scrolled
+/// away, the focused button and its ring were off the top of the screen, and the next Tab
+/// went on from a place the reader could not see; the notice says what was applied.
+fn follow_consequence(pg: Pg, pressed: Option<web_sys::Element>) {
     // In a lesson the card stays in view: its ✓ and its way on are what the reader waits for.
-    let scroll = pg.lesson.get_untracked() == super::lesson_steps::LessonMode::Off;
+    let scroll = pressed.is_none() && pg.lesson.get_untracked() == super::lesson_steps::LessonMode::Off;
+    // A finding the restart re-rendered took its button, and the focus fell to <body>: it goes
+    // to the box that held the button (the WHY panel), where the next Tab goes on.
+    let holder = pressed.as_ref().and_then(|el| el.parent_element()?.closest("[tabindex='0']").ok().flatten());
     set_timeout(
         move || {
+            if let (Some(el), Some(holder)) = (&pressed, holder) {
+                if !el.is_connected() && holder.is_connected() {
+                    if let Ok(h) = holder.dyn_into::<web_sys::HtmlElement>() {
+                        let _ = h.focus();
+                    }
+                }
+            }
             let Some(card) = pg.query(".main .timeline-card") else { return };
             if scroll {
                 super::measure::scroll_into_view_smoothly(&card);

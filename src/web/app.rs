@@ -178,8 +178,13 @@ pub fn Playground(pg: Pg, #[prop(optional)] no_loop: bool) -> impl IntoView {
                 <super::sql_panel::SqlPanel />
                 <super::live::LiveCard />
                 </AfterFirstPaint>
-                <footer class="footer muted small">
-                    "Flink 2.3 semantics, simulated deterministically in your browser. Processing time is simulated; see the README for what the model simplifies. Press ? for shortcuts."
+                // The release chosen in Controls: it said 2.3 while 1.19.1's switches ran.
+                <footer class="footer muted small" data-testid="footer">
+                    {move || {
+                        pg.cfg.track();
+                        let (release, _) = pg.base.with_value(|b| super::format::simulated_flink(&b.flink));
+                        format!("Semantics of {release}, simulated deterministically in your browser. Processing time is simulated; see the README for what the model simplifies. Press ? for shortcuts.")
+                    }}
                 </footer>
             </main>
             <aside class="controls-drawer" id="controls-drawer" aria-labelledby="controls-h" class:hidden=move || !controls_open.get()>

@@ -84,9 +84,9 @@ pub fn ExplainPanel() -> impl IntoView {
 }
 
 /// The WHY panel's headline for screen readers (and the embed's WHY line's): a visually hidden
-/// polite live region whose text changes only when the diagnosis changes its mind (another cause
-/// or culprit, or the first record read), not with every reading (its counts and times move
-/// every frame). The only live region for the diagnosis: the "Now:" line and the embed's line
+/// polite live region whose text changes, while playing, only when the diagnosis changes its
+/// mind (another cause or culprit, or the first record read), not with every reading (its counts
+/// and times move every frame); paused, it states the moment shown. The only live region for the diagnosis: the "Now:" line and the embed's line
 /// are not, or each frame's times would be read out. Its text says when it was true ("At
 /// 00:00:12.500: …"), and is cleared [`SAID_MS`] after: browsed to minutes later, "(1 so far,
 /// the last 1.7 s ago)" was long out of date (the panel itself has the current words).
@@ -99,6 +99,11 @@ pub fn WhyAnnouncer() -> impl IntoView {
     let text = Memo::new(move |_| {
         // Read, not only tracked: a memo that is never read never runs, and never subscribes.
         verdict.with(|_| ());
+        // Paused, it restates the moment (the pause itself, a seek, a step, a restart): it said
+        // "At 00:00:03.575: …" with the clock at 00:25:45. Playing, only a new verdict is news.
+        if !pg.playing.get() {
+            pg.reading_slow.track();
+        }
         // The diagnosis' own time since the start (-1 before anything was read).
         pg.reading_slow.with_untracked(|r| format!("At {}: {}", super::format::elapsed(r.diag.elapsed_ms.max(0), 0), r.diag.headline))
     });

@@ -1,7 +1,20 @@
 //! Text for times, durations and counts, and the parsers behind every time field. Pure
 //! functions (no DOM), so the formats are the same in every view and testable natively.
 
+use crate::engine::scenario::flink_version::FlinkVersion;
+use crate::engine::scenario::schema::FlinkSwitches;
 use crate::engine::time::{format_duration, format_watermark, EventTime, ProcTime, WatermarkStyle, END_OF_TIME, NO_WATERMARK};
+
+/// The Flink release whose watermark behaviour a run with `flink` simulates, as the page names
+/// it ("Flink 1.19.1"), and whether it is the newest, Flink 2.3: the one a downloaded job runs
+/// (`flink` switches of older releases are not replayed, docs/EXPORT.md).
+pub fn simulated_flink(flink: &FlinkSwitches) -> (String, bool) {
+    match FlinkVersion::of(flink) {
+        Some(FlinkVersion::V2_3) => ("Flink 2.3".into(), true),
+        Some(v) => (format!("Flink {}", v.label()), false),
+        None => ("a mix of Flink switches no release had".into(), false),
+    }
+}
 
 /// The two sentinels as the raw `long`s the views work in.
 pub const MIN_WM: i64 = NO_WATERMARK.ms();

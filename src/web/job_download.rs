@@ -28,14 +28,29 @@ pub fn DownloadJob(tab: &'static str) -> impl IntoView {
     };
     // The SQL tab's job is a DataStream one unless the window is SQL's: say so before the click.
     let datastream_here = move || tab == "sql" && !pg.cfg.with(is_sql_window);
+    let title = move || {
+        // A restart with another release sets `cfg`.
+        pg.cfg.track();
+        let datastream = if datastream_here() {
+            ". This scenario's window is a DataStream window, so the job is DataStream Java; the SQL above is its equivalent"
+        } else {
+            ""
+        };
+        format!("A Maven project for Flink 2.3 that replays this run's records and {}{datastream}", prints(pg))
+    };
     view! {
         <button class="btn small ghost" id=format!("btn-download-job-{tab}") on:click=on_click
-            title=move || if datastream_here() {
-                "A Maven project for Flink 2.3 that replays this run's records and prints the same window results. This scenario's window is a DataStream window, so the job is DataStream Java; the SQL above is its equivalent"
-            } else {
-                "A Maven project for Flink 2.3 that replays this run's records and prints the same window results"
-            }>{move || if datastream_here() { "Download runnable job (DataStream Java)" } else { "Download runnable job" }}</button>
+            title=title>{move || if datastream_here() { "Download runnable job (DataStream Java)" } else { "Download runnable job" }}</button>
         <span class="muted small" id=format!("download-job-status-{tab}") role="status">{move || status.get()}</span>
+    }
+}
+
+/// What the job prints. It runs Flink 2.3 and does not replay an older release's `flink`
+/// switches (docs/EXPORT.md): with 1.19.1 chosen it promised this run's results all the same.
+fn prints(pg: Pg) -> String {
+    match pg.base.with_value(|b| super::format::simulated_flink(&b.flink)) {
+        (_, true) => "prints the same window results".into(),
+        (release, false) => format!("prints its window results; this run simulates {release}, so they can differ"),
     }
 }
 
@@ -49,7 +64,8 @@ fn download(pg: Pg, status: RwSignal<String>) {
         Ok(job) => {
             save("playground-job.zip", "application/zip", &job.to_zip("playground-job"));
             status.set(format!(
-                "playground-job.zip: mvn package, then flink run; it prints the same window results. Its README says what the replay does differently ({} notes).",
+                "playground-job.zip: mvn package, then flink run; it {}. Its README says what the replay does differently ({} notes).",
+                prints(pg),
                 job.notes.len()
             ));
             pg.info("Downloaded the runnable Flink job (playground-job.zip)");

@@ -196,3 +196,27 @@ test("a partition's name says idle beside its cause", async () => {
     await context.close();
   }
 });
+
+/**
+ * Paused, the live region states the moment shown: it said "At 00:00:03.575: …" with the clock
+ * at 00:25:45 after a play and a pause (a review). Also after a restart (R) while paused.
+ */
+test("the live region states the moment of a pause and of a restart", async () => {
+  await withSeed("light", async (page) => {
+    const saysNow = () =>
+      page.waitForFunction(
+        () => {
+          const said = document.querySelector("[data-testid=why-live]").textContent;
+          return said.startsWith(`At ${document.querySelector("#clock").textContent.trim()}: `);
+        },
+        null,
+        { timeout: 5_000 },
+      );
+    await playUntil(page, 25 * 60_000, 1000);
+    await saysNow();
+    await page.locator("body").click({ position: { x: 2, y: 2 } });
+    await page.keyboard.press("r");
+    await page.waitForFunction(() => document.querySelector("#clock").textContent.trim() === "00:00:00.000");
+    await saysNow();
+  });
+});

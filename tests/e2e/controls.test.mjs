@@ -436,3 +436,82 @@ test("the Flink version select runs the job as a release, and names a mix 'custo
     await page.screenshot({ path: path.join(shots, "flink-version-custom.png") });
   });
 });
+
+// "Pick the preset again to start over" did nothing: the picker still showed it, and picking
+// the option shown fires no `change`. The note has a button that does.
+test("Start over in the changed job's note reloads the preset as it came", async () => {
+  await app(async (page) => {
+    await choosePreset(page, "late-data");
+    await openControls(page);
+    const par = await page.inputValue("#f-src-par");
+    await page.fill("#f-src-par", String(Number(par) + 1));
+    await page.click("#btn-apply-parallelism");
+    await page.locator(".changed-note").waitFor({ state: "visible" });
+    await page.click("[data-testid=start-over]");
+    await page.locator(".changed-note").waitFor({ state: "hidden" });
+    assert.equal(await page.inputValue("#f-src-par"), par, "the preset's parallelism again");
+    assert.equal(await page.inputValue("#preset"), "late-data");
+    // The button went away with the note: the focus is on the card's title, not on <body>.
+    assert.equal(await page.evaluate(() => document.activeElement?.closest(".preset-card h2") !== null), true);
+  });
+});
+
+/** The Flink version chosen in Controls (a restart). */
+async function chooseFlink(page, version) {
+  await openControls(page);
+  await page.selectOption("#f-flink-version", version);
+  await page.locator(".notice", { hasText: `Flink ${version}` }).first().waitFor();
+}
+
+// The footer said "Flink 2.3 semantics" and the download promised "the same window results"
+// with 1.19.1 chosen; the job runs 2.3 and does not replay older releases' switches
+// (docs/EXPORT.md).
+test("the Flink version chosen reaches the footer and the download's promise", async () => {
+  await app(async (page) => {
+    await choosePreset(page, "empty-partition");
+    const footer = () => page.locator("[data-testid=footer]").textContent();
+    const promise = () => page.locator("#btn-download-job-java").getAttribute("title");
+    assert.match(await footer(), /^Semantics of Flink 2\.3,/);
+    assert.match(await promise(), /same window results/);
+    for (const v of ["1.19.1", "2.1.3"]) {
+      await chooseFlink(page, v);
+      assert.match(await footer(), new RegExp(`^Semantics of Flink ${v.replace(/\./g, "\\.")},`));
+      const title = await promise();
+      assert.doesNotMatch(title, /same window results/);
+      assert.match(title, new RegExp(`Flink 2\\.3 .*simulates Flink ${v.replace(/\./g, "\\.")}, so they can differ`));
+    }
+    await chooseFlink(page, "2.3.0");
+    assert.match(await footer(), /^Semantics of Flink 2\.3,/);
+    assert.match(await promise(), /same window results/);
+  });
+});
+
+// On a phone a toast ("Flink 2.1.3: …") covered the foot of the help dialog.
+test("no toast covers the help dialog on a phone", async () => {
+  await app(
+    async (page) => {
+      await choosePreset(page, "empty-partition");
+      await chooseFlink(page, "2.1.3");
+      await page.click("#btn-controls-close");
+      await page.click("#btn-help");
+      const dialog = page.locator("[role=dialog]");
+      await dialog.waitFor({ state: "visible" });
+      const d = await dialog.boundingBox();
+      const toasts = await page.locator(".notice").evaluateAll((els) =>
+        els.filter((e) => e.checkVisibility()).map((e) => {
+          const r = e.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        }),
+      );
+      for (const t of toasts) {
+        const apart = t.x + t.width <= d.x || d.x + d.width <= t.x || t.y + t.height <= d.y || d.y + d.height <= t.y;
+        assert.ok(apart, `a toast at ${JSON.stringify(t)} covers the dialog at ${JSON.stringify(d)}`);
+      }
+      // Closed, the page's toasts show again.
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      assert.ok(await page.locator(".notice").first().isVisible());
+    },
+    { viewport: { width: 390, height: 844 } },
+  );
+});
