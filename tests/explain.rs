@@ -43,9 +43,9 @@ fn subtask_without_split_is_named() {
     let ex = s.explain(0).unwrap();
     assert!(ex.reasons.iter().any(|r| matches!(r, Reason::SubtaskWithoutSplit { .. })), "{}", ex.text);
     assert_eq!(ex.watermark.ms(), i64::MIN);
-    // At No Watermark there is nothing to release, and nothing is withheld for it: the
-    // splitless subtask's fix (an idle timeout) stays offered.
-    assert_eq!(ex.ahead(), wmp::engine::explain::Ahead::NotJudged);
+    // At No Watermark the live subtasks' channels are ahead: the splitless subtask's fix (an
+    // idle timeout) stays offered.
+    assert_eq!(ex.ahead(), wmp::engine::explain::Ahead::Something);
     assert!(!ex.nothing_ahead());
 }
 
@@ -393,4 +393,59 @@ fn a_silent_input_above_is_ahead_on_flink_2_1_only_when_it_goes_idle_last() {
             assert_eq!(quiet.map(|f| f.detail.contains("withIdleness would move nothing now")), Some(!moves), "{case}: {quiet:?}");
         }
     }
+}
+
+/// At No Watermark the rule judges too when something idle is above it: on Flink ≤ 2.1 an empty
+/// partition beside one that stopped stays at No Watermark with the fix (both go idle in the same
+/// check, and nothing flushes), on 2.3 the flush releases it (from the review: the empty
+/// partition's finding offered a timeout that moved nothing). The test applies the fix.
+#[test]
+fn an_empty_split_beside_a_stopped_one_is_released_only_by_the_all_idle_flush() {
+    use wmp::engine::command::{Command, Param};
+    let job = |all_idle_flush: bool| {
+        format!(
+            r#"{{"duration_ms": 90000, "topic": {{"partitions": 2}}, "source": {{"parallelism": 1}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}}},
+            "flink": {{"combined_all_idle_flush": {all_idle_flush}}},
+            "producers": [{{"partitions": [1], "kind": "steady", "rate_per_s": 10, "stop_ms": 8000, "keys": {{"count": 1}}}}]}}"#
+        )
+    };
+    for all_idle_flush in [true, false] {
+        let mut s = sim(&job(all_idle_flush), 30_000);
+        let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+        let ex = d.explanation.clone().unwrap();
+        assert_eq!(ex.watermark.ms(), i64::MIN);
+        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+        s.run_until(s.config().start_time + 40_000).unwrap();
+        let fixed = s.explain(0).unwrap().watermark;
+        assert_eq!(fixed > ex.watermark, all_idle_flush, "all-idle flush {all_idle_flush}: with the fix {fixed:?}");
+        assert_eq!(ex.nothing_ahead(), !all_idle_flush, "all-idle flush {all_idle_flush}: {}", ex.text);
+        assert_eq!(offers_idle_timeout(&d), all_idle_flush, "all-idle flush {all_idle_flush}: {:?}", d.findings);
+    }
+}
+
+/// A source subtask whose splits were all released never goes idle (reference §4.6): its channel
+/// stays active at its last watermark, so on Flink ≤ 2.1 a two-input operator held by its other,
+/// silent input moves to it once that input goes idle (from the review: the rule counted it as
+/// going idle and withheld the fix). The test applies the fix.
+#[test]
+fn an_input_whose_splits_were_released_stays_ahead() {
+    use wmp::engine::command::{Command, Param};
+    let json = r#"{"duration_ms": 90000, "topic": {"name": "orders", "partitions": 1},
+        "second_input": {"topic": {"name": "rates", "partitions": 1}, "mode": "connect", "source": {"parallelism": 1}},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
+        "flink": {"combined_all_idle_flush": false},
+        "producers": [
+            {"topic": "orders", "partitions": "all", "kind": "steady", "rate_per_s": 10, "stop_ms": 12000, "keys": {"count": 1}},
+            {"topic": "rates", "partitions": "all", "kind": "steady", "rate_per_s": 10, "event_delay_ms": 20000, "stop_ms": 25000, "keys": {"count": 1}}],
+        "commands": [{"at_ms": 13000, "command": "release_split", "partition": 0}]}"#;
+    let mut s = sim(json, 35_000);
+    let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+    let ex = d.explanation.clone().unwrap();
+    assert_eq!(ex.held_by.as_ref().map(|c| c.input), Some(1), "{}", ex.text);
+    s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+    s.run_until(s.config().start_time + 45_000).unwrap();
+    let fixed = s.explain(0).unwrap().watermark;
+    assert!(fixed > ex.watermark, "held at {:?}, with the fix {fixed:?}", ex.watermark);
+    assert!(!ex.nothing_ahead(), "{}", ex.text);
 }

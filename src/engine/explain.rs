@@ -35,8 +35,8 @@ pub enum Reason {
     },
     /// The holding split has been silent for a while and no idle timeout is set.
     SplitSilentNoIdleTimeout { partition: u32, silent_ms: i64 },
-    /// The holding split has been silent for a while, and no split or channel that feeds the
-    /// subtask is above the watermark ([`Explanation::nothing_ahead`]): an idle timeout would
+    /// The holding split has been silent for a while, and nothing that feeds the subtask is
+    /// above the watermark that idleness would release it to ([`Explanation::nothing_ahead`]): an idle timeout would
     /// make every input idle, which moves nothing, so only its next record moves it.
     /// `only_idle_ahead`: what is above it is idle or goes idle with it (stopped too), and
     /// Flink ≤ 2.1 keeps a source's splits or a two-input operator's inputs all idle where they
@@ -174,9 +174,10 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    /// Whether nothing is ahead of the watermark that idleness could release it to: no live
-    /// split that feeds this subtask and none of its channels is above it (on Flink
-    /// ≤ 2.1, nothing but idle inputs that only an all-idle flush would reach: [`Ahead`]). An
+    /// Whether nothing is ahead of the watermark that idleness could release it to: no input
+    /// that feeds this subtask and stays active once the holder is idle is above it (on Flink
+    /// ≤ 2.1, nothing but idle or stopped inputs that only an all-idle flush would reach:
+    /// [`Ahead`], `explain_ahead.rs`). An
     /// idle timeout then changes nothing now (every input idle moves nothing; an all-idle flush
     /// goes to the highest watermark, which is this one). The findings and the advisor read this
     /// one rule. Checked over everything that feeds the subtask, not the holder's neighbours: a
@@ -188,7 +189,7 @@ impl Explanation {
     }
 
     /// What an idle timeout could release the watermark to: [`Ahead::OnlyIdle`] when only idle
-    /// inputs are above it and this Flink (≤ 2.1) keeps them all idle where they are, which the
+    /// or stopped inputs are above it and this Flink (≤ 2.1) keeps them all idle where they are, which the
     /// words say, since on 2.2 and later the timeout is the fix.
     pub fn ahead(&self) -> Ahead {
         self.ahead

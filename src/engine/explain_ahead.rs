@@ -5,8 +5,14 @@
 //! A timeout applied to the running job starts every split's timer afresh: the inputs holding
 //! the watermark and every other silent one go idle in the same check. What then moves the
 //! watermark depends on the Flink version (the all-idle flush came in 2.2, FLINK-38454) and on
-//! which operator sees the inputs meet (a valve flushes in every version). Each case has a test
-//! in `tests/explain.rs` that applies the fix and watches the watermark.
+//! which operator sees the inputs meet (a valve flushes in every version). The cases in
+//! `tests/explain.rs` apply the fix and watch the watermark.
+//!
+//! Not foreseen: a valve whose other active channels are unaligned does not flush when the
+//! holder goes idle (reference §6.2); a partition that resumes within the timeout; and the order
+//! of two inputs going idle in the same instant, which is the engine's (input 0 first) where
+//! Flink's two source tasks race. A fix applied live keeps each split's watermark, where
+//! Flink's restart for a new `withIdleness` starts every split at No Watermark again.
 
 use super::diagnosis::classify::{PartitionClass, PartitionFacts};
 use super::sim::Simulation;
@@ -15,11 +21,12 @@ use super::time::{EventTime, END_OF_TIME, NO_WATERMARK};
 /// What an idle timeout could release a watermark to, if the inputs holding it went idle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ahead {
-    /// At No Watermark or the end of input: there is nothing to release, and the rule does not
-    /// judge (nothing is withheld for it).
+    /// At the end of input, or at No Watermark with nothing above it: the rule does not judge
+    /// (nothing is withheld for it).
     #[default]
     NotJudged,
-    /// An input above the watermark that stays active once the holder is idle.
+    /// An input above the watermark that stays active once the holder is idle, or (with the
+    /// all-idle flush) one that is idle or goes idle with it.
     Something,
     /// Nothing above a real watermark.
     Nothing,
@@ -49,7 +56,7 @@ impl Simulation {
     /// keeping the watermark where it is.
     pub(super) fn ahead(&self, subtask: u32, wm: EventTime, facts: &[PartitionFacts]) -> Ahead {
         let Some(w) = self.down.windows.get(subtask as usize) else { return Ahead::NotJudged };
-        if wm == NO_WATERMARK || wm == END_OF_TIME {
+        if wm == END_OF_TIME {
             return Ahead::NotJudged;
         }
         let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
@@ -72,6 +79,10 @@ impl Simulation {
             (true, _) => Ahead::Something,
             (false, true) if self.cfg.combined_all_idle_flush => Ahead::Something,
             (false, true) => Ahead::OnlyIdle,
+            // Nothing above No Watermark is the start (or a restore): not judged, as before
+            // anything is read. Only idle inputs above it is judged: on Flink ≤ 2.1 an empty
+            // split beside a stopped one stays at No Watermark with the fix.
+            (false, false) if wm == NO_WATERMARK => Ahead::NotJudged,
             (false, false) => Ahead::Nothing,
         }
     }
@@ -91,9 +102,13 @@ impl Simulation {
         facts: &[PartitionFacts],
     ) -> bool {
         let Some(held) = w.input.min_input().filter(|&h| h != r.input) else { return false };
+        // One that never had a split goes idle with the timeout; one whose splits were all
+        // released never does (reference §4.6, V-SRC-5): its channel stays active.
         let goes_idle = || {
             self.sources.get(r.source as usize).is_some_and(|src| {
-                (0..src.splits.len()).all(|i| src.splits[i].released || src.split_idle(i) || stopped(facts, src.splits[i].partition))
+                let live = || (0..src.splits.len()).filter(|&i| !src.splits[i].released);
+                src.splits.is_empty()
+                    || (!src.owns_no_split() && live().all(|i| src.split_idle(i) || stopped(facts, src.splits[i].partition)))
             })
         };
         c.status.is_idle() || (r.input < held && goes_idle())

@@ -261,6 +261,13 @@ pub fn too_early_to_judge(f: &PartitionFacts, interval_ms: i64) -> bool {
 
 fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context, own: &SourceSettings) -> PartitionClass {
     let quiet_after = quiet_after_ms(f, cx.interval_ms);
+    // Back below the watermark, its records are late whatever else holds it up: on the wall
+    // clock a back-pressured split went idle with records waiting and came back below, which
+    // read "5.2 s behind its peers" while its records were dropped.
+    let below_job = f.watermark.zip(cx.job_watermark).is_some_and(|(w, j)| w < j);
+    if returned_late.is_some() && !f.idle && below_job {
+        return PartitionClass::Returning;
+    }
     // Records wait unread while nothing is read: the reader is behind, whatever the timer says.
     if f.unread > 0 && (f.records == 0 || f.idle || f.silent_ms.is_some_and(|s| s > quiet_after)) {
         return PartitionClass::Slow;
@@ -281,10 +288,6 @@ fn class_of(f: &PartitionFacts, returned_late: Option<ProcTime>, cx: &Context, o
     }
     if f.idle_flips >= FLAPPING_FLIPS && own.idle_timeout_ms.is_some_and(|t| t <= f.gap_p99_ms.unwrap_or(0)) {
         return PartitionClass::Flapping;
-    }
-    let below_job = f.watermark.zip(cx.job_watermark).is_some_and(|(w, j)| w < j);
-    if returned_late.is_some() && !f.idle && below_job {
-        return PartitionClass::Returning;
     }
     if f.idle || f.silent_ms.is_some_and(|s| s > quiet_after) {
         return PartitionClass::Idle;

@@ -22,6 +22,9 @@ const LATE_RECENT_MS: i64 = 60_000;
 const BOUND_TOO_LARGE_MIN_MS: i64 = 5_000;
 /// Results later than this many bounds after their window are not the bound's doing.
 const BOUND_EXPLAINS_DELAY: i64 = 3;
+/// What back-pressure does on the wall clock (Flink ≤ 1.19.1 / 1.20.0), reference §13 pitfall 2.
+const WALL_CLOCK_BACK_PRESSURE: &str = "Before Flink 1.19.2 / 1.20.1 / 2.0 the idle timeout counts wall-clock time, also while the task is back-pressured: a split whose records wait unread looks silent, goes idle, the watermark moves on without it, and its records are late once read. Give the window operator capacity; since 1.19.2 / 1.20.1 / 2.0 idleness stands still while back-pressured (FLIP-471), so no split goes idle for it.";
+
 const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, or with a late side output (which that counter does not count) the numRecordsIn of its consumer";
 
 impl FindingContext<'_> {
@@ -222,7 +225,9 @@ impl FindingContext<'_> {
     /// count what a late side output takes (the walk read "numLateRecordsDropped climbs" beside
     /// 0 dropped and 300 sent to the side output).
     pub(super) fn late_counter(&self) -> &'static str {
-        if self.sim.cfg.late_side_output {
+        if self.sim.cfg.interval_join.is_some() {
+            "the interval join's late records (it has no numLateRecordsDropped: count them with sideOutputLeftLateData / sideOutputRightLateData)"
+        } else if self.sim.cfg.late_side_output {
             "the numRecordsIn of the late side output's consumer (numLateRecordsDropped does not count them)"
         } else {
             "numLateRecordsDropped of the window operator"
@@ -450,7 +455,8 @@ impl FindingContext<'_> {
             format!("The window operator cannot keep up ({} records/s per subtask): source subtask {name} is back-pressured and consumer lag grows.", thousands(cap))
         };
         let mut f = Finding::new(FindingKind::BackPressure, if never_idle { Severity::Critical } else { Severity::Warning }, title)
-            .detail("Since Flink 1.19.2 / 1.20.1 / 2.0 idleness is measured on an input-activity clock that stands still while the task is back-pressured or blocked by alignment: a slow job never declares a split idle. A shorter idle timeout does not help; capacity does (more parallelism, a cheaper operator).")
+            // Before a backlogged split went idle the wall clock's words too: a timeout will idle it.
+            .detail(if wall { WALL_CLOCK_BACK_PRESSURE } else { "Since Flink 1.19.2 / 1.20.1 / 2.0 idleness is measured on an input-activity clock that stands still while the task is back-pressured or blocked by alignment: a slow job never declares a split idle. A shorter idle timeout does not help; capacity does (more parallelism, a cheaper operator)." })
             .evidence("backPressuredTimeMsPerSecond", ms, format!("{ms} ms/s back-pressured ({})", src.pressure.level().rest_name().to_uppercase()))
             .evidence("pendingRecords", lag, format!("{} records unread", thousands(lag)))
             .evidence("incomingPerSubtask", per_subtask, format!("{} records/s arrive per window subtask", thousands(self.sim.cfg.cluster.scaled(per_subtask))))
@@ -476,17 +482,17 @@ impl FindingContext<'_> {
             FindingKind::BackPressure,
             Severity::Critical,
             format!(
-                "The window operator cannot keep up ({} records/s per subtask): source subtask {} is back-pressured, and on Flink 1.19.1's wall clock its backlogged {} {} went idle{late}.",
+                "The window operator cannot keep up ({} records/s per subtask): source subtask {} is back-pressured, and on the wall clock (Flink ≤ 1.19.1 / 1.20.0) its backlogged {} {} went idle{late}.",
                 thousands(cap),
                 self.sim.source_subtask_name(s),
                 if names.len() == 1 { "partition" } else { "partitions" },
                 names.join(", ")
             ),
         )
-        .detail("Before Flink 1.19.2 / 1.20.1 / 2.0 the idle timeout counts wall-clock time, also while the task is back-pressured: a split whose records wait unread looks silent, goes idle, the watermark moves on without it, and its records are late once read. Give the window operator capacity; since 1.19.2 / 1.20.1 / 2.0 idleness stands still while back-pressured (FLIP-471), so no split goes idle for it.")
+        .detail(WALL_CLOCK_BACK_PRESSURE)
         .evidence("backlogIdleSplits", backlogged.len() as u64, format!("{} idle with records unread", names.join(", ")))
         .source_subtask(s)
-        .check("the Web UI's back pressure tab (HIGH) and the idle splits' pendingRecords; numLateRecordsDropped of the window operator")
+        .check(format!("the Web UI's back pressure tab (HIGH) and the idle splits' pendingRecords; {}", self.late_counter()))
     }
 
     /// Failures and restarts: a TaskManager that keeps being lost is a restart loop.

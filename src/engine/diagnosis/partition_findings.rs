@@ -93,7 +93,7 @@ impl FindingContext<'_> {
                 self.sim.source_subtask_name(s),
                 d(t)
             ),
-            None => format!("the {} idle timeout excludes it {}", d(t), self.idle_in_words(n)),
+            None => format!("the {} idle timeout excludes it {} unless a record comes first", d(t), self.idle_in_words(n)),
         }
     }
 
@@ -287,9 +287,9 @@ impl FindingContext<'_> {
                 (
                     sev,
                     format!(
-                        "Partition {name} has had {only} ({every}); the {} idle timeout excludes it {} unless a heartbeat comes first.",
-                        d(t),
-                        self.idle_in_words(n)
+                        // The back-pressure check too: a paused clock has no countdown.
+                        "Partition {name} has had {only} ({every}); {}.",
+                        self.timeout_says(n, t)
                     ),
                 )
             }

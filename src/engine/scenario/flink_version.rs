@@ -60,9 +60,27 @@ impl FlinkVersion {
         }
     }
 
-    /// The release whose switches `f` has, or `None` for a mix no release had.
+    /// The release whose switches `f` has, or `None` for a mix no release had. Switches no
+    /// release fixes are not looked at: [`FlinkVersion::extras`] names them.
     pub fn of(f: &FlinkSwitches) -> Option<FlinkVersion> {
         FlinkVersion::ALL.into_iter().find(|v| v.apply_to(f) == *f)
+    }
+
+    /// The behaviours `f` turns on that no release listed here has (Flink main's valve fixes,
+    /// a ≤ 1.14 operator, the legacy consumer): a run with them is not that release's, and a
+    /// downloaded 2.3 job does not replay them (the page said "Flink 2.3" after the lesson's
+    /// "Legacy FlinkKafkaConsumer" step).
+    pub fn extras(f: &FlinkSwitches) -> Vec<&'static str> {
+        use super::schema::KafkaConnector;
+        [
+            (f.valve_unconditional_flush, "Flink main's unconditional valve flush"),
+            (f.valve_rederive_on_reactivate, "Flink main's valve re-derive"),
+            (f.midstream_forwards_status, "a ≤ 1.14 assignTimestampsAndWatermarks that forwards statuses"),
+            (f.kafka_connector == KafkaConnector::Legacy, "the legacy FlinkKafkaConsumer"),
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect()
     }
 }
 
@@ -83,6 +101,13 @@ mod tests {
     fn a_mix_is_no_version() {
         let f = FlinkSwitches { alignment_skip_idle_splits: false, ..FlinkSwitches::default() };
         assert_eq!(FlinkVersion::of(&f), None);
+    }
+
+    #[test]
+    fn extras_name_what_no_release_has() {
+        assert!(FlinkVersion::extras(&FlinkSwitches::default()).is_empty());
+        let f = FlinkSwitches { valve_unconditional_flush: true, ..FlinkSwitches::default() };
+        assert_eq!(FlinkVersion::extras(&f), ["Flink main's unconditional valve flush"]);
     }
 
     /// Switches outside the version's (the valve fix from Flink main) survive a version change.
