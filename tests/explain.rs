@@ -208,7 +208,6 @@ fn a_watermark_ahead_of_processing_time_is_pushed_not_held() {
 /// the oracle's goldens check against Flink.
 #[test]
 fn an_idle_higher_input_is_ahead_only_where_an_all_idle_flush_releases_to_it() {
-    use wmp::engine::command::{Command, Param};
     let job_stopping = |all_idle_flush: bool, rates_stop_ms: i64| {
         format!(
             r#"{{"duration_ms": 60000, "topic": {{"name": "orders", "partitions": 1}},
@@ -226,9 +225,7 @@ fn an_idle_higher_input_is_ahead_only_where_an_all_idle_flush_releases_to_it() {
         let mut s = sim(&job(all_idle_flush), 30_000);
         let held = s.explain(0).unwrap().watermark;
         let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
-        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
-        s.run_until(s.config().start_time + 40_000).unwrap();
-        let fixed = s.explain(0).unwrap().watermark;
+        let fixed = watermark_with_fix(&mut s, 40_000);
         assert_eq!(fixed > held, all_idle_flush, "all-idle flush {all_idle_flush}: held at {held:?}, with the fix {fixed:?}");
         let ex = d.explanation.as_ref().unwrap();
         assert_eq!(ex.nothing_ahead(), !all_idle_flush, "all-idle flush {all_idle_flush}: {}", ex.text);
@@ -258,7 +255,6 @@ fn an_idle_higher_input_is_ahead_only_where_an_all_idle_flush_releases_to_it() {
 /// with later event times and is idle; subtask 0 holds, silent, its 20 s timeout running.
 #[test]
 fn an_idle_channel_of_the_held_input_is_ahead_on_every_version() {
-    use wmp::engine::command::{Command, Param};
     use wmp::engine::explain::Ahead;
     let job = |all_idle_flush: bool| {
         format!(
@@ -277,12 +273,19 @@ fn an_idle_channel_of_the_held_input_is_ahead_on_every_version() {
     for all_idle_flush in [true, false] {
         let mut s = sim(&job(all_idle_flush), 35_000);
         let ex = s.explain(0).unwrap();
-        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
-        s.run_until(s.config().start_time + 45_000).unwrap();
-        let fixed = s.explain(0).unwrap().watermark;
+        let fixed = watermark_with_fix(&mut s, 45_000);
         assert!(fixed > ex.watermark, "all-idle flush {all_idle_flush}: held at {:?}, with the fix {fixed:?}", ex.watermark);
         assert_eq!(ex.ahead(), Ahead::Something, "all-idle flush {all_idle_flush}: {}", ex.text);
     }
+}
+
+/// The fix the findings offer, applied to the running job (a 2 s idle timeout): keyed subtask
+/// 0's watermark at `until_ms` after the start.
+fn watermark_with_fix(s: &mut Simulation, until_ms: i64) -> wmp::engine::time::EventTime {
+    use wmp::engine::command::{Command, Param};
+    s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
+    s.run_until(s.config().start_time + until_ms).unwrap();
+    s.explain(0).unwrap().watermark
 }
 
 fn offers_idle_timeout(d: &wmp::engine::diagnosis::Diagnosis) -> bool {
@@ -320,7 +323,6 @@ fn a_split_feeding_another_keyed_subtask_is_not_ahead() {
 /// watermark stays; 2.3 flushes to the silent split's. The test applies the fix.
 #[test]
 fn a_silent_split_above_goes_idle_with_the_holder_on_flink_2_1() {
-    use wmp::engine::command::{Command, Param};
     let job = |all_idle_flush: bool| {
         format!(
             r#"{{"duration_ms": 90000, "topic": {{"partitions": 2}}, "source": {{"parallelism": 1}},
@@ -336,9 +338,7 @@ fn a_silent_split_above_goes_idle_with_the_holder_on_flink_2_1() {
         let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
         let ex = d.explanation.clone().unwrap();
         assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(0), "{}", ex.text);
-        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
-        s.run_until(s.config().start_time + 45_000).unwrap();
-        let fixed = s.explain(0).unwrap().watermark;
+        let fixed = watermark_with_fix(&mut s, 45_000);
         assert_eq!(
             fixed > ex.watermark,
             all_idle_flush,
@@ -356,7 +356,6 @@ fn a_silent_split_above_goes_idle_with_the_holder_on_flink_2_1() {
 /// still active input 1 takes over when input 0 goes idle. The test applies the fix.
 #[test]
 fn a_silent_input_above_is_ahead_on_flink_2_1_only_when_it_goes_idle_last() {
-    use wmp::engine::command::{Command, Param};
     let job = |all_idle_flush: bool, held_by_input: usize| {
         let delay = |i: usize| if i == held_by_input { 20_000 } else { 0 };
         let stop = |i: usize| if i == held_by_input { 25_000 } else { 8_000 };
@@ -381,9 +380,7 @@ fn a_silent_input_above_is_ahead_on_flink_2_1_only_when_it_goes_idle_last() {
             let ex = d.explanation.clone().unwrap();
             let case = format!("all-idle flush {all_idle_flush}, held by input {held_by_input}");
             assert_eq!(ex.held_by.as_ref().map(|c| c.input), Some(held_by_input), "{case}: {}", ex.text);
-            s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
-            s.run_until(s.config().start_time + 45_000).unwrap();
-            let fixed = s.explain(0).unwrap().watermark;
+            let fixed = watermark_with_fix(&mut s, 45_000);
             let moves = all_idle_flush || held_by_input == 0;
             assert_eq!(fixed > ex.watermark, moves, "{case}: held at {:?}, with the fix {fixed:?}", ex.watermark);
             assert_eq!(ex.nothing_ahead(), !moves, "{case}: {}", ex.text);
@@ -401,7 +398,6 @@ fn a_silent_input_above_is_ahead_on_flink_2_1_only_when_it_goes_idle_last() {
 /// partition's finding offered a timeout that moved nothing). The test applies the fix.
 #[test]
 fn an_empty_split_beside_a_stopped_one_is_released_only_by_the_all_idle_flush() {
-    use wmp::engine::command::{Command, Param};
     let job = |all_idle_flush: bool| {
         format!(
             r#"{{"duration_ms": 90000, "topic": {{"partitions": 2}}, "source": {{"parallelism": 1}},
@@ -415,9 +411,7 @@ fn an_empty_split_beside_a_stopped_one_is_released_only_by_the_all_idle_flush() 
         let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
         let ex = d.explanation.clone().unwrap();
         assert_eq!(ex.watermark.ms(), i64::MIN);
-        s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
-        s.run_until(s.config().start_time + 40_000).unwrap();
-        let fixed = s.explain(0).unwrap().watermark;
+        let fixed = watermark_with_fix(&mut s, 40_000);
         assert_eq!(fixed > ex.watermark, all_idle_flush, "all-idle flush {all_idle_flush}: with the fix {fixed:?}");
         assert_eq!(ex.nothing_ahead(), !all_idle_flush, "all-idle flush {all_idle_flush}: {}", ex.text);
         assert_eq!(offers_idle_timeout(&d), all_idle_flush, "all-idle flush {all_idle_flush}: {:?}", d.findings);
@@ -430,7 +424,6 @@ fn an_empty_split_beside_a_stopped_one_is_released_only_by_the_all_idle_flush() 
 /// going idle and withheld the fix). The test applies the fix.
 #[test]
 fn an_input_whose_splits_were_released_stays_ahead() {
-    use wmp::engine::command::{Command, Param};
     let json = r#"{"duration_ms": 90000, "topic": {"name": "orders", "partitions": 1},
         "second_input": {"topic": {"name": "rates", "partitions": 1}, "mode": "connect", "source": {"parallelism": 1}},
         "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
@@ -443,9 +436,7 @@ fn an_input_whose_splits_were_released_stays_ahead() {
     let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
     let ex = d.explanation.clone().unwrap();
     assert_eq!(ex.held_by.as_ref().map(|c| c.input), Some(1), "{}", ex.text);
-    s.apply(Command::SetParam { param: Param::IdleTimeoutMs(Some(2_000)) }).unwrap();
-    s.run_until(s.config().start_time + 45_000).unwrap();
-    let fixed = s.explain(0).unwrap().watermark;
+    let fixed = watermark_with_fix(&mut s, 45_000);
     assert!(fixed > ex.watermark, "held at {:?}, with the fix {fixed:?}", ex.watermark);
     assert!(!ex.nothing_ahead(), "{}", ex.text);
 }
