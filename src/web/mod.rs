@@ -70,6 +70,7 @@ dom_modules!(
     after_first_paint,
     advisor,
     app,
+    browse_select,
     controls,
     embed,
     emissions,

@@ -9,55 +9,16 @@ use crate::engine::scenario::catalog;
 use crate::engine::scenario::schema::Scenario;
 use leptos::prelude::*;
 
-/// The preset `<select>` in the header.
-///
-/// Chromium changes a closed `<select>`'s value at each arrow key (Home, End, a typed letter
-/// too) and fires `change` at each: loading there threw the run away at every ArrowDown, and
-/// End opened a lesson. Keys only browse; Enter, or leaving the picker, loads what it shows, and
-/// Escape puts back what runs. A pick from the open list (mouse, touch, or Enter in the list
-/// Space opened) fires one `change` with no browsing key before it, and loads at once.
+/// The preset `<select>` in the header: the keys browse, Enter or leaving it loads (each
+/// ArrowDown loaded a preset and threw the run away, and End opened a lesson).
 #[component]
 pub fn PresetPicker() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let hosted = use_context::<super::host::Look>().is_some();
-    let select = NodeRef::<leptos::html::Select>::new();
-    let browsing = StoredValue::new(false);
-    let commit = move || {
-        browsing.set_value(false);
-        if let Some(sel) = select.get_untracked() {
-            let id = sel.value();
-            if id != untrack(|| picked(pg)) {
-                pick(pg, &id);
-            }
-        }
-    };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
-        "Enter" => {
-            ev.prevent_default();
-            commit();
-            // Opening a lesson from here re-rendered the page and the focus fell to <body>.
-            set_timeout(move || drop(select.get_untracked().map(|s| s.focus())), std::time::Duration::ZERO);
-        }
-        "Escape" => {
-            browsing.set_value(false);
-            if let Some(sel) = select.get_untracked() {
-                sel.set_value(&untrack(|| picked(pg)));
-            }
-        }
-        k if browses(k, ev.alt_key()) => browsing.set_value(true),
-        _ => {}
-    };
-    let on_change = move |_| {
-        if !browsing.get_value() {
-            commit();
-        }
-    };
     view! {
         <label class="preset-picker">
             <span class="sr-only">"Preset scenario"</span>
-            <select id="preset" aria-label="Preset scenario" node_ref=select on:change=on_change on:keydown=on_key
-                on:blur=move |_| if browsing.get_value() { commit() }
-                on:pointerdown=move |_| browsing.set_value(false)
+            <select id="preset" aria-label="Preset scenario" {..super::browse_select::browse_then_apply(move || picked(pg), move |id| pick(pg, &id))}
                 title="Arrow keys browse the presets; Enter loads the one shown"
                 prop:value=move || picked(pg)>
                 <option value="" disabled=true>"Custom scenario"</option>
@@ -73,17 +34,6 @@ pub fn PresetPicker() -> impl IntoView {
                 })}
             </select>
         </label>
-    }
-}
-
-/// Whether `key` moves a closed select's choice (and so fires a `change` that only browses).
-/// Alt+ArrowDown and Space open the list instead: a pick there is a choice.
-fn browses(key: &str, alt: bool) -> bool {
-    match key {
-        "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight" => !alt,
-        "Home" | "End" | "PageUp" | "PageDown" => true,
-        // Type-ahead: a letter or a digit jumps to the option it starts.
-        k => k.chars().count() == 1 && k != " ",
     }
 }
 

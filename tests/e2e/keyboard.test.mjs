@@ -6,7 +6,7 @@
 //   node --test tests/e2e/keyboard.test.mjs
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serveAndLaunch, openPage, gotoApp, recordAnnouncements, announced } from "./lib.mjs";
+import { serveAndLaunch, openPage, gotoApp, recordAnnouncements, announced, openControls, clockMs } from "./lib.mjs";
 
 const env = serveAndLaunch({ before, after });
 
@@ -358,4 +358,56 @@ test("a fix applied from the keyboard leaves the focus, and its ring, on the scr
       assert.ok(box.visible, "its focus ring shows");
     }, "preset=empty-partition");
   }
+});
+
+// A review: the Controls' "Flink version" restarted the job at every ArrowDown (Chromium fires
+// `change` at each key on a closed select); the timestamp assigner did too. The keys browse,
+// Enter restarts with the version shown, Escape puts back the running one.
+test("the arrow keys browse the Flink version and the timestamp assigner without restarting; Enter applies", async () => {
+  await withApp(async (page) => {
+    await openControls(page);
+    await page.click("#btn-play");
+    await page.waitForFunction(() => !document.querySelector("#clock").textContent.startsWith("00:00:00"), null, { timeout: 20_000 });
+    const restarted = page.locator(".notice", { hasText: "(restarted)" });
+    for (const id of ["f-flink-version", "f-assigner"]) {
+      const running = await page.inputValue(`#${id}`);
+      await page.focus(`#${id}`);
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      const shown = await page.inputValue(`#${id}`);
+      assert.notEqual(shown, running, `${id}: ArrowDown moved the choice`);
+      const clock = await clockMs(page);
+      await page.waitForTimeout(1_200);
+      assert.equal(await restarted.count(), 0, `${id}: browsing restarted the job`);
+      assert.ok((await clockMs(page)) > clock, `${id}: the clock keeps running`);
+      await page.keyboard.press("Escape");
+      assert.equal(await page.inputValue(`#${id}`), running, `${id}: Escape puts back the running value`);
+      assert.ok(await page.locator("#controls").isVisible(), `${id}: the Escape that put back left the drawer open`);
+    }
+    // Enter applies the version shown (the line under it says what that release changes), and
+    // the focus stays on the select.
+    const msg = () => page.locator("#f-flink-version-msg").textContent();
+    const before = await page.inputValue("#f-flink-version");
+    const beforeMsg = await msg();
+    await page.focus("#f-flink-version");
+    await page.keyboard.press("ArrowDown");
+    const shown = await page.inputValue("#f-flink-version");
+    assert.notEqual(shown, before);
+    assert.equal(await msg(), beforeMsg, "browsing applied nothing");
+    await page.keyboard.press("Enter");
+    await restarted.first().waitFor();
+    assert.ok((await restarted.first().textContent()).includes(`Flink ${shown}`), await restarted.first().textContent());
+    await page.waitForFunction((m) => document.querySelector("#f-flink-version-msg").textContent !== m, beforeMsg);
+    const shownMsg = await msg();
+    assert.equal(await page.inputValue("#f-flink-version"), shown);
+    assert.equal((await focused(page)).id, "f-flink-version");
+    // Leaving after a browse applies what it shows, as the preset picker does.
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Tab");
+    await page.waitForFunction((m) => document.querySelector("#f-flink-version-msg").textContent === m, beforeMsg);
+    assert.equal(await page.inputValue("#f-flink-version"), before);
+    // A pick from the list (one `change`, no key before it) applies at once.
+    await page.selectOption("#f-flink-version", shown);
+    await page.waitForFunction((m) => document.querySelector("#f-flink-version-msg").textContent === m, shownMsg);
+  }, "preset=seed-001-heartbeat");
 });

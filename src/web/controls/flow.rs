@@ -9,6 +9,7 @@ use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::{Command, Param};
 use crate::engine::scenario::flink_version::FlinkVersion;
 use crate::engine::scenario::schema::{Scenario, StartOffset};
+use crate::web::browse_select::browse_then_apply;
 use crate::web::format::{dur_input, parse_duration, parse_int, parse_utc_or_now, thousands, wm_human};
 use crate::web::state::Pg;
 use crate::web::glyphs::Restarts;
@@ -53,8 +54,8 @@ fn CapacityField() -> impl IntoView {
     }
 }
 
-/// The Flink release the job runs as: each sets its own switches (restarts the job). A scenario
-/// whose switches match no release shows "custom".
+/// The Flink release the job runs as: each sets its own switches (restarts the job, so the
+/// keys browse and Enter applies). A scenario whose switches match no release shows "custom".
 #[component]
 fn FlinkVersionSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
@@ -63,8 +64,7 @@ fn FlinkVersionSelect() -> impl IntoView {
         pg.cfg.track();
         pg.base.with_value(|b| FlinkVersion::of(&b.flink).map_or("custom", FlinkVersion::label))
     };
-    let on_change = move |ev: leptos::ev::Event| {
-        let picked = event_target_value(&ev);
+    let apply = move |picked: String| {
         let Some(v) = FlinkVersion::ALL.into_iter().find(|v| v.label() == picked) else { return };
         match pg.restart_with(|sc| sc.flink = v.apply_to(&sc.flink)) {
             Ok(()) => pg.info(format!("Flink {}: {} (restarted)", v.label(), v.differs_by())),
@@ -74,7 +74,8 @@ fn FlinkVersionSelect() -> impl IntoView {
     view! {
         <div class="field">
             <label for="f-flink-version">"Flink version"<Restarts/></label>
-            <select id="f-flink-version" aria-describedby="f-flink-version-msg" on:change=on_change prop:value=current>
+            <select id="f-flink-version" aria-describedby="f-flink-version-msg" {..browse_then_apply(move || current().to_string(), apply)} prop:value=current
+                title="Arrow keys browse the releases; Enter restarts the job as the one shown">
                 {FlinkVersion::ALL.into_iter().map(|v| view! { <option value=v.label()>{v.label()}</option> }).collect_view()}
                 <option value="custom" disabled=true>"custom switches"</option>
             </select>

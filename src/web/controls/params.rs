@@ -9,6 +9,7 @@ use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::source::generator::GeneratorKind;
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::web::actions::assigner_label;
+use crate::web::browse_select::browse_then_apply;
 use crate::web::format::{dur_input, opt_dur_input, parse_duration, parse_opt_duration};
 use crate::web::state::Pg;
 use crate::web::glyphs::Restarts;
@@ -133,13 +134,23 @@ fn ParamCheck(id: &'static str, label: &'static str, checked: Signal<bool>, para
     }
 }
 
-/// The timestamp assigner (restarts the job).
+/// The timestamp assigner's option value.
+fn assigner_value(a: TimestampAssigner) -> &'static str {
+    match a {
+        TimestampAssigner::EventField => "event_field",
+        TimestampAssigner::BrokerTime => "broker_time",
+        TimestampAssigner::SecondsAsMillis => "seconds_as_millis",
+        TimestampAssigner::MillisAsSeconds => "millis_as_seconds",
+    }
+}
+
+/// The timestamp assigner (restarts the job, so the keys browse and Enter applies).
 #[component]
 fn AssignerSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let assigner = move || pg.cfg.with(|c| c.first().source.assigner);
-    let on_assigner = move |ev: leptos::ev::Event| {
-        let a = match event_target_value(&ev).as_str() {
+    let on_assigner = move |picked: String| {
+        let a = match picked.as_str() {
             "broker_time" => TimestampAssigner::BrokerTime,
             "seconds_as_millis" => TimestampAssigner::SecondsAsMillis,
             "millis_as_seconds" => TimestampAssigner::MillisAsSeconds,
@@ -156,12 +167,7 @@ fn AssignerSelect() -> impl IntoView {
     view! {
         <div class="field">
             <label for="f-assigner">"timestamp assigner"<Restarts/></label>
-            <select id="f-assigner" on:change=on_assigner prop:value=move || match assigner() {
-                TimestampAssigner::EventField => "event_field",
-                TimestampAssigner::BrokerTime => "broker_time",
-                TimestampAssigner::SecondsAsMillis => "seconds_as_millis",
-                TimestampAssigner::MillisAsSeconds => "millis_as_seconds",
-            }>
+            <select id="f-assigner" {..browse_then_apply(move || assigner_value(assigner()).to_string(), on_assigner)} prop:value=move || assigner_value(assigner())>
                 <option value="event_field">{assigner_label(TimestampAssigner::EventField)}</option>
                 <option value="broker_time">{assigner_label(TimestampAssigner::BrokerTime)}</option>
                 <option value="seconds_as_millis">{assigner_label(TimestampAssigner::SecondsAsMillis)}</option>

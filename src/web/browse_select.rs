@@ -1,0 +1,84 @@
+//! A `<select>` whose choice is costly (it loads a preset, restarts the job): the keys browse,
+//! and the choice is applied once.
+//!
+//! Chromium changes a closed `<select>`'s value at each arrow key (Home, End, a typed letter
+//! too) and fires `change` at each: applying there threw the run away at every ArrowDown. Keys
+//! only browse; Enter, or leaving the select, applies what it shows, and Escape puts back what
+//! runs. A pick from the open list (mouse, touch, or Enter in the list Space opened) fires one
+//! `change` with no browsing key before it, and applies at once.
+
+use leptos::ev;
+use leptos::prelude::*;
+use leptos::tachys::html::attribute::Attribute;
+use leptos::tachys::html::event::on;
+use wasm_bindgen::JsCast;
+
+/// The handlers to spread on the `<select>` (`<select {..browse_then_apply(running, apply)}>`).
+/// `running` names the value in use (what Escape puts back); `apply` gets a value the user
+/// chose that differs from it. The select's `prop:value` stays the caller's.
+pub fn browse_then_apply(running: impl Fn() -> String + Copy + 'static, apply: impl Fn(String) + Copy + 'static) -> impl Attribute {
+    let browsing = StoredValue::new(false);
+    let commit = move |sel: &web_sys::HtmlSelectElement| {
+        browsing.set_value(false);
+        let v = sel.value();
+        if v != untrack(running) {
+            apply(v);
+        }
+    };
+    (
+        on(ev::keydown, move |e: web_sys::KeyboardEvent| {
+            let Some(sel) = target(&e) else { return };
+            match e.key().as_str() {
+                "Enter" => {
+                    e.prevent_default();
+                    commit(&sel);
+                    // A lesson opened from the preset picker re-rendered the page and the focus
+                    // fell to <body>.
+                    set_timeout(move || drop(sel.focus()), std::time::Duration::ZERO);
+                }
+                // Putting back stops there, as a field's undo does (the drawer closed with it);
+                // with nothing to put back, Escape goes on to close the drawer.
+                "Escape" => {
+                    browsing.set_value(false);
+                    let back = untrack(running);
+                    if sel.value() != back {
+                        sel.set_value(&back);
+                        e.stop_propagation();
+                    }
+                }
+                k if browses(k, e.alt_key()) => browsing.set_value(true),
+                _ => {}
+            }
+        }),
+        on(ev::change, move |e: web_sys::Event| {
+            if !browsing.get_value() {
+                if let Some(sel) = target(&e) {
+                    commit(&sel);
+                }
+            }
+        }),
+        on(ev::blur, move |e: web_sys::FocusEvent| {
+            if browsing.get_value() {
+                if let Some(sel) = target(&e) {
+                    commit(&sel);
+                }
+            }
+        }),
+        on(ev::pointerdown, move |_| browsing.set_value(false)),
+    )
+}
+
+fn target(e: &web_sys::Event) -> Option<web_sys::HtmlSelectElement> {
+    e.target()?.dyn_into().ok()
+}
+
+/// Whether `key` moves a closed select's choice (and so fires a `change` that only browses).
+/// Alt+ArrowDown and Space open the list instead: a pick there is a choice.
+fn browses(key: &str, alt: bool) -> bool {
+    match key {
+        "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight" => !alt,
+        "Home" | "End" | "PageUp" | "PageDown" => true,
+        // Type-ahead: a letter or a digit jumps to the option it starts.
+        k => k.chars().count() == 1 && k != " ",
+    }
+}
