@@ -8,11 +8,18 @@ use crate::engine::time::{format_duration, format_watermark, EventTime, ProcTime
 /// The Flink release whose watermark behaviour a run with `flink` simulates, as the page names
 /// it ("Flink 1.19.1"), and whether it is the newest, Flink 2.3: the one a downloaded job runs
 /// (`flink` switches of older releases are not replayed, docs/EXPORT.md).
+/// Switches no release has (`FlinkVersion::extras`) are named after it: a downloaded job does
+/// not replay them either.
 pub fn simulated_flink(flink: &FlinkSwitches) -> (String, bool) {
-    match FlinkVersion::of(flink) {
-        Some(FlinkVersion::V2_3) => ("Flink 2.3".into(), true),
+    let extras = FlinkVersion::extras(flink);
+    let (release, newest) = match FlinkVersion::of(flink) {
+        Some(FlinkVersion::V2_3) => ("Flink 2.3".to_string(), true),
         Some(v) => (format!("Flink {}", v.label()), false),
         None => ("a mix of Flink switches no release had".into(), false),
+    };
+    match extras.as_slice() {
+        [] => (release, newest),
+        _ => (format!("{release} with {}", extras.join(" and ")), false),
     }
 }
 
@@ -74,6 +81,49 @@ pub use crate::engine::time::{format_duration_exact as dur_input, format_opt_dur
 
 /// Characters of 10 px monospace a keyed subtask's node holds on a line (`graph_layout::O_W`).
 pub const NODE_LINE_CHARS: usize = 26;
+
+/// Characters of the 11.5 px bold name line a keyed subtask's node holds (`graph_layout::O_W`,
+/// the widest digits of a system sans).
+pub const NODE_NAME_CHARS: usize = 22;
+
+/// A count in a few characters: "9,999", "123 k", "12.4 M", "1.23 G".
+pub fn short_count(n: u64) -> String {
+    let (unit, name) = match n {
+        0..=9_999 => return thousands(n),
+        10_000..=999_999 => (1_000u128, "k"),
+        1_000_000..=999_999_999 => (1_000_000, "M"),
+        _ => (1_000_000_000, "G"),
+    };
+    // Three significant digits, rounded half up in integers (12.35 M is 12.349999… as a float);
+    // rounding up to 1000 stays in the unit ("1000 k").
+    let whole = n as u128 / unit;
+    let decimals = if whole < 10 {
+        2
+    } else if whole < 100 {
+        1
+    } else {
+        0
+    };
+    let scale = 10u128.pow(decimals);
+    let r = (n as u128 * scale + unit / 2) / unit;
+    if decimals == 0 {
+        format!("{r} {name}")
+    } else {
+        format!("{}.{:0w$} {name}", r / scale, r % scale, w = decimals as usize)
+    }
+}
+
+/// A keyed subtask's name line with what it holds ("win 0 · 1,234 states"); a count that would
+/// run out of the node is given short ("win 0 · 12.4 M states"), without its noun if it still
+/// would ("join 12 · IDLE · 123 k"): the node's title has it in full.
+pub fn node_name_line(head: &str, count: u64, noun: &str) -> String {
+    let fits = |s: &String| s.chars().count() <= NODE_NAME_CHARS;
+    let short = short_count(count);
+    [format!("{head} · {} {noun}", thousands(count)), format!("{head} · {short} {noun}")]
+        .into_iter()
+        .find(fits)
+        .unwrap_or_else(|| format!("{head} · {short}"))
+}
 
 /// Which side of processing time a watermark is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,6 +346,16 @@ pub fn speed(x: f64) -> String {
 mod tests {
     use super::*;
 
+    /// The legacy consumer's lesson step ran "Flink 2.3" in the footer, and the download
+    /// promised the same results.
+    #[test]
+    fn a_switch_no_release_has_is_named_and_promises_nothing() {
+        use crate::engine::scenario::schema::{FlinkSwitches, KafkaConnector};
+        assert_eq!(simulated_flink(&FlinkSwitches::default()), ("Flink 2.3".to_string(), true));
+        let legacy = FlinkSwitches { kafka_connector: KafkaConnector::Legacy, ..FlinkSwitches::default() };
+        assert_eq!(simulated_flink(&legacy), ("Flink 2.3 with the legacy FlinkKafkaConsumer".to_string(), false));
+    }
+
     /// A time across midnight reads back as the page writes it, the day after the time, and
     /// as it wrote it before (links and habits keep working).
     #[test]
@@ -352,6 +412,20 @@ mod tests {
         assert_eq!(raw_and_lag("1767312028999", -86_398_501, usize::MAX), "1767312028999 · 24.0 h ahead");
         // A recorded live job's watermark, read months later: the value Flink reported stays.
         assert_eq!(raw_and_lag("1767225600000", 300 * 86_400_000, NODE_LINE_CHARS), "1767225600000");
+    }
+
+    /// A window subtask's state count stays inside its node: 12,350,000 states ran past it.
+    #[test]
+    fn a_node_name_line_fits() {
+        assert_eq!(node_name_line("win 0", 1_234, "states"), "win 0 · 1,234 states");
+        assert_eq!(node_name_line("win 0", 12_350_000, "states"), "win 0 · 12.4 M states");
+        assert_eq!(node_name_line("join 12 · IDLE", 123_456, "buffered"), "join 12 · IDLE · 123 k");
+        for n in [0, 9_999, 10_000, 99_950, 999_999, 1_000_000, 12_350_000, 999_999_999, 999_999_999_999] {
+            assert!(node_name_line("win 99", n, "states").chars().count() <= NODE_NAME_CHARS, "{n}");
+        }
+        assert_eq!(short_count(999_999), "1000 k");
+        assert_eq!(short_count(1_230_000_000), "1.23 G");
+        assert_eq!(short_count(10_000), "10.0 k");
     }
 
     /// The lag's side comes from its sign, the distance is its size: a watermark exactly at

@@ -6,7 +6,7 @@
 //! with one input.
 //! A union's subtask has one port: the valve that covers both sources' channels.
 
-use super::format::{raw_and_lag, thousands, wm_human, wm_raw, NODE_LINE_CHARS, UNKNOWN_WM};
+use super::format::{node_name_line, raw_and_lag, thousands, wm_human, wm_raw, NODE_LINE_CHARS, UNKNOWN_WM};
 use super::graph_layout::{Layout, Ports, COUNTS_Y, COUNTS_Y_DENSE, O_W, PORT_W};
 use super::reading::Chain;
 use super::rows::op_memo;
@@ -27,19 +27,23 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
         let selected = pg.selection.with(|sel| matches!(sel, Selection::Operator(x) if *x == o));
         super::graph::node_class("node op", idle, wm, (chain.with(|c| c.0) == Some(o)).then_some(" focus"), selected)
     };
+    let head = move |idle: bool| format!("{} {o}{}", if join.get() { "join" } else { "win" }, if idle { " · IDLE" } else { "" });
     let line1 = move || {
         d.with(|v| {
             v.as_ref().map(|v| {
-                let state = match v.join_buffered {
-                    Some(_) if v.state_entries > 0 => format!(" · {} buffered", thousands(v.state_entries)),
+                let noun = match v.join_buffered {
+                    Some(_) => "buffered",
                     // (key, window) states, scaled with the keys (× record_scale): "open"
                     // read as open windows, which the findings count per key, unscaled. The
                     // attempt's entries: none while the job is down, as the TaskManagers say.
-                    _ if v.state_entries == 1 => " · 1 state".to_string(),
-                    _ if v.state_entries > 0 => format!(" · {} states", thousands(v.state_entries)),
-                    _ => String::new(),
+                    None if v.state_entries == 1 => "state",
+                    None => "states",
                 };
-                format!("{} {o}{}{state}", if join.get() { "join" } else { "win" }, if v.idle { " · IDLE" } else { "" })
+                if v.state_entries > 0 {
+                    node_name_line(&head(v.idle), v.state_entries, noun)
+                } else {
+                    head(v.idle)
+                }
             })
         })
     };
@@ -48,7 +52,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
     let dense = Memo::new(move |_| lay.with(|l| l.dense));
     let name_line = move || {
         if dense.get() {
-            d.with(|v| v.as_ref().map(|v| format!("{} {o}{}", if join.get() { "join" } else { "win" }, if v.idle { " · IDLE" } else { "" })))
+            d.with(|v| v.as_ref().map(|v| head(v.idle)))
         } else {
             line1()
         }
@@ -77,7 +81,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
         } else {
             let raw = line3(usize::MAX).unwrap_or_default();
             let states = d.with(|v| v.as_ref().map_or(0, |v| v.state_entries));
-            let states = if states > 0 { format!("; {} (key, window) states", thousands(states)) } else { String::new() };
+            let states = if states > 0 { format!("; {} (key, window) states, one per key and open window", thousands(states)) } else { String::new() };
             format!("window subtask {o} ({raw}): currentInputWatermark is the minimum over its active, aligned input channels{states}; click to explain why")
         }
     };

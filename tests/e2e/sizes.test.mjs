@@ -543,3 +543,46 @@ test("a watermark ahead of processing time says so in its node, inside the node"
     await context.close();
   }
 });
+
+// A review: "win 0 · 12,350,000 states" ran past its node's border at 1366×900 on the lost
+// TaskManager's backfill. Every text box of every node lies inside the node's rect.
+test("every graph node's text stays inside its node (12 million window states, 1366×900 and 390×844)", async () => {
+  for (const [width, height] of [[1366, 900], [390, 844]]) {
+    const { context, page, problems } = await openPage(env.browser, { viewport: { width, height } });
+    try {
+      await page.goto(env.baseUrl + "?preset=backfill-taskmanager-lost&start-at=00:01:00", { waitUntil: "load" });
+      await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+      await page.waitForFunction(() => /\bstates?\b/.test(document.querySelector("svg.graph .node.op text.name")?.textContent ?? ""));
+      const out = await page.evaluate(() => {
+        const bad = [];
+        let texts = 0;
+        for (const n of document.querySelectorAll("svg.graph .node")) {
+          const box = n.querySelector(":scope > rect.box, :scope > rect");
+          if (!box) continue;
+          const b = box.getBoundingClientRect();
+          for (const t of n.querySelectorAll("text")) {
+            const r = t.getBoundingClientRect();
+            if (r.width < 1 || getComputedStyle(t).display === "none" || t.closest(".hidden")) continue;
+            // Ports and badges drawn on the border (a valve, a Silence button) are their own rects.
+            if (t.closest(".port, .silence-btn")) continue;
+            texts++;
+            if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5) {
+              bad.push(`${n.getAttribute("class")}: "${t.textContent}" at ${r.left.toFixed(0)}..${r.right.toFixed(0)} × ${r.top.toFixed(0)}..${r.bottom.toFixed(0)}, node ${b.left.toFixed(0)}..${b.right.toFixed(0)} × ${b.top.toFixed(0)}..${b.bottom.toFixed(0)}`);
+            }
+          }
+        }
+        const name = document.querySelector("svg.graph .node.op text.name").textContent;
+        const title = document.querySelector("svg.graph .node.op title").textContent;
+        return { bad, texts, name, title };
+      });
+      assert.ok(out.texts > 10, `texts measured: ${out.texts}`);
+      assert.deepEqual(out.bad, [], `${width}×${height}:\n${out.bad.join("\n")}`);
+      // Given short on the node, in full in its title.
+      assert.match(out.name, /^win 0 · [\d.]+ [kM] states$/, out.name);
+      assert.match(out.title, /\d{1,3}(,\d{3})+ \(key, window\) states, one per key and open window/, out.title);
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await context.close();
+    }
+  }
+});
