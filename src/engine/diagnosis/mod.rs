@@ -13,6 +13,7 @@ mod advisor_silence;
 pub mod classify;
 pub mod diagnose;
 pub mod finding;
+mod flow_findings;
 pub mod histogram;
 mod job_findings;
 pub mod lag;
