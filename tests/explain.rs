@@ -440,3 +440,23 @@ fn an_input_whose_splits_were_released_stays_ahead() {
     assert!(fixed > ex.watermark, "held at {:?}, with the fix {fixed:?}", ex.watermark);
     assert!(!ex.nothing_ahead(), "{}", ex.text);
 }
+
+/// A source subtask whose only partition is removed while it is active stays active at its
+/// last watermark, whatever the idle timeout (reference §4.6, V-SRC-5; goldens oracle2/26 and
+/// 27). From the review: the explanation said "holds No Watermark forever" beside a watermark
+/// of 00:00:09.799, and the finding offered an idle timeout (or promised that the set one
+/// "marks it idle soon"). The test applies the timeout: the watermark does not move.
+#[test]
+fn a_subtask_whose_splits_were_all_released_is_not_released_by_a_timeout() {
+    let json = r#"{"duration_ms": 90000, "topic": {"partitions": 2}, "source": {"parallelism": 2},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
+        "producers": [{"partitions": "all", "kind": "steady", "rate_per_s": 10, "keys": {"count": 1}}],
+        "commands": [{"at_ms": 10000, "command": "remove_partition", "partition": 1}]}"#;
+    let mut s = sim(json, 30_000);
+    let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+    let ex = d.explanation.clone().unwrap();
+    assert!(ex.reasons.iter().any(|r| matches!(r, Reason::AllSplitsReleased { .. })), "{}", ex.text);
+    assert!(ex.watermark.ms() > 0 && !ex.text.contains("No Watermark"), "{}", ex.text);
+    assert!(!offers_idle_timeout(&d), "{:?}", d.findings);
+    assert_eq!(watermark_with_fix(&mut s, 60_000), ex.watermark);
+}

@@ -617,6 +617,7 @@ export type RestBackPressure = {
 export type Reason =
     { "kind": "all_inputs_idle" }
   | { "kind": "subtask_without_split", sourceSubtask: number, }
+  | { "kind": "all_splits_released", sourceSubtask: number, }
   | { "kind": "split_never_received", partition: number, idleTimeoutMs: number | null, heartbeatsFiltered?: number, }
   | { "kind": "split_silent_no_idle_timeout", partition: number, silentMs: number, }
   | { "kind": "split_silent_nothing_ahead", partition: number, silentMs: number, onlyIdleAhead?: boolean, }
@@ -776,6 +777,7 @@ export type FindingKind = "nothing_read_yet"
   | "empty_partition"
   | "idle_partition"
   | "subtask_without_split"
+  | "all_splits_released"
   | "heartbeat_partition"
   | "back_pressure"
   | "slow_partition"

@@ -24,6 +24,10 @@ pub enum Reason {
     AllInputsIdle,
     /// The holding source subtask owns no split and nothing marks it idle.
     SubtaskWithoutSplit { source_subtask: u32 },
+    /// The holding source subtask's splits were all released while it was active: it stays
+    /// active at its last watermark, whatever the idle timeout
+    /// ([`SourceSubtask::stays_active_without_split`](crate::engine::source::subtask::SourceSubtask::stays_active_without_split)).
+    AllSplitsReleased { source_subtask: u32 },
     /// The holding split never received a record; or, `heartbeats_filtered` > 0, it read only
     /// heartbeats and the filter dropped them before its generator: none reached it.
     /// (Left out when 0: the JS API's shape of a partition that received nothing is unchanged.)
@@ -330,6 +334,9 @@ impl Simulation {
         // `owns_no_split`, not `waits_without_split`: this runs for the subtask whose channel
         // holds the watermark, and a finished or legacy-idle one never does (its channel is at
         // Long.MAX_VALUE or idle), so the narrower rule would change nothing here.
+        if src.stays_active_without_split() {
+            return (None, vec![Reason::AllSplitsReleased { source_subtask: s }]);
+        }
         if src.owns_no_split() {
             return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });
         }

@@ -102,13 +102,16 @@ impl Simulation {
         facts: &[PartitionFacts],
     ) -> bool {
         let Some(held) = w.input.min_input().filter(|&h| h != r.input) else { return false };
-        // One that never had a split goes idle with the timeout; one whose splits were all
-        // released never does (reference §4.6, V-SRC-5): its channel stays active.
+        // One without a split goes idle with the timeout, unless its splits were released
+        // while it was active: then its channel stays active (reference §4.6, V-SRC-5).
         let goes_idle = || {
             self.sources.get(r.source as usize).is_some_and(|src| {
                 let live = || (0..src.splits.len()).filter(|&i| !src.splits[i].released);
-                src.splits.is_empty()
-                    || (!src.owns_no_split() && live().all(|i| src.split_idle(i) || stopped(facts, src.splits[i].partition)))
+                if src.owns_no_split() {
+                    !src.stays_active_without_split()
+                } else {
+                    live().all(|i| src.split_idle(i) || stopped(facts, src.splits[i].partition))
+                }
             })
         };
         c.status.is_idle() || (r.input < held && goes_idle())

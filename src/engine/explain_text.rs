@@ -60,6 +60,7 @@ pub fn reason_clause_named(
     match r {
         Reason::AllInputsIdle => "every input channel is idle, so the watermark does not move (it resumes when a channel becomes active with a higher watermark)".into(),
         Reason::SubtaskWithoutSplit { source_subtask } => format!("source subtask {} owns no partition and no idle timeout is set, so it holds No Watermark forever (more source subtasks than partitions)", source(*source_subtask)),
+        Reason::AllSplitsReleased { source_subtask } => format!("source subtask {}'s splits were all released (its partitions removed or finished) while it was active, so it stays active at its last watermark and no idle timeout marks it idle (Flink keeps an empty multiplexer's last status)", source(*source_subtask)),
         Reason::SplitNeverReceived { partition, idle_timeout_ms: None, heartbeats_filtered: 0 } => format!("partition {} has never received a record and no idle timeout is set", name(*partition)),
         Reason::SplitNeverReceived { partition, idle_timeout_ms: Some(t), heartbeats_filtered: 0 } => format!("partition {} has never received a record; it goes idle after the {} idle timeout", name(*partition), d(*t)),
         // It did receive records: heartbeats, all dropped before its generator.

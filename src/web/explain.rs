@@ -43,6 +43,7 @@ fn icon(r: &Reason) -> &'static str {
         Reason::JobDown { .. } => "✕",
         Reason::FarFutureTimestamp { .. } | Reason::SecondsReadAsMillis { .. } | Reason::MillisReadAsSeconds { .. } => "⚠",
         Reason::SubtaskWithoutSplit { .. }
+        | Reason::AllSplitsReleased { .. }
         | Reason::SplitNeverReceived { .. }
         | Reason::SplitSilentNoIdleTimeout { .. }
         | Reason::SplitSilentNothingAhead { .. }

@@ -32,6 +32,9 @@ pub enum FindingKind {
     IdlePartition,
     /// A source subtask owns no partition and holds every window subtask.
     SubtaskWithoutSplit,
+    /// A source subtask's splits were all released while it was active: it holds every
+    /// window subtask at its last watermark, and no idle timeout marks it idle.
+    AllSplitsReleased,
     /// Heartbeats keep a partition active, so idleness never excludes it.
     HeartbeatPartition,
     /// The keyed operator cannot keep up: it back-pressures the sources (and, since 2.0, keeps

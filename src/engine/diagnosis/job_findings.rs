@@ -12,7 +12,7 @@ use crate::engine::operator::sink::SinkMode;
 use crate::engine::session::action::Action;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::source::timestamp::TimestampAssigner;
-use crate::engine::time::{thousands, END_OF_TIME};
+use crate::engine::time::{describe_watermark, thousands, END_OF_TIME};
 
 /// A window subtask with this many open windows per key or more is piling up state.
 const STATE_WINDOWS_PER_KEY: usize = 10;
@@ -24,10 +24,16 @@ const BOUND_TOO_LARGE_MIN_MS: i64 = 5_000;
 const BOUND_EXPLAINS_DELAY: i64 = 3;
 const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, or with a late side output (which that counter does not count) the numRecordsIn of its consumer";
 
+/// "1 partition", "3 partitions".
+fn partitions_text(n: u32) -> String {
+    format!("{n} partition{}", if n == 1 { "" } else { "s" })
+}
+
 impl FindingContext<'_> {
     pub(crate) fn job_findings(&self) -> Vec<Finding> {
         let mut out = Vec::new();
         out.extend(self.subtasks_without_split());
+        out.extend(self.subtasks_with_released_splits());
         out.extend(self.emission());
         out.extend(self.generator());
         out.extend(self.timestamps());
@@ -48,8 +54,7 @@ impl FindingContext<'_> {
     fn subtasks_without_split(&self) -> Option<Finding> {
         let cfg = &self.sim.cfg;
         let bare: Vec<u32> = self.sim.subtasks_waiting_without_split().filter(|s| !s.output.is_idle()).map(|s| s.index).collect();
-        let held = self.culprit.filter(|c| c.partition.is_none()).map(|c| c.source_subtask).filter(|s| bare.contains(s));
-        let s = held.or_else(|| bare.first().copied())?;
+        let (s, held) = self.holding_or_first(&bare)?;
         let input = self.sim.sources.get(s as usize).map_or(0, |src| src.input);
         let own = &cfg.inputs[input as usize];
         let parts = self.live_partitions_of(input);
@@ -58,11 +63,12 @@ impl FindingContext<'_> {
         let timeout = own.idle_timeout_ms().filter(|_| cfg.auto_watermark_interval_ms > 0 || own.periodic_strategy().is_none());
         let n = own.source_parallelism;
         let name = self.sim.source_subtask_name(s);
+        let count = format!("{n} source subtasks for {}", partitions_text(parts));
         let (sev, title) = match timeout {
-            Some(t) => (Severity::Info, format!("Source subtask {name} owns no partition ({n} source subtasks for {parts} partitions); the {} idle timeout marks it idle soon.", d(t))),
+            Some(t) => (Severity::Info, format!("Source subtask {name} owns no partition ({count}); the {} idle timeout marks it idle soon.", d(t))),
             None => (
-                if held.is_some() { Severity::Critical } else { Severity::Warning },
-                format!("Source subtask {name} owns no partition ({n} source subtasks for {parts} partitions): it never emits a watermark and holds every window subtask at No Watermark."),
+                if held { Severity::Critical } else { Severity::Warning },
+                format!("Source subtask {name} owns no partition ({count}): it never emits a watermark and holds every window subtask at No Watermark."),
             ),
         };
         let mut f = Finding::new(FindingKind::SubtaskWithoutSplit, sev, title)
@@ -70,18 +76,58 @@ impl FindingContext<'_> {
         .detail("A KafkaSource reader without splits stays active unless withIdleness is set (the legacy FlinkKafkaConsumer marked it idle at once). Keep source parallelism at or below the partition count.")
         .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", self.source_subtask_names(&bare)))
         .evidence("sourceParallelism", n, format!("source parallelism {n}"))
-        .evidence("partitions", parts, format!("{parts} partitions"))
+        .evidence("partitions", parts, partitions_text(parts))
         .check("the source vertex's Watermarks tab shows No Watermark (-9223372036854775808) for that subtask");
-        // The action sets the first source's parallelism (the scenario's `source`).
-        if input == 0 && parts > 0 && parts < n {
-            f = f.fix(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts));
-        }
+        f = self.with_parallelism_fix(f, input, parts);
         Some(match self.advice.idle_timeout_alone_ms {
             Some(t) if timeout.is_none() && cfg.auto_watermark_interval_ms > 0 => {
                 f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t)))
             }
             _ => f,
         })
+    }
+
+    /// One finding for every source subtask whose splits were all released while it was active
+    /// (`SourceSubtask::stays_active_without_split`), naming the one that holds the watermark
+    /// (or the first). Unlike a subtask that never had a split, no idle timeout helps.
+    fn subtasks_with_released_splits(&self) -> Option<Finding> {
+        let stuck: Vec<u32> =
+            self.sim.sources.iter().filter(|s| !self.sim.ended && s.stays_active_without_split()).map(|s| s.index).collect();
+        let (s, held) = self.holding_or_first(&stuck)?;
+        let src = &self.sim.sources[s as usize];
+        let parts = self.live_partitions_of(src.input);
+        let name = self.sim.source_subtask_name(s);
+        let at = describe_watermark(src.output.current_watermark());
+        let f = Finding::new(
+            FindingKind::AllSplitsReleased,
+            if held { Severity::Critical } else { Severity::Warning },
+            format!("Source subtask {name}'s splits were all released (its partitions removed or finished) while it was active: it stays active at {at} and holds every window subtask there, and no idle timeout marks it idle."),
+        )
+        .source_subtask(s)
+        .detail("A reader whose last split is released keeps its last status: the empty multiplexer never reports again, so withIdleness cannot mark it idle (reference §4.6; FLINK-39586 proposes marking it idle). A restart assigns the remaining partitions afresh: with source parallelism at or below their count every subtask reads one.")
+        .evidence("subtasksReleased", u32::try_from(stuck.len()).unwrap_or(u32::MAX), format!("source subtasks whose splits were all released: {}", self.source_subtask_names(&stuck)))
+        .evidence("partitions", parts, format!("{} left", partitions_text(parts)))
+        .check("the source vertex's Watermarks tab shows that subtask's watermark standing still while the others move; its idleTimeMsPerSecond stays 0 whatever the idle timeout");
+        Some(self.with_parallelism_fix(f, src.input, parts))
+    }
+
+    /// The subtask of `subtasks` whose channel holds the watermark, else the first; and whether
+    /// it holds it.
+    fn holding_or_first(&self, subtasks: &[u32]) -> Option<(u32, bool)> {
+        let held = self.culprit.filter(|c| c.partition.is_none()).map(|c| c.source_subtask).filter(|s| subtasks.contains(s));
+        held.or_else(|| subtasks.first().copied()).map(|s| (s, held.is_some()))
+    }
+
+    /// A subtask that owns no split is spare: a restart with as many source subtasks as
+    /// partitions gives every one a split. The action sets the first source's parallelism
+    /// (the scenario's `source`).
+    fn with_parallelism_fix(&self, f: Finding, input: u8, parts: u32) -> Finding {
+        let n = self.sim.cfg.inputs[input as usize].source_parallelism;
+        if input == 0 && parts > 0 && parts < n {
+            f.fix(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts))
+        } else {
+            f
+        }
     }
 
     /// Source subtasks as every view names them, comma-separated.

@@ -156,10 +156,20 @@ impl SourceSubtask {
     }
 
     /// Whether it owns no split and only an idle timeout can mark it idle: the legacy consumer
-    /// idled one that never had a split at open, whatever the timeout, and one that ended its
-    /// input has sent the end of input (`Long.MAX_VALUE`) and holds nothing.
+    /// idled one that never had a split at open, whatever the timeout, one that ended its
+    /// input has sent the end of input (`Long.MAX_VALUE`) and holds nothing, and one that
+    /// [`Self::stays_active_without_split`] no timeout idles.
     pub fn waits_without_split(&self) -> bool {
-        self.owns_no_split() && !self.finished && !(self.settings.legacy_idle_without_splits && self.splits.is_empty())
+        let legacy_idled = self.settings.legacy_idle_without_splits && self.splits.is_empty();
+        self.owns_no_split() && !self.finished && !legacy_idled && !self.stays_active_without_split()
+    }
+
+    /// Whether its splits were all released while the multiplexer's last word was active: an
+    /// empty multiplexer never speaks again (`CombinedWatermarkStatus` skips an empty set), so
+    /// the subtask stays active at its last watermark and no idle timeout marks it idle
+    /// (reference §4.6, V-SRC-5; golden oracle2/26; FLINK-39586 would mark it idle).
+    pub fn stays_active_without_split(&self) -> bool {
+        self.owns_no_split() && !self.finished && !self.output.wrapper_idle(Path::Splits)
     }
 
     pub fn split_watermark(&self, i: usize) -> Option<EventTime> {
