@@ -4,8 +4,8 @@
 //! Chromium changes a closed `<select>`'s value at each arrow key (Home, End, a typed letter
 //! too) and fires `change` at each: applying there threw the run away at every ArrowDown. Keys
 //! only browse; Enter, or leaving the select, applies what it shows, and Escape puts back what
-//! runs. A pick from the open list (mouse, touch, or Enter in the list Space opened) fires one
-//! `change` with no browsing key before it, and applies at once.
+//! runs. A pick from the open list (mouse, touch, or Enter in a list that Space, F4 or
+//! Alt+ArrowDown opened, even after a browse) fires one `change`, and applies at once.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -13,16 +13,24 @@ use leptos::tachys::html::attribute::Attribute;
 use leptos::tachys::html::event::on;
 use wasm_bindgen::JsCast;
 
-/// The handlers to spread on the `<select>` (`<select {..browse_then_apply(running, apply)}>`).
-/// `running` names the value in use (what Escape puts back); `apply` gets a value the user
-/// chose that differs from it. The select's `prop:value` stays the caller's.
-pub fn browse_then_apply(running: impl Fn() -> String + Copy + 'static, apply: impl Fn(String) + Copy + 'static) -> impl Attribute {
+/// The handlers to spread on the `<select>` (`<select {..browse_then_apply(running, apply)}
+/// prop:value=running>`). `running` is the value in use (what Escape puts back); `apply` gets a
+/// value the user chose that differs from it. A memo, so that the select is set again only when
+/// the running value changes: every live command sets the job's settings, and a select that
+/// tracked them was put back under a browse (Enter then applied nothing).
+pub fn browse_then_apply(running: Memo<String>, apply: impl Fn(String) + Copy + 'static) -> impl Attribute {
     let browsing = StoredValue::new(false);
     let commit = move |sel: &web_sys::HtmlSelectElement| {
         browsing.set_value(false);
         let v = sel.value();
-        if v != untrack(running) {
+        if v != running.get_untracked() {
             apply(v);
+            // A refused choice leaves the running value unchanged, and the memo with it: the
+            // refused one stayed shown.
+            let now = running.get_untracked();
+            if sel.value() != now {
+                sel.set_value(&now);
+            }
         }
     };
     (
@@ -40,12 +48,14 @@ pub fn browse_then_apply(running: impl Fn() -> String + Copy + 'static, apply: i
                 // with nothing to put back, Escape goes on to close the drawer.
                 "Escape" => {
                     browsing.set_value(false);
-                    let back = untrack(running);
+                    let back = running.get_untracked();
                     if sel.value() != back {
                         sel.set_value(&back);
                         e.stop_propagation();
                     }
                 }
+                // The list opens: the `change` that follows is a pick (it waited for the blur).
+                k if opens(k, e.alt_key()) => browsing.set_value(false),
                 k if browses(k, e.alt_key()) => browsing.set_value(true),
                 _ => {}
             }
@@ -57,12 +67,15 @@ pub fn browse_then_apply(running: impl Fn() -> String + Copy + 'static, apply: i
                 }
             }
         }),
+        // Always, browsing or not: a click on the select after a browse (which ends browsing)
+        // left it showing B while A ran. Not when the window lost the focus (Alt-Tab): the
+        // select keeps it, and the browse is half done.
         on(ev::blur, move |e: web_sys::FocusEvent| {
-            if browsing.get_value() {
-                if let Some(sel) = target(&e) {
-                    commit(&sel);
-                }
+            let Some(sel) = target(&e) else { return };
+            if super::host::active_element().is_some_and(|a| sel.is_same_node(Some(a.as_ref()))) {
+                return;
             }
+            commit(&sel);
         }),
         on(ev::pointerdown, move |_| browsing.set_value(false)),
     )
@@ -72,8 +85,12 @@ fn target(e: &web_sys::Event) -> Option<web_sys::HtmlSelectElement> {
     e.target()?.dyn_into().ok()
 }
 
+/// Whether `key` opens the select's list (Chromium: Alt+ArrowDown or Alt+ArrowUp, F4, Space).
+fn opens(key: &str, alt: bool) -> bool {
+    matches!(key, "F4" | " ") || (alt && matches!(key, "ArrowDown" | "ArrowUp"))
+}
+
 /// Whether `key` moves a closed select's choice (and so fires a `change` that only browses).
-/// Alt+ArrowDown and Space open the list instead: a pick there is a choice.
 fn browses(key: &str, alt: bool) -> bool {
     match key {
         "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight" => !alt,

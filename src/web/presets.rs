@@ -15,12 +15,13 @@ use leptos::prelude::*;
 pub fn PresetPicker() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let hosted = use_context::<super::host::Look>().is_some();
+    let shown = Memo::new(move |_| picked(pg));
     view! {
         <label class="preset-picker">
             <span class="sr-only">"Preset scenario"</span>
-            <select id="preset" aria-label="Preset scenario" {..super::browse_select::browse_then_apply(move || picked(pg), move |id| pick(pg, &id))}
+            <select id="preset" aria-label="Preset scenario" {..super::browse_select::browse_then_apply(shown, move |id| pick(pg, &id))}
                 title="Arrow keys browse the presets; Enter loads the one shown"
-                prop:value=move || picked(pg)>
+                prop:value=shown>
                 <option value="" disabled=true>"Custom scenario"</option>
                 {catalog::presets().iter().enumerate().map(|(i, p)| view! {
                     <option value=p.id>{format!("{}. {}", i + 1, p.title)}</option>
@@ -163,10 +164,11 @@ pub fn PresetCard() -> impl IntoView {
     }
 }
 
-/// The preset `id` as it came, and the focus on its card's title: the button pressed went
-/// away with the note that held it, and the focus with it (to <body>).
+/// The preset `id` as it came (as the picker loads it: mid-lesson it leaves the lesson), and
+/// the focus on its card's title: the button pressed went away with the note that held it,
+/// and the focus with it (to <body>).
 fn start_over(pg: Pg, id: &str, title: NodeRef<leptos::html::H2>) {
-    reload(pg, id);
+    pick(pg, id);
     if let Some(h) = title.get_untracked() {
         let _ = h.focus();
     }

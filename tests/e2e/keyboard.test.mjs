@@ -411,3 +411,58 @@ test("the arrow keys browse the Flink version and the timestamp assigner without
     await page.waitForFunction((m) => document.querySelector("#f-flink-version-msg").textContent === m, shownMsg);
   }, "preset=seed-001-heartbeat");
 });
+
+// A review of the browse-select: a live command (any change of the job's settings) put the
+// running value back under a browse, and Enter then applied nothing; a click on the select
+// after a browse forgot it, and leaving showed B while A ran; a window blur (Alt-Tab) applied
+// a half-finished browse; a pick in a list opened from the keyboard after a browse waited for
+// the select to lose focus.
+test("a browse of the Flink version survives a live change, a click, a window blur; leaving or a pick from the opened list applies", async () => {
+  await withApp(async (page) => {
+    await openControls(page);
+    const restarted = page.locator(".notice", { hasText: "(restarted)" });
+    const restarts = () => restarted.count();
+    const running = await page.inputValue("#f-flink-version");
+    await page.focus("#f-flink-version");
+    await page.keyboard.press("ArrowDown");
+    const shown = await page.inputValue("#f-flink-version");
+    assert.notEqual(shown, running);
+    // A live change (the focus stays on the select).
+    await page.evaluate(() => document.querySelector("#f-drop-hb").click());
+    await page.waitForTimeout(300);
+    assert.equal(await page.inputValue("#f-flink-version"), shown, "a live change put the running value back under the browse");
+    // Alt-Tab: the select loses the window's focus, not the page's.
+    await page.evaluate(() => document.querySelector("#f-flink-version").dispatchEvent(new FocusEvent("blur")));
+    await page.waitForTimeout(300);
+    assert.equal(await restarts(), 0, "a window blur applied the browse");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((s) => [...document.querySelectorAll(".notice")].some((n) => n.textContent.includes(`Flink ${s}`)), shown);
+    await page.waitForTimeout(200);
+    // Browse, click the select (its list opens), close the list, leave: what it shows applies.
+    await page.keyboard.press("ArrowUp");
+    const back = await page.inputValue("#f-flink-version");
+    assert.notEqual(back, shown);
+    await page.click("#f-flink-version");
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(100);
+    await page.evaluate(() => document.querySelector("#f-flink-version").focus());
+    await page.keyboard.press("Tab");
+    await page.waitForFunction((s) => [...document.querySelectorAll(".notice")].some((n) => n.textContent.includes(`Flink ${s}`)), back, { timeout: 3_000 });
+    assert.equal(await page.inputValue("#f-flink-version"), back);
+  }, "preset=seed-001-heartbeat");
+});
+
+test("a pick in the list opened from the keyboard after a browse applies at once", async () => {
+  await withApp(async (page) => {
+    await openControls(page);
+    const running = await page.inputValue("#f-assigner");
+    await page.focus("#f-assigner");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Alt+ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.locator(".notice", { hasText: "Timestamp assigner" }).first().waitFor({ timeout: 3_000 });
+    assert.notEqual(await page.inputValue("#f-assigner"), running);
+    assert.equal((await focused(page)).id, "f-assigner", "applied without leaving the select");
+  }, "preset=seed-001-heartbeat");
+});

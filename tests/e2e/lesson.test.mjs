@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { serveAndLaunch, openPage, artifactsDir } from "./lib.mjs";
+import { serveAndLaunch, openPage, artifactsDir, openControls } from "./lib.mjs";
 
 const env = serveAndLaunch({ before, after });
 const shots = artifactsDir("e2e");
@@ -257,6 +257,29 @@ test("a link pasted into the address during a lesson leaves the lesson for it", 
     await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
     assert.equal(await card(page).count(), 0, "no lesson card over the link's job");
     assert.equal(await page.inputValue("#preset"), "late-data");
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
+// A review: Start over in a preset step reloaded the preset under the step's card (the
+// picker's pick leaves the lesson for it); it goes the picker's way.
+test("Start over in a lesson's preset step leaves the lesson for the preset", async () => {
+  const { context, page, problems } = await openLesson("idle-partitions");
+  try {
+    await page.goto(`${env.baseUrl}?lesson=idle-partitions&step=5`, { waitUntil: "load" });
+    await card(page).waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await step(page), 4);
+    // A restart from Controls changes the job: the note with Start over shows.
+    await openControls(page);
+    await page.fill("#f-src-par", String(Number(await page.inputValue("#f-src-par")) + 1));
+    await page.click("#btn-apply-parallelism");
+    await page.locator("[data-testid=start-over]").waitFor({ state: "visible" });
+    await page.click("[data-testid=start-over]");
+    await page.waitForURL(/\?preset=seed-001-heartbeat$/);
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    assert.equal(await card(page).count(), 0, "no lesson card over the preset's job");
     assert.deepEqual(problems, [], problems.join("\n"));
   } finally {
     await context.close();

@@ -60,10 +60,10 @@ fn CapacityField() -> impl IntoView {
 fn FlinkVersionSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
     // The base changes only with a restart, which sets `cfg`.
-    let current = move || {
+    let current = Memo::new(move |_| {
         pg.cfg.track();
-        pg.base.with_value(|b| FlinkVersion::of(&b.flink).map_or("custom", FlinkVersion::label))
-    };
+        pg.base.with_value(|b| FlinkVersion::of(&b.flink).map_or("custom", FlinkVersion::label)).to_string()
+    });
     let apply = move |picked: String| {
         let Some(v) = FlinkVersion::ALL.into_iter().find(|v| v.label() == picked) else { return };
         match pg.restart_with(|sc| sc.flink = v.apply_to(&sc.flink)) {
@@ -74,14 +74,14 @@ fn FlinkVersionSelect() -> impl IntoView {
     view! {
         <div class="field">
             <label for="f-flink-version">"Flink version"<Restarts/></label>
-            <select id="f-flink-version" aria-describedby="f-flink-version-msg" {..browse_then_apply(move || current().to_string(), apply)} prop:value=current
+            <select id="f-flink-version" aria-describedby="f-flink-version-msg" {..browse_then_apply(current, apply)} prop:value=current
                 title="Arrow keys browse the releases; Enter restarts the job as the one shown">
                 {FlinkVersion::ALL.into_iter().map(|v| view! { <option value=v.label()>{v.label()}</option> }).collect_view()}
                 <option value="custom" disabled=true>"custom switches"</option>
             </select>
             // Described by it: a screen reader heard "2.3.0" and nothing of what the release changes.
             <small class="field-msg" id="f-flink-version-msg">{move || {
-                let v = FlinkVersion::ALL.into_iter().find(|v| v.label() == current());
+                let v = current.with(|c| FlinkVersion::ALL.into_iter().find(|v| v.label() == c));
                 v.map_or("The scenario's flink switches match no release.", FlinkVersion::differs_by)
             }}</small>
         </div>

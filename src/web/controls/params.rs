@@ -134,28 +134,24 @@ fn ParamCheck(id: &'static str, label: &'static str, checked: Signal<bool>, para
     }
 }
 
-/// The timestamp assigner's option value.
-fn assigner_value(a: TimestampAssigner) -> &'static str {
-    match a {
-        TimestampAssigner::EventField => "event_field",
-        TimestampAssigner::BrokerTime => "broker_time",
-        TimestampAssigner::SecondsAsMillis => "seconds_as_millis",
-        TimestampAssigner::MillisAsSeconds => "millis_as_seconds",
-    }
-}
+/// The timestamp assigners and their option values (the scenario's names for them).
+const ASSIGNERS: [(TimestampAssigner, &str); 4] = [
+    (TimestampAssigner::EventField, "event_field"),
+    (TimestampAssigner::BrokerTime, "broker_time"),
+    (TimestampAssigner::SecondsAsMillis, "seconds_as_millis"),
+    (TimestampAssigner::MillisAsSeconds, "millis_as_seconds"),
+];
 
 /// The timestamp assigner (restarts the job, so the keys browse and Enter applies).
 #[component]
 fn AssignerSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let assigner = move || pg.cfg.with(|c| c.first().source.assigner);
+    let running = Memo::new(move |_| {
+        let a = pg.cfg.with(|c| c.first().source.assigner);
+        ASSIGNERS.iter().find(|(x, _)| *x == a).map_or("", |(_, v)| v).to_string()
+    });
     let on_assigner = move |picked: String| {
-        let a = match picked.as_str() {
-            "broker_time" => TimestampAssigner::BrokerTime,
-            "seconds_as_millis" => TimestampAssigner::SecondsAsMillis,
-            "millis_as_seconds" => TimestampAssigner::MillisAsSeconds,
-            _ => TimestampAssigner::EventField,
-        };
+        let Some(&(a, _)) = ASSIGNERS.iter().find(|(_, v)| *v == picked) else { return };
         // Every source, as the fix's action does: it set the first only, and a union kept its
         // second topic's unit mistake.
         if let Err(e) = pg.restart_with(|sc| crate::web::actions::Action::Assigner(a).change(sc)) {
@@ -167,11 +163,8 @@ fn AssignerSelect() -> impl IntoView {
     view! {
         <div class="field">
             <label for="f-assigner">"timestamp assigner"<Restarts/></label>
-            <select id="f-assigner" {..browse_then_apply(move || assigner_value(assigner()).to_string(), on_assigner)} prop:value=move || assigner_value(assigner())>
-                <option value="event_field">{assigner_label(TimestampAssigner::EventField)}</option>
-                <option value="broker_time">{assigner_label(TimestampAssigner::BrokerTime)}</option>
-                <option value="seconds_as_millis">{assigner_label(TimestampAssigner::SecondsAsMillis)}</option>
-                <option value="millis_as_seconds">{assigner_label(TimestampAssigner::MillisAsSeconds)}</option>
+            <select id="f-assigner" {..browse_then_apply(running, on_assigner)} prop:value=running>
+                {ASSIGNERS.map(|(a, v)| view! { <option value=v>{assigner_label(a)}</option> }).collect_view()}
             </select>
             <small class="field-msg">"timestamp-unit mistakes; restarts the job"</small>
         </div>
