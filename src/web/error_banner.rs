@@ -105,7 +105,7 @@ pub fn Notices() -> impl IntoView {
         }
     };
     view! {
-        <div class="notices" role="status" aria-live="polite" node_ref=area on:focusin=on_focusin>
+        <div class="notices" role="status" aria-live="polite" data-live-under-modal node_ref=area on:focusin=on_focusin>
             <For each=move || pg.notices.get() key=|n| n.id let:n>
                 {
                     let id = n.id;

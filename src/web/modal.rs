@@ -87,11 +87,13 @@ fn focusables(root: &web_sys::Element) -> Vec<web_sys::HtmlElement> {
 }
 
 /// Makes everything beside the overlay inert (or live again), so that neither Tab nor a
-/// screen reader's cursor reaches the page behind the dialog.
+/// screen reader's cursor reaches the page behind the dialog. Not what is marked
+/// `data-live-under-modal` (the notices): an error raised behind the dialog sat in an inert
+/// `role=alert` and was never announced, and toasts expired unseen.
 fn set_inert_siblings(overlay: &web_sys::Element, inert: bool) {
     let mut next = overlay.parent_element().and_then(|p| p.first_element_child());
     while let Some(el) = next {
-        if &el != overlay {
+        if &el != overlay && !el.has_attribute("data-live-under-modal") {
             let _ = if inert { el.set_attribute("inert", "") } else { el.remove_attribute("inert") };
         }
         next = el.next_element_sibling();
