@@ -112,19 +112,41 @@ pub fn WhyAnnouncer() -> impl IntoView {
     // Each announcement's number: a timer clears only its own, so a newer one stays its full
     // time, even with the same words (A, B, A again within 7 s: comparing texts cleared it early).
     let spoken = StoredValue::new(0u64);
-    Effect::new(move |_| {
+    // When the text last changed (not at all yet: the first is there from the start).
+    let last_change = StoredValue::new(f64::NEG_INFINITY);
+    Effect::new(move |first: Option<()>| {
         let t = text.get();
-        if said.with_untracked(|s| *s != t) {
-            said.set(t);
-        }
         spoken.update_value(|n| *n += 1);
         let own = spoken.get_value();
-        let clear = move || {
-            if spoken.try_get_value() == Some(own) {
-                said.try_set(String::new());
+        let mine = move || spoken.try_get_value() == Some(own);
+        let say = move || {
+            if !mine() {
+                return;
             }
+            if said.try_with_untracked(|s| *s != t) == Some(true) {
+                said.set(t);
+            }
+            set_timeout(
+                move || {
+                    if mine() {
+                        said.try_set(String::new());
+                    }
+                },
+                std::time::Duration::from_millis(SAID_MS),
+            );
         };
-        set_timeout(clear, std::time::Duration::from_millis(SAID_MS));
+        // Paused, `N` held steps many times a second, and each step was read out: a change
+        // within SETTLE_MS of the one before waits until the keys settle (the first is said).
+        let now = super::state::perf_now();
+        let recent = now - last_change.get_value() < SETTLE_MS as f64;
+        if first.is_some() {
+            last_change.set_value(now);
+        }
+        if pg.playing.get_untracked() || !recent {
+            say();
+        } else {
+            set_timeout(say, std::time::Duration::from_millis(SETTLE_MS));
+        }
     });
     view! { <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="why-live">{said}</p> }
 }
@@ -133,6 +155,9 @@ pub fn WhyAnnouncer() -> impl IntoView {
 /// once it is idle, from the text it got then, and a text removed is not spoken (react-aria's
 /// announcer clears after the same 7 s).
 const SAID_MS: u64 = 7_000;
+
+/// Paused, how long the moment shown must stay put after a change that came quickly.
+const SETTLE_MS: u64 = 500;
 
 /// A tab of the WHY panel; the lag tab carries ⚠ while a subtask's lag is over the threshold.
 #[component]

@@ -125,6 +125,19 @@ pub fn node_name_line(head: &str, count: u64, noun: &str) -> String {
         .unwrap_or_else(|| format!("{head} · {short}"))
 }
 
+/// What a keyed subtask holds, counted in full, for its node's title and label (its name
+/// line may give it short, or without its noun): a join's buffered records, a window's
+/// (key, window) states.
+pub fn node_holds(count: u64, join_buffer: bool) -> String {
+    let n = thousands(count);
+    match (join_buffer, count) {
+        (true, 1) => "1 record buffered".into(),
+        (true, _) => format!("{n} records buffered"),
+        (false, 1) => "1 (key, window) state".into(),
+        (false, _) => format!("{n} (key, window) states, one per key and open window"),
+    }
+}
+
 /// Which side of processing time a watermark is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -423,6 +436,9 @@ mod tests {
         for n in [0, 9_999, 10_000, 99_950, 999_999, 1_000_000, 12_350_000, 999_999_999, 999_999_999_999] {
             assert!(node_name_line("win 99", n, "states").chars().count() <= NODE_NAME_CHARS, "{n}");
         }
+        // …and its title and label say it in full, a two-input join's too.
+        assert_eq!(node_holds(123_456, true), "123,456 records buffered");
+        assert_eq!(node_holds(12_350_000, false), "12,350,000 (key, window) states, one per key and open window");
         assert_eq!(short_count(999_999), "1000 k");
         assert_eq!(short_count(1_230_000_000), "1.23 G");
         assert_eq!(short_count(10_000), "10.0 k");

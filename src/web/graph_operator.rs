@@ -6,7 +6,7 @@
 //! with one input.
 //! A union's subtask has one port: the valve that covers both sources' channels.
 
-use super::format::{node_name_line, raw_and_lag, thousands, wm_human, wm_raw, NODE_LINE_CHARS, UNKNOWN_WM};
+use super::format::{node_holds, node_name_line, raw_and_lag, thousands, wm_human, wm_raw, NODE_LINE_CHARS, UNKNOWN_WM};
 use super::graph_layout::{Layout, Ports, COUNTS_Y, COUNTS_Y_DENSE, O_W, PORT_W};
 use super::reading::Chain;
 use super::rows::op_memo;
@@ -73,16 +73,19 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
     let counts = counts_memo(pg, o);
     let live = pg.live.is_some();
     let line4 = move || if live { live_counts_line(pg, o) } else { counts_line(counts.get(), join.get()) };
+    // The count the name line may give short, in full ("; 123,456 records buffered").
+    let holds = move |sep: &str| {
+        d.with(|v| v.as_ref().filter(|v| v.state_entries > 0).map(|v| format!("{sep}{}", node_holds(v.state_entries, v.join_buffered.is_some()))))
+            .unwrap_or_default()
+    };
     let title = move || {
         if live {
             format!("subtask {o} ({}): currentInputWatermark, the minimum over its input channels as Flink reports it; the channels' own watermarks are not in the REST API", line3(usize::MAX).unwrap_or_default())
         } else if geo.with(|g| g.3 == Ports::TwoInputs) {
-            format!("{} subtask {o}: a two-input operator; currentInputWatermark is the minimum of currentInput1Watermark and currentInput2Watermark over the inputs that are not idle; click to explain why", if join.get() { "interval join" } else { "window" })
+            format!("{} subtask {o}: a two-input operator; currentInputWatermark is the minimum of currentInput1Watermark and currentInput2Watermark over the inputs that are not idle{}; click to explain why", if join.get() { "interval join" } else { "window" }, holds("; "))
         } else {
             let raw = line3(usize::MAX).unwrap_or_default();
-            let states = d.with(|v| v.as_ref().map_or(0, |v| v.state_entries));
-            let states = if states > 0 { format!("; {} (key, window) states, one per key and open window", thousands(states)) } else { String::new() };
-            format!("window subtask {o} ({raw}): currentInputWatermark is the minimum over its active, aligned input channels{states}; click to explain why")
+            format!("window subtask {o} ({raw}): currentInputWatermark is the minimum over its active, aligned input channels{}; click to explain why", holds("; "))
         }
     };
     view! {
@@ -93,7 +96,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
             }
             let (out, dropped, side) = counts.get();
             let what = if join.get() { "pairs joined" } else { "windows fired" };
-            format!("{} subtask {o}: watermark {wm}, {out} {what}, {dropped} late records dropped, {side} to side output; press Enter to explain", if join.get() { "Interval join" } else { "Window" })
+            format!("{} subtask {o}: watermark {wm}, {out} {what}, {dropped} late records dropped, {side} to side output{}; press Enter to explain", if join.get() { "Interval join" } else { "Window" }, holds(", "))
         }>
             <title>{title}</title>
             <rect class="box" x=x y=y width=O_W height=move || geo.get().2 rx="6" />
@@ -129,7 +132,7 @@ fn Valve(o: u32, lay: Memo<Layout>) -> impl IntoView {
 }
 
 /// One input of a two-input operator: its port (where its channels enter) and its line in the
-/// node, `inN topic  watermark`, marked when it holds the operator's minimum.
+/// node, `inN topic  watermark`, marked when it holds the watermark.
 #[component]
 fn InputPort(o: u32, input: usize, lay: Memo<Layout>) -> impl IntoView {
     let pg = expect_context::<Pg>();

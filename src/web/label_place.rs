@@ -15,7 +15,9 @@ impl Span {
     }
 }
 
-/// How far a label beside its handle starts from the handle's centre (past its ◆).
+/// How far a label moved beside its handle reaches past the handle's centre: it lies on one
+/// side (anchored at its end for the left side, its start for the right) and overlaps the ◆
+/// by this much, so that it still reads as the handle's.
 const BESIDE: f64 = 8.0;
 /// The room left between a label moved clear and the label it avoids.
 const GAP: f64 = 3.0;

@@ -5,7 +5,7 @@
 //! frame's work budget is spent: the page never freezes, and the header says "catching up" with
 //! the speed reached. One snapshot is read per frame.
 
-use super::state::Pg;
+use super::state::{perf_now, Pg};
 use crate::engine::observer::Observer;
 use crate::engine::sim::Simulation;
 use crate::engine::time::ProcTime;
@@ -31,9 +31,6 @@ const MAX_FRAME_GAP_MS: f64 = 100.0;
 /// How far "step to next interesting" looks ahead, in processing time.
 pub const NEXT_INTERESTING_LIMIT_MS: i64 = 6 * 3_600_000;
 
-fn perf_now() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
 
 /// The next faster / slower speed in [`SPEEDS`].
 pub fn faster(s: f64) -> f64 {

@@ -185,7 +185,8 @@ pub struct Perf {
     pub frame_ms: RwSignal<f64>,
 }
 
-fn perf_now() -> f64 {
+/// The page's monotonic clock, in ms.
+pub fn perf_now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 

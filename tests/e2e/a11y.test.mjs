@@ -220,3 +220,25 @@ test("the live region states the moment of a pause and of a restart", async () =
     await saysNow();
   });
 });
+
+// A review: paused, `N` held stepped many times a second and the live region said each step; it
+// says the first step, and the moment where the keys settle.
+test("paused, steps in quick succession are announced at most twice: the first, and where the keys settle", async () => {
+  await withSeed("light", async (page) => {
+    await playUntil(page, 60_000, 1000);
+    await page.waitForTimeout(1_000);
+    const before = (await announced(page)).split("\n").length;
+    const clock = await page.locator("#clock").textContent();
+    // "." steps one engine instant, at once (`N` may compute for longer than the settling).
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press(".");
+      await page.waitForTimeout(40);
+    }
+    await page.waitForFunction((c) => document.querySelector("#clock").textContent !== c, clock);
+    await page.waitForTimeout(1_200);
+    const said = (await announced(page)).split("\n").slice(before);
+    assert.ok(said.length >= 1 && said.length <= 2, `said after 8 steps: ${JSON.stringify(said)}`);
+    const shown = (await page.locator("#clock").textContent()).trim();
+    assert.ok(said.at(-1).startsWith(`At ${shown}: `), `the last said is the moment shown (${shown}): ${said.at(-1)}`);
+  });
+});

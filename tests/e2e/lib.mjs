@@ -3,6 +3,7 @@
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
+import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -99,6 +100,17 @@ export async function openPage(browser, options = {}) {
     if (resp.status() >= 400) problems.push(`HTTP ${resp.status()}: ${resp.url()}`);
   });
   return { context, page, problems };
+}
+
+/** Opens a page at `viewport`, runs `fn(page)` on it, and checks that it logged no problem. */
+export async function onPage(browser, viewport, fn) {
+  const { context, page, problems } = await openPage(browser, { viewport });
+  try {
+    await fn(page);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
 }
 
 /** Loads the playground (optionally with a #hash) and waits until the graph is drawn. */
