@@ -64,7 +64,11 @@ impl FindingContext<'_> {
         // The partition findings' rule: with nothing ahead to release to, the timeout moves nothing.
         if let Some(ex) = self.explanation.filter(|_| self.nothing_ahead()) {
             let words = nothing_ahead_words(ex.ahead() == Ahead::OnlyIdle, "the watermark");
-            f.detail = format!("{} Here {words}, so withIdleness would move nothing now; only new records do.", f.detail);
+            f.detail = format!(
+                "{} Here {words}, so withIdleness would move nothing now; only new records do.{}",
+                f.detail,
+                race_words(input, ex.ahead())
+            );
         } else {
             let t = self.advice.idle_timeout_alone_ms.unwrap_or(5_000);
             f = f.fix(format!("withIdleness({}) on the sources", d(t)), Action::IdleTimeout(Some(t)));
@@ -73,6 +77,16 @@ impl FindingContext<'_> {
             f = f.source_subtask(s);
         }
         f
+    }
+}
+
+/// Held by the second input, with only idle or silent inputs ahead: the playground's sources
+/// go idle in index order, so the first input leaves the combination first and nothing moves.
+/// In Flink the two source tasks race (`explain_ahead`'s module doc), and the words say so.
+fn race_words(held_input: usize, ahead: Ahead) -> &'static str {
+    match (held_input, ahead) {
+        (1, Ahead::OnlyIdle) => " That assumes the first input goes idle first, as in the playground, which ticks its sources in order; in Flink the two source tasks race, and when this input goes idle first the watermark moves to the first input's.",
+        _ => "",
     }
 }
 
