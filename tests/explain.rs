@@ -462,3 +462,23 @@ fn a_subtask_whose_splits_were_all_released_is_not_released_by_a_timeout() {
     assert!(!offers_idle_timeout(&d), "{:?}", d.findings);
     assert_eq!(watermark_with_fix(&mut s, 60_000), ex.watermark);
 }
+
+/// A two-input operator held by an input whose source subtask's splits were all released while
+/// it was active: the quiet-input finding offered withIdleness, which never idles that subtask
+/// (from the review). The test applies the timeout: the watermark does not move.
+#[test]
+fn a_two_input_operator_held_by_a_released_input_is_offered_no_timeout() {
+    let json = r#"{"duration_ms": 90000, "topic": {"name": "orders", "partitions": 1},
+        "second_input": {"topic": {"name": "rates", "partitions": 1}, "mode": "connect", "source": {"parallelism": 1}},
+        "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
+        "producers": [
+            {"topic": "orders", "partitions": "all", "kind": "steady", "rate_per_s": 10, "event_delay_ms": 20000, "keys": {"count": 1}},
+            {"topic": "rates", "partitions": "all", "kind": "steady", "rate_per_s": 10, "keys": {"count": 1}}],
+        "commands": [{"at_ms": 13000, "command": "release_split", "partition": 0}]}"#;
+    let mut s = sim(json, 30_000);
+    let d = s.diagnose(&wmp::engine::diagnosis::diagnose::DiagnosisOptions::default());
+    let ex = d.explanation.clone().unwrap();
+    assert_eq!(ex.held_by.as_ref().map(|c| c.input), Some(0), "{}", ex.text);
+    assert!(!offers_idle_timeout(&d), "{:?}", d.findings);
+    assert_eq!(watermark_with_fix(&mut s, 60_000), ex.watermark);
+}

@@ -10,6 +10,7 @@ use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::session::action::Action;
+use crate::engine::source::enumerator::split_owner;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::source::timestamp::TimestampAssigner;
 use crate::engine::time::{describe_watermark, thousands, END_OF_TIME};
@@ -78,7 +79,7 @@ impl FindingContext<'_> {
         .evidence("sourceParallelism", n, format!("source parallelism {n}"))
         .evidence("partitions", parts, partitions_text(parts))
         .check("the source vertex's Watermarks tab shows No Watermark (-9223372036854775808) for that subtask");
-        f = self.with_parallelism_fix(f, input, parts);
+        f = self.with_parallelism_fix(f, input);
         Some(match self.advice.idle_timeout_alone_ms {
             Some(t) if timeout.is_none() && cfg.auto_watermark_interval_ms > 0 => {
                 f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t)))
@@ -91,8 +92,16 @@ impl FindingContext<'_> {
     /// (`SourceSubtask::stays_active_without_split`), naming the one that holds the watermark
     /// (or the first). Unlike a subtask that never had a split, no idle timeout helps.
     fn subtasks_with_released_splits(&self) -> Option<Finding> {
-        let stuck: Vec<u32> =
-            self.sim.sources.iter().filter(|s| !self.sim.ended && s.stays_active_without_split()).map(|s| s.index).collect();
+        // A watermark operator chained after it decides what its channel says, with its own
+        // idle timer: that one's finding speaks for it.
+        let chained = |s: u32| self.sim.down.chained.get(s as usize).is_some_and(Option::is_some);
+        let stuck: Vec<u32> = self
+            .sim
+            .sources
+            .iter()
+            .filter(|s| !self.sim.ended && s.stays_active_without_split() && !chained(s.index))
+            .map(|s| s.index)
+            .collect();
         let (s, held) = self.holding_or_first(&stuck)?;
         let src = &self.sim.sources[s as usize];
         let parts = self.live_partitions_of(src.input);
@@ -101,14 +110,14 @@ impl FindingContext<'_> {
         let f = Finding::new(
             FindingKind::AllSplitsReleased,
             if held { Severity::Critical } else { Severity::Warning },
-            format!("Source subtask {name}'s splits were all released (its partitions removed or finished) while it was active: it stays active at {at} and holds every window subtask there, and no idle timeout marks it idle."),
+            format!("Source subtask {name}'s splits were all released (its partitions removed or finished) while it was active: it stays active at {at}, holds the window subtasks it feeds there, and no idle timeout marks it idle until the job restarts."),
         )
         .source_subtask(s)
-        .detail("A reader whose last split is released keeps its last status: the empty multiplexer never reports again, so withIdleness cannot mark it idle (reference §4.6; FLINK-39586 proposes marking it idle). A restart assigns the remaining partitions afresh: with source parallelism at or below their count every subtask reads one.")
+        .detail("A reader whose last split is released keeps its last status: the empty multiplexer never reports again, so withIdleness cannot mark it idle (reference §4.6; FLINK-39586 proposes marking it idle). A restart starts the reader without that split: with withIdleness it then goes idle, and with a source parallelism at which every subtask gets one of the remaining partitions none is left without.")
         .evidence("subtasksReleased", u32::try_from(stuck.len()).unwrap_or(u32::MAX), format!("source subtasks whose splits were all released: {}", self.source_subtask_names(&stuck)))
         .evidence("partitions", parts, format!("{} left", partitions_text(parts)))
         .check("the source vertex's Watermarks tab shows that subtask's watermark standing still while the others move; its idleTimeMsPerSecond stays 0 whatever the idle timeout");
-        Some(self.with_parallelism_fix(f, src.input, parts))
+        Some(self.with_parallelism_fix(f, src.input))
     }
 
     /// The subtask of `subtasks` whose channel holds the watermark, else the first; and whether
@@ -118,16 +127,23 @@ impl FindingContext<'_> {
         held.or_else(|| subtasks.first().copied()).map(|s| (s, held.is_some()))
     }
 
-    /// A subtask that owns no split is spare: a restart with as many source subtasks as
-    /// partitions gives every one a split. The action sets the first source's parallelism
-    /// (the scenario's `source`).
-    fn with_parallelism_fix(&self, f: Finding, input: u8, parts: u32) -> Finding {
-        let n = self.sim.cfg.inputs[input as usize].source_parallelism;
-        if input == 0 && parts > 0 && parts < n {
-            f.fix(format!("Source parallelism {parts} ↻"), Action::SourceParallelism(parts))
-        } else {
-            f
+    /// A subtask that owns no split is spare: restarted with fewer source subtasks, each can get
+    /// a partition. The action sets the first source's parallelism (the scenario's `source`).
+    fn with_parallelism_fix(&self, f: Finding, input: u8) -> Finding {
+        match self.parallelism_without_bare_subtask(input).filter(|_| input == 0) {
+            Some(p) => f.fix(format!("Source parallelism {p} ↻"), Action::SourceParallelism(p)),
+            None => f,
         }
+    }
+
+    /// The most source subtasks, fewer than now, with which every one owns a partition that
+    /// remains: a restart replays the job, removals too, and Kafka's assignment (`split_owner`)
+    /// can leave a subtask only a removed one (3 partitions, p1 removed: at 2 subtasks, p0 and p2
+    /// go to one of them).
+    fn parallelism_without_bare_subtask(&self, input: u8) -> Option<u32> {
+        let ic = &self.sim.cfg.inputs[input as usize];
+        let live: Vec<u32> = self.sim.partitions.iter().filter(|p| p.input == input && !p.removed).map(|p| p.index_in_topic).collect();
+        (1..ic.source_parallelism).rev().find(|&n| (0..n).all(|s| live.iter().any(|&p| split_owner(&ic.topic, p, n) == s)))
     }
 
     /// Source subtasks as every view names them, comma-separated.
