@@ -19,9 +19,18 @@ use wasm_bindgen::JsCast;
 /// the running value changes: every live command sets the job's settings, and a select that
 /// tracked them was put back under a browse (Enter then applied nothing).
 pub fn browse_then_apply(running: Memo<String>, apply: impl Fn(String) + Copy + 'static) -> impl Attribute {
+    browse_showing(running, RwSignal::new(None), apply)
+}
+
+/// [`browse_then_apply`], also keeping `shown` at the value a browse shows (`None` when the
+/// select shows the running one, after Enter, leaving or Escape): the line under the select can
+/// then describe what Enter would apply, not only what runs.
+pub fn browse_showing(running: Memo<String>, shown: RwSignal<Option<String>>, apply: impl Fn(String) + Copy + 'static) -> impl Attribute {
     let browsing = StoredValue::new(false);
+    let mac = arrows_open_the_list();
     let commit = move |sel: &web_sys::HtmlSelectElement| {
         browsing.set_value(false);
+        shown.set(None);
         let v = sel.value();
         if v != running.get_untracked() {
             apply(v);
@@ -48,6 +57,7 @@ pub fn browse_then_apply(running: Memo<String>, apply: impl Fn(String) + Copy + 
                 // with nothing to put back, Escape goes on to close the drawer.
                 "Escape" => {
                     browsing.set_value(false);
+                    shown.set(None);
                     let back = running.get_untracked();
                     if sel.value() != back {
                         sel.set_value(&back);
@@ -55,16 +65,17 @@ pub fn browse_then_apply(running: Memo<String>, apply: impl Fn(String) + Copy + 
                     }
                 }
                 // The list opens: the `change` that follows is a pick (it waited for the blur).
-                k if opens(k, e.alt_key()) => browsing.set_value(false),
+                k if opens(k, e.alt_key(), mac) => browsing.set_value(false),
                 k if browses(k, e.alt_key()) => browsing.set_value(true),
                 _ => {}
             }
         }),
         on(ev::change, move |e: web_sys::Event| {
-            if !browsing.get_value() {
-                if let Some(sel) = target(&e) {
-                    commit(&sel);
-                }
+            let Some(sel) = target(&e) else { return };
+            if browsing.get_value() {
+                shown.set(Some(sel.value()).filter(|v| *v != running.get_untracked()));
+            } else {
+                commit(&sel);
             }
         }),
         // Always, browsing or not: a click on the select after a browse (which ends browsing)
@@ -85,9 +96,16 @@ fn target(e: &web_sys::Event) -> Option<web_sys::HtmlSelectElement> {
     e.target()?.dyn_into().ok()
 }
 
-/// Whether `key` opens the select's list (Chromium: Alt+ArrowDown or Alt+ArrowUp, F4, Space).
-fn opens(key: &str, alt: bool) -> bool {
-    matches!(key, "F4" | " ") || (alt && matches!(key, "ArrowDown" | "ArrowUp"))
+/// Whether `key` opens the select's list (Chromium: Alt+ArrowDown or Alt+ArrowUp, F4, Space;
+/// on macOS the plain up and down arrows too, `mac`): the `change` that follows is a pick.
+fn opens(key: &str, alt: bool, mac: bool) -> bool {
+    matches!(key, "F4" | " ") || ((alt || mac) && matches!(key, "ArrowDown" | "ArrowUp"))
+}
+
+/// Whether the up and down arrows open a closed select's list, as on macOS, instead of moving
+/// its choice: every keyboard pick there waited for the blur.
+fn arrows_open_the_list() -> bool {
+    web_sys::window().and_then(|w| w.navigator().platform().ok()).is_some_and(|p| p.starts_with("Mac"))
 }
 
 /// Whether `key` moves a closed select's choice (and so fires a `change` that only browses).
@@ -99,3 +117,4 @@ fn browses(key: &str, alt: bool) -> bool {
         k => k.chars().count() == 1 && k != " ",
     }
 }
+

@@ -393,7 +393,7 @@ test("the arrow keys browse the Flink version and the timestamp assigner without
     await page.keyboard.press("ArrowDown");
     const shown = await page.inputValue("#f-flink-version");
     assert.notEqual(shown, before);
-    assert.equal(await msg(), beforeMsg, "browsing applied nothing");
+    assert.equal(await restarted.count(), 0, "browsing applied nothing");
     await page.keyboard.press("Enter");
     await restarted.first().waitFor();
     assert.ok((await restarted.first().textContent()).includes(`Flink ${shown}`), await restarted.first().textContent());
@@ -409,6 +409,64 @@ test("the arrow keys browse the Flink version and the timestamp assigner without
     // A pick from the list (one `change`, no key before it) applies at once.
     await page.selectOption("#f-flink-version", shown);
     await page.waitForFunction((m) => document.querySelector("#f-flink-version-msg").textContent === m, shownMsg);
+  }, "preset=seed-001-heartbeat");
+});
+
+// The line under the Flink version (its accessible description) described the running release
+// while the arrows browsed another: it says what the one shown changes, and that Enter restarts
+// the job as it; Escape and Enter bring back the running release's line.
+test("browsing the Flink version with the arrows, the line under it describes the release shown", async () => {
+  await withApp(async (page) => {
+    await openControls(page);
+    const msg = () => page.locator("#f-flink-version-msg").textContent();
+    const lineIs = (want) => page.waitForFunction((m) => document.querySelector("#f-flink-version-msg").textContent === m, want, { timeout: 3_000 });
+    assert.equal(await page.getAttribute("#f-flink-version", "aria-describedby"), "f-flink-version-msg");
+    const running = await page.inputValue("#f-flink-version");
+    const runningMsg = await msg();
+    assert.doesNotMatch(runningMsg, /Enter restarts/);
+    await page.focus("#f-flink-version");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    const shown = await page.inputValue("#f-flink-version");
+    assert.equal(shown, "1.19.1", `two ArrowDowns from ${running}`);
+    await page.waitForFunction(() => document.querySelector("#f-flink-version-msg").textContent.startsWith("1.19.1: "), null, { timeout: 3_000 });
+    assert.match(await msg(), /^1\.19\.1: idleness on the wall clock.* — Enter restarts the job as 1\.19\.1$/);
+    assert.equal(await page.locator(".notice", { hasText: "(restarted)" }).count(), 0, "the browse restarted nothing");
+    await page.keyboard.press("Escape");
+    await lineIs(runningMsg);
+    await page.keyboard.press("ArrowDown");
+    await page.waitForFunction(() => document.querySelector("#f-flink-version-msg").textContent.startsWith("2.1.3: "), null, { timeout: 3_000 });
+    await page.keyboard.press("Enter");
+    await page.locator(".notice", { hasText: "Flink 2.1.3" }).first().waitFor();
+    await page.waitForFunction(() => /^no all-idle flush/.test(document.querySelector("#f-flink-version-msg").textContent), null, { timeout: 3_000 });
+    assert.doesNotMatch(await msg(), /Enter restarts/, "the running release is described again");
+  }, "preset=seed-001-heartbeat");
+});
+
+// The generator and the sink applied a live command at each arrow key (Chromium fires `change`
+// at each on a closed select): every generator passed on the way ran and was a command in the
+// exported session. They browse as the restarting selects do: one command, at Enter.
+test("the arrow keys browse the generator and the sink; Enter applies one command", async () => {
+  await withApp(async (page) => {
+    await openControls(page);
+    const commands = async (name) => {
+      await page.click("#tab-export");
+      return JSON.parse(await page.inputValue("#export-json")).commands.filter((c) => c.command === "set_param" && c.param.name === name);
+    };
+    for (const [id, name, keys, want] of [
+      ["f-generator", "generator", ["ArrowDown", "ArrowDown"], "none"],
+      ["f-sink", "sink_mode", ["ArrowDown", "ArrowUp", "ArrowDown"], "upsert"],
+    ]) {
+      await page.focus(`#${id}`);
+      for (const k of keys) await page.keyboard.press(k);
+      assert.equal(await page.inputValue(`#${id}`), want, `${id}: the arrows moved the choice`);
+      await page.waitForTimeout(300);
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(300);
+      assert.equal(await page.inputValue(`#${id}`), want, `${id}: Enter kept what it showed`);
+      const applied = await commands(name);
+      assert.equal(applied.length, 1, `${id}: ${JSON.stringify(applied)}`);
+    }
   }, "preset=seed-001-heartbeat");
 });
 

@@ -9,7 +9,7 @@ use crate::engine::alignment::AlignmentParams;
 use crate::engine::command::{Command, Param};
 use crate::engine::scenario::flink_version::FlinkVersion;
 use crate::engine::scenario::schema::{Scenario, StartOffset};
-use crate::web::browse_select::browse_then_apply;
+use crate::web::browse_select::browse_showing;
 use crate::web::format::{dur_input, parse_duration, parse_int, parse_utc_or_now, thousands, wm_human};
 use crate::web::state::Pg;
 use crate::web::glyphs::Restarts;
@@ -71,20 +71,29 @@ fn FlinkVersionSelect() -> impl IntoView {
             Err(e) => pg.error(format!("{e}")),
         }
     };
+    // The release a browse shows: its line says what Enter would change, not what runs.
+    let shown = RwSignal::new(None::<String>);
     view! {
         <div class="field">
             <label for="f-flink-version">"Flink version"<Restarts/></label>
-            <select id="f-flink-version" aria-describedby="f-flink-version-msg" {..browse_then_apply(current, apply)} prop:value=current
+            <select id="f-flink-version" aria-describedby="f-flink-version-msg" {..browse_showing(current, shown, apply)} prop:value=current
                 title="Arrow keys browse the releases; Enter restarts the job as the one shown">
                 {FlinkVersion::ALL.into_iter().map(|v| view! { <option value=v.label()>{v.label()}</option> }).collect_view()}
                 <option value="custom" disabled=true>"custom switches"</option>
             </select>
             // Described by it: a screen reader heard "2.3.0" and nothing of what the release changes.
-            <small class="field-msg" id="f-flink-version-msg">{move || {
-                let v = current.with(|c| FlinkVersion::ALL.into_iter().find(|v| v.label() == c));
-                v.map_or("The scenario's flink switches match no release.", FlinkVersion::differs_by)
-            }}</small>
+            <small class="field-msg" id="f-flink-version-msg">{move || version_hint(&current.get(), shown.get().as_deref())}</small>
         </div>
+    }
+}
+
+/// The line under the Flink version select: what the running release changes, or, while a
+/// browse shows another, what that one changes and that Enter restarts the job as it.
+fn version_hint(running: &str, browsed: Option<&str>) -> String {
+    let release = |label: &str| FlinkVersion::ALL.into_iter().find(|v| v.label() == label);
+    match browsed.filter(|b| *b != running).and_then(release) {
+        Some(v) => format!("{}: {} — Enter restarts the job as {}", v.label(), v.differs_by(), v.label()),
+        None => release(running).map_or("The scenario's flink switches match no release.", FlinkVersion::differs_by).to_string(),
     }
 }
 

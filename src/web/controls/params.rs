@@ -81,21 +81,17 @@ pub fn StrategyControls() -> impl IntoView {
     }
 }
 
-/// The watermark generator (a live parameter; the bound carries over).
+/// The watermark generator (a live parameter; the bound carries over). The keys browse and
+/// Enter applies, as for a restart: each generator passed on the way was a command in the
+/// exported session, and, while the job played, ran until the next key (a watermark it emitted
+/// stays: watermarks never go back).
 #[component]
 fn GeneratorSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let generator = move || pg.cfg.with(|c| c.first().source.generator);
-    let gen_kind = move || match generator() {
-        GeneratorKind::BoundedOutOfOrderness { .. } => "bounded",
-        GeneratorKind::Monotonous => "monotonous",
-        GeneratorKind::NoWatermarks => "none",
-        GeneratorKind::MaxOnSilence { .. } => "max_on_silence",
-        GeneratorKind::SqlBounded { .. } => "sql_bounded",
-    };
-    let on_gen = move |ev: leptos::ev::Event| {
-        let b = generator().given_bound_ms().unwrap_or(0);
-        let g = match event_target_value(&ev).as_str() {
+    let running = Memo::new(move |_| generator_value(pg.cfg.with(|c| c.first().source.generator)).to_string());
+    let on_gen = move |picked: String| {
+        let b = pg.cfg.with_untracked(|c| c.first().source.generator.given_bound_ms()).unwrap_or(0);
+        let g = match picked.as_str() {
             "monotonous" => GeneratorKind::Monotonous,
             "none" => GeneratorKind::NoWatermarks,
             "max_on_silence" => GeneratorKind::MaxOnSilence { bound_ms: b, silence_ms: 60_000 },
@@ -109,7 +105,7 @@ fn GeneratorSelect() -> impl IntoView {
     view! {
         <div class="field">
             <label for="f-generator">"generator"</label>
-            <select id="f-generator" prop:value=gen_kind on:change=on_gen>
+            <select id="f-generator" {..browse_then_apply(running, on_gen)} prop:value=running>
                 <option value="bounded">"forBoundedOutOfOrderness"</option>
                 <option value="monotonous">"forMonotonousTimestamps"</option>
                 <option value="none">"noWatermarks"</option>
@@ -118,6 +114,17 @@ fn GeneratorSelect() -> impl IntoView {
             </select>
             <small class="field-msg"></small>
         </div>
+    }
+}
+
+/// The generator's option value.
+fn generator_value(g: GeneratorKind) -> &'static str {
+    match g {
+        GeneratorKind::BoundedOutOfOrderness { .. } => "bounded",
+        GeneratorKind::Monotonous => "monotonous",
+        GeneratorKind::NoWatermarks => "none",
+        GeneratorKind::MaxOnSilence { .. } => "max_on_silence",
+        GeneratorKind::SqlBounded { .. } => "sql_bounded",
     }
 }
 
@@ -373,19 +380,23 @@ fn DurationDraft(
     }
 }
 
-/// The sink mode (append or upsert), a live parameter.
+/// The sink mode (append or upsert), a live parameter. The keys browse and Enter applies, as
+/// for the generator: a mode passed on the way wrote the results of the time it ran, and was a
+/// command in the exported session.
 #[component]
 fn SinkSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let sink = move || pg.cfg.with(|c| c.sink);
+    let running = Memo::new(move |_| if pg.cfg.with(|c| c.sink) == SinkMode::Upsert { "upsert" } else { "append" }.to_string());
+    let on_sink = move |picked: String| {
+        let m = if picked == "upsert" { SinkMode::Upsert } else { SinkMode::Append };
+        if let Err(e) = set(pg, Param::SinkMode(m)) {
+            pg.error(e)
+        }
+    };
     view! {
         <div class="field">
             <label for="f-sink">"sink"</label>
-            <select id="f-sink" prop:value=move || { if sink() == SinkMode::Upsert { "upsert" } else { "append" } }
-                on:change=move |ev| {
-                    let m = if event_target_value(&ev) == "upsert" { SinkMode::Upsert } else { SinkMode::Append };
-                    if let Err(e) = set(pg, Param::SinkMode(m)) { pg.error(e) }
-                }>
+            <select id="f-sink" {..browse_then_apply(running, on_sink)} prop:value=running>
                 <option value="append">"append (re-firings are duplicates)"</option>
                 <option value="upsert">"upsert by window key"</option>
             </select>
