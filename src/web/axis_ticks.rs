@@ -50,9 +50,20 @@ pub fn event_ticks(e0: i64, e1: i64, step: i64, now: i64) -> Vec<(i64, String)> 
     multiples(e0, e1, step).map(|e| (e, event_label(e, step, crosses_midnight, now))).collect()
 }
 
+/// The date of the lowest event-time tick, to write over its label when no label there names
+/// it: times of day alone never said on which day the scenario runs (2026-01-01). A tick at
+/// midnight further up names the next day itself (`event_label`).
+pub fn first_tick_date(ticks: &[(i64, String)]) -> Option<(i64, String)> {
+    let (e, label) = ticks.first()?;
+    let utc = format_utc(*e);
+    let (date, _) = utc.rsplit_once(' ')?;
+    (!label.contains(date)).then(|| (*e, date.to_string()))
+}
+
 /// A day's date when steps are days; `MM-DD hh:mm` for hour steps across midnight (the reader
 /// needs the day; a span of a day or more has steps of hours, so a time of day alone could
-/// repeat); the time of day otherwise, with milliseconds under a second.
+/// repeat); the new day's date at a midnight tick of shorter steps; the time of day otherwise,
+/// with milliseconds under a second.
 fn event_label(e: i64, step: i64, crosses_midnight: bool, now: i64) -> String {
     let utc = format_utc(e);
     let Some((date, time)) = utc.rsplit_once(' ') else { return wm_human(e, now) };
@@ -60,6 +71,7 @@ fn event_label(e: i64, step: i64, crosses_midnight: bool, now: i64) -> String {
     match () {
         _ if step % DAY == 0 => date.to_string(),
         _ if crosses_midnight && step >= 3_600_000 => format!("{month_day} {}", &time[..5]),
+        _ if e.rem_euclid(DAY) == 0 => date.to_string(),
         _ if step % 1000 == 0 => time[..8].to_string(),
         _ => time.to_string(),
     }
@@ -102,6 +114,23 @@ mod tests {
         assert!(labels(&t).iter().all(|l| l.len() == 11), "{t:?}");
         let t = event_ticks(midnight - 10 * DAY, midnight + 10 * DAY, nice_step(20 * DAY), midnight);
         assert!(all_distinct(&t) && labels(&t).iter().all(|l| l.len() == 10), "{t:?}");
+    }
+
+    #[test]
+    fn the_lowest_tick_carries_the_date_and_a_midnight_tick_the_next_one() {
+        let jan1 = 1_767_225_600_000; // 2026-01-01 00:00 UTC
+        let t = event_ticks(jan1 + 60_000, jan1 + 120_000, 10_000, jan1);
+        assert_eq!(first_tick_date(&t), Some((jan1 + 70_000, "2026-01-01".to_string())));
+        assert_eq!(labels(&t)[0], "00:01:10");
+        let t = event_ticks(jan1 + DAY - 30_000, jan1 + DAY + 30_000, 10_000, jan1);
+        assert_eq!(labels(&t), ["23:59:40", "23:59:50", "2026-01-02", "00:00:10", "00:00:20"]);
+        assert_eq!(first_tick_date(&t), Some((jan1 + DAY - 20_000, "2026-01-01".to_string())));
+        // A label that is the date needs no date over it.
+        let t = event_ticks(jan1 - 5_000, jan1 + 20_000, 10_000, jan1);
+        assert_eq!(labels(&t)[0], "2026-01-01");
+        assert_eq!(first_tick_date(&t), None);
+        let t = event_ticks(jan1 - DAY, jan1 + 7 * DAY, DAY, jan1);
+        assert_eq!(first_tick_date(&t), None);
     }
 
     #[test]

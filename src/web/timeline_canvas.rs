@@ -201,6 +201,12 @@ fn grid(ctx: &Ctx, p: &Palette, plot: &Plot) {
                 ctx.set_text_align("end");
                 let _ = ctx.fill_text(label, LEFT - 6.0, y + 3.5);
             }
+            // A line over the label, as a date is written over a time; ticks are at least
+            // 25 px apart, so it stays clear of the next label up.
+            Item::TickDate { y, date } => {
+                ctx.set_text_align("end");
+                let _ = ctx.fill_text(date, LEFT - 6.0, y - 8.5);
+            }
             Item::AxisTitle { x, y, text, vertical } => axis_title(ctx, p, *x, *y, text, *vertical),
             _ => {}
         }

@@ -6,7 +6,7 @@
 //! Why a display list and a canvas rather than SVG: rebuilding a few thousand SVG nodes 4 times
 //! a second cost a busy page (64 partitions, parallelism 16, 100×) a third of its frame rate.
 
-use super::axis_ticks::{event_ticks, nice_step, proc_ticks, EVENT_AXIS_TITLE, PROC_AXIS_TITLE};
+use super::axis_ticks::{event_ticks, first_tick_date, nice_step, proc_ticks, EVENT_AXIS_TITLE, PROC_AXIS_TITLE};
 use super::format::{wm_human, MAX_WM, MIN_WM};
 use super::timeline_data::{Series, TimelineData};
 use crate::engine::operator::assigner::{window_start_with_offset, WindowSpec};
@@ -65,6 +65,11 @@ pub enum Item {
     GridY {
         y: f64,
         label: String,
+    },
+    /// The date over the lowest event-time tick's label (`y` is the tick's).
+    TickDate {
+        y: f64,
+        date: String,
     },
     /// An axis title: under the tick labels, or turned along the left edge (`vertical`).
     AxisTitle {
@@ -385,7 +390,11 @@ fn grid(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
     for (t, label) in proc_ticks(v.x0, v.x1, step, data.start) {
         items.push(Item::GridX { x: sc.x(t), label });
     }
-    for (e, label) in event_ticks(v.y0, v.y1, nice_step(v.y1 - v.y0), data.last) {
+    let ticks = event_ticks(v.y0, v.y1, nice_step(v.y1 - v.y0), data.last);
+    if let Some((e, date)) = first_tick_date(&ticks) {
+        items.push(Item::TickDate { y: sc.y(e).0, date });
+    }
+    for (e, label) in ticks {
         items.push(Item::GridY { y: sc.y(e).0, label });
     }
     let bottom = TOP + sc.h;

@@ -227,3 +227,16 @@ fn event_shift_brings_far_watermarks_into_view() {
     data.operators = vec![series(&[(0, MIN)])];
     assert_eq!(event_shift(&data, v), 0);
 }
+
+/// The event-time axis named no day: the scenario's date (2026-01-01) sits over the lowest
+/// tick's time of day, just above it.
+#[test]
+fn the_lowest_event_time_tick_has_its_date_over_it() {
+    let jan1 = 1_767_225_600_000;
+    let d = TimelineData { start: jan1, last: jan1 + 10_000, ..data() };
+    let p = plot(&d, &Frame { view: View { x0: jan1, x1: jan1 + 10_000, y0: jan1 + 60_000, y1: jan1 + 120_000 }, ..frame(&d) });
+    let dates: Vec<_> =
+        p.items.iter().filter_map(|it| if let Item::TickDate { y, date } = it { Some((*y, date.as_str())) } else { None }).collect();
+    let lowest = p.items.iter().filter_map(|it| if let Item::GridY { y, .. } = it { Some(*y) } else { None }).fold(f64::MIN, f64::max);
+    assert_eq!(dates, [(lowest, "2026-01-01")]);
+}
