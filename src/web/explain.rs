@@ -114,7 +114,10 @@ pub fn WhyAnnouncer() -> impl IntoView {
     let spoken = StoredValue::new(0u64);
     // When the text last changed (not at all yet: the first is there from the start).
     let last_change = StoredValue::new(f64::NEG_INFINITY);
-    Effect::new(move |first: Option<()>| {
+    // Whether it played at the last change: the pause itself is said at once.
+    let was_playing = StoredValue::new(pg.playing.get_untracked());
+    // `prev` is `None` on the first run only, which says what is there from the start.
+    Effect::new(move |prev: Option<()>| {
         let t = text.get();
         spoken.update_value(|n| *n += 1);
         let own = spoken.get_value();
@@ -136,13 +139,17 @@ pub fn WhyAnnouncer() -> impl IntoView {
             );
         };
         // Paused, `N` held steps many times a second, and each step was read out: a change
-        // within SETTLE_MS of the one before waits until the keys settle (the first is said).
+        // within SETTLE_MS of the one before waits until the keys settle (the first is said,
+        // and so is the pause: a verdict that changed just before it must not delay it).
         let now = super::state::perf_now();
         let recent = now - last_change.get_value() < SETTLE_MS as f64;
-        if first.is_some() {
+        if prev.is_some() {
             last_change.set_value(now);
         }
-        if pg.playing.get_untracked() || !recent {
+        let playing = pg.playing.get_untracked();
+        let paused_now = was_playing.get_value() && !playing;
+        was_playing.set_value(playing);
+        if playing || paused_now || !recent {
             say();
         } else {
             set_timeout(say, std::time::Duration::from_millis(SETTLE_MS));

@@ -15,6 +15,7 @@ const FOCUSABLE: &str = "button:not([disabled]), a[href], input:not([disabled]),
 pub fn keep_modal(open: Signal<bool>, overlay: NodeRef<html::Div>) {
     // An element, not an HTML one: the opener may be a job graph node (SVG).
     let opener = StoredValue::new_local(None::<web_sys::Element>);
+    let guard = StoredValue::new_local(None::<WindowListenerHandle>);
     Effect::new(move |was_open: Option<bool>| {
         let now_open = open.get();
         let Some(overlay) = overlay.get() else { return now_open };
@@ -22,10 +23,13 @@ pub fn keep_modal(open: Signal<bool>, overlay: NodeRef<html::Div>) {
         if now_open && was_open != Some(true) {
             opener.set_value(super::host::active_element());
             set_inert_siblings(&overlay, true);
-            if let Some(first) = focusables(&overlay).into_iter().next() {
-                let _ = first.focus();
-            }
+            focus_first(&overlay);
+            let inside = overlay.clone();
+            guard.set_value(Some(window_event_listener(leptos::ev::focusin, move |e| keep_focus_inside(&inside, &e))));
         } else if !now_open && was_open == Some(true) {
+            if let Some(h) = guard.try_update_value(Option::take).flatten() {
+                h.remove();
+            }
             set_inert_siblings(&overlay, false);
             if let Some(el) = opener.get_value().filter(|el| el.is_connected()) {
                 focus_again(&el);
@@ -33,6 +37,24 @@ pub fn keep_modal(open: Signal<bool>, overlay: NodeRef<html::Div>) {
         }
         now_open
     });
+}
+
+fn focus_first(overlay: &web_sys::Element) {
+    if let Some(first) = focusables(overlay).into_iter().next() {
+        let _ = first.focus();
+    }
+}
+
+/// The notices stay out of the inert set (below), so Tab could reach a toast's button under
+/// the overlay: from the page's own Tab order, once a click on the dialog's text had left the
+/// focus on `<body>` and `trap_tab` never saw the key. Focus that lands outside goes back in,
+/// in a microtask: moving it fires `focusin` at once, into this same handler.
+fn keep_focus_inside(overlay: &web_sys::Element, e: &web_sys::FocusEvent) {
+    let target = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+    if target.is_some_and(|t| !overlay.contains(Some(&t))) {
+        let overlay = overlay.clone();
+        leptos::tachys::renderer::dom::queue_microtask(move || focus_first(&overlay));
+    }
 }
 
 /// Tab and Shift+Tab wrap around inside `container`; returns whether the key was handled.

@@ -519,6 +519,16 @@ test("no toast covers the help dialog on a phone, and one raised behind it is li
         assert.ok(!t.inert && t.shown, `a toast hidden or inert under the dialog: ${JSON.stringify(t)}`);
         assert.ok(!t.onTop && t.underDialog, `a toast drawn over the dialog: ${JSON.stringify(t)}`);
       }
+      // Live, but not reachable: focus that lands on a toast's button (the page's own Tab order,
+      // after a click on the dialog's text left the focus on <body>) goes back into the dialog.
+      const inDialog = () => page.evaluate(() => !!document.activeElement?.closest("[role=dialog]"));
+      await page.evaluate(() => document.querySelector(".notice button").focus());
+      assert.ok(await inDialog(), "the focus stayed on a toast under the dialog");
+      await page.click("[role=dialog] p");
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press("Tab");
+        assert.ok(await inDialog(), `Tab ${i + 1} left the dialog`);
+      }
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
       assert.ok(await raised.isVisible());
