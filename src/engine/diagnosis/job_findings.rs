@@ -92,16 +92,7 @@ impl FindingContext<'_> {
     /// (`SourceSubtask::stays_active_without_split`), naming the one that holds the watermark
     /// (or the first). Unlike a subtask that never had a split, no idle timeout helps.
     fn subtasks_with_released_splits(&self) -> Option<Finding> {
-        // A watermark operator chained after it decides what its channel says, with its own
-        // idle timer: that one's finding speaks for it.
-        let chained = |s: u32| self.sim.down.chained.get(s as usize).is_some_and(Option::is_some);
-        let stuck: Vec<u32> = self
-            .sim
-            .sources
-            .iter()
-            .filter(|s| !self.sim.ended && s.stays_active_without_split() && !chained(s.index))
-            .map(|s| s.index)
-            .collect();
+        let stuck: Vec<u32> = (0..self.sim.sources.len() as u32).filter(|&s| self.stuck_without_split(s)).collect();
         let (s, held) = self.holding_or_first(&stuck)?;
         let src = &self.sim.sources[s as usize];
         let parts = self.live_partitions_of(src.input);
@@ -118,6 +109,14 @@ impl FindingContext<'_> {
         .evidence("partitions", parts, format!("{} left", partitions_text(parts)))
         .check("the source vertex's Watermarks tab shows that subtask's watermark standing still while the others move; its idleTimeMsPerSecond stays 0 whatever the idle timeout");
         Some(self.with_parallelism_fix(f, src.input))
+    }
+
+    /// Whether source subtask `s` stays active without a split, whatever the idle timeout
+    /// (`SourceSubtask::stays_active_without_split`). Not with a watermark operator chained after
+    /// it: that one decides what its channel says, with its own idle timer and finding.
+    pub(super) fn stuck_without_split(&self, s: u32) -> bool {
+        let chained = self.sim.down.chained.get(s as usize).is_some_and(Option::is_some);
+        !self.sim.ended && !chained && self.sim.sources.get(s as usize).is_some_and(|src| src.stays_active_without_split())
     }
 
     /// The subtask of `subtasks` whose channel holds the watermark, else the first; and whether
@@ -138,11 +137,14 @@ impl FindingContext<'_> {
 
     /// The most source subtasks, fewer than now, with which every one owns a partition that
     /// remains: a restart replays the job, removals too, and Kafka's assignment (`split_owner`)
-    /// can leave a subtask only a removed one (3 partitions, p1 removed: at 2 subtasks, p0 and p2
-    /// go to one of them).
+    /// can leave a subtask only a removed (or released) one (3 partitions, p1 removed: at 2
+    /// subtasks, p0 and p2 go to one of them).
     fn parallelism_without_bare_subtask(&self, input: u8) -> Option<u32> {
         let ic = &self.sim.cfg.inputs[input as usize];
-        let live: Vec<u32> = self.sim.partitions.iter().filter(|p| p.input == input && !p.removed).map(|p| p.index_in_topic).collect();
+        // Removed or released alike (the class says both): a restart replays either.
+        let remains = |f: &&PartitionFacts| f.class != PartitionClass::Removed;
+        let of_input = |f: &PartitionFacts| self.sim.partitions.get(f.partition as usize).filter(|p| p.input == input);
+        let live: Vec<u32> = self.partitions.iter().filter(remains).filter_map(of_input).map(|p| p.index_in_topic).collect();
         (1..ic.source_parallelism).rev().find(|&n| (0..n).all(|s| live.iter().any(|&p| split_owner(&ic.topic, p, n) == s)))
     }
 

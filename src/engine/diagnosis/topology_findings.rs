@@ -69,7 +69,7 @@ impl FindingContext<'_> {
                 f.detail,
                 race_words(input, ex.ahead())
             );
-        } else if let Some(s) = held.filter(|&s| self.sim.sources.get(s as usize).is_some_and(|src| src.stays_active_without_split())) {
+        } else if let Some(s) = held.filter(|&s| self.stuck_without_split(s)) {
             let name = self.sim.source_subtask_name(s);
             f.detail = format!("{} Here source subtask {name}'s splits were all released while it was active, so withIdleness would not mark it idle (the finding on it says why).", f.detail);
         } else {
