@@ -57,7 +57,9 @@ pub fn first_tick_date(ticks: &[(i64, String)]) -> Option<(i64, String)> {
     let (e, label) = ticks.first()?;
     let utc = format_utc(*e);
     let (date, _) = utc.rsplit_once(' ')?;
-    (!label.contains(date)).then(|| (*e, date.to_string()))
+    // "01-01 22:00" (hour ticks across midnight) names the day already.
+    let month_day = date.get(date.len().saturating_sub(5)..).unwrap_or(date);
+    (!label.contains(date) && !label.starts_with(month_day)).then(|| (*e, date.to_string()))
 }
 
 /// A day's date when steps are days; `MM-DD hh:mm` for hour steps across midnight (the reader
@@ -130,6 +132,10 @@ mod tests {
         assert_eq!(labels(&t)[0], "2026-01-01");
         assert_eq!(first_tick_date(&t), None);
         let t = event_ticks(jan1 - DAY, jan1 + 7 * DAY, DAY, jan1);
+        assert_eq!(first_tick_date(&t), None);
+        // Hour ticks across midnight name the day in their labels already.
+        let t = event_ticks(jan1 - 6 * 3_600_000, jan1 + 6 * 3_600_000, 3_600_000, jan1);
+        assert!(labels(&t)[0].starts_with("12-31"), "{t:?}");
         assert_eq!(first_tick_date(&t), None);
     }
 

@@ -25,11 +25,9 @@ pub fn keep_modal(open: Signal<bool>, overlay: NodeRef<html::Div>) {
             set_inert_siblings(&overlay, true);
             focus_first(&overlay);
             let inside = overlay.clone();
-            guard.set_value(Some(window_event_listener(leptos::ev::focusin, move |e| keep_focus_inside(&inside, &e))));
+            guard.set_value(Some(window_event_listener(leptos::ev::focusin, move |_| keep_focus_inside(&inside))));
         } else if !now_open && was_open == Some(true) {
-            if let Some(h) = guard.try_update_value(Option::take).flatten() {
-                h.remove();
-            }
+            drop_guard(guard);
             set_inert_siblings(&overlay, false);
             if let Some(el) = opener.get_value().filter(|el| el.is_connected()) {
                 focus_again(&el);
@@ -37,6 +35,14 @@ pub fn keep_modal(open: Signal<bool>, overlay: NodeRef<html::Div>) {
         }
         now_open
     });
+    // Unmounted while open (a host's `unmount()`): the window listener would outlive the page.
+    on_cleanup(move || drop_guard(guard));
+}
+
+fn drop_guard(guard: StoredValue<Option<WindowListenerHandle>, LocalStorage>) {
+    if let Some(h) = guard.try_update_value(Option::take).flatten() {
+        h.remove();
+    }
 }
 
 fn focus_first(overlay: &web_sys::Element) {
@@ -49,9 +55,12 @@ fn focus_first(overlay: &web_sys::Element) {
 /// the overlay: from the page's own Tab order, once a click on the dialog's text had left the
 /// focus on `<body>` and `trap_tab` never saw the key. Focus that lands outside goes back in,
 /// in a microtask: moving it fires `focusin` at once, into this same handler.
-fn keep_focus_inside(overlay: &web_sys::Element, e: &web_sys::FocusEvent) {
-    let target = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-    if target.is_some_and(|t| !overlay.contains(Some(&t))) {
+///
+/// The element focused, not the event's target: in `<watermark-playground>` a window listener
+/// sees the shadow host as the target of every focus move, inside the dialog too.
+fn keep_focus_inside(overlay: &web_sys::Element) {
+    let focused = super::host::active_element();
+    if focused.is_some_and(|f| !overlay.contains(Some(f.as_ref()))) {
         let overlay = overlay.clone();
         leptos::tachys::renderer::dom::queue_microtask(move || focus_first(&overlay));
     }
