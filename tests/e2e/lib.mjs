@@ -113,6 +113,15 @@ export async function onPage(browser, viewport, fn) {
   }
 }
 
+/** Opens the playground at 1366×900 on `query`, runs `fn(page)` once its graph is drawn, and
+ * checks that the page logged no problem (`env`: what `serveAndLaunch` returned). */
+export const onGraph = (env, query, fn) =>
+  onPage(env.browser, { width: 1366, height: 900 }, async (page) => {
+    await page.goto(env.baseUrl + query, { waitUntil: "load" });
+    await page.locator("svg.graph .node.op").first().waitFor({ state: "visible", timeout: 20_000 });
+    await fn(page);
+  });
+
 /** Loads the playground (optionally with a #hash) and waits until the graph is drawn. */
 export async function gotoApp(page, baseUrl, hash = "") {
   await page.goto(baseUrl + (hash ? "#" + hash : ""), { waitUntil: "load" });
