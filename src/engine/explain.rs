@@ -10,7 +10,7 @@ use super::explain_text::reason_clause_named;
 use super::holding::{tie_words, Tie};
 use super::sim::Simulation;
 use super::snapshot::OpenWindow;
-use super::time::{describe_watermark, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
+use super::time::{count, describe_watermark, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use super::view::watermark::as_watermark;
 use serde::Serialize;
 
@@ -440,8 +440,8 @@ impl Simulation {
             s.push('.');
         }
         if let Some(w) = ex.waiting_windows.first() {
-            let wait = if ex.waiting_total == 1 { "1 window waits".to_string() } else { format!("{} windows wait", ex.waiting_total) };
-            let records = if w.count == 1 { "1 record".to_string() } else { format!("{} records", w.count) };
+            let wait = count(ex.waiting_total as u64, "window waits", "windows wait");
+            let records = count(w.count, "record", "records");
             s += &format!(
                 " {wait}, the earliest [{}, {}) for key {:?} ({records}).",
                 format_utc(w.start.ms()),

@@ -267,6 +267,20 @@ pub fn thousands(n: impl Into<u128>) -> String {
     out
 }
 
+/// A count and its noun, the count with thousands separators; every sentence that counts
+/// something says "1 partition" and "12,345 records" this one way.
+///
+/// ```
+/// use wmp::engine::time::count;
+/// assert_eq!(count(1u32, "partition", "partitions"), "1 partition");
+/// assert_eq!(count(0u32, "partition", "partitions"), "0 partitions");
+/// assert_eq!(count(12_345u64, "window waits", "windows wait"), "12,345 windows wait");
+/// ```
+pub fn count(n: impl Into<u128>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 // Howard Hinnant's days-to-civil algorithm: proleptic Gregorian, valid for the whole i64 ms range.
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;

@@ -13,7 +13,7 @@ use crate::engine::session::action::Action;
 use crate::engine::source::enumerator::split_owner;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::source::timestamp::TimestampAssigner;
-use crate::engine::time::{describe_watermark, thousands, END_OF_TIME};
+use crate::engine::time::{count, describe_watermark, END_OF_TIME};
 
 /// A window subtask with this many open windows per key or more is piling up state.
 const STATE_WINDOWS_PER_KEY: usize = 10;
@@ -27,7 +27,7 @@ const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, or with 
 
 /// "1 partition", "3 partitions".
 fn partitions_text(n: u32) -> String {
-    format!("{n} partition{}", if n == 1 { "" } else { "s" })
+    count(n, "partition", "partitions")
 }
 
 impl FindingContext<'_> {
@@ -515,11 +515,7 @@ impl FindingContext<'_> {
 
 /// "1 record" / "3 records" / "11,080 records" (grouped as the page's other counts are).
 pub(crate) fn records(n: u64) -> String {
-    if n == 1 {
-        "1 record".into()
-    } else {
-        format!("{} records", thousands(n))
-    }
+    count(n, "record", "records")
 }
 
 /// "1 record was" / "3 records were".
