@@ -1,7 +1,7 @@
 //! `explain` names the culprit the seeds describe: a silent split with no idle timeout, a
 //! subtask without a split, a far-future timestamp, seconds read as milliseconds.
 
-use wmp::engine::explain::Reason;
+use wmp::engine::explain::{Ahead, Reason};
 use wmp::engine::scenario::build::parse;
 use wmp::engine::sim::Simulation;
 
@@ -45,7 +45,7 @@ fn subtask_without_split_is_named() {
     assert_eq!(ex.watermark.ms(), i64::MIN);
     // At No Watermark the live subtasks' channels are ahead: the splitless subtask's fix (an
     // idle timeout) stays offered.
-    assert_eq!(ex.ahead(), wmp::engine::explain::Ahead::Something);
+    assert_eq!(ex.ahead(), Ahead::Something);
     assert!(!ex.nothing_ahead());
 }
 
@@ -255,7 +255,6 @@ fn an_idle_higher_input_is_ahead_only_where_an_all_idle_flush_releases_to_it() {
 /// with later event times and is idle; subtask 0 holds, silent, its 20 s timeout running.
 #[test]
 fn an_idle_channel_of_the_held_input_is_ahead_on_every_version() {
-    use wmp::engine::explain::Ahead;
     let job = |all_idle_flush: bool| {
         format!(
             r#"{{"duration_ms": 60000, "topic": {{"name": "orders", "partitions": 2}},
@@ -481,4 +480,41 @@ fn a_two_input_operator_held_by_a_released_input_is_offered_no_timeout() {
     assert_eq!(ex.held_by.as_ref().map(|c| c.input), Some(0), "{}", ex.text);
     assert!(!offers_idle_timeout(&d), "{:?}", d.findings);
     assert_eq!(watermark_with_fix(&mut s, 60_000), ex.watermark);
+}
+
+/// A valve with a channel that came back active below the watermark (unaligned) leaves it out
+/// of its minimum and, not all idle, flushes nothing when the holder goes idle: the idle
+/// channel above (partition 1's, at 19.999) is not released, and the watermark waits for the
+/// unaligned channel to catch up (reference §6.2). Without that channel it is flushed.
+#[test]
+fn an_unaligned_active_channel_keeps_the_idle_one_above_from_being_released() {
+    let job = |comes_back: bool| {
+        let back = if comes_back {
+            r#", {"partitions": [2], "kind": "steady", "rate_per_s": 10, "start_ms": 30000, "event_delay_ms": 27000, "keys": {"count": 1}}"#
+        } else {
+            ""
+        };
+        format!(
+            r#"{{"duration_ms": 90000, "topic": {{"partitions": 3}}, "source": {{"parallelism": 3, "watermark": {{"idle_timeout_ms": 3000}}}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}, "parallelism": 1}},
+            "producers": [
+                {{"partitions": [0], "kind": "steady", "rate_per_s": 10, "event_delay_ms": 20000, "stop_ms": 32000, "keys": {{"count": 1}}}},
+                {{"partitions": [1], "kind": "steady", "rate_per_s": 10, "stop_ms": 20000, "keys": {{"count": 1}}}},
+                {{"partitions": [2], "kind": "steady", "rate_per_s": 10, "stop_ms": 1000, "keys": {{"count": 1}}}}{back}]}}"#
+        )
+    };
+    for comes_back in [true, false] {
+        let mut s = sim(&job(comes_back), 34_000);
+        let ex = s.explain(0).unwrap();
+        assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(0), "{}", ex.text);
+        s.run_until(s.config().start_time + 38_000).unwrap();
+        let later = s.explain(0).unwrap().watermark;
+        if comes_back {
+            assert_eq!(ex.ahead(), Ahead::Nothing, "{}", ex.text);
+            assert_eq!(later, ex.watermark, "the holder's idleness moved the watermark past an unaligned channel");
+        } else {
+            assert_eq!(ex.ahead(), Ahead::Something, "{}", ex.text);
+            assert!(later > ex.watermark, "the valve flushed nothing: {later:?}");
+        }
+    }
 }

@@ -8,8 +8,11 @@
 //! which operator sees the inputs meet (a valve flushes in every version). The cases in
 //! `tests/explain.rs` apply the fix and watch the watermark.
 //!
-//! Not foreseen: a valve whose other active channels are unaligned does not flush when the
-//! holder goes idle (reference §6.2); a partition that resumes within the timeout; and the order
+//! A channel of the held input that came back below the watermark and keeps reading blocks
+//! the release: the valve leaves an unaligned channel out of its minimum and, not all idle,
+//! flushes nothing (reference §6.2). Not foreseen: which of the held input's channels goes idle
+//! last when that one goes idle with the holder (Flink ≤ 2.3.0 flushes only if it is one at the
+//! watermark); a partition that resumes within the timeout; and the order
 //! of two inputs going idle in the same instant, which is the engine's (input 0 first) where
 //! Flink's two source tasks race. A fix applied live keeps each split's watermark, where
 //! Flink's restart for a new `withIdleness` starts every split at No Watermark again.
@@ -28,7 +31,8 @@ pub enum Ahead {
     /// An input above the watermark that stays active once the holder is idle, or (with the
     /// all-idle flush) one that is idle or goes idle with it.
     Something,
-    /// Nothing above a real watermark.
+    /// Nothing above a real watermark, or nothing the held input's valve can release while an
+    /// unaligned channel in it stays active (it moves once that channel catches up).
     Nothing,
     /// Only inputs that are idle, or go idle with the holder, are above it, and without the
     /// all-idle flush (Flink ≤ 2.1) they are not released to.
@@ -66,7 +70,17 @@ impl Simulation {
                 .filter(|&i| !src.splits[i].released)
                 .map(move |i| (src.split_idle(i) || stopped(facts, src.splits[i].partition), src.split_watermark(i)))
         });
-        let channels = w.input.channels().map(|(r, c)| (self.channel_goes_idle_first(w, r, c, facts), Some(c.watermark)));
+        // The held input's valve stays active through an unaligned channel: its idle channels,
+        // and those going idle with the holder, are neither flushed nor in its minimum.
+        let blocked = self.unaligned_channel_stays_active(w, facts);
+        let frozen = |r: super::operator_input::ChannelRef, c: super::valve::InputChannelStatus| {
+            blocked && Some(r.input) == w.input.min_input() && (c.status.is_idle() || self.source_goes_idle(r.source, facts))
+        };
+        let channels = w
+            .input
+            .channels()
+            .filter(|&(r, c)| !frozen(r, c))
+            .map(|(r, c)| (self.channel_goes_idle_first(w, r, c, facts), Some(c.watermark)));
         let (mut live, mut idle) = (false, false);
         for (goes_idle, _) in splits.chain(channels).filter(|&(_, m)| m.is_some_and(|m| m > wm)) {
             if goes_idle {
@@ -75,6 +89,8 @@ impl Simulation {
                 live = true
             }
         }
+        // No all-idle moment comes while that channel is active, so nothing idle is flushed.
+        idle &= !blocked;
         match (live, idle) {
             (true, _) => Ahead::Something,
             (false, true) if self.cfg.combined_all_idle_flush => Ahead::Something,
@@ -102,18 +118,30 @@ impl Simulation {
         facts: &[PartitionFacts],
     ) -> bool {
         let Some(held) = w.input.min_input().filter(|&h| h != r.input) else { return false };
-        // One without a split goes idle with the timeout, unless its splits were released
-        // while it was active: then its channel stays active (reference §4.6, V-SRC-5).
-        let goes_idle = || {
-            self.sources.get(r.source as usize).is_some_and(|src| {
-                let live = || (0..src.splits.len()).filter(|&i| !src.splits[i].released);
-                if src.owns_no_split() {
-                    !src.stays_active_without_split()
-                } else {
-                    live().all(|i| src.split_idle(i) || stopped(facts, src.splits[i].partition))
-                }
-            })
-        };
-        c.status.is_idle() || (r.input < held && goes_idle())
+        c.status.is_idle() || (r.input < held && self.source_goes_idle(r.source, facts))
+    }
+
+    /// Whether source subtask `source` goes idle once a timeout is set: every live split idle
+    /// or stopped. One without a split does too, unless its splits were released while it was
+    /// active: then its channel stays active (reference §4.6, V-SRC-5).
+    fn source_goes_idle(&self, source: u32, facts: &[PartitionFacts]) -> bool {
+        self.sources.get(source as usize).is_some_and(|src| {
+            if src.owns_no_split() {
+                !src.stays_active_without_split()
+            } else {
+                (0..src.splits.len())
+                    .filter(|&i| !src.splits[i].released)
+                    .all(|i| src.split_idle(i) || stopped(facts, src.splits[i].partition))
+            }
+        })
+    }
+
+    /// Whether the held input's valve has a channel that came back active below the watermark
+    /// (unaligned) and stays active when the holder goes idle: the valve then leaves it out of
+    /// its minimum and, not being all idle, flushes nothing (reference §6.2), so what is idle
+    /// above the watermark is released only once that channel catches up.
+    fn unaligned_channel_stays_active(&self, w: &super::window_subtask::WindowSubtask, facts: &[PartitionFacts]) -> bool {
+        let Some(held) = w.input.min_input() else { return false };
+        w.input.channels().any(|(r, c)| r.input == held && !c.status.is_idle() && !c.aligned && !self.source_goes_idle(r.source, facts))
     }
 }
