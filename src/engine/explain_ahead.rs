@@ -10,7 +10,7 @@
 //!
 //! A channel of the held input that came back below the watermark and keeps reading blocks
 //! the release: the valve leaves an unaligned channel out of its minimum and, not all idle,
-//! flushes nothing (reference §6.2). Not foreseen: which of the held input's channels goes idle
+//! flushes nothing (reference §6.2; oracle3 golden 19 on Flink 2.3.0). Not foreseen: which of the held input's channels goes idle
 //! last when that one goes idle with the holder (Flink ≤ 2.3.0 flushes only if it is one at the
 //! watermark); a partition that resumes within the timeout; and the order
 //! of two inputs going idle in the same instant, which is the engine's (input 0 first) where
