@@ -161,6 +161,31 @@ test("settings changed before ▶ stay in the fields after a restart (Apply ↻)
   });
 });
 
+// The generator select lost the bound through forMonotonousTimestamps or noWatermarks (they
+// have none, and the way back set 0), and gave the custom generator 60 s of silence whatever
+// the scenario's was.
+test("switching the generator keeps the bound through one without it, and the custom one's silence", async () => {
+  await app(async (page) => {
+    await choosePreset(page, "max-on-silence");
+    await openControls(page);
+    // The preset with 30 s of silence instead of its 60 s, imported.
+    await page.click("#tab-export");
+    const sc = JSON.parse(await page.inputValue("#export-json"), (k, v) => (k === "silence_ms" ? 30_000 : v));
+    await page.click("#tab-import");
+    await page.fill("#import-json", JSON.stringify(sc));
+    await page.click("#btn-import");
+    assert.equal(await page.locator("#import-error").textContent(), "");
+    await setField(page, "#f-bound", "7 s");
+    for (const g of ["monotonous", "none", "bounded"]) await page.selectOption("#f-generator", g);
+    assert.equal(await page.inputValue("#f-bound"), "7 s");
+    await page.selectOption("#f-generator", "max_on_silence");
+    await page.click("#tab-export");
+    const generators = JSON.parse(await page.inputValue("#export-json")).commands.filter((c) => c.command === "set_param" && c.param.name === "generator");
+    assert.deepEqual(generators.map((c) => c.param.value.kind), ["monotonous", "no_watermarks", "bounded_out_of_orderness", "max_on_silence"]);
+    assert.deepEqual(generators.at(-1).param.value, { kind: "max_on_silence", bound_ms: 7_000, silence_ms: 30_000 });
+  });
+});
+
 test("records from \"now\" start at the restarted run's now, its start, not where the old run was", async () => {
   await app(async (page) => {
     await choosePreset(page, "late-data");

@@ -81,24 +81,22 @@ pub fn StrategyControls() -> impl IntoView {
     }
 }
 
-/// The watermark generator (a live parameter; the bound carries over). The keys browse and
-/// Enter applies, as for a restart: each generator passed on the way was a command in the
-/// exported session, and, while the job played, ran until the next key (a watermark it emitted
-/// stays: watermarks never go back).
+/// The watermark generator (a live parameter; the bound and the silence carry over, also
+/// through one that has none). The keys browse and Enter applies, as for a restart: each
+/// generator passed on the way was a command in the exported session, and, while the job
+/// played, ran until the next key (a watermark it emitted stays: watermarks never go back).
 #[component]
 fn GeneratorSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
-    let running = Memo::new(move |_| generator_value(pg.cfg.with(|c| c.first().source.generator)).to_string());
+    let generator = move || pg.cfg.with(|c| c.first().source.generator);
+    let kept = StoredValue::new(Remembered::default().keep(pg.cfg.with_untracked(|c| c.first().source.generator)));
+    // Every generator that runs, by a pick, a reset, a preset or an import: the last bound was
+    // lost through monotonous or none, which have none.
+    Effect::new(move |_| kept.update_value(|k| *k = k.keep(generator())));
+    let running = Memo::new(move |_| generator_value(generator()).to_string());
     let on_gen = move |picked: String| {
-        let b = pg.cfg.with_untracked(|c| c.first().source.generator.given_bound_ms()).unwrap_or(0);
-        let g = match picked.as_str() {
-            "monotonous" => GeneratorKind::Monotonous,
-            "none" => GeneratorKind::NoWatermarks,
-            "max_on_silence" => GeneratorKind::MaxOnSilence { bound_ms: b, silence_ms: 60_000 },
-            "sql_bounded" => GeneratorKind::SqlBounded { delay_ms: b },
-            _ => GeneratorKind::BoundedOutOfOrderness { bound_ms: b },
-        };
-        if let Err(e) = set(pg, Param::Generator(g)) {
+        let Some((_, _, build)) = GENERATORS.iter().find(|(v, _, _)| *v == picked) else { return };
+        if let Err(e) = set(pg, Param::Generator(build(kept.get_value()))) {
             pg.error(e);
         }
     };
@@ -106,26 +104,51 @@ fn GeneratorSelect() -> impl IntoView {
         <div class="field">
             <label for="f-generator">"generator"</label>
             <select id="f-generator" {..browse_then_apply(running, on_gen)} prop:value=running>
-                <option value="bounded">"forBoundedOutOfOrderness"</option>
-                <option value="monotonous">"forMonotonousTimestamps"</option>
-                <option value="none">"noWatermarks"</option>
-                <option value="max_on_silence">"custom: MAX when silent (wrong)"</option>
-                <option value="sql_bounded">"SQL: ts - INTERVAL (no −1)"</option>
+                {GENERATORS.map(|(v, label, _)| view! { <option value=v>{label}</option> }).collect_view()}
             </select>
             <small class="field-msg"></small>
         </div>
     }
 }
 
-/// The generator's option value.
-fn generator_value(g: GeneratorKind) -> &'static str {
-    match g {
-        GeneratorKind::BoundedOutOfOrderness { .. } => "bounded",
-        GeneratorKind::Monotonous => "monotonous",
-        GeneratorKind::NoWatermarks => "none",
-        GeneratorKind::MaxOnSilence { .. } => "max_on_silence",
-        GeneratorKind::SqlBounded { .. } => "sql_bounded",
+/// The bound and the silence the generators last ran with, for the next one that takes them.
+#[derive(Clone, Copy)]
+struct Remembered {
+    bound_ms: i64,
+    silence_ms: i64,
+}
+
+impl Default for Remembered {
+    /// The custom generator's silence in its preset.
+    fn default() -> Self {
+        Remembered { bound_ms: 0, silence_ms: 60_000 }
     }
+}
+
+impl Remembered {
+    /// These with what `g` carries.
+    fn keep(self, g: GeneratorKind) -> Self {
+        let silence_ms = if let GeneratorKind::MaxOnSilence { silence_ms, .. } = g { silence_ms } else { self.silence_ms };
+        Remembered { bound_ms: g.given_bound_ms().unwrap_or(self.bound_ms), silence_ms }
+    }
+}
+
+/// The generator a pick runs, from what the last ones ran with.
+type BuildGenerator = fn(Remembered) -> GeneratorKind;
+
+/// The generators: option value, label, and the generator the pick runs.
+const GENERATORS: [(&str, &str, BuildGenerator); 5] = [
+    ("bounded", "forBoundedOutOfOrderness", |r| GeneratorKind::BoundedOutOfOrderness { bound_ms: r.bound_ms }),
+    ("monotonous", "forMonotonousTimestamps", |_| GeneratorKind::Monotonous),
+    ("none", "noWatermarks", |_| GeneratorKind::NoWatermarks),
+    ("max_on_silence", "custom: MAX when silent (wrong)", |r| GeneratorKind::MaxOnSilence { bound_ms: r.bound_ms, silence_ms: r.silence_ms }),
+    ("sql_bounded", "SQL: ts - INTERVAL (no −1)", |r| GeneratorKind::SqlBounded { delay_ms: r.bound_ms }),
+];
+
+/// The generator's option value: the row that builds one of its kind.
+fn generator_value(g: GeneratorKind) -> &'static str {
+    let kind = std::mem::discriminant(&g);
+    GENERATORS.iter().find(|(_, _, build)| std::mem::discriminant(&build(Remembered::default())) == kind).map_or("", |(v, _, _)| v)
 }
 
 /// A checkbox for a boolean live parameter.
