@@ -5,13 +5,16 @@
 //! too) and fires `change` at each: applying there threw the run away at every ArrowDown. Keys
 //! only browse; Enter, or leaving the select, applies what it shows, and Escape puts back what
 //! runs. A pick from the open list (mouse, touch, or Enter in a list that Space, F4 or
-//! Alt+ArrowDown opened, even after a browse) fires one `change`, and applies at once.
+//! Alt+ArrowDown opened, even after a browse) fires one `change`, and applies at once. Which
+//! key does which is `select_keys`'.
 
 use leptos::ev;
 use leptos::prelude::*;
 use leptos::tachys::html::attribute::Attribute;
 use leptos::tachys::html::event::on;
 use wasm_bindgen::JsCast;
+
+use super::select_keys::{KeyEffect, SelectKeys};
 
 /// The handlers to spread on the `<select>` (`<select {..browse_then_apply(running, apply)}
 /// prop:value=running>`). `running` is the value in use (what Escape puts back); `apply` gets a
@@ -27,7 +30,16 @@ pub fn browse_then_apply(running: Memo<String>, apply: impl Fn(String) + Copy + 
 /// then describe what Enter would apply, not only what runs.
 pub fn browse_showing(running: Memo<String>, shown: RwSignal<Option<String>>, apply: impl Fn(String) + Copy + 'static) -> impl Attribute {
     let browsing = StoredValue::new(false);
-    let mac = arrows_open_the_list();
+    let keys = StoredValue::new(SelectKeys::new(arrows_open_the_list()));
+    // A host that restarts the job (the JS API) mid-browse sets the select to what now runs:
+    // a browsed value kept would describe a release the select no longer shows.
+    Effect::new(move |ran: Option<()>| {
+        running.track();
+        if ran.is_some() {
+            browsing.set_value(false);
+            shown.set(None);
+        }
+    });
     let commit = move |sel: &web_sys::HtmlSelectElement| {
         browsing.set_value(false);
         shown.set(None);
@@ -64,10 +76,12 @@ pub fn browse_showing(running: Memo<String>, shown: RwSignal<Option<String>>, ap
                         e.stop_propagation();
                     }
                 }
-                // The list opens: the `change` that follows is a pick (it waited for the blur).
-                k if opens(k, e.alt_key(), mac) => browsing.set_value(false),
-                k if browses(k, e.alt_key()) => browsing.set_value(true),
-                _ => {}
+                k => match keys.try_update_value(|s| s.read(k, e.alt_key(), e.time_stamp())) {
+                    // The list opens: the `change` that follows is a pick (it waited for the blur).
+                    Some(KeyEffect::Opens) => browsing.set_value(false),
+                    Some(KeyEffect::Browses) => browsing.set_value(true),
+                    _ => {}
+                },
             }
         }),
         on(ev::change, move |e: web_sys::Event| {
@@ -96,25 +110,9 @@ fn target(e: &web_sys::Event) -> Option<web_sys::HtmlSelectElement> {
     e.target()?.dyn_into().ok()
 }
 
-/// Whether `key` opens the select's list (Chromium: Alt+ArrowDown or Alt+ArrowUp, F4, Space;
-/// on macOS the plain up and down arrows too, `mac`): the `change` that follows is a pick.
-fn opens(key: &str, alt: bool, mac: bool) -> bool {
-    matches!(key, "F4" | " ") || ((alt || mac) && matches!(key, "ArrowDown" | "ArrowUp"))
-}
-
 /// Whether the up and down arrows open a closed select's list, as on macOS, instead of moving
-/// its choice: every keyboard pick there waited for the blur.
+/// its choice.
 fn arrows_open_the_list() -> bool {
-    web_sys::window().and_then(|w| w.navigator().platform().ok()).is_some_and(|p| p.starts_with("Mac"))
+    let Some(nav) = web_sys::window().map(|w| w.navigator()) else { return false };
+    super::select_keys::arrows_open_the_list(&nav.platform().unwrap_or_default(), &nav.user_agent().unwrap_or_default())
 }
-
-/// Whether `key` moves a closed select's choice (and so fires a `change` that only browses).
-fn browses(key: &str, alt: bool) -> bool {
-    match key {
-        "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight" => !alt,
-        "Home" | "End" | "PageUp" | "PageDown" => true,
-        // Type-ahead: a letter or a digit jumps to the option it starts.
-        k => k.chars().count() == 1 && k != " ",
-    }
-}
-

@@ -21,7 +21,7 @@
 //! (the draggable event-time stage) over `lesson_setup` and `lesson_steps` (no DOM: the small jobs,
 //! the steps and their checks, tested natively).
 //!
-//! `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `query` (the address's query string, read one way), `lag_plot`, `snippets`, `style_sheet` (the values Rust shares with style.css), `timeline_data`, `timeline_plot` and `view_pacing` (which views a
+//! `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `query` (the address's query string, read one way), `lag_plot`, `select_keys` (which keys browse a `browse_select` and which open its list), `snippets`, `style_sheet` (the values Rust shares with style.css), `timeline_data`, `timeline_plot` and `view_pacing` (which views a
 //! frame refreshes while playing) touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
 //!
@@ -51,6 +51,7 @@ pub mod lesson_setup;
 pub mod lesson_steps;
 pub mod query;
 pub mod scenario_text;
+pub mod select_keys;
 // The Java / SQL snippets and the SQL panel's reader sit on the `tools` feature's export and SQL
 // reader (`ui` implies it; natively it is on by default).
 #[cfg(feature = "tools")]

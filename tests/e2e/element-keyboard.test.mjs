@@ -68,3 +68,39 @@ test("in the element, the graph keeps the keyboard when its node goes away, and 
     await context.close();
   }
 });
+
+// A host's restart during a browse of the Flink version set the select to the release that now
+// runs, while the line under it still described the one browsed ("Enter restarts the job as …").
+test("a host's restart during a browse of the Flink version ends the browse and its line", async () => {
+  const { context, page, problems } = await open();
+  try {
+    await add(page, "v", { preset: "late-data", layout: "full", loading: "eager" });
+    await page.locator("#v svg.graph .node.op").first().waitFor();
+    await page.locator("#v #btn-controls").click();
+    const select = page.locator("#v #f-flink-version");
+    const line = page.locator("#v #f-flink-version-msg");
+    const running = await select.inputValue();
+    await select.focus();
+    await page.keyboard.press("ArrowDown");
+    assert.notEqual(await select.inputValue(), running);
+    await page.waitForFunction(() => /Enter restarts/.test(document.getElementById("v").shadowRoot.querySelector("#f-flink-version-msg").textContent));
+    // Switches of no release: the select then shows "custom". The same select stays (a new one
+    // would know nothing of the browse).
+    await page.evaluate(async () => {
+      const { WatermarkPlayground } = await import("/wmp.js");
+      const sc = WatermarkPlayground.presetScenario("late-data");
+      sc.flink = { ...sc.flink, idleness_clock: "wall", alignment_skip_idle_splits: true };
+      const root = document.getElementById("v").shadowRoot;
+      root.querySelector("#f-flink-version").dataset.mark = "same";
+      document.getElementById("v").playground.load(sc);
+    });
+    await page.waitForFunction(() => document.getElementById("v").shadowRoot.querySelector("#f-flink-version").value === "custom");
+    assert.equal(await select.getAttribute("data-mark"), "same");
+    assert.equal(await page.evaluate(() => document.getElementById("v").shadowRoot.activeElement?.id), "f-flink-version");
+    await page.waitForFunction(() => /match no release/.test(document.getElementById("v").shadowRoot.querySelector("#f-flink-version-msg").textContent), null, { timeout: 3_000 });
+    assert.doesNotMatch(await line.textContent(), /Enter restarts/);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
