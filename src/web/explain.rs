@@ -112,10 +112,7 @@ pub fn WhyAnnouncer() -> impl IntoView {
     // Each announcement's number: a timer clears only its own, so a newer one stays its full
     // time, even with the same words (A, B, A again within 7 s: comparing texts cleared it early).
     let spoken = StoredValue::new(0u64);
-    // When the text last changed (not at all yet: the first is there from the start).
-    let last_change = StoredValue::new(f64::NEG_INFINITY);
-    // Whether it played at the last change: the pause itself is said at once.
-    let was_playing = StoredValue::new(pg.playing.get_untracked());
+    let settle = StoredValue::new(Settle { last_change: f64::NEG_INFINITY, was_playing: pg.playing.get_untracked() });
     // `prev` is `None` on the first run only, which says what is there from the start.
     Effect::new(move |prev: Option<()>| {
         let t = text.get();
@@ -138,18 +135,8 @@ pub fn WhyAnnouncer() -> impl IntoView {
                 std::time::Duration::from_millis(SAID_MS),
             );
         };
-        // Paused, `N` held steps many times a second, and each step was read out: a change
-        // within SETTLE_MS of the one before waits until the keys settle (the first is said,
-        // and so is the pause: a verdict that changed just before it must not delay it).
-        let now = super::state::perf_now();
-        let recent = now - last_change.get_value() < SETTLE_MS as f64;
-        if prev.is_some() {
-            last_change.set_value(now);
-        }
-        let playing = pg.playing.get_untracked();
-        let paused_now = was_playing.get_value() && !playing;
-        was_playing.set_value(playing);
-        if playing || paused_now || !recent {
+        let (now, playing) = (super::state::perf_now(), pg.playing.get_untracked());
+        if settle.try_update_value(|s| s.at_once(now, prev.is_none(), playing)).unwrap_or(true) {
             say();
         } else {
             set_timeout(say, std::time::Duration::from_millis(SETTLE_MS));
@@ -165,6 +152,30 @@ const SAID_MS: u64 = 7_000;
 
 /// Paused, how long the moment shown must stay put after a change that came quickly.
 const SETTLE_MS: u64 = 500;
+
+/// When the announced text last changed (never yet: the first is there from the start), and
+/// whether it played then.
+#[derive(Clone, Copy)]
+struct Settle {
+    last_change: f64,
+    was_playing: bool,
+}
+
+impl Settle {
+    /// Whether the text changed at `now` (`first`: the one there from the start) is said at once
+    /// or waits [`SETTLE_MS`]. Paused, `N` held steps many times a second, and each step was read
+    /// out: a change within SETTLE_MS of the one before waits until the keys settle (the first
+    /// is said, and so is the pause: a verdict that changed just before it must not delay it).
+    fn at_once(&mut self, now: f64, first: bool, playing: bool) -> bool {
+        let recent = now - self.last_change < SETTLE_MS as f64;
+        if !first {
+            self.last_change = now;
+        }
+        let paused_now = self.was_playing && !playing;
+        self.was_playing = playing;
+        playing || paused_now || !recent
+    }
+}
 
 /// A tab of the WHY panel; the lag tab carries ⚠ while a subtask's lag is over the threshold.
 #[component]
