@@ -8,7 +8,7 @@
 use super::advisor::AdvisorPanel;
 use super::after_first_paint::AfterFirstPaint;
 use super::findings::{FindingsList, FixButtonList};
-use super::format::{dur, dur_input, lag_side, thousands, wm_human, wm_raw, Side, MIN_WM};
+use super::format::{count, dur, dur_input, lag_side, thousands, wm_human, wm_raw, Side, MIN_WM};
 use super::lag_chart::LagPanel;
 use super::reading::Reading;
 use super::state::{Pg, Selection};
@@ -316,7 +316,7 @@ fn waiting_windows(ex: &Explanation, now: i64) -> impl IntoView {
     }).collect_view();
     view! {
         <div class="waiting" class:hidden=total == 0>
-            <p class="muted small">{format!("{} window{} waiting for this watermark; the earliest:", thousands(total as u64), if total == 1 { "" } else { "s" })}</p>
+            <p class="muted small">{format!("{} waiting for this watermark; the earliest:", count(total as u64, "window", "windows"))}</p>
             <table class="mini"><tbody>{rows}</tbody></table>
         </div>
     }
@@ -464,11 +464,10 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
         match fired.last() {
             None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n.ms()), wm_human(end, n.ms()), wm_human(end - 1, n.ms())),
             Some(&(t, w, kind, c)) => format!(
-                "Window [{}, {}) for key {k:?} fired {} time{} on window subtask {subtask}; the last firing at {} (watermark {}, {}, {c} records), {}.",
+                "Window [{}, {}) for key {k:?} fired {} on window subtask {subtask}; the last firing at {} (watermark {}, {}, {}), {}.",
                 wm_human(start, n.ms()),
                 wm_human(end, n.ms()),
-                fired.len(),
-                if fired.len() == 1 { "" } else { "s" },
+                count(fired.len() as u64, "time", "times"),
                 wm_human(t, n.ms()),
                 wm_human(w, n.ms()),
                 match kind {
@@ -476,6 +475,7 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
                     FiringKind::Early => "early, by the continuous trigger",
                     FiringKind::Late => "late, for a record within the allowed lateness",
                 },
+                count(c, "record", "records"),
                 // An early firing comes before the end.
                 if t >= end { format!("{} after the window ended", dur(t - end)) } else { format!("{} before the window ended", dur(end - t)) }
             ),
@@ -509,11 +509,9 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
         let fires_at = wm_human(end - 1, n);
         match (first, last) {
             (Some((t, w)), Some(l)) => format!(
-                "{name} fired for {} key{} ({} result{}{}): first at {} (watermark {}), {} after the window ended{}.",
-                thousands(keys as u64),
-                if keys == 1 { "" } else { "s" },
-                thousands(results as u64),
-                if results == 1 { "" } else { "s" },
+                "{name} fired for {} ({}{}): first at {} (watermark {}), {} after the window ended{}.",
+                count(keys as u64, "key", "keys"),
+                count(results as u64, "result", "results"),
                 if refired > 0 { format!(", {refired} of them late re-firings") } else { String::new() },
                 wm_human(t, n),
                 wm_human(w, n),

@@ -344,7 +344,7 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-pub use crate::engine::time::thousands;
+pub use crate::engine::time::{count, thousands};
 
 /// A speed factor as the picker shows it ("0.1×", "100×", "10,000×").
 pub fn speed(x: f64) -> String {

@@ -313,7 +313,7 @@ fn GraphNodes(lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoView {
 
 /// `1 split`, `2 splits`.
 fn split_count(n: usize) -> String {
-    format!("{n} split{}", if n == 1 { "" } else { "s" })
+    super::format::count(n as u64, "split", "splits")
 }
 
 #[component]

@@ -38,7 +38,7 @@ fn status_text(run: &JobRunView, now: i64, start: i64) -> String {
 /// Attempt, checkpoints and the restores' cost, one short phrase each. An upsert sink
 /// overwrites what a replay emits again: no duplicates there.
 fn facts(run: &JobRunView, start: i64, sink: SinkMode) -> Vec<String> {
-    let mut out = vec![format!("attempt {} · {} restart{}", run.attempt, run.restarts, if run.restarts == 1 { "" } else { "s" })];
+    let mut out = vec![format!("attempt {} · {}", run.attempt, super::format::count(run.restarts, "restart", "restarts"))];
     out.push(match (&run.last_checkpoint, run.checkpoint_interval_ms) {
         (_, None) => "checkpointing off".to_string(),
         (None, Some(i)) => format!("checkpoint every {}: none yet", dur(i)),
