@@ -485,36 +485,79 @@ fn a_two_input_operator_held_by_a_released_input_is_offered_no_timeout() {
 /// A valve with a channel that came back active below the watermark (unaligned) leaves it out
 /// of its minimum and, not all idle, flushes nothing when the holder goes idle: the idle
 /// channel above (partition 1's, at 19.999) is not released, and the watermark waits for the
-/// unaligned channel to catch up (reference §6.2). Without that channel it is flushed.
+/// unaligned channel to catch up (reference §6.2; oracle3 golden 19). Without that channel it
+/// is flushed. With a connected second input far ahead it is the same (from the review): the
+/// held input stays active at the watermark, and the operator's minimum with it.
 #[test]
 fn an_unaligned_active_channel_keeps_the_idle_one_above_from_being_released() {
-    let job = |comes_back: bool| {
+    let job = |comes_back: bool, second: bool| {
         let back = if comes_back {
             r#", {"partitions": [2], "kind": "steady", "rate_per_s": 10, "start_ms": 30000, "event_delay_ms": 27000, "keys": {"count": 1}}"#
         } else {
             ""
         };
+        let (second, rates) = if second {
+            (
+                r#""second_input": {"topic": {"name": "rates", "partitions": 1}, "mode": "connect", "source": {"parallelism": 1}},"#,
+                r#", {"topic": "rates", "partitions": [0], "kind": "steady", "rate_per_s": 10, "keys": {"count": 1}}"#,
+            )
+        } else {
+            ("", "")
+        };
         format!(
             r#"{{"duration_ms": 90000, "topic": {{"partitions": 3}}, "source": {{"parallelism": 3, "watermark": {{"idle_timeout_ms": 3000}}}},
-            "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}, "parallelism": 1}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}, "parallelism": 1}}, {second}
             "producers": [
                 {{"partitions": [0], "kind": "steady", "rate_per_s": 10, "event_delay_ms": 20000, "stop_ms": 32000, "keys": {{"count": 1}}}},
                 {{"partitions": [1], "kind": "steady", "rate_per_s": 10, "stop_ms": 20000, "keys": {{"count": 1}}}},
-                {{"partitions": [2], "kind": "steady", "rate_per_s": 10, "stop_ms": 1000, "keys": {{"count": 1}}}}{back}]}}"#
+                {{"partitions": [2], "kind": "steady", "rate_per_s": 10, "stop_ms": 1000, "keys": {{"count": 1}}}}{back}{rates}]}}"#
         )
     };
-    for comes_back in [true, false] {
-        let mut s = sim(&job(comes_back), 34_000);
+    for (comes_back, second) in [(true, false), (false, false), (true, true)] {
+        let mut s = sim(&job(comes_back, second), 34_000);
         let ex = s.explain(0).unwrap();
         assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(0), "{}", ex.text);
         s.run_until(s.config().start_time + 38_000).unwrap();
         let later = s.explain(0).unwrap().watermark;
         if comes_back {
-            assert_eq!(ex.ahead(), Ahead::Nothing, "{}", ex.text);
-            assert_eq!(later, ex.watermark, "the holder's idleness moved the watermark past an unaligned channel");
+            assert_eq!(ex.ahead(), Ahead::BehindUnaligned, "second input {second}: {}", ex.text);
+            assert_eq!(later, ex.watermark, "the holder's idleness moved the watermark past an unaligned channel (second input {second})");
         } else {
             assert_eq!(ex.ahead(), Ahead::Something, "{}", ex.text);
             assert!(later > ex.watermark, "the valve flushed nothing: {later:?}");
         }
+    }
+}
+
+/// Behind an unaligned channel, a channel above the watermark that goes idle in the same check
+/// as the holder is released only if it goes idle after it (its source subtask ticks later):
+/// once the holder is idle the valve's minimum is that channel's, for a moment. Going idle
+/// before the holder, it is out of the minimum already (from the review).
+#[test]
+fn behind_an_unaligned_channel_a_silent_channel_above_counts_only_after_the_holder() {
+    use wmp::engine::source::enumerator::split_owner;
+    let on = |subtask: u32| (0..4).find(|&p| split_owner("events", p, 4) == subtask).unwrap();
+    let job = |holder: u32, silent_above: u32| {
+        let (a, d, b, c) = (on(holder), on(silent_above), on(0), on(3));
+        format!(
+            r#"{{"duration_ms": 90000, "topic": {{"name": "events", "partitions": 4}}, "source": {{"parallelism": 4, "watermark": {{"idle_timeout_ms": 3000}}}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}, "parallelism": 1}},
+            "producers": [
+                {{"partitions": [{a}], "kind": "steady", "rate_per_s": 10, "event_delay_ms": 20000, "stop_ms": 32000, "keys": {{"count": 1}}}},
+                {{"partitions": [{d}], "kind": "steady", "rate_per_s": 10, "event_delay_ms": 15000, "stop_ms": 32000, "keys": {{"count": 1}}}},
+                {{"partitions": [{b}], "kind": "steady", "rate_per_s": 10, "stop_ms": 20000, "keys": {{"count": 1}}}},
+                {{"partitions": [{c}], "kind": "steady", "rate_per_s": 10, "stop_ms": 1000, "keys": {{"count": 1}}}},
+                {{"partitions": [{c}], "kind": "steady", "rate_per_s": 10, "start_ms": 30000, "event_delay_ms": 27000, "keys": {{"count": 1}}}}]}}"#
+        )
+    };
+    for (holder, silent_above, released) in [(1, 2, true), (2, 1, false)] {
+        let mut s = sim(&job(holder, silent_above), 34_000);
+        let ex = s.explain(0).unwrap();
+        assert_eq!(ex.held_by.as_ref().map(|c| c.source_subtask), Some(holder), "{}", ex.text);
+        s.run_until(s.config().start_time + 38_000).unwrap();
+        let later = s.explain(0).unwrap().watermark;
+        let expected = if released { Ahead::Something } else { Ahead::BehindUnaligned };
+        assert_eq!(ex.ahead(), expected, "holder on {holder}, silent channel above on {silent_above}: {}", ex.text);
+        assert_eq!(later > ex.watermark, released, "holder on {holder}: {:?} → {later:?}", ex.watermark);
     }
 }

@@ -67,7 +67,7 @@ fn file_errors(name: &str, sc: &Value, exp: &Value) -> Vec<String> {
     if restores && exp["failures"].as_array().is_none_or(|f| f.is_empty()) {
         err("a restore golden without a failure".into());
     }
-    let aligns = sc["sources"].as_array().is_some_and(|s| s.iter().any(|s| s.get("alignment").is_some()));
+    let aligns = sc["sources"].as_array().is_some_and(|s| s.iter().any(|s| s.get("alignment").is_some_and(|a| !a.is_null())));
     if aligns && exp["alignment"].as_array().is_none_or(|a| a.is_empty()) {
         err("an alignment golden without snapshots".into());
     }

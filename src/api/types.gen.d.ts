@@ -620,7 +620,7 @@ export type Reason =
   | { "kind": "all_splits_released", sourceSubtask: number, }
   | { "kind": "split_never_received", partition: number, idleTimeoutMs: number | null, heartbeatsFiltered?: number, }
   | { "kind": "split_silent_no_idle_timeout", partition: number, silentMs: number, }
-  | { "kind": "split_silent_nothing_ahead", partition: number, silentMs: number, onlyIdleAhead?: boolean, }
+  | { "kind": "split_silent_nothing_ahead", partition: number, silentMs: number, onlyIdleAhead?: boolean, behindUnaligned?: boolean, }
   | { "kind": "kept_active_by_sparse_records", partition: number, idleTimeoutMs: number, lastRecordAgoMs: number, periodMs: number, }
   | { "kind": "slow_partition", partition: number, behindMs: number, cause: SlowCause | null, }
   | { "kind": "returned_below_watermark", partition: number, lateRecords: number, }

@@ -44,12 +44,16 @@ pub enum Reason {
     /// make every input idle, which moves nothing, so only its next record moves it.
     /// `only_idle_ahead`: what is above it is idle or goes idle with it (stopped too), and
     /// Flink ≤ 2.1 keeps a source's splits or a two-input operator's inputs all idle where they
-    /// are (left out when false).
+    /// are. `behind_unaligned`: what is above it waits behind a channel that came back below
+    /// the watermark, which keeps the valve from flushing until it catches up
+    /// ([`Ahead::BehindUnaligned`]). Each is left out when false; at most one is true.
     SplitSilentNothingAhead {
         partition: u32,
         silent_ms: i64,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         only_idle_ahead: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        behind_unaligned: bool,
     },
     /// An idle timeout is set, but heartbeats (the partition's records are mostly heartbeats)
     /// come more often than it and keep the split active.
@@ -461,9 +465,12 @@ fn class_reason(f: &PartitionFacts, timeout: Option<i64>, silent: Option<i64>, a
     let silent_untimed = || {
         silent.filter(|&s| s >= 1000 && timeout.is_none()).map(|s| match ahead {
             Ahead::Something | Ahead::NotJudged => Reason::SplitSilentNoIdleTimeout { partition: p, silent_ms: s },
-            Ahead::Nothing | Ahead::OnlyIdle => {
-                Reason::SplitSilentNothingAhead { partition: p, silent_ms: s, only_idle_ahead: ahead == Ahead::OnlyIdle }
-            }
+            Ahead::Nothing | Ahead::OnlyIdle | Ahead::BehindUnaligned => Reason::SplitSilentNothingAhead {
+                partition: p,
+                silent_ms: s,
+                only_idle_ahead: ahead == Ahead::OnlyIdle,
+                behind_unaligned: ahead == Ahead::BehindUnaligned,
+            },
         })
     };
     match f.class {

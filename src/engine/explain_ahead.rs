@@ -8,18 +8,25 @@
 //! which operator sees the inputs meet (a valve flushes in every version). The cases in
 //! `tests/explain.rs` apply the fix and watch the watermark.
 //!
-//! A channel of the held input that came back below the watermark and keeps reading blocks
-//! the release: the valve leaves an unaligned channel out of its minimum and, not all idle,
-//! flushes nothing (reference §6.2; oracle3 golden 19 on Flink 2.3.0). Not foreseen: which of the held input's channels goes idle
-//! last when that one goes idle with the holder (Flink ≤ 2.3.0 flushes only if it is one at the
-//! watermark); a partition that resumes within the timeout; and the order
-//! of two inputs going idle in the same instant, which is the engine's (input 0 first) where
-//! Flink's two source tasks race. A fix applied live keeps each split's watermark, where
-//! Flink's restart for a new `withIdleness` starts every split at No Watermark again.
+//! A channel of the held input that came back below the watermark (unaligned) keeps the valve
+//! from flushing (reference §6.2; oracle3 golden 19 on Flink 2.3.0): while it stays active the
+//! valve is not all idle and leaves it out of its minimum, and when it goes idle last Flink
+//! ≤ 2.3.0 flushes nothing (`HeldValve`). Then only the held input counts: a channel of it that
+//! is active and aligned once the holder is idle (it stays active, or its source subtask ticks
+//! after the holder's), and the holder's own splits. A returning partition is never "stopped"
+//! by its class, so the walk takes its channel to stay active.
+//!
+//! Not foreseen: a partition that resumes within the timeout; and the order of two inputs going
+//! idle in the same instant, which is the engine's (input 0 first) where Flink's two source
+//! tasks race. A fix applied live keeps each split's watermark, where Flink's restart for a new
+//! `withIdleness` starts every split at No Watermark again.
 
 use super::diagnosis::classify::{PartitionClass, PartitionFacts};
+use super::operator_input::ChannelRef;
 use super::sim::Simulation;
 use super::time::{EventTime, END_OF_TIME, NO_WATERMARK};
+use super::valve::InputChannelStatus;
+use super::window_subtask::WindowSubtask;
 
 /// What an idle timeout could release a watermark to, if the inputs holding it went idle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,18 +38,22 @@ pub enum Ahead {
     /// An input above the watermark that stays active once the holder is idle, or (with the
     /// all-idle flush) one that is idle or goes idle with it.
     Something,
-    /// Nothing above a real watermark, or nothing the held input's valve can release while an
-    /// unaligned channel in it stays active (it moves once that channel catches up).
+    /// Nothing above a real watermark.
     Nothing,
     /// Only inputs that are idle, or go idle with the holder, are above it, and without the
     /// all-idle flush (Flink ≤ 2.1) they are not released to.
     OnlyIdle,
+    /// What is above it waits behind a channel of the held input that came back below the
+    /// watermark (unaligned): the valve leaves that channel out of its minimum and flushes
+    /// nothing while it is active (or, on Flink ≤ 2.3.0, when it goes idle last), so nothing is
+    /// released until it catches up.
+    BehindUnaligned,
 }
 
 impl Ahead {
     /// Whether an idle timeout releases nothing now, so that nothing should offer one.
     pub fn releases_nothing(self) -> bool {
-        matches!(self, Ahead::Nothing | Ahead::OnlyIdle)
+        matches!(self, Ahead::Nothing | Ahead::OnlyIdle | Ahead::BehindUnaligned)
     }
 }
 
@@ -64,42 +75,33 @@ impl Simulation {
             return Ahead::NotJudged;
         }
         let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
-        // (goes idle with the holder, watermark) of every split and channel that feeds it.
-        let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(_, src)| {
-            (0..src.splits.len())
-                .filter(|&i| !src.splits[i].released)
-                .map(move |i| (src.split_idle(i) || stopped(facts, src.splits[i].partition), src.split_watermark(i)))
+        let held = HeldValve::of(self, w, wm, facts);
+        // How every split and channel that feeds it above `wm` would be released.
+        let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(s, src)| {
+            (0..src.splits.len()).filter(|&i| !src.splits[i].released).map(move |i| {
+                let goes_idle = src.split_idle(i) || stopped(facts, src.splits[i].partition);
+                (held.split_release(self, w, s as u32, goes_idle), src.split_watermark(i))
+            })
         });
-        // The held input's valve stays active through an unaligned channel: its idle channels,
-        // and those going idle with the holder, are neither flushed nor in its minimum.
-        let blocked = self.unaligned_channel_stays_active(w, facts);
-        let frozen = |r: super::operator_input::ChannelRef, c: super::valve::InputChannelStatus| {
-            blocked && Some(r.input) == w.input.min_input() && (c.status.is_idle() || self.source_goes_idle(r.source, facts))
-        };
-        let channels = w
-            .input
-            .channels()
-            .filter(|&(r, c)| !frozen(r, c))
-            .map(|(r, c)| (self.channel_goes_idle_first(w, r, c, facts), Some(c.watermark)));
-        let (mut live, mut idle) = (false, false);
-        for (goes_idle, _) in splits.chain(channels).filter(|&(_, m)| m.is_some_and(|m| m > wm)) {
-            if goes_idle {
-                idle = true
+        let channels = w.input.channels().map(|(r, c)| (held.channel_release(self, w, r, c, facts), Some(c.watermark)));
+        let above: Vec<Release> = splits.chain(channels).filter(|&(_, m)| m.is_some_and(|m| m > wm)).map(|(r, _)| r).collect();
+        if above.contains(&Release::Live) {
+            Ahead::Something
+        } else if above.contains(&Release::IfAllIdle) {
+            if self.cfg.combined_all_idle_flush {
+                Ahead::Something
             } else {
-                live = true
+                Ahead::OnlyIdle
             }
-        }
-        // No all-idle moment comes while that channel is active, so nothing idle is flushed.
-        idle &= !blocked;
-        match (live, idle) {
-            (true, _) => Ahead::Something,
-            (false, true) if self.cfg.combined_all_idle_flush => Ahead::Something,
-            (false, true) => Ahead::OnlyIdle,
+        } else if !above.is_empty() {
+            Ahead::BehindUnaligned
+        } else if wm == NO_WATERMARK {
             // Nothing above No Watermark is the start (or a restore): not judged, as before
             // anything is read. Only idle inputs above it is judged: on Flink ≤ 2.1 an empty
             // split beside a stopped one stays at No Watermark with the fix.
-            (false, false) if wm == NO_WATERMARK => Ahead::NotJudged,
-            (false, false) => Ahead::Nothing,
+            Ahead::NotJudged
+        } else {
+            Ahead::Nothing
         }
     }
 
@@ -110,13 +112,7 @@ impl Simulation {
     /// input's channel does when it is idle, or when its source subtask goes idle with the
     /// holder (every split idle or stopped) and ticks first: sources tick in index order, so
     /// input 0 goes idle before input 1 in the same instant.
-    fn channel_goes_idle_first(
-        &self,
-        w: &super::window_subtask::WindowSubtask,
-        r: super::operator_input::ChannelRef,
-        c: super::valve::InputChannelStatus,
-        facts: &[PartitionFacts],
-    ) -> bool {
+    fn channel_goes_idle_first(&self, w: &WindowSubtask, r: ChannelRef, c: InputChannelStatus, facts: &[PartitionFacts]) -> bool {
         let Some(held) = w.input.min_input().filter(|&h| h != r.input) else { return false };
         c.status.is_idle() || (r.input < held && self.source_goes_idle(r.source, facts))
     }
@@ -135,13 +131,95 @@ impl Simulation {
             }
         })
     }
+}
 
-    /// Whether the held input's valve has a channel that came back active below the watermark
-    /// (unaligned) and stays active when the holder goes idle: the valve then leaves it out of
-    /// its minimum and, not being all idle, flushes nothing (reference §6.2), so what is idle
-    /// above the watermark is released only once that channel catches up.
-    fn unaligned_channel_stays_active(&self, w: &super::window_subtask::WindowSubtask, facts: &[PartitionFacts]) -> bool {
-        let Some(held) = w.input.min_input() else { return false };
-        w.input.channels().any(|(r, c)| r.input == held && !c.status.is_idle() && !c.aligned && !self.source_goes_idle(r.source, facts))
+/// How an input above the watermark would be released once the holder goes idle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Release {
+    /// It stays active (or is flushed by the held input's valve): released in every version.
+    Live,
+    /// Only through an all-idle moment (Flink ≥ 2.2).
+    IfAllIdle,
+    /// Not while the held input's valve flushes nothing ([`NoFlush`]).
+    Never,
+}
+
+/// Why the held input's valve flushes nothing when the holder goes idle (reference §6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NoFlush {
+    /// A channel that came back below the watermark (unaligned) stays active: the valve is not
+    /// all idle, and leaves that channel out of its minimum until it catches up.
+    StaysActive,
+    /// That channel goes idle too, and last (its source ticks after the others): Flink ≤ 2.3.0
+    /// flushes only when the last channel to go idle is at the valve's watermark.
+    IdleUnflushed,
+}
+
+/// The held input's valve as the holder going idle would leave it: whether it flushes, and the
+/// highest source subtask among the channels holding it (one with a higher index goes idle
+/// after it in the same check, so it is in the valve's minimum once the holder is idle).
+#[derive(Clone, Copy, Debug)]
+struct HeldValve {
+    input: Option<usize>,
+    holder: u32,
+    no_flush: Option<NoFlush>,
+}
+
+impl HeldValve {
+    fn of(sim: &Simulation, w: &WindowSubtask, wm: EventTime, facts: &[PartitionFacts]) -> HeldValve {
+        let input = w.input.min_input();
+        let active = || w.input.channels().filter(move |(r, c)| Some(r.input) == input && !c.status.is_idle());
+        let Some(holder) = active().filter(|(_, c)| c.aligned && c.watermark == wm).map(|(r, _)| r.source).max() else {
+            return HeldValve { input, holder: 0, no_flush: None };
+        };
+        let last_to_idle = active().filter(|(r, _)| sim.source_goes_idle(r.source, facts)).max_by_key(|(r, _)| r.source);
+        let no_flush = if active().any(|(r, c)| !c.aligned && !sim.source_goes_idle(r.source, facts)) {
+            Some(NoFlush::StaysActive)
+        } else if !sim.cfg.valve.unconditional_flush && last_to_idle.is_some_and(|(_, c)| !c.aligned) {
+            Some(NoFlush::IdleUnflushed)
+        } else {
+            None
+        };
+        HeldValve { input, holder, no_flush }
+    }
+
+    /// A split of source subtask `source`. Without the flush only the holder's own subtask
+    /// counts in the held input: its splits that stay active raise its channel, and from Flink
+    /// 2.2 its idle ones are flushed into the channel before its idleness (the multiplexer's
+    /// all-idle flush). Another input's count only if the held input goes idle.
+    fn split_release(&self, sim: &Simulation, w: &WindowSubtask, source: u32, goes_idle: bool) -> Release {
+        let own = w.input.channel_of(source).map(|(i, _)| i) == self.input;
+        match self.no_flush {
+            Some(_) if source == self.holder && (!goes_idle || sim.cfg.combined_all_idle_flush) => Release::Live,
+            Some(_) if own => Release::Never,
+            Some(NoFlush::StaysActive) => Release::Never,
+            _ if goes_idle => Release::IfAllIdle,
+            _ => Release::Live,
+        }
+    }
+
+    /// A channel. Without the flush, one of the held input counts only while it is active and
+    /// aligned once the holder is idle; another input's only if the held input goes idle.
+    fn channel_release(
+        &self,
+        sim: &Simulation,
+        w: &WindowSubtask,
+        r: ChannelRef,
+        c: InputChannelStatus,
+        facts: &[PartitionFacts],
+    ) -> Release {
+        match self.no_flush {
+            Some(_) if Some(r.input) == self.input => {
+                let after_holder = !sim.source_goes_idle(r.source, facts) || r.source > self.holder;
+                if !c.status.is_idle() && c.aligned && after_holder {
+                    Release::Live
+                } else {
+                    Release::Never
+                }
+            }
+            Some(NoFlush::StaysActive) => Release::Never,
+            _ if sim.channel_goes_idle_first(w, r, c, facts) => Release::IfAllIdle,
+            _ => Release::Live,
+        }
     }
 }

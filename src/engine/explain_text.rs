@@ -6,7 +6,7 @@
 //! holder, and the two read at once.
 
 use super::diagnosis::classify::{behind_words, SlowCause};
-use super::explain::Reason;
+use super::explain::{Ahead, Reason};
 use super::time::{format_duration, EventTime, ProcTime};
 
 /// What sits at the watermark does to it, as the views say it: (the chain's label, a finding's
@@ -29,13 +29,16 @@ const NO_ALL_IDLE_FLUSH: &str =
     "before Flink 2.2 a source's splits, or a two-input operator's inputs, all idle keep the watermark where it is";
 
 /// Why an idle timeout releases nothing, said of `of` (the silent partitions, the watermark):
-/// nothing is ahead of it, or (`only_idle`) only inputs that are idle or go idle with it are,
-/// which this Flink does not release to. One wording for the reason, the finding and the advisor.
-pub fn nothing_ahead_words(only_idle: bool, of: &str) -> String {
-    if only_idle {
-        format!("only idle or silent inputs are ahead of {of}, and {NO_ALL_IDLE_FLUSH}")
-    } else {
-        format!("no input is ahead of {of}")
+/// nothing is ahead of it, only inputs that are idle or go idle with it are, which this Flink
+/// does not release to, or what is ahead waits behind a channel that came back below it. One
+/// wording for the reason, the finding and the advisor.
+pub fn nothing_ahead_words(ahead: Ahead, of: &str) -> String {
+    match ahead {
+        Ahead::OnlyIdle => format!("only idle or silent inputs are ahead of {of}, and {NO_ALL_IDLE_FLUSH}"),
+        Ahead::BehindUnaligned => format!(
+            "what is ahead of {of} waits behind a channel that came back below it: the valve leaves that channel out, and flushes nothing, until it catches up"
+        ),
+        _ => format!("no input is ahead of {of}"),
     }
 }
 
@@ -70,7 +73,8 @@ pub fn reason_clause_named(
             idle_timeout_ms.map_or_else(|| "; no idle timeout is set".to_string(), |t| format!("; it goes idle after the {} idle timeout", d(t)))
         ),
         Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {} has had no record for {} and no idle timeout is set", name(*partition), d(*silent_ms)),
-        Reason::SplitSilentNothingAhead { partition, silent_ms, only_idle_ahead } => format!("partition {} has had no record for {}; {}: only its next record moves the watermark (an idle timeout would make every input idle, which moves nothing)", name(*partition), d(*silent_ms), nothing_ahead_words(*only_idle_ahead, "it")),
+        Reason::SplitSilentNothingAhead { partition, silent_ms, behind_unaligned: true, .. } => format!("partition {} has had no record for {}; {}: an idle timeout would move nothing before then", name(*partition), d(*silent_ms), nothing_ahead_words(Ahead::BehindUnaligned, "it")),
+        Reason::SplitSilentNothingAhead { partition, silent_ms, only_idle_ahead, .. } => format!("partition {} has had no record for {}; {}: only its next record moves the watermark (an idle timeout would make every input idle, which moves nothing)", name(*partition), d(*silent_ms), nothing_ahead_words(if *only_idle_ahead { Ahead::OnlyIdle } else { Ahead::Nothing }, "it")),
         Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms, period_ms } => format!(
             "partition {} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator", name(*partition),
             d(*period_ms),

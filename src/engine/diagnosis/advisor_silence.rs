@@ -6,7 +6,6 @@
 
 use super::advisor::Inputs;
 use super::classify::{PartitionClass, PartitionFacts, SlowCause};
-use crate::engine::explain::Ahead;
 use crate::engine::explain_text::nothing_ahead_words;
 use crate::engine::time::format_duration;
 
@@ -54,7 +53,7 @@ pub(super) fn silent_with_nothing_ahead(i: &Inputs) -> bool {
 /// Why nothing is ahead of `silent` (the silent partitions, as the caller names them), in the
 /// version's words (`nothing_ahead_words`).
 pub(super) fn nothing_ahead_of(i: &Inputs, silent: &str) -> String {
-    nothing_ahead_words(i.ahead_of_holder == Ahead::OnlyIdle, silent)
+    nothing_ahead_words(i.ahead_of_holder, silent)
 }
 
 fn silent_or_splitless(i: &Inputs) -> bool {

@@ -205,12 +205,12 @@ impl FindingContext<'_> {
             None if self.nothing_ahead() => {
                 // Several stopped alike tie and none holds alone: then a record on one moves nothing.
                 let holds = if self.holds(p) { " and holds the watermark" } else { "" };
-                let only_idle = self.explanation.map(Explanation::ahead) == Some(Ahead::OnlyIdle);
-                let above = nothing_ahead_words(only_idle, "the watermark");
-                let why = if only_idle {
-                    "Flink 2.2 (FLINK-38454) flushes the highest watermark once every split of a source, or every input of a two-input operator, is idle; earlier versions keep the watermark where it is, so on the version this job runs an idle timeout here releases nothing."
-                } else {
-                    "Once every input is idle the watermark stays where it is: nothing is above it to go to."
+                let ahead = self.explanation.map_or(Ahead::Nothing, Explanation::ahead);
+                let above = nothing_ahead_words(ahead, "the watermark");
+                let why = match ahead {
+                    Ahead::OnlyIdle => "Flink 2.2 (FLINK-38454) flushes the highest watermark once every split of a source, or every input of a two-input operator, is idle; earlier versions keep the watermark where it is, so on the version this job runs an idle timeout here releases nothing.",
+                    Ahead::BehindUnaligned => "A valve leaves a channel that became active below its watermark out of its minimum until that channel's watermark catches up, and flushes its highest watermark only once every channel is idle (in Flink ≤ 2.3.0, only if the last one to go idle is at its watermark): the idle input above is released when the returning channel catches up, not by a timeout.",
+                    _ => "Once every input is idle the watermark stays where it is: nothing is above it to go to.",
                 };
                 Finding::new(
                     FindingKind::IdlePartition,

@@ -63,7 +63,7 @@ impl FindingContext<'_> {
         .check(format!("currentInput{}Watermark of the operator, below the other input's", input + 1));
         // The partition findings' rule: with nothing ahead to release to, the timeout moves nothing.
         if let Some(ex) = self.explanation.filter(|_| self.nothing_ahead()) {
-            let words = nothing_ahead_words(ex.ahead() == Ahead::OnlyIdle, "the watermark");
+            let words = nothing_ahead_words(ex.ahead(), "the watermark");
             f.detail = format!(
                 "{} Here {words}, so withIdleness would move nothing now; only new records do.{}",
                 f.detail,
