@@ -82,9 +82,9 @@ pub fn StrategyControls() -> impl IntoView {
 }
 
 /// The watermark generator (a live parameter; the bound and the silence carry over, also
-/// through one that has none). The keys browse and Enter applies, as for a restart: each
-/// generator passed on the way was a command in the exported session, and, while the job
-/// played, ran until the next key (a watermark it emitted stays: watermarks never go back).
+/// through one that has none). The keys browse and Enter applies, as for a restart: when each
+/// arrow applied, every generator passed on the way was a command in the exported session and,
+/// while the job played, ran until the next key (a watermark it emitted stays).
 #[component]
 fn GeneratorSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
