@@ -517,10 +517,14 @@ fn an_unaligned_active_channel_keeps_the_idle_one_above_from_being_released() {
         let mut s = sim(&job(comes_back, second), 34_000);
         let ex = s.explain(0).unwrap();
         assert_eq!(ex.held_by.as_ref().and_then(|c| c.partition), Some(0), "{}", ex.text);
+        s.run_until(s.config().start_time + 37_000).unwrap();
+        // The holder is idle by now: the valve waits all the same (from the second review).
+        let idle_holder = s.explain(0).unwrap();
         s.run_until(s.config().start_time + 38_000).unwrap();
         let later = s.explain(0).unwrap().watermark;
         if comes_back {
             assert_eq!(ex.ahead(), Ahead::BehindUnaligned, "second input {second}: {}", ex.text);
+            assert_eq!(idle_holder.ahead(), Ahead::BehindUnaligned, "second input {second}: {}", idle_holder.text);
             assert_eq!(later, ex.watermark, "the holder's idleness moved the watermark past an unaligned channel (second input {second})");
         } else {
             assert_eq!(ex.ahead(), Ahead::Something, "{}", ex.text);
@@ -560,4 +564,31 @@ fn behind_an_unaligned_channel_a_silent_channel_above_counts_only_after_the_hold
         assert_eq!(ex.ahead(), expected, "holder on {holder}, silent channel above on {silent_above}: {}", ex.text);
         assert_eq!(later > ex.watermark, released, "holder on {holder}: {:?} → {later:?}", ex.watermark);
     }
+}
+
+/// Behind an unaligned channel, a split above the watermark in the subtask of a channel that
+/// shares the watermark with the holder (a co-holder) is released: when the co-holder's silent
+/// split goes idle its channel rises to that split, and once the last holder is idle the valve's
+/// minimum is that channel (from the second review: only the last holder's splits counted).
+#[test]
+fn behind_an_unaligned_channel_a_co_holders_live_split_above_counts() {
+    use wmp::engine::source::enumerator::split_owner;
+    // A topic whose first partition goes to subtask 0: subtask 0 reads p0 and p3, the co-holder
+    // with the lower index.
+    let topic = ["events", "clicks", "orders", "rates", "views"].into_iter().find(|t| split_owner(t, 0, 3) == 0).unwrap();
+    let (a1, e, b, c) = (0, 3, 1, 2);
+    let json = format!(
+        r#"{{"duration_ms": 90000, "topic": {{"name": "{topic}", "partitions": 4}}, "source": {{"parallelism": 3, "watermark": {{"idle_timeout_ms": 3000}}}},
+        "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}, "parallelism": 1}},
+        "producers": [
+            {{"partitions": [{a1}, {b}], "kind": "steady", "rate_per_s": 10, "event_delay_ms": 20000, "stop_ms": 32000, "keys": {{"count": 1}}}},
+            {{"partitions": [{e}], "kind": "steady", "rate_per_s": 10, "event_delay_ms": 15000, "keys": {{"count": 1}}}},
+            {{"partitions": [{c}], "kind": "steady", "rate_per_s": 10, "stop_ms": 1000, "keys": {{"count": 1}}}},
+            {{"partitions": [{c}], "kind": "steady", "rate_per_s": 10, "start_ms": 30000, "event_delay_ms": 27000, "keys": {{"count": 1}}}}]}}"#
+    );
+    let mut s = sim(&json, 34_000);
+    let ex = s.explain(0).unwrap();
+    assert_eq!(ex.ahead(), Ahead::Something, "{}", ex.text);
+    s.run_until(s.config().start_time + 38_000).unwrap();
+    assert!(s.explain(0).unwrap().watermark > ex.watermark, "the co-holder's split above was not released");
 }

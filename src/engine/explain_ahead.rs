@@ -16,8 +16,9 @@
 //! after the holder's), and the holder's own splits. A returning partition is never "stopped"
 //! by its class, so the walk takes its channel to stay active.
 //!
-//! Not foreseen: a partition that resumes within the timeout; and the order of two inputs going
-//! idle in the same instant, which is the engine's (input 0 first) where Flink's two source
+//! Not foreseen: a partition that resumes within the timeout; two inputs tied at the watermark
+//! (only the one `min_input` names is asked about an unaligned channel); and the order of two
+//! inputs going idle in the same instant, which is the engine's (input 0 first) where Flink's two source
 //! tasks race. A fix applied live keeps each split's watermark, where Flink's restart for a new
 //! `withIdleness` starts every split at No Watermark again.
 
@@ -75,7 +76,7 @@ impl Simulation {
             return Ahead::NotJudged;
         }
         let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
-        let held = HeldValve::of(self, w, wm, facts);
+        let held = HeldValve::of(self, w, facts);
         // How every split and channel that feeds it above `wm` would be released.
         let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(s, src)| {
             (0..src.splits.len()).filter(|&i| !src.splits[i].released).map(move |i| {
@@ -157,21 +158,21 @@ enum NoFlush {
 
 /// The held input's valve as the holder going idle would leave it: whether it flushes, and the
 /// highest source subtask among the channels holding it (one with a higher index goes idle
-/// after it in the same check, so it is in the valve's minimum once the holder is idle).
+/// after it in the same check, so it is in the valve's minimum once the holder is idle; none
+/// once the holder is idle already).
 #[derive(Clone, Copy, Debug)]
 struct HeldValve {
     input: Option<usize>,
-    holder: u32,
+    holder: Option<u32>,
     no_flush: Option<NoFlush>,
 }
 
 impl HeldValve {
-    fn of(sim: &Simulation, w: &WindowSubtask, wm: EventTime, facts: &[PartitionFacts]) -> HeldValve {
+    fn of(sim: &Simulation, w: &WindowSubtask, facts: &[PartitionFacts]) -> HeldValve {
         let input = w.input.min_input();
         let active = || w.input.channels().filter(move |(r, c)| Some(r.input) == input && !c.status.is_idle());
-        let Some(holder) = active().filter(|(_, c)| c.aligned && c.watermark == wm).map(|(r, _)| r.source).max() else {
-            return HeldValve { input, holder: 0, no_flush: None };
-        };
+        let out = input.map(|i| w.input.input_watermark(i));
+        let holder = active().filter(|(_, c)| c.aligned && Some(c.watermark) == out).map(|(r, _)| r.source).max();
         let last_to_idle = active().filter(|(r, _)| sim.source_goes_idle(r.source, facts)).max_by_key(|(r, _)| r.source);
         let no_flush = if active().any(|(r, c)| !c.aligned && !sim.source_goes_idle(r.source, facts)) {
             Some(NoFlush::StaysActive)
@@ -183,14 +184,24 @@ impl HeldValve {
         HeldValve { input, holder, no_flush }
     }
 
-    /// A split of source subtask `source`. Without the flush only the holder's own subtask
-    /// counts in the held input: its splits that stay active raise its channel, and from Flink
-    /// 2.2 its idle ones are flushed into the channel before its idleness (the multiplexer's
-    /// all-idle flush). Another input's count only if the held input goes idle.
+    /// Whether source subtask `source`, of the held input, goes idle after the holder in the
+    /// check (or not at all): it is then in the valve's minimum once the holder is idle.
+    fn after_holder(&self, sim: &Simulation, source: u32, facts: &[PartitionFacts]) -> bool {
+        !sim.source_goes_idle(source, facts) || self.holder.is_none_or(|h| source > h)
+    }
+
+    /// A split of source subtask `source`. Without the flush, one of the held input counts
+    /// through its subtask's channel, active and aligned: a split that stays active raises it,
+    /// and from Flink 2.2 one that goes idle is flushed into it before its idleness (the
+    /// multiplexer's all-idle flush), which the valve takes only if that subtask goes idle last
+    /// of the channels holding it. Another input's count only if the held input goes idle.
     fn split_release(&self, sim: &Simulation, w: &WindowSubtask, source: u32, goes_idle: bool) -> Release {
-        let own = w.input.channel_of(source).map(|(i, _)| i) == self.input;
+        let channel = w.input.channels().find(|(r, _)| r.source == source);
+        let own = channel.is_some_and(|(r, _)| Some(r.input) == self.input);
+        let raises = || channel.is_some_and(|(_, c)| !c.status.is_idle() && c.aligned);
+        let flushed_last = || sim.cfg.combined_all_idle_flush && self.holder.is_none_or(|h| source >= h);
         match self.no_flush {
-            Some(_) if source == self.holder && (!goes_idle || sim.cfg.combined_all_idle_flush) => Release::Live,
+            Some(_) if own && raises() && (!goes_idle || flushed_last()) => Release::Live,
             Some(_) if own => Release::Never,
             Some(NoFlush::StaysActive) => Release::Never,
             _ if goes_idle => Release::IfAllIdle,
@@ -210,8 +221,7 @@ impl HeldValve {
     ) -> Release {
         match self.no_flush {
             Some(_) if Some(r.input) == self.input => {
-                let after_holder = !sim.source_goes_idle(r.source, facts) || r.source > self.holder;
-                if !c.status.is_idle() && c.aligned && after_holder {
+                if !c.status.is_idle() && c.aligned && self.after_holder(sim, r.source, facts) {
                     Release::Live
                 } else {
                     Release::Never

@@ -30,13 +30,14 @@ const NO_ALL_IDLE_FLUSH: &str =
 
 /// Why an idle timeout releases nothing, said of `of` (the silent partitions, the watermark):
 /// nothing is ahead of it, only inputs that are idle or go idle with it are, which this Flink
-/// does not release to, or what is ahead waits behind a channel that came back below it. One
+/// does not release to, or what is ahead waits behind a channel that came back below the
+/// watermark. One
 /// wording for the reason, the finding and the advisor.
 pub fn nothing_ahead_words(ahead: Ahead, of: &str) -> String {
     match ahead {
         Ahead::OnlyIdle => format!("only idle or silent inputs are ahead of {of}, and {NO_ALL_IDLE_FLUSH}"),
         Ahead::BehindUnaligned => format!(
-            "what is ahead of {of} waits behind a channel that came back below it: the valve leaves that channel out, and flushes nothing, until it catches up"
+            "a channel that came back below the watermark holds back what is ahead of {of} (its valve leaves that channel out of its minimum, and flushes nothing while it is active or when it goes idle last)"
         ),
         _ => format!("no input is ahead of {of}"),
     }
@@ -73,7 +74,7 @@ pub fn reason_clause_named(
             idle_timeout_ms.map_or_else(|| "; no idle timeout is set".to_string(), |t| format!("; it goes idle after the {} idle timeout", d(t)))
         ),
         Reason::SplitSilentNoIdleTimeout { partition, silent_ms } => format!("partition {} has had no record for {} and no idle timeout is set", name(*partition), d(*silent_ms)),
-        Reason::SplitSilentNothingAhead { partition, silent_ms, behind_unaligned: true, .. } => format!("partition {} has had no record for {}; {}: an idle timeout would move nothing before then", name(*partition), d(*silent_ms), nothing_ahead_words(Ahead::BehindUnaligned, "it")),
+        Reason::SplitSilentNothingAhead { partition, silent_ms, behind_unaligned: true, .. } => format!("partition {} has had no record for {}; {}, so an idle timeout would move nothing", name(*partition), d(*silent_ms), nothing_ahead_words(Ahead::BehindUnaligned, "it")),
         Reason::SplitSilentNothingAhead { partition, silent_ms, only_idle_ahead, .. } => format!("partition {} has had no record for {}; {}: only its next record moves the watermark (an idle timeout would make every input idle, which moves nothing)", name(*partition), d(*silent_ms), nothing_ahead_words(if *only_idle_ahead { Ahead::OnlyIdle } else { Ahead::Nothing }, "it")),
         Reason::KeptActiveBySparseRecords { partition, idle_timeout_ms, last_record_ago_ms, period_ms } => format!(
             "partition {} gets only heartbeats, one every {} (the last {} ago), which keep it active although the idle timeout is {}: filter heartbeats before the generator", name(*partition),

@@ -209,7 +209,7 @@ impl FindingContext<'_> {
                 let above = nothing_ahead_words(ahead, "the watermark");
                 let why = match ahead {
                     Ahead::OnlyIdle => "Flink 2.2 (FLINK-38454) flushes the highest watermark once every split of a source, or every input of a two-input operator, is idle; earlier versions keep the watermark where it is, so on the version this job runs an idle timeout here releases nothing.",
-                    Ahead::BehindUnaligned => "A valve leaves a channel that became active below its watermark out of its minimum until that channel's watermark catches up, and flushes its highest watermark only once every channel is idle (in Flink ≤ 2.3.0, only if the last one to go idle is at its watermark): the idle input above is released when the returning channel catches up, not by a timeout.",
+                    Ahead::BehindUnaligned => "A valve leaves a channel that became active below its watermark out of its minimum until that channel's watermark catches up, and flushes its highest watermark only once every channel is idle (in Flink ≤ 2.3.0, only if the last one to go idle is at its watermark). While that channel is active, its input stays active at the watermark, and an idle timeout here releases nothing; new records move it.",
                     _ => "Once every input is idle the watermark stays where it is: nothing is above it to go to.",
                 };
                 Finding::new(
