@@ -77,15 +77,18 @@ impl Simulation {
         }
         let feeds = |s: usize| self.down.targets.get(s).is_some_and(|t| t.contains(&subtask));
         let held = HeldValve::of(self, w, facts);
-        // How every split and channel that feeds it above `wm` would be released.
+        // How every split and channel that feeds it above `wm` would be released (asked only of
+        // those above it).
+        let is_above = |m: Option<EventTime>| m.is_some_and(|m| m > wm);
         let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(s, src)| {
-            (0..src.splits.len()).filter(|&i| !src.splits[i].released).map(move |i| {
+            (0..src.splits.len()).filter(|&i| !src.splits[i].released && is_above(src.split_watermark(i))).map(move |i| {
                 let goes_idle = src.split_idle(i) || stopped(facts, src.splits[i].partition);
-                (held.split_release(self, w, s as u32, goes_idle), src.split_watermark(i))
+                held.split_release(self, w, s as u32, goes_idle)
             })
         });
-        let channels = w.input.channels().map(|(r, c)| (held.channel_release(self, w, r, c, facts), Some(c.watermark)));
-        let above: Vec<Release> = splits.chain(channels).filter(|&(_, m)| m.is_some_and(|m| m > wm)).map(|(r, _)| r).collect();
+        let channels =
+            w.input.channels().filter(|&(_, c)| is_above(Some(c.watermark))).map(|(r, c)| held.channel_release(self, w, r, c, facts));
+        let above: Vec<Release> = splits.chain(channels).collect();
         if above.contains(&Release::Live) {
             Ahead::Something
         } else if above.contains(&Release::IfAllIdle) {
