@@ -592,3 +592,39 @@ fn behind_an_unaligned_channel_a_co_holders_live_split_above_counts() {
     s.run_until(s.config().start_time + 38_000).unwrap();
     assert!(s.explain(0).unwrap().watermark > ex.watermark, "the co-holder's split above was not released");
 }
+
+/// Behind an unaligned channel that stops too, the valve flushes only if that channel is not
+/// the last to go idle: Flink ≤ 2.3.0 flushes when the last channel to go idle is at the
+/// valve's watermark, Flink main whatever it is (`flink.valve_unconditional_flush`). Holder and
+/// returning partition stop together, so they go idle in the same check, in source subtask
+/// order. From the last note: a returning partition that stopped was taken to stay active, so
+/// the walk said the idle channel above waits behind it in every version.
+#[test]
+fn behind_an_unaligned_channel_that_stops_the_last_to_go_idle_decides_the_flush() {
+    use wmp::engine::source::enumerator::split_owner;
+    let on = |subtask: u32| (0..3).find(|&p| split_owner("events", p, 3) == subtask).unwrap();
+    let job = |holder: u32, returning: u32, unconditional: bool| {
+        let (a, c, b) = (on(holder), on(returning), on(3 - holder - returning));
+        format!(
+            r#"{{"duration_ms": 90000, "topic": {{"name": "events", "partitions": 3}}, "source": {{"parallelism": 3, "watermark": {{"idle_timeout_ms": 3000}}}},
+            "window": {{"assigner": {{"type": "tumbling", "size_ms": 1000}}, "parallelism": 1}},
+            "flink": {{"valve_unconditional_flush": {unconditional}}},
+            "producers": [
+                {{"partitions": [{a}], "kind": "steady", "rate_per_s": 10, "event_delay_ms": 20000, "stop_ms": 32000, "keys": {{"count": 1}}}},
+                {{"partitions": [{b}], "kind": "steady", "rate_per_s": 10, "stop_ms": 20000, "keys": {{"count": 1}}}},
+                {{"partitions": [{c}], "kind": "steady", "rate_per_s": 10, "stop_ms": 1000, "keys": {{"count": 1}}}},
+                {{"partitions": [{c}], "kind": "steady", "rate_per_s": 100, "start_ms": 30000, "stop_ms": 32000, "event_delay_ms": 27000, "keys": {{"count": 1}}}}]}}"#
+        )
+    };
+    for (holder, returning, unconditional, released) in [(0, 2, false, false), (0, 2, true, true), (2, 0, false, true)] {
+        let case = format!("holder on {holder}, returning on {returning}, unconditional flush {unconditional}");
+        let mut s = sim(&job(holder, returning, unconditional), 34_000);
+        let ex = s.explain(0).unwrap();
+        assert_eq!(ex.held_by.as_ref().map(|c| c.source_subtask), Some(holder), "{case}: {}", ex.text);
+        s.run_until(s.config().start_time + 38_000).unwrap();
+        let later = s.explain(0).unwrap().watermark;
+        assert_eq!(later > ex.watermark, released, "{case}: {:?} → {later:?}", ex.watermark);
+        let expected = if released { Ahead::Something } else { Ahead::BehindUnaligned };
+        assert_eq!(ex.ahead(), expected, "{case}: {}", ex.text);
+    }
+}

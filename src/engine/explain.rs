@@ -359,7 +359,7 @@ impl Simulation {
             why.push(Reason::IdleCountdown { partition: p, idle_at: at });
         }
         // Silent as the diagnosis classes it (not merely between two records).
-        let stopped = stopped(facts, p);
+        let stopped = stopped(facts, p, self.cfg.auto_watermark_interval_ms);
         let flow = self.flow_reasons(s, i, timeout, silent.unwrap_or(now - self.cfg.start_time), stopped);
         if flow.iter().any(|r| matches!(r, Reason::BackPressuredNeverIdle { .. })) {
             // "It goes idle after the timeout" is not true while the clock stands.

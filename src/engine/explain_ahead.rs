@@ -13,8 +13,8 @@
 //! valve is not all idle and leaves it out of its minimum, and when it goes idle last Flink
 //! ≤ 2.3.0 flushes nothing (`HeldValve`). Then only the held input counts: a channel of it that
 //! is active and aligned once the holder is idle (it stays active, or its source subtask ticks
-//! after the holder's), and the holder's own splits. A returning partition is never "stopped"
-//! by its class, so the walk takes its channel to stay active.
+//! after the holder's), and the holder's own splits. A returning partition that stopped again
+//! goes idle with the holder; which of them goes idle last decides the flush (`NoFlush`).
 //!
 //! Not foreseen: a partition that resumes within the timeout; two inputs tied at the watermark
 //! (only the one `min_input` names is asked about an unaligned channel); and the order of two
@@ -22,7 +22,7 @@
 //! tasks race. A fix applied live keeps each split's watermark, where Flink's restart for a new
 //! `withIdleness` starts every split at No Watermark again.
 
-use super::diagnosis::classify::{PartitionClass, PartitionFacts};
+use super::diagnosis::classify::{quiet_after_ms, PartitionClass, PartitionFacts};
 use super::operator_input::ChannelRef;
 use super::sim::Simulation;
 use super::time::{EventTime, END_OF_TIME, NO_WATERMARK};
@@ -59,9 +59,15 @@ impl Ahead {
 }
 
 /// Whether partition `p` has stopped, as the diagnosis classes it (not merely between two
-/// records): it goes idle in the same check as the holder once a timeout is set.
-pub(super) fn stopped(facts: &[PartitionFacts], p: u32) -> bool {
-    facts.get(p as usize).is_some_and(|f| matches!(f.class, PartitionClass::Idle | PartitionClass::Empty))
+/// records): it goes idle in the same check as the holder once a timeout is set. A returning
+/// partition keeps its class once it stops again (its records were late all the same), so its
+/// silence is measured as the classing measures it (`quiet_after_ms`).
+pub(super) fn stopped(facts: &[PartitionFacts], p: u32, interval_ms: i64) -> bool {
+    facts.get(p as usize).is_some_and(|f| match f.class {
+        PartitionClass::Idle | PartitionClass::Empty => true,
+        PartitionClass::Returning => f.silent_ms.is_some_and(|s| s > quiet_after_ms(f, interval_ms)),
+        _ => false,
+    })
 }
 
 impl Simulation {
@@ -82,7 +88,7 @@ impl Simulation {
         let is_above = |m: Option<EventTime>| m.is_some_and(|m| m > wm);
         let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(s, src)| {
             (0..src.splits.len()).filter(|&i| !src.splits[i].released && is_above(src.split_watermark(i))).map(move |i| {
-                let goes_idle = src.split_idle(i) || stopped(facts, src.splits[i].partition);
+                let goes_idle = src.split_idle(i) || stopped(facts, src.splits[i].partition, self.cfg.auto_watermark_interval_ms);
                 held.split_release(self, w, s as u32, goes_idle)
             })
         });
@@ -131,7 +137,7 @@ impl Simulation {
             } else {
                 (0..src.splits.len())
                     .filter(|&i| !src.splits[i].released)
-                    .all(|i| src.split_idle(i) || stopped(facts, src.splits[i].partition))
+                    .all(|i| src.split_idle(i) || stopped(facts, src.splits[i].partition, self.cfg.auto_watermark_interval_ms))
             }
         })
     }
