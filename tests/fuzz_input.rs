@@ -306,6 +306,32 @@ fn the_reproducers_of_issue_10_are_refused_or_bounded() {
             "duration_ms",
         ),
         (with(&|v| v["trace"] = json!({"capacity": 1u64 << 40})), "trace.capacity"),
+        // From the input review: an interval that overflowed the alignment schedule, a key
+        // prefix repeated ten million times, a value JavaScript rounds, and a topic
+        // grown past its limit by the scenario's own commands.
+        (
+            with(&|v| {
+                v["source"] = json!({"watermark": {"alignment": {"group": "g", "max_drift_ms": 1000, "update_interval_ms": i64::MAX}}})
+            }),
+            "source.watermark.alignment.update_interval_ms",
+        ),
+        (
+            with(
+                &|v| v["producers"] = json!([{"partitions": 0, "kind": "heartbeat", "every_ms": 1000, "keys": {"count": 10_000_000, "prefix": "x".repeat(1000)}}]),
+            ),
+            "producers[0].keys.prefix",
+        ),
+        (
+            with(&|v| v["producers"] = json!([{"partitions": 0, "kind": "steady", "rate_per_s": 1, "value": 1i64 << 60}])),
+            "producers[0].value",
+        ),
+        (
+            with(&|v| {
+                v["topic"]["partitions"] = json!(100_000);
+                v["commands"] = json!([{"at_ms": 0, "command": "add_partition"}]);
+            }),
+            "commands[0]",
+        ),
     ];
     for (text, field) in refused {
         match Session::from_json(&text) {

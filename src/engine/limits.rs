@@ -22,6 +22,8 @@ pub const MAX_BURST_COUNT: u64 = 10_000_000;
 pub const MAX_BACKLOG_COUNT: u64 = 20_000_000;
 /// Keys one producer draws from (`keys.count`).
 pub const MAX_KEYS: u32 = 10_000_000;
+/// Bytes of a producer's key prefix (`keys.prefix`): each of its up to `MAX_KEYS` names repeats it.
+pub const MAX_KEY_PREFIX_BYTES: usize = 64;
 /// Trace events kept in the ring.
 pub const MAX_TRACE_CAPACITY: usize = 10_000_000;
 /// Windows one record may be assigned to (sliding `size_ms / slide_ms`): each is a window

@@ -39,6 +39,12 @@ impl Topics {
         self.input_of.iter().enumerate().filter(|(_, &i)| i == input).nth(index as usize).map(|(p, _)| p as u32)
     }
 
+    /// The engine numbers of input `input`'s partitions, in the topic's order (one pass, where
+    /// a `global` per partition would be quadratic in the partition count).
+    pub fn numbers(&self, input: u8) -> Vec<u32> {
+        self.input_of.iter().enumerate().filter(|(_, &i)| i == input).map(|(p, _)| p as u32).collect()
+    }
+
     /// A partition added to input `input`'s topic.
     pub fn add(&mut self, input: u8) {
         self.input_of.push(input);

@@ -9,6 +9,7 @@ pub mod sampler;
 pub mod schedule;
 pub mod source_alignment;
 
+use crate::engine::limits::MAX_INTERVAL_MS;
 use serde::{Deserialize, Serialize};
 
 /// `withWatermarkAlignment(group, maxDrift, updateInterval)` (`WatermarkAlignmentParams`).
@@ -37,6 +38,10 @@ impl AlignmentParams {
         }
         if self.update_interval_ms <= 0 {
             return Err(("update_interval_ms", "must be > 0"));
+        }
+        // Flink takes any positive long; past a day the schedule's sums would overflow.
+        if self.update_interval_ms > MAX_INTERVAL_MS {
+            return Err(("update_interval_ms", "at most 86,400,000 (a day)"));
         }
         Ok(())
     }

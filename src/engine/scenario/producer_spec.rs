@@ -4,7 +4,7 @@
 
 use crate::engine::error::InputError;
 use crate::engine::input_twin::input_twin;
-use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_BURST_COUNT, MAX_KEYS, MAX_RATE_PER_S};
+use crate::engine::limits::{MAX_BACKLOG_COUNT, MAX_BURST_COUNT, MAX_KEYS, MAX_KEY_PREFIX_BYTES, MAX_RATE_PER_S};
 use crate::engine::producer::ProducerKind;
 use crate::engine::time::thousands;
 use serde::{Deserialize, Serialize};
@@ -117,6 +117,9 @@ impl ProducerSpec {
             KeysSpec::Count { count, .. } if *count == 0 || *count > MAX_KEYS => {
                 Err(InputError::new("keys.count", format!("must be in 1..={}", thousands(MAX_KEYS))))
             }
+            KeysSpec::Count { prefix, .. } if prefix.len() > MAX_KEY_PREFIX_BYTES => {
+                Err(InputError::new("keys.prefix", format!("at most {MAX_KEY_PREFIX_BYTES} bytes (each of the count keys repeats it)")))
+            }
             KeysSpec::List(l) if l.is_empty() => Err(InputError::new("keys", "needs at least one key")),
             _ => Ok(()),
         }
@@ -156,7 +159,11 @@ impl PartitionSelector {
                 for &p in all_except {
                     check(p)?;
                 }
-                Ok((0..n).filter(|p| !all_except.contains(p)).collect())
+                let mut keep = vec![true; n as usize];
+                for &p in all_except {
+                    keep[p as usize] = false;
+                }
+                Ok((0..n).filter(|&p| keep[p as usize]).collect())
             }
         }
     }

@@ -67,11 +67,44 @@ fn producer_records(kind: ProducerKind, span_ms: u128) -> u128 {
     }
 }
 
-fn partitions_of(sel: &PartitionSelector, partitions: u32) -> u128 {
+fn partitions_of(sel: &PartitionSelector, partitions: u128) -> u128 {
     match sel {
         PartitionSelector::One(_) => 1,
         PartitionSelector::List(v) => v.len() as u128,
-        PartitionSelector::All(_) | PartitionSelector::AllExcept { .. } => partitions as u128,
+        PartitionSelector::All(_) | PartitionSelector::AllExcept { .. } => partitions,
+    }
+}
+
+/// The partitions of every input's topic, as the run's commands grow them: a producer or an
+/// `add_partition` naming a topic counts within it, one without a producer topic in all of
+/// them (engine numbers), as `check::producer` resolves it.
+struct TopicSizes<'a> {
+    names: Vec<&'a str>,
+    counts: Vec<u128>,
+}
+
+impl<'a> TopicSizes<'a> {
+    fn of(sc: &'a Scenario) -> Self {
+        let topics = std::iter::once(&sc.topic).chain(sc.second_input.as_ref().map(|s| &s.topic));
+        let (names, counts) = topics.map(|t| (t.name.as_str(), u128::from(t.partitions))).unzip();
+        TopicSizes { names, counts }
+    }
+
+    fn input(&self, topic: Option<&str>) -> usize {
+        topic.and_then(|t| self.names.iter().position(|n| *n == t)).unwrap_or(0)
+    }
+
+    fn total(&self) -> u128 {
+        self.counts.iter().sum()
+    }
+
+    /// Partitions a producer's selector may reach.
+    fn reached_by(&self, p: &ProducerSpec) -> u128 {
+        let within = match p.topic.as_deref() {
+            Some(t) => self.counts[self.input(Some(t))],
+            None => self.total(),
+        };
+        partitions_of(&p.partitions, within)
     }
 }
 
@@ -90,30 +123,37 @@ pub fn estimate(sc: &Scenario) -> Estimate {
         firings_per_window: sc.window.as_ref().map_or(1, firings_per_window),
         ..Estimate::default()
     };
-    let mut partitions = sc.topic.partitions;
+    let mut topics = TopicSizes::of(sc);
     let mut producers: u128 = 0;
-    let add = |p: &ProducerSpec, from_ms: i64, partitions: u32, e: &mut Estimate| {
+    let mut checkpoint_commands: u128 = 0;
+    let add = |p: &ProducerSpec, from_ms: i64, topics: &TopicSizes, e: &mut Estimate| {
         let start = u128::from(p.start_ms.max(from_ms).max(0).unsigned_abs());
         let stop = p.stop_ms.map_or(duration, |s| u128::from(s.max(0).unsigned_abs()).min(duration));
-        let n = partitions_of(&p.partitions, partitions);
+        let n = topics.reached_by(p);
         e.records += producer_records(p.kind, stop.saturating_sub(start)) * n;
         e.key_slots += key_count(&p.keys) * n;
         n
     };
     for p in &sc.producers {
-        producers += add(p, 0, partitions, &mut e);
+        producers += add(p, 0, &topics, &mut e);
     }
     for c in &sc.commands {
         match &c.command {
-            Command::AddPartition { .. } => partitions += 1,
-            Command::AttachProducer { producer } => producers += add(producer, c.at_ms, partitions, &mut e),
+            Command::AddPartition { topic } => {
+                let i = topics.input(topic.as_deref());
+                topics.counts[i] += 1;
+            }
+            Command::AttachProducer { producer } => producers += add(producer, c.at_ms, &topics, &mut e),
             Command::Produce { records, .. } => e.records += records.len() as u128,
+            Command::Checkpoint => checkpoint_commands += 1,
             _ => {}
         }
     }
+    let partitions = topics.total();
+    let parallelism = u128::from(sc.source.parallelism) + sc.second_input.as_ref().map_or(0, |s| u128::from(s.source.parallelism));
     let interval = sc.source.watermark.auto_watermark_interval_ms;
     let ticks = if interval > 0 { duration / u128::from(interval.unsigned_abs()) + 1 } else { 0 };
-    e.tick_work = ticks * (partitions as u128 + sc.source.parallelism as u128);
+    e.tick_work = ticks * (partitions + parallelism);
     // A rate-limited reader with a backlog works every millisecond; a channel with latency
     // delivers each record at an instant of its own.
     let params = || {
@@ -130,13 +170,15 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     let rate_limited = flow || sc.source.read_rate_per_s.is_some() || params().any(|p| matches!(p, Param::ReadRatePerS(Some(_))));
     let latency = sc.exchange.latency_ms > 0 || params().any(|p| matches!(p, Param::ChannelLatencyMs(l) if *l > 0));
     let deliveries = if latency { e.records } else { 0 };
-    e.instants = if rate_limited { duration + 1 } else { (e.records + deliveries + ticks + sc.commands.len() as u128).min(duration + 1) };
-    e.scanned_per_instant = producers + partitions as u128 + 1;
-    if let Some(i) = sc.checkpointing.interval_ms {
-        let checkpoints = duration / u128::from(i.max(1).unsigned_abs());
-        let state = (e.key_slots * e.windows_per_record).min(e.records * e.windows_per_record);
-        e.checkpoint_work = checkpoints * (partitions as u128 + state);
-    }
+    // Each periodic checkpoint is an instant of its own; each copies the offsets and the
+    // keyed state, as a `checkpoint` command does.
+    let periodic = sc.checkpointing.interval_ms.map_or(0, |i| duration / u128::from(i.max(1).unsigned_abs()));
+    let instants = e.records + deliveries + ticks + periodic + sc.commands.len() as u128;
+    e.instants = if rate_limited { duration + 1 } else { instants.min(duration + 1) };
+    e.scanned_per_instant = producers + partitions + 1;
+    let state = (e.key_slots * e.windows_per_record).min(e.records * e.windows_per_record);
+    let keyed_parallelism = u128::from(sc.keyed_parallelism());
+    e.checkpoint_work = (periodic + checkpoint_commands) * (partitions + keyed_parallelism + state);
     e
 }
 
@@ -320,6 +362,42 @@ mod tests {
         assert!(e.message.contains("checkpoints"), "{e}");
         v["checkpointing"] = json!({"interval_ms": 60_000});
         assert!(scenario(v).is_ok());
+    }
+
+    /// From the input review: a second topic's partitions and source subtasks, and a producer
+    /// naming that topic, were counted as the first topic's one partition; periodic checkpoints
+    /// were no instants, and `checkpoint` commands cost nothing.
+    #[test]
+    fn the_second_input_and_every_checkpoint_are_counted() {
+        let mut v = base();
+        v["duration_ms"] = json!(315_360_000_000i64);
+        v["second_input"] = json!({"topic": {"name": "b", "partitions": 100_000}, "source": {"parallelism": 4096}});
+        let e = scenario(v.clone()).unwrap_err();
+        assert!(e.message.contains("periodic ticks"), "{e}");
+        v["duration_ms"] = json!(60_000);
+        v["second_input"]["topic"]["partitions"] = json!(10_000);
+        v["producers"] = json!([{"topic": "b", "partitions": "all", "kind": "steady", "rate_per_s": 1, "keys": {"count": 100}}]);
+        let e = estimate(&scenario(v.clone()).unwrap());
+        assert_eq!(e.key_slots, 100 * 10_000, "{e:?}");
+        v["producers"][0]["topic"] = json!(null);
+        assert_eq!(estimate(&scenario(v).unwrap()).key_slots, 100 * 10_001, "no topic: every topic's partitions");
+
+        let mut v = base();
+        v["topic"]["partitions"] = json!(0);
+        v["duration_ms"] = json!(315_360_000_000i64);
+        v["source"] = json!({"watermark": {"auto_watermark_interval_ms": 0}});
+        v["checkpointing"] = json!({"interval_ms": 10});
+        let e = scenario(v).unwrap_err();
+        assert!(e.message.contains("instants") || e.message.contains("checkpoints"), "{e}");
+
+        let mut v = base();
+        v["duration_ms"] = json!(60_000);
+        v["producers"] = json!([{"partitions": 0, "kind": "steady", "rate_per_s": 1000, "keys": {"count": 10_000}}]);
+        let one = estimate(&scenario(v.clone()).unwrap()).checkpoint_work;
+        v["commands"] = json!([{"at_ms": 60_000, "command": "checkpoint"}, {"at_ms": 60_000, "command": "checkpoint"}]);
+        let two = estimate(&scenario(v).unwrap()).checkpoint_work;
+        assert_eq!(one, 0);
+        assert!(two >= 2 * 10_000, "{two}");
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! (`Simulation::apply` calls the functions below), so a message never depends on who checked.
 //!
 //! Commands from API calls and UI actions are checked a little more strictly (`strict`): no
-//! records for a partition nothing reads any more, timestamps within ±(2^53 − 1), at most
-//! [`MAX_PARTITIONS`] partitions.
+//! records for a partition nothing reads any more, timestamps within ±(2^53 − 1). Every
+//! command keeps a topic within [`MAX_PARTITIONS`] partitions.
 
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
@@ -91,6 +91,8 @@ fn producer_bounds(p: &ProducerSpec) -> Result<(), InputError> {
     }
     safe(p.event_delay_ms, "event_delay_ms")?;
     safe(p.jitter_ms, "jitter_ms")?;
+    // A value past it would come back rounded from JavaScript (`toScenario`), and refused.
+    safe(p.value, "value")?;
     let period = |every_ms: i64| {
         if every_ms > MAX_DURATION_MS {
             Err(InputError::new("every_ms", format!("at most {MAX_DURATION_MS} (ten years)")))
@@ -117,8 +119,9 @@ pub fn producer(p: &ProducerSpec, topics: &Topics) -> Result<Vec<u32>, InputErro
         return p.partitions.resolve(topics.input_of.len() as u32).map_err(|e| e.within("partitions"));
     };
     let input = topics.input_named(Some(topic))?;
-    let local = p.partitions.resolve(topics.count(input)).map_err(|e| e.within("partitions"))?;
-    Ok(local.into_iter().filter_map(|i| topics.global(input, i)).collect())
+    let numbers = topics.numbers(input);
+    let local = p.partitions.resolve(numbers.len() as u32).map_err(|e| e.within("partitions"))?;
+    Ok(local.into_iter().map(|i| numbers[i as usize]).collect())
 }
 
 /// Command times within ±(2^53 − 1) (producers are checked as they are attached).
@@ -200,7 +203,7 @@ impl Shadow {
         match cmd {
             Command::AddPartition { topic } => {
                 let input = self.topics.input_named(topic.as_deref())?;
-                if strict && self.topics.count(input) >= MAX_PARTITIONS {
+                if self.topics.count(input) >= MAX_PARTITIONS {
                     return Err(InputError::new("", format!("a topic has at most {MAX_PARTITIONS} partitions here")));
                 }
                 self.released.push(false);

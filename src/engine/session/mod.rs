@@ -24,10 +24,11 @@ pub mod share;
 use super::command::Command;
 use super::error::InputError;
 use super::failover::JobStatus;
+use super::limits::MAX_DURATION_MS;
 use super::observer::Observer;
 use super::scenario::schema::{Scenario, TimedCommand};
 use super::sim::{ScheduledCommand, Simulation};
-use super::time::ProcTime;
+use super::time::{thousands, ProcTime};
 use check::Shadow;
 
 /// Why a session cannot go on.
@@ -229,6 +230,10 @@ impl Session {
     fn check_budget(&self, new: &[Command], at: ProcTime, arg: &str) -> Result<(), InputError> {
         let mut sc = self.with_log();
         let at_ms = at - self.start();
+        // Past it the session could not be saved as a scenario that loads again.
+        if at_ms > MAX_DURATION_MS {
+            return Err(InputError::new(arg, format!("{} ms is past the ten years a run may last", thousands(at_ms.unsigned_abs()))));
+        }
         sc.commands.extend(new.iter().map(|c| TimedCommand { at_ms, command: c.clone() }));
         budget::check_until(&sc, at_ms).map_err(|e| InputError::new(arg, format!("{}: {}", e.path, e.message)))
     }
@@ -275,11 +280,18 @@ impl Session {
     /// `at_ms` is relative to the start, like a scenario command's `at_ms`.
     pub fn run_until(&mut self, at_ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
         self.ensure_running()?;
+        self.check_run_until(at_ms)?;
+        self.run_until_abs(self.start() + at_ms, obs).map(|_| ())
+    }
+
+    /// Refuses a run to `at_ms` after the start that is in the past, longer than a run may
+    /// last or over the work budget: what `run_until` checks, for a caller that runs the
+    /// session its own way (an embed's host, which is told of every instant).
+    pub fn check_run_until(&self, at_ms: i64) -> Result<(), InputError> {
         if at_ms < self.elapsed() {
             return Err(InputError::new("atMs", format!("{at_ms} is in the past (the clock is at {} ms)", self.elapsed())));
         }
-        self.check_budget(&[], self.start() + at_ms, "atMs")?;
-        self.run_until_abs(self.start() + at_ms, obs).map(|_| ())
+        self.check_budget(&[], self.start() + at_ms, "atMs")
     }
 
     /// Processes the next `ms` of processing time (before the start the clock counts as 0, so
