@@ -247,10 +247,11 @@ impl WatermarkPlayground {
     pub fn attach(&self, producer: JsValue) -> Result<JsValue, JsValue> {
         let m = "attach";
         let spec: ProducerSpec = from_js(&producer, "producer").map_err(|e| e.into_js(m))?;
-        let selector = spec.partitions.clone();
         let parts = self.change(m, true, |s, w| {
+            // In engine numbers, as the engine resolves them (a named topic counts within it).
+            let parts = crate::engine::session::check::producer(&spec, &s.sim().topics()).map_err(|e| e.within("producer"))?;
             s.apply_now(vec![Command::AttachProducer { producer: spec }], &[String::new()], w)?;
-            selector.resolve(s.sim().partitions().len() as u32).map_err(|e| e.within("producer.partitions"))
+            Ok(parts)
         })?;
         to_js(&parts).map_err(|e| e.into_js(m))
     }

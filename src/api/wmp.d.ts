@@ -130,6 +130,8 @@ export interface RuntimeParams {
   sink_mode: SinkMode;
   channel_latency_ms: number;
   read_rate_per_s: number | null;
+  /** Records per second one keyed subtask processes; null: unbounded (no back-pressure). */
+  keyed_capacity_per_s: number | null;
   max_future_skew_ms: number | null;
   drop_heartbeats: boolean;
 }
@@ -424,7 +426,8 @@ export class WatermarkPlayground {
   removePartition(partition: number): void;
   /** Appends records to a partition; returns how many. */
   produce(partition: number, records: RecordSpec | RecordSpec[]): number;
-  /** Attaches a producer; returns the partitions it writes to. */
+  /** Attaches a producer; returns the partitions it writes to, in engine numbers (a second
+   * topic's partitions follow the first topic's, as `snapshot().splits` numbers them). */
   attach(producer: ProducerSpec): number[];
   detach(partition: number): void;
   silence(partition: number): void;

@@ -82,6 +82,18 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     await call(page, "e", "runUntil", 120_000);
     await call(page, "first", "runUntil", 120_000);
     assert.equal(await call(page, "e", "traceHash"), await call(page, "first", "traceHash"));
+    // A host's target far out is refused before anything runs (from the input review: the
+    // embed's runUntil had no budget, so 2^53 − 1 hung the page).
+    const far = await page.evaluate(() => {
+      try {
+        document.getElementById("e").playground.runUntil(2 ** 53 - 1);
+        return null;
+      } catch (err) {
+        return [err.path, err.message];
+      }
+    });
+    assert.equal(far?.[0], "atMs", JSON.stringify(far));
+    assert.ok((await call(page, "e", "elapsedMs")) <= 120_001, "nothing ran");
     // loading=click: a poster until ▶
     await add(page, "f", { loading: "click", preset: "late-data" });
     await page.locator("#f .wmp-poster button").waitFor();

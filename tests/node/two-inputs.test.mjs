@@ -118,3 +118,20 @@ test("a chained watermark operator: its own watermark and idle state beside the 
   assert.ok(reasons.includes("midstream_holds"), reasons.join());
   p.free();
 });
+
+test("attach() returns the engine numbers it writes to, within a named topic; a run past ten years is refused", () => {
+  // From the input review: the partitions were resolved against every topic's, so a producer
+  // on the second topic's partition 1 returned [1] while the engine wrote to partition 5.
+  const p = WatermarkPlayground.fromPreset("quiet-side-join");
+  const topics = p.snapshot().job.topics;
+  const first = p.snapshot().splits.filter((s) => s.input === 0).length;
+  const second = p.snapshot().splits.length - first;
+  assert.ok(second > 0, JSON.stringify(topics));
+  assert.deepEqual(p.attach({ topic: topics[1], partitions: 0, kind: "steady", rate_per_s: 1 }), [first]);
+  assert.deepEqual(
+    p.attach({ topic: topics[1], partitions: "all", kind: "steady", rate_per_s: 1 }),
+    Array.from({ length: second }, (_, i) => first + i),
+  );
+  assert.throws(() => p.runUntil(11 * 365 * 86_400_000), (e) => e.path === "atMs" && /ten years/.test(e.message));
+  p.free();
+});

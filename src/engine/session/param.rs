@@ -88,3 +88,28 @@ impl Session {
 fn window_block(sc: &mut Scenario) -> Result<&mut WindowOperatorSpec, InputError> {
     sc.window.as_mut().ok_or_else(|| InputError::invalid("name", "this job joins instead of windowing: it has no window to change"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields of `export interface {name} { ... }` in the API's declarations.
+    fn declared(name: &str) -> Vec<String> {
+        let dts = include_str!("../../api/wmp.d.ts");
+        let start = dts.find(&format!("export interface {name} {{")).unwrap_or_else(|| panic!("no interface {name} in wmp.d.ts"));
+        let body = &dts[start..start + dts[start..].find("\n}").unwrap()];
+        body.lines()
+            .skip(1)
+            .filter_map(|l| l.trim().split_once(':').map(|(f, _)| f.to_string()))
+            .filter(|f| !f.starts_with(['/', '*']))
+            .collect()
+    }
+
+    /// The declarations list the parameters the engine takes, no more and no fewer (from a
+    /// review: `keyed_capacity_per_s` was taken but not declared).
+    #[test]
+    fn the_declarations_name_every_parameter() {
+        assert_eq!(declared("RuntimeParams"), RUNTIME_PARAMS);
+        assert_eq!(declared("StructuralParams"), STRUCTURAL_PARAMS);
+    }
+}

@@ -201,6 +201,11 @@ impl Pg {
         }
     }
 
+    /// The session's checks of a run to `at_ms` after the start (`Session::check_run_until`).
+    pub fn check_run_until(&self, at_ms: i64) -> Result<(), InputError> {
+        self.session.with_value(|s| s.check_run_until(at_ms))
+    }
+
     /// Runs the engine up to processing time `t` (ms since the epoch).
     pub fn run_until(&self, t: i64) -> Result<(), InputError> {
         self.halted_error()?;
