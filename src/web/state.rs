@@ -118,6 +118,11 @@ pub struct Pg {
     /// loaded: the session runs it with a smaller trace ([`runnable`]).
     pub base: StoredValue<Scenario, LocalStorage>,
     pub preset: RwSignal<Option<&'static str>>,
+    /// Bumped by every load of a scenario ([`Pg::load`], [`Pg::load_at`]: a preset, an import, a
+    /// link, the JS API's `load`, a lesson step, Reset), not by a restart with a change
+    /// ([`Pg::restart_with`]): what a view remembers of the scenario before starts again from
+    /// the new one (the generator select's bound and silence).
+    pub loads: RwSignal<u64>,
     /// Processing time for the header clock: set with every view refresh, and in between at
     /// most every [`CLOCK_MS`] while playing.
     pub clock: RwSignal<i64>,
@@ -212,6 +217,7 @@ impl Pg {
             session: StoredValue::new_local(session),
             base: StoredValue::new_local(sc),
             preset: RwSignal::new(preset),
+            loads: RwSignal::new(0),
             clock: RwSignal::new(snap.now.ms()),
             snap_slow: RwSignal::new(snap.clone()),
             snap: RwSignal::new(snap),

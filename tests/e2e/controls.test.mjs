@@ -186,6 +186,50 @@ test("switching the generator keeps the bound through one without it, and the cu
   });
 });
 
+// The bound and silence the select remembers are the scenario's: they carried the last
+// scenario's over a load (seed-001's 5 s into a preset whose source has none), and a pick of a
+// bounded generator ran with them. A restart with a change (Apply ↻) is the same scenario: they
+// carry over it.
+test("a scenario load resets the bound and silence the generator select remembers", async () => {
+  await app(async (page) => {
+    await choosePreset(page, "seed-001-heartbeat");
+    await openControls(page);
+    assert.equal(await page.inputValue("#f-bound"), "5 s");
+    // noWatermarks at the source, SQL's `ts - INTERVAL '2' SECOND` after it: the 2 s are its bound.
+    await choosePreset(page, "sql-idle-reactivates");
+    assert.equal(await page.inputValue("#f-generator"), "none");
+    await page.selectOption("#f-generator", "bounded");
+    assert.equal(await page.inputValue("#f-bound"), "2 s", "the loaded scenario's bound, not the last one's 5 s");
+    // The custom generator with 30 s of silence imported, then a job with neither bound nor
+    // silence: forMonotonousTimestamps is bounded(0), and the silence the custom one's default.
+    await choosePreset(page, "max-on-silence");
+    await page.click("#tab-export");
+    const sc = JSON.parse(await page.inputValue("#export-json"));
+    const load = async (generator) => {
+      sc.source.watermark.generator = generator;
+      await page.click("#tab-import");
+      await page.fill("#import-json", JSON.stringify(sc));
+      await page.click("#btn-import");
+      assert.equal(await page.locator("#import-error").textContent(), "");
+    };
+    await load({ kind: "max_on_silence", bound_ms: 3_000, silence_ms: 30_000 });
+    await load({ kind: "monotonous" });
+    assert.equal(await page.inputValue("#f-generator"), "monotonous");
+    await page.selectOption("#f-generator", "max_on_silence");
+    await page.click("#tab-export");
+    const generators = JSON.parse(await page.inputValue("#export-json")).commands.filter((c) => c.command === "set_param" && c.param.name === "generator");
+    assert.deepEqual(generators.at(-1).param.value, { kind: "max_on_silence", bound_ms: 0, silence_ms: 60_000 }, "not the 3 s and 30 s imported before");
+    // A restart with a change keeps them.
+    await choosePreset(page, "seed-001-heartbeat");
+    await page.selectOption("#f-generator", "monotonous");
+    await page.fill("#f-src-par", "2");
+    await page.click("#btn-apply-parallelism");
+    await page.locator(".notice", { hasText: "Parallelism: source 2" }).first().waitFor();
+    await page.selectOption("#f-generator", "bounded");
+    assert.equal(await page.inputValue("#f-bound"), "5 s");
+  });
+});
+
 test("records from \"now\" start at the restarted run's now, its start, not where the old run was", async () => {
   await app(async (page) => {
     await choosePreset(page, "late-data");

@@ -2,8 +2,10 @@
 
 use super::field::*;
 use crate::engine::command::{Command, Param};
+use crate::engine::job::JobConfig;
 use crate::engine::operator::aggregate::AggregateKind;
 use crate::engine::operator::assigner::WindowSpec;
+use crate::engine::operator::midstream::MidstreamSpec;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::source::generator::GeneratorKind;
@@ -82,21 +84,32 @@ pub fn StrategyControls() -> impl IntoView {
 }
 
 /// The watermark generator (a live parameter; the bound and the silence carry over, also
-/// through one that has none). The keys browse and Enter applies, as for a restart: when each
-/// arrow applied, every generator passed on the way was a command in the exported session and,
-/// while the job played, ran until the next key (a watermark it emitted stays).
+/// through one that has none, and a restart with a change, not a load of another scenario). The
+/// keys browse and Enter applies, as for a restart: when each arrow applied, every generator
+/// passed on the way was a command in the exported session and, while the job played, ran until
+/// the next key (a watermark it emitted stays).
 #[component]
 fn GeneratorSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let generator = move || pg.cfg.with(|c| c.first().source.generator);
-    let kept = StoredValue::new(Remembered::default().keep(pg.cfg.with_untracked(|c| c.first().source.generator)));
-    // Every generator that runs, by a pick, a reset, a preset or an import: the last bound was
-    // lost through monotonous or none, which have none.
-    Effect::new(move |_| kept.update_value(|k| *k = k.keep(generator())));
+    // With the load it is of ([`Pg::loads`]).
+    let kept = StoredValue::new((pg.loads.get_untracked(), pg.cfg.with_untracked(Remembered::of)));
+    // Every generator that runs, by a pick or a restart: the last bound was lost through
+    // monotonous or none, which have none. A load (a preset, an import, a link, Reset) starts
+    // from what its scenario has: the one before's 5 s ran in a job that had none.
+    Effect::new(move |_| {
+        let load = pg.loads.get();
+        pg.cfg.with(|c| {
+            kept.update_value(|(seen, k)| {
+                *k = if *seen == load { k.keep(c.first().source.generator) } else { Remembered::of(c) };
+                *seen = load;
+            })
+        });
+    });
     let running = Memo::new(move |_| generator_value(generator()).to_string());
     let on_gen = move |picked: String| {
         let Some((_, _, build)) = GENERATORS.iter().find(|(v, _, _)| *v == picked) else { return };
-        if let Err(e) = set(pg, Param::Generator(build(kept.get_value()))) {
+        if let Err(e) = set(pg, Param::Generator(build(kept.get_value().1))) {
             pg.error(e);
         }
     };
@@ -126,6 +139,18 @@ impl Default for Remembered {
 }
 
 impl Remembered {
+    /// What a job has: its source's generator's, else — when the source has none — the bound of
+    /// the watermark operator after it (SQL's `INTERVAL`), else the defaults.
+    fn of(c: &JobConfig) -> Self {
+        let input = c.first();
+        let after = match input.midstream {
+            Some(MidstreamSpec::TimestampsAndWatermarks { generator, .. }) => Remembered::default().keep(generator),
+            Some(MidstreamSpec::SqlWatermarkAssigner { delay_ms, .. }) => Remembered { bound_ms: delay_ms, ..Remembered::default() },
+            None => Remembered::default(),
+        };
+        after.keep(input.source.generator)
+    }
+
     /// These with what `g` carries.
     fn keep(self, g: GeneratorKind) -> Self {
         let silence_ms = if let GeneratorKind::MaxOnSilence { silence_ms, .. } = g { silence_ms } else { self.silence_ms };

@@ -27,8 +27,15 @@ impl Pg {
         Ok(())
     }
 
-    /// Replaces the running job with a new scenario (from time zero).
+    /// Replaces the running job with a new scenario (from time zero): a load ([`Pg::loads`]).
     pub fn load(&self, sc: Scenario, preset: Option<&'static str>) -> Result<(), InputError> {
+        self.relaunch(sc, preset)?;
+        self.loads.update(|n| *n += 1);
+        Ok(())
+    }
+
+    /// [`Pg::load`] without counting as a load: the same scenario, changed ([`Pg::restart_with`]).
+    fn relaunch(&self, sc: Scenario, preset: Option<&'static str>) -> Result<(), InputError> {
         let session = Session::new(runnable(&sc))?;
         self.swap_in(session, sc, preset, None);
         Ok(())
@@ -37,7 +44,8 @@ impl Pg {
     /// Replaces the running job with a new scenario, its `commands` (a link's actions) issued at
     /// their times and run to `at_ms` (a position, as a link's or a `start-at`; `None`: time
     /// zero), built and run beside the old one: if either fails, what ran is left as it was. The
-    /// run is not reported to the host's listeners, which start from where it ends.
+    /// run is not reported to the host's listeners, which start from where it ends. A load
+    /// ([`Pg::loads`]).
     pub fn load_at(&self, sc: Scenario, preset: Option<&'static str>, commands: &[TimedCommand], at_ms: Option<i64>) -> Result<(), LoadFailure> {
         let mut session = Session::new(runnable(&sc)).map_err(LoadFailure::Scenario)?;
         let mut ran = None;
@@ -51,6 +59,7 @@ impl Pg {
             ran = Some(timeline);
         }
         self.swap_in(session, sc, preset, ran);
+        self.loads.update(|n| *n += 1);
         Ok(())
     }
 
@@ -155,7 +164,7 @@ impl Pg {
         sc.validate()?;
         let sc = sc.fold_start_settings()?.scenario;
         let playing = self.playing.get_untracked();
-        self.load(sc, self.preset.get_untracked())?;
+        self.relaunch(sc, self.preset.get_untracked())?;
         self.playing.set(playing);
         Ok(())
     }
