@@ -7,6 +7,7 @@
 
 use super::advisor::AdvisorPanel;
 use super::after_first_paint::AfterFirstPaint;
+use super::announce_settle::{Settle, SETTLE_MS};
 use super::findings::{FindingsList, FixButtonList};
 use super::format::{count, dur, dur_input, lag_side, thousands, wm_human, wm_raw, Side, MIN_WM};
 use super::lag_chart::LagPanel;
@@ -112,7 +113,7 @@ pub fn WhyAnnouncer() -> impl IntoView {
     // Each announcement's number: a timer clears only its own, so a newer one stays its full
     // time, even with the same words (A, B, A again within 7 s: comparing texts cleared it early).
     let spoken = StoredValue::new(0u64);
-    let settle = StoredValue::new(Settle { last_change: f64::NEG_INFINITY, was_playing: pg.playing.get_untracked() });
+    let settle = StoredValue::new(Settle::new(pg.playing.get_untracked()));
     // `prev` is `None` on the first run only, which says what is there from the start.
     Effect::new(move |prev: Option<()>| {
         let t = text.get();
@@ -149,33 +150,6 @@ pub fn WhyAnnouncer() -> impl IntoView {
 /// once it is idle, from the text it got then, and a text removed is not spoken (react-aria's
 /// announcer clears after the same 7 s).
 const SAID_MS: u64 = 7_000;
-
-/// Paused, how long the moment shown must stay put after a change that came quickly.
-const SETTLE_MS: u64 = 500;
-
-/// When the announced text last changed (never yet: the first is there from the start), and
-/// whether it played then.
-#[derive(Clone, Copy)]
-struct Settle {
-    last_change: f64,
-    was_playing: bool,
-}
-
-impl Settle {
-    /// Whether the text changed at `now` (`first`: the one there from the start) is said at once
-    /// or waits [`SETTLE_MS`]. Paused, `N` held steps many times a second, and each step was read
-    /// out: a change within SETTLE_MS of the one before waits until the keys settle (the first
-    /// is said, and so is the pause: a verdict that changed just before it must not delay it).
-    fn at_once(&mut self, now: f64, first: bool, playing: bool) -> bool {
-        let recent = now - self.last_change < SETTLE_MS as f64;
-        if !first {
-            self.last_change = now;
-        }
-        let paused_now = self.was_playing && !playing;
-        self.was_playing = playing;
-        playing || paused_now || !recent
-    }
-}
 
 /// A tab of the WHY panel; the lag tab carries ⚠ while a subtask's lag is over the threshold.
 #[component]

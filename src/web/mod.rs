@@ -21,7 +21,7 @@
 //! (the draggable event-time stage) over `lesson_setup` and `lesson_steps` (no DOM: the small jobs,
 //! the steps and their checks, tested natively).
 //!
-//! `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `query` (the address's query string, read one way), `lag_plot`, `select_keys` (which keys browse a `browse_select` and which open its list), `snippets`, `style_sheet` (the values Rust shares with style.css), `timeline_data`, `timeline_plot` and `view_pacing` (which views a
+//! `announce_settle` (when the WHY panel's announcer speaks a change), `format`, `graph_flow`, `graph_layout`, `json_span` (where a field's value sits in pasted JSON), `query` (the address's query string, read one way), `lag_plot`, `select_keys` (which keys browse a `browse_select` and which open its list), `snippets`, `style_sheet` (the values Rust shares with style.css), `timeline_data`, `timeline_plot` and `view_pacing` (which views a
 //! frame refreshes while playing) touch no DOM: they compile natively too, so
 //! their unit tests run with the engine's.
 //!
@@ -37,6 +37,7 @@ macro_rules! dom_modules {
     ($($m:ident),* $(,)?) => { $( #[cfg(all(target_arch = "wasm32", feature = "ui"))] pub mod $m; )* };
 }
 
+pub mod announce_settle;
 pub mod axis_ticks;
 pub mod embed_options;
 pub mod format;
