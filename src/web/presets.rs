@@ -120,7 +120,9 @@ pub fn PresetCard() -> impl IntoView {
                                 aria-expanded=move || open.get().to_string()>
                                 {move || if open.get() { "less" } else { "more" }}
                             </button>
-                            <span class="muted small source">{p.source}</span>
+                            // Opened ("less"), the source is whole: on a wide screen it was cut
+                            // off in both states, and nothing showed the rest.
+                            <span class="muted small source" class:open=move || open.get() title=p.source>{p.source}</span>
                         </div>
                         // "Pick the preset again" did nothing: the picker still shows it, and a
                         // pick of the option shown fires no `change`.

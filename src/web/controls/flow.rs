@@ -207,7 +207,8 @@ fn RestartGroup() -> impl IntoView {
     view! {
         <label class="check">
             <input type="checkbox" id="f-align" prop:checked=move || aligned.get() on:change=move |ev| aligned.set(event_target_checked(&ev)) />
-            "watermark alignment (withWatermarkAlignment)"<Restarts said_beside=true/>
+            // One flex item: the ↻ follows the words (on its own it sat at the drawer's edge).
+            <span>"watermark alignment (withWatermarkAlignment)"<Restarts said_beside=true/></span>
         </label>
         <div class="field-row" class:hidden=move || !aligned.get()>
             <TextDraft id="f-align-group" label="group" sig=d.group err=d.err check=v_any />
