@@ -280,7 +280,7 @@ fn diagnose_prints_the_diagnosis_as_json_or_text() {
     let text = wmp(&["diagnose", "--text", "--at", "60000", "presets/empty_partition.json"], None);
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.starts_with("Partition 3 (source subtask 0) has never received a record"), "{text}");
-    assert!(text.contains("fix: Idle timeout 5.0 s") && text.contains("advice:"), "{text}");
+    assert!(text.contains("fix: Idle timeout 5 s") && text.contains("advice:"), "{text}");
     // Kinds as the JSON and DIAGNOSIS.md spell them (it printed `EmptyPartition`).
     assert!(text.contains("\n[CRITICAL] empty_partition (holds the watermark): "), "{text}");
     let line = assert_input_error(&wmp(&["diagnose", "--at", "soon", "presets/empty_partition.json"], None), "bad --at");

@@ -403,3 +403,10 @@ pub fn window_size_ms(w: WindowSpec) -> i64 {
 pub(crate) fn d(ms: i64) -> String {
     format_duration(ms)
 }
+
+/// A duration a fix button applies, as the fields show it and read it back: the label says
+/// exactly what it sets ("Idle timeout 15 s" beside the field's "15 s", where `d` said
+/// "15.0 s"; 150 s is not "2 min").
+pub(crate) fn exact(ms: i64) -> String {
+    crate::engine::time::format_duration_exact(ms)
+}

@@ -2,7 +2,7 @@
 //! clock), watermark alignment pausing splits, and failures that restart the job.
 
 use super::advisor::nice_up;
-use super::diagnose::{d, FindingContext};
+use super::diagnose::{d, exact, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use super::job_findings::were;
 use crate::engine::explain::Reason;
@@ -148,7 +148,7 @@ impl FindingContext<'_> {
                         self.sim.partition_name(p),
                         d(t)
                     ))
-                    .fix(format!("Idle timeout {}", d(rec)), Action::IdleTimeout(Some(rec)));
+                    .fix(format!("Idle timeout {}", exact(rec)), Action::IdleTimeout(Some(rec)));
             }
         }
         Some(f)

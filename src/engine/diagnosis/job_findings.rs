@@ -5,7 +5,7 @@
 
 use super::advisor::nice_up;
 use super::classify::{PartitionClass, PartitionFacts, SlowCause};
-use super::diagnose::{d, job_bound_ms, operator_bound_ms, source_bound_ms, window_size_ms, FindingContext};
+use super::diagnose::{d, exact, job_bound_ms, operator_bound_ms, source_bound_ms, window_size_ms, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Reason;
 use crate::engine::operator::sink::SinkMode;
@@ -82,7 +82,7 @@ impl FindingContext<'_> {
         f = self.with_parallelism_fix(f, input);
         Some(match self.advice.idle_timeout_alone_ms {
             Some(t) if timeout.is_none() && cfg.auto_watermark_interval_ms > 0 => {
-                f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t)))
+                f.fix(format!("Idle timeout {}", exact(t)), Action::IdleTimeout(Some(t)))
             }
             _ => f,
         })
@@ -206,7 +206,7 @@ impl FindingContext<'_> {
                 .evidence("intervalMs", interval, format!("interval {}", d(interval)))
                 .check("a split's idleTimeMsPerSecond (split.<id>.watermark, Flink 2.1+) rises above 0 in gaps of two or three intervals; the interval the job sets (pipeline.auto-watermark-interval) is above its withIdleness timeout");
             if let Some(r) = self.advice.idle_timeout_alone_ms {
-                f = f.fix(format!("Idle timeout {}", d(r)), Action::IdleTimeout(Some(r)));
+                f = f.fix(format!("Idle timeout {}", exact(r)), Action::IdleTimeout(Some(r)));
             }
             out.push(f);
         }
@@ -230,7 +230,7 @@ impl FindingContext<'_> {
                     Finding::new(FindingKind::NoWatermarkStrategy, Severity::Critical, format!("{source} has no watermark strategy (WatermarkStrategy.noWatermarks()): no watermark ever moves, so event-time windows fire only at the end of input."))
                         .detail("Assign the strategy in fromSource (seed 000 §2, symptom map: 'Watermark shows Long.MIN_VALUE').")
                         .check("every Watermarks tab reads No Watermark although numRecordsIn grows")
-                        .fix(format!("forBoundedOutOfOrderness({})", d(b)), Action::Bound(b)),
+                        .fix(format!("forBoundedOutOfOrderness({})", exact(b)), Action::Bound(b)),
                 )
             }
             GeneratorKind::MaxOnSilence { silence_ms, .. } => {
@@ -319,7 +319,7 @@ impl FindingContext<'_> {
                         .evidence("disorderP99Ms", p99, format!("disorder {} at P99", d(p99)))
                         .evidence("lateRecords", dropped + side, format!("{} late", dropped + side))
                         .check(CHECK_LATE)
-                        .fix(format!("Bound {}", d(rec)), Action::Bound(rec)),
+                        .fix(format!("Bound {}", exact(rec)), Action::Bound(rec)),
                 );
             }
         }
@@ -375,7 +375,7 @@ impl FindingContext<'_> {
     /// (seed 000 §4).
     pub(super) fn with_lateness_fix(&self, mut f: Finding) -> Finding {
         if let Some(l) = self.advice.allowed_lateness_alone_ms.filter(|&l| l > self.sim.cfg.allowed_lateness_ms) {
-            f = f.fix(format!("Allowed lateness {}", d(l)), Action::AllowedLateness(l));
+            f = f.fix(format!("Allowed lateness {}", exact(l)), Action::AllowedLateness(l));
             if self.sim.down.sink.mode == SinkMode::Append {
                 f = f.fix("Sink: upsert", Action::Sink(SinkMode::Upsert));
             }
@@ -417,7 +417,7 @@ impl FindingContext<'_> {
                 .evidence("disorderMaxMs", max, format!("disorder at most {}", d(max)))
                 .evidence("resultDelayMs", delay.unwrap_or(0), delay.map_or("no result yet".into(), |x| format!("results {} after the window end", d(x))))
                 .check("currentInputWatermark of the window operator trails the wall clock by about the bound; the sink's result times")
-                .fix(format!("Bound {}", d(rec)), Action::Bound(rec)),
+                .fix(format!("Bound {}", exact(rec)), Action::Bound(rec)),
         )
     }
 
@@ -471,7 +471,7 @@ impl FindingContext<'_> {
             // a window: seed 000 pairs a 30 s bound with a 5 min drift.
             let bound = job_bound_ms(&self.sim.cfg).unwrap_or(0);
             let drift = nice_up(window.max(10 * bound));
-            f = f.fix(format!("Watermark alignment, max drift {} ↻", d(drift)), Action::Alignment { max_drift_ms: drift });
+            f = f.fix(format!("Watermark alignment, max drift {} ↻", exact(drift)), Action::Alignment { max_drift_ms: drift });
         }
         Some(f)
     }

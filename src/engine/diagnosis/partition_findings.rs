@@ -4,7 +4,7 @@
 //! by the settings of the source that reads the partition.
 
 use super::classify::{behind_words, PartitionClass, PartitionFacts, SlowCause, RECORDS_FOR_RHYTHM};
-use super::diagnose::{d, FindingContext};
+use super::diagnose::{d, exact, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::{Ahead, Explanation};
 use crate::engine::explain_text::nothing_ahead_words;
@@ -144,7 +144,7 @@ impl FindingContext<'_> {
             return f;
         }
         match self.advice.idle_timeout_alone_ms.filter(|&t| Some(t) != own.idle_timeout_ms) {
-            Some(t) => f.fix(format!("Idle timeout {}", d(t)), Action::IdleTimeout(Some(t))),
+            Some(t) => f.fix(format!("Idle timeout {}", exact(t)), Action::IdleTimeout(Some(t))),
             None => f,
         }
     }
@@ -435,7 +435,7 @@ impl FindingContext<'_> {
         let silent_again = p.silent_ms.is_some_and(|s| s > p.gap_p99_ms.unwrap_or(0).saturating_mul(2).max(1_000));
         if let (true, true, Some(c), Some(a)) = (self.holds(p), silent_again, cur, advised) {
             if a < c {
-                f = f.fix(format!("Idle timeout {}", d(a)), Action::IdleTimeout(Some(a)));
+                f = f.fix(format!("Idle timeout {}", exact(a)), Action::IdleTimeout(Some(a)));
             }
         }
         f = self.with_lateness_fix(f);

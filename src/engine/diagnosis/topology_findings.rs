@@ -3,7 +3,7 @@
 //! the source knew (reference §6.4, §7, §10.1). They read the explanation's reasons, so the
 //! WHY panel and the findings never disagree.
 
-use super::diagnose::{d, FindingContext};
+use super::diagnose::{d, exact, FindingContext};
 use super::finding::{Finding, FindingKind, Severity};
 use crate::engine::explain::Ahead;
 use crate::engine::explain::Reason;
@@ -50,7 +50,7 @@ impl FindingContext<'_> {
             None => Some(super::advisor::sql_idle_timeout_ms(self.advice.tolerated_delay_ms)).filter(|&a| current.is_none_or(|c| c > a)),
         };
         let Some(advised) = advised else { return f };
-        f.fix(format!("table.exec.source.idle-timeout = {}", d(advised)), Action::IdleTimeout(Some(advised)))
+        f.fix(format!("table.exec.source.idle-timeout = {}", exact(advised)), Action::IdleTimeout(Some(advised)))
     }
 
     fn input_holds(&self, input: usize, topic: &str, held: Option<u32>) -> Finding {
@@ -74,7 +74,7 @@ impl FindingContext<'_> {
             f.detail = format!("{} Here source subtask {name}'s splits were all released while it was active, so withIdleness would not mark it idle (the finding on it says why).", f.detail);
         } else {
             let t = self.advice.idle_timeout_alone_ms.unwrap_or(5_000);
-            f = f.fix(format!("withIdleness({}) on the sources", d(t)), Action::IdleTimeout(Some(t)));
+            f = f.fix(format!("withIdleness({}) on the sources", exact(t)), Action::IdleTimeout(Some(t)));
         }
         if let Some(s) = held {
             f = f.source_subtask(s);
