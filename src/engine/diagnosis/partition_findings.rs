@@ -93,7 +93,7 @@ impl FindingContext<'_> {
                 self.sim.source_subtask_name(s),
                 d(t)
             ),
-            None => format!("the {} idle timeout excludes it {} unless a record comes first", d(t), self.idle_in_words(n)),
+            None => format!("the {} idle timeout excludes it {} unless a record comes first", exact(t), self.idle_in_words(n)),
         }
     }
 
@@ -280,7 +280,7 @@ impl FindingContext<'_> {
                 format!("Partition {name} gets {only}, {every}: they keep it active, so the {} idle timeout never excludes it.", d(t)),
             ),
             (Some(t), Some(_)) => {
-                (Severity::Info, format!("Partition {name} gets {only} ({every}); the {} idle timeout excludes it between them.", d(t)))
+                (Severity::Info, format!("Partition {name} gets {only} ({every}); the {} idle timeout excludes it between them.", exact(t)))
             }
             (Some(t), None) => {
                 let sev = if self.holds(p) { Severity::Warning } else { Severity::Info };
@@ -301,7 +301,7 @@ impl FindingContext<'_> {
         // partition then gets no record at all, and without an idle timeout in force it never
         // goes idle. So it is advised (and offered) only beside a timeout that is checked.
         let detail = match self.timeout(n) {
-            Some(t) => format!("Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). Filter heartbeats before the watermark generator: the partition is then silent, and the {} idle timeout excludes it. An idle timeout shorter than their period also lets it go.", d(t)),
+            Some(t) => format!("Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). Filter heartbeats before the watermark generator: the partition is then silent, and the {} idle timeout excludes it. An idle timeout shorter than their period also lets it go.", exact(t)),
             None => "Idleness looks at whether records arrive, not at whether event time moves (seed 002 §1.2). An idle timeout shorter than their period lets the partition go between them. Filter heartbeats before the watermark generator only together with an idle timeout: alone, the filter leaves the partition without any record, it never goes idle, and the stall between heartbeats becomes permanent (seed 001).".to_string(),
         };
         let mut f = Finding::new(FindingKind::HeartbeatPartition, sev, title)
