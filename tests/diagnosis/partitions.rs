@@ -151,7 +151,7 @@ fn the_heartbeat_finding_never_advises_the_filter_alone() {
     run_to(&mut s, 120_000);
     let d = s.sim().diagnose(&DiagnosisOptions::default());
     let f = d.finding(FindingKind::HeartbeatPartition).expect("the heartbeat finding");
-    assert!(f.detail.contains("the 60.0 s idle timeout excludes it"), "{}", f.detail);
+    assert!(f.detail.contains("the 1 min idle timeout excludes it"), "{}", f.detail);
     assert!(f.fixes.iter().any(|x| x.action == Action::DropHeartbeats(true)), "{:?}", f.fixes);
 }
 
