@@ -39,8 +39,12 @@ pub struct Estimate {
     /// Key ids held by producers (each producer keeps its keys per partition).
     pub key_slots: u128,
     /// Checkpoints times what each copies: the partitions' offsets and the keyed state, at
-    /// most one entry per key slot and window of a record (`checkpointing.interval_ms`).
+    /// most one entry per key slot and window of a record (`checkpointing.interval_ms` and
+    /// `checkpoint` commands).
     pub checkpoint_work: u128,
+    /// Checkpoints, and the `checkpoint` commands among them.
+    pub checkpoints: u128,
+    pub checkpoint_commands: u128,
 }
 
 impl Estimate {
@@ -125,7 +129,6 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     };
     let mut topics = TopicSizes::of(sc);
     let mut producers: u128 = 0;
-    let mut checkpoint_commands: u128 = 0;
     let add = |p: &ProducerSpec, from_ms: i64, topics: &TopicSizes, e: &mut Estimate| {
         let start = u128::from(p.start_ms.max(from_ms).max(0).unsigned_abs());
         let stop = p.stop_ms.map_or(duration, |s| u128::from(s.max(0).unsigned_abs()).min(duration));
@@ -145,7 +148,7 @@ pub fn estimate(sc: &Scenario) -> Estimate {
             }
             Command::AttachProducer { producer } => producers += add(producer, c.at_ms, &topics, &mut e),
             Command::Produce { records, .. } => e.records += records.len() as u128,
-            Command::Checkpoint => checkpoint_commands += 1,
+            Command::Checkpoint => e.checkpoint_commands += 1,
             _ => {}
         }
     }
@@ -167,7 +170,8 @@ pub fn estimate(sc: &Scenario) -> Estimate {
         || sc.source.watermark.alignment.is_some()
         || sc.second_input.as_ref().is_some_and(|s| s.source.watermark.alignment.is_some())
         || params().any(|p| matches!(p, Param::KeyedCapacityPerS(Some(_))));
-    let rate_limited = flow || sc.source.read_rate_per_s.is_some() || params().any(|p| matches!(p, Param::ReadRatePerS(Some(_))));
+    let read_rate = sc.source.read_rate_per_s.is_some() || sc.second_input.as_ref().is_some_and(|s| s.source.read_rate_per_s.is_some());
+    let rate_limited = flow || read_rate || params().any(|p| matches!(p, Param::ReadRatePerS(Some(_))));
     let latency = sc.exchange.latency_ms > 0 || params().any(|p| matches!(p, Param::ChannelLatencyMs(l) if *l > 0));
     let deliveries = if latency { e.records } else { 0 };
     // Each periodic checkpoint is an instant of its own; each copies the offsets and the
@@ -178,7 +182,8 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     e.scanned_per_instant = producers + partitions + 1;
     let state = (e.key_slots * e.windows_per_record).min(e.records * e.windows_per_record);
     let keyed_parallelism = u128::from(sc.keyed_parallelism());
-    e.checkpoint_work = (periodic + checkpoint_commands) * (partitions + keyed_parallelism + state);
+    e.checkpoints = periodic + e.checkpoint_commands;
+    e.checkpoint_work = e.checkpoints * (partitions + keyed_parallelism + state);
     e
 }
 
@@ -223,6 +228,15 @@ fn window_work_text(e: &Estimate) -> String {
     }
 }
 
+fn checkpoint_text(e: &Estimate) -> String {
+    let fields = if e.checkpoint_commands > 0 {
+        format!("checkpointing.interval_ms and {} checkpoint commands", thousands(e.checkpoint_commands))
+    } else {
+        "checkpointing.interval_ms".to_string()
+    };
+    format!("{} for the checkpoints ({fields})", thousands(e.checkpoint_work))
+}
+
 /// Refuses a scenario whose work or key slots exceed the budget, naming the fields to change.
 pub fn check(sc: &Scenario) -> Result<(), InputError> {
     let e = estimate(sc);
@@ -262,15 +276,16 @@ pub fn check(sc: &Scenario) -> Result<(), InputError> {
                 format!("{} for the periodic ticks (source.watermark.auto_watermark_interval_ms)", thousands(e.tick_work)),
                 "duration_ms",
             ),
-            (e.checkpoint_work, format!("{} for the checkpoints (checkpointing.interval_ms)", thousands(e.checkpoint_work)), "duration_ms"),
+            (e.checkpoint_work, checkpoint_text(&e), if e.checkpoint_commands * 2 > e.checkpoints { "commands" } else { "duration_ms" }),
         ];
         let (_, worst, path) = parts.iter().max_by_key(|p| p.0).cloned().unwrap_or_default();
         return Err(InputError::new(
             path,
             format!(
-                "the scenario asks for about {} engine operations, at most {} here; the most: {worst}; shorten duration_ms or lower that",
+                "the scenario asks for about {} engine operations, at most {} here; the most: {worst}; {}",
                 thousands(e.work()),
-                thousands(MAX_WORK as u128)
+                thousands(MAX_WORK as u128),
+                if path == "commands" { "issue fewer checkpoint commands or keep less state" } else { "shorten duration_ms or lower that" }
             ),
         ));
     }
@@ -395,9 +410,25 @@ mod tests {
         v["producers"] = json!([{"partitions": 0, "kind": "steady", "rate_per_s": 1000, "keys": {"count": 10_000}}]);
         let one = estimate(&scenario(v.clone()).unwrap()).checkpoint_work;
         v["commands"] = json!([{"at_ms": 60_000, "command": "checkpoint"}, {"at_ms": 60_000, "command": "checkpoint"}]);
-        let two = estimate(&scenario(v).unwrap()).checkpoint_work;
+        let two = estimate(&scenario(v.clone()).unwrap()).checkpoint_work;
         assert_eq!(one, 0);
         assert!(two >= 2 * 10_000, "{two}");
+        // Too many of them name the commands, not a duration or an interval (second review).
+        v["producers"][0]["keys"]["count"] = json!(10_000_000);
+        v["producers"][0]["rate_per_s"] = json!(1_000_000);
+        v["commands"] = json!(vec![json!({"at_ms": 60_000, "command": "checkpoint"}); 2000]);
+        let Err(e) = scenario(v) else { panic!("2,000 checkpoints of 10^7 entries were accepted") };
+        assert_eq!(e.path, "commands", "{e}");
+        assert!(e.message.contains("2,000 checkpoint commands") && e.message.contains("issue fewer"), "{e}");
+
+        // The second input's read rate keeps it working every millisecond too.
+        let mut v = base();
+        v["duration_ms"] = json!(315_360_000_000i64);
+        v["source"] = json!({"watermark": {"auto_watermark_interval_ms": 0}});
+        v["second_input"] = json!({"topic": {"name": "b", "partitions": 1}, "source": {"read_rate_per_s": 1, "watermark": {"auto_watermark_interval_ms": 0}}});
+        v["producers"] = json!([{"topic": "b", "partitions": 0, "kind": "backlog", "count": 20_000_000, "span_ms": 1000}]);
+        let e = scenario(v).unwrap_err();
+        assert!(e.message.contains("instants"), "{e}");
     }
 
     #[test]

@@ -212,6 +212,7 @@ impl Session {
                 format!("{} is not in the future (the clock is at {} ms)", at - self.start(), self.elapsed()),
             ));
         }
+        self.within_a_run(at, "atMs")?;
         let new: Vec<(ProcTime, Command)> = cmds.iter().map(|c| (at, c.clone())).collect();
         self.check(&new, paths)?;
         self.check_budget(&cmds, at, paths.first().map_or("", |p| p.as_str()))?;
@@ -230,12 +231,18 @@ impl Session {
     fn check_budget(&self, new: &[Command], at: ProcTime, arg: &str) -> Result<(), InputError> {
         let mut sc = self.with_log();
         let at_ms = at - self.start();
-        // Past it the session could not be saved as a scenario that loads again.
+        sc.commands.extend(new.iter().map(|c| TimedCommand { at_ms, command: c.clone() }));
+        budget::check_until(&sc, at_ms).map_err(|e| InputError::new(arg, format!("{}: {}", e.path, e.message)))
+    }
+
+    /// Refuses a time past the ten years a run may last, naming the time argument `arg`: the
+    /// session could not be saved as a scenario that loads again.
+    fn within_a_run(&self, at: ProcTime, arg: &str) -> Result<(), InputError> {
+        let at_ms = at - self.start();
         if at_ms > MAX_DURATION_MS {
             return Err(InputError::new(arg, format!("{} ms is past the ten years a run may last", thousands(at_ms.unsigned_abs()))));
         }
-        sc.commands.extend(new.iter().map(|c| TimedCommand { at_ms, command: c.clone() }));
-        budget::check_until(&sc, at_ms).map_err(|e| InputError::new(arg, format!("{}: {}", e.path, e.message)))
+        Ok(())
     }
 
     /// Applies commands at the next instant (`now + 1`) and processes that instant.
@@ -291,6 +298,7 @@ impl Session {
         if at_ms < self.elapsed() {
             return Err(InputError::new("atMs", format!("{at_ms} is in the past (the clock is at {} ms)", self.elapsed())));
         }
+        self.within_a_run(self.start() + at_ms, "atMs")?;
         self.check_budget(&[], self.start() + at_ms, "atMs")
     }
 
@@ -298,6 +306,7 @@ impl Session {
     /// `run_for(60_000)` ends at 60 s like `run_until(60_000)`).
     pub fn run_for(&mut self, ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
         let to = self.now().saturating_add(ms);
+        self.within_a_run(to, "ms")?;
         self.check_budget(&[], to, "ms")?;
         self.run_until_abs(to, obs).map(|_| ())
     }
