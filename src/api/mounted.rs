@@ -239,8 +239,11 @@ impl MountedPlayground {
         if at < 0 {
             return Err(ApiError::new("atMs", format!("{at} is before the start")).into_js(m));
         }
-        // The page's own play loop runs without a budget; a host's target is checked first.
-        report(m, pg.check_run_until(at))?;
+        // The page's own play loop runs without a budget; a host's target ahead is checked first
+        // (one behind the clock, which a playing page has passed, does nothing, as before).
+        if at > pg.now() - pg.start_time() {
+            report(m, pg.check_run_until(at))?;
+        }
         let target = pg.start_time().saturating_add(at);
         // The host's listeners read each instant as it passes (`host::AfterInstant`).
         let r = pg.run_until(target);

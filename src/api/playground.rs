@@ -248,10 +248,10 @@ impl WatermarkPlayground {
         let m = "attach";
         let spec: ProducerSpec = from_js(&producer, "producer").map_err(|e| e.into_js(m))?;
         let parts = self.change(m, true, |s, w| {
-            // In engine numbers, as the engine resolves them (a named topic counts within it).
-            let parts = crate::engine::session::check::producer(&spec, &s.sim().topics()).map_err(|e| e.within("producer"))?;
-            s.apply_now(vec![Command::AttachProducer { producer: spec }], &[String::new()], w)?;
-            Ok(parts)
+            s.apply_now(vec![Command::AttachProducer { producer: spec.clone() }], &[String::new()], w)?;
+            // In engine numbers, as the engine resolved them in that instant (after a partition
+            // added in it; a named topic counts within it).
+            crate::engine::session::check::producer(&spec, &s.sim().topics()).map_err(|e| e.within("producer"))
         })?;
         to_js(&parts).map_err(|e| e.into_js(m))
     }

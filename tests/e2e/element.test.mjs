@@ -94,6 +94,9 @@ test("defineElement() is idempotent; every attribute does what it says", async (
     });
     assert.equal(far?.[0], "atMs", JSON.stringify(far));
     assert.ok((await call(page, "e", "elapsedMs")) <= 120_001, "nothing ran");
+    // A target the page has passed (a host cannot know the clock of a page that plays) does
+    // nothing, as before the check (from the second review).
+    await call(page, "e", "runUntil", 1_000);
     // loading=click: a poster until ▶
     await add(page, "f", { loading: "click", preset: "late-data" });
     await page.locator("#f .wmp-poster button").waitFor();

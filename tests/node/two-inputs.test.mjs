@@ -133,5 +133,11 @@ test("attach() returns the engine numbers it writes to, within a named topic; a 
     Array.from({ length: second }, (_, i) => first + i),
   );
   assert.throws(() => p.runUntil(11 * 365 * 86_400_000), (e) => e.path === "atMs" && /ten years/.test(e.message));
+  assert.throws(() => p.runFor(11 * 365 * 86_400_000), (e) => e.path === "ms" && /ten years/.test(e.message));
+  assert.throws(
+    () => p.schedule(11 * 365 * 86_400_000, { command: "silence", partition: 0 }),
+    (e) => e.path === "atMs" && /ten years/.test(e.message),
+    "the time is what is wrong, not the command",
+  );
   p.free();
 });
