@@ -9,7 +9,7 @@
 //! `tests/explain.rs` apply the fix and watch the watermark.
 //!
 //! A channel of the held input that came back below the watermark (unaligned) keeps the valve
-//! from flushing (reference §6.2; oracle3 golden 19 on Flink 2.3.0): while it stays active the
+//! from flushing (reference §6.2; oracle3 goldens 19 and 20 on Flink 2.3.0): while it stays active the
 //! valve is not all idle and leaves it out of its minimum, and when it goes idle last Flink
 //! ≤ 2.3.0 flushes nothing (`HeldValve`). Then only the held input counts: a channel of it that
 //! is active and aligned once the holder is idle (it stays active, or its source subtask ticks
