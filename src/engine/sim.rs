@@ -195,7 +195,7 @@ impl Simulation {
     /// The job's topics and which one holds each partition.
     pub fn topics(&self) -> Topics {
         let names = self.cfg.inputs.iter().map(|i| i.topic.clone()).collect();
-        Topics { names, input_of: self.partitions.iter().map(|p| p.input).collect() }
+        Topics::numbered(names, self.partitions.iter().map(|p| p.input).collect())
     }
 
     pub fn split_of(&self, partition: u32) -> Option<(u32, usize)> {

@@ -8,16 +8,28 @@ use super::error::InputError;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Topics {
     /// Topic names, by input.
-    pub names: Vec<String>,
+    names: Vec<String>,
     /// Per engine partition number: the input whose topic holds it.
-    pub input_of: Vec<u8>,
+    input_of: Vec<u8>,
+    /// Partitions per input's topic, kept as partitions are added (a count per `add_partition`
+    /// check would otherwise scan every partition).
+    counts: Vec<u32>,
 }
 
 impl Topics {
     /// Topics with `counts[i]` partitions in input i's topic, numbered topic after topic.
     pub fn new(names: Vec<String>, counts: &[u32]) -> Self {
         let input_of = counts.iter().enumerate().flat_map(|(i, &n)| std::iter::repeat_n(i as u8, n as usize)).collect();
-        Topics { names, input_of }
+        Topics { names, input_of, counts: counts.to_vec() }
+    }
+
+    /// Topics whose engine partition `p` is held by input `input_of[p]`'s topic.
+    pub fn numbered(names: Vec<String>, input_of: Vec<u8>) -> Self {
+        let mut counts = vec![0; names.len()];
+        for &i in &input_of {
+            counts[i as usize] += 1;
+        }
+        Topics { names, input_of, counts }
     }
 
     /// The input reading `topic` (`None`: the first); the error lists the topics there are.
@@ -31,16 +43,15 @@ impl Topics {
 
     /// Partitions in input `input`'s topic.
     pub fn count(&self, input: u8) -> u32 {
-        self.input_of.iter().filter(|&&i| i == input).count() as u32
+        self.counts[input as usize]
     }
 
-    /// The engine number of partition `index` of input `input`'s topic.
-    pub fn global(&self, input: u8, index: u32) -> Option<u32> {
-        self.input_of.iter().enumerate().filter(|(_, &i)| i == input).nth(index as usize).map(|(p, _)| p as u32)
+    /// Partitions in every topic.
+    pub fn total(&self) -> u32 {
+        self.input_of.len() as u32
     }
 
-    /// The engine numbers of input `input`'s partitions, in the topic's order (one pass, where
-    /// a `global` per partition would be quadratic in the partition count).
+    /// The engine numbers of input `input`'s partitions, in the topic's order.
     pub fn numbers(&self, input: u8) -> Vec<u32> {
         self.input_of.iter().enumerate().filter(|(_, &i)| i == input).map(|(p, _)| p as u32).collect()
     }
@@ -48,6 +59,7 @@ impl Topics {
     /// A partition added to input `input`'s topic.
     pub fn add(&mut self, input: u8) {
         self.input_of.push(input);
+        self.counts[input as usize] += 1;
     }
 }
 

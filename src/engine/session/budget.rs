@@ -15,6 +15,7 @@ use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{KeysSpec, PartitionSelector, ProducerSpec, Scenario, WindowOperatorSpec};
 use crate::engine::time::thousands;
+use crate::engine::topics::Topics;
 
 /// A window state update, in the unit of one producer or split scanned at an instant.
 const WINDOW_UPDATE_COST: u128 = 8;
@@ -79,37 +80,20 @@ fn partitions_of(sel: &PartitionSelector, partitions: u128) -> u128 {
     }
 }
 
-/// The partitions of every input's topic, as the run's commands grow them: a producer or an
-/// `add_partition` naming a topic counts within it, one without a producer topic in all of
-/// them (engine numbers), as `check::producer` resolves it.
-struct TopicSizes<'a> {
-    names: Vec<&'a str>,
-    counts: Vec<u128>,
+/// Partitions a producer's selector may reach: within its topic when it names one, else in
+/// all topics (engine numbers), as `check::producer` resolves it.
+fn reached_by(p: &ProducerSpec, topics: &Topics) -> u128 {
+    let within = match p.topic.as_deref() {
+        Some(t) => topics.count(input_of(Some(t), topics)),
+        None => topics.total(),
+    };
+    partitions_of(&p.partitions, u128::from(within))
 }
 
-impl<'a> TopicSizes<'a> {
-    fn of(sc: &'a Scenario) -> Self {
-        let topics = std::iter::once(&sc.topic).chain(sc.second_input.as_ref().map(|s| &s.topic));
-        let (names, counts) = topics.map(|t| (t.name.as_str(), u128::from(t.partitions))).unzip();
-        TopicSizes { names, counts }
-    }
-
-    fn input(&self, topic: Option<&str>) -> usize {
-        topic.and_then(|t| self.names.iter().position(|n| *n == t)).unwrap_or(0)
-    }
-
-    fn total(&self) -> u128 {
-        self.counts.iter().sum()
-    }
-
-    /// Partitions a producer's selector may reach.
-    fn reached_by(&self, p: &ProducerSpec) -> u128 {
-        let within = match p.topic.as_deref() {
-            Some(t) => self.counts[self.input(Some(t))],
-            None => self.total(),
-        };
-        partitions_of(&p.partitions, within)
-    }
+/// The input a command's `topic` names; the budget runs on checked scenarios, where an unknown
+/// name cannot occur, and counts one as the first topic.
+fn input_of(topic: Option<&str>, topics: &Topics) -> u8 {
+    topics.input_named(topic).unwrap_or(0)
 }
 
 fn key_count(keys: &KeysSpec) -> u128 {
@@ -127,12 +111,12 @@ pub fn estimate(sc: &Scenario) -> Estimate {
         firings_per_window: sc.window.as_ref().map_or(1, firings_per_window),
         ..Estimate::default()
     };
-    let mut topics = TopicSizes::of(sc);
+    let mut topics = sc.topics();
     let mut producers: u128 = 0;
-    let add = |p: &ProducerSpec, from_ms: i64, topics: &TopicSizes, e: &mut Estimate| {
+    let add = |p: &ProducerSpec, from_ms: i64, topics: &Topics, e: &mut Estimate| {
         let start = u128::from(p.start_ms.max(from_ms).max(0).unsigned_abs());
         let stop = p.stop_ms.map_or(duration, |s| u128::from(s.max(0).unsigned_abs()).min(duration));
-        let n = topics.reached_by(p);
+        let n = reached_by(p, topics);
         e.records += producer_records(p.kind, stop.saturating_sub(start)) * n;
         e.key_slots += key_count(&p.keys) * n;
         n
@@ -142,17 +126,14 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     }
     for c in &sc.commands {
         match &c.command {
-            Command::AddPartition { topic } => {
-                let i = topics.input(topic.as_deref());
-                topics.counts[i] += 1;
-            }
+            Command::AddPartition { topic } => topics.add(input_of(topic.as_deref(), &topics)),
             Command::AttachProducer { producer } => producers += add(producer, c.at_ms, &topics, &mut e),
             Command::Produce { records, .. } => e.records += records.len() as u128,
             Command::Checkpoint => e.checkpoint_commands += 1,
             _ => {}
         }
     }
-    let partitions = topics.total();
+    let partitions = u128::from(topics.total());
     let parallelism = u128::from(sc.source.parallelism) + sc.second_input.as_ref().map_or(0, |s| u128::from(s.source.parallelism));
     let interval = sc.source.watermark.auto_watermark_interval_ms;
     let ticks = if interval > 0 { duration / u128::from(interval.unsigned_abs()) + 1 } else { 0 };

@@ -116,7 +116,7 @@ pub fn producer(p: &ProducerSpec, topics: &Topics) -> Result<Vec<u32>, InputErro
     p.validate()?;
     producer_bounds(p)?;
     let Some(topic) = p.topic.as_deref() else {
-        return p.partitions.resolve(topics.input_of.len() as u32).map_err(|e| e.within("partitions"));
+        return p.partitions.resolve(topics.total()).map_err(|e| e.within("partitions"));
     };
     let input = topics.input_named(Some(topic))?;
     let numbers = topics.numbers(input);

@@ -226,6 +226,13 @@ impl Session {
         Ok(())
     }
 
+    /// A run call to `at`, given as argument `arg`: within the ten years a run may last and the
+    /// work budget.
+    fn check_run_to(&self, at: ProcTime, arg: &str) -> Result<(), InputError> {
+        self.within_a_run(at, arg)?;
+        self.check_budget(&[], at, arg)
+    }
+
     /// The work budget with the commands issued so far, `new` ones at `at`, and a run until at
     /// least `at`; an error names `arg` (a command's path or a run call's argument).
     fn check_budget(&self, new: &[Command], at: ProcTime, arg: &str) -> Result<(), InputError> {
@@ -298,16 +305,14 @@ impl Session {
         if at_ms < self.elapsed() {
             return Err(InputError::new("atMs", format!("{at_ms} is in the past (the clock is at {} ms)", self.elapsed())));
         }
-        self.within_a_run(self.start() + at_ms, "atMs")?;
-        self.check_budget(&[], self.start() + at_ms, "atMs")
+        self.check_run_to(self.start() + at_ms, "atMs")
     }
 
     /// Processes the next `ms` of processing time (before the start the clock counts as 0, so
     /// `run_for(60_000)` ends at 60 s like `run_until(60_000)`).
     pub fn run_for(&mut self, ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
         let to = self.now().saturating_add(ms);
-        self.within_a_run(to, "ms")?;
-        self.check_budget(&[], to, "ms")?;
+        self.check_run_to(to, "ms")?;
         self.run_until_abs(to, obs).map(|_| ())
     }
 
@@ -326,7 +331,7 @@ impl Session {
     /// flip) or until `limit_ms` of processing time has passed.
     pub fn step_to_next_interesting(&mut self, limit_ms: i64, obs: &mut impl Observer) -> Result<bool, InputError> {
         self.ensure_running()?;
-        self.check_budget(&[], self.sim.now().saturating_add(limit_ms), "limitMs")?;
+        self.check_run_to(self.sim.now().saturating_add(limit_ms), "limitMs")?;
         self.guard(|sim| sim.step_to_next_interesting_with(limit_ms, obs))
     }
 
@@ -339,7 +344,7 @@ impl Session {
     /// asks for it (after which the job is finished).
     pub fn run_to_end(&mut self, obs: &mut impl Observer) -> Result<(), InputError> {
         let end = self.end().max(self.sim.now());
-        self.check_budget(&[], end, "duration_ms")?;
+        self.check_run_to(end, "duration_ms")?;
         self.run_until_abs(end, obs)?;
         if self.scenario.end_of_input && self.halted.is_none() {
             self.guard(|sim| sim.apply(Command::EndOfInput))?;
