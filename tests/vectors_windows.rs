@@ -4,12 +4,14 @@
 //! output checked as the vector lists it (within one watermark, firings of different keys are in
 //! timer-heap order in Flink, so those are compared sorted).
 
+mod common;
+
+use common::run::sim as run;
 use wmp::engine::operator::assigner::WindowSpec;
 use wmp::engine::operator::sql_window::WindowApi;
 use wmp::engine::operator::trigger::{FiringKind, TriggerSpec};
 use wmp::engine::operator::window_operator::{ElementOutcome, WindowFiring, WindowOperator};
 use wmp::engine::scenario::build::parse;
-use wmp::engine::sim::Simulation;
 use wmp::engine::time::EventTime;
 use wmp::engine::trace::TraceKind;
 
@@ -423,12 +425,6 @@ fn sql_null_rowtime_fails_the_job() {
         ElementOutcome::Accepted,
         "DataStream sessions take it"
     );
-}
-
-fn run(json: &str, until_ms: i64) -> Simulation {
-    let mut sim = parse(json).expect("valid scenario").build().expect("builds");
-    sim.run_until(sim.config().start_time + until_ms).unwrap();
-    sim
 }
 
 /// One record per millisecond from 1 on, a per-event generator, one partition.

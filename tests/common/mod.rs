@@ -1,9 +1,12 @@
 //! Shared proptest settings for the property tests (`tests/property_*.rs`): deterministic
 //! (fixed seed, no failure persistence), so a failure reproduces and prints the minimal
 //! shrunk input, which then belongs in a plain regression test next to the vectors; and the
-//! generators of producers and commands they share.
+//! generators of producers and commands they share. [`run`] builds and runs a scenario for the
+//! plain tests.
 
 #![allow(dead_code)] // each test file uses some of these
+
+pub mod run;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, RngSeed};
