@@ -396,3 +396,24 @@ fn on_the_wall_clock_back_pressure_idles_backlogged_splits_and_the_finding_says_
     let d = s.diagnose(&Default::default());
     assert!(d.headline.contains("FLIP-471"), "{}", d.headline);
 }
+
+/// A source's `watermarkLag` is Flink's (reference §11): processing time minus its watermark
+/// while the reader has records, frozen from when it runs dry after its last record, whatever
+/// the watermark status (it grew while the split went idle, and without withIdleness for ever).
+/// A rate-limited reader with a backlog is busy: its lag keeps growing.
+#[test]
+fn a_sources_watermark_lag_stops_when_its_reader_runs_dry() {
+    let mut v = job(1);
+    v["producers"] = json!([{"partitions": 0, "kind": "steady", "rate_per_s": 10, "stop_ms": 5000}]);
+    let lag_at = |v: &Value, ms| run(v, ms).metrics().source[0].watermark_lag;
+    // The last record (timestamp 4.9 s) at 4.9 s; the watermark 4.9 s − 1 s − 1 ms after it.
+    assert_eq!(lag_at(&v, 30_000), Some(1_001));
+    assert_eq!(lag_at(&v, 60_000), Some(1_001), "frozen while the reader has nothing");
+    v["source"]["watermark"]["idle_timeout_ms"] = json!(2_000);
+    assert_eq!(lag_at(&v, 60_000), Some(1_001), "the idle status does not move it");
+    let mut backlog_job = job(1);
+    backlog_job["source"]["read_rate_per_s"] = json!(10);
+    backlog_job["producers"] = json!([backlog(json!(0), 1_000, 1_000)]);
+    let (early, late) = (lag_at(&backlog_job, 30_000).unwrap(), lag_at(&backlog_job, 60_000).unwrap());
+    assert!(late > early + 20_000, "busy reading a backlog: {early} then {late}");
+}

@@ -253,7 +253,8 @@ export type SourceMetrics = {
   subtask: number,
   currentOutputWatermark: Watermark,
   /**
-   * `(idling ? idleStart : now) − lastEmittedWatermark`; null before the first watermark.
+   * `(idling ? idleStart : now) − lastEmittedWatermark`, idling as the reader is (nothing to
+   * read), not the watermark status; null before the first watermark.
    */
   watermarkLag: number | null,
   numRecordsOut: number,
@@ -311,8 +312,8 @@ export type WindowMetrics = {
    */
   inPoolUsage: number,
   /**
-   * Two-input operators: `currentInput1Watermark`, `currentInput2Watermark` (the
-   * operator's `currentInputWatermark` is their minimum).
+   * Two-input operators: each input's watermark, named as Flink's older per-input gauges
+   * (Flink 2.3 registers neither, only `currentInputWatermark`, their minimum).
    */
   currentInput1Watermark?: Watermark,
   currentInput2Watermark?: Watermark,

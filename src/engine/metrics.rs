@@ -4,6 +4,7 @@
 
 use super::flow::back_pressure::BackPressureLevel;
 use super::sim::Simulation;
+use super::source::subtask::SourceSubtask;
 use super::time::{EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
 use super::view::watermark::{as_opt_watermark, as_watermark};
 use serde::Serialize;
@@ -17,7 +18,8 @@ pub struct SourceMetrics {
     #[serde(serialize_with = "as_watermark")]
     #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub current_output_watermark: EventTime,
-    /// `(idling ? idleStart : now) − lastEmittedWatermark`; null before the first watermark.
+    /// `(idling ? idleStart : now) − lastEmittedWatermark`, idling as the reader is (nothing to
+    /// read), not the watermark status; null before the first watermark.
     pub watermark_lag: Option<i64>,
     pub num_records_out: u64,
     pub num_records_filtered: u64,
@@ -63,8 +65,8 @@ pub struct WindowMetrics {
     pub busy_time_ms_per_second: i64,
     /// The fullest input channel's share of its credits (0..1).
     pub in_pool_usage: f64,
-    /// Two-input operators: `currentInput1Watermark`, `currentInput2Watermark` (the
-    /// operator's `currentInputWatermark` is their minimum).
+    /// Two-input operators: each input's watermark, named as Flink's older per-input gauges
+    /// (Flink 2.3 registers neither, only `currentInputWatermark`, their minimum).
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "as_opt_watermark")]
     #[cfg_attr(test, ts(as = "Option<super::view::Watermark>", optional))]
     pub current_input1_watermark: Option<EventTime>,
@@ -148,6 +150,19 @@ fn lag(now: ProcTime, w: EventTime) -> Option<i64> {
 }
 
 impl Simulation {
+    /// Since when source subtask `s`'s reader has had nothing to read (Flink's `idleStartTime`,
+    /// which stops the source's `watermarkLag`): none while a readable split has records left
+    /// (a rate limit or back-pressure keeps the reader busy) or the subtask waits for alignment;
+    /// else its last record, or the tasks' start when it read none. It is not the watermark
+    /// status: a silent split without `withIdleness` stops the lag too (reference §11).
+    fn reader_idle_since(&self, s: &SourceSubtask) -> Option<ProcTime> {
+        let unread = |i: usize| self.partitions[s.splits[i].partition as usize].unread() > 0;
+        if !s.reads() || (0..s.splits.len()).any(|i| s.readable(i) && unread(i)) {
+            return None;
+        }
+        Some(s.last_record_at.unwrap_or_else(|| self.failover.restored_at.unwrap_or(self.cfg.start_time)))
+    }
+
     /// Counts are real ones (× `flow.record_scale`, see `snapshot_with`).
     pub fn metrics(&self) -> Metrics {
         let x = |n: u64| self.cfg.cluster.scaled(n);
@@ -161,7 +176,7 @@ impl Simulation {
                 SourceMetrics {
                     subtask: s.index,
                     current_output_watermark: w,
-                    watermark_lag: lag(s.idle_since.unwrap_or(now), w),
+                    watermark_lag: lag(self.reader_idle_since(s).unwrap_or(now), w),
                     num_records_out: x(s.num_records_out),
                     num_records_filtered: x(s.num_records_filtered),
                     idle: s.output.is_idle(),
@@ -256,7 +271,8 @@ impl Simulation {
     }
 
     /// The REST watermarks answer for a vertex: `"source"` gives `[]` (sources register no
-    /// task-level input watermark), `"window"` one entry per subtask.
+    /// task-level input watermark), `"window"` one entry per subtask: `JobVertexWatermarksHandler`
+    /// reads only `currentInputWatermark`, a two-input task's minimum of both inputs.
     pub fn rest_watermarks(&self, vertex: &str) -> Option<Vec<RestWatermark>> {
         match vertex {
             "source" => Some(Vec::new()),
@@ -264,19 +280,9 @@ impl Simulation {
                 self.down
                     .windows
                     .iter()
-                    .flat_map(|w| {
-                        let mut out = vec![RestWatermark {
-                            id: format!("{}.currentInputWatermark", w.index),
-                            value: w.current_input_watermark().to_string(),
-                        }];
-                        // A two-input task reports each input too.
-                        for i in (0..w.input.inputs()).filter(|_| w.input.inputs() > 1) {
-                            out.push(RestWatermark {
-                                id: format!("{}.currentInput{}Watermark", w.index, i + 1),
-                                value: w.input.input_watermark(i).to_string(),
-                            });
-                        }
-                        out
+                    .map(|w| RestWatermark {
+                        id: format!("{}.currentInputWatermark", w.index),
+                        value: w.current_input_watermark().to_string(),
                     })
                     .collect(),
             ),

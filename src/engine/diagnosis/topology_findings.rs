@@ -28,7 +28,7 @@ impl FindingContext<'_> {
                         format!("The {} input ({topic}) of window subtask {} came back {} below its watermark and stalls it until it catches up.", ordinal(*input), ex.subtask, d(*behind_ms)),
                     )
                     .detail("A two-input operator combines its inputs without the valve's 'unaligned' state: a returning input counts at once, so the operator waits instead of skipping it (the valve would skip a returning channel).")
-                    .check("currentInput1Watermark / currentInput2Watermark of the operator"),
+                    .check(format!("the {topic} source's currentOutputWatermark, below the other input's source; the operator's currentInputWatermark is the lower of the two (Flink 2.3 registers no per-input watermark metric)")),
                 ),
                 Reason::MidstreamHolds { source_subtask, operator, source_idle, idle_timeout_ms, silent_ms, sql } => {
                     let f = midstream(*source_subtask, &self.sim.source_subtask_name(*source_subtask), operator, *source_idle, *idle_timeout_ms, *silent_ms, *sql);
@@ -60,7 +60,7 @@ impl FindingContext<'_> {
             format!("The {} input ({topic}) holds the two-input operator: it waits for the slower side.", ordinal(input)),
         )
         .detail("A join or connected stream fires only as far as both inputs' watermarks allow. A quiet side needs withIdleness on its source (an idle input is left out), or a watermark of its own that keeps up.")
-        .check(format!("currentInput{}Watermark of the operator, below the other input's", input + 1));
+        .check(format!("the {topic} source's currentOutputWatermark, below the other input's source and equal to the operator's currentInputWatermark (Flink 2.3 registers no per-input watermark metric)"));
         // The partition findings' rule: with nothing ahead to release to, the timeout moves nothing.
         if let Some(ex) = self.explanation.filter(|_| self.nothing_ahead()) {
             let words = nothing_ahead_words(ex.ahead(), "the watermark");

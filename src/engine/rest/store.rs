@@ -96,25 +96,21 @@ fn source_samples(s: &SourceMetrics) -> Vec<Sample> {
 }
 
 fn keyed_samples(w: &WindowMetrics) -> Vec<Sample> {
-    let wm = |name, t: crate::engine::time::EventTime| (name, Value::Long(t.ms()));
-    let mut watermarks = vec![wm("currentInputWatermark", w.current_input_watermark)];
-    watermarks.extend(w.current_input1_watermark.map(|t| wm("currentInput1Watermark", t)));
-    watermarks.extend(w.current_input2_watermark.map(|t| wm("currentInput2Watermark", t)));
-    let mut v: Vec<Sample> = watermarks.iter().map(|&(n, x)| Sample::task(n, x)).collect();
-    v.extend([
+    // Flink 2.3 registers no per-input watermark for a two-input task (none in the recorded
+    // `connect.json`): only the minimum, as `currentInputWatermark`.
+    let input_watermark = Value::Long(w.current_input_watermark.ms());
+    vec![
+        Sample::task("currentInputWatermark", input_watermark),
         Sample::task("numRecordsIn", count(w.num_records_in)),
         Sample::task("numRecordsOut", count(w.num_records_out)),
         Sample::task("busyTimeMsPerSecond", Value::Long(w.busy_time_ms_per_second)),
         Sample::task("buffers.inPoolUsage", Value::Double(w.in_pool_usage)),
-    ]);
-    v.extend(watermarks.iter().map(|&(n, x)| Sample::op(n, x)));
-    v.extend([
+        Sample::op("currentInputWatermark", input_watermark),
         Sample::op("currentOutputWatermark", Value::Long(w.current_output_watermark.ms())),
         Sample::op("numRecordsIn", count(w.num_records_in)),
         Sample::op("numRecordsOut", count(w.num_records_out)),
         Sample::op("numLateRecordsDropped", count(w.num_late_records_dropped)),
-    ]);
-    v
+    ]
 }
 
 /// The subtasks of `vertex` with their samples, in subtask order.

@@ -38,7 +38,9 @@ pub struct SourceSubtask {
     /// When the output was last announced IDLE, while it is.
     pub idle_since: Option<ProcTime>,
     pub idle_time_ms: i64,
-    pub last_emitted_at: Option<ProcTime>,
+    /// When the reader last read a record (filtered or not): Flink's source metrics count the
+    /// reader idle from when it ran dry after its last record (`InternalSourceReaderMetricGroup`).
+    pub last_record_at: Option<ProcTime>,
     /// The exchange out of this source (the edge to the keyed operator).
     pub exchange: Exchange,
     /// Round-robin position for a rebalance exchange.
@@ -81,7 +83,7 @@ impl SourceSubtask {
             num_records_filtered: 0,
             idle_since: None,
             idle_time_ms: 0,
-            last_emitted_at: None,
+            last_record_at: None,
             exchange,
             rebalance_next: rebalance_start,
             read_budget_milli: 0,
@@ -202,6 +204,7 @@ impl SourceSubtask {
     /// record was filtered out.
     #[inline]
     pub fn assign(&mut self, i: usize, r: &Record, now: ProcTime) -> Option<EventTime> {
+        self.last_record_at = Some(now);
         let ts = self.settings.assigner.assign(r);
         let out = self.settings.transform.apply(r, ts, now);
         if out.is_none() {
@@ -489,7 +492,6 @@ impl SourceSubtask {
         for s in &signals[from.min(signals.len())..] {
             match *s {
                 Signal::Watermark(w) => {
-                    self.last_emitted_at = Some(now);
                     trace.push(now, TraceKind::SourceWatermark { subtask, watermark: w });
                     if let Some(a) = &mut self.alignment {
                         let was = a.waiting;
