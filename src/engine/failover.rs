@@ -370,12 +370,12 @@ impl Simulation {
         }
     }
 
-    /// The periodic emission goes on on its grid from the restart.
+    /// The restarted sources' periodic emission: its first tick one interval after they open,
+    /// as a job start's (reference §2.2), not on the old tasks' grid.
     fn realign_periodic_tick(&mut self, t: ProcTime) {
         let i = self.cfg.auto_watermark_interval_ms;
         if i > 0 {
-            let base = self.cfg.start_time;
-            self.next_tick = Some(base + ((t - base).max(0) + i - 1) / i * i);
+            self.next_tick = Some(t.saturating_add(i));
         }
     }
 
