@@ -179,6 +179,18 @@ fn an_idle_timeout_that_cannot_release_windows_promises_no_hold() {
     assert!(heartbeat.cost.contains("holds windows up to"), "{}", heartbeat.cost);
 }
 
+/// The hold a timeout costs: idleness is checked only at each watermark interval, and the
+/// countdown starts at the first quiet check after the one that saw the last record (reference
+/// §1.6), so a partition is excluded up to three intervals after the timeout (a record at 201 ms
+/// with 5 s and 200 ms goes idle at 5,800 ms); it read "timeout + interval".
+#[test]
+fn the_hold_an_idle_timeout_costs_counts_three_intervals() {
+    let a = diagnosed(include_str!("../presets/heartbeat_idle_timeout.json"), 60_000).advice.idle_timeout;
+    let t = a.recommended_ms.expect("a timeout is advised");
+    let hold = wmp::engine::time::format_duration(t + 3 * 200);
+    assert!(a.cost.contains(&format!("holds windows up to {hold} (the timeout plus up to three")), "{}", a.cost);
+}
+
 /// A source subtask that owns no split holds the watermark as a silent partition does, and an
 /// idle timeout is its fix (the finding offers it): the advice does not say it "changes nothing",
 /// and applies it.

@@ -340,8 +340,8 @@ fn idle_timeout(i: &Inputs, bound_ms: i64, tolerated: i64) -> (Recommendation, V
         // Where idleness cannot release windows, "holds windows up to …" promised what it cannot do.
         let hold = cannot_act.clone().unwrap_or_else(|| {
             format!(
-                "a silent partition holds windows up to {} (timeout + interval) before it is excluded",
-                d(t.saturating_add(i.interval_ms))
+                "a silent partition holds windows up to {} (the timeout plus up to three watermark intervals) before it is excluded",
+                d(t.saturating_add(i.interval_ms.saturating_mul(3)))
             )
         });
         format!("{hold}{conflict}")

@@ -9,6 +9,7 @@ use crate::engine::error::InputError;
 use crate::engine::flow::IdlenessClock;
 use crate::engine::job::JobConfig;
 use crate::engine::operator::midstream::MidstreamSpec;
+use crate::engine::partitioner::Exchange;
 use crate::engine::scenario::schema::{Scenario, TimedCommand};
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::time::format_elapsed;
@@ -226,6 +227,9 @@ pub fn notes(s: &Scenario, run: &Recorded) -> Vec<String> {
     }
     if cfg.checkpointing.interval_ms.is_some() && run.failures == 0 {
         notes.push("Checkpointing is not enabled in the job: the playground's job never failed, so no checkpoint is ever restored.".into());
+    }
+    if cfg.inputs.iter().any(|i| i.exchange != Exchange::Hash) {
+        notes.push("A rebalance or forward exchange: Flink keys a window only after a keyBy, so the job's window is keyed (one window per key and window), where the playground's window subtasks each keep the keys that reach them: a key whose records reach two of them has a window on each, its count split between them.".into());
     }
     if cfg.channel_latency_ms > 0 {
         notes.push("exchange.latency_ms is not reproduced: records reach the window as soon as the source emits them.".into());
