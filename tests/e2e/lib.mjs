@@ -122,6 +122,30 @@ export const onGraph = (env, query, fn) =>
     await fn(page);
   });
 
+/**
+ * Opens the playground at 1600×1000 (`options`: the browser context's, a viewport or colour
+ * scheme of its own) on its first preset, runs `fn(page, context)` once its graph is drawn, and
+ * checks that the page logged no problem but a refused clipboard (`env`: what `serveAndLaunch`
+ * returned). The controls tests' page.
+ */
+export async function onApp(env, fn, options = {}) {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1600, height: 1000 }, ...options });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await fn(page, context);
+    const real = problems.filter((p) => !p.includes("clipboard"));
+    assert.deepEqual(real, [], real.join("\n"));
+  } finally {
+    await context.close();
+  }
+}
+
+/** Types `value` into the field `id` (a selector) and commits it with Enter. */
+export async function setField(page, id, value) {
+  await page.fill(id, value);
+  await page.press(id, "Enter");
+}
+
 /** Loads the playground (optionally with a #hash) and waits until the graph is drawn. */
 export async function gotoApp(page, baseUrl, hash = "") {
   await page.goto(baseUrl + (hash ? "#" + hash : ""), { waitUntil: "load" });

@@ -93,17 +93,17 @@ fn GeneratorSelect() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let generator = move || pg.cfg.with(|c| c.first().source.generator);
     // With the load it is of ([`Pg::loads`]).
-    let kept = StoredValue::new((pg.loads.get_untracked(), pg.cfg.with_untracked(Remembered::of)));
+    let kept = StoredValue::new((pg.loads.get_untracked(), Remembered::loaded(pg)));
     // Every generator that runs, by a pick or a restart: the last bound was lost through
     // monotonous or none, which have none. A load (a preset, an import, a link, Reset) starts
-    // from what its scenario has: the one before's 5 s ran in a job that had none.
+    // from what its scenario has before its commands: the one before's 5 s ran in a job that had
+    // none, and a link's switch to monotonous is not the scenario's bound.
     Effect::new(move |_| {
         let load = pg.loads.get();
-        pg.cfg.with(|c| {
-            kept.update_value(|(seen, k)| {
-                *k = if *seen == load { k.keep(c.first().source.generator) } else { Remembered::of(c) };
-                *seen = load;
-            })
+        let running = generator();
+        kept.update_value(|(seen, k)| {
+            *k = if *seen == load { k.keep(running) } else { Remembered::loaded(pg) };
+            *seen = load;
         });
     });
     let running = Memo::new(move |_| generator_value(generator()).to_string());
@@ -149,6 +149,14 @@ impl Remembered {
             None => Remembered::default(),
         };
         after.keep(input.source.generator)
+    }
+
+    /// What the scenario loaded last has ([`Remembered::of`] its job before its commands), with
+    /// what the generator running now carries: a link's commands, or the scenario's own, replayed
+    /// to its position may have switched to one without a bound (the job there is bounded(0)).
+    fn loaded(pg: Pg) -> Self {
+        let scenario = pg.base.with_value(|sc| Remembered::of(&sc.job_config()));
+        scenario.keep(pg.cfg.with_untracked(|c| c.first().source.generator))
     }
 
     /// These with what `g` carries.
