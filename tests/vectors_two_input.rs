@@ -4,6 +4,10 @@
 //! `IntervalJoinOperatorTest`), the latter driven through the combination exactly as Flink's
 //! `processWatermark1/2` drive the operator.
 
+mod common;
+
+use common::run::sim;
+use serde_json::json;
 use wmp::engine::combined_watermark::IndexedCombinedWatermarkStatus;
 use wmp::engine::keys::KeyId;
 use wmp::engine::operator::interval_join::{IntervalJoinOperator, JoinBounds, JoinOutcome, JoinedPair, Side};
@@ -96,6 +100,25 @@ fn per_input_watermarks_are_the_metrics() {
     assert_eq!(render(&out), "WM(4)");
     assert_eq!((c.input_watermark_of(0), c.input_watermark_of(1), c.combined_watermark()), (EventTime(10), EventTime(4), EventTime(4)));
     assert!(c.input_idle(0) && !c.input_idle(1));
+}
+
+/// Flink's `currentInputWatermark` of a two-input task is its `MinWatermarkGauge` (reference
+/// §6.4): the lower of both inputs' last watermarks, idle or not. quiet-side-join with the idle
+/// timeout its finding offers: the rates input, idle, never sent a watermark, so the metric and
+/// the REST answer stay at No Watermark while the operator, which leaves the idle input out,
+/// fires its windows (the metric read the operator's watermark before).
+#[test]
+fn a_two_input_tasks_input_watermark_metric_counts_an_idle_input() {
+    let mut v: serde_json::Value = serde_json::from_str(include_str!("../presets/quiet_side_join.json")).unwrap();
+    v["second_input"]["source"]["watermark"]["idle_timeout_ms"] = json!(5_000);
+    v["source"]["watermark"]["idle_timeout_ms"] = json!(5_000);
+    let s = sim(&v.to_string(), 60_000);
+    let window = &s.downstream().windows[0];
+    assert!(window.current_input_watermark() > NO_WATERMARK && s.downstream().sink.total() > 0, "the operator fires");
+    assert_eq!(window.input.input_watermark(1), NO_WATERMARK, "rates never sent one");
+    assert_eq!(s.metrics().window[0].current_input_watermark, NO_WATERMARK);
+    assert_eq!(s.metrics().window[0].watermark_lag, None);
+    assert_eq!(s.rest_watermarks("window").unwrap()[0].value, i64::MIN.to_string());
 }
 
 /// The same steps through a two-channel valve: the returning channel stays unaligned, so the

@@ -286,10 +286,14 @@ export type SourceMetrics = {
  */
 export type WindowMetrics = {
   subtask: number,
+  /**
+   * Flink's gauge: with two inputs the lower of both, idle or not (the operator's own
+   * watermark, which leaves idle inputs out, is the snapshot's).
+   */
   currentInputWatermark: Watermark,
   currentOutputWatermark: Watermark,
   /**
-   * Processing time minus the watermark (the "event-time lag" people alert on).
+   * Processing time minus `currentInputWatermark` (the "event-time lag" people alert on).
    */
   watermarkLag: number | null,
   numRecordsIn: number,

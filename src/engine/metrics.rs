@@ -44,13 +44,15 @@ pub struct SourceMetrics {
 #[serde(rename_all = "camelCase")]
 pub struct WindowMetrics {
     pub subtask: u32,
+    /// Flink's gauge: with two inputs the lower of both, idle or not (the operator's own
+    /// watermark, which leaves idle inputs out, is the snapshot's).
     #[serde(serialize_with = "as_watermark")]
     #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub current_input_watermark: EventTime,
     #[serde(serialize_with = "as_watermark")]
     #[cfg_attr(test, ts(as = "super::view::Watermark"))]
     pub current_output_watermark: EventTime,
-    /// Processing time minus the watermark (the "event-time lag" people alert on).
+    /// Processing time minus `currentInputWatermark` (the "event-time lag" people alert on).
     pub watermark_lag: Option<i64>,
     pub num_records_in: u64,
     pub num_records_out: u64,
@@ -201,9 +203,9 @@ impl Simulation {
             .iter()
             .map(|w| WindowMetrics {
                 subtask: w.index,
-                current_input_watermark: w.current_input_watermark(),
+                current_input_watermark: w.input_watermark_gauge(),
                 current_output_watermark: w.current_output_watermark,
-                watermark_lag: lag(now, w.current_input_watermark()),
+                watermark_lag: lag(now, w.input_watermark_gauge()),
                 num_records_in: x(w.num_records_in),
                 num_records_out: x(w.num_records_out),
                 num_late_records_dropped: x(w.num_late_records_dropped),
@@ -282,7 +284,7 @@ impl Simulation {
                     .iter()
                     .map(|w| RestWatermark {
                         id: format!("{}.currentInputWatermark", w.index),
-                        value: w.current_input_watermark().to_string(),
+                        value: w.input_watermark_gauge().to_string(),
                     })
                     .collect(),
             ),

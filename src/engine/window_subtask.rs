@@ -45,11 +45,23 @@ impl WindowSubtask {
         }
     }
 
-    /// `currentInputWatermark`: the last watermark the valve handed to the operator.
+    /// The watermark the operator has processed: the last one the valve handed to it (with two
+    /// inputs, their combination without the idle ones).
     pub fn current_input_watermark(&self) -> EventTime {
         match &self.join {
             Some(j) => j.current_watermark(),
             None => self.op.current_watermark(),
+        }
+    }
+
+    /// Flink's `currentInputWatermark` gauge: with one input the operator's watermark; with two
+    /// the `MinWatermarkGauge`, the lower of both inputs' last watermarks, idle or not (reference
+    /// §6.4), so an idle input that never sent one keeps it at No Watermark while the windows,
+    /// which leave it out, fire.
+    pub fn input_watermark_gauge(&self) -> EventTime {
+        match self.input.inputs() {
+            1 => self.current_input_watermark(),
+            n => (0..n).map(|i| self.input.input_watermark(i)).min().unwrap_or(NO_WATERMARK),
         }
     }
 }
