@@ -91,7 +91,7 @@ impl FindingContext<'_> {
         .detail(WALL_CLOCK_BACK_PRESSURE)
         .evidence("backlogIdleSplits", backlogged.len() as u64, format!("{} idle with records unread", names.join(", ")))
         .source_subtask(s)
-        .check(format!("the Web UI's back pressure tab (HIGH) and the idle splits' pendingRecords; {}", self.late_counter()))
+        .check(format!("the Web UI's back pressure tab (HIGH) and the source subtasks' pendingRecords; {}", self.late_counter()))
     }
 
     /// Failures and restarts: a TaskManager that keeps being lost is a restart loop.

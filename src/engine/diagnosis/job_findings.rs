@@ -23,7 +23,6 @@ const LATE_RECENT_MS: i64 = 60_000;
 const BOUND_TOO_LARGE_MIN_MS: i64 = 5_000;
 /// Results later than this many bounds after their window are not the bound's doing.
 const BOUND_EXPLAINS_DELAY: i64 = 3;
-const CHECK_LATE: &str = "numLateRecordsDropped of the window operator, or with a late side output (which that counter does not count) the numRecordsIn of its consumer";
 
 /// "1 partition", "3 partitions".
 fn partitions_text(n: u32) -> String {
@@ -78,7 +77,7 @@ impl FindingContext<'_> {
         .evidence("subtasksWithoutSplit", u32::try_from(bare.len()).unwrap_or(u32::MAX), format!("source subtasks without a partition: {}", self.source_subtask_names(&bare)))
         .evidence("sourceParallelism", n, format!("source parallelism {n}"))
         .evidence("partitions", parts, partitions_text(parts))
-        .check("the source vertex's Watermarks tab shows No Watermark (-9223372036854775808) for that subtask");
+        .check("that subtask's currentOutputWatermark (a source operator metric) reads -9223372036854775808, and the keyed vertex's Watermarks tab shows No Watermark (a source vertex's tab is empty)");
         f = self.with_parallelism_fix(f, input);
         Some(match self.advice.idle_timeout_alone_ms {
             Some(t) if timeout.is_none() && cfg.auto_watermark_interval_ms > 0 => {
@@ -107,7 +106,7 @@ impl FindingContext<'_> {
         .detail("A reader whose last split is released keeps its last status: the empty multiplexer never reports again, so withIdleness cannot mark it idle (reference §4.6; FLINK-39586 proposes marking it idle). A restart starts the reader without that split: with withIdleness it then goes idle, and with a source parallelism at which every subtask gets one of the remaining partitions none is left without.")
         .evidence("subtasksReleased", u32::try_from(stuck.len()).unwrap_or(u32::MAX), format!("source subtasks whose splits were all released: {}", self.source_subtask_names(&stuck)))
         .evidence("partitions", parts, format!("{} left", partitions_text(parts)))
-        .check("the source vertex's Watermarks tab shows that subtask's watermark standing still while the others move; its idleTimeMsPerSecond stays 0 whatever the idle timeout");
+        .check("that subtask's currentOutputWatermark (a source operator metric) stands still while the other subtasks' move, whatever the idle timeout");
         Some(self.with_parallelism_fix(f, src.input))
     }
 
@@ -175,7 +174,7 @@ impl FindingContext<'_> {
                 )
                 .detail("pipeline.auto-watermark-interval = 0 disables periodic emission (seed 000, 'Know how the watermark moves').")
                 .evidence("intervalMs", 0, "pipeline.auto-watermark-interval 0")
-                .check("every operator's Watermarks tab reads No Watermark")
+                .check("the Watermarks tab of every vertex after the sources reads No Watermark")
                 .fix("Interval 200 ms", Action::AutoInterval(200)),
             );
         } else if interval == 0 && timeout.is_some() {
@@ -229,7 +228,7 @@ impl FindingContext<'_> {
                 Some(
                     Finding::new(FindingKind::NoWatermarkStrategy, Severity::Critical, format!("{source} has no watermark strategy (WatermarkStrategy.noWatermarks()): no watermark ever moves, so event-time windows fire only at the end of input."))
                         .detail("Assign the strategy in fromSource (seed 000 §2, symptom map: 'Watermark shows Long.MIN_VALUE').")
-                        .check("every Watermarks tab reads No Watermark although numRecordsIn grows")
+                        .check("the keyed vertex's Watermarks tab reads No Watermark although its numRecordsIn grows")
                         .fix(format!("forBoundedOutOfOrderness({})", exact(b)), Action::Bound(b)),
                 )
             }
@@ -264,7 +263,7 @@ impl FindingContext<'_> {
                         .partition(partition)
                         .detail("One bad record is enough (seed 000 §2): validate or clamp timestamps at the source.")
                         .evidence("aheadMs", ahead_ms, format!("{} ahead", d(ahead_ms)))
-                        .check("currentOutputWatermark of that partition's source subtask is far ahead of the wall clock")
+                        .check("split.<id>.watermark.currentWatermark of that partition's split (Flink 2.1+) is far ahead of the wall clock, while its subtask's currentOutputWatermark stays at the other splits' minimum")
                         .fix("Clamp timestamps ↻", Action::ClampRestart),
                 ),
                 Reason::FarFutureTimestamp { partition, ahead_ms, .. } => Some(
@@ -295,6 +294,15 @@ impl FindingContext<'_> {
         }
     }
 
+    /// Where Flink counts dropped late records: an interval join counts none.
+    fn late_drop_count(&self) -> &'static str {
+        if self.sim.cfg.interval_join.is_some() {
+            "no metric counts them"
+        } else {
+            "numLateRecordsDropped"
+        }
+    }
+
     fn units(&self, kind: FindingKind, title: &str) -> Finding {
         Finding::new(kind, Severity::Critical, title.into())
             .detail("Check the units of the timestamp field (seed 000 §2).")
@@ -318,7 +326,7 @@ impl FindingContext<'_> {
                         .evidence("boundMs", b, format!("bound {}", d(b)))
                         .evidence("disorderP99Ms", p99, format!("disorder {} at P99", d(p99)))
                         .evidence("lateRecords", dropped + side, format!("{} late", dropped + side))
-                        .check(CHECK_LATE)
+                        .check(self.late_counter())
                         .fix(format!("Bound {}", exact(rec)), Action::Bound(rec)),
                 );
             }
@@ -330,7 +338,7 @@ impl FindingContext<'_> {
             let quiet = now - last;
             let recent = quiet <= LATE_RECENT_MS.max(crate::engine::diagnosis::diagnose::window_size_ms(self.sim.cfg.window));
             let (sev, title) = if recent {
-                (Severity::Warning, format!("{} dropped silently as late (numLateRecordsDropped).", were(dropped)))
+                (Severity::Warning, format!("{} dropped silently as late ({}).", were(dropped), self.late_drop_count()))
             } else {
                 (Severity::Info, format!("{} dropped silently as late earlier; none for {}.", were(dropped), d(quiet)))
             };
@@ -338,7 +346,7 @@ impl FindingContext<'_> {
                 .detail("By default a window operator drops late records without a trace (seed 000 §4): capture them with a side output, or keep windows open longer with allowed lateness.")
                 .evidence("dropped", dropped, format!("{dropped} dropped"))
 
-                .check(CHECK_LATE)
+                .check(self.late_counter())
                 .fix("Late side output on", Action::SideOutput(true));
             // Late behind Long.MAX_VALUE is not counted: there may be no lateness to show.
             if let Some(q) = down.late.lateness.quantile(0.99, 0) {

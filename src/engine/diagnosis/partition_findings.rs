@@ -14,7 +14,7 @@ use crate::engine::time::thousands;
 /// A partition silent this long after steady traffic, excluded by idleness, looks broken.
 const STALLED_AFTER_MS: i64 = 60_000;
 const CHECK_PARTITION: &str =
-    "the source's Watermarks tab and currentOutputWatermark per subtask; whether the partition's KafkaSourceReader.topic.<topic>.partition.<p>.currentOffset moves";
+    "the source subtasks' currentOutputWatermark (source operator metrics); whether the partition's KafkaSourceReader.topic.<topic>.partition.<p>.currentOffset moves";
 
 impl FindingContext<'_> {
     pub(crate) fn partition_findings(&self) -> Vec<Finding> {
@@ -428,7 +428,7 @@ impl FindingContext<'_> {
             .detail("Idleness is a trade-off (seed 000 §3): while a partition is idle the watermark moves on without it, and what it sends when it wakes may already be late.")
             .evidence("lateRecords", p.late_records, format!("{} late records from it", p.late_records))
             .evidence("flips", p.idle_flips, format!("idle {} times", p.idle_flips))
-            .check(format!("{} rises when the partition's numRecordsIn resumes", self.late_counter()));
+            .check(format!("{} rises when the partition's KafkaSourceReader.topic.<topic>.partition.<p>.currentOffset moves again", self.late_counter()));
         // Back below the watermark and silent again (a stale record), it holds its subtask
         // until it goes idle again: a shorter (advised) timeout lets it go sooner.
         let (cur, advised) = (self.sim.source_settings_of(n).idle_timeout_ms, self.advice.idle_timeout_alone_ms);
@@ -460,7 +460,7 @@ impl FindingContext<'_> {
         .evidence("flips", p.idle_flips, format!("{} idle/active flips", p.idle_flips))
         .evidence("gapP99Ms", gap, format!("gaps up to {} (P99)", d(gap)))
         .evidence("idleTimeoutMs", t, format!("idle timeout {}", d(t)))
-        .check("its split's idleTimeMsPerSecond (split.<id>.watermark, Flink 2.1+) rises above 0 in each gap longer than the idle timeout and falls back with the next record; the window operator's currentInputWatermark stalls after each");
+        .check("its split's idleTimeMsPerSecond (split.<id>.watermark, Flink 2.1+) rises above 0 in each gap longer than the idle timeout plus one to three watermark intervals and falls back with the next record; the window operator's currentInputWatermark stalls after each");
         self.idle_fix(f, n)
     }
 
