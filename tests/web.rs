@@ -148,7 +148,7 @@ async fn two_inputs_and_chained_operators_are_drawn_and_named_alike() {
     assert_eq!(n[0].0.as_deref(), Some("4"));
     assert!(text(&c, ".why").contains("partition rates-0"), "{}", text(&c, ".why"));
     assert!(text(&c, "#splits-table tr[data-partition='4'] th").starts_with("rates-0"));
-    assert!(text(&c, "#inputs-strip").contains("currentInput2Watermark (rates)"));
+    assert!(text(&c, "#inputs-strip").contains("input 2 watermark (rates)"));
     pg.load_preset("union-idle-stream").unwrap();
     settle().await;
     assert_eq!(count(&c, "svg.graph .node.op .port.valve"), 2);

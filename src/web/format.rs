@@ -86,6 +86,12 @@ pub const NODE_LINE_CHARS: usize = 26;
 /// the widest digits of a system sans).
 pub const NODE_NAME_CHARS: usize = 22;
 
+/// What a two-input operator's per-input watermark ("input 2 watermark") is, for its titles:
+/// Flink 2.3 registers no `currentInput1Watermark`/`currentInput2Watermark` (docs/LIVE.md).
+pub const PER_INPUT_NOTE: &str =
+    "the playground's per-input view: Flink 2.3 reports only the operator's currentInputWatermark (the minimum), \
+     so the holding input shows up as the source whose currentOutputWatermark equals it";
+
 /// A count in a few characters: "9,999", "123 k", "12.4 M", "1.23 G".
 pub fn short_count(n: u64) -> String {
     let (unit, name) = match n {

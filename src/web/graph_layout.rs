@@ -63,7 +63,7 @@ pub enum Ports {
     Direct,
     /// `union`: one valve over every channel of both sources.
     Valve,
-    /// `connect` / interval join: one valve per input, combined (`currentInputNWatermark`).
+    /// `connect` / interval join: one valve per input, combined (`currentInputWatermark`, the minimum).
     TwoInputs,
 }
 

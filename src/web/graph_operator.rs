@@ -1,12 +1,12 @@
 //! A keyed subtask in the job graph: a window subtask or an interval join subtask, with its
 //! `currentInputWatermark` (human, raw, lag). With two inputs (`connect`, interval join) it
-//! also shows `currentInput1Watermark` and `currentInput2Watermark` on lines of their own, each
-//! beside the port its channels enter, and the input that holds the operator's watermark gets
-//! the graph's one "holds the watermark" mark (thick orange port, ◀ min) — as a channel would
-//! with one input.
+//! also shows each input's watermark on a line of its own (the playground's per-input view:
+//! Flink 2.3 reports only the minimum), each beside the port its channels enter, and the input
+//! that holds the operator's watermark gets the graph's one "holds the watermark" mark (thick
+//! orange port, ◀ min) — as a channel would with one input.
 //! A union's subtask has one port: the valve that covers both sources' channels.
 
-use super::format::{node_holds, node_name_line, raw_and_lag, thousands, wm_human, wm_raw, NODE_LINE_CHARS, UNKNOWN_WM};
+use super::format::{node_holds, node_name_line, raw_and_lag, thousands, wm_human, wm_raw, NODE_LINE_CHARS, PER_INPUT_NOTE, UNKNOWN_WM};
 use super::graph_layout::{Layout, Ports, COUNTS_Y, COUNTS_Y_DENSE, O_W, PORT_W};
 use super::reading::Chain;
 use super::rows::op_memo;
@@ -82,7 +82,7 @@ pub fn OperatorNode(o: u32, lay: Memo<Layout>, chain: Memo<Chain>) -> impl IntoV
         if live {
             format!("subtask {o} ({}): currentInputWatermark, the minimum over its input channels as Flink reports it; the channels' own watermarks are not in the REST API", line3(usize::MAX).unwrap_or_default())
         } else if geo.with(|g| g.3 == Ports::TwoInputs) {
-            format!("{} subtask {o}: a two-input operator; currentInputWatermark is the minimum of currentInput1Watermark and currentInput2Watermark over the inputs that are not idle{}; click to explain why", if join.get() { "interval join" } else { "window" }, holds("; "))
+            format!("{} subtask {o}: a two-input operator; its watermark is the minimum of the input 1 and input 2 watermarks over the inputs that are not idle (Flink's currentInputWatermark metric is the minimum of both, idle or not){}; click to explain why", if join.get() { "interval join" } else { "window" }, holds("; "))
         } else {
             let raw = line3(usize::MAX).unwrap_or_default();
             format!("window subtask {o} ({raw}): currentInputWatermark is the minimum over its active, aligned input channels{}; click to explain why", holds("; "))
@@ -155,7 +155,7 @@ fn InputPort(o: u32, input: usize, lay: Memo<Layout>) -> impl IntoView {
         d.with(|v| {
             v.as_ref().map_or(String::new(), |(i, _)| {
                 format!(
-                    "currentInput{}Watermark ({}): {}{}",
+                    "input {} watermark ({}): {}{}; {PER_INPUT_NOTE}",
                     input + 1,
                     i.topic,
                     wm_raw(i.watermark.ms()),

@@ -1,10 +1,10 @@
 //! The splits table (one row per partition, named `topic-N` in a job with two topics) and the
 //! channels table (one row per input channel of the focused keyed subtask, with its logical
-//! input; a two-input operator's `currentInput1/2Watermark` above it). The row holding the
+//! input; a two-input operator's per-input watermarks above it). The row holding the
 //! minimum carries the same ◀ min mark and outline as the graph (◀ ahead when it pushed the
 //! watermark ahead of processing time).
 
-use super::format::{dur, thousands, wm_human, wm_raw};
+use super::format::{dur, thousands, wm_human, wm_raw, PER_INPUT_NOTE};
 use super::measure::{gated, mark_more_beyond, use_visible};
 use super::rows::{channel_memo, split_memo, Row};
 use super::state::{Pg, Selection};
@@ -248,8 +248,9 @@ fn input_name(snap: RwSignal<crate::engine::snapshot::Snapshot>, ch: Option<(usi
     })
 }
 
-/// A two-input operator's inputs above its channels: `currentInputNWatermark` of each, idle, and
-/// the one that holds the operator's watermark (◀ min, as in the graph).
+/// A two-input operator's inputs above its channels: each one's watermark ("input N watermark",
+/// the playground's own view: Flink 2.3 reports only the minimum), idle, and the one that holds
+/// the operator's watermark (◀ min, as in the graph).
 #[component]
 fn InputsStrip(focus: Memo<u32>, ahead: Memo<bool>, snap: RwSignal<crate::engine::snapshot::Snapshot>) -> impl IntoView {
     let pg = expect_context::<Pg>();
@@ -267,8 +268,8 @@ fn InputsStrip(focus: Memo<u32>, ahead: Memo<bool>, snap: RwSignal<crate::engine
                     let min = started.get() && i.is_min;
                     let wm = if i.idle { "◌ IDLE".to_string() } else { wm_human(i.watermark.ms(), now) };
                     view! {
-                        <li class:holding=min class:idle=i.idle data-input=i.input title=format!("currentInput{}Watermark = {}", i.input + 1, wm_raw(i.watermark.ms()))>
-                            <b>{format!("currentInput{}Watermark", i.input + 1)}</b>{format!(" ({}) ", i.topic)}<span class="mono">{wm}</span>
+                        <li class:holding=min class:idle=i.idle data-input=i.input title=format!("input {} watermark = {}; {PER_INPUT_NOTE}", i.input + 1, wm_raw(i.watermark.ms()))>
+                            <b>{format!("input {} watermark", i.input + 1)}</b>{format!(" ({}) ", i.topic)}<span class="mono">{wm}</span>
                             <MinMark on=min ahead=ahead />
                         </li>
                     }

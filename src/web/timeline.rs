@@ -423,7 +423,7 @@ fn TimelineTable() -> impl IntoView {
             let mut rows: Vec<(String, &Series)> = d.operators.iter().enumerate().map(|(i, s)| (format!("window subtask {i}"), s)).collect();
             for (o, per_input) in d.inputs.iter().enumerate() {
                 for (k, s) in per_input.iter().enumerate() {
-                    rows.push((format!("subtask {o} · currentInput{}Watermark ({})", k + 1, d.input_names.get(k).cloned().unwrap_or_default()), s));
+                    rows.push((format!("subtask {o} · input {} watermark ({})", k + 1, d.input_names.get(k).cloned().unwrap_or_default()), s));
                 }
             }
             rows.extend(d.splits.iter().enumerate().map(|(i, s)| (d.split_name(i), s)));

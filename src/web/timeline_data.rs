@@ -1,6 +1,6 @@
 //! What the timeline draws, recorded as the simulation runs: one watermark series per split and
 //! per keyed subtask (a step function, one point per change) and, for a two-input operator, one
-//! per input (`currentInput1/2Watermark`), idle intervals, window firings and late records.
+//! per input (the playground's per-input watermarks), idle intervals, window firings and late records.
 //! Bounded: old points are thinned, old marks dropped.
 //!
 //! The watermark lines are read after every processed instant ([`Watch`]), not only when a

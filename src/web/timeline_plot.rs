@@ -43,7 +43,7 @@ pub enum LineKind {
     Operator,
     /// The window subtask the WHY panel talks about.
     OperatorFocus,
-    /// One input of the focused two-input operator (`currentInputNWatermark`; 0 or 1).
+    /// One input of the focused two-input operator (its per-input watermark; 0 or 1).
     Input(u8),
 }
 
@@ -423,7 +423,7 @@ fn lines(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData, f: &Frame) {
     // The focused two-input operator's inputs, under its own line: the lower one is what holds it.
     for (k, s) in data.inputs.get(f.focus_op as usize).into_iter().flatten().enumerate() {
         let topic = data.input_names.get(k).map_or(String::new(), |t| format!(" ({t})"));
-        line(format!("currentInput{}Watermark{topic} of subtask {}", k + 1, f.focus_op), LineKind::Input(k as u8), s);
+        line(format!("input {} watermark{topic} of subtask {}", k + 1, f.focus_op), LineKind::Input(k as u8), s);
     }
     for (i, s) in data.operators.iter().enumerate() {
         let kind = if i as u32 == f.focus_op { LineKind::OperatorFocus } else { LineKind::Operator };

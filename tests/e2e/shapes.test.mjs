@@ -69,7 +69,7 @@ test("quiet side of a connect: the rates input holds both window subtasks at No 
     // The input holding the minimum is marked like the minimum channel: in the graph and above the channels.
     assert.equal(await page.locator("svg.graph .node.op[data-operator='0'] .port.input.holding[data-input='1']").count(), 1);
     assert.equal(await page.locator("svg.graph .node.op[data-operator='0'] .port.input.holding[data-input='0']").count(), 0);
-    assert.match(await page.locator("#inputs-strip li.holding").textContent(), /currentInput2Watermark \(rates\) No Watermark/);
+    assert.match(await page.locator("#inputs-strip li.holding").textContent(), /input 2 watermark \(rates\) No Watermark/);
     assert.equal(await page.locator("svg.graph .node.part.holding[data-partition='4']").count(), 1);
     await page.screenshot({ path: path.join(shots, "quiet-side-join-held.png") });
     await step(page, "Fix: withIdleness(5 s)");
@@ -163,7 +163,7 @@ test("interval join: its bounds in the graph, joined pairs instead of window emi
     assert.ok(pairs > 100, `pairs joined: ${pairs}`);
     assert.ok((await page.locator("#joins-table tbody tr").count()) > 0);
     assert.match(await page.locator("svg.graph .node.sink").textContent(), /joined pairs/);
-    assert.match(await page.locator("#inputs-strip").textContent(), /currentInput1Watermark \(orders\).*currentInput2Watermark \(payments\)/);
+    assert.match(await page.locator("#inputs-strip").textContent(), /input 1 watermark \(orders\).*input 2 watermark \(payments\)/);
     assert.match(await page.locator(".why .headline").textContent(), /^Join subtask/);
     assert.match(await page.locator("canvas.timeline").getAttribute("data-marks"), /inputs=2/);
     assert.equal(await page.locator("#join-bounds").count() + (await page.locator("#btn-apply-window").count()), 1, "join settings, not window controls");

@@ -237,7 +237,7 @@ fn java_aggregate(a: AggregateKind) -> &'static str {
 fn java_connect(cfg: &JobConfig) -> String {
     let (a, b) = (stream_var(cfg, 0), stream_var(cfg, 1));
     format!(
-        "// connect: a two-input operator; its watermark is min(currentInput1Watermark, currentInput2Watermark)\n\
+        "// connect: a two-input operator; its watermark is the minimum of both inputs' watermarks (an idle input left out)\n\
          // over the inputs that are not idle: a quiet input holds it unless its source has withIdleness.\n\
          SingleOutputStreamOperator<Result> results = {a}\n    .connect({b})\n    .keyBy(Event::getKey, OtherEvent::getKey)\n    \
          .process(new WindowedCoProcessFunction({}, new {}()));  // event-time timers at each window's end\n",
@@ -254,7 +254,7 @@ fn java_interval_join(cfg: &JobConfig, b: &JoinBounds) -> String {
     if cfg.late_side_output {
         s += "OutputTag<Event> lateLeft = new OutputTag<Event>(\"late-left\") {};\nOutputTag<OtherEvent> lateRight = new OutputTag<OtherEvent>(\"late-right\") {};\n";
     }
-    s += "// Interval Join: a two-input operator; an element is late when ts < min(currentInput1Watermark, currentInput2Watermark)\n";
+    s += "// Interval Join: a two-input operator; an element is late when ts < the operator's watermark, the minimum of both inputs' watermarks (an idle input left out)\n";
     s += &format!(
         "SingleOutputStreamOperator<Joined> joined = {a}\n    .keyBy(Event::getKey)\n    .intervalJoin({r}.keyBy(OtherEvent::getKey))\n    .between({}, {})  // right.ts - left.ts in {}\n",
         java_duration(b.lower_ms),

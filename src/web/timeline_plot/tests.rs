@@ -51,7 +51,7 @@ fn a_two_input_operator_gets_a_dashed_line_per_input_under_its_own() {
     d.input_names = vec!["orders".into(), "rates".into()];
     let p = plot(&d, &frame(&d));
     let inputs: Vec<_> = lines(&p).into_iter().filter(|l| matches!(l.1, LineKind::Input(_))).map(|l| l.0).collect();
-    assert_eq!(inputs, ["currentInput1Watermark (orders) of subtask 0", "currentInput2Watermark (rates) of subtask 0"]);
+    assert_eq!(inputs, ["input 1 watermark (orders) of subtask 0", "input 2 watermark (rates) of subtask 0"]);
     assert!(p.census().ends_with("inputs=2"), "{}", p.census());
 }
 
