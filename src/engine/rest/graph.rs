@@ -27,8 +27,8 @@ pub struct Operator {
 pub enum VertexKind {
     /// The source subtasks of job input `input`: global source indexes `first..first + parallelism`.
     Source { input: u8, first: u32 },
-    /// The keyed operator (windows or interval join) chained with the sink.
-    Keyed,
+    /// The keyed operator (windows, or an interval join: `join`) chained with the sink.
+    Keyed { join: bool },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,8 +84,8 @@ impl JobGraph {
             Some(_) => "IntervalJoin".to_string(),
             None => format!("Window({})", assigner_name(&cfg.window)),
         };
-        let n = vertices.len();
-        vertices.push(vertex(&job_name, n, vec![keyed, "Sink: Results".to_string()], cfg.window_parallelism, VertexKind::Keyed));
+        let (n, kind) = (vertices.len(), VertexKind::Keyed { join: cfg.interval_join.is_some() });
+        vertices.push(vertex(&job_name, n, vec![keyed, "Sink: Results".to_string()], cfg.window_parallelism, kind));
         JobGraph { job_id: ids::job_id(&job_name), job_name, vertices }
     }
 

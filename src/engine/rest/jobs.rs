@@ -139,10 +139,10 @@ fn plan(graph: &JobGraph) -> Value {
         .iter()
         .map(|v| {
             let inputs: Vec<Value> = match v.kind {
-                VertexKind::Keyed => graph
+                VertexKind::Keyed { .. } => graph
                     .vertices
                     .iter()
-                    .filter(|u| u.kind != VertexKind::Keyed)
+                    .filter(|u| !matches!(u.kind, VertexKind::Keyed { .. }))
                     .enumerate()
                     .map(|(num, u)| json!({ "num": num, "id": u.id, "ship_strategy": "HASH", "exchange": "pipelined_bounded" }))
                     .collect(),

@@ -174,14 +174,14 @@ fn vertex_route(g: &JobGraph, v: &Vertex, sim: &Simulation, tail: &[&str], query
 fn watermarks(v: &Vertex, sim: &Simulation) -> Vec<crate::engine::metrics::RestWatermark> {
     match v.kind {
         VertexKind::Source { .. } => Vec::new(),
-        VertexKind::Keyed => sim.rest_watermarks("window").unwrap_or_default(),
+        VertexKind::Keyed { .. } => sim.rest_watermarks("window").unwrap_or_default(),
     }
 }
 
 fn back_pressure(v: &Vertex, sim: &Simulation) -> Option<crate::engine::metrics::RestBackPressure> {
     match v.kind {
         VertexKind::Source { first, .. } => sim.rest_back_pressure_of_sources(first..first + v.parallelism),
-        VertexKind::Keyed => sim.rest_back_pressure("window"),
+        VertexKind::Keyed { .. } => sim.rest_back_pressure("window"),
     }
 }
 
@@ -221,6 +221,23 @@ mod tests {
         let read: i64 = subtasks.iter().map(|t| t["metrics"]["read-records"].as_i64().unwrap()).sum();
         assert!(read > 0);
         assert_eq!(d["vertices"][1]["metrics"]["read-records"], read);
+    }
+
+    /// A window vertex lists numLateRecordsDropped; an interval join's has none (Flink 2.3 drops
+    /// its late elements without a metric, reference §9).
+    #[test]
+    fn only_a_window_vertex_has_a_late_drop_counter() {
+        let names = |json: &str| {
+            let mut s = Session::from_json(json).unwrap();
+            s.run_until(5_000, &mut ()).unwrap();
+            let g = JobGraph::of(s.sim(), &s.scenario().name);
+            let keyed = &g.vertices.last().unwrap().id;
+            let (_, list) = get(&g, s.sim(), &format!("/jobs/{}/vertices/{keyed}/metrics", g.job_id));
+            list.to_string()
+        };
+        assert!(names(include_str!("../../../presets/seed_001_heartbeat.json")).contains("numLateRecordsDropped"));
+        let join = names(include_str!("../../../tests/scenarios/interval_join_quiet_side.json"));
+        assert!(join.contains("currentInputWatermark") && !join.contains("numLateRecordsDropped"), "{join}");
     }
 
     /// A job that FAILED for good has ended: `end-time` is the instant, `duration` stops there

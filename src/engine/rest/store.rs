@@ -95,11 +95,13 @@ fn source_samples(s: &SourceMetrics) -> Vec<Sample> {
     v
 }
 
-fn keyed_samples(w: &WindowMetrics) -> Vec<Sample> {
+/// A keyed subtask's samples; an interval join (`join`) drops late elements without a metric
+/// (reference §9), so it has no `numLateRecordsDropped`.
+fn keyed_samples(w: &WindowMetrics, join: bool) -> Vec<Sample> {
     // Flink 2.3 registers no per-input watermark for a two-input task (none in the recorded
     // `connect.json`): only the minimum, as `currentInputWatermark`.
     let input_watermark = Value::Long(w.current_input_watermark.ms());
-    vec![
+    let mut v = vec![
         Sample::task("currentInputWatermark", input_watermark),
         Sample::task("numRecordsIn", count(w.num_records_in)),
         Sample::task("numRecordsOut", count(w.num_records_out)),
@@ -109,8 +111,11 @@ fn keyed_samples(w: &WindowMetrics) -> Vec<Sample> {
         Sample::op("currentOutputWatermark", Value::Long(w.current_output_watermark.ms())),
         Sample::op("numRecordsIn", count(w.num_records_in)),
         Sample::op("numRecordsOut", count(w.num_records_out)),
-        Sample::op("numLateRecordsDropped", count(w.num_late_records_dropped)),
-    ]
+    ];
+    if !join {
+        v.push(Sample::op("numLateRecordsDropped", count(w.num_late_records_dropped)));
+    }
+    v
 }
 
 /// The subtasks of `vertex` with their samples, in subtask order.
@@ -122,8 +127,8 @@ pub fn subtasks(vertex: &Vertex, m: &Metrics, task_manager_of: impl Fn(u32) -> u
             .filter(|s| (first..first + vertex.parallelism).contains(&s.subtask))
             .map(|s| Subtask { index: s.subtask - first, task_manager: task_manager_of(s.subtask), samples: source_samples(s) })
             .collect(),
-        VertexKind::Keyed => {
-            m.window.iter().map(|w| Subtask { index: w.subtask, task_manager: w.task_manager, samples: keyed_samples(w) }).collect()
+        VertexKind::Keyed { join } => {
+            m.window.iter().map(|w| Subtask { index: w.subtask, task_manager: w.task_manager, samples: keyed_samples(w, join) }).collect()
         }
     }
 }
