@@ -268,16 +268,16 @@ impl ReplayWriter {
     }
 
     /// A checkpoint or a failure after its instant's clock changes and ticks; a restart skips
-    /// the ticks the job missed while it was down (its own instant's tick runs: the restart
-    /// comes first).
+    /// the ticks the job missed while it was down, and its sources tick first one interval after
+    /// it, as the playground's do (reference §2.2).
     fn write_failover(&mut self, (t, event): FailoverChange, clocks: &mut Peekable<IntoIter<ClockChange>>, text: &mut String) {
         while let Some(c) = clocks.next_if(|c| c.0 <= t) {
             self.write_clock(c, text);
         }
         match event {
             FailoverEvent::Restart => {
-                while self.next_tick < t {
-                    self.next_tick += self.tick_ms;
+                if self.tick_ms > 0 {
+                    self.next_tick = t.saturating_add(self.tick_ms);
                 }
                 self.down = false;
             }
@@ -394,7 +394,7 @@ mod tests {
         let after = &lines[f + 1..];
         assert!(after[0].starts_with("R\t125000\t"), "{}", after[0]);
         let tick = after.iter().position(|l| l.starts_with("T\t")).unwrap();
-        assert_eq!(after[tick], "T\t125000", "the restart's own instant ticks, after its reads");
+        assert_eq!(after[tick], "T\t125200", "the restarted sources tick first one interval after the restart");
     }
 
     #[test]
