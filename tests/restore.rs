@@ -465,3 +465,16 @@ fn a_partition_waiting_for_the_restart_is_not_called_silent() {
         assert!(ex.reasons.iter().all(|r| !matches!(r, Reason::SplitSilentNoIdleTimeout { .. })), "{}", ex.text);
     }
 }
+
+/// The restarted sources report for alignment first one update interval after they open, as at
+/// the job start (reference §5.1), not on the old tasks' grid: with reports every second and the
+/// restart at 5500, the new coordinator (its aggregates are not checkpointed) hears the first
+/// report at 6500, not 6000.
+#[test]
+fn the_restarted_sources_report_for_alignment_one_interval_after_the_restart() {
+    let mut v = base();
+    v["source"]["watermark"]["alignment"] = json!({"group": "g", "max_drift_ms": 20_000, "update_interval_ms": 1_000});
+    assert!(sim_at(&v, 5_000).alignment_group_min(0).is_some(), "reported before the failure");
+    assert_eq!(sim_at(&v, 6_400).alignment_group_min(0), None, "nothing reported yet after the restart");
+    assert!(sim_at(&v, 6_500).alignment_group_min(0).is_some());
+}

@@ -1,5 +1,5 @@
 //! When alignment runs (step 7 of a millisecond, `docs/FLOW.md`): at every `updateInterval`
-//! after the start, each subtask of an aligned source samples, checks and reports, then the
+//! after the start (after a restart, after the restart), each subtask of an aligned source samples, checks and reports, then the
 //! coordinator announces the max allowed watermark to the subtasks that reported. Flink runs
 //! these on separate timers and an RPC; the engine runs them at the same instant, in this
 //! order, with no delay.
@@ -14,14 +14,13 @@ impl Simulation {
         self.coordinator.group_min(input)
     }
 
-    /// At a restart the new tasks report on the alignment grid from the job start again: the
-    /// first grid instant at or after `t`.
+    /// At a restart the new tasks report first one update interval after they open, as at the
+    /// job start (the restored `SourceOperator` schedules its reports at a fixed delay, reference
+    /// §5.1), and the engine's coordinator announces at the same instants.
     pub(crate) fn realign_alignment_ticks(&mut self, t: ProcTime) {
-        let start = self.cfg.start_time;
         for (input, next) in self.next_alignment.iter_mut().enumerate() {
             let Some(every) = self.cfg.inputs[input].alignment.as_ref().map(|a| a.update_interval_ms) else { continue };
-            let k = ((t - start).max(0) + every - 1) / every;
-            *next = Some(start + k.max(1) * every);
+            *next = Some(t.saturating_add(every));
         }
     }
 
