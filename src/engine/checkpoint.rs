@@ -61,8 +61,9 @@ pub struct CompletedCheckpoint {
     /// Per keyed subtask.
     pub keyed: Vec<KeyedState>,
     /// The records in the channels, per channel index, in order: read (so not below the
-    /// offsets) but not yet in the keyed state. Flink's aligned barrier waits for them and an
-    /// unaligned checkpoint stores them; either way the restore gets them back exactly once.
+    /// offsets) but not yet in the keyed state. The restore gets them back exactly once, as an
+    /// unaligned checkpoint does, but without the watermarks between them (Flink's aligned
+    /// barrier processes both first; docs/FLOW.md's Simplified).
     pub in_flight: Vec<(usize, Vec<InFlightRecord>)>,
     /// Window results and joined pairs the sink had received.
     pub sink_results: usize,
