@@ -4,10 +4,12 @@
 //! checkpoint, replayed records and re-emitted results are counted; a TaskManager over its
 //! memory is lost again and again; `restart: none` ends the job FAILED.
 //!
-//! The base job: one partition, a steady producer (10 records/s, timestamps = processing
-//! time), a bound of 2 s, tumbling 1 s windows, periodic emission every 200 ms, checkpoints every
-//! 2 s (at 2000 and 4000), a keyed subtask killed at 4900, restarted 600 ms later at 5500.
+//! The base job is `common::restore_job`'s (checkpoints at 2000 and 4000), with a keyed subtask
+//! killed at 4900, restarted 600 ms later at 5500.
 
+mod common;
+
+use common::restore_job;
 use serde_json::{json, Value};
 use wmp::engine::explain::Reason;
 use wmp::engine::failover::JobStatus;
@@ -22,16 +24,7 @@ use wmp::engine::trace::{TraceEvent, TraceKind};
 const S: i64 = wmp::engine::scenario::schema::DEFAULT_START_MS;
 
 fn base() -> Value {
-    json!({
-        "duration_ms": 12_000,
-        "topic": {"partitions": 1},
-        "source": {"watermark": {"generator": {"kind": "bounded_out_of_orderness", "bound_ms": 2000}}},
-        "window": {"assigner": {"type": "tumbling", "size_ms": 1000}},
-        "producers": [{"partitions": 0, "kind": "steady", "rate_per_s": 10}],
-        "checkpointing": {"interval_ms": 2000, "restart": {"type": "fixed_delay", "delay_ms": 600, "attempts": 5}},
-        "commands": [{"at_ms": 4900, "command": "fail", "target": {"keyed_subtask": 0}}],
-        "trace": {"capacity": 1_000_000, "records": true}
-    })
+    restore_job::job(json!([restore_job::fail_at(4900)]))
 }
 
 fn sim_at(v: &Value, at_ms: i64) -> Simulation {

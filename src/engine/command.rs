@@ -200,6 +200,7 @@ impl Simulation {
         if let Some((s, i)) = self.split_of(partition) {
             let now = self.now.max(self.cfg.start_time);
             self.sources[s as usize].release_split(i, now, &mut self.trace);
+            self.note_released(partition as usize, now);
         }
     }
 

@@ -9,9 +9,10 @@
 //!
 //! While the job is down (`RESTARTING`) nothing is read or processed: producers keep appending
 //! to the partitions, and whatever was in flight in the channels is lost. At the restart:
-//! * partitions rewind to the checkpointed read offsets (the configured start offsets without
-//!   a checkpoint; partitions added later start at 0), so the records read between the
-//!   checkpoint and the failure are read again (`records_replayed`);
+//! * partitions rewind to the checkpointed read offsets (partitions added later start at 0;
+//!   without a checkpoint the start offsets are resolved again), so the records read between
+//!   the checkpoint and the failure are read again (`records_replayed`); splits that ended
+//!   after the checkpoint read to their end again (`stopping_offset`);
 //! * source subtasks are new: their splits come back from the checkpoint, but every watermark
 //!   is `Long.MIN_VALUE`, every split and output ACTIVE, idleness timers start over;
 //! * keyed subtasks get fresh valves (every channel MIN and ACTIVE), and the operator state and
@@ -273,6 +274,8 @@ impl Simulation {
         let kind = TraceKind::JobRestarted { attempt: f.attempt, checkpoint: f.restored_from };
         self.trace.push(t, kind);
         self.rewind_partitions(checkpoint.as_ref());
+        let ended: Vec<Option<bool>> = self.sources.iter().map(|s| (s.finished || self.ended).then_some(s.finished)).collect();
+        self.plan_rereads(&ended);
         self.rebuild_sources(t);
         self.rebuild_downstream(checkpoint.as_ref());
         self.failover.coordinator.last = checkpoint;
@@ -284,22 +287,32 @@ impl Simulation {
         self.sample_state(t);
     }
 
-    /// Every live split's read position goes back to the checkpoint (or the start offsets).
+    /// Every split the restored reader holds goes back to the checkpoint's offset: a live one,
+    /// and one released after the checkpoint (`stopping_offset`). Without a checkpoint the
+    /// enumerator assigns every split afresh: its start offset is resolved again.
     fn rewind_partitions(&mut self, checkpoint: Option<&CompletedCheckpoint>) {
         for p in 0..self.partitions.len() {
-            let live = self.live_split_of(p).is_some() && !self.partitions[p].removed;
-            let to = match checkpoint.and_then(|c| c.offsets.get(p)) {
-                Some(&o) => o,
-                None => at(&self.failover.initial_offsets, p),
-            };
-            let from = if live {
-                self.partitions[p].rewind_to(to);
-                to
-            } else {
-                self.partitions[p].read_offset()
-            };
+            let removed = self.partitions[p].removed;
+            let held = |o: u64| !removed && (self.live_split_of(p).is_some() || self.stopping.released_beyond(p, o));
+            match checkpoint.map(|c| c.offsets.get(p).copied().unwrap_or(0)) {
+                Some(o) if held(o) => {
+                    self.partitions[p].rewind_to(o);
+                }
+                None if held(0) => self.reassign_from_start(p),
+                _ => {}
+            }
+            let from = self.partitions[p].read_offset();
             set(&mut self.failover.replay_from, p, from);
         }
+    }
+
+    /// `OffsetsInitializer` again, as at the job start: `latest` is now the log's end. (A
+    /// partition the committed offsets do not cover and that may not reset stays at its start.)
+    fn reassign_from_start(&mut self, p: usize) {
+        let part = &mut self.partitions[p];
+        part.rewind_to(at(&self.failover.initial_offsets, p));
+        let index = part.index_in_topic;
+        let _ = self.cfg.inputs[part.input as usize].start_offset.apply(part, index);
     }
 
     /// New source subtasks with the splits they owned (a finished split is not in the reader's
@@ -311,9 +324,10 @@ impl Simulation {
         let old = std::mem::replace(&mut self.sources, new_sources(&self.cfg, &mut rng));
         // The coordinator's aggregates are not checkpointed either (reference §12).
         self.coordinator = AlignmentCoordinator::of(&self.cfg);
-        for (new, o) in self.sources.iter_mut().zip(&old) {
-            // A subtask that had ended its input ends it again (`open_restarted`).
-            new.finished = o.finished;
+        for (s, (new, o)) in self.sources.iter_mut().zip(&old).enumerate() {
+            // A subtask that had ended its input ends it again (`open_restarted`), at once or
+            // once it has read its splits again (`stopping_offset`).
+            new.finished = o.finished && !self.stopping.ends_later(s);
             new.num_records_out = o.num_records_out;
             new.num_records_filtered = o.num_records_filtered;
             new.idle_time_ms = o.idle_time_ms + o.idle_since.map_or(0, |s| (failed_at - s).max(0));
@@ -323,7 +337,7 @@ impl Simulation {
             let Some((owner, old_i)) = self.split_of[p] else { continue };
             let before = &old[owner as usize].splits[old_i];
             let src = &mut self.sources[owner as usize];
-            let i = if before.released {
+            let i = if before.released && !self.stopping.released_beyond(p, self.partitions[p].read_offset()) {
                 let i = src.add_split(p as u32, t, &mut quiet);
                 src.release_split(i, t, &mut quiet);
                 i
@@ -380,7 +394,8 @@ impl Simulation {
     }
 
     /// What the job start does for new tasks: chained operators open, sources open (the legacy
-    /// consumer idles a subtask without partitions), and a job past its end of input ends again.
+    /// consumer idles a subtask without partitions), and a subtask past its end of input whose
+    /// splits have nothing to read again ends it again.
     fn open_restarted(&mut self, t: ProcTime) {
         self.down.open(t);
         for s in 0..self.sources.len() {
@@ -391,8 +406,10 @@ impl Simulation {
             }
             self.broadcast(s, t);
         }
-        if self.ended {
-            self.end_of_input();
+        for s in 0..self.sources.len() {
+            if self.ended && !self.stopping.ends_later(s) {
+                self.end_subtask_input(s, t);
+            }
         }
     }
 

@@ -62,6 +62,7 @@ pub mod source;
 pub mod sql;
 pub mod state_size;
 pub mod status;
+pub mod stopping_offset;
 pub mod task_manager;
 pub mod time;
 pub mod topics;

@@ -22,6 +22,9 @@ pub struct Partition {
     /// Records already read, oldest first, kept while `retain_reads` (see the module docs).
     read_log: VecDeque<Record>,
     retain_reads: bool,
+    /// While a restored reader reads an ended split again (`stopping_offset`): the offset it
+    /// stops at; what lies beyond waits in the log.
+    stop_at: Option<u64>,
 }
 
 impl Partition {
@@ -54,13 +57,31 @@ impl Partition {
 
     #[inline]
     pub fn pop(&mut self) -> Option<Record> {
+        if self.stop_at.is_some_and(|e| self.read_offset() >= e) {
+            return None;
+        }
         let r = self.unread.pop_front()?;
         self.note_read(r);
         Some(r)
     }
 
+    /// Records the split can read now (up to the stopping offset, if one is set).
     pub fn unread(&self) -> usize {
-        self.unread.len()
+        match self.stop_at {
+            Some(e) => self.unread.len().min(usize::try_from(e.saturating_sub(self.read_offset())).unwrap_or(usize::MAX)),
+            None => self.unread.len(),
+        }
+    }
+
+    /// Reading stops at `offset` until it is cleared (`None`).
+    pub fn stop_at(&mut self, offset: Option<u64>) {
+        self.stop_at = offset;
+    }
+
+    /// Whether reading stops at an offset: records produced now cannot be read at once.
+    #[inline]
+    pub fn stops(&self) -> bool {
+        self.stop_at.is_some()
     }
 
     /// Skips records from the head of the log while `before` holds (a start position).

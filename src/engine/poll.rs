@@ -79,6 +79,7 @@ impl Simulation {
             self.read_record(s, i, r, t);
             got += 1;
         };
+        self.reach_stopping_offsets(t);
         self.failed()?;
         Ok(Poll { got, stop })
     }

@@ -28,7 +28,11 @@ impl Simulation {
     #[inline]
     pub(crate) fn reads_directly(&self, p: usize) -> bool {
         let input = &self.cfg.inputs[self.partitions[p].input as usize];
-        input.read_rate_per_s.is_none() && !input.polled && !self.cfg.flow_controlled() && self.live_split_of(p).is_some()
+        input.read_rate_per_s.is_none()
+            && !input.polled
+            && !self.cfg.flow_controlled()
+            && self.live_split_of(p).is_some()
+            && !self.partitions[p].stops()
     }
 
     pub(crate) fn read(&mut self, t: ProcTime) {
@@ -97,7 +101,8 @@ impl Simulation {
             while let Some(r) = self.partitions[p].pop() {
                 self.read_record(s, i, r, t);
             }
-            if self.partitions[p].removed {
+            // Records produced now lie beyond a stopping offset: they wait in the log.
+            if self.partitions[p].removed || self.partitions[p].stops() {
                 continue;
             }
             for k in 0..self.producers_of[p].len() {

@@ -34,6 +34,7 @@ use super::rng::Rng;
 use super::source::enumerator::split_owner;
 use super::source::subtask::SourceSubtask;
 use super::status::Signal;
+use super::stopping_offset::StoppingOffsets;
 use super::time::ProcTime;
 use super::topics::Topics;
 use super::trace::Trace;
@@ -86,6 +87,8 @@ pub struct Simulation {
     pub(crate) failover: Failover,
     /// Every record a source emitted, when an export asked for them (`record_reads`).
     pub(crate) reads: Option<Vec<ReadRecord>>,
+    /// Where splits ended, for a restore to read them again up to there.
+    pub(crate) stopping: StoppingOffsets,
 }
 
 /// A record as a source subtask emitted it: read from its split at `time`, with the timestamp
@@ -128,6 +131,7 @@ impl Simulation {
             next_metric_update: cfg.start_time + UPDATE_INTERVAL_MS,
             failover: Failover::new(&cfg),
             reads: None,
+            stopping: StoppingOffsets::default(),
             cfg,
         };
         for (input, &n) in partitions.iter().enumerate() {
@@ -424,6 +428,7 @@ impl Simulation {
         self.produce(t);
         self.down.deliver_due(t, &mut self.trace);
         self.read(t);
+        self.reach_stopping_offsets(t);
         self.failed()?;
         self.down.fire_timers(t, &mut self.trace);
         self.note_flow(t);
@@ -503,6 +508,7 @@ impl Simulation {
             ));
         }
         let t = self.now.max(self.cfg.start_time);
+        self.note_input_ended(Some(s));
         self.signals.clear();
         self.sources[s].finish(t, &mut self.trace, &mut self.signals);
         self.broadcast(s, t);
@@ -511,13 +517,18 @@ impl Simulation {
 
     /// End of input: every source subtask emits `Long.MAX_VALUE` (unless announced IDLE).
     pub(crate) fn end_of_input(&mut self) {
-        let t = self.now;
         self.ended = true;
+        self.note_input_ended(None);
         for s in 0..self.sources.len() {
-            self.signals.clear();
-            self.sources[s].end_of_input(t, &mut self.trace, &mut self.signals);
-            self.broadcast(s, t);
+            self.end_subtask_input(s, self.now);
         }
+    }
+
+    /// Source subtask `s` emits `Long.MAX_VALUE` (unless announced IDLE).
+    pub(crate) fn end_subtask_input(&mut self, s: usize, t: ProcTime) {
+        self.signals.clear();
+        self.sources[s].end_of_input(t, &mut self.trace, &mut self.signals);
+        self.broadcast(s, t);
     }
 }
 

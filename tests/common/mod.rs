@@ -6,6 +6,7 @@
 
 #![allow(dead_code)] // each test file uses some of these
 
+pub mod restore_job;
 pub mod run;
 
 use proptest::prelude::*;

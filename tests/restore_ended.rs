@@ -1,0 +1,136 @@
+//! Restores of splits whose reading had ended (`engine::stopping_offset`): after the end of
+//! input or a split's release that came after the checkpoint, the restored reader reads the
+//! split again up to where it ended and ends there again; one that ended before the checkpoint
+//! ends again at once. Without a checkpoint the start offsets are resolved again.
+//!
+//! The job is `common::restore_job`'s: checkpoints at 2000 and 4000, a keyed subtask killed at
+//! 4900 and the restart at 5500.
+
+mod common;
+
+use common::restore_job::{fail_at, job as base};
+use serde_json::{json, Value};
+use wmp::engine::scenario::build::parse;
+use wmp::engine::sim::Simulation;
+use wmp::engine::time::ProcTime;
+use wmp::engine::trace::TraceKind;
+
+const S: i64 = wmp::engine::scenario::schema::DEFAULT_START_MS;
+
+fn built(v: &Value) -> Simulation {
+    parse(&v.to_string()).expect("valid").build().expect("builds")
+}
+
+fn run(sim: &mut Simulation, at_ms: i64) {
+    sim.run_until(ProcTime(S + at_ms)).expect("runs");
+}
+
+/// Offsets read from partition 0, with the relative time they were read at.
+fn reads(sim: &Simulation) -> Vec<(i64, u64)> {
+    (sim.trace().retained())
+        .filter_map(|e| match e.kind {
+            TraceKind::RecordRead { offset, .. } => Some((e.time.ms() - S, offset)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn read_at(sim: &Simulation, at_ms: i64) -> Vec<u64> {
+    reads(sim).into_iter().filter(|&(t, _)| t == at_ms).map(|(_, o)| o).collect()
+}
+
+/// How many records were read up to `until_ms` (the offset read next after it).
+fn read_by(sim: &Simulation, until_ms: i64) -> u64 {
+    reads(sim).iter().filter(|&&(t, _)| t <= until_ms).count() as u64
+}
+
+/// The position in the trace of the first event at `at_ms` matching `f`.
+fn position(sim: &Simulation, at_ms: i64, f: impl Fn(&TraceKind) -> bool) -> Option<usize> {
+    sim.trace().retained().position(|e| e.time.ms() - S == at_ms && f(&e.kind))
+}
+
+fn ended(k: &TraceKind) -> bool {
+    matches!(k, TraceKind::SourceWatermark { watermark, .. } if *watermark == wmp::engine::time::EventTime::MAX)
+}
+
+/// (start, count) of the windows fired at `at_ms`.
+fn fired_at(sim: &Simulation, at_ms: i64) -> Vec<(i64, u64)> {
+    sim.downstream().sink.results().filter(|r| r.time.ms() - S == at_ms).map(|r| (r.start.0 - S, r.agg.count)).collect()
+}
+
+#[test]
+fn a_restart_after_the_end_of_input_reads_the_replayed_records_before_ending_it_again() {
+    let mut sim = built(&base(json!([{"at_ms": 4500, "command": "end_of_input"}, fail_at(4900)])));
+    run(&mut sim, 5600);
+    let (checkpointed, at_end) = (read_by(&sim, 4000), read_by(&sim, 4499));
+    assert_eq!(read_at(&sim, 5500), (checkpointed..at_end).collect::<Vec<_>>(), "from the checkpoint to where the input ended");
+    let last_read = position(&sim, 5500, |k| matches!(k, TraceKind::RecordRead { .. })).unwrap();
+    assert!(position(&sim, 5500, ended).unwrap() > last_read, "then Long.MAX_VALUE again");
+    assert_eq!(fired_at(&sim, 5500), fired_at(&sim, 4500), "the same windows fire again, with the same contents");
+    let late_after: Vec<u64> = (sim.trace().retained())
+        .filter(|e| e.time.ms() - S >= 5500)
+        .filter_map(|e| match e.kind {
+            TraceKind::LateRecord { offset, .. } => Some(offset),
+            _ => None,
+        })
+        .collect();
+    assert!(late_after.iter().all(|&o| o >= at_end), "only what came after the end is late, as before the failure: {late_after:?}");
+    assert_eq!(read_at(&sim, 5501).first(), Some(&at_end), "what waited beyond the end is read at the next instant");
+}
+
+#[test]
+fn a_restore_from_a_checkpoint_after_the_end_of_input_ends_it_at_once() {
+    let mut sim = built(&base(json!([{"at_ms": 3500, "command": "end_of_input"}, fail_at(4900)])));
+    run(&mut sim, 5600);
+    let first_read = position(&sim, 5500, |k| matches!(k, TraceKind::RecordRead { .. })).unwrap();
+    assert!(position(&sim, 5500, ended).unwrap() < first_read, "Long.MAX_VALUE before anything is read again");
+}
+
+#[test]
+fn a_finished_reader_reads_its_split_again_up_to_its_end_and_finishes_again() {
+    let mut sim = built(&base(json!([fail_at(4900)])));
+    run(&mut sim, 4500);
+    sim.end_input_of(0).expect("ends");
+    run(&mut sim, 8000);
+    let (checkpointed, at_end) = (read_by(&sim, 4000), read_by(&sim, 4500));
+    assert_eq!(read_at(&sim, 5500), (checkpointed..at_end).collect::<Vec<_>>());
+    assert!(position(&sim, 5500, ended).is_some(), "Long.MAX_VALUE once the split is read again");
+    assert!(reads(&sim).iter().all(|&(t, _)| t <= 5500), "then the finished reader reads nothing more");
+    assert_eq!(sim.downstream().late_total(), 0);
+    assert_eq!(fired_at(&sim, 5500), fired_at(&sim, 4500));
+}
+
+#[test]
+fn a_split_released_after_the_checkpoint_is_read_again_up_to_its_release() {
+    let mut sim = built(&base(json!([{"at_ms": 4500, "command": "release_split", "partition": 0}, fail_at(4900)])));
+    run(&mut sim, 8000);
+    let (checkpointed, released) = (read_by(&sim, 4000), read_by(&sim, 4499));
+    assert_eq!(read_at(&sim, 5500), (checkpointed..released).collect::<Vec<_>>(), "the records lost before");
+    let last_read = position(&sim, 5500, |k| matches!(k, TraceKind::RecordRead { .. })).unwrap();
+    let release = position(&sim, 5500, |k| matches!(k, TraceKind::SplitReleased { .. })).expect("released again");
+    assert!(release > last_read);
+    assert!(reads(&sim).iter().all(|&(t, _)| t <= 5500), "nothing beyond the release is read");
+    assert_eq!(sim.records_replayed(), released - checkpointed);
+}
+
+#[test]
+fn a_split_released_before_the_checkpoint_stays_released() {
+    let mut sim = built(&base(json!([{"at_ms": 3500, "command": "release_split", "partition": 0}, fail_at(4900)])));
+    run(&mut sim, 8000);
+    assert!(reads(&sim).iter().all(|&(t, _)| t < 3500));
+    assert_eq!(position(&sim, 5500, |k| matches!(k, TraceKind::SplitAdded { .. })), None, "not in the checkpoint's reader state");
+}
+
+#[test]
+fn without_a_checkpoint_latest_is_resolved_again_at_the_restart() {
+    let mut v = base(json!([fail_at(4900)]));
+    v["checkpointing"] = json!({"restart": {"type": "fixed_delay", "delay_ms": 600}});
+    v["source"]["start_offset"] = json!("latest");
+    let mut sim = built(&v);
+    run(&mut sim, 5400);
+    let produced = sim.partitions()[0].produced;
+    run(&mut sim, 8000);
+    let after: Vec<u64> = reads(&sim).into_iter().filter(|&(t, _)| t >= 5500).map(|(_, o)| o).collect();
+    assert_eq!(after[0], produced, "the log's end at the restart: what was produced while the job was down is skipped");
+    assert_eq!(sim.records_replayed(), 0);
+}
