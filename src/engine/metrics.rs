@@ -201,11 +201,12 @@ impl Simulation {
             .down
             .windows
             .iter()
-            .map(|w| WindowMetrics {
+            .map(|w| (w, w.input_watermark_gauge()))
+            .map(|(w, input)| WindowMetrics {
                 subtask: w.index,
-                current_input_watermark: w.input_watermark_gauge(),
+                current_input_watermark: input,
                 current_output_watermark: w.current_output_watermark,
-                watermark_lag: lag(now, w.input_watermark_gauge()),
+                watermark_lag: lag(now, input),
                 num_records_in: x(w.num_records_in),
                 num_records_out: x(w.num_records_out),
                 num_late_records_dropped: x(w.num_late_records_dropped),

@@ -285,22 +285,23 @@ impl FindingContext<'_> {
     /// count what a late side output takes (the walk read "numLateRecordsDropped climbs" beside
     /// 0 dropped and 300 sent to the side output).
     pub(super) fn late_counter(&self) -> &'static str {
-        if self.sim.cfg.interval_join.is_some() {
-            "the interval join's late records (it has no numLateRecordsDropped: count them with sideOutputLeftLateData / sideOutputRightLateData)"
-        } else if self.sim.cfg.late_side_output {
-            "the numRecordsIn of the late side output's consumer (numLateRecordsDropped does not count them)"
-        } else {
-            "numLateRecordsDropped of the window operator"
+        match self.drop_metric() {
+            None => "the interval join's late records (it has no numLateRecordsDropped: count them with sideOutputLeftLateData / sideOutputRightLateData)",
+            Some(_) if self.sim.cfg.late_side_output => {
+                "the numRecordsIn of the late side output's consumer (numLateRecordsDropped does not count them)"
+            }
+            Some(_) => "numLateRecordsDropped of the window operator",
         }
     }
 
     /// Where Flink counts dropped late records: an interval join counts none.
     fn late_drop_count(&self) -> &'static str {
-        if self.sim.cfg.interval_join.is_some() {
-            "no metric counts them"
-        } else {
-            "numLateRecordsDropped"
-        }
+        self.drop_metric().unwrap_or("no metric counts them")
+    }
+
+    /// The metric that counts dropped late records, if the operator has one (reference §9).
+    fn drop_metric(&self) -> Option<&'static str> {
+        self.sim.cfg.interval_join.is_none().then_some("numLateRecordsDropped")
     }
 
     fn units(&self, kind: FindingKind, title: &str) -> Finding {
