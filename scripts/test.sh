@@ -61,7 +61,7 @@ run_step "clippy wasm32 (cargo clippy --target wasm32-unknown-unknown -D warning
 export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261205}"
 run_step "native (cargo test --release)" cargo test --release --no-fail-fast || true
 run_step "native, overflow-checked (cargo test --profile checked)" cargo test --profile checked --no-fail-fast \
-  --test property_valve --test property_window_operator --test property_simulation --test property_session --test property_diagnosis --test property_two_input --test property_flow --test flow --test fuzz_input --test sql || true
+  --test property_valve --test property_window_operator --test property_simulation --test property_session --test property_diagnosis --test property_two_input --test property_flow --test property_restore --test restore_ended --test flow --test fuzz_input --test sql || true
 
 # 2. wasm-bindgen tests in headless Chromium. wasm-bindgen-test-runner (from setup.sh, same
 # version as the wasm-bindgen crate) drives /usr/bin/chromedriver; it adds headless,

@@ -6,7 +6,8 @@
 //! offset (the records still in channels then are part of the checkpoint and delivered again
 //! after the restore, with latency or under back-pressure); so every offset below the last one read was read at least once,
 //! and the ones read again are exactly those between a checkpoint and a failure — as many as
-//! `records_replayed` says. Results the sink had before a failure and receives again are as
+//! `records_replayed` says (a split released or an input ended after the checkpoint included).
+//! Results the sink had before a failure and receives again are as
 //! many as `results_duplicated` says. And the same scenario gives the same trace.
 
 mod common;
@@ -31,6 +32,13 @@ fn scenario() -> impl Strategy<Value = Value> {
             ];
             let fails =
                 prop::collection::vec((0..duration, target).prop_map(|(at, t)| json!({"at_ms": at, "command": "fail", "target": t})), 1..4);
+            // Ends a restore may have to read to again (`stopping_offset`).
+            let release = (0..duration, 0u32..3).prop_map(|(at, p)| json!({"at_ms": at, "command": "release_split", "partition": p}));
+            let end = (0..duration).prop_map(|at| json!({"at_ms": at, "command": "end_of_input"}));
+            let fails = (fails, prop::option::of(release), prop::option::of(end)).prop_map(|(mut f, r, e)| {
+                f.extend(r.into_iter().chain(e));
+                f
+            });
             let restart = prop_oneof![
                 (0i64..800).prop_map(|d| json!({"type": "fixed_delay", "delay_ms": d, "attempts": 100})),
                 (1i64..500).prop_map(|i| json!({"type": "exponential_delay", "initial_ms": i, "max_ms": 2000})),
@@ -57,7 +65,12 @@ fn scenario() -> impl Strategy<Value = Value> {
             }
             let (bound, idle, rate, latency) = source;
             let mut commands = within_topic(commands, "partition", partitions);
-            commands.extend(fails);
+            commands.extend(within_topic(fails, "partition", partitions));
+            let released = commands.iter().find(|c| c["command"] == "release_split").map(|c| (c["at_ms"].clone(), c["partition"].clone()));
+            if let Some((at, p)) = released {
+                // Nothing names a split once it is released.
+                commands.retain(|c| c["command"] == "release_split" || c["partition"] != p || c["at_ms"].as_i64() < at.as_i64());
+            }
             json!({
                 "seed": seed,
                 "duration_ms": duration,

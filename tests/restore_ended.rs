@@ -134,3 +134,71 @@ fn without_a_checkpoint_latest_is_resolved_again_at_the_restart() {
     assert_eq!(after[0], produced, "the log's end at the restart: what was produced while the job was down is skipped");
     assert_eq!(sim.records_replayed(), 0);
 }
+
+/// Late records read after `from_ms`, by (partition, offset).
+fn late_after(sim: &Simulation, from_ms: i64) -> Vec<(u32, u64)> {
+    (sim.trace().retained())
+        .filter(|e| e.time.ms() - S >= from_ms)
+        .filter_map(|e| match e.kind {
+            TraceKind::LateRecord { partition, offset, .. } => Some((partition, offset)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_subtask_whose_split_was_released_before_its_end_of_input_waits_for_that_split_too() {
+    let cmds =
+        json!([{"at_ms": 4300, "command": "release_split", "partition": 0}, {"at_ms": 4500, "command": "end_of_input"}, fail_at(4900)]);
+    let mut sim = built(&base(cmds));
+    run(&mut sim, 6000);
+    let (checkpointed, released) = (read_by(&sim, 4000), read_by(&sim, 4299));
+    assert_eq!(read_at(&sim, 5500), (checkpointed..released).collect::<Vec<_>>());
+    let last_read = position(&sim, 5500, |k| matches!(k, TraceKind::RecordRead { .. })).unwrap();
+    assert!(position(&sim, 5500, ended).unwrap() > last_read, "Long.MAX_VALUE only after the released split is read again");
+    assert_eq!(late_after(&sim, 5500), vec![], "nothing late: the split is released again, nothing read after it");
+}
+
+#[test]
+fn a_split_with_nothing_to_read_again_still_waits_at_its_end_for_its_subtask() {
+    // Partition 1 gets records only after the end of input: late before the failure, late after.
+    let mut v = base(json!([
+        {"at_ms": 4500, "command": "end_of_input"},
+        {"at_ms": 4600, "command": "produce", "partition": 1, "records": [{"key": "after-the-end"}]},
+        fail_at(4900)
+    ]));
+    v["topic"]["partitions"] = json!(2);
+    let mut sim = built(&v);
+    run(&mut sim, 6000);
+    assert_eq!(late_after(&sim, 0).iter().filter(|l| l.0 == 1).count(), 2, "late before the failure, and after the restore");
+    assert!(late_after(&sim, 5500).contains(&(1, 0)), "{:?}", late_after(&sim, 5500));
+}
+
+#[test]
+fn a_second_failure_while_reading_again_keeps_the_finished_readers_end() {
+    // At 5 records/s the reader is still reading again (offsets 19 … 21) when the job fails again.
+    let mut v = base(json!([fail_at(4900), fail_at(5800)]));
+    v["source"]["read_rate_per_s"] = json!(5);
+    let mut sim = built(&v);
+    run(&mut sim, 4500);
+    let at_end = read_by(&sim, 4500);
+    sim.end_input_of(0).expect("ends");
+    run(&mut sim, 12_000);
+    assert_eq!(sim.failover().restarts(), 2);
+    assert!(reads(&sim).iter().all(|&(_, o)| o < at_end), "the finished reader never reads past its end");
+    let after = (sim.trace().retained()).filter(|e| e.time.ms() - S > 6400).any(|e| ended(&e.kind));
+    assert!(after, "and finishes again after the second restore");
+}
+
+#[test]
+fn latest_is_resolved_again_at_every_restart_without_a_checkpoint() {
+    let mut v = base(json!([fail_at(4900), fail_at(7000)]));
+    v["checkpointing"] = json!({"restart": {"type": "fixed_delay", "delay_ms": 600, "attempts": 2}});
+    v["source"]["start_offset"] = json!("latest");
+    let mut sim = built(&v);
+    run(&mut sim, 7500);
+    let produced = sim.partitions()[0].produced;
+    run(&mut sim, 9000);
+    assert_eq!(reads(&sim).into_iter().find(|&(t, _)| t >= 7600).map(|(_, o)| o), Some(produced));
+    assert_eq!(sim.records_replayed(), 0);
+}

@@ -274,8 +274,7 @@ impl Simulation {
         let kind = TraceKind::JobRestarted { attempt: f.attempt, checkpoint: f.restored_from };
         self.trace.push(t, kind);
         self.rewind_partitions(checkpoint.as_ref());
-        let ended: Vec<Option<bool>> = self.sources.iter().map(|s| (s.finished || self.ended).then_some(s.finished)).collect();
-        self.plan_rereads(&ended);
+        self.plan_rereads();
         self.rebuild_sources(t);
         self.rebuild_downstream(checkpoint.as_ref());
         self.failover.coordinator.last = checkpoint;
@@ -310,7 +309,8 @@ impl Simulation {
     /// partition the committed offsets do not cover and that may not reset stays at its start.)
     fn reassign_from_start(&mut self, p: usize) {
         let part = &mut self.partitions[p];
-        part.rewind_to(at(&self.failover.initial_offsets, p));
+        // A start offset resolved again at an earlier restart skipped what lies below it.
+        part.rewind_to(at(&self.failover.initial_offsets, p).max(part.oldest_kept()));
         let index = part.index_in_topic;
         let _ = self.cfg.inputs[part.input as usize].start_offset.apply(part, index);
     }
@@ -327,7 +327,7 @@ impl Simulation {
         for (s, (new, o)) in self.sources.iter_mut().zip(&old).enumerate() {
             // A subtask that had ended its input ends it again (`open_restarted`), at once or
             // once it has read its splits again (`stopping_offset`).
-            new.finished = o.finished && !self.stopping.ends_later(s);
+            new.finished = self.stopping.finishes(s) && self.stopping.ends_at_once(s);
             new.num_records_out = o.num_records_out;
             new.num_records_filtered = o.num_records_filtered;
             new.idle_time_ms = o.idle_time_ms + o.idle_since.map_or(0, |s| (failed_at - s).max(0));
@@ -401,13 +401,10 @@ impl Simulation {
         for s in 0..self.sources.len() {
             self.signals.clear();
             self.sources[s].open(t, &mut self.trace, &mut self.signals);
-            if self.sources[s].finished {
-                self.sources[s].finish(t, &mut self.trace, &mut self.signals);
-            }
             self.broadcast(s, t);
         }
         for s in 0..self.sources.len() {
-            if self.ended && !self.stopping.ends_later(s) {
+            if self.stopping.ends_at_once(s) {
                 self.end_subtask_input(s, t);
             }
         }

@@ -158,7 +158,7 @@ impl Simulation {
     /// else its last record, or the tasks' start when it read none. It is not the watermark
     /// status: a silent split without `withIdleness` stops the lag too (reference §11).
     fn reader_idle_since(&self, s: &SourceSubtask) -> Option<ProcTime> {
-        let unread = |i: usize| self.partitions[s.splits[i].partition as usize].unread() > 0;
+        let unread = |i: usize| self.partitions[s.splits[i].partition as usize].readable() > 0;
         if !s.reads() || (0..s.splits.len()).any(|i| s.readable(i) && unread(i)) {
             return None;
         }

@@ -65,8 +65,13 @@ impl Partition {
         Some(r)
     }
 
-    /// Records the split can read now (up to the stopping offset, if one is set).
+    /// Records appended and not read yet (the backlog, Kafka's lag).
     pub fn unread(&self) -> usize {
+        self.unread.len()
+    }
+
+    /// Records the split can read now: the backlog up to the stopping offset, if one is set.
+    pub fn readable(&self) -> usize {
         match self.stop_at {
             Some(e) => self.unread.len().min(usize::try_from(e.saturating_sub(self.read_offset())).unwrap_or(usize::MAX)),
             None => self.unread.len(),
@@ -117,6 +122,11 @@ impl Partition {
     /// The offset the split reads next (Kafka's position, what a checkpoint stores).
     pub fn read_offset(&self) -> u64 {
         self.next_offset - self.unread.len() as u64
+    }
+
+    /// The oldest offset a rewind can reach: the first record kept, else the read position.
+    pub fn oldest_kept(&self) -> u64 {
+        self.read_log.front().map_or(self.read_offset(), |r| r.offset)
     }
 
     /// Forgets the kept records below `offset` (a checkpoint at `offset` completed).

@@ -72,7 +72,7 @@ impl Simulation {
         while budget > 0 && self.sources[s].reads() && self.down.output_available(s as u32) {
             let src = &self.sources[s];
             let backlog: Vec<u64> = (0..src.splits.len())
-                .map(|i| if src.readable(i) { self.partitions[src.splits[i].partition as usize].unread() as u64 } else { 0 })
+                .map(|i| if src.readable(i) { self.partitions[src.splits[i].partition as usize].readable() as u64 } else { 0 })
                 .collect();
             let Some((i, left)) = self.sources[s].fetcher.next(backlog.len(), per_partition, |i| backlog[i]) else { break };
             let p = self.sources[s].splits[i].partition as usize;

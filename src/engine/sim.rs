@@ -185,7 +185,7 @@ impl Simulation {
     /// (`SourceSubtask::waits_without_split`); none once the job's input ended (every subtask
     /// sent `Long.MAX_VALUE`). What the finding and the advisor count, by one rule.
     pub fn subtasks_waiting_without_split(&self) -> impl Iterator<Item = &SourceSubtask> {
-        self.sources.iter().filter(|s| !self.ended && s.waits_without_split())
+        (0..self.sources.len()).filter(|&s| !self.input_ended(s)).map(|s| &self.sources[s]).filter(|s| s.waits_without_split())
     }
 
     pub fn partitions(&self) -> &[Partition] {
@@ -306,7 +306,7 @@ impl Simulation {
     /// finished reader reads nothing by itself).
     fn has_backlog(&self) -> bool {
         (0..self.partitions.len()).any(|p| {
-            self.partitions[p].unread() > 0
+            self.partitions[p].readable() > 0
                 && !self.cfg.inputs[self.partitions[p].input as usize].polled
                 && self.live_split_of(p).is_some_and(|(s, i)| {
                     let src = &self.sources[s];
@@ -508,7 +508,7 @@ impl Simulation {
             ));
         }
         let t = self.now.max(self.cfg.start_time);
-        self.note_input_ended(Some(s));
+        self.note_input_ended(Some(s), true);
         self.signals.clear();
         self.sources[s].finish(t, &mut self.trace, &mut self.signals);
         self.broadcast(s, t);
@@ -518,17 +518,28 @@ impl Simulation {
     /// End of input: every source subtask emits `Long.MAX_VALUE` (unless announced IDLE).
     pub(crate) fn end_of_input(&mut self) {
         self.ended = true;
-        self.note_input_ended(None);
+        self.note_input_ended(None, false);
         for s in 0..self.sources.len() {
             self.end_subtask_input(s, self.now);
         }
     }
 
-    /// Source subtask `s` emits `Long.MAX_VALUE` (unless announced IDLE).
+    /// Source subtask `s` emits `Long.MAX_VALUE` (unless announced IDLE); a reader that had
+    /// finished (`end_input_of`) finishes again.
     pub(crate) fn end_subtask_input(&mut self, s: usize, t: ProcTime) {
         self.signals.clear();
-        self.sources[s].end_of_input(t, &mut self.trace, &mut self.signals);
+        if self.stopping.finishes(s) {
+            self.sources[s].finish(t, &mut self.trace, &mut self.signals);
+        } else {
+            self.sources[s].end_of_input(t, &mut self.trace, &mut self.signals);
+        }
         self.broadcast(s, t);
+    }
+
+    /// Whether the job's input ended for source subtask `s` (not while a restored reader reads
+    /// its splits again up to where they ended).
+    pub(crate) fn input_ended(&self, s: usize) -> bool {
+        self.ended && !self.stopping.ends_later(s)
     }
 }
 

@@ -7,15 +7,16 @@
 //!
 //! While a restored reader reads an ended split again, the partition stops at the end
 //! (`Partition::stop_at`): what was appended after it stays in the log, as it did before the
-//! failure. A subtask whose input had ended ends it again once every such split of its own has
-//! reached its end.
+//! failure. A subtask whose input had ended holds every split of its own at its end (at its
+//! restored offset if it has none) and ends its input again once all of them are there.
 
 use super::sim::Simulation;
 use super::time::ProcTime;
 
-/// How a split's reading ended.
+/// How a split's reading ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SplitEnd {
+    /// Its subtask's input ends once all of its splits are here.
     InputEnded,
     Released,
 }
@@ -34,33 +35,47 @@ pub struct StoppingOffsets {
     input_ended: Vec<Option<u64>>,
     /// Per partition: its read offset when its split was released.
     released: Vec<Option<u64>>,
+    /// Per source subtask: whether its input ended, and whether by `Simulation::end_input_of`
+    /// (the reader finished: it reads nothing after).
+    ended: Vec<Option<bool>>,
     pending: Vec<PendingEnd>,
-    /// Source subtasks whose input ends again once their splits are read again, and whether
-    /// it ended by `Simulation::end_input_of` (the reader finished: it reads nothing after).
-    ending: Vec<(usize, bool)>,
+    /// Source subtasks that end their input again once their splits are at their ends.
+    ending: Vec<usize>,
 }
 
-fn note(v: &mut Vec<Option<u64>>, p: usize, offset: u64) {
+fn note(v: &mut Vec<Option<u64>>, p: usize, offset: u64, keep_first: bool) {
     if v.len() <= p {
         v.resize(p + 1, None);
     }
-    v[p].get_or_insert(offset);
+    if !keep_first || v[p].is_none() {
+        v[p] = Some(offset);
+    }
 }
 
-fn beyond(v: &[Option<u64>], p: usize, offset: u64) -> Option<u64> {
-    v.get(p).copied().flatten().filter(|&e| e > offset)
+fn get(v: &[Option<u64>], p: usize) -> Option<u64> {
+    v.get(p).copied().flatten()
 }
 
 impl StoppingOffsets {
     /// Whether a restored split of partition `p` at `offset` was released only after it: it
     /// is live again until it reaches the release.
     pub(crate) fn released_beyond(&self, p: usize, offset: u64) -> bool {
-        beyond(&self.released, p, offset).is_some()
+        get(&self.released, p).is_some_and(|r| r > offset)
     }
 
-    /// Whether subtask `s` ends its input only once its splits are read again.
+    /// Whether subtask `s` ends its input again only once its splits are read again.
     pub(crate) fn ends_later(&self, s: usize) -> bool {
-        self.ending.iter().any(|&(e, _)| e == s)
+        self.ending.contains(&s)
+    }
+
+    /// Whether subtask `s`'s input had ended and it ends it again as its tasks open.
+    pub(crate) fn ends_at_once(&self, s: usize) -> bool {
+        self.ended.get(s).copied().flatten().is_some() && !self.ends_later(s)
+    }
+
+    /// Whether subtask `s`'s reader finished (`end_input_of`): it reads nothing after its end.
+    pub(crate) fn finishes(&self, s: usize) -> bool {
+        self.ended.get(s).copied().flatten() == Some(true)
     }
 
     fn stop_of(&self, p: usize) -> Option<u64> {
@@ -69,76 +84,81 @@ impl StoppingOffsets {
 }
 
 impl Simulation {
-    /// The end of input of subtask `s` (every subtask: `None`): where each of its live splits is.
-    pub(crate) fn note_input_ended(&mut self, s: Option<usize>) {
+    /// The end of input of subtask `s` (every subtask: `None`), by finishing its reader or not:
+    /// where each of its live splits is. A re-read in progress ends here instead.
+    pub(crate) fn note_input_ended(&mut self, s: Option<usize>, finish: bool) {
+        let chosen = |x: usize| s.is_none_or(|s| s == x);
         for p in 0..self.partitions.len() {
-            if self.live_split_of(p).is_some_and(|(owner, _)| s.is_none_or(|s| s == owner)) {
+            if self.live_split_of(p).is_some_and(|(owner, _)| chosen(owner)) {
                 let at = self.partitions[p].read_offset();
-                note(&mut self.stopping.input_ended, p, at);
+                note(&mut self.stopping.input_ended, p, at, true);
             }
         }
-        self.forget_pending(|e, owner| s.is_none_or(|s| s == owner) && e.how == SplitEnd::InputEnded);
-        self.stopping.ending.retain(|&(e, _)| s.is_some_and(|s| s != e));
+        let st = &mut self.stopping;
+        st.ended.resize(self.sources.len(), None);
+        for (x, e) in st.ended.iter_mut().enumerate() {
+            if chosen(x) {
+                *e = Some(finish || *e == Some(true));
+            }
+        }
+        st.ending.retain(|&x| !chosen(x));
+        self.forget_pending(|e, owner| chosen(owner) && e.how == SplitEnd::InputEnded);
     }
 
     /// Partition `p`'s split was released now (removed: it has no end to read to again).
     pub(crate) fn note_released(&mut self, p: usize, t: ProcTime) {
         if !self.partitions[p].removed {
             let at = self.partitions[p].read_offset();
-            self.stopping.released.resize(self.stopping.released.len().max(p + 1), None);
-            self.stopping.released[p] = Some(at);
+            note(&mut self.stopping.released, p, at, false);
         }
         self.forget_pending(|e, _| e.partition == p);
         self.reach_stopping_offsets(t);
     }
 
     /// At a restart, after the rewind and before the sources are rebuilt: every split that
-    /// ended after the restored offset reads again up to its end. `finished` says per subtask
-    /// whether its input had ended (and how).
-    pub(crate) fn plan_rereads(&mut self, ended: &[Option<bool>]) {
-        let st = &mut self.stopping;
-        st.pending.clear();
-        st.ending.clear();
-        for (p, part) in self.partitions.iter_mut().enumerate() {
-            part.stop_at(None);
+    /// ended after its restored offset reads again up to its end, and every split of a subtask
+    /// whose input had ended waits at its end (its restored offset if it has none) until all
+    /// of that subtask's splits are there.
+    pub(crate) fn plan_rereads(&mut self) {
+        self.stopping.pending.clear();
+        self.stopping.ending.clear();
+        for p in 0..self.partitions.len() {
+            self.partitions[p].stop_at(None);
             let Some((owner, _)) = self.split_of[p] else { continue };
-            if part.removed {
+            let at = self.partitions[p].read_offset();
+            let st = &self.stopping;
+            if self.partitions[p].removed || (self.live_split_of(p).is_none() && !st.released_beyond(p, at)) {
                 continue;
             }
-            let at = part.read_offset();
-            if let Some(offset) = beyond(&st.input_ended, p, at).filter(|_| ended[owner as usize].is_some()) {
-                st.pending.push(PendingEnd { partition: p, offset, how: SplitEnd::InputEnded });
+            let mut ends = Vec::new();
+            if let Some(offset) = get(&st.released, p).filter(|&r| r > at) {
+                ends.push(PendingEnd { partition: p, offset, how: SplitEnd::Released });
             }
-            if let Some(offset) = beyond(&st.released, p, at) {
-                st.pending.push(PendingEnd { partition: p, offset, how: SplitEnd::Released });
+            if st.ended.get(owner as usize).copied().flatten().is_some() {
+                let offset = get(&st.input_ended, p).or(get(&st.released, p)).unwrap_or(at).max(at);
+                ends.push(PendingEnd { partition: p, offset, how: SplitEnd::InputEnded });
             }
-            part.stop_at(st.stop_of(p));
+            self.stopping.pending.extend(ends);
         }
-        for (s, e) in ended.iter().enumerate() {
-            let waits =
-                st.pending.iter().any(|e| e.how == SplitEnd::InputEnded && self.split_of[e.partition].is_some_and(|o| o.0 as usize == s));
-            if let (Some(finish), true) = (e, waits) {
-                st.ending.push((s, *finish));
+        for s in 0..self.sources.len() {
+            let mine = |e: &PendingEnd| e.how == SplitEnd::InputEnded && self.owner(e.partition) == s;
+            if self.stopping.pending.iter().any(|e| mine(e) && e.offset > self.partitions[e.partition].read_offset()) {
+                self.stopping.ending.push(s);
+            } else {
+                self.forget_pending(|e, owner| e.how == SplitEnd::InputEnded && owner == s);
             }
+        }
+        for p in 0..self.partitions.len() {
+            let stop = self.stopping.stop_of(p);
+            self.partitions[p].stop_at(stop);
         }
     }
 
-    /// After a read: the subtasks whose splits all reached their end of input end it again,
-    /// then the splits that reached their release are released again.
+    /// After a read: the splits that reached their release are released again, then the
+    /// subtasks whose splits all reached their end of input end it again.
     pub(crate) fn reach_stopping_offsets(&mut self, t: ProcTime) {
-        if self.stopping.pending.is_empty() && self.stopping.ending.is_empty() {
+        if (self.stopping.pending.is_empty() && self.stopping.ending.is_empty()) || !self.failover.is_running() {
             return;
-        }
-        let mut k = 0;
-        while k < self.stopping.ending.len() {
-            let (s, finish) = self.stopping.ending[k];
-            if self.input_end_reached(s) {
-                self.stopping.ending.remove(k);
-                self.forget_pending(|e, owner| owner == s && e.how == SplitEnd::InputEnded);
-                self.end_again(s, finish, t);
-            } else {
-                k += 1;
-            }
         }
         let reached: Vec<usize> = (self.stopping.pending.iter())
             .filter(|e| e.how == SplitEnd::Released && self.partitions[e.partition].read_offset() >= e.offset)
@@ -150,35 +170,47 @@ impl Simulation {
                 self.sources[s].release_split(i, t, &mut self.trace);
             }
         }
+        let mut k = 0;
+        while k < self.stopping.ending.len() {
+            let s = self.stopping.ending[k];
+            if self.input_end_reached(s) {
+                self.stopping.ending.remove(k);
+                self.forget_pending(|e, owner| owner == s && e.how == SplitEnd::InputEnded);
+                self.end_subtask_input(s, t);
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    fn owner(&self, p: usize) -> usize {
+        self.split_of[p].map_or(usize::MAX, |o| o.0 as usize)
     }
 
     fn input_end_reached(&self, s: usize) -> bool {
         (self.stopping.pending.iter())
-            .filter(|e| e.how == SplitEnd::InputEnded && self.split_of[e.partition].is_some_and(|o| o.0 as usize == s))
+            .filter(|e| e.how == SplitEnd::InputEnded && self.owner(e.partition) == s)
             .all(|e| self.partitions[e.partition].read_offset() >= e.offset)
     }
 
-    fn end_again(&mut self, s: usize, finish: bool, t: ProcTime) {
-        self.signals.clear();
-        if finish {
-            self.sources[s].finish(t, &mut self.trace, &mut self.signals);
-        } else {
-            self.sources[s].end_of_input(t, &mut self.trace, &mut self.signals);
-        }
-        self.broadcast(s, t);
-    }
-
-    /// Drops the pending ends `drop(end, owner)` names; each partition stops at what is left.
+    /// Drops the pending ends `drop(end, owner)` names; each partition stops at what is left,
+    /// and what waited beyond a dropped end may be read at the next instant.
     fn forget_pending(&mut self, drop: impl Fn(&PendingEnd, usize) -> bool) {
-        let owner = |p: usize| self.split_of[p].map_or(usize::MAX, |o| o.0 as usize);
-        let (gone, kept): (Vec<PendingEnd>, Vec<PendingEnd>) =
-            std::mem::take(&mut self.stopping.pending).into_iter().partition(|e| drop(e, owner(e.partition)));
-        self.stopping.pending = kept;
-        for e in gone {
-            let stop = self.stopping.stop_of(e.partition);
-            self.partitions[e.partition].stop_at(stop);
-            // What waited beyond the end may be read now.
-            self.pending_reads |= stop.is_none();
+        let owners: Vec<usize> = self.stopping.pending.iter().map(|e| self.owner(e.partition)).collect();
+        let mut gone = Vec::new();
+        let mut i = 0;
+        self.stopping.pending.retain(|e| {
+            let d = drop(e, owners[i]);
+            i += 1;
+            if d {
+                gone.push(e.partition);
+            }
+            !d
+        });
+        for p in gone {
+            let stop = self.stopping.stop_of(p);
+            self.partitions[p].stop_at(stop);
+            self.pending_reads = true;
         }
     }
 }

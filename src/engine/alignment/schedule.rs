@@ -42,7 +42,8 @@ impl Simulation {
             let Some(interval) = self.cfg.inputs[input].alignment.as_ref().map(|a| a.update_interval_ms) else { continue };
             let subtasks: Vec<usize> = (0..self.sources.len()).filter(|&s| self.sources[s].input as usize == input).collect();
             for &s in &subtasks {
-                if let Some(w) = self.sources[s].alignment_tick(self.ended, t, &mut self.trace) {
+                let ended = self.input_ended(s);
+                if let Some(w) = self.sources[s].alignment_tick(ended, t, &mut self.trace) {
                     let index = self.sources[s].index_in_source;
                     self.coordinator.report(input as u8, index, w);
                 }

@@ -115,7 +115,9 @@ impl FindingContext<'_> {
     /// it: that one decides what its channel says, with its own idle timer and finding.
     pub(super) fn stuck_without_split(&self, s: u32) -> bool {
         let chained = self.sim.down.chained.get(s as usize).is_some_and(Option::is_some);
-        !self.sim.ended && !chained && self.sim.sources.get(s as usize).is_some_and(|src| src.stays_active_without_split())
+        !self.sim.input_ended(s as usize)
+            && !chained
+            && self.sim.sources.get(s as usize).is_some_and(|src| src.stays_active_without_split())
     }
 
     /// The subtask of `subtasks` whose channel holds the watermark, else the first; and whether
