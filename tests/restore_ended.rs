@@ -202,3 +202,69 @@ fn latest_is_resolved_again_at_every_restart_without_a_checkpoint() {
     assert_eq!(reads(&sim).into_iter().find(|&(t, _)| t >= 7600).map(|(_, o)| o), Some(produced));
     assert_eq!(sim.records_replayed(), 0);
 }
+
+/// The base job read at 5 records/s: a restore from the checkpoint at 4000 is still reading
+/// again at 5800.
+fn slow(commands: Value) -> Simulation {
+    let mut v = base(commands);
+    v["source"]["read_rate_per_s"] = json!(5);
+    built(&v)
+}
+
+fn ended_after(sim: &Simulation, from_ms: i64) -> bool {
+    sim.trace().retained().any(|e| e.time.ms() - S > from_ms && ended(&e.kind))
+}
+
+#[test]
+fn an_end_of_input_while_the_job_is_down_fires_nothing_until_the_restore() {
+    let mut sim = built(&base(json!([fail_at(4900), {"at_ms": 5000, "command": "end_of_input"}])));
+    run(&mut sim, 6000);
+    assert!(sim.downstream().sink.results().all(|r| r.time.ms() - S <= 4900 || r.time.ms() - S >= 5500));
+    assert!(ended_after(&sim, 5499), "the restored job ends its input once it has read again");
+}
+
+#[test]
+fn a_split_released_while_read_again_no_longer_holds_its_subtasks_end() {
+    let cmds = json!([
+        {"at_ms": 4500, "command": "end_of_input"},
+        fail_at(4900),
+        {"at_ms": 5750, "command": "release_split", "partition": 0},
+        fail_at(5800)
+    ]);
+    let mut sim = slow(cmds);
+    run(&mut sim, 9000);
+    assert_eq!(sim.failover().restarts(), 2);
+    assert!(ended_after(&sim, 6400), "the second restore ends the input again");
+}
+
+#[test]
+fn a_partition_removed_while_read_again_stays_released_after_another_restore() {
+    let cmds = json!([
+        {"at_ms": 4500, "command": "release_split", "partition": 0},
+        fail_at(4900),
+        {"at_ms": 5750, "command": "remove_partition", "partition": 0},
+        fail_at(5800)
+    ]);
+    let mut sim = slow(cmds);
+    run(&mut sim, 9000);
+    assert_eq!(sim.failover().restarts(), 2);
+    assert!(reads(&sim).iter().all(|&(t, _)| t < 6400), "nothing reads the removed partition");
+}
+
+#[test]
+fn a_partition_added_while_read_again_waits_for_its_subtasks_end_too() {
+    let cmds = json!([
+        {"at_ms": 4500, "command": "end_of_input"},
+        fail_at(4900),
+        {"at_ms": 5600, "command": "add_partition"},
+        {"at_ms": 5650, "command": "produce", "partition": 1, "records": [{"key": "new"}]}
+    ]);
+    let mut sim = slow(cmds);
+    run(&mut sim, 5700);
+    assert!(!ended_after(&sim, 5500), "still reading partition 0 again");
+    let p1 = &sim.partitions()[1];
+    assert_eq!((p1.unread(), p1.readable()), (1, 0), "its record waits for the end of input, as it came after it");
+    run(&mut sim, 6200);
+    assert!(ended_after(&sim, 5500));
+    assert_eq!(sim.partitions()[1].readable(), 1, "then it can be read (late)");
+}

@@ -231,6 +231,7 @@ impl Simulation {
         let at = self.now.max(self.cfg.start_time);
         let i = self.sources[owner as usize].add_split(p, at, &mut self.trace);
         self.split_of.push(Some((owner, i)));
+        self.hold_if_ending(p as usize);
         p
     }
 
@@ -479,6 +480,12 @@ impl Simulation {
 
     /// Sends the signals a source subtask just emitted to every channel it feeds.
     pub(crate) fn broadcast(&mut self, s: usize, t: ProcTime) {
+        // While the job is down a command still changes the failed attempt's sources, but
+        // nothing they emit reaches the operators (FLOW.md: nothing fires while RESTARTING).
+        if !self.failover.is_running() {
+            self.signals.clear();
+            return;
+        }
         let signals = std::mem::take(&mut self.signals);
         for &sig in &signals {
             self.down.send_signal(s as u32, sig, t, &mut self.trace);

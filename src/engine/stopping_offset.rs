@@ -78,6 +78,12 @@ impl StoppingOffsets {
         self.ended.get(s).copied().flatten() == Some(true)
     }
 
+    /// Whether partition `p`'s split is read again only up to its release: commands cannot
+    /// count on it staying live.
+    pub fn releases_again(&self, p: usize) -> bool {
+        self.pending.iter().any(|e| e.partition == p && e.how == SplitEnd::Released)
+    }
+
     fn stop_of(&self, p: usize) -> Option<u64> {
         self.pending.iter().filter(|e| e.partition == p).map(|e| e.offset).min()
     }
@@ -107,7 +113,11 @@ impl Simulation {
 
     /// Partition `p`'s split was released now (removed: it has no end to read to again).
     pub(crate) fn note_released(&mut self, p: usize, t: ProcTime) {
-        if !self.partitions[p].removed {
+        if self.partitions[p].removed {
+            if let Some(r) = self.stopping.released.get_mut(p) {
+                *r = None;
+            }
+        } else {
             let at = self.partitions[p].read_offset();
             note(&mut self.stopping.released, p, at, false);
         }
@@ -135,7 +145,11 @@ impl Simulation {
                 ends.push(PendingEnd { partition: p, offset, how: SplitEnd::Released });
             }
             if st.ended.get(owner as usize).copied().flatten().is_some() {
-                let offset = get(&st.input_ended, p).or(get(&st.released, p)).unwrap_or(at).max(at);
+                let end = match (get(&st.input_ended, p), get(&st.released, p)) {
+                    (Some(x), Some(r)) => Some(x.min(r)),
+                    (x, r) => x.or(r),
+                };
+                let offset = end.unwrap_or(at).max(at);
                 ends.push(PendingEnd { partition: p, offset, how: SplitEnd::InputEnded });
             }
             self.stopping.pending.extend(ends);
@@ -165,7 +179,8 @@ impl Simulation {
             .map(|e| e.partition)
             .collect();
         for p in reached {
-            self.forget_pending(|e, _| e.partition == p && e.how == SplitEnd::Released);
+            // Its subtask no longer waits for it either.
+            self.forget_pending(|e, _| e.partition == p);
             if let Some((s, i)) = self.live_split_of(p) {
                 self.sources[s].release_split(i, t, &mut self.trace);
             }
@@ -180,6 +195,16 @@ impl Simulation {
             } else {
                 k += 1;
             }
+        }
+    }
+
+    /// A split added to a subtask that waits to end its input again waits at its start too:
+    /// before the failure it came after the end.
+    pub(crate) fn hold_if_ending(&mut self, p: usize) {
+        if self.stopping.ends_later(self.owner(p)) {
+            let offset = self.partitions[p].read_offset();
+            self.stopping.pending.push(PendingEnd { partition: p, offset, how: SplitEnd::InputEnded });
+            self.partitions[p].stop_at(Some(offset));
         }
     }
 

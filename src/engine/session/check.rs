@@ -178,7 +178,9 @@ pub struct Shadow {
 impl Shadow {
     /// The shape of a live simulation.
     pub fn of(sim: &Simulation) -> Self {
-        let released = (0..sim.partitions().len()).map(|p| sim.partitions()[p].removed || sim.live_split_of(p).is_none()).collect();
+        let released = (0..sim.partitions().len())
+            .map(|p| sim.partitions()[p].removed || sim.live_split_of(p).is_none() || sim.stopping.releases_again(p))
+            .collect();
         Shadow { released, topics: sim.topics(), api: sim.config().window_api, size: JobSize::of(sim) }
     }
 
