@@ -133,7 +133,6 @@ impl Simulation {
         self.stopping.pending.clear();
         self.stopping.ending.clear();
         for p in 0..self.partitions.len() {
-            self.partitions[p].stop_at(None);
             let Some((owner, _)) = self.split_of[p] else { continue };
             let at = self.partitions[p].read_offset();
             let st = &self.stopping;
@@ -162,10 +161,7 @@ impl Simulation {
                 self.forget_pending(|e, owner| e.how == SplitEnd::InputEnded && owner == s);
             }
         }
-        for p in 0..self.partitions.len() {
-            let stop = self.stopping.stop_of(p);
-            self.partitions[p].stop_at(stop);
-        }
+        (0..self.partitions.len()).for_each(|p| self.restop(p));
     }
 
     /// After a read: the splits that reached their release are released again, then the
@@ -204,7 +200,7 @@ impl Simulation {
         if self.stopping.ends_later(self.owner(p)) {
             let offset = self.partitions[p].read_offset();
             self.stopping.pending.push(PendingEnd { partition: p, offset, how: SplitEnd::InputEnded });
-            self.partitions[p].stop_at(Some(offset));
+            self.restop(p);
         }
     }
 
@@ -233,9 +229,15 @@ impl Simulation {
             !d
         });
         for p in gone {
-            let stop = self.stopping.stop_of(p);
-            self.partitions[p].stop_at(stop);
+            self.restop(p);
             self.pending_reads = true;
         }
+    }
+
+    /// Partition `p` stops at its nearest pending end: `Partition::stop_at` caches it for the
+    /// read paths, and only this sets it from the pending ends.
+    fn restop(&mut self, p: usize) {
+        let stop = self.stopping.stop_of(p);
+        self.partitions[p].stop_at(stop);
     }
 }
