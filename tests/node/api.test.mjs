@@ -1,5 +1,6 @@
 // The JS API in Node.js 20, through the real bundle (dist/wmp.js + dist/wmp_bg.wasm, or
-// WMP_DIST) and the native runner (target/release/wmp, or WMP_BIN):
+// WMP_DIST) and the native runner (target/release/wmp, or WMP_BIN: scripts/test.sh sets
+// target/checked/wmp):
 //   cd tests/node && node --test
 // - every scenario file and preset gives the same trace hash through the JS API as `wmp run`;
 // - a scripted session exported with toScenario() gives, under `wmp run`, the session's hash;

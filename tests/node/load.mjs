@@ -1,7 +1,8 @@
 // The bundle under test, loaded once for a test file: the engine-only module (dist/wmp-engine.js
 // + dist/wmp-engine_bg.wasm: the engine and the JS API without the UI, what Node scripts load;
-// or WMP_DIST), and where the native runner is (target/release/wmp, or WMP_BIN). The full module
-// (dist/wmp.js, with the UI) is checked against it in modules.test.mjs; `loadFull()` gives it.
+// or WMP_DIST), and where the native runner is (target/release/wmp, or WMP_BIN: scripts/test.sh
+// sets target/checked/wmp). The full module (dist/wmp.js, with the UI) is checked against it in
+// modules.test.mjs; `loadFull()` gives it.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
