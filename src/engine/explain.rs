@@ -285,8 +285,7 @@ impl Simulation {
         }
         let src = self.sources.get(ch.source as usize)?;
         // New splits have seen no record since the restore until their first one arrives.
-        let silent =
-            (0..src.splits.len()).find(|&i| !src.splits[i].released && !src.split_idle(i) && src.splits[i].last_record_at.is_none());
+        let silent = (0..src.splits.len()).find(|&i| src.split_counts(i) && !src.split_idle(i) && src.splits[i].last_record_at.is_none());
         let timeout = self.cfg.inputs[src.input as usize].source.idle_timeout_ms.filter(|_| self.cfg.auto_watermark_interval_ms > 0);
         Some(Reason::StalledAfterRestore {
             restored_at,
@@ -345,7 +344,7 @@ impl Simulation {
             return (None, if timeout.is_none() { vec![Reason::SubtaskWithoutSplit { source_subtask: s }] } else { vec![] });
         }
         let hold = (0..src.splits.len())
-            .filter(|&i| !src.splits[i].released && !src.split_idle(i))
+            .filter(|&i| src.split_counts(i) && !src.split_idle(i))
             .min_by_key(|&i| src.split_watermark(i).unwrap_or(NO_WATERMARK));
         let Some(i) = hold else { return (None, vec![]) };
         let sp = &src.splits[i];

@@ -136,7 +136,7 @@ impl Simulation {
                 !src.stays_active_without_split()
             } else {
                 (0..src.splits.len())
-                    .filter(|&i| !src.splits[i].released)
+                    .filter(|&i| src.split_counts(i))
                     .all(|i| src.split_idle(i) || stopped(facts, src.splits[i].partition, self.cfg.auto_watermark_interval_ms))
             }
         })

@@ -50,7 +50,7 @@ impl Simulation {
             }
             channels += 1;
             let src = self.sources.get(r.source as usize)?;
-            let live: Vec<usize> = (0..src.splits.len()).filter(|&i| !src.splits[i].released && !src.split_idle(i)).collect();
+            let live: Vec<usize> = (0..src.splits.len()).filter(|&i| src.split_counts(i) && !src.split_idle(i)).collect();
             // A watermark operator after the source makes the channel's watermark from all its
             // splits' records: the channel is the one unit there, as for a subtask without one.
             let chained = self.down.chained.get(r.source as usize).is_some_and(Option::is_some);

@@ -8,7 +8,9 @@
 //! While a restored reader reads an ended split again, the partition stops at the end
 //! (`Partition::stop_at`): what was appended after it stays in the log, as it did before the
 //! failure. A subtask whose input had ended holds every split of its own at its end (at its
-//! restored offset if it has none) and ends its input again once all of them are there.
+//! restored offset if it has none) and ends its input again once all of them are there; a split
+//! waiting there is finished, as Flink's bounded split is at its stopping offset, so that its
+//! watermark no longer holds back its siblings' (nor pauses them by split alignment).
 
 use super::sim::Simulation;
 use super::time::ProcTime;
@@ -165,7 +167,8 @@ impl Simulation {
     }
 
     /// After a read: the splits that reached their release are released again, then the
-    /// subtasks whose splits all reached their end of input end it again.
+    /// subtasks whose splits all reached their end of input end it again; in the others, a
+    /// split at its end is finished (it no longer holds their watermark or alignment back).
     pub(crate) fn reach_stopping_offsets(&mut self, t: ProcTime) {
         if (self.stopping.pending.is_empty() && self.stopping.ending.is_empty()) || !self.failover.is_running() {
             return;
@@ -190,6 +193,19 @@ impl Simulation {
                 self.end_subtask_input(s, t);
             } else {
                 k += 1;
+            }
+        }
+        self.finish_splits_at_their_ends();
+    }
+
+    fn finish_splits_at_their_ends(&mut self) {
+        let at_end: Vec<usize> = (self.stopping.pending.iter())
+            .filter(|e| e.how == SplitEnd::InputEnded && self.partitions[e.partition].read_offset() >= e.offset)
+            .map(|e| e.partition)
+            .collect();
+        for p in at_end {
+            if let Some((s, i)) = self.live_split_of(p) {
+                self.sources[s].finish_split(i);
             }
         }
     }

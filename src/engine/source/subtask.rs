@@ -152,6 +152,35 @@ impl SourceSubtask {
         }
     }
 
+    /// Split `i` was read again up to where this subtask's input had ended, and the input has not
+    /// ended again yet: Flink's bounded split finished at its stopping offset
+    /// (`releaseOutputForSplit`, `splitFinished`), so its watermark leaves the subtask's and
+    /// split alignment's checks. It stays assigned, unlike a release: after the input ends
+    /// again the model reads on past the end, as it did before the failure.
+    pub fn finish_split(&mut self, i: usize) {
+        let sp = &self.splits[i];
+        if !sp.released && self.mux.unregister(sp.slot) {
+            if let Some(a) = &mut self.alignment {
+                a.release_split(i);
+            }
+        }
+    }
+
+    /// Whether split `i`'s watermark counts in the subtask's: assigned, neither released nor
+    /// [finished at its end](Self::finish_split).
+    pub fn split_counts(&self, i: usize) -> bool {
+        !self.splits[i].released && self.mux.partial(self.splits[i].slot).is_some()
+    }
+
+    /// The splits [`Self::finish_split`] took out count again (alignment has finished by then).
+    fn reopen_finished_splits(&mut self) {
+        for sp in &mut self.splits {
+            if !sp.released && self.mux.partial(sp.slot).is_none() {
+                sp.slot = self.mux.register();
+            }
+        }
+    }
+
     /// Whether the reader owns no live split (more readers than partitions, or all released).
     pub fn owns_no_split(&self) -> bool {
         self.splits.iter().all(|sp| sp.released)
@@ -315,6 +344,7 @@ impl SourceSubtask {
     /// End of input: the `Long.MAX_VALUE` watermark (dropped while announced IDLE); alignment
     /// reports `Long.MAX_VALUE` from now on and stops blocking or pausing (`DATA_FINISHED`).
     pub fn end_of_input(&mut self, now: ProcTime, trace: &mut Trace, signals: &mut Vec<Signal>) {
+        self.reopen_finished_splits();
         if let Some(a) = &mut self.alignment {
             let was = a.waiting;
             a.finish();
