@@ -291,3 +291,42 @@ fn a_split_held_at_its_end_does_not_hold_back_its_siblings_alignment() {
     assert_eq!(sim.failover().restarts(), 1);
     assert!(ended_after(&sim, 6549), "the restored subtask ends its input again");
 }
+
+#[test]
+fn a_split_finished_at_its_end_keeps_its_watermark_and_idleness_for_after_the_end() {
+    // Partition 1 has nothing to read again: it waits at its end while partition 0 is read
+    // again (5 records/s), and its idle timeout passes meanwhile.
+    let mut v = base(json!([
+        {"at_ms": 1000, "command": "produce", "partition": 1, "records": [{"key": "once"}]},
+        {"at_ms": 4500, "command": "end_of_input"},
+        fail_at(4900)
+    ]));
+    v["topic"]["partitions"] = json!(2);
+    v["source"]["read_rate_per_s"] = json!(5);
+    v["source"]["watermark"]["idle_timeout_ms"] = json!(100);
+    let mut sim = built(&v);
+    run(&mut sim, 6000);
+    assert!(!ended_after(&sim, 5499), "still reading partition 0 again");
+    let p1 = |sim: &Simulation| sim.split_watermarks().find(|w| w.0 == 1).map(|w| w.2);
+    assert_eq!(p1(&sim), Some(true), "idle while it waits at its end");
+    run(&mut sim, 9000);
+    assert!(ended_after(&sim, 5499));
+    assert_eq!(p1(&sim), Some(true), "and still idle once the input has ended again");
+}
+
+#[test]
+fn records_beyond_a_splits_end_are_not_lag_while_it_waits_there() {
+    let mut v = base(json!([
+        {"at_ms": 4500, "command": "end_of_input"},
+        {"at_ms": 4600, "command": "produce", "partition": 1, "records": [{"key": "after-the-end"}]},
+        fail_at(4900)
+    ]));
+    v["topic"]["partitions"] = json!(2);
+    v["source"]["read_rate_per_s"] = json!(5);
+    let mut sim = built(&v);
+    run(&mut sim, 6000);
+    assert!(!ended_after(&sim, 5499), "still reading partition 0 again");
+    let p1 = sim.partition_facts().into_iter().find(|f| f.partition == 1).expect("partition 1");
+    assert_eq!(p1.unread, 0, "its record waits beyond its end");
+    assert_ne!(p1.class, wmp::engine::diagnosis::classify::PartitionClass::Slow);
+}

@@ -87,7 +87,7 @@ impl Simulation {
         // those above it).
         let is_above = |m: Option<EventTime>| m.is_some_and(|m| m > wm);
         let splits = self.sources.iter().enumerate().filter(|&(s, _)| feeds(s)).flat_map(|(s, src)| {
-            (0..src.splits.len()).filter(|&i| !src.splits[i].released && is_above(src.split_watermark(i))).map(move |i| {
+            (0..src.splits.len()).filter(|&i| src.split_counts(i) && is_above(src.split_watermark(i))).map(move |i| {
                 let goes_idle = src.split_idle(i) || stopped(facts, src.splits[i].partition, self.cfg.auto_watermark_interval_ms);
                 held.split_release(self, w, s as u32, goes_idle)
             })

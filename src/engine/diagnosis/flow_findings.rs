@@ -40,7 +40,7 @@ impl FindingContext<'_> {
         let backlogged_idle: Vec<u32> = (0..src.splits.len())
             .filter(|&i| src.split_idle(i))
             .map(|i| src.splits[i].partition)
-            .filter(|&p| self.sim.partitions.get(p as usize).is_some_and(|p| p.unread() > 0))
+            .filter(|&p| self.sim.partitions.get(p as usize).is_some_and(|p| p.readable() > 0))
             .collect();
         if wall && !backlogged_idle.is_empty() {
             return Some(

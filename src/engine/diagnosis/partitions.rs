@@ -49,7 +49,8 @@ impl Simulation {
     fn raw_facts(&self, p: usize) -> (PartitionFacts, Option<crate::engine::time::ProcTime>) {
         let now = self.now.max(self.cfg.start_time);
         let late = self.down.late.by_partition.get(p).map_or((0, None), |&(n, t)| (n, Some(t)));
-        let unread = self.partitions[p].unread();
+        // What waits beyond a split's stopping offset is held back on purpose, not lag.
+        let unread = self.partitions[p].readable();
         let partition = u32::try_from(p).unwrap_or(u32::MAX);
         let Some((s, i)) = self.split_of[p] else {
             return facts(partition, None, late, unread, now);

@@ -27,6 +27,8 @@ pub struct PartialWatermark {
 #[derive(Clone, Debug)]
 pub struct WatermarkOutputMultiplexer {
     partials: Vec<Option<PartialWatermark>>,
+    /// Per slot: finished at its end ([`Self::finish`]).
+    finished: Vec<bool>,
     combined: EventTime,
     idle: bool,
     all_idle_flush: bool,
@@ -35,13 +37,31 @@ pub struct WatermarkOutputMultiplexer {
 impl WatermarkOutputMultiplexer {
     /// `all_idle_flush`: Flink ≥ 2.2 behaviour (the default) when every split is idle.
     pub fn new(all_idle_flush: bool) -> Self {
-        WatermarkOutputMultiplexer { partials: Vec::new(), combined: NO_WATERMARK, idle: false, all_idle_flush }
+        WatermarkOutputMultiplexer { partials: Vec::new(), finished: Vec::new(), combined: NO_WATERMARK, idle: false, all_idle_flush }
     }
 
     /// Registers a split output; returns its slot. Slots of released splits are not reused.
     pub fn register(&mut self) -> usize {
         self.partials.push(Some(PartialWatermark { watermark: NO_WATERMARK, idle: false }));
+        self.finished.push(false);
         self.partials.len() - 1
+    }
+
+    /// A split read again up to where its subtask's input had ended
+    /// (`SourceSubtask::finish_split`) leaves the combination as `unregisterOutput` takes a
+    /// finished split out, without recombining, but its partial is kept and follows its
+    /// generator and idleness: once the input has ended the model reads on past the end and
+    /// the split counts again as it is then ([`Self::unfinish`]).
+    pub fn finish(&mut self, slot: usize) {
+        self.finished[slot] = true;
+    }
+
+    pub fn unfinish(&mut self, slot: usize) {
+        self.finished[slot] = false;
+    }
+
+    pub fn is_finished(&self, slot: usize) -> bool {
+        self.finished[slot]
     }
 
     /// `unregisterOutput`: removes the partial without recombining (V-MUX-18, V-MUX-20).
@@ -112,7 +132,8 @@ impl WatermarkOutputMultiplexer {
         let mut any = false;
         let mut min_active: Option<EventTime> = None;
         let mut max_all = NO_WATERMARK;
-        for p in self.partials.iter().flatten() {
+        let counted = self.partials.iter().zip(&self.finished).filter(|(_, f)| !**f);
+        for p in counted.filter_map(|(p, _)| p.as_ref()) {
             any = true;
             max_all = max_all.max(p.watermark);
             if !p.idle {
@@ -276,5 +297,21 @@ mod tests {
         assert!(o.is_empty());
         m.on_periodic_emit(&mut o);
         assert!(o.is_empty(), "V-MUX-21: stays active after all splits removed: {o:?}");
+    }
+
+    #[test]
+    fn a_finished_split_leaves_the_combination_as_unregistered_and_comes_back_as_it_is() {
+        let mut m = WatermarkOutputMultiplexer::new(true);
+        let (lower, higher) = (m.register(), m.register());
+        let mut o = Vec::new();
+        m.immediate_watermark(lower, EventTime(5), &mut o);
+        m.finish(lower);
+        assert!(o.is_empty(), "no recombination at the finish");
+        m.immediate_watermark(higher, EventTime(9), &mut o);
+        assert_eq!(o, vec![Watermark(EventTime(9))]);
+        m.deferred_idle(lower);
+        m.unfinish(lower);
+        let p = m.partial(lower).expect("kept");
+        assert_eq!((p.watermark, p.idle), (EventTime(5), true), "as its generator and idleness left it");
     }
 }

@@ -154,31 +154,22 @@ impl SourceSubtask {
 
     /// Split `i` was read again up to where this subtask's input had ended, and the input has not
     /// ended again yet: Flink's bounded split finished at its stopping offset
-    /// (`releaseOutputForSplit`, `splitFinished`), so its watermark leaves the subtask's and
-    /// split alignment's checks. It stays assigned, unlike a release: after the input ends
-    /// again the model reads on past the end, as it did before the failure.
+    /// (`releaseOutputForSplit`), so its watermark leaves the subtask's. It stays assigned and
+    /// in split alignment's checks, unlike a release (a pause changes nothing at its end): after
+    /// the input ends again the model reads on past the end, as it did before the failure.
     pub fn finish_split(&mut self, i: usize) {
-        let sp = &self.splits[i];
-        if !sp.released && self.mux.unregister(sp.slot) {
-            if let Some(a) = &mut self.alignment {
-                a.release_split(i);
-            }
-        }
+        self.mux.finish(self.splits[i].slot);
     }
 
     /// Whether split `i`'s watermark counts in the subtask's: assigned, neither released nor
     /// [finished at its end](Self::finish_split).
     pub fn split_counts(&self, i: usize) -> bool {
-        !self.splits[i].released && self.mux.partial(self.splits[i].slot).is_some()
+        !self.splits[i].released && !self.mux.is_finished(self.splits[i].slot)
     }
 
     /// The splits [`Self::finish_split`] took out count again (alignment has finished by then).
     fn reopen_finished_splits(&mut self) {
-        for sp in &mut self.splits {
-            if !sp.released && self.mux.partial(sp.slot).is_none() {
-                sp.slot = self.mux.register();
-            }
-        }
+        self.splits.iter().for_each(|sp| self.mux.unfinish(sp.slot));
     }
 
     /// Whether the reader owns no live split (more readers than partitions, or all released).
