@@ -159,16 +159,21 @@ fn a_subtask_whose_split_was_released_before_its_end_of_input_waits_for_that_spl
     assert_eq!(late_after(&sim, 5500), vec![], "nothing late: the split is released again, nothing read after it");
 }
 
-#[test]
-fn a_split_with_nothing_to_read_again_still_waits_at_its_end_for_its_subtask() {
-    // Partition 1 gets records only after the end of input: late before the failure, late after.
+/// Two partitions; partition 1 gets a record only after the end of input.
+fn after_the_end_on_partition_1() -> Value {
     let mut v = base(json!([
         {"at_ms": 4500, "command": "end_of_input"},
         {"at_ms": 4600, "command": "produce", "partition": 1, "records": [{"key": "after-the-end"}]},
         fail_at(4900)
     ]));
     v["topic"]["partitions"] = json!(2);
-    let mut sim = built(&v);
+    v
+}
+
+#[test]
+fn a_split_with_nothing_to_read_again_still_waits_at_its_end_for_its_subtask() {
+    // Late before the failure, late after.
+    let mut sim = built(&after_the_end_on_partition_1());
     run(&mut sim, 6000);
     assert_eq!(late_after(&sim, 0).iter().filter(|l| l.0 == 1).count(), 2, "late before the failure, and after the restore");
     assert!(late_after(&sim, 5500).contains(&(1, 0)), "{:?}", late_after(&sim, 5500));
@@ -316,12 +321,7 @@ fn a_split_finished_at_its_end_keeps_its_watermark_and_idleness_for_after_the_en
 
 #[test]
 fn records_beyond_a_splits_end_are_not_lag_while_it_waits_there() {
-    let mut v = base(json!([
-        {"at_ms": 4500, "command": "end_of_input"},
-        {"at_ms": 4600, "command": "produce", "partition": 1, "records": [{"key": "after-the-end"}]},
-        fail_at(4900)
-    ]));
-    v["topic"]["partitions"] = json!(2);
+    let mut v = after_the_end_on_partition_1();
     v["source"]["read_rate_per_s"] = json!(5);
     let mut sim = built(&v);
     run(&mut sim, 6000);
