@@ -10,6 +10,7 @@ mod common;
 
 use common::restore_job::{fail_at, job as base};
 use serde_json::{json, Value};
+use wmp::engine::diagnosis::classify::PartitionClass;
 use wmp::engine::scenario::build::parse;
 use wmp::engine::sim::Simulation;
 use wmp::engine::time::ProcTime;
@@ -292,6 +293,18 @@ fn a_split_held_at_its_end_does_not_hold_back_its_siblings_alignment() {
     v["source"]["read_rate_per_s"] = json!(20);
     v["source"]["watermark"]["alignment"] = json!({"group": "g", "max_drift_ms": 1000, "update_interval_ms": 100});
     let mut sim = built(&v);
+    run(&mut sim, 7000);
+    assert!(!ended_after(&sim, 6549), "still reading partition 1 again");
+    let held = sim.split_watermarks().find(|w| w.0 == 0).expect("partition 0").1;
+    let rose = (sim.trace().retained()).filter(|e| e.time.ms() - S > 6550).any(|e| match e.kind {
+        TraceKind::SourceWatermark { watermark, .. } => watermark > held,
+        _ => false,
+    });
+    assert!(rose, "the subtask's watermark follows partition 1, above partition 0's {held:?}");
+    let class = |p: u32| sim.partition_facts().into_iter().find(|f| f.partition == p).map(|f| f.class);
+    assert_eq!(class(0), Some(PartitionClass::Waiting), "waits at its end, not a silent partition holding the watermark");
+    let at_its_end: Vec<bool> = sim.snapshot().splits.iter().map(|sp| sp.at_its_end).collect();
+    assert_eq!(at_its_end, [true, false], "as the snapshot says");
     run(&mut sim, 12_000);
     assert_eq!(sim.failover().restarts(), 1);
     assert!(ended_after(&sim, 6549), "the restored subtask ends its input again");
@@ -328,5 +341,27 @@ fn records_beyond_a_splits_end_are_not_lag_while_it_waits_there() {
     assert!(!ended_after(&sim, 5499), "still reading partition 0 again");
     let p1 = sim.partition_facts().into_iter().find(|f| f.partition == 1).expect("partition 1");
     assert_eq!(p1.unread, 0, "its record waits beyond its end");
-    assert_ne!(p1.class, wmp::engine::diagnosis::classify::PartitionClass::Slow);
+    assert_eq!((p1.class, p1.slow_cause), (PartitionClass::Waiting, None), "not a reader that cannot keep up");
+}
+
+#[test]
+fn a_split_paused_by_alignment_is_resumed_at_the_end_of_input_and_reads_on() {
+    // Partition 1 runs 5 s ahead (drift 1 s): paused, its second record waits until the end.
+    let mut v = base(json!([
+        {"at_ms": 1000, "command": "produce", "partition": 1, "records": [{"ts_offset_ms": 5000}]},
+        {"at_ms": 2000, "command": "produce", "partition": 1, "records": [{"ts_offset_ms": 5000}]},
+        {"at_ms": 3000, "command": "end_of_input"}
+    ]));
+    v["topic"]["partitions"] = json!(2);
+    v["source"]["watermark"]["alignment"] = json!({"group": "g", "max_drift_ms": 1000, "update_interval_ms": 100});
+    let mut sim = built(&v);
+    run(&mut sim, 2900);
+    assert!(sim.snapshot().splits[1].paused, "paused by split alignment");
+    let p1_reads =
+        |sim: &Simulation| (sim.trace().retained()).filter(|e| matches!(e.kind, TraceKind::RecordRead { partition: 1, .. })).count();
+    assert_eq!(p1_reads(&sim), 1);
+    run(&mut sim, 3100);
+    assert!(!sim.snapshot().splits[1].paused, "resumed at the end of input");
+    assert!(position(&sim, 3000, |k| matches!(k, TraceKind::SplitResumed { partition: 1, .. })).is_some());
+    assert_eq!(p1_reads(&sim), 2, "and reads on past the end, as its sibling does");
 }

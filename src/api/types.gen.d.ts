@@ -52,6 +52,11 @@ export type SplitView = {
    * Split alignment paused it: its watermark is ahead of the group's allowed maximum.
    */
   paused: boolean,
+  /**
+   * Read again after a restore up to where its source subtask's input had ended, it waits
+   * there for its siblings: finished, its watermark does not count in the subtask's.
+   */
+  atItsEnd: boolean,
 };
 
 /**

@@ -44,6 +44,9 @@ pub struct SplitView {
     pub silent: bool,
     /// Split alignment paused it: its watermark is ahead of the group's allowed maximum.
     pub paused: bool,
+    /// Read again after a restore up to where its source subtask's input had ended, it waits
+    /// there for its siblings: finished, its watermark does not count in the subtask's.
+    pub at_its_end: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -308,6 +311,7 @@ impl Simulation {
                     released: self.is_released(p),
                     silent,
                     paused: false,
+                    at_its_end: false,
                 };
                 let Some((s, i)) = self.split_of(p) else { return base };
                 let src = &self.sources[s as usize];
@@ -321,6 +325,7 @@ impl Simulation {
                     idle_deadline: if src.split_idle(i) { None } else { sp.idle_deadline(interval, self.now) },
                     last_record_at: sp.last_record_at,
                     paused: src.split_paused(i),
+                    at_its_end: !sp.released && !src.split_counts(i),
                     ..base
                 }
             })

@@ -410,7 +410,7 @@ fn SubjectSource(s: u32) -> impl IntoView {
                 .partitions
                 .iter()
                 .filter_map(|&p| sn.splits.get(p as usize))
-                .filter(|sp| !sp.idle)
+                .filter(|sp| !sp.idle && !sp.at_its_end)
                 .min_by_key(|sp| sp.watermark.unwrap_or(NO_WATERMARK))
                 .map(|sp| format!(" Its lowest active split is partition {}.", sn.partition_name(sp.partition)))
                 .unwrap_or_default();

@@ -69,6 +69,8 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, ahead: Memo<bool>, snap: RwSigna
             s.as_ref().map(|s| {
                 if s.released {
                     "released".to_string()
+                } else if s.at_its_end {
+                    "■ at its end · not counted".to_string()
                 } else if s.idle {
                     "◌ IDLE".to_string()
                 } else if s.paused {

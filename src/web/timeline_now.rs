@@ -41,6 +41,7 @@ fn human_wm(w: i64, now: i64) -> String {
 fn split_state(sp: &SplitView) -> &'static str {
     match (sp.released, sp.idle, sp.silent, sp.paused) {
         (true, ..) => "released",
+        _ if sp.at_its_end => "at its end, not counted",
         (_, true, _, _) => "idle",
         (_, _, _, true) => "paused (alignment)",
         (_, _, true, _) => "active, producers silenced",

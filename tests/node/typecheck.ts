@@ -200,7 +200,7 @@ export async function example(): Promise<string> {
   fj.runUntil(90_000);
   const fs = fj.snapshot();
   const level: "OK" | "LOW" | "HIGH" = fs.sources[0].backPressureLevel;
-  const paused: boolean = fs.splits[0].paused || (fs.sources[0].alignment?.waiting ?? false);
+  const paused: boolean = fs.splits[0].paused || fs.splits[0].atItsEnd || (fs.sources[0].alignment?.waiting ?? false);
   const restarts: number = fs.run.restarts + fs.job.recordScale + fs.operators[0].channels[0].bufferedRecords;
   const bp = fj.restBackPressure("source");
   const history = fj.stateSizeHistory();

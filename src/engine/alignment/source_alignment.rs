@@ -139,6 +139,16 @@ impl SourceAlignment {
         self.waiting = false;
     }
 
+    /// After the playground's end of input its reader reads on (late records), and no check
+    /// resumes a split any more: every paused split is resumed.
+    pub fn resume_splits(&mut self, changes: &mut Vec<SplitChange>) {
+        for i in 0..self.paused.len() {
+            if self.paused[i] {
+                self.set_paused(i, false, changes);
+            }
+        }
+    }
+
     /// The subtask's sampler (`sampledLatestWatermark`): its latest and oldest sample.
     pub fn output_sampler(&self) -> &WatermarkSampler {
         &self.output

@@ -35,7 +35,9 @@ pub enum PartitionClass {
     /// Removed from the topic; its split is released.
     Removed,
     /// Behind its peers while the job is down: its records wait because no reader runs, not
-    /// because its reader is slow (the job's finding says why).
+    /// because its reader is slow (the job's finding says why). Or, read again after a restore
+    /// up to where its subtask's input had ended, it waits there for its siblings; its
+    /// watermark no longer counts.
     Waiting,
 }
 

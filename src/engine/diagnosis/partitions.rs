@@ -38,12 +38,18 @@ impl Simulation {
             // While the job is down nothing is read: records wait because no reader runs, and
             // the watermarks are the failed attempt's ("its reader cannot keep up" beside "the
             // job is RESTARTING"; "steady" beside a backlog). The job's finding says why.
-            if !self.failover.is_running() && f.class == PartitionClass::Slow {
+            if !self.failover.is_running() && f.class == PartitionClass::Slow || self.waits_at_its_end(f.partition) {
                 f.class = PartitionClass::Waiting;
                 f.slow_cause = None;
             }
         }
         raw.into_iter().map(|(f, _)| f).collect()
+    }
+
+    /// Whether partition `p`'s split was read again up to where its subtask's input had ended
+    /// and waits there for its siblings (`SourceSubtask::finish_split`).
+    fn waits_at_its_end(&self, p: u32) -> bool {
+        self.live_split_of(p as usize).is_some_and(|(s, i)| !self.sources[s].split_counts(i))
     }
 
     fn raw_facts(&self, p: usize) -> (PartitionFacts, Option<crate::engine::time::ProcTime>) {
@@ -64,7 +70,8 @@ impl Simulation {
             assigned_at: sp.assigned_at,
             last_record_at: sp.last_record_at,
             max_ts: sp.max_ts,
-            watermark: src.split_watermark(i).filter(|_| !sp.released),
+            // Finished at its end after a restore, it no longer counts: not where peers are.
+            watermark: src.split_watermark(i).filter(|_| src.split_counts(i)),
             idle: src.split_idle(i),
         };
         let (mut f, r) = facts(partition, Some(&read), late, unread, now);

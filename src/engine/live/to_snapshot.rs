@@ -188,6 +188,7 @@ fn splits(sources: &[&LiveVertex], rows: &[SourceRow], split_rows: &[SplitRow]) 
                 released: false,
                 silent: false,
                 paused: false,
+                at_its_end: false,
             }
         })
         .collect()

@@ -339,7 +339,11 @@ impl SourceSubtask {
         if let Some(a) = &mut self.alignment {
             let was = a.waiting;
             a.finish();
+            if !self.finished {
+                a.resume_splits(&mut self.split_changes);
+            }
             self.note_waiting(was, now, trace);
+            self.apply_split_changes(now, trace);
         }
         let from = signals.len();
         if !self.output.end_of_input(signals) && self.output.current_watermark() != EventTime::MAX {

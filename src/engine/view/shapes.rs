@@ -69,6 +69,7 @@ fn the_snapshot_is_the_api_snapshot() {
         "released",
         "silent",
         "paused",
+        "atItsEnd",
     ];
     assert_eq!(keys(&s["splits"][0]), sorted(&split));
     assert_eq!(keys(&s["splits"][0]["watermark"]), ["ms", "raw"]);
