@@ -325,7 +325,7 @@ impl Simulation {
                     idle_deadline: if src.split_idle(i) { None } else { sp.idle_deadline(interval, self.now) },
                     last_record_at: sp.last_record_at,
                     paused: src.split_paused(i),
-                    at_its_end: !sp.released && !src.split_counts(i),
+                    at_its_end: src.split_at_its_end(i),
                     ..base
                 }
             })

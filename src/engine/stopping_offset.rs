@@ -173,11 +173,7 @@ impl Simulation {
         if (self.stopping.pending.is_empty() && self.stopping.ending.is_empty()) || !self.failover.is_running() {
             return;
         }
-        let reached: Vec<usize> = (self.stopping.pending.iter())
-            .filter(|e| e.how == SplitEnd::Released && self.partitions[e.partition].read_offset() >= e.offset)
-            .map(|e| e.partition)
-            .collect();
-        for p in reached {
+        for p in self.reached(SplitEnd::Released) {
             // Its subtask no longer waits for it either.
             self.forget_pending(|e, _| e.partition == p);
             if let Some((s, i)) = self.live_split_of(p) {
@@ -198,12 +194,17 @@ impl Simulation {
         self.finish_splits_at_their_ends();
     }
 
+    /// The partitions whose reader has reached a pending end of kind `how`.
+    fn reached(&self, how: SplitEnd) -> Vec<usize> {
+        self.stopping.pending.iter().filter(|e| e.how == how && self.at(e)).map(|e| e.partition).collect()
+    }
+
+    fn at(&self, e: &PendingEnd) -> bool {
+        self.partitions[e.partition].read_offset() >= e.offset
+    }
+
     fn finish_splits_at_their_ends(&mut self) {
-        let at_end: Vec<usize> = (self.stopping.pending.iter())
-            .filter(|e| e.how == SplitEnd::InputEnded && self.partitions[e.partition].read_offset() >= e.offset)
-            .map(|e| e.partition)
-            .collect();
-        for p in at_end {
+        for p in self.reached(SplitEnd::InputEnded) {
             if let Some((s, i)) = self.live_split_of(p) {
                 self.sources[s].finish_split(i);
             }
@@ -225,9 +226,7 @@ impl Simulation {
     }
 
     fn input_end_reached(&self, s: usize) -> bool {
-        (self.stopping.pending.iter())
-            .filter(|e| e.how == SplitEnd::InputEnded && self.owner(e.partition) == s)
-            .all(|e| self.partitions[e.partition].read_offset() >= e.offset)
+        (self.stopping.pending.iter()).filter(|e| e.how == SplitEnd::InputEnded && self.owner(e.partition) == s).all(|e| self.at(e))
     }
 
     /// Drops the pending ends `drop(end, owner)` names; each partition stops at what is left,

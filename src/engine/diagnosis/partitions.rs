@@ -49,7 +49,7 @@ impl Simulation {
     /// Whether partition `p`'s split was read again up to where its subtask's input had ended
     /// and waits there for its siblings (`SourceSubtask::finish_split`).
     fn waits_at_its_end(&self, p: u32) -> bool {
-        self.live_split_of(p as usize).is_some_and(|(s, i)| !self.sources[s].split_counts(i))
+        self.split_of(p).is_some_and(|(s, i)| self.sources[s as usize].split_at_its_end(i))
     }
 
     fn raw_facts(&self, p: usize) -> (PartitionFacts, Option<crate::engine::time::ProcTime>) {

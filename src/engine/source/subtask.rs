@@ -161,10 +161,14 @@ impl SourceSubtask {
         self.mux.finish(self.splits[i].slot);
     }
 
-    /// Whether split `i`'s watermark counts in the subtask's: assigned, neither released nor
-    /// [finished at its end](Self::finish_split).
+    /// Whether split `i` is [finished at its end](Self::finish_split) (and not released).
+    pub fn split_at_its_end(&self, i: usize) -> bool {
+        !self.splits[i].released && self.mux.is_finished(self.splits[i].slot)
+    }
+
+    /// Whether split `i`'s watermark counts in the subtask's: neither released nor at its end.
     pub fn split_counts(&self, i: usize) -> bool {
-        !self.splits[i].released && !self.mux.is_finished(self.splits[i].slot)
+        !self.splits[i].released && !self.split_at_its_end(i)
     }
 
     /// The splits [`Self::finish_split`] took out count again (alignment has finished by then).
