@@ -316,6 +316,11 @@ fn SubjectSplit(p: u32) -> impl IntoView {
             }
         })
     };
+    // A partition nobody writes to is `silent` too: it has nothing to silence or resume.
+    let producer = move || {
+        pg.snap_slow.track();
+        super::graph_partition::has_producer(&pg, p)
+    };
     let text = move || {
         pg.snap_slow.with(|s| {
             let n = s.now;
@@ -333,7 +338,9 @@ fn SubjectSplit(p: u32) -> impl IntoView {
                 "it has never received a record"
             };
             let last = sp.last_record_at.map_or(never.to_string(), |t| format!("its last record arrived {} ago", dur(n - t)));
-            let idle = if sp.idle {
+            let idle = if sp.at_its_end {
+                format!("It is at its end. {}.", super::graph_partition::AT_ITS_END_NOTE)
+            } else if sp.idle {
                 "It is IDLE: excluded from its subtask's minimum.".to_string()
             } else {
                 match (idle_of(sp.input), sp.idle_deadline) {
@@ -351,7 +358,7 @@ fn SubjectSplit(p: u32) -> impl IntoView {
                 sp.subtask.map_or("-".into(), |t| s.source_subtask_name(t)),
                 wm_human(wm.ms(), n.ms()),
                 wm_raw(wm.ms()),
-                if sp.silent { " Its producers are silenced." } else { "" }
+                if sp.silent && producer() { " Its producers are silenced." } else { "" }
             )
         })
     };
@@ -367,7 +374,7 @@ fn SubjectSplit(p: u32) -> impl IntoView {
         <div class="subject">
             <p>{text}" "{class}</p>
             <div class="row-actions">
-                <button class="btn small" on:click=move |_| {
+                <button class="btn small" class:hidden=move || !producer() on:click=move |_| {
                     let cmd = if silent() { Command::Resume { partition: p } } else { Command::Silence { partition: p } };
                     pg.apply_or_report(cmd);
                 }>{super::icons::dynamic(move || if silent() { super::icons::Icon::Play } else { super::icons::Icon::Pause })}{move || if silent() { " Resume producers" } else { " Silence producers" }}</button>

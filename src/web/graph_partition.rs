@@ -1,6 +1,6 @@
 //! A partition in the job graph: its pill (name, state, watermark) and its Silence / Resume
-//! button. The pill names a state, never an action (active, idle, silenced, released, no
-//! producer); a real job's splits (the live card) are named by their split ids and show their
+//! button. The pill names a state, never an action (active, idle, silenced, released, at its
+//! end, no producer); a real job's splits (the live card) are named by their split ids and show their
 //! state only, since its producers are not known.
 
 use super::format::wm_human;
@@ -20,14 +20,17 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     // As sentences name it: "partition 3", "partition rates-0" (the pill says `p3`).
     let spoken = Memo::new(move |_| live_split(&pg, p).unwrap_or_else(|| pg.snap.with(|s| s.partition_name(p))));
     let state = Memo::new(move |_| d.with(|s| s.as_ref().map(|s| (s.idle, s.released, s.watermark.unwrap_or(NO_WATERMARK) == NO_WATERMARK, s.silent))));
+    // As the split table says it: read again up to where its input had ended, it waits there.
+    let at_its_end = Memo::new(move |_| d.with(|s| s.as_ref().is_some_and(|s| s.at_its_end)));
     let producer = Memo::new(move |_| {
         pg.snap.track();
         has_producer(&pg, p)
     });
     let live = pg.live.is_some();
-    let badge = Memo::new(move |_| state.get().map_or(PartState::Active, |(idle, released, _, silent)| PartState::of(idle, released, silent, producer.get())));
+    let badge = Memo::new(move |_| state.get().map_or(PartState::Active, |(idle, released, _, silent)| PartState::of(idle, released, at_its_end.get(), silent, producer.get())));
     let read_only = super::host::read_only();
-    let toggles = move || !live && !read_only() && badge.get().can_toggle();
+    // A split at its end names that first, whether anything writes to it or not.
+    let toggles = move || !live && !read_only() && producer.get() && badge.get().can_toggle();
     let geo = Memo::new(move |_| lay.with(|l| (l.p_x, l.p_y.get(p as usize).copied().unwrap_or(0.0), l.p_h - 4.0, l.p_w)));
     let row_h = Memo::new(move |_| lay.with(|l| l.p_h));
     let class = move || part_class(state.get(), chain.with(|c| c.2) == Some(p), pg.selection.with(|sel| *sel == Selection::Split(p)));
@@ -42,10 +45,11 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     let idle = move || state.with(|s| s.is_some_and(|s| s.0));
     let words = move || badge.get().words(idle());
     let label = move || format!("Partition {}: {}, watermark {}{}; press Enter to explain", spoken.get(), words(), wm(), holds());
-    let verb = move || if state.with(|s| s.is_some_and(|s| s.3)) { "Resume" } else { "Silence" };
+    let silent = move || state.with(|s| s.is_some_and(|s| s.3));
+    let verb = move || if silent() { "Resume" } else { "Silence" };
     view! {
         <g class="part-row">
-            <g class="silence-btn" class:on=move || badge.get() == PartState::Silenced class:hidden=move || !toggles()
+            <g class="silence-btn" class:on=silent class:hidden=move || !toggles()
                 data-silence=p role="button" tabindex="-1"
                 aria-label=move || format!("{} partition {}", verb(), spoken.get())>
                 <title>{move || format!("{} the producers of partition {}", verb(), spoken.get())}</title>
@@ -70,6 +74,10 @@ pub fn PartitionNode(p: u32, lay: Memo<Layout>, chain: Memo<Chain>, compact: Mem
     }
 }
 
+/// Why a split at its end is left out, where a view names that state (the split table's
+/// status, the WHY panel).
+pub const AT_ITS_END_NOTE: &str = "Read again after the restore up to where its input had ended, it waits there as a finished Flink split does: its subtask's watermark leaves it out until the input ends again";
+
 /// A real job's split id for partition `p` (`None` for the simulation).
 pub fn live_split(pg: &Pg, p: u32) -> Option<String> {
     pg.live.and_then(|l| l.with(|g| g.split_ids.get(p as usize).cloned()))
@@ -92,6 +100,9 @@ pub fn live_split_of_source(pg: &Pg, p: u32) -> Option<String> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PartState {
     Released,
+    /// Read again after a restore up to where its subtask's input had ended: out of the
+    /// subtask's watermark until the input ends again.
+    AtItsEnd,
     NoProducer,
     Silenced,
     Idle,
@@ -106,9 +117,10 @@ pub fn has_producer(pg: &Pg, p: u32) -> bool {
 }
 
 impl PartState {
-    pub fn of(idle: bool, released: bool, silent: bool, has_producer: bool) -> Self {
+    pub fn of(idle: bool, released: bool, at_its_end: bool, silent: bool, has_producer: bool) -> Self {
         match () {
             _ if released => PartState::Released,
+            _ if at_its_end => PartState::AtItsEnd,
             _ if !has_producer => PartState::NoProducer,
             _ if silent => PartState::Silenced,
             _ if idle => PartState::Idle,
@@ -119,6 +131,7 @@ impl PartState {
     pub fn word(self) -> &'static str {
         match self {
             PartState::Released => "released",
+            PartState::AtItsEnd => "at its end",
             PartState::NoProducer => "no producer",
             PartState::Silenced => "silenced",
             PartState::Idle => "idle",
@@ -131,6 +144,7 @@ impl PartState {
     pub fn words(self, idle: bool) -> String {
         match self {
             PartState::Silenced | PartState::NoProducer if idle => format!("{}, idle", self.word()),
+            PartState::AtItsEnd => "at its end, not counted in its subtask's watermark".to_string(),
             _ => self.word().to_string(),
         }
     }
@@ -138,11 +152,13 @@ impl PartState {
     fn class(self) -> &'static str {
         match self {
             PartState::NoProducer => "none",
+            PartState::AtItsEnd => "end",
             other => other.word(),
         }
     }
 
-    /// Only a partition with producers can be silenced or resumed.
+    /// Only a partition with producers can be silenced or resumed (one at its end too: what
+    /// its producers write waits beyond its end, and is read once the input has ended).
     fn can_toggle(self) -> bool {
         !matches!(self, PartState::Released | PartState::NoProducer)
     }

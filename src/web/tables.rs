@@ -108,7 +108,7 @@ fn SplitRow(p: u32, holding: Memo<Option<u32>>, ahead: Memo<bool>, snap: RwSigna
                 {cell(|s| wm_human(s.watermark.unwrap_or(NO_WATERMARK).ms(), s.now.ms()))}
                 <span class="raw">{cell(|s| wm_raw(s.watermark.unwrap_or(NO_WATERMARK).ms()))}</span>
             </td>
-            <td class="status">{spoken(move || status().unwrap_or_default())}</td>
+            <td class="status" title=move || d.with(|s| s.as_ref().filter(|s| s.at_its_end && !s.released).map(|_| super::graph_partition::AT_ITS_END_NOTE))>{spoken(move || status().unwrap_or_default())}</td>
             <td class="mono">{counted(|s| s.last_record_at.map_or("never".into(), |t| format!("{} ago", dur(s.now - t))))}</td>
             <td>
                 <span class="muted small" class:hidden=move || live || producer.get()>"none"</span>

@@ -127,3 +127,53 @@ test("backfill-taskmanager-lost: the state climbs to the memory line, TaskManage
     await page.screenshot({ path: path.join(shots, "backfill-lost.png") });
   });
 });
+
+// `tests/restore_ended.rs`'s split alignment run: partition 0 is read again up to where its
+// input had ended and waits there, out of its subtask's watermark; every view says so.
+test("a split read again to its end: the pill, the split table and its tooltip say it is not counted", async () => {
+  const fail = (at_ms) => ({ at_ms, command: "fail", target: { keyed_subtask: 0 } });
+  const scenario = {
+    duration_ms: 12_000,
+    topic: { partitions: 2 },
+    source: {
+      read_rate_per_s: 20,
+      watermark: {
+        generator: { kind: "bounded_out_of_orderness", bound_ms: 2000 },
+        alignment: { group: "g", max_drift_ms: 1000, update_interval_ms: 100 },
+      },
+    },
+    window: { assigner: { type: "tumbling", size_ms: 1000 } },
+    producers: [{ partitions: 1, kind: "steady", rate_per_s: 10 }],
+    checkpointing: { interval_ms: 2000, restart: { type: "fixed_delay", delay_ms: 600, attempts: 5 } },
+    commands: [
+      { at_ms: 1000, command: "produce", partition: 0, records: [{ ts_offset_ms: 3900 }] },
+      { at_ms: 4010, command: "produce", partition: 0, records: [{ ts_offset_ms: -3900 }] },
+      { at_ms: 5900, command: "end_of_input" },
+      fail(5950),
+    ],
+  };
+  const { context, page, problems } = await openPage(browser, { viewport: { width: 1440, height: 900 } });
+  try {
+    await page.goto(`${baseUrl}#scenario=${encodeURIComponent(JSON.stringify(scenario))}&start-at=7000`);
+    const pill = page.locator('svg.graph g.part[data-partition="0"]');
+    await pill.waitFor();
+    assert.equal(await pill.getAttribute("data-state"), "at its end");
+    assert.match(await pill.getAttribute("aria-label"), /at its end, not counted in its subtask's watermark/);
+    assert.equal(await page.locator('svg.graph g.part[data-partition="1"]').getAttribute("data-state"), "active");
+    // Nothing writes to partition 0: no Silence / Resume beside its pill.
+    assert.match(await page.locator('svg.graph g.silence-btn[data-silence="0"]').getAttribute("class"), /\bhidden\b/);
+    assert.doesNotMatch(await page.locator('svg.graph g.silence-btn[data-silence="1"]').getAttribute("class"), /\bhidden\b/);
+    const cell = page.locator('#splits-table tr[data-partition="0"] td.status');
+    assert.match(await cell.textContent(), /at its end · not counted/);
+    assert.match(await cell.getAttribute("title"), /leaves it out until the input ends again/);
+    assert.equal(await page.locator('#splits-table tr[data-partition="1"] td.status').getAttribute("title"), null);
+    // Its WHY says so too, and offers no Resume: nobody writes to it.
+    await pill.click();
+    await page.waitForFunction(() => /It is at its end/.test(document.querySelector(".why")?.textContent ?? ""));
+    assert.doesNotMatch(await why(page), /producers are silenced/);
+    assert.ok(await page.locator(".why .row-actions button", { hasText: "producers" }).isHidden());
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
