@@ -70,7 +70,7 @@ fn base() -> impl Strategy<Value = Value> {
 /// Does `op`; refusals are part of the test (a refused command must leave no trace).
 fn perform(s: &mut Session, op: &Op) {
     let _ = match op {
-        Op::RunFor(ms) => s.run_for(*ms, &mut ()),
+        Op::RunFor(ms) => s.run_for(*ms, &mut ()).map(|_| ()),
         Op::Step => s.step(&mut ()).map(|_| ()),
         Op::NextInteresting(limit) => s.step_to_next_interesting(*limit, &mut ()).map(|_| ()),
         Op::Apply(c) => command_of(c, s).and_then(|c| s.apply(c)),

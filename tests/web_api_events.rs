@@ -140,6 +140,55 @@ fn listeners_do_not_change_the_trace() {
     assert_eq!(plain.trace_hash().unwrap(), watched.trace_hash().unwrap());
 }
 
+/// The `seq` of every event collected in `events`.
+fn seqs(events: &js_sys::Array) -> Vec<f64> {
+    events.iter().map(|e| num(&e, "seq")).collect()
+}
+
+#[wasm_bindgen_test]
+fn a_long_run_hands_its_events_over_in_batches_as_it_goes_and_loses_none() {
+    // Ten minutes of SMALL: some 18,000 watermark changes. Held until the end of the call, an
+    // hour of seed 001 took 480 MB of wasm memory, and nine hours trapped.
+    let p = std::rc::Rc::new(small());
+    let (wms, cb) = collector();
+    let clocks = js_sys::Array::new();
+    let (q, c) = (p.clone(), clocks.clone());
+    let clock = Closure::<dyn FnMut(JsValue)>::new(move |_ev: JsValue| {
+        c.push(&JsValue::from(q.elapsed_ms().expect("a read from a callback, between batches")));
+    });
+    p.on("watermark".into(), cb.as_ref().clone()).unwrap();
+    p.on("watermark".into(), clock.as_ref().clone()).unwrap();
+    let (steps, s_cb) = collector();
+    p.on("step".into(), s_cb.as_ref().clone()).unwrap();
+    p.run_until(JsValue::from(600_000)).unwrap();
+    assert!(wms.length() > 3 * 4096, "{} events", wms.length());
+    let mut at: Vec<f64> = clocks.iter().map(|v| v.as_f64().unwrap()).collect();
+    let per_batch = at.chunk_by(|a, b| a == b).map(<[f64]>::len).max().unwrap();
+    at.dedup();
+    assert!(at.len() > 3, "delivered during the run, the clock where it stopped: {at:?}");
+    assert!(at.windows(2).all(|w| w[0] < w[1]) && at.last() == Some(&600_000.0), "{at:?}");
+    assert!(per_batch <= 2 * 4096, "{per_batch} events in one batch");
+    assert_eq!(steps.length(), 1, "one step event, at the end");
+    // The same events, once each and in order, as a run in short calls delivers them.
+    let stepped = small();
+    let (short, cb2) = collector();
+    stepped.on("watermark".into(), cb2.as_ref().clone()).unwrap();
+    for t in (10_000..=600_000).step_by(10_000) {
+        stepped.run_until(JsValue::from(t)).unwrap();
+    }
+    assert_eq!(seqs(&wms), seqs(&short));
+    assert_eq!(p.trace_hash().unwrap(), stepped.trace_hash().unwrap());
+
+    // A listener that throws in the first batch: the run goes on to its end, then rethrows.
+    let r = small();
+    let thrower = js_sys::Function::new_with_args("ev", "throw new TypeError('listener failed at seq ' + ev.seq)");
+    let sub = r.on("watermark".into(), thrower.into()).unwrap();
+    expect_err(r.run_for(JsValue::from(600_000)), "TypeError", &["listener failed at seq"]);
+    assert_eq!(r.elapsed_ms().unwrap(), 600_000.0, "the run went on to its end");
+    sub.remove();
+    still_works(&r);
+}
+
 /// A scripted session over `SMALL`: a parameter change, produced records, a new partition with
 /// a heartbeat, a silenced and a scheduled resumed partition, up to 45 s. Each call scripts a
 /// new, independent session the same way.

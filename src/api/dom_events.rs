@@ -15,6 +15,7 @@ use crate::web::host::{AfterAdvance, AfterInstant, Resync};
 use crate::web::Pg;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
+use std::ops::ControlFlow;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
@@ -41,10 +42,11 @@ pub fn feed(pg: Pg, wants: Rc<Cell<Wants>>, sink: Sink) {
     let (at_instant, w) = (state.clone(), wants.clone());
     let instant: AfterInstant = Rc::new(move |sim, generation| {
         // Busy: a listener's call re-entered; the advance's own collection catches up.
-        let Ok(mut st) = at_instant.try_borrow_mut() else { return };
+        let Ok(mut st) = at_instant.try_borrow_mut() else { return ControlFlow::Continue(()) };
         let st = &mut *st;
         start_over_if_new(st, generation);
-        let _ = Pull { collector: &mut st.0, wants: w.get() }.after_instant(sim);
+        // Full, it asks a run that may stop (`Pg::run_until`) to hand the batch over first.
+        Pull { collector: &mut st.0, wants: w.get(), batched: true }.after_instant(sim)
     });
     let at_resync = state.clone();
     let resync: Resync = Rc::new(move |sim, generation| {

@@ -177,11 +177,19 @@ pub struct Collector {
     pub lag_watch: Option<LagWatch>,
 }
 
+/// The most events a run collects before it stops to hand them over: an hour of seed 001 is
+/// some 300,000 watermark events, which held in one batch took 480 MB of wasm memory (and
+/// nine hours trapped out of memory).
+pub const MAX_BATCH: usize = 4096;
+
 /// The run-loop observer of one call: pulls deltas before the bounded trace or late buffer
 /// can drop them, while listeners need them.
 pub struct Pull<'a> {
     pub collector: &'a mut Collector,
     pub wants: Wants,
+    /// Stop the run once [`MAX_BATCH`] events wait (a run call hands them over and goes on);
+    /// a call that must not stop early (a step, a search) collects them all.
+    pub batched: bool,
 }
 
 impl Observer for Pull<'_> {
@@ -191,6 +199,9 @@ impl Observer for Pull<'_> {
         }
         if self.wants.wants(EventKind::Lag) {
             self.collector.look_at_lag(sim);
+        }
+        if self.batched && self.collector.buffer.len() >= MAX_BATCH {
+            return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     }
@@ -217,24 +228,23 @@ impl Collector {
     }
 
     /// Pulls when the trace or the late buffer could otherwise drop something before the end of
-    /// the call (called after each instant while `wants.needs_pull()`).
+    /// the call, and at most [`MAX_BATCH`] at a time, so that a run can stop to hand them over
+    /// (called after each instant while `wants.needs_pull()`).
     fn maybe_pull(&mut self, sim: &Simulation, wants: Wants) {
-        if wants.trace() && self.cursor.trace_waiting(sim) >= (sim.config().trace_capacity as u64 / 2).max(1) {
+        let cfg = sim.config();
+        if wants.trace() && self.cursor.trace_waiting(sim) >= due(Some(cfg.trace_capacity as u64)) {
             self.pull_trace(sim, wants);
         }
-        if wants.wants(EventKind::Late) && self.cursor.late_waiting(sim) >= (sim.config().late_records_retained as u64 / 2).max(1) {
+        if wants.wants(EventKind::Late) && self.cursor.late_waiting(sim) >= due(Some(cfg.late_records_retained as u64)) {
             self.pull_late(sim);
         }
         // The sink keeps the newest `window_results_retained` results: pull before it drops any.
-        if let (true, Some(kept)) = (wants.wants(EventKind::Window), sim.config().window_results_retained) {
-            if sim.downstream().sink.total() - self.cursor.windows >= (kept / 2).max(1) {
-                self.pull_windows(sim, wants);
-            }
+        let kept = cfg.window_results_retained.map(|k| k as u64);
+        if wants.wants(EventKind::Window) && (sim.downstream().sink.total() - self.cursor.windows) as u64 >= due(kept) {
+            self.pull_windows(sim, wants);
         }
-        if let (true, Some(kept)) = (wants.wants(EventKind::Join), sim.config().window_results_retained) {
-            if sim.downstream().joins.total() - self.cursor.joins >= (kept as u64 / 2).max(1) {
-                self.pull_joins(sim, wants);
-            }
+        if wants.wants(EventKind::Join) && sim.downstream().joins.total() - self.cursor.joins >= due(kept) {
+            self.pull_joins(sim, wants);
         }
     }
 
@@ -356,6 +366,12 @@ impl Collector {
         let payloads = Value::Array(pending.into_iter().map(|p| p.payload).collect());
         Batch { kinds, payloads }
     }
+}
+
+/// How many of a stream may wait before the collector pulls them, when the engine keeps the
+/// newest `kept` of it (`None`: all).
+fn due(kept: Option<u64>) -> u64 {
+    kept.map_or(MAX_BATCH as u64, |k| (k / 2).clamp(1, MAX_BATCH as u64))
 }
 
 /// Events to hand to the callbacks, in order.

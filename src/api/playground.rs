@@ -70,19 +70,54 @@ impl WatermarkPlayground {
         advancing: bool,
         f: impl FnOnce(&mut Session, &mut Pull) -> ApiResult<T>,
     ) -> Result<T, JsValue> {
+        let (result, dispatched) = self.delivered(method, false, |_| advancing, f)?;
+        let value = result.map_err(|e| e.into_js(method))?;
+        dispatched?;
+        Ok(value)
+    }
+
+    /// A run call (`runUntil`, `runFor`, `runToEnd`): `run` again until it says it got there.
+    /// Each time it stops at [`MAX_BATCH`](super::events::MAX_BATCH) waiting events, the
+    /// listeners get them with the engine released, so a long run's events never pile up in
+    /// memory (a listener may call back in meanwhile, as after any call). The `step` event comes
+    /// once, at the end; a listener's exception is rethrown there, the run having gone on.
+    pub(super) fn run_in_batches(
+        &self,
+        method: &str,
+        mut run: impl FnMut(&mut Session, &mut Pull) -> ApiResult<bool>,
+    ) -> Result<(), JsValue> {
+        let mut thrown = None;
+        loop {
+            let (result, dispatched) = self.delivered(method, true, |got_there| *got_there, &mut run)?;
+            if let Err(e) = dispatched {
+                thrown.get_or_insert(e);
+            }
+            if result.map_err(|e| e.into_js(method))? {
+                return thrown.map_or(Ok(()), Err);
+            }
+        }
+    }
+
+    /// Runs `f` on the session, then hands what it collected to the listeners: its result, and
+    /// the first exception a listener threw. `advancing` judges from the result whether the
+    /// clock moved (a `step` event); `batched`: the run may stop at a full batch.
+    fn delivered<T>(
+        &self,
+        method: &str,
+        batched: bool,
+        advancing: impl FnOnce(&T) -> bool,
+        f: impl FnOnce(&mut Session, &mut Pull) -> ApiResult<T>,
+    ) -> Result<(ApiResult<T>, Result<(), JsValue>), JsValue> {
         let wants = self.listeners.try_borrow().map(|l| l.wants()).unwrap_or_default();
         let (result, batch) = {
             let mut guard = self.inner.try_borrow_mut().map_err(|_| Self::busy(method))?;
             let Inner { session: s, collector } = &mut *guard;
-            let result = f(s, &mut Pull { collector, wants });
-            let step = (advancing && result.is_ok()).then(|| StepEvent { now: s.now(), elapsed_ms: s.elapsed() });
+            let result = f(s, &mut Pull { collector, wants, batched });
+            let step = result.as_ref().is_ok_and(advancing).then(|| StepEvent { now: s.now(), elapsed_ms: s.elapsed() });
             let batch = collector.finish(s.sim(), wants, step);
             (result, batch)
         };
-        let dispatched = batch.dispatch(&self.listeners);
-        let value = result.map_err(|e| e.into_js(method))?;
-        dispatched?;
-        Ok(value)
+        Ok((result, batch.dispatch(&self.listeners)))
     }
 
     /// A read-only call.
@@ -171,7 +206,7 @@ impl WatermarkPlayground {
     pub fn run_until(&self, at_ms: JsValue) -> Result<(), JsValue> {
         let m = "runUntil";
         let at = int_arg(&at_ms, "atMs").map_err(|e| e.into_js(m))?;
-        self.change(m, true, |s, w| s.run_until(at, w))
+        self.run_in_batches(m, |s, w| s.run_until(at, w))
     }
 
     /// Processes the next `ms` milliseconds.
@@ -179,7 +214,15 @@ impl WatermarkPlayground {
     pub fn run_for(&self, ms: JsValue) -> Result<(), JsValue> {
         let m = "runFor";
         let ms = non_negative(&ms, "ms").map_err(|e| e.into_js(m))?;
-        self.change(m, true, |s, w| s.run_for(ms, w))
+        // Its end is fixed by the first batch; the later ones run on to it.
+        let mut to = None;
+        self.run_in_batches(m, |s, w| match to {
+            None => s.run_for(ms, w).map(|(t, got_there)| {
+                to = Some(t);
+                got_there
+            }),
+            Some(t) => s.run_until_abs(t, w),
+        })
     }
 
     /// Steps until something interesting happens (an operator watermark advance, a window, a
@@ -199,7 +242,7 @@ impl WatermarkPlayground {
     /// input if the scenario says `end_of_input: true` (the job is finished then).
     #[wasm_bindgen(js_name = runToEnd)]
     pub fn run_to_end(&self) -> Result<(), JsValue> {
-        self.change("runToEnd", true, |s, w| s.run_to_end(w))
+        self.run_in_batches("runToEnd", |s, w| s.run_to_end(w))
     }
 
     // ---- commands (each runs the next instant, command first) -----------------------------

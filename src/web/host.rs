@@ -12,6 +12,7 @@ use super::theme::{Theme, ThemeState};
 use crate::engine::sim::Simulation;
 use leptos::html::Div;
 use leptos::prelude::*;
+use std::ops::ControlFlow;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
@@ -22,8 +23,9 @@ pub type AfterAdvance = Rc<dyn Fn(&Simulation, u64) -> Box<dyn FnOnce()>>;
 
 /// Called after every instant the simulation processes, with the load generation: a listener
 /// reads the bounded trace ring, late buffer and sink here before a long advance drops
-/// anything. Like [`AfterAdvance`], it must not call back into the playground.
-pub type AfterInstant = Rc<dyn Fn(&Simulation, u64)>;
+/// anything. Like [`AfterAdvance`], it must not call back into the playground. `Break`: it
+/// holds a full batch, which a run that may stop (`Pg::run_until`) hands over before going on.
+pub type AfterInstant = Rc<dyn Fn(&Simulation, u64) -> ControlFlow<()>>;
 
 /// Called when the listeners are to start from the simulation as it is (what they have not been
 /// told yet is dropped), with the load generation.

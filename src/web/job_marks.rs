@@ -139,7 +139,7 @@ mod tests {
         let sc = build::parse(catalog::preset(id).unwrap().json).unwrap();
         let mut s = Session::new(sc).unwrap();
         let mut timeline = TimelineData::new(s.start().ms());
-        s.run_until(until_s * 1000, &mut Watch { timeline: &mut timeline, host: None, inner: () }).unwrap();
+        s.run_until(until_s * 1000, &mut Watch { timeline: &mut timeline, host: None, inner: (), batches: false }).unwrap();
         (s, timeline.job)
     }
 

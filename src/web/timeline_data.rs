@@ -211,8 +211,9 @@ impl TimelineData {
 }
 
 /// What the host page runs after each instant (`host::AfterInstant`, bound to a generation by
-/// `host`; declared here, beside [`Watch`], which the native tests build too).
-pub type InstantHook = Box<dyn FnMut(&Simulation)>;
+/// `host`; declared here, beside [`Watch`], which the native tests build too). `Break`: its
+/// batch of events is full.
+pub type InstantHook = Box<dyn FnMut(&Simulation) -> ControlFlow<()>>;
 
 /// An observer that records the timeline (job marks, watermark lines) after every instant, lets
 /// the host page's listeners read what happened, and then asks `inner` (the frame budget while
@@ -222,15 +223,20 @@ pub struct Watch<'a, O> {
     /// The host page's per-instant hook (`host::AfterInstant`), if it has one.
     pub host: Option<InstantHook>,
     pub inner: O,
+    /// A run that stops when the host's batch is full (and goes on once it is handed over);
+    /// other advances (an action's instant, a search, a frame) collect it all.
+    pub batches: bool,
 }
 
 impl<O: Observer> Observer for Watch<'_, O> {
     fn after_instant(&mut self, sim: &Simulation) -> ControlFlow<()> {
         self.timeline.observe(sim);
-        if let Some(hook) = &mut self.host {
-            hook(sim);
+        let full = self.host.as_mut().is_some_and(|hook| hook(sim).is_break());
+        let inner = self.inner.after_instant(sim);
+        if full && self.batches {
+            return ControlFlow::Break(());
         }
-        self.inner.after_instant(sim)
+        inner
     }
 }
 
@@ -249,7 +255,7 @@ mod tests {
         t.record(&s.sim().snapshot());
         for at in (frame_ms..=until_ms).step_by(frame_ms as usize) {
             if watched {
-                s.run_until(at, &mut Watch { timeline: &mut t, host: None, inner: () }).unwrap();
+                s.run_until(at, &mut Watch { timeline: &mut t, host: None, inner: (), batches: false }).unwrap();
             } else {
                 s.run_until(at, &mut ()).unwrap();
             }
@@ -311,9 +317,9 @@ mod tests {
         let mut t = TimelineData::new(s.start().ms());
         t.record(&s.sim().snapshot());
         let before = t.splits.len();
-        s.run_until(10_000, &mut Watch { timeline: &mut t, host: None, inner: () }).unwrap();
+        s.run_until(10_000, &mut Watch { timeline: &mut t, host: None, inner: (), batches: false }).unwrap();
         s.apply(crate::engine::command::Command::AddPartition { topic: None }).unwrap();
-        s.run_until(30_000, &mut Watch { timeline: &mut t, host: None, inner: () }).unwrap();
+        s.run_until(30_000, &mut Watch { timeline: &mut t, host: None, inner: (), batches: false }).unwrap();
         assert_eq!(t.splits.len(), before + 1);
         assert_eq!(t.split_names.len(), t.splits.len());
         assert!(t.splits[before].points.first().is_some_and(|p| p.0 < s.start().ms() + 11_000), "{:?}", t.splits[before].points.first());

@@ -450,6 +450,31 @@ test("DOM CustomEvents bubble (composed) from the element with the JS API's payl
   }
 });
 
+test("a host's long runUntil dispatches its events in batches as it runs, none lost", async () => {
+  const { context, page, problems } = await open();
+  try {
+    // An hour of seed 001 is some 300,000 watermark events: held to the end of the call they
+    // took 480 MB of wasm memory, and nine hours trapped.
+    await add(page, "long", { preset: "seed-001-heartbeat", loading: "eager" });
+    await page.locator("#long .node.op").first().waitFor();
+    await page.evaluate(() => {
+      window.clocks = [];
+      document.getElementById("long").addEventListener("watermark", (e) => window.clocks.push(e.target.playground.elapsedMs()));
+    });
+    await call(page, "long", "runUntil", 3_600_000);
+    const r = await page.evaluate(() => {
+      const at = [...new Set(window.clocks)];
+      return { n: window.clocks.length, at: at.length, first: at[0], last: at.at(-1), sorted: at.every((t, i) => i === 0 || at[i - 1] < t) };
+    });
+    assert.ok(r.n > 100_000, JSON.stringify(r));
+    assert.ok(r.at > 10 && r.sorted && r.first < 3_600_000 && r.last === 3_600_000, `delivered during the run, in order: ${JSON.stringify(r)}`);
+    assert.equal(await call(page, "long", "elapsedMs"), 3_600_000);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("el.playground: the simulation's API, errors naming the argument", async () => {
   const { context, page, problems } = await open();
   try {

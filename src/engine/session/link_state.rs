@@ -166,7 +166,7 @@ impl Session {
     /// link or attribute can keep the page busy, and the answer never depends on the machine.
     pub fn run_to_position(&mut self, at_ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
         self.check_link_work(at_ms)?;
-        self.run_until(at_ms, obs)
+        self.run_until(at_ms, obs).map(|_| ())
     }
 
     /// Refuses a position whose run would keep the page busy (see [`MAX_LINK_WORK`]).

@@ -291,11 +291,12 @@ impl Session {
         self.guard(|sim| sim.run_until_with(t, obs))
     }
 
-    /// `at_ms` is relative to the start, like a scenario command's `at_ms`.
-    pub fn run_until(&mut self, at_ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
+    /// `at_ms` is relative to the start, like a scenario command's `at_ms`. False if the
+    /// observer stopped earlier (the same call again goes on).
+    pub fn run_until(&mut self, at_ms: i64, obs: &mut impl Observer) -> Result<bool, InputError> {
         self.ensure_running()?;
         self.check_run_until(at_ms)?;
-        self.run_until_abs(self.start() + at_ms, obs).map(|_| ())
+        self.run_until_abs(self.start() + at_ms, obs)
     }
 
     /// Refuses a run to `at_ms` after the start that is in the past, longer than a run may
@@ -309,11 +310,12 @@ impl Session {
     }
 
     /// Processes the next `ms` of processing time (before the start the clock counts as 0, so
-    /// `run_for(60_000)` ends at 60 s like `run_until(60_000)`).
-    pub fn run_for(&mut self, ms: i64, obs: &mut impl Observer) -> Result<(), InputError> {
+    /// `run_for(60_000)` ends at 60 s like `run_until(60_000)`). Returns where it runs to and
+    /// whether it got there (false: the observer stopped it earlier; `run_until_abs` goes on).
+    pub fn run_for(&mut self, ms: i64, obs: &mut impl Observer) -> Result<(ProcTime, bool), InputError> {
         let to = self.now().saturating_add(ms);
         self.check_run_to(to, "ms")?;
-        self.run_until_abs(to, obs).map(|_| ())
+        Ok((to, self.run_until_abs(to, obs)?))
     }
 
     /// One instant; its time relative to the start, or `None` when nothing will ever happen.
@@ -341,16 +343,19 @@ impl Session {
     }
 
     /// What `wmp run` does: run to `start + duration_ms`, then the end of input if the scenario
-    /// asks for it (after which the job is finished).
-    pub fn run_to_end(&mut self, obs: &mut impl Observer) -> Result<(), InputError> {
+    /// asks for it (after which the job is finished). False if the observer stopped it earlier
+    /// (the same call again goes on).
+    pub fn run_to_end(&mut self, obs: &mut impl Observer) -> Result<bool, InputError> {
         let end = self.end().max(self.sim.now());
         self.check_run_to(end, "duration_ms")?;
-        self.run_until_abs(end, obs)?;
+        if !self.run_until_abs(end, obs)? {
+            return Ok(false);
+        }
         if self.scenario.end_of_input && self.halted.is_none() {
             self.guard(|sim| sim.apply(Command::EndOfInput))?;
             self.finished = true;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Replaces the scenario before the job starts (parallelism, window, aggregate: the job's

@@ -54,7 +54,7 @@ impl Pg {
             // bands as a played run does (a link's timeline was empty up to its moment).
             let mut timeline = TimelineData::new(session.start().ms());
             timeline.record(&session.sim().snapshot());
-            let mut watch = Watch { timeline: &mut timeline, host: None, inner: () };
+            let mut watch = Watch { timeline: &mut timeline, host: None, inner: (), batches: false };
             session.replay(commands, at_ms.unwrap_or(-1), &mut watch).map_err(LoadFailure::Replay)?;
             ran = Some(timeline);
         }
@@ -119,9 +119,15 @@ impl Pg {
     /// failures and restarts) recorded after every instant, and `inner` asked whether to go on;
     /// returns `inner` back.
     pub(crate) fn update_watched<O: Observer, R>(&self, inner: O, f: impl FnOnce(&mut Session, &mut Watch<'_, O>) -> R) -> (R, O) {
+        self.watched(inner, false, f)
+    }
+
+    /// `update_watched`; `batches`: the run stops when the host's batch of events is full
+    /// (`Watch::batches`).
+    fn watched<O: Observer, R>(&self, inner: O, batches: bool, f: impl FnOnce(&mut Session, &mut Watch<'_, O>) -> R) -> (R, O) {
         // Taken out for the run (nothing reads it meanwhile) and put back.
         let mut timeline = self.timeline.try_update_value(std::mem::take).unwrap_or_default();
-        let mut watch = Watch { timeline: &mut timeline, host: self.instant_hook(), inner };
+        let mut watch = Watch { timeline: &mut timeline, host: self.instant_hook(), inner, batches };
         let r = self.update_session(|s| f(s, &mut watch));
         let Watch { inner, .. } = watch;
         self.timeline.set_value(timeline);
@@ -215,10 +221,20 @@ impl Pg {
         self.session.with_value(|s| s.check_run_until(at_ms))
     }
 
-    /// Runs the engine up to processing time `t` (ms since the epoch).
+    /// Runs the engine up to processing time `t` (ms since the epoch). The host's listeners get
+    /// their events a batch at a time on the way (`notify_advanced` when one is full), not all
+    /// at the end: hours of events held at once ran the wasm out of memory.
     pub fn run_until(&self, t: i64) -> Result<(), InputError> {
         self.halted_error()?;
-        self.update_watched((), |s, w| s.run_until_abs(crate::engine::time::ProcTime(t), w)).0.map(|_| ())
+        let generation = self.host.try_with_value(|h| h.generation);
+        while !self.watched((), true, |s, w| s.run_until_abs(crate::engine::time::ProcTime(t), w)).0? {
+            self.notify_advanced();
+            // A listener loaded another scenario or unmounted this one: that run is not this.
+            if self.host.try_with_value(|h| h.generation) != generation {
+                break;
+            }
+        }
+        Ok(())
     }
 }
 
