@@ -37,6 +37,11 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// Engine operations one scenario may ask for (`session::budget`): the 3-hour seed-001 bench
 /// (486 M records) needs about 0.9 × 10^9; this allows about ten times that, minutes of work.
 pub const MAX_WORK: u64 = 10_000_000_000;
+/// Records that may arrive at one instant, over all producers and a `produce` command (a
+/// burst's or backlog's `count` × partitions, a steady rate's millisecond × partitions): one
+/// instant is never cut, so this bounds how long a page waits for one (some 80 ms in wasm
+/// here; ten bursts of 10^7 on eight partitions stalled a host page for 6.6 s).
+pub const MAX_RECORDS_AT_ONCE: u64 = 1_000_000;
 /// Key ids all producers may hold together (`keys.count` × partitions, summed).
 pub const MAX_KEY_SLOTS: u64 = 20_000_000;
 /// Restarts one run may make: a restart loop (a TaskManager that is lost again right after

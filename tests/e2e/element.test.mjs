@@ -581,11 +581,16 @@ test("hostile attributes render as text or are refused with a message; the page 
     await add(page, "deepobj", { loading: "eager", scenario: '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000) });
     await add(page, "badshare", { loading: "eager", scenario: "wmp1." + "A".repeat(100_000) });
     await add(page, "bigjob", { loading: "eager", scenario: JSON.stringify({ ...JSON.parse(sc), name: "big" }), "start-at": "160h" });
+    // Small and valid, but ten million records at once on eight partitions: one instant of
+    // 80 million stalled the page for 6.6 s.
+    const burst = { topic: { partitions: 8 }, window: { assigner: { type: "tumbling", size_ms: 1000 } }, producers: [{ partitions: "all", kind: "burst", every_ms: 3_600_000, count: 10_000_000 }] };
+    await add(page, "burst", { loading: "eager", autoplay: "", scenario: JSON.stringify(burst) });
     const took = Date.now() - t0;
     console.log(`hostile scenarios handled in ${took} ms`);
     for (const id of ["huge", "deep", "deepobj", "badshare"]) {
       assert.match(await page.locator(`#${id} .wmp-error`).textContent(), /scenario/, id);
     }
+    assert.match(await page.locator("#burst .wmp-error").textContent(), /producers\[0\]\.count.*80,000,000 records may arrive at one instant/);
     assert.ok(took < 15_000, `${took} ms`);
     // The page still answers.
     assert.equal(await page.evaluate(() => 1 + 1), 2);

@@ -10,7 +10,7 @@
 
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
-use crate::engine::limits::{MAX_KEY_SLOTS, MAX_WORK};
+use crate::engine::limits::{MAX_KEY_SLOTS, MAX_RECORDS_AT_ONCE, MAX_WORK};
 use crate::engine::operator::assigner::WindowSpec;
 use crate::engine::producer::ProducerKind;
 use crate::engine::scenario::schema::{KeysSpec, PartitionSelector, ProducerSpec, Scenario, WindowOperatorSpec};
@@ -46,6 +46,22 @@ pub struct Estimate {
     /// Checkpoints, and the `checkpoint` commands among them.
     pub checkpoints: u128,
     pub checkpoint_commands: u128,
+    /// Records that may arrive at one instant: every producer's at once (as if they coincided)
+    /// and the largest `produce` command.
+    pub at_once: u128,
+    /// Where the most of them come from (to name in an error).
+    pub most_at_once: (u128, AtOnce),
+}
+
+/// What writes the most records at one instant: `producers[i]`, `commands[i].producer` or
+/// `commands[i].records`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AtOnce {
+    #[default]
+    Nothing,
+    Producer(usize),
+    AttachCommand(usize),
+    ProduceCommand(usize),
 }
 
 impl Estimate {
@@ -58,6 +74,15 @@ impl Estimate {
     /// [`WINDOW_UPDATE_COST`] of the scans and ticks counted here.
     pub fn work(&self) -> u128 {
         self.window_work() + self.instants * self.scanned_per_instant + self.tick_work + self.checkpoint_work
+    }
+}
+
+/// How many records one producer may write to one partition at one instant (a millisecond).
+fn producer_at_once(kind: ProducerKind) -> u128 {
+    match kind {
+        ProducerKind::Steady { rate_per_s } => u128::from(rate_per_s).div_ceil(1000),
+        ProducerKind::Burst { count, .. } | ProducerKind::Backlog { count, .. } => u128::from(count),
+        ProducerKind::Heartbeat { .. } | ProducerKind::Outlier { .. } => 1,
     }
 }
 
@@ -113,26 +138,34 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     };
     let mut topics = sc.topics();
     let mut producers: u128 = 0;
-    let add = |p: &ProducerSpec, from_ms: i64, topics: &Topics, e: &mut Estimate| {
+    let add = |p: &ProducerSpec, from_ms: i64, topics: &Topics, e: &mut Estimate, at: AtOnce| {
         let start = u128::from(p.start_ms.max(from_ms).max(0).unsigned_abs());
         let stop = p.stop_ms.map_or(duration, |s| u128::from(s.max(0).unsigned_abs()).min(duration));
         let n = reached_by(p, topics);
         e.records += producer_records(p.kind, stop.saturating_sub(start)) * n;
         e.key_slots += key_count(&p.keys) * n;
+        e.at_once += producer_at_once(p.kind) * n;
+        e.most_at_once = e.most_at_once.max((producer_at_once(p.kind) * n, at));
         n
     };
-    for p in &sc.producers {
-        producers += add(p, 0, &topics, &mut e);
+    for (i, p) in sc.producers.iter().enumerate() {
+        producers += add(p, 0, &topics, &mut e, AtOnce::Producer(i));
     }
-    for c in &sc.commands {
+    let mut produced_at_once = 0;
+    for (i, c) in sc.commands.iter().enumerate() {
         match &c.command {
             Command::AddPartition { topic } => topics.add(input_of(topic.as_deref(), &topics)),
-            Command::AttachProducer { producer } => producers += add(producer, c.at_ms, &topics, &mut e),
-            Command::Produce { records, .. } => e.records += records.len() as u128,
+            Command::AttachProducer { producer } => producers += add(producer, c.at_ms, &topics, &mut e, AtOnce::AttachCommand(i)),
+            Command::Produce { records, .. } => {
+                e.records += records.len() as u128;
+                produced_at_once = produced_at_once.max(records.len() as u128);
+                e.most_at_once = e.most_at_once.max((records.len() as u128, AtOnce::ProduceCommand(i)));
+            }
             Command::Checkpoint => e.checkpoint_commands += 1,
             _ => {}
         }
     }
+    e.at_once += produced_at_once;
     let partitions = u128::from(topics.total());
     let parallelism = u128::from(sc.source.parallelism) + sc.second_input.as_ref().map_or(0, |s| u128::from(s.source.parallelism));
     let interval = sc.source.watermark.auto_watermark_interval_ms;
@@ -270,7 +303,37 @@ pub fn check(sc: &Scenario) -> Result<(), InputError> {
             ),
         ));
     }
-    Ok(())
+    check_at_once(sc, &e)
+}
+
+/// Refuses more records at one instant than [`MAX_RECORDS_AT_ONCE`], naming the field that
+/// asks for the most of them.
+fn check_at_once(sc: &Scenario, e: &Estimate) -> Result<(), InputError> {
+    if e.at_once <= u128::from(MAX_RECORDS_AT_ONCE) {
+        return Ok(());
+    }
+    let field = |kind: Option<ProducerKind>| match kind {
+        Some(ProducerKind::Steady { .. }) => "rate_per_s",
+        _ => "count",
+    };
+    let kind_of = |c: &Command| match c {
+        Command::AttachProducer { producer } => Some(producer.kind),
+        _ => None,
+    };
+    let path = match e.most_at_once.1 {
+        AtOnce::Producer(i) => format!("producers[{i}].{}", field(sc.producers.get(i).map(|p| p.kind))),
+        AtOnce::AttachCommand(i) => format!("commands[{i}].producer.{}", field(sc.commands.get(i).and_then(|c| kind_of(&c.command)))),
+        AtOnce::ProduceCommand(i) => format!("commands[{i}].records"),
+        AtOnce::Nothing => "producers".to_string(),
+    };
+    Err(InputError::new(
+        path,
+        format!(
+            "up to {} records may arrive at one instant (bursts' and backlogs' count × partitions, a steady rate's millisecond × partitions, a produce command), at most {} here: an instant runs whole, and the page would wait for it; write fewer at a time",
+            thousands(e.at_once),
+            thousands(u128::from(MAX_RECORDS_AT_ONCE))
+        ),
+    ))
 }
 
 #[cfg(test)]
@@ -420,5 +483,33 @@ mod tests {
         v["producers"] = json!([{"partitions": 0, "kind": "backlog", "count": 20_000_000, "span_ms": 1000}]);
         let e = scenario(v).unwrap_err();
         assert!(e.message.contains("instants"), "{e}");
+    }
+
+    #[test]
+    fn more_records_at_one_instant_than_a_page_waits_for_are_refused_with_their_field() {
+        // Ten million every hour on eight partitions: within the work budget, but one instant
+        // of 80 million records stalled a host page for 6.6 s.
+        let mut v = base();
+        v["topic"] = json!({"partitions": 8});
+        v["producers"] = json!([{"partitions": "all", "kind": "steady", "rate_per_s": 10}, {"partitions": "all", "kind": "burst", "every_ms": 3_600_000, "count": 10_000_000}]);
+        let e = scenario(v.clone()).unwrap_err();
+        assert_eq!(e.path, "producers[1].count", "{e}");
+        assert!(e.message.contains("80,000,008 records may arrive at one instant") && e.message.contains("at most 1,000,000"), "{e}");
+        v["producers"][1]["count"] = json!(124_998);
+        assert!(scenario(v.clone()).is_ok(), "8 × 124,998 + 8 × 1 records at once");
+        v["producers"][1]["count"] = json!(125_000);
+        assert!(scenario(v.clone()).is_err());
+        // A steady rate counts its millisecond; an attached producer and a produce command
+        // are named as commands.
+        v["duration_ms"] = json!(100);
+        v["topic"] = json!({"partitions": 200});
+        v["producers"] = json!([{"partitions": "all", "kind": "steady", "rate_per_s": 10_000_000}]);
+        assert_eq!(scenario(v.clone()).unwrap_err().path, "producers[0].rate_per_s");
+        v["topic"] = json!({"partitions": 8});
+        v["producers"] = json!([]);
+        v["commands"] = json!([{"at_ms": 5, "command": "attach_producer", "producer": {"partitions": "all", "kind": "backlog", "count": 200_000, "span_ms": 1}}]);
+        assert_eq!(scenario(v.clone()).unwrap_err().path, "commands[0].producer.count");
+        v["commands"] = json!([{"at_ms": 5, "command": "produce", "partition": 0, "records": vec![json!({}); 1_000_001]}]);
+        assert_eq!(scenario(v).unwrap_err().path, "commands[0].records");
     }
 }
