@@ -25,7 +25,7 @@ pub fn EmissionsLog() -> impl IntoView {
             <header class="card-head">
                 <h2 id="emissions-h">"Window emissions"</h2>
                 <span class="muted small" id="emissions-count">
-                    {move || thousands(pg.snap_slow.with(|s| s.windows_fired as u64))}" results · "
+                    {move || crate::engine::time::count(pg.snap_slow.with(|s| s.windows_fired as u64), "result", "results")}" · "
                     {move || {
                         let replayed = pg.snap_slow.with(|s| s.run.results_duplicated);
                         duplicates_text(pg.logs.duplicates.get(), replayed, pg.cfg.with(|c| c.sink))
@@ -59,13 +59,15 @@ pub fn EmissionsLog() -> impl IntoView {
 /// again. The job strip counts the latter as "duplicate results": the header counts them too.
 /// Not summed: a replayed re-firing is in both counts.
 fn duplicates_text(refirings: u64, replayed: u64, sink: SinkMode) -> String {
-    let (r, p) = (thousands(refirings), thousands(replayed));
+    use crate::engine::time::count;
+    let r = || count(refirings, "late re-firing", "late re-firings");
+    let p = || count(replayed, "result replayed", "results replayed");
     match (sink, refirings, replayed) {
-        (SinkMode::Upsert, _, 0) => format!("{r} late re-firings (upsert sink: no duplicates)"),
-        (SinkMode::Upsert, _, _) => format!("{r} late re-firings, {p} results replayed (upsert sink: no duplicates)"),
-        (SinkMode::Append, _, 0) => format!("{r} duplicates in the append sink"),
-        (SinkMode::Append, 0, _) => format!("{p} duplicates in the append sink (from the replay)"),
-        (SinkMode::Append, _, _) => format!("duplicates in the append sink: {r} re-firings, {p} from the replay"),
+        (SinkMode::Upsert, _, 0) => format!("{} (upsert sink: no duplicates)", r()),
+        (SinkMode::Upsert, _, _) => format!("{}, {} (upsert sink: no duplicates)", r(), p()),
+        (SinkMode::Append, _, 0) => format!("{} in the append sink", count(refirings, "duplicate", "duplicates")),
+        (SinkMode::Append, 0, _) => format!("{} in the append sink (from the replay)", count(replayed, "duplicate", "duplicates")),
+        (SinkMode::Append, _, _) => format!("duplicates in the append sink: {}, {} from the replay", count(refirings, "re-firing", "re-firings"), thousands(replayed)),
     }
 }
 

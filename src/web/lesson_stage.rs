@@ -106,12 +106,14 @@ impl Target {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// Its accessible name: an event by when it arrives, as the lessons' steps name it ("the
+    /// event that arrives last"); five handles all called "event timestamp" told none apart.
+    fn name(self, s: &Setup) -> String {
         match self {
-            Target::Event(_) => "event timestamp",
-            Target::Bound => "forBoundedOutOfOrderness bound",
-            Target::Idle => "withIdleness timeout",
-            Target::Lateness => "allowedLateness",
+            Target::Event(i) => format!("event timestamp, arrives at {}", secs(s.events[i].at_ms)),
+            Target::Bound => "forBoundedOutOfOrderness bound".into(),
+            Target::Idle => "withIdleness timeout".into(),
+            Target::Lateness => "allowedLateness".into(),
         }
     }
 
@@ -409,7 +411,7 @@ fn Handle(run: LessonRun, scale: Memo<Scale>, target: Target, y: f64, dragging: 
     };
     view! {
         <g class=classes
-            tabindex="0" role="slider" aria-label=target.name() aria-valuetext=value
+            tabindex="0" role="slider" aria-label=move || run.setup.with(|s| target.name(s)) aria-valuetext=value
             aria-valuenow=move || at().to_string() data-testid=format!("grab-{}", target.testid()) data-at=move || at().to_string()
             on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up on:pointercancel=on_up on:keydown=on_key>
             // What a finger hits: a square that holds WCAG 2.2's 24×24 CSS px target (the halo

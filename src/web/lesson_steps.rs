@@ -195,7 +195,7 @@ static LATE_STEPS: &[Step] = &[
     Step {
         title: "Behind the watermark: dropped",
         sentence: "A record whose window already fired (window end − 1 ms ≤ watermark) is late: the window operator drops it and counts it in numLateRecordsDropped.",
-        try_this: "Drag the last event (it arrives at 14 s) before 10 s, behind the watermark.",
+        try_this: "Drag the event at 11 s (it arrives last, at 14 s) before 10 s, behind the watermark.",
         done: "Dropped: the late count is 1.",
         stage: Stage::Events(late_candidate),
         grab: &[Grab::Events],
@@ -225,7 +225,7 @@ static LATE_STEPS: &[Step] = &[
     Step {
         title: "sideOutputLateData",
         sentence: "sideOutputLateData(tag) keeps what is still too late: the record goes to a side output instead of being dropped.",
-        try_this: "Drag the last event before 10 s, behind the watermark: it lands in the side output (○).",
+        try_this: "Drag the event at 11 s (it arrives last) before 10 s, behind the watermark: it lands in the side output (○).",
         done: "Caught in the side output, not dropped.",
         stage: Stage::Events(side_output),
         grab: &[Grab::Events],

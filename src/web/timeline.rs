@@ -446,7 +446,8 @@ fn TimelineTable() -> impl IntoView {
             let fails = job.events.iter().filter(|e| matches!(e, super::job_marks::JobEvent::Failed { .. })).count();
             let job_note = (!job.checkpoints.is_empty() || fails > 0).then(|| {
                 let last = job.events.last().map_or_else(String::new, |e| format!("; last: {} at {}", e.describe(), elapsed(e.at(), d.start)));
-                format!(" Job: {} checkpoints, {fails} failures, {} restarts{last}.", job.checkpoints.len(), job.events.len() - fails)
+                let n = |k: usize, one, many| crate::engine::time::count(k as u64, one, many);
+                format!(" Job: {}, {}, {}{last}.", n(job.checkpoints.len(), "checkpoint", "checkpoints"), n(fails, "failure", "failures"), n(job.events.len() - fails, "restart", "restarts"))
             });
             view! {
                 <table class="data">

@@ -124,7 +124,7 @@ impl FindingContext<'_> {
             .detail("A restore brings back offsets and window state but not watermarks or idleness: records since the checkpoint are read again (duplicates in an append sink), every channel needs a watermark again and a silent partition needs its full idle timeout again before windows fire.")
             // While the first restart is under way, "0 restarts · 0 records read again" read as
             // if nothing had happened.
-            .evidence("restarts", u64::from(restarts), if f.restarting_until.is_some() && restarts == 0 { "the first restart is under way".to_string() } else { format!("{restarts} restarts") })
+            .evidence("restarts", u64::from(restarts), if f.restarting_until.is_some() && restarts == 0 { "the first restart is under way".to_string() } else { crate::engine::time::count(restarts, "restart", "restarts") })
             .evidence("recordsReplayed", replayed, if f.restarting_until.is_some() && replayed == 0 { "records since the checkpoint are read again once it runs".to_string() } else { format!("{} records read again", thousands(replayed)) })
             .check("the job's numRestarts and the exceptions tab; checkpoint size over time");
         // Stalled after the restore by a silent partition: each restart costs the idle timeout,
