@@ -7,7 +7,8 @@
 // one options parser of mount() and the iframe); a bad one shows its message in the element and
 // on the console. Lifecycle: connected → mount (at once, when scrolled into view, or on a click
 // of the poster, per `loading`); attribute changes apply live (a layout or full-url change remounts); disconnected →
-// unmount (frame loop stopped, simulation freed). Off-screen elements do not advance.
+// unmount (frame loop stopped, simulation freed) once the task ends, unless it was inserted
+// again meanwhile (a move). Off-screen elements do not advance.
 
 const TAG = "watermark-playground";
 const ATTRS = ["preset", "scenario", "layout", "speed", "autoplay", "theme", "controls", "view", "start-at", "readonly", "loading", "full-url"];
@@ -72,6 +73,8 @@ function elementClass() {
     #api;
     #io = null;
     #visible = false;
+    /// Disconnected, and freed at the end of the task unless connected again first.
+    #leaving = false;
     /// idle | waiting (lazy, off screen) | poster | running | error
     #state = "idle";
     /// The attributes changed since the last refresh: what an update names.
@@ -104,7 +107,10 @@ function elementClass() {
     connectedCallback() {
       this.#io = new IntersectionObserver((entries) => this.#onVisibility(entries[entries.length - 1].isIntersecting), { rootMargin: ROOT_MARGIN });
       this.#io.observe(this);
-      this.#begin();
+      // Moved (removed and inserted in one task, as a docs framework re-parenting it does):
+      // the reader's run goes on.
+      if (this.#leaving) this.#leaving = false;
+      else this.#begin();
     }
 
     /// Per `loading`: the ▶ poster, a placeholder until scrolled into view, or the playground.
@@ -118,10 +124,15 @@ function elementClass() {
     disconnectedCallback() {
       this.#io?.disconnect();
       this.#io = null;
-      this.#visible = false;
-      this.#unmount();
-      this.#box.replaceChildren();
-      this.#state = "idle";
+      this.#leaving = true;
+      queueMicrotask(() => {
+        if (!this.#leaving) return;
+        this.#leaving = false;
+        this.#visible = false;
+        this.#unmount();
+        this.#box.replaceChildren();
+        this.#state = "idle";
+      });
     }
 
     attributeChangedCallback(name, old, value) {

@@ -226,7 +226,18 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     await setAttr("speed", "30");
     await page.locator("#a .wmp-attr-error").waitFor({ state: "detached" });
     await page.waitForFunction(() => document.getElementById("a").playground.speed === 30);
-    // remove: stopped and emptied; re-insert: runs again
+    // moved (removed and inserted in one task): the same run goes on
+    const before = await call(page, "a", "elapsedMs");
+    await page.evaluate(() => {
+      window.rootA = document.getElementById("a").shadowRoot.querySelector(".wmp-root");
+      document.body.append(document.getElementById("a"));
+      document.getElementById("more").append(document.getElementById("a"));
+    });
+    await page.waitForTimeout(100);
+    assert.equal(await page.evaluate(() => window.rootA === document.getElementById("a").shadowRoot.querySelector(".wmp-root")), true, "the same mounted UI");
+    assert.ok((await call(page, "a", "elapsedMs")) >= before, "the same run");
+    assert.equal(await running(page, "a"), true);
+    // remove: stopped and emptied (once the task ends); re-insert: runs again
     await page.evaluate(() => {
       window.removed = document.getElementById("a");
       window.removed.remove();
