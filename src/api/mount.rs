@@ -99,10 +99,12 @@ pub(crate) fn default_speed(pg: Pg) -> f64 {
 /// in an update as at a mount (whose listeners come after it).
 pub(crate) fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
     if opts.source.is_some() || opts.start_at.is_some() {
-        let Source { scenario, preset } = opts.source.clone().unwrap_or_else(|| pg.running_source());
-        pg.load_at(scenario, preset, &[], opts.start_at).map_err(|e| match e {
+        let Source { scenario, preset, commands, at_ms } = opts.source.clone().unwrap_or_else(|| pg.running_source());
+        // A link state's own commands and position are the scenario's to answer for.
+        let position = if opts.start_at.is_some() { "start-at" } else { "scenario" };
+        pg.load_at(scenario, preset, &commands, opts.start_at.or(at_ms)).map_err(|e| match e {
             LoadFailure::Scenario(e) => e.within(&format!("{prefix}scenario")),
-            LoadFailure::Replay(e) => ApiError::new(format!("{prefix}start-at"), e.message),
+            LoadFailure::Replay(e) => ApiError::new(format!("{prefix}{position}"), e.message),
         })?;
     }
     pg.speed.set(opts.speed.unwrap_or_else(|| default_speed(pg)));

@@ -207,7 +207,8 @@ impl MountedPlayground {
         report(m, pg.load_preset(source.preset.unwrap_or_default()).map_err(|e| e.within("id")))
     }
 
-    /// Loads a scenario: an object, JSON text, a share string or a preset id.
+    /// Loads a scenario: an object, JSON text, a share string, a preset id or a page's link
+    /// state (its commands replayed up to its position).
     pub fn load(&self, scenario: JsValue) -> Result<(), JsValue> {
         let m = "load";
         let pg = self.live(m)?;
@@ -220,14 +221,22 @@ impl MountedPlayground {
                 ApiError::type_("scenario", format!("expected a scenario object or string, got {}", describe(&scenario))).into_js(m)
             );
         };
-        let Source { scenario, preset } = report(
+        let Source { scenario, preset, commands, at_ms } = report(
             m,
             embed_options::scenario_source(&text).map_err(|e| {
                 let e = e.within("scenario");
                 ApiError::new(e.field, e.message)
             }),
         )?;
-        report(m, pg.load(scenario, preset).map_err(|e| e.within("scenario")))
+        if commands.is_empty() && at_ms.is_none() {
+            return report(m, pg.load(scenario, preset).map_err(|e| e.within("scenario")));
+        }
+        report(
+            m,
+            pg.load_at(scenario, preset, &commands, at_ms).map_err(|e| match e {
+                crate::web::LoadFailure::Scenario(e) | crate::web::LoadFailure::Replay(e) => e.within("scenario"),
+            }),
+        )
     }
 
     /// Processes every instant up to `atMs` after the start.

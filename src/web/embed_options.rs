@@ -7,7 +7,8 @@
 
 use super::scenario_text;
 use crate::engine::scenario::catalog;
-use crate::engine::scenario::schema::Scenario;
+use crate::engine::scenario::schema::{Scenario, TimedCommand};
+use crate::engine::session::link_state::LinkState;
 
 /// The fastest speed a link, attribute or `mount()` may ask for (processing time per wall-clock
 /// time).
@@ -67,6 +68,17 @@ pub struct Source {
     pub scenario: Scenario,
     /// The preset it is (or matches), if any.
     pub preset: Option<&'static str>,
+    /// A page's link state (`#s=2.…`) carries the reader's commands and position too: they
+    /// are replayed up to it (a `start-at` option names another position).
+    pub commands: Vec<TimedCommand>,
+    pub at_ms: Option<i64>,
+}
+
+impl Source {
+    /// A scenario alone, from its start.
+    pub fn of(scenario: Scenario, preset: Option<&'static str>) -> Self {
+        Source { scenario, preset, commands: Vec::new(), at_ms: None }
+    }
 }
 
 /// Every option, parsed and checked. `None` / defaults where the key was absent: the caller
@@ -306,7 +318,7 @@ pub fn first_source() -> Source {
 pub fn preset_source(id: &str) -> Result<Source, String> {
     let p = catalog::preset(id.trim()).ok_or_else(|| scenario_text::no_preset(id))?;
     let scenario = crate::engine::scenario::build::parse(p.json).map_err(|e| e.to_string())?;
-    Ok(Source { scenario, preset: Some(p.id) })
+    Ok(Source::of(scenario, Some(p.id)))
 }
 
 impl OptionError {
@@ -317,8 +329,9 @@ impl OptionError {
     }
 }
 
-/// Inline scenario JSON, a share string, or a preset id. The error's field is the path inside
-/// the scenario JSON (`window.assigner.size_ms`) when the engine names one.
+/// Inline scenario JSON, a share string, a preset id, or a page's link state (`2.…`, `#s=2.…`
+/// or the whole address). The error's field is the path inside the scenario JSON
+/// (`window.assigner.size_ms`) when the engine names one.
 pub fn scenario_source(text: &str) -> Result<Source, OptionError> {
     let whole = |message: String| OptionError { field: String::new(), message };
     if text.len() > MAX_SCENARIO_CHARS {
@@ -326,6 +339,9 @@ pub fn scenario_source(text: &str) -> Result<Source, OptionError> {
     }
     if catalog::preset(text.trim()).is_some() {
         return preset_source(text).map_err(whole);
+    }
+    if let Some(state) = link_state_in(text) {
+        return decode_link(state).and_then(|st| link_source(&st)).map_err(whole);
     }
     if text.trim_start().starts_with('{') {
         // The engine's own error names the field; a JSON syntax error gets the reader's words.
@@ -337,7 +353,34 @@ pub fn scenario_source(text: &str) -> Result<Source, OptionError> {
     }
     let scenario = scenario_text::read_scenario(text).map_err(whole)?;
     let preset = catalog::preset_matching(&scenario).map(|p| p.id);
-    Ok(Source { scenario, preset })
+    Ok(Source::of(scenario, preset))
+}
+
+/// The link state in `text` (after `#s=`), or why not in words.
+pub fn decode_link(text: &str) -> Result<LinkState, String> {
+    LinkState::decode(text).map_err(|e| format!("This link is damaged: {}.", e.message))
+}
+
+/// What the link state `st` runs: its scenario (or preset), its commands and its position (its
+/// view, speed, selection and zoom, is a page's: `url_state::open` restores those).
+pub fn link_source(st: &LinkState) -> Result<Source, String> {
+    let preset = st.preset.as_deref().and_then(catalog::preset).map(|p| p.id);
+    let scenario = match (&st.scenario, &st.preset) {
+        (Some(v), _) => scenario_text::read_scenario(&v.to_string())?,
+        (None, Some(id)) => crate::engine::scenario::build::parse(catalog::preset(id).ok_or_else(|| scenario_text::no_preset(id))?.json)
+            .map_err(|e| format!("This preset cannot run: {e}."))?,
+        (None, None) => unreachable!("LinkState::decode refuses a state without a scenario"),
+    };
+    Ok(Source { scenario, preset, commands: st.commands.clone(), at_ms: (st.at_ms >= 0).then_some(st.at_ms) })
+}
+
+/// The link state in `text`, if it is one: after `#s=` (a copied address), or the state alone.
+pub fn link_state_in(text: &str) -> Option<&str> {
+    let t = text.trim();
+    match t.split_once("#s=") {
+        Some((_, state)) => Some(state.split('&').next().unwrap_or(state)),
+        None => t.starts_with(crate::engine::session::link_state::PREFIX).then_some(t),
+    }
 }
 
 #[cfg(test)]
@@ -473,5 +516,29 @@ mod tests {
         // Either key of the source replaces it.
         let o = was.merged(parse(&[("preset", "late-data")]).unwrap(), &named(&["preset"]));
         assert_eq!(o.source.and_then(|s| s.preset), Some("late-data"));
+    }
+
+    #[test]
+    fn a_scenario_option_reads_a_pages_link_state_with_its_commands_and_position() {
+        use crate::engine::command::Command;
+        let state = LinkState {
+            preset: Some("late-data".into()),
+            commands: vec![TimedCommand { at_ms: 5_000, command: Command::Silence { partition: 0 } }],
+            at_ms: 30_000,
+            speed: Some(3.0),
+            ..LinkState::default()
+        }
+        .encode();
+        // The state alone, after `#s=`, or the whole address copied from the page.
+        for text in [state.clone(), format!("#s={state}"), format!(" https://docs.example/pg/index.html?embed=1#s={state}&x=1 ")] {
+            let s = scenario_source(&text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(s.preset, Some("late-data"));
+            assert_eq!(s.commands.len(), 1);
+            assert_eq!(s.at_ms, Some(30_000));
+        }
+        let damaged = scenario_source("2.AAAA").unwrap_err();
+        assert!(damaged.message.starts_with("This link is damaged"), "{damaged:?}");
+        // A scenario's own text is not mistaken for one.
+        assert!(scenario_source("late-data").unwrap().commands.is_empty());
     }
 }

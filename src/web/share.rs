@@ -157,7 +157,7 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
 /// that fails, the link's own position is kept, not a run halted half-way. The selection of a
 /// state link is kept too.
 fn start_at(pg: &Pg, ms: i64) -> Result<(), InputError> {
-    let super::embed_options::Source { scenario, preset } = pg.running_source();
+    let super::embed_options::Source { scenario, preset, .. } = pg.running_source();
     let selection = pg.selection.get_untracked();
     pg.load_at(scenario, preset, &pg.issued_commands(), Some(ms)).map_err(|e| match e {
         LoadFailure::Scenario(e) | LoadFailure::Replay(e) => e,
@@ -249,7 +249,11 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
             }
             "preset" if catalog::preset(&v).is_none() => Err(scenario_text::no_preset(&v)),
             "preset" => pg.load_preset(&v).map_err(|e| format!("This preset cannot run: {e}.")),
-            "scenario" => import_json(pg, &v),
+            // A page's link state given as a scenario (an author's copied address) opens whole.
+            "scenario" => match super::embed_options::link_state_in(&v) {
+                Some(state) => url_state::open(pg, state),
+                None => import_json(pg, &v),
+            },
             "share" => scenario_text::read_share_string(&v).and_then(|sc| load_scenario(pg, sc)),
             "speed" => {
                 speed = v.parse::<f64>().ok().filter(|s| *s > 0.0 && *s <= MAX_SPEED);

@@ -207,7 +207,7 @@ impl Pg {
     /// A playground on the first preset.
     pub fn new() -> Self {
         let first = &catalog::presets()[0];
-        let super::embed_options::Source { scenario: sc, preset } = super::embed_options::first_source();
+        let super::embed_options::Source { scenario: sc, preset, .. } = super::embed_options::first_source();
         let session = Session::new(runnable(&sc)).expect("presets build");
         let snap = session.sim().snapshot();
         let reading = Reading::take(session.sim(), &DiagnosisOptions::default(), None);

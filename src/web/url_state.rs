@@ -8,6 +8,7 @@
 //! speed, selection and zoom: the same trace hash and the same view.
 
 use super::query;
+use super::embed_options::{decode_link, link_source, Source};
 use super::state::{LoadFailure, Pg, Selection};
 use crate::engine::scenario::{build, catalog};
 use crate::engine::session::link_state::LinkState;
@@ -122,16 +123,9 @@ pub fn current(pg: &Pg, zoom: TimelineZoom) -> LinkState {
 /// Opens the state in `text` (after `#s=`): the scenario, the commands, the run to the
 /// position, then speed, selection, zoom and play; or says in words why not.
 pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
-    let st = LinkState::decode(text).map_err(|e| format!("This link is damaged: {}.", e.message))?;
-    let preset = st.preset.as_deref().and_then(catalog::preset).map(|p| p.id);
-    let sc = match (&st.scenario, &st.preset) {
-        (Some(v), _) => super::scenario_text::read_scenario(&v.to_string())?,
-        (None, Some(id)) => build::parse(catalog::preset(id).ok_or_else(|| super::scenario_text::no_preset(id))?.json)
-            .map_err(|e| format!("This preset cannot run: {e}."))?,
-        (None, None) => unreachable!("LinkState::decode refuses a state without a scenario"),
-    };
-    let at_ms = (st.at_ms >= 0).then_some(st.at_ms);
-    match pg.load_at(sc.clone(), preset, &st.commands, at_ms) {
+    let st = decode_link(text)?;
+    let Source { scenario: sc, preset, commands, at_ms } = link_source(&st)?;
+    match pg.load_at(sc.clone(), preset, &commands, at_ms) {
         Ok(()) => {}
         Err(LoadFailure::Scenario(e)) => return Err(format!("This scenario cannot run: {e}.")),
         Err(LoadFailure::Replay(e)) => {

@@ -392,6 +392,45 @@ for (const [param, words] of [
   });
 }
 
+test("an element's scenario attribute and an iframe's scenario= open the page's link state: the same run at the same moment", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 900 } });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await choosePreset(page, "late-data");
+    await playUntil(page, 20_000, 10);
+    await page.locator('svg.graph [data-silence="0"]').click();
+    await addressAfter(page, await hashOf(page));
+    await playUntil(page, 40_000, 10);
+    // The pause's commit is written a moment after it.
+    await page.waitForTimeout(800);
+    const addr = await hashOf(page);
+    const want = { hash: (await page.locator("#trace-hash").textContent()).trim(), atMs: Number(await page.locator("#trace-hash").getAttribute("data-at-ms")) };
+    assert.ok(addr.length > 10 && want.atMs >= 40_000, JSON.stringify({ addr, want }));
+    // The whole address, as a docs author copies it from the bar.
+    const link = await page.evaluate(() => location.href);
+    await page.goto(env.baseUrl + "pages/element-test.html");
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    await page.evaluate((link) => {
+      const el = document.createElement("watermark-playground");
+      el.id = "linked";
+      el.setAttribute("loading", "eager");
+      el.setAttribute("scenario", link);
+      document.getElementById("more").append(el);
+    }, link);
+    await page.locator("#linked .node.op").first().waitFor();
+    const got = await page.evaluate(() => ({ hash: document.getElementById("linked").playground.traceHash(), atMs: document.getElementById("linked").playground.elapsedMs() }));
+    assert.deepEqual(got, want, "the element runs the link's commands to its moment");
+    // An iframe's scenario= takes the state too.
+    await page.goto(env.baseUrl + "index.html?embed=1&layout=full&scenario=" + encodeURIComponent(addr.slice("#s=".length)));
+    await page.locator("svg.graph .node.op").first().waitFor();
+    await page.waitForFunction(() => document.querySelector("#trace-hash")?.textContent.trim().length === 16);
+    assert.deepEqual({ hash: (await page.locator("#trace-hash").textContent()).trim(), atMs: Number(await page.locator("#trace-hash").getAttribute("data-at-ms")) }, want);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
+
 test("a #s= link pasted into the address bar of an open page opens with its selection and zoom", async () => {
   const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1440, height: 900 } });
   try {

@@ -71,7 +71,7 @@ impl Pg {
     /// What runs now, as the options name a source: the scenario loaded last and its preset
     /// (what `loadPreset`, `load` or the reader's picker loaded counts, not only the options).
     pub fn running_source(&self) -> crate::web::embed_options::Source {
-        crate::web::embed_options::Source { scenario: self.base.get_value(), preset: self.preset.get_untracked() }
+        crate::web::embed_options::Source::of(self.base.get_value(), self.preset.get_untracked())
     }
 
     /// `session` (of `sc`) in place of what ran; `ran`: the timeline of its run past time zero
