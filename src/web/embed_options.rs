@@ -377,6 +377,10 @@ pub fn link_source(st: &LinkState) -> Result<Source, String> {
 /// The link state in `text`, if it is one: after `#s=` (a copied address), or the state alone.
 pub fn link_state_in(text: &str) -> Option<&str> {
     let t = text.trim();
+    // Scenario JSON may say `#s=` in a description.
+    if t.starts_with('{') {
+        return None;
+    }
     match t.split_once("#s=") {
         Some((_, state)) => Some(state.split('&').next().unwrap_or(state)),
         None => t.starts_with(crate::engine::session::link_state::PREFIX).then_some(t),
@@ -538,7 +542,9 @@ mod tests {
         }
         let damaged = scenario_source("2.AAAA").unwrap_err();
         assert!(damaged.message.starts_with("This link is damaged"), "{damaged:?}");
-        // A scenario's own text is not mistaken for one.
+        // A scenario's own text is not mistaken for one, nor JSON that says `#s=`.
         assert!(scenario_source("late-data").unwrap().commands.is_empty());
+        let json = r##"{"description": "see #s=2.abc", "topic": {"partitions": 1}, "window": {"assigner": {"type": "tumbling", "size_ms": 1000}}}"##;
+        assert_eq!(scenario_source(json).unwrap().scenario.description, "see #s=2.abc");
     }
 }
