@@ -292,6 +292,33 @@ fn a_task_manager_over_its_memory_is_lost_and_the_job_restarts_in_a_loop() {
     assert!(h.samples.iter().any(|s| s.entries.iter().all(|&e| e == 0) && s.time.ms() > S), "and the drop");
 }
 
+/// Stops a run at the first instant after which the job is FAILED, as a full batch of events
+/// may stop a JS API run there.
+struct StopAtTheFailure;
+
+impl wmp::engine::observer::Observer for StopAtTheFailure {
+    fn after_instant(&mut self, sim: &Simulation) -> std::ops::ControlFlow<()> {
+        if sim.job_status() == JobStatus::Failed {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    }
+}
+
+#[test]
+fn a_run_stopped_where_the_job_failed_goes_on_to_its_end_as_one_run_does() {
+    let mut v = base();
+    v["checkpointing"] = json!({"interval_ms": 2000, "restart": {"type": "none"}});
+    let mut session = Session::new(parse(&v.to_string()).unwrap()).unwrap();
+    let end = session.end_of_run();
+    assert!(!session.run_to_end(&mut StopAtTheFailure).unwrap(), "stopped at the failure");
+    assert!(session.halted().is_some());
+    assert!(session.run_to_end(&mut ()).is_err(), "a new call is refused");
+    assert!(session.end_run(end, &mut ()).expect("the call goes on"), "and gets there");
+    assert_eq!(session.now(), end);
+}
+
 #[test]
 fn restart_none_ends_the_job_failed() {
     let mut v = base();

@@ -179,6 +179,33 @@ fn a_long_run_hands_its_events_over_in_batches_as_it_goes_and_loses_none() {
     assert_eq!(seqs(&wms), seqs(&short));
     assert_eq!(p.trace_hash().unwrap(), stepped.trace_hash().unwrap());
 
+    // A listener that runs the playground on between batches: the run goes on from there (it
+    // said "atMs is in the past"), and one that ends the input ends the run.
+    for nested in ["runUntil", "runToEnd", "stepToNextInteresting"] {
+        let ends = SMALL.replace("\"duration_ms\": 60000", "\"duration_ms\": 60000, \"end_of_input\": true");
+        let q = std::rc::Rc::new(Playground::new(js(&ends)).unwrap());
+        let (r, done) = (q.clone(), std::rc::Rc::new(std::cell::Cell::new(false)));
+        // `Fn`: the nested call delivers its own events to it (an `FnMut` refuses a recursive call).
+        let once = Closure::<dyn Fn(JsValue)>::new(move |_ev: JsValue| {
+            if !done.replace(true) {
+                match nested {
+                    "runUntil" => r.run_until(JsValue::from(700_000)).unwrap(),
+                    "runToEnd" => r.run_to_end().unwrap(),
+                    _ => drop(r.step_to_next_interesting(JsValue::UNDEFINED).unwrap()),
+                }
+            }
+        });
+        q.on("watermark".into(), once.as_ref().clone()).unwrap();
+        q.run_until(JsValue::from(600_000)).unwrap_or_else(|e| panic!("{nested}: {e:?}"));
+        let at = q.elapsed_ms().unwrap();
+        match nested {
+            "runUntil" => assert_eq!(at, 700_000.0),
+            // Past the scenario's end at the first batch: the input ended there, and the run.
+            "runToEnd" => assert!(at > 60_000.0 && at < 600_000.0, "{at}"),
+            _ => assert_eq!(at, 600_000.0),
+        }
+    }
+
     // A listener that throws in the first batch: the run goes on to its end, then rethrows.
     let r = small();
     let thrower = js_sys::Function::new_with_args("ev", "throw new TypeError('listener failed at seq ' + ev.seq)");

@@ -76,19 +76,26 @@ impl WatermarkPlayground {
         Ok(value)
     }
 
-    /// A run call (`runUntil`, `runFor`, `runToEnd`): `run` again until it says it got there.
-    /// Each time it stops at [`MAX_BATCH`](super::events::MAX_BATCH) waiting events, the
+    /// A run call (`runUntil`, `runFor`, `runToEnd`): `first` (the call with its checks), then
+    /// `rest` until it says it got there. Each time the run stops at about
+    /// [`MAX_BATCH`](super::events::MAX_BATCH) waiting events (an instant is never split), the
     /// listeners get them with the engine released, so a long run's events never pile up in
-    /// memory (a listener may call back in meanwhile, as after any call). The `step` event comes
-    /// once, at the end; a listener's exception is rethrown there, the run having gone on.
+    /// memory; a listener may call back in meanwhile (`rest` goes on without the call's checks,
+    /// to a time a nested run may have passed). The `step` event comes once, at the end; a
+    /// listener's exception is rethrown there, the run having gone on.
     pub(super) fn run_in_batches(
         &self,
         method: &str,
-        mut run: impl FnMut(&mut Session, &mut Pull) -> ApiResult<bool>,
+        first: impl FnOnce(&mut Session, &mut Pull) -> ApiResult<bool>,
+        mut rest: impl FnMut(&mut Session, &mut Pull) -> ApiResult<bool>,
     ) -> Result<(), JsValue> {
         let mut thrown = None;
+        let mut first = Some(first);
         loop {
-            let (result, dispatched) = self.delivered(method, true, |got_there| *got_there, &mut run)?;
+            let (result, dispatched) = match first.take() {
+                Some(f) => self.delivered(method, true, |got_there| *got_there, f)?,
+                None => self.delivered(method, true, |got_there| *got_there, &mut rest)?,
+            };
             if let Err(e) = dispatched {
                 thrown.get_or_insert(e);
             }
@@ -206,7 +213,8 @@ impl WatermarkPlayground {
     pub fn run_until(&self, at_ms: JsValue) -> Result<(), JsValue> {
         let m = "runUntil";
         let at = int_arg(&at_ms, "atMs").map_err(|e| e.into_js(m))?;
-        self.run_in_batches(m, |s, w| s.run_until(at, w))
+        let to = self.read(m, |s| Ok(s.start().saturating_add(at)))?;
+        self.run_in_batches(m, |s, w| s.run_until(at, w), |s, w| s.run_on(to, w))
     }
 
     /// Processes the next `ms` milliseconds.
@@ -214,15 +222,8 @@ impl WatermarkPlayground {
     pub fn run_for(&self, ms: JsValue) -> Result<(), JsValue> {
         let m = "runFor";
         let ms = non_negative(&ms, "ms").map_err(|e| e.into_js(m))?;
-        // Its end is fixed by the first batch; the later ones run on to it.
-        let mut to = None;
-        self.run_in_batches(m, |s, w| match to {
-            None => s.run_for(ms, w).map(|(t, got_there)| {
-                to = Some(t);
-                got_there
-            }),
-            Some(t) => s.run_until_abs(t, w),
-        })
+        let to = self.read(m, |s| Ok(s.now().saturating_add(ms)))?;
+        self.run_in_batches(m, |s, w| s.run_for(ms, w), |s, w| s.run_on(to, w))
     }
 
     /// Steps until something interesting happens (an operator watermark advance, a window, a
@@ -242,7 +243,8 @@ impl WatermarkPlayground {
     /// input if the scenario says `end_of_input: true` (the job is finished then).
     #[wasm_bindgen(js_name = runToEnd)]
     pub fn run_to_end(&self) -> Result<(), JsValue> {
-        self.run_in_batches("runToEnd", |s, w| s.run_to_end(w))
+        let end = self.read("runToEnd", |s| Ok(s.end_of_run()))?;
+        self.run_in_batches("runToEnd", |s, w| s.run_to_end(w), |s, w| s.end_run(end, w))
     }
 
     // ---- commands (each runs the next instant, command first) -----------------------------

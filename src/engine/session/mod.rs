@@ -288,6 +288,18 @@ impl Session {
     /// Processes every instant up to absolute time `t`; false if the observer stopped earlier.
     pub fn run_until_abs(&mut self, t: ProcTime, obs: &mut impl Observer) -> Result<bool, InputError> {
         self.ensure_running()?;
+        self.run_on(t, obs)
+    }
+
+    /// Goes on with a run that its call already began and checked, after its observer stopped
+    /// it (a batch of events handed over): to `t` (a time already passed does nothing), past a
+    /// failure of the job on the way as one uninterrupted run goes, without the call's checks
+    /// (a listener may have moved the clock or ended the input meanwhile).
+    pub fn run_on(&mut self, t: ProcTime, obs: &mut impl Observer) -> Result<bool, InputError> {
+        // A listener ended the input (`runToEnd`): the job has nothing more to run.
+        if self.finished {
+            return Ok(true);
+        }
         self.guard(|sim| sim.run_until_with(t, obs))
     }
 
@@ -310,12 +322,12 @@ impl Session {
     }
 
     /// Processes the next `ms` of processing time (before the start the clock counts as 0, so
-    /// `run_for(60_000)` ends at 60 s like `run_until(60_000)`). Returns where it runs to and
-    /// whether it got there (false: the observer stopped it earlier; `run_until_abs` goes on).
-    pub fn run_for(&mut self, ms: i64, obs: &mut impl Observer) -> Result<(ProcTime, bool), InputError> {
+    /// `run_for(60_000)` ends at 60 s like `run_until(60_000)`). False if the observer stopped
+    /// it earlier ([`Session::run_on`] goes on to `now + ms`).
+    pub fn run_for(&mut self, ms: i64, obs: &mut impl Observer) -> Result<bool, InputError> {
         let to = self.now().saturating_add(ms);
         self.check_run_to(to, "ms")?;
-        Ok((to, self.run_until_abs(to, obs)?))
+        self.run_until_abs(to, obs)
     }
 
     /// One instant; its time relative to the start, or `None` when nothing will ever happen.
@@ -346,12 +358,24 @@ impl Session {
     /// asks for it (after which the job is finished). False if the observer stopped it earlier
     /// (the same call again goes on).
     pub fn run_to_end(&mut self, obs: &mut impl Observer) -> Result<bool, InputError> {
-        let end = self.end().max(self.sim.now());
+        let end = self.end_of_run();
         self.check_run_to(end, "duration_ms")?;
-        if !self.run_until_abs(end, obs)? {
+        self.ensure_running()?;
+        self.end_run(end, obs)
+    }
+
+    /// Where [`Session::run_to_end`] runs to from now.
+    pub fn end_of_run(&self) -> ProcTime {
+        self.end().max(self.sim.now())
+    }
+
+    /// The rest of [`Session::run_to_end`] once begun ([`Session::run_on`] to `end`, then the
+    /// end of input, once).
+    pub fn end_run(&mut self, end: ProcTime, obs: &mut impl Observer) -> Result<bool, InputError> {
+        if !self.run_on(end, obs)? {
             return Ok(false);
         }
-        if self.scenario.end_of_input && self.halted.is_none() {
+        if self.scenario.end_of_input && self.halted.is_none() && !self.finished {
             self.guard(|sim| sim.apply(Command::EndOfInput))?;
             self.finished = true;
         }

@@ -227,12 +227,16 @@ impl Pg {
     pub fn run_until(&self, t: i64) -> Result<(), InputError> {
         self.halted_error()?;
         let generation = self.host.try_with_value(|h| h.generation);
-        while !self.watched((), true, |s, w| s.run_until_abs(crate::engine::time::ProcTime(t), w)).0? {
+        let t = crate::engine::time::ProcTime(t);
+        let mut got_there = self.watched((), true, |s, w| s.run_until_abs(t, w)).0?;
+        while !got_there {
             self.notify_advanced();
             // A listener loaded another scenario or unmounted this one: that run is not this.
             if self.host.try_with_value(|h| h.generation) != generation {
                 break;
             }
+            // On without the checks: a listener may have moved the clock, or the job failed.
+            got_there = self.watched((), true, |s, w| s.run_on(t, w)).0?;
         }
         Ok(())
     }
