@@ -239,9 +239,7 @@ impl Scenario {
         }
         // In time order (stable: same-instant commands keep theirs), so each is a push at the
         // back of the queue however many there are.
-        let mut order: Vec<usize> = (0..self.commands.len()).collect();
-        order.sort_by_key(|&i| self.commands[i].at_ms);
-        for i in order {
+        for i in self.command_order() {
             let c = &self.commands[i];
             sim.schedule(ScheduledCommand { at: start + c.at_ms, command: c.command.clone(), path: format!("commands[{i}]") });
         }

@@ -293,6 +293,13 @@ impl IntervalJoinSpec {
 }
 
 impl Scenario {
+    /// The indices of `commands` in time order (stable: commands of one instant keep theirs).
+    pub fn command_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.commands.len()).collect();
+        order.sort_by_key(|&i| self.commands[i].at_ms);
+        order
+    }
+
     /// Sets the keyed operator's parallelism (window or join).
     pub fn set_keyed_parallelism(&mut self, p: u32) {
         match (&mut self.window, &mut self.interval_join) {

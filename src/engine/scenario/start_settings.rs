@@ -39,8 +39,7 @@ impl Scenario {
     /// most `n + 1` ms in, as edits made before ▶ land (each at the next instant: 0 or 1 ms, then
     /// one ms later each), before the job has been played.
     pub fn fold_start_settings(&self) -> Result<Folded, InputError> {
-        let mut order: Vec<usize> = (0..self.commands.len()).collect();
-        order.sort_by_key(|&i| self.commands[i].at_ms);
+        let order = self.command_order();
         let at_start = |(n, &i): (usize, &usize)| {
             let c = &self.commands[i];
             matches!(c.command, Command::SetParam { .. }) && c.at_ms <= i64::try_from(n).unwrap_or(i64::MAX).saturating_add(1)

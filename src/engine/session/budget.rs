@@ -47,7 +47,7 @@ pub struct Estimate {
     pub checkpoints: u128,
     pub checkpoint_commands: u128,
     /// Records that may arrive at one instant: every producer's at once (as if they coincided)
-    /// and the largest `produce` command.
+    /// and the most the `produce` commands of one `at_ms` write.
     pub at_once: u128,
     /// Where the most of them come from (to name in an error).
     pub most_at_once: (u128, AtOnce),
@@ -151,21 +151,18 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     for (i, p) in sc.producers.iter().enumerate() {
         producers += add(p, 0, &topics, &mut e, AtOnce::Producer(i));
     }
-    let mut produced_at_once = 0;
     for (i, c) in sc.commands.iter().enumerate() {
         match &c.command {
             Command::AddPartition { topic } => topics.add(input_of(topic.as_deref(), &topics)),
             Command::AttachProducer { producer } => producers += add(producer, c.at_ms, &topics, &mut e, AtOnce::AttachCommand(i)),
-            Command::Produce { records, .. } => {
-                e.records += records.len() as u128;
-                produced_at_once = produced_at_once.max(records.len() as u128);
-                e.most_at_once = e.most_at_once.max((records.len() as u128, AtOnce::ProduceCommand(i)));
-            }
+            Command::Produce { records, .. } => e.records += records.len() as u128,
             Command::Checkpoint => e.checkpoint_commands += 1,
             _ => {}
         }
     }
-    e.at_once += produced_at_once;
+    let (n, first) = produced_at_once(sc);
+    e.at_once += n;
+    e.most_at_once = e.most_at_once.max((n, AtOnce::ProduceCommand(first)));
     let partitions = u128::from(topics.total());
     let parallelism = u128::from(sc.source.parallelism) + sc.second_input.as_ref().map_or(0, |s| u128::from(s.source.parallelism));
     let interval = sc.source.watermark.auto_watermark_interval_ms;
@@ -199,6 +196,21 @@ pub fn estimate(sc: &Scenario) -> Estimate {
     e.checkpoints = periodic + e.checkpoint_commands;
     e.checkpoint_work = e.checkpoints * (partitions + keyed_parallelism + state);
     e
+}
+
+/// The most records `produce` commands write at one time (all of one `at_ms` run in one
+/// instant), and the first of those commands.
+fn produced_at_once(sc: &Scenario) -> (u128, usize) {
+    let (mut most, mut run) = ((0, 0), (i64::MIN, 0, 0));
+    for i in sc.command_order() {
+        let (c, n) = match &sc.commands[i].command {
+            Command::Produce { records, .. } => (&sc.commands[i], records.len() as u128),
+            _ => continue,
+        };
+        run = if c.at_ms == run.0 { (run.0, run.1 + n, run.2) } else { (c.at_ms, n, i) };
+        most = most.max((run.1, run.2));
+    }
+    most
 }
 
 /// Firings one window may make: a continuous trigger fires every interval of the window's span
@@ -314,7 +326,9 @@ fn check_at_once(sc: &Scenario, e: &Estimate) -> Result<(), InputError> {
     }
     let field = |kind: Option<ProducerKind>| match kind {
         Some(ProducerKind::Steady { .. }) => "rate_per_s",
-        _ => "count",
+        Some(ProducerKind::Burst { .. } | ProducerKind::Backlog { .. }) => "count",
+        // One record per partition at a time: many partitions make them many.
+        _ => "partitions",
     };
     let kind_of = |c: &Command| match c {
         Command::AttachProducer { producer } => Some(producer.kind),
@@ -329,7 +343,7 @@ fn check_at_once(sc: &Scenario, e: &Estimate) -> Result<(), InputError> {
     Err(InputError::new(
         path,
         format!(
-            "up to {} records may arrive at one instant (bursts' and backlogs' count × partitions, a steady rate's millisecond × partitions, a produce command), at most {} here: an instant runs whole, and the page would wait for it; write fewer at a time",
+            "up to {} records may arrive at one instant (bursts' and backlogs' count × partitions, a steady rate's millisecond × partitions, the produce commands of one time), at most {} here: an instant runs whole, and the page would wait for it; write fewer at a time",
             thousands(e.at_once),
             thousands(u128::from(MAX_RECORDS_AT_ONCE))
         ),
@@ -510,6 +524,12 @@ mod tests {
         v["commands"] = json!([{"at_ms": 5, "command": "attach_producer", "producer": {"partitions": "all", "kind": "backlog", "count": 200_000, "span_ms": 1}}]);
         assert_eq!(scenario(v.clone()).unwrap_err().path, "commands[0].producer.count");
         v["commands"] = json!([{"at_ms": 5, "command": "produce", "partition": 0, "records": vec![json!({}); 1_000_001]}]);
+        assert_eq!(scenario(v.clone()).unwrap_err().path, "commands[0].records");
+        // Produce commands of one time run in one instant; of two times, in two.
+        let half = vec![json!({}); 600_000];
+        v["commands"] = json!([{"at_ms": 5, "command": "produce", "partition": 0, "records": half}, {"at_ms": 6, "command": "produce", "partition": 0, "records": half}]);
+        assert!(scenario(v.clone()).is_ok());
+        v["commands"][1]["at_ms"] = json!(5);
         assert_eq!(scenario(v).unwrap_err().path, "commands[0].records");
     }
 }
