@@ -7,8 +7,8 @@
 // one options parser of mount() and the iframe); a bad one shows its message in the element and
 // on the console. Lifecycle: connected → mount (at once, when scrolled into view, or on a click
 // of the poster, per `loading`); attribute changes apply live (a layout or full-url change remounts); disconnected →
-// unmount (frame loop stopped, simulation freed) once the task ends, unless it was inserted
-// again meanwhile (a move). Off-screen elements do not advance.
+// unmount (frame loop stopped, simulation freed) at the next microtask checkpoint, unless it
+// was inserted again meanwhile (a move). Off-screen elements do not advance.
 
 const TAG = "watermark-playground";
 const ATTRS = ["preset", "scenario", "layout", "speed", "autoplay", "theme", "controls", "view", "start-at", "readonly", "loading", "full-url"];
@@ -109,8 +109,9 @@ function elementClass() {
       this.#io.observe(this);
       // Moved (removed and inserted in one task, as a docs framework re-parenting it does):
       // the reader's run goes on.
-      if (this.#leaving) this.#leaving = false;
-      else this.#begin();
+      if (!this.#leaving) return this.#begin();
+      this.#leaving = false;
+      if (this.#changed.size > 0) queueMicrotask(() => this.#refresh());
     }
 
     /// Per `loading`: the ▶ poster, a placeholder until scrolled into view, or the playground.
@@ -128,6 +129,7 @@ function elementClass() {
       queueMicrotask(() => {
         if (!this.#leaving) return;
         this.#leaving = false;
+        this.#changed.clear();
         this.#visible = false;
         this.#unmount();
         this.#box.replaceChildren();
@@ -136,7 +138,13 @@ function elementClass() {
     }
 
     attributeChangedCallback(name, old, value) {
-      if (old === value || !this.isConnected || this.#state === "idle") return;
+      if (old === value || this.#state === "idle") return;
+      // Changed while being moved (a framework detaching, patching, re-attaching): applied once
+      // it is in the page again.
+      if (!this.isConnected) {
+        if (this.#leaving) this.#changed.add(name);
+        return;
+      }
       // Several attributes set in a row apply together.
       if (this.#changed.size === 0) queueMicrotask(() => this.#refresh());
       this.#changed.add(name);

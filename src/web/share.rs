@@ -153,6 +153,16 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
     options
 }
 
+/// Loads what the link state in `text` runs (`embed_options::link_source`): its scenario, its
+/// commands, its position.
+fn open_link_source(pg: &Pg, text: &str) -> Result<(), String> {
+    let s = super::embed_options::decode_link(text).and_then(|st| super::embed_options::link_source(&st))?;
+    pg.load_at(s.scenario, s.preset, &s.commands, s.at_ms).map_err(|e| match e {
+        LoadFailure::Scenario(e) => format!("This scenario cannot run: {e}."),
+        LoadFailure::Replay(e) => format!("This link's actions or position cannot be replayed: {e}."),
+    })
+}
+
 /// Runs what the link opened, with its actions, to `ms` instead, beside it (`Pg::load_at`): if
 /// that fails, the link's own position is kept, not a run halted half-way. The selection of a
 /// state link is kept too.
@@ -249,9 +259,10 @@ fn apply_params(pg: &Pg, params: &str, problems: &mut Vec<String>, from_query: b
             }
             "preset" if catalog::preset(&v).is_none() => Err(scenario_text::no_preset(&v)),
             "preset" => pg.load_preset(&v).map_err(|e| format!("This preset cannot run: {e}.")),
-            // A page's link state given as a scenario (an author's copied address) opens whole.
+            // A page's link state given as a scenario (an author's copied address): its run to
+            // its position, as an element's attribute takes it (its view stays the page's).
             "scenario" => match super::embed_options::link_state_in(&v) {
-                Some(state) => url_state::open(pg, state),
+                Some(state) => open_link_source(pg, state),
                 None => import_json(pg, &v),
             },
             "share" => scenario_text::read_share_string(&v).and_then(|sc| load_scenario(pg, sc)),

@@ -237,6 +237,15 @@ test("attribute changes apply live; remove and re-insert starts again", async ()
     assert.equal(await page.evaluate(() => window.rootA === document.getElementById("a").shadowRoot.querySelector(".wmp-root")), true, "the same mounted UI");
     assert.ok((await call(page, "a", "elapsedMs")) >= before, "the same run");
     assert.equal(await running(page, "a"), true);
+    // an attribute changed while it is out of the page applies once it is back
+    await page.evaluate(() => {
+      const a = document.getElementById("a");
+      a.remove();
+      a.setAttribute("speed", "12");
+      document.getElementById("more").append(a);
+    });
+    await page.waitForFunction(() => document.getElementById("a").playground.speed === 12);
+    assert.equal(await page.evaluate(() => window.rootA === document.getElementById("a").shadowRoot.querySelector(".wmp-root")), true, "still the same mounted UI");
     // remove: stopped and emptied (once the task ends); re-insert: runs again
     await page.evaluate(() => {
       window.removed = document.getElementById("a");
