@@ -23,6 +23,7 @@ use super::rows::source_memo;
 use super::state::{Pg, Selection};
 use crate::engine::command::Command;
 use crate::engine::explain_text::holder_words;
+use crate::engine::failover::JobStatus;
 use crate::engine::operator::sink::SinkMode;
 use crate::engine::time::NO_WATERMARK;
 use leptos::html::Div;
@@ -119,7 +120,10 @@ pub fn JobGraph() -> impl IntoView {
                 style:max-width=move || lay.with(|l| format!("{:.0}px", l.width))
                 style:--graph-min-w=move || lay.with(|l| format!("{:.0}px", l.width * MIN_SCALE))>
                 <GraphEdges lay=lay chain=chain />
-                <svg class="graph" role="group" tabindex="0" aria-label=move || graph_label(&pg) viewBox=view_box>
+                // No task runs while the job is down: what the nodes say is the failed
+                // attempt's last state (the strip says so; pills read "active" beside it).
+                <svg class="graph" class:down=move || pg.live.is_none() && pg.snap.with(|s| s.run.status != JobStatus::Running)
+                    role="group" tabindex="0" aria-label=move || graph_label(&pg) viewBox=view_box>
                     <ColumnHeads lay=lay />
                     <GraphNodes lay=lay chain=chain />
                 </svg>
@@ -153,7 +157,8 @@ fn graph_label(pg: &Pg) -> String {
             Some(crate::engine::job::TwoInputMode::Connect) => ", connected as two inputs",
             None => "",
         };
-        format!("Job graph: {sources}{how}, {op} and the sink; click a node or press Enter on it to explain it (the arrow keys move between nodes)")
+        let down = if s.run.status == JobStatus::Running { "" } else { " (no task runs: the failed attempt's last state)" };
+        format!("Job graph{down}: {sources}{how}, {op} and the sink; click a node or press Enter on it to explain it (the arrow keys move between nodes)")
     })
 }
 

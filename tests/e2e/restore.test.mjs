@@ -60,10 +60,14 @@ test("restart-stalls-until-idle: failure, RESTARTING, the restore stalls 30 s; w
     assert.match(await presetKill.getAttribute("title"), /RESTARTING/);
     assert.match(await page.locator(".preset-actions .step-why").textContent(), /RESTARTING/, "said as text, for touch screens");
     assert.match(await why(page), /the job is RESTARTING/i);
+    // No task runs: the graph shows the failed attempt's last state, dimmed and said so.
+    assert.match(await page.locator("svg.graph").getAttribute("class"), /\bdown\b/);
+    assert.match(await page.locator("svg.graph").getAttribute("aria-label"), /no task runs/);
     await page.screenshot({ path: path.join(shots, "restore-restarting.png") });
 
     await playUntil(page, 126_000, 10);
     assert.equal(await status(page), "RUNNING");
+    assert.doesNotMatch(await page.locator("svg.graph").getAttribute("class"), /\bdown\b/);
     const afterRestore = await results(page);
     await playUntil(page, 135_000, 10);
     assert.match(await strip(page), /attempt 2 · 1 restart/);
