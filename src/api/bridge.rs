@@ -24,6 +24,7 @@ use super::dom_events::{self, ALL};
 use super::error::{ApiError, IntoJs};
 use super::events::{EventKind, Wants};
 use super::mounted::MountedPlayground;
+use super::mounted::METHODS;
 use crate::web::app::EmbedPage;
 use crate::web::embed_options::Layout;
 use crate::web::Pg;
@@ -31,27 +32,6 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// The methods a host may call, as `el.playground` names them.
-pub const METHODS: &[&str] = &[
-    "play",
-    "pause",
-    "playing",
-    "speed",
-    "setSpeed",
-    "loadPreset",
-    "load",
-    "runUntil",
-    "now",
-    "elapsedMs",
-    "traceHash",
-    "snapshot",
-    "silence",
-    "resume",
-    "toShareString",
-    "update",
-    "subscribe",
-];
 
 /// The bridge's own event, beside the simulation's: the embed's content height changed.
 const RESIZE: &str = "resize";
@@ -99,7 +79,7 @@ pub fn install(pg: Pg, page: EmbedPage) {
     let _ = window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
     // The page lives as long as the frame: the listener is never removed.
     on_message.forget();
-    let methods: js_sys::Array = METHODS.iter().map(|m| JsValue::from_str(m)).collect();
+    let methods: js_sys::Array = all_methods().map(JsValue::from_str).collect();
     // To every allowed origin, whatever the guess: a host waits for it before its first command,
     // which is what tells the parent's origin for sure.
     bridge.post(&bridge.origins, "ready", &object(&[("methods", methods.into())]));
@@ -222,6 +202,11 @@ fn not_an_event(i: usize, k: &JsValue) -> JsValue {
         .into_js("subscribe")
 }
 
+/// The methods a host may call: `el.playground`'s and the bridge's own.
+fn all_methods() -> impl Iterator<Item = &'static str> {
+    METHODS.iter().copied().chain(["update", "subscribe"])
+}
+
 /// `method(...args)` on the embed's API.
 fn call(api: &mut MountedPlayground, method: &str, args: &js_sys::Array) -> Result<JsValue, JsValue> {
     let a = |i| args.get(i);
@@ -238,12 +223,37 @@ fn call(api: &mut MountedPlayground, method: &str, args: &js_sys::Array) -> Resu
         "now" => api.now().map(JsValue::from),
         "elapsedMs" => api.elapsed_ms().map(JsValue::from),
         "traceHash" => api.trace_hash().map(JsValue::from),
-        "snapshot" => api.snapshot(),
+        "snapshot" => api.snapshot(a(0)),
         "silence" => done(api.silence(a(0))),
         "resume" => done(api.resume(a(0))),
         "toShareString" => api.to_share_string().map(JsValue::from),
+        "windows" => api.windows(a(0)),
+        "joins" => api.joins(a(0)),
+        "lateRecords" => api.late_records(),
+        "metrics" => api.metrics(),
+        "restWatermarks" => api.rest_watermarks(a(0)),
+        "restBackPressure" => api.rest_back_pressure(a(0)),
+        "stateSizeHistory" => api.state_size_history(),
+        "explain" => api.explain(a(0)),
+        "lagHistory" => api.lag_history(a(0)),
+        "diagnose" => api.diagnose(a(0)),
+        "toScenario" => api.to_scenario(),
+        "apply" => done(api.apply(a(0))),
+        "produce" => api.produce(a(0), a(1)).map(JsValue::from),
+        "addPartition" => api.add_partition().map(JsValue::from),
+        "setParam" => done(api.set_param(a(0), a(1))),
+        "applyFix" => done(api.apply_fix(a(0))),
+        "markIdle" => done(api.mark_idle(a(0))),
+        "markActive" => done(api.mark_active(a(0))),
+        "releaseSplit" => done(api.release_split(a(0))),
+        "detach" => done(api.detach(a(0))),
+        "removePartition" => done(api.remove_partition(a(0))),
         "update" => api.update(a(0)).map(JsValue::from),
-        _ => Err(ApiError::new("method", format!("{method:?} is not a method (the methods are {})", METHODS.join(", "))).into_js("bridge")),
+        _ => Err(ApiError::new(
+            "method",
+            format!("{method:?} is not a method (the methods are {})", all_methods().collect::<Vec<_>>().join(", ")),
+        )
+        .into_js("bridge")),
     }
 }
 

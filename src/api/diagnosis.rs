@@ -2,9 +2,10 @@
 //! fed by the listeners' `LagWatch`) and `lagHistory`, thin over the engine's
 //! `Simulation::diagnose`, `Session::apply_action_with` and `lag_history`.
 
-use super::convert::{self, from_js, index_arg, non_negative, to_js, to_json};
+use super::convert::{self, non_negative, to_json};
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::playground::WatermarkPlayground;
+use super::queries;
 use crate::engine::diagnosis::lag::LagWatch;
 use crate::engine::diagnosis::DiagnosisOptions;
 use crate::engine::session::action::Action;
@@ -19,14 +20,8 @@ impl WatermarkPlayground {
     /// to `setLagAlert`'s).
     pub fn diagnose(&self, options: JsValue) -> Result<JsValue, JsValue> {
         let m = "diagnose";
-        let mut opts: DiagnosisOptions = if options.is_undefined() || options.is_null() {
-            DiagnosisOptions::default()
-        } else {
-            from_js(&options, "options").map_err(|e| e.into_js(m))?
-        };
         let alert = self.inner.try_borrow().map_err(|_| Self::busy(m))?.collector.lag_watch.as_ref().map(LagWatch::threshold_ms);
-        opts.lag_alert_ms = opts.lag_alert_ms.or(alert);
-        self.read(m, |s| to_js(&s.sim().diagnose(&opts)))
+        self.read(m, |s| queries::diagnose(s, &options, DiagnosisOptions { lag_alert_ms: alert, ..Default::default() }))
     }
 
     /// Applies a fix the diagnosis offered (`finding.fixes[i]`, or its `action`): a live change
@@ -54,37 +49,13 @@ impl WatermarkPlayground {
         inner.collector.lag_watch = t.map(LagWatch::new);
         Ok(())
     }
-
-    /// Event-time lag of window subtask `subtask` over time: `[{ time, lagMs }]` at each change
-    /// of its watermark (just before and after) and now; `lagMs` is null without a watermark.
-    #[wasm_bindgen(js_name = lagHistory)]
-    pub fn lag_history(&self, subtask: JsValue) -> Result<JsValue, JsValue> {
-        let m = "lagHistory";
-        let i = index_arg(&subtask, "subtask").map_err(|e| e.into_js(m))?;
-        self.read(m, |s| {
-            let n = s.sim().downstream().windows.len();
-            let h = s
-                .sim()
-                .lag_history(i)
-                .ok_or_else(|| ApiError::new("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
-            let points: Vec<LagPoint> = h.into_iter().map(|(time, lag_ms)| LagPoint { time: time.ms(), lag_ms }).collect();
-            to_js(&points)
-        })
-    }
 }
 
 /// A fix as `diagnose()` gives it (`{ label, action, restarts }`) or just its action.
-fn fix_arg(v: &JsValue) -> ApiResult<Action> {
+pub(super) fn fix_arg(v: &JsValue) -> ApiResult<Action> {
     let json = to_json(v, "fix")?.ok_or_else(|| ApiError::type_("fix", "is required: a fix from diagnose() or its action"))?;
     match json.get("action") {
         Some(a) => convert::from_json(a.clone(), "fix.action"),
         None => convert::from_json(json, "fix"),
     }
-}
-
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LagPoint {
-    time: i64,
-    lag_ms: Option<i64>,
 }

@@ -18,6 +18,8 @@ const ROOT_MARGIN = "200px";
 const FOCUSABLE = "button:not([disabled]), a[href], select, input, textarea, [tabindex]:not([tabindex^='-'])";
 
 let mountFn = null;
+/// What `el.playground` forwards: `MountedPlayground`'s methods for scripts (`mounted.rs`).
+let methods = [];
 
 /// A file of the bundle, next to wmp.js: this file is wasm-bindgen's copy in `snippets/…/`.
 function bundleUrl(name) {
@@ -34,10 +36,11 @@ function stylesheetUrl() {
   return bundleUrl(STYLESHEET);
 }
 
-export function defineWatermarkPlayground(mount) {
+export function defineWatermarkPlayground(mount, names) {
   if (typeof customElements === "undefined") throw new Error("defineElement: no custom elements here (a browser is needed)");
   if (customElements.get(TAG)) return false;
   mountFn = mount;
+  methods = names;
   customElements.define(TAG, elementClass());
   return true;
 }
@@ -54,7 +57,7 @@ function facade(current) {
     get playing() { return live("playing").playing; },
     get speed() { return live("speed").speed; },
   };
-  for (const m of ["play", "pause", "setSpeed", "loadPreset", "load", "runUntil", "now", "elapsedMs", "traceHash", "snapshot", "silence", "resume", "toShareString"]) {
+  for (const m of methods.filter((m) => !(m in api))) {
     api[m] = (...args) => live(m)[m](...args);
   }
   return Object.freeze(api);

@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 #[wasm_bindgen(module = "/src/api/element.js")]
 extern "C" {
     #[wasm_bindgen(js_name = defineWatermarkPlayground)]
-    fn define_watermark_playground(mount: &js_sys::Function) -> bool;
+    fn define_watermark_playground(mount: &js_sys::Function, methods: js_sys::Array) -> bool;
 }
 
 /// Mounts one element's UI into `container` (in its shadow root) with `attrs` (attribute name →
@@ -41,5 +41,6 @@ pub fn define_element() -> bool {
         return false;
     }
     let f = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(mount_element).into_js_value();
-    define_watermark_playground(f.unchecked_ref())
+    let methods = super::mounted::METHODS.iter().map(|m| JsValue::from_str(m)).collect();
+    define_watermark_playground(f.unchecked_ref(), methods)
 }

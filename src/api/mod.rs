@@ -17,12 +17,13 @@
 //! - `convert`: JS values in (numbers, BigInt, plain objects → serde), JSON out;
 //! - `events`: listeners, fed from the engine's delta cursor by a run-loop observer;
 //! - `mount`: `mount(element, options)`, which places the UI (`src/web/`) into a page; `mounted`
-//!   the object it returns (a small API over the mounted simulation); `dom_events` its events as
+//!   the object it returns (the player, `queries` and the commands over the mounted simulation); `dom_events` its events as
 //!   DOM `CustomEvent`s; `element` the `<watermark-playground>` custom element (+ `element.js`).
 //!   `bridge` the iframe's postMessage bridge over the same handle, `frame_height` the framed
 //!   embed's content height it posts. These six exist only with the `ui` feature: the engine-only module `wmp-engine.js` is built
 //!   without it;
-//! - `playground`: the exported class, thin methods over the above; `constructors` how one
+//! - `playground`: the exported class, thin methods over the above; `queries` the reads it
+//!   shares with a mounted playground, `command_args` the commands' arguments; `constructors` how one
 //!   comes to be (a scenario, a preset, a share string) and the catalog's statics;
 //! - `diagnosis`: the class's diagnosis methods (`diagnose`, `applyFix`, the lag alert);
 //! - `sql`: `sqlScenario`, a Flink SQL script read onto a base scenario;
@@ -32,6 +33,7 @@
 
 #[cfg(feature = "ui")]
 pub mod bridge;
+pub mod command_args;
 pub mod constructors;
 pub mod convert;
 pub mod diagnosis;
@@ -52,6 +54,7 @@ pub mod mount;
 #[cfg(feature = "ui")]
 pub mod mounted;
 pub mod playground;
+pub mod queries;
 #[cfg(feature = "tools")]
 pub mod sql;
 

@@ -1,19 +1,63 @@
 //! What `mount()` returns — and what `<watermark-playground>`'s `el.playground` forwards to: the
-//! mounted UI's simulation as a small JS API (play, pause, speed, load, run, read, silence,
-//! resume, share), `update(options)` for live option changes, `setVisible` for the host's
+//! mounted UI's simulation as a JS API (the player: play, pause, speed, load, run; the reads
+//! of `WatermarkPlayground`, from `queries`; the page's commands, each through the UI's
+//! session as its buttons issue them), `update(options)` for live option changes, `setVisible` for the host's
 //! IntersectionObserver, and `unmount()`. Errors are JS errors naming the method and argument;
 //! after `unmount()` every method says so instead of touching freed state.
 
-use super::convert::{describe, index_arg, int_arg, string_arg, to_js, to_json_text};
+use super::command_args::{self, commands_arg, Produce};
+use super::convert::{describe, index_arg, int_arg, string_arg, to_js, to_json, to_json_text};
 use super::error::{ApiError, ApiResult, IntoJs};
+use super::queries;
 use crate::engine::command::Command;
+use crate::engine::session::param::STRUCTURAL_PARAMS;
 use crate::engine::session::share;
-use crate::engine::snapshot::SnapshotOptions as ViewOptions;
 use crate::web::embed_options::{self, EmbedOptions, Layout, Source};
 use crate::web::host::{theme_of, Look};
 use crate::web::Pg;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
+
+/// The methods of the simulation a host script drives, as `el.playground` and the iframe
+/// bridge name them (`playing` and `speed` are getters on the element's).
+pub const METHODS: &[&str] = &[
+    "play",
+    "pause",
+    "playing",
+    "speed",
+    "setSpeed",
+    "loadPreset",
+    "load",
+    "runUntil",
+    "now",
+    "elapsedMs",
+    "traceHash",
+    "snapshot",
+    "silence",
+    "resume",
+    "toShareString",
+    "toScenario",
+    "windows",
+    "joins",
+    "lateRecords",
+    "metrics",
+    "restWatermarks",
+    "restBackPressure",
+    "stateSizeHistory",
+    "explain",
+    "lagHistory",
+    "diagnose",
+    "apply",
+    "produce",
+    "addPartition",
+    "setParam",
+    "applyFix",
+    "markIdle",
+    "markActive",
+    "releaseSplit",
+    "detach",
+    "removePartition",
+];
 
 /// The options whose change needs a new mount: they decide which views are built.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +134,9 @@ impl MountedPlayground {
         }
     }
 }
+
+queries::session_reads!(MountedPlayground);
+command_args::partition_methods!(MountedPlayground);
 
 fn report<T>(m: &str, r: ApiResult<T>) -> Result<T, JsValue> {
     r.map_err(|e| e.into_js(m))
@@ -279,24 +326,70 @@ impl MountedPlayground {
         Ok(self.live("traceHash")?.with_sim(|s| s.trace().hash_hex()))
     }
 
-    /// The job now, as the JS API's `snapshot()` gives it.
-    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        let m = "snapshot";
+    /// The diagnosis the page shows: what `options` names, else the reader's tolerated delay
+    /// and lag alert.
+    pub fn diagnose(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let defaults = self.live("diagnose")?.diag_opts.get_untracked();
+        self.read("diagnose", |s| queries::diagnose(s, &options, defaults))
+    }
+
+    /// The scenario with the actions so far (what Export and Share give).
+    #[wasm_bindgen(js_name = toScenario)]
+    pub fn to_scenario(&self) -> Result<JsValue, JsValue> {
+        let pg = self.live("toScenario")?;
+        report("toScenario", to_js(&pg.export_scenario()))
+    }
+
+    /// Applies engine commands (one or an array) together at the next instant.
+    pub fn apply(&self, commands: JsValue) -> Result<(), JsValue> {
+        let m = "apply";
         let pg = self.live(m)?;
-        let snap = pg.with_sim(|s| {
-            s.snapshot_with(ViewOptions { open_windows: super::playground::DEFAULT_OPEN_WINDOWS, metrics: true, finished: false })
-        });
-        report(m, to_js(&snap))
+        let (cmds, paths) = report(m, commands_arg(&commands))?;
+        report(m, pg.apply_all(cmds, &paths))
     }
 
-    /// Stops the producers of a partition.
-    pub fn silence(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("silence", partition, |partition| Command::Silence { partition })
+    /// Appends one record or an array of records to a partition; returns how many.
+    pub fn produce(&self, partition: JsValue, records: JsValue) -> Result<u32, JsValue> {
+        let m = "produce";
+        let pg = self.live(m)?;
+        let p = report(m, Produce::parse(&partition, &records))?;
+        report(m, pg.apply(p.command.clone()).map_err(|e| p.named(e)))?;
+        Ok(p.count)
     }
 
-    /// Resumes the producers of a partition.
-    pub fn resume(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("resume", partition, |partition| Command::Resume { partition })
+    /// Adds a partition (its split is assigned at once); returns its index.
+    #[wasm_bindgen(js_name = addPartition)]
+    pub fn add_partition(&self) -> Result<u32, JsValue> {
+        let m = "addPartition";
+        let pg = self.live(m)?;
+        report(m, pg.apply(Command::AddPartition { topic: None }))?;
+        Ok(pg.with_sim(|s| s.partitions().len().saturating_sub(1) as u32))
+    }
+
+    /// Changes a parameter the running job can change (`setParam` of the JS API; a structural
+    /// one needs a changed scenario, `load()`ed).
+    #[wasm_bindgen(js_name = setParam)]
+    pub fn set_param(&self, name: JsValue, value: JsValue) -> Result<(), JsValue> {
+        let m = "setParam";
+        let pg = self.live(m)?;
+        let name = report(m, string_arg(&name, "name"))?;
+        if STRUCTURAL_PARAMS.contains(&name.as_str()) {
+            let why = format!("{name} shapes the job: load() a scenario with it changed (Flink needs a restart for it too)");
+            return Err(ApiError::invalid("name", why).into_js(m));
+        }
+        let Some(json) = report(m, to_json(&value, "value"))? else {
+            return Err(ApiError::type_("value", "is required (null turns optional parameters off)").into_js(m));
+        };
+        report(m, pg.issue(|s, w| s.set_param_json(&name, json, w)))
+    }
+
+    /// Applies a fix from `diagnose()` (or its action), as its button in the page does.
+    #[wasm_bindgen(js_name = applyFix)]
+    pub fn apply_fix(&self, fix: JsValue) -> Result<(), JsValue> {
+        let m = "applyFix";
+        let pg = self.live(m)?;
+        let action = report(m, super::diagnosis::fix_arg(&fix))?;
+        report(m, pg.apply_action(&action))
     }
 
     /// The scenario with the actions so far, as a share string (`wmp1.…`).
@@ -309,13 +402,18 @@ impl MountedPlayground {
 }
 
 impl MountedPlayground {
-    fn partition_command(&self, m: &str, partition: JsValue, cmd: impl FnOnce(u32) -> Command) -> Result<(), JsValue> {
+    /// A read of the UI's session (its trace keeps no records and at most 2,000 events).
+    fn read<T>(&self, m: &str, f: impl FnOnce(&crate::engine::session::Session) -> ApiResult<T>) -> Result<T, JsValue> {
+        report(m, self.live(m)?.with_session(f))
+    }
+
+    fn partition_command(&self, m: &str, partition: JsValue) -> Result<(), JsValue> {
         let pg = self.live(m)?;
         let p = report(m, index_arg(&partition, "partition"))?;
         let n = pg.with_sim(|s| s.snapshot().splits.len() as u32);
         if p >= n {
             return Err(ApiError::new("partition", format!("{p} is not a partition (0 … {})", n.saturating_sub(1))).into_js(m));
         }
-        report(m, pg.apply(cmd(p)).map_err(|e| e.within("partition")))
+        report(m, pg.apply(command_args::partition_command(m, p)).map_err(|e| e.within("partition")))
     }
 }

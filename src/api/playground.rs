@@ -2,24 +2,21 @@
 //! call the session, turn the answer into a plain object. Methods take `&self` and keep the
 //! session borrowed only while the engine runs, so callbacks may call back into the playground.
 
+use super::command_args::{self, commands_arg, Produce};
 use super::convert::{self, from_js, index_arg, int_arg, non_negative, opt_int_arg, string_arg, to_js, to_json};
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::events::{Collector, EventKind, Listeners, Pull, StepEvent, Subscription};
+use super::queries;
 use crate::engine::command::Command;
-use crate::engine::scenario::schema::{ProducerSpec, RecordSpec};
+use crate::engine::scenario::schema::ProducerSpec;
 use crate::engine::session::param::STRUCTURAL_PARAMS;
 use crate::engine::session::Session;
-use crate::engine::snapshot::SnapshotOptions as ViewOptions;
-use crate::engine::view::results::{JoinEmission, LateRecordView, WindowEmission};
-use serde::Deserialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The default limit of `stepToNextInteresting()`: one hour of processing time.
 pub const DEFAULT_INTERESTING_LIMIT_MS: i64 = 3_600_000;
-/// Open windows listed per operator by `snapshot()` unless asked otherwise.
-pub const DEFAULT_OPEN_WINDOWS: usize = 10;
 
 /// A simulated Flink job (sources → keyed windows → sink), driven from JavaScript.
 #[wasm_bindgen]
@@ -32,23 +29,6 @@ pub struct WatermarkPlayground {
 pub(super) struct Inner {
     session: Session,
     pub(super) collector: Collector,
-}
-
-/// One command or an array of them, with the path of each (`commands[2]`).
-fn commands_arg(v: &JsValue) -> ApiResult<(Vec<Command>, Vec<String>)> {
-    if js_sys::Array::is_array(v) {
-        let cmds: Vec<Command> = from_js(v, "commands")?;
-        let paths = (0..cmds.len()).map(|i| format!("commands[{i}]")).collect();
-        Ok((cmds, paths))
-    } else {
-        Ok((vec![from_js(v, "commands")?], vec!["commands".to_string()]))
-    }
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct SnapshotOptions {
-    open_windows: Option<u32>,
 }
 
 impl WatermarkPlayground {
@@ -134,9 +114,9 @@ impl WatermarkPlayground {
     }
 
     /// A command that names one partition.
-    fn partition_command(&self, method: &str, partition: JsValue, make: fn(u32) -> Command) -> Result<(), JsValue> {
+    fn partition_command(&self, method: &str, partition: JsValue) -> Result<(), JsValue> {
         let p = index_arg(&partition, "partition").map_err(|e| e.into_js(method))?;
-        self.change(method, true, |s, w| s.apply_now(vec![make(p)], &[String::new()], w))
+        self.change(method, true, |s, w| s.apply_now(vec![command_args::partition_command(method, p)], &[String::new()], w))
     }
 
     /// After the job was rebuilt (a structural parameter): the listeners start from here.
@@ -147,6 +127,9 @@ impl WatermarkPlayground {
         }
     }
 }
+
+queries::session_reads!(WatermarkPlayground);
+command_args::partition_methods!(WatermarkPlayground);
 
 #[wasm_bindgen]
 impl WatermarkPlayground {
@@ -258,33 +241,12 @@ impl WatermarkPlayground {
         })
     }
 
-    /// Removes a partition: its producers stop and its split is released.
-    #[wasm_bindgen(js_name = removePartition)]
-    pub fn remove_partition(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("removePartition", partition, |partition| Command::RemovePartition { partition })
-    }
-
     /// Appends one record or an array of records to a partition; returns how many.
     pub fn produce(&self, partition: JsValue, records: JsValue) -> Result<u32, JsValue> {
         let m = "produce";
-        let p = index_arg(&partition, "partition").map_err(|e| e.into_js(m))?;
-        let (records, paths_prefix): (Vec<RecordSpec>, &str) = if js_sys::Array::is_array(&records) {
-            (from_js(&records, "records").map_err(|e| e.into_js(m))?, "")
-        } else {
-            (vec![from_js(&records, "records").map_err(|e| e.into_js(m))?], "records")
-        };
-        let n = records.len() as u32;
-        let cmd = Command::Produce { partition: p, records };
-        // A single record's errors read `records.ts`, an array's `records[2].ts`.
-        self.change(m, true, |s, w| {
-            s.apply_now(vec![cmd], &[String::new()], w).map_err(|mut e| {
-                if !paths_prefix.is_empty() {
-                    e.path = e.path.replace("records[0]", "records");
-                }
-                e
-            })
-        })?;
-        Ok(n)
+        let p = Produce::parse(&partition, &records).map_err(|e| e.into_js(m))?;
+        self.change(m, true, |s, w| s.apply_now(vec![p.command.clone()], &[String::new()], w).map_err(|e| p.named(e)))?;
+        Ok(p.count)
     }
 
     /// Attaches a producer (a generator: steady, burst, heartbeat, outlier, backlog) to
@@ -299,39 +261,6 @@ impl WatermarkPlayground {
             crate::engine::session::check::producer(&spec, &s.sim().topics()).map_err(|e| e.within("producer"))
         })?;
         to_js(&parts).map_err(|e| e.into_js(m))
-    }
-
-    /// Detaches every producer of a partition.
-    pub fn detach(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("detach", partition, |partition| Command::DetachProducers { partition })
-    }
-
-    /// Stops the producers of a partition (the split goes silent).
-    pub fn silence(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("silence", partition, |partition| Command::Silence { partition })
-    }
-
-    /// Resumes the producers of a partition.
-    pub fn resume(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("resume", partition, |partition| Command::Resume { partition })
-    }
-
-    /// `markIdle()` on a split's output.
-    #[wasm_bindgen(js_name = markIdle)]
-    pub fn mark_idle(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("markIdle", partition, |partition| Command::MarkSplitIdle { partition })
-    }
-
-    /// `markActive()` on a split's output.
-    #[wasm_bindgen(js_name = markActive)]
-    pub fn mark_active(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("markActive", partition, |partition| Command::MarkSplitActive { partition })
-    }
-
-    /// The split finished (`releaseOutputForSplit`).
-    #[wasm_bindgen(js_name = releaseSplit)]
-    pub fn release_split(&self, partition: JsValue) -> Result<(), JsValue> {
-        self.partition_command("releaseSplit", partition, |partition| Command::ReleaseSplit { partition })
     }
 
     /// The sources emit the final `Long.MAX_VALUE` watermark.
@@ -377,118 +306,11 @@ impl WatermarkPlayground {
 
     // ---- reads ----------------------------------------------------------------------------
 
-    /// The job now: splits, source subtasks, operators with their channels and open windows,
-    /// metrics. `options.openWindows` caps the open windows listed per operator (default 10).
-    pub fn snapshot(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        let m = "snapshot";
-        let opts: SnapshotOptions = if options.is_undefined() || options.is_null() {
-            SnapshotOptions::default()
-        } else {
-            from_js(&options, "options").map_err(|e| e.into_js(m))?
-        };
-        let open = opts.open_windows.map_or(DEFAULT_OPEN_WINDOWS, |n| n as usize);
-        self.read(m, |s| to_js(&s.sim().snapshot_with(ViewOptions { open_windows: open, metrics: true, finished: s.finished() })))
-    }
-
     /// Trace events with `seq >= cursor` still in the bounded trace, how many were lost, and the
     /// next cursor.
     #[wasm_bindgen(js_name = eventsSince)]
     pub fn events_since(&self, cursor: JsValue) -> Result<JsValue, JsValue> {
-        let m = "eventsSince";
-        let c = if cursor.is_undefined() || cursor.is_null() { 0 } else { non_negative(&cursor, "cursor").map_err(|e| e.into_js(m))? };
-        self.read(m, |s| to_js(&s.sim().event_batch(c as u64)))
-    }
-
-    /// Window results in emission order, from index `from` (default 0).
-    pub fn windows(&self, from: JsValue) -> Result<JsValue, JsValue> {
-        let m = "windows";
-        let from = if from.is_undefined() || from.is_null() { 0 } else { non_negative(&from, "from").map_err(|e| e.into_js(m))? as usize };
-        self.read(m, |s| {
-            let agg = s.sim().config().aggregate;
-            let keys = s.sim().keys();
-            let list: Vec<_> = s.sim().downstream().sink.since(from).map(|(i, r)| WindowEmission::new(i, r, keys, agg)).collect();
-            to_js(&list)
-        })
-    }
-
-    /// Pairs an interval join emitted, in emission order, from index `from` (default 0); the
-    /// newest `trace.window_results_retained` are kept, as for windows.
-    pub fn joins(&self, from: JsValue) -> Result<JsValue, JsValue> {
-        let m = "joins";
-        let from = if from.is_undefined() || from.is_null() { 0 } else { non_negative(&from, "from").map_err(|e| e.into_js(m))? };
-        self.read(m, |s| {
-            let keys = s.sim().keys();
-            let list: Vec<_> = s.sim().downstream().joins.since(from as u64).map(|(i, r)| JoinEmission::new(i, r, keys)).collect();
-            to_js(&list)
-        })
-    }
-
-    /// The late records kept (the most recent `trace.late_records_retained`); the counters in
-    /// `metrics()` are exact.
-    #[wasm_bindgen(js_name = lateRecords)]
-    pub fn late_records(&self) -> Result<JsValue, JsValue> {
-        self.read("lateRecords", |s| {
-            let keys = s.sim().keys();
-            let list: Vec<_> = s.sim().downstream().late.iter().map(|l| LateRecordView::new(l, keys)).collect();
-            to_js(&list)
-        })
-    }
-
-    /// Per-subtask metrics under Flink's names.
-    pub fn metrics(&self) -> Result<JsValue, JsValue> {
-        self.read("metrics", |s| to_js(&s.sim().metrics()))
-    }
-
-    /// The answer of Flink's REST `GET /jobs/:jobid/vertices/:vertexid/watermarks` for
-    /// `"source"` or `"window"`.
-    #[wasm_bindgen(js_name = restWatermarks)]
-    pub fn rest_watermarks(&self, vertex: JsValue) -> Result<JsValue, JsValue> {
-        let m = "restWatermarks";
-        let v = string_arg(&vertex, "vertex").map_err(|e| e.into_js(m))?;
-        self.read(m, |s| {
-            let list = s
-                .sim()
-                .rest_watermarks(&v)
-                .ok_or_else(|| ApiError::new("vertex", format!("no vertex {v:?} (\"source\" or \"window\")")))?;
-            to_js(&list)
-        })
-    }
-
-    /// Window state per keyed subtask over time (entries, sampled every second and thinned as
-    /// the run grows), with the bytes per entry and the TaskManagers' memory limit.
-    #[wasm_bindgen(js_name = stateSizeHistory)]
-    pub fn state_size_history(&self) -> Result<JsValue, JsValue> {
-        self.read("stateSizeHistory", |s| to_js(&s.sim().state_size_history()))
-    }
-
-    /// The answer of Flink's REST `GET /jobs/:jobid/vertices/:vertexid/backpressure` for
-    /// `"source"` or `"window"`.
-    #[wasm_bindgen(js_name = restBackPressure)]
-    pub fn rest_back_pressure(&self, vertex: JsValue) -> Result<JsValue, JsValue> {
-        let m = "restBackPressure";
-        let v = string_arg(&vertex, "vertex").map_err(|e| e.into_js(m))?;
-        self.read(m, |s| {
-            let answer = s
-                .sim()
-                .rest_back_pressure(&v)
-                .ok_or_else(|| ApiError::new("vertex", format!("no vertex {v:?} (\"source\" or \"window\")")))?;
-            to_js(&answer)
-        })
-    }
-
-    /// Why window subtask `subtask`'s watermark is where it is: who holds it, the reasons, the
-    /// windows that wait.
-    pub fn explain(&self, subtask: JsValue) -> Result<JsValue, JsValue> {
-        let m = "explain";
-        let i = index_arg(&subtask, "subtask").map_err(|e| e.into_js(m))?;
-        self.read(m, |s| {
-            let n = s.sim().downstream().windows.len();
-            let e = s
-                .sim()
-                .explain(i)
-                .ok_or_else(|| ApiError::new("subtask", format!("no window subtask {i} (the window operator has parallelism {n})")))?;
-            to_js(&e)
-        })
+        self.read("eventsSince", |s| queries::events_since(s, &cursor))
     }
 
     /// Calls `callback` for every `event` from now on: `window`, `join`, `late`, `watermark`, `idle`,

@@ -4,14 +4,32 @@
 // module (wmp-engine.d.ts) keeps them as types only. Reference: docs/API.md ("Embedding").
 
 import type {
+  Action,
+  Diagnosis,
+  Explanation,
+  Fix,
   JoinEmission,
   LateRecord,
+  Metrics,
+  RestBackPressure,
+  RestWatermark,
   Snapshot,
+  StateSizeHistoryView,
   StatusEvent,
   WatermarkEvent,
   WindowEmission,
 } from "./types.gen";
-import type { ScenarioInput } from "./wmp";
+import type {
+  Command,
+  DiagnosisOptions,
+  LagPoint,
+  ParamValue,
+  RecordSpec,
+  RuntimeParams,
+  Scenario,
+  ScenarioInput,
+  SnapshotOptions,
+} from "./wmp";
 
 /** Mounts the full playground UI into document.body (the served page calls it). */
 export function mountPlayground(): void;
@@ -68,11 +86,42 @@ export interface PlaygroundControl {
   /** Processing time since the start. */
   elapsedMs(): number;
   traceHash(): string;
-  snapshot(): Snapshot;
+  snapshot(options?: SnapshotOptions): Snapshot;
   silence(partition: number): void;
   resume(partition: number): void;
   /** The scenario with the actions so far, as a share string. */
   toShareString(): string;
+  /** The scenario with the actions so far (what the page's Export gives). */
+  toScenario(): Scenario;
+
+  /** The reads of `WatermarkPlayground`, over this simulation. */
+  windows(from?: number): WindowEmission[];
+  joins(from?: number): JoinEmission[];
+  lateRecords(): LateRecord[];
+  metrics(): Metrics;
+  restWatermarks(vertex: "source" | "window"): RestWatermark[];
+  restBackPressure(vertex: "source" | "window"): RestBackPressure;
+  stateSizeHistory(): StateSizeHistoryView;
+  explain(subtask: number): Explanation;
+  lagHistory(subtask: number): LagPoint[];
+  /** The diagnosis the page shows (without options: the reader's tolerated delay and lag alert). */
+  diagnose(options?: DiagnosisOptions): Diagnosis;
+
+  /** Commands, each at the next millisecond, as the page's buttons issue them. */
+  apply(commands: Command | Command[]): void;
+  /** Appends records to a partition; returns how many. */
+  produce(partition: number, records: RecordSpec | RecordSpec[]): number;
+  /** Adds a partition; returns its index. */
+  addPartition(): number;
+  /** A parameter the running job can change (a structural one: `load()` a changed scenario). */
+  setParam<K extends keyof RuntimeParams>(name: K, value: ParamValue<K>): void;
+  /** Applies a fix from `diagnose()` (or its action), as its button does. */
+  applyFix(fix: Fix | Action): void;
+  markIdle(partition: number): void;
+  markActive(partition: number): void;
+  releaseSplit(partition: number): void;
+  detach(partition: number): void;
+  removePartition(partition: number): void;
 }
 
 /** A playground placed into a page by `mount` (which makes it: it has no constructor). */

@@ -21,11 +21,7 @@ impl RunAction for Action {
             return pg.error(why);
         }
         let pressed = super::host::active_element().filter(|el| el.matches(":focus-visible").unwrap_or(false));
-        let result = match self.command() {
-            Some(cmd) => pg.apply(cmd),
-            None => pg.restart_with(|sc| self.change(sc)),
-        };
-        match result {
+        match pg.apply_action(self) {
             Ok(()) => {
                 // Paused, a fix shows nothing yet (an idle timeout needs processing time to pass):
                 // without a word the page seemed to ignore it.

@@ -132,11 +132,7 @@ fn ApplyAdvice() -> impl IntoView {
 /// Runs the actions in order; one confirmation for all, or the first error.
 fn apply_all(pg: &Pg, actions: &[Action]) {
     for a in actions {
-        let res = match a.command() {
-            Some(cmd) => pg.apply(cmd),
-            None => pg.restart_with(|sc| a.change(sc)),
-        };
-        if let Err(e) = res {
+        if let Err(e) = pg.apply_action(a) {
             pg.error(format!("{}: {e}", a.describe()));
             return;
         }

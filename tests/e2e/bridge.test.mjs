@@ -59,6 +59,14 @@ test("an allowed origin drives the embed: methods, answers, errors in words, eve
     // The snapshot crosses the frame; live options apply in the frame.
     const snap = (await call(page, "snapshot")).result;
     assert.ok(Array.isArray(snap.splits) && snap.splits.length > 0);
+    // Every method `ready` names is one (the list is mounted.rs's, the dispatch bridge.rs's), and
+    // the JS API's reads answer across the frame.
+    for (const m of ready.detail.methods.filter((m) => m !== "play")) {
+      assert.doesNotMatch((await call(page, m)).error?.message ?? "", /is not a method/, m);
+    }
+    assert.ok((await call(page, "windows", 0)).result.length > 0);
+    assert.match((await call(page, "explain", 0)).result.text, /watermark/i);
+    assert.match((await call(page, "explain", 7)).error.message, /explain: subtask: no window subtask 7/);
     assert.deepEqual(await call(page, "update", { theme: "dark", view: "timeline" }), { result: true });
     const root = page.frameLocator("#embed").locator(".wmp-root");
     assert.equal(await root.getAttribute("data-theme"), "dark");

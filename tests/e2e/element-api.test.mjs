@@ -1,6 +1,7 @@
 // <watermark-playground>'s scripting surface: the DOM CustomEvents it dispatches (bubbling,
 // composed, the JS API's payloads; a long runUntil's in batches) and el.playground (the
-// simulation's API, errors naming the argument). Lifecycle, attributes, styles and hostile
+// simulation's API, errors naming the argument; the JS API's reads and commands, agreeing with a
+// WatermarkPlayground of the same scenario). Lifecycle, attributes, styles and hostile
 // input: element.test.mjs. Page: www/pages/element-test.html.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -141,6 +142,78 @@ test("el.playground: the simulation's API, errors naming the argument", async ()
     assert.match(loadBad, /load: scenario: /);
     assert.match(runUntil, /runUntil: atMs: /);
     assert.match(silence, /silence: partition: 999 is not a partition/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("el.playground: the JS API's reads and commands on the element's simulation, as a WatermarkPlayground of its scenario answers them", async () => {
+  const { context, page, problems } = await open();
+  try {
+    const r = await page.evaluate(async () => {
+      const { WatermarkPlayground } = await import("../wmp.js");
+      const p = document.getElementById("first").playground;
+      const err = (f) => { try { f(); return null; } catch (e) { return `${e.name}: ${e.message}`; } };
+      p.runUntil(120_000);
+      p.setParam("idle_timeout_ms", 5_000);
+      p.markIdle(1);
+      const produced = p.produce(0, [{ key: "late", ts: 1 }, { key: "late", ts: 2 }]);
+      p.apply([{ command: "mark_split_active", partition: 1 }]);
+      const part = p.addPartition();
+      p.runUntil(300_000);
+      const why = p.diagnose();
+      const fix = why.findings.flatMap((f) => f.fixes).find((f) => !f.restarts);
+      if (fix) p.applyFix(fix);
+      p.runUntil(360_000);
+      const reads = (o) => ({
+        hash: typeof o.traceHash === "function" ? o.traceHash() : o.traceHash,
+        windows: o.windows(0),
+        late: o.lateRecords().length,
+        metrics: o.metrics(),
+        rest: o.restWatermarks("window"),
+        bp: o.restBackPressure("source"),
+        state: o.stateSizeHistory().samples.length,
+        explain: o.explain(0).text,
+        lag: o.lagHistory(0).length,
+        culprit: JSON.stringify(o.diagnose().culprit),
+        snap: o.snapshot({ openWindows: 2 }).splits.length,
+      });
+      const sc = p.toScenario();
+      const api = new WatermarkPlayground(sc);
+      api.runUntil(360_000);
+      const out = { produced, part, fix: fix?.label ?? null, methods: Object.keys(p), el: reads(p), api: reads(api), commands: sc.commands.length };
+      api.free();
+      out.errors = [
+        err(() => p.explain(9)),
+        err(() => p.setParam("window_parallelism", 2)),
+        err(() => p.setParam("idle_timeout_ms", -5)),
+        err(() => p.produce(0, { ts: "soon" })),
+        err(() => p.apply([{ command: "silence", partition: 0 }, { command: "fly" }])),
+        err(() => p.restWatermarks("sink")),
+        err(() => p.windows(-1)),
+        err(() => p.applyFix({ nope: 1 })),
+      ];
+      return out;
+    });
+    assert.equal(r.produced, 2);
+    assert.equal(r.part, 16, "seed-001-heartbeat has partitions 0 … 15");
+    assert.ok(r.fix, "the diagnosis offered a live fix");
+    for (const m of ["windows", "explain", "diagnose", "produce", "apply", "setParam", "applyFix", "markIdle", "toScenario"]) {
+      assert.ok(r.methods.includes(m), `el.playground.${m}`);
+    }
+    assert.ok(r.commands >= 6, `the commands issued are in toScenario(): ${r.commands}`);
+    assert.ok(r.el.windows.length > 0 && r.el.late > 0, JSON.stringify({ w: r.el.windows.length, late: r.el.late }));
+    assert.deepEqual(r.el, r.api, "the element's reads are a WatermarkPlayground's of its scenario at the same time");
+    const [explain, structural, value, record, command, vertex, from, fix] = r.errors;
+    assert.match(explain, /^RangeError: explain: subtask: no window subtask 9/);
+    assert.match(structural, /^Error: setParam: name: window_parallelism shapes the job: load\(\) a scenario/);
+    assert.match(value, /setParam: value: /);
+    assert.match(record, /^TypeError: produce: records\.ts: /);
+    assert.match(command, /apply: commands\[1\]/);
+    assert.match(vertex, /restWatermarks: vertex: no vertex "sink"/);
+    assert.match(from, /^RangeError: windows: from: /);
+    assert.match(fix, /applyFix: fix/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -216,6 +216,16 @@ export async function example(): Promise<string> {
   const applied: boolean = embed.update({ theme: "dark", preset: null, startAt: undefined });
   // @ts-expect-error: an update's values are typed as the options'
   embed.update({ speed: "fast" });
+  // The JS API's reads and commands on a mounted simulation (also el.playground's).
+  const embedWhy: Diagnosis = embed.diagnose();
+  const embedWindows: WindowEmission[] = embed.windows(0);
+  embed.setParam("idle_timeout_ms", 5000);
+  // @ts-expect-error: a structural parameter needs a changed scenario, load()ed
+  embed.setParam("window_parallelism", 2);
+  embed.apply([{ command: "mark_split_idle", partition: 0 }]);
+  const produced: number = embed.produce(0, [{ key: "a", ts: 1000 }]);
+  if (embedWhy.findings[0]?.fixes[0]) embed.applyFix(embedWhy.findings[0].fixes[0]);
+  console.log(embedWindows.length, produced, embed.explain(0).reasons.length, embed.toScenario().commands.length);
   if (applied && embed.mounted) embed.unmount();
   const something: unknown = embed;
   if (something instanceof MountedPlayground) something.setVisible(false);

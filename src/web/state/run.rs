@@ -11,6 +11,7 @@ use crate::engine::observer::Observer;
 use crate::engine::scenario::build;
 use crate::engine::scenario::catalog;
 use crate::engine::scenario::schema::{Scenario, TimedCommand};
+use crate::engine::session::action::Action;
 use crate::engine::session::Session;
 use crate::engine::sim::Simulation;
 use crate::web::timeline_data::{TimelineData, Watch};
@@ -105,6 +106,11 @@ impl Pg {
         self.session.with_value(|s| f(s.sim()))
     }
 
+    /// Reads the session (the JS API's reads of a mounted playground).
+    pub(crate) fn with_session<R>(&self, f: impl FnOnce(&Session) -> R) -> R {
+        self.session.with_value(f)
+    }
+
     /// Where the scenario's run ends (`duration_ms` after the start).
     pub fn run_end(&self) -> i64 {
         self.session.with_value(|s| s.end().ms())
@@ -181,12 +187,31 @@ impl Pg {
     /// `at_ms = now + 1 − start` would be. So the exported scenario replays this session with
     /// the same trace hash (in the page, the JS API and `wmp run`).
     pub fn apply(&self, cmd: Command) -> Result<(), InputError> {
+        self.apply_all(vec![cmd], &[String::new()])
+    }
+
+    /// [`Pg::apply`] for commands issued together (`paths`: how each one's errors are named).
+    pub fn apply_all(&self, cmds: Vec<Command>, paths: &[String]) -> Result<(), InputError> {
+        self.issue(|s, w| s.apply_now(cmds, paths, w))
+    }
+
+    /// Runs a change of the job through the session (commands, a parameter), then the views.
+    pub fn issue(&self, f: impl FnOnce(&mut Session, &mut Watch<'_, ()>) -> Result<(), InputError>) -> Result<(), InputError> {
         self.halted_error()?;
-        let (res, ()) = self.update_watched((), |s, w| s.apply_now(vec![cmd], &[String::new()], w));
+        let (res, ()) = self.update_watched((), f);
         self.stop_if_halted();
         self.cfg.set(self.with_sim(|s| s.config().clone()));
         self.refresh();
         res
+    }
+
+    /// A one-click action (a diagnosis fix, a preset step): a live change as any command, or
+    /// a restart with the change ([`Pg::restart_with`]).
+    pub fn apply_action(&self, a: &Action) -> Result<(), InputError> {
+        match a.command() {
+            Some(cmd) => self.apply(cmd),
+            None => self.restart_with(|sc| a.change(sc)),
+        }
     }
 
     /// The page's wording for a halted session: the API's says "start again from the scenario".
