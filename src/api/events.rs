@@ -9,7 +9,9 @@
 //! late records; `step` last). While listeners exist, the run loop's observer pulls the deltas
 //! before the bounded trace ring, late buffer or sink can drop them.
 
+use super::error::ApiResult;
 use crate::engine::deltas::Cursor;
+use crate::engine::diagnosis::lag::LagCrossing;
 use crate::engine::diagnosis::lag::LagWatch;
 use crate::engine::observer::Observer;
 use crate::engine::sim::Simulation;
@@ -17,7 +19,6 @@ use crate::engine::time::ProcTime;
 use crate::engine::trace::TraceKind;
 use crate::engine::view::notify::{Level, StatusEvent, WatermarkEvent};
 use crate::engine::view::results::{JoinEmission, LateRecordView, WindowEmission};
-use serde_json::Value;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::rc::{Rc, Weak};
@@ -164,7 +165,23 @@ struct Pending {
     /// 0 trace events, 1 windows and joined pairs, 2 late records, 3 the step event.
     class: u8,
     kind: EventKind,
-    payload: Value,
+    payload: Payload,
+}
+
+/// An event as it waits to be handed over: typed, made JSON only a chunk at a time when it is.
+/// An instant can emit tens of thousands of window results (seed 001's heartbeat fires 18,000
+/// at once), and held as `serde_json::Value`s they took ~2.7 KB each (48 MB of wasm memory
+/// that never came back).
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum Payload {
+    Window(WindowEmission),
+    Join(JoinEmission),
+    Late(LateRecordView),
+    Watermark(WatermarkEvent),
+    Status(StatusEvent),
+    Lag(LagCrossing),
+    Step(StepEvent),
 }
 
 /// Where the listeners stand in the engine's streams, and the events collected during the
@@ -221,9 +238,7 @@ impl Collector {
     fn look_at_lag(&mut self, sim: &Simulation) {
         let Some(w) = &mut self.lag_watch else { return };
         for c in w.look(sim) {
-            if let Ok(payload) = serde_json::to_value(&c) {
-                self.buffer.push(Pending { time: c.time, class: 0, kind: EventKind::Lag, payload });
-            }
+            self.buffer.push(Pending { time: c.time, class: 0, kind: EventKind::Lag, payload: Payload::Lag(c) });
         }
     }
 
@@ -300,20 +315,17 @@ impl Collector {
                 continue;
             }
             let payload = match watermark {
-                Some(w) => serde_json::to_value(WatermarkEvent { seq: e.seq, time: e.time, level, subtask, partition, watermark: w }),
-                None => serde_json::to_value(StatusEvent { seq: e.seq, time: e.time, level, subtask, partition }),
+                Some(w) => Payload::Watermark(WatermarkEvent { seq: e.seq, time: e.time, level, subtask, partition, watermark: w }),
+                None => Payload::Status(StatusEvent { seq: e.seq, time: e.time, level, subtask, partition }),
             };
-            if let Ok(payload) = payload {
-                self.buffer.push(Pending { time: e.time, class: 0, kind, payload });
-            }
+            self.buffer.push(Pending { time: e.time, class: 0, kind, payload });
         }
     }
 
     fn pull_late(&mut self, sim: &Simulation) {
         for (_, l) in self.cursor.read_late(sim) {
-            if let Ok(payload) = serde_json::to_value(LateRecordView::new(l, sim.keys())) {
-                self.buffer.push(Pending { time: l.time, class: 2, kind: EventKind::Late, payload });
-            }
+            let payload = Payload::Late(LateRecordView::new(l, sim.keys()));
+            self.buffer.push(Pending { time: l.time, class: 2, kind: EventKind::Late, payload });
         }
     }
 
@@ -324,9 +336,8 @@ impl Collector {
         }
         let agg = sim.config().aggregate;
         for (i, r) in self.cursor.read_windows(sim) {
-            if let Ok(payload) = serde_json::to_value(WindowEmission::new(i, r, sim.keys(), agg)) {
-                self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Window, payload });
-            }
+            let payload = Payload::Window(WindowEmission::new(i, r, sim.keys(), agg));
+            self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Window, payload });
         }
     }
 
@@ -336,9 +347,8 @@ impl Collector {
             return;
         }
         for (i, r) in self.cursor.read_joins(sim) {
-            if let Ok(payload) = serde_json::to_value(JoinEmission::new(i, r, sim.keys())) {
-                self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Join, payload });
-            }
+            let payload = Payload::Join(JoinEmission::new(i, r, sim.keys()));
+            self.buffer.push(Pending { time: r.time, class: 1, kind: EventKind::Join, payload });
         }
     }
 
@@ -356,14 +366,12 @@ impl Collector {
         self.pull_windows(sim, wants);
         self.pull_joins(sim, wants);
         if let (true, Some(s)) = (wants.wants(EventKind::Step), step) {
-            if let Ok(payload) = serde_json::to_value(s) {
-                self.buffer.push(Pending { time: ProcTime::MAX, class: 3, kind: EventKind::Step, payload });
-            }
+            self.buffer.push(Pending { time: ProcTime::MAX, class: 3, kind: EventKind::Step, payload: Payload::Step(s) });
         }
         let mut pending = std::mem::take(&mut self.buffer);
         pending.sort_by_key(|p| (p.time, p.class));
         let kinds = pending.iter().map(|p| p.kind).collect();
-        let payloads = Value::Array(pending.into_iter().map(|p| p.payload).collect());
+        let payloads = pending.into_iter().map(|p| p.payload).collect();
         Batch { kinds, payloads }
     }
 }
@@ -377,43 +385,44 @@ fn due(kept: Option<u64>) -> u64 {
 /// Events to hand to the callbacks, in order.
 pub struct Batch {
     kinds: Vec<EventKind>,
-    payloads: Value,
+    payloads: Vec<Payload>,
 }
 
 impl Batch {
+    /// The events as (kind, JS payload), in order, made JS [`MAX_BATCH`] at a time: one JSON
+    /// text of a whole burst was as big again as the burst.
+    fn js_chunks(&self) -> impl Iterator<Item = ApiResult<(&[EventKind], js_sys::Array)>> {
+        self.kinds.chunks(MAX_BATCH).zip(self.payloads.chunks(MAX_BATCH)).map(|(k, p)| Ok((k, super::convert::to_js(p)?.into())))
+    }
+
     /// The events as (kind, JS payload), in order (`dom_events` dispatches them).
     pub fn into_js(self) -> Vec<(EventKind, JsValue)> {
-        if self.kinds.is_empty() {
-            return Vec::new();
+        let mut out = Vec::with_capacity(self.kinds.len());
+        for (kinds, arr) in self.js_chunks().flatten() {
+            out.extend(kinds.iter().enumerate().map(|(i, k)| (*k, arr.get(i as u32))));
         }
-        let Ok(arr) = super::convert::to_js(&self.payloads) else { return Vec::new() };
-        let arr: js_sys::Array = arr.into();
-        self.kinds.into_iter().enumerate().map(|(i, k)| (k, arr.get(i as u32))).collect()
+        out
     }
 
     /// Calls the listeners. Every event is delivered even if a callback throws; the first
     /// exception is returned (and rethrown by the API call).
     pub fn dispatch(self, listeners: &Rc<RefCell<Listeners>>) -> Result<(), JsValue> {
-        if self.kinds.is_empty() {
-            return Ok(());
-        }
-        let arr: js_sys::Array = match super::convert::to_js(&self.payloads) {
-            Ok(v) => v.into(),
-            Err(e) => return Err(super::error::IntoJs::into_js(e, "on")),
-        };
         let mut first_err = None;
-        for (i, kind) in self.kinds.iter().enumerate() {
-            let callbacks = match listeners.try_borrow() {
-                Ok(l) => l.callbacks(*kind),
-                Err(_) => continue,
-            };
-            if callbacks.is_empty() {
-                continue;
-            }
-            let payload = arr.get(i as u32);
-            for cb in callbacks {
-                if let Err(e) = cb.call1(&JsValue::UNDEFINED, &payload) {
-                    first_err.get_or_insert(e);
+        for chunk in self.js_chunks() {
+            let (kinds, arr) = chunk.map_err(|e| super::error::IntoJs::into_js(e, "on"))?;
+            for (i, kind) in kinds.iter().enumerate() {
+                let callbacks = match listeners.try_borrow() {
+                    Ok(l) => l.callbacks(*kind),
+                    Err(_) => continue,
+                };
+                if callbacks.is_empty() {
+                    continue;
+                }
+                let payload = arr.get(i as u32);
+                for cb in callbacks {
+                    if let Err(e) = cb.call1(&JsValue::UNDEFINED, &payload) {
+                        first_err.get_or_insert(e);
+                    }
                 }
             }
         }
