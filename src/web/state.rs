@@ -196,11 +196,7 @@ pub fn perf_now() -> f64 {
 }
 
 fn runnable(sc: &Scenario) -> Scenario {
-    // The UI reads snapshots and counters, not record-level trace events: keep the trace small.
-    let mut run = sc.clone();
-    run.trace.records = false;
-    run.trace.capacity = run.trace.capacity.min(2_000);
-    run
+    Scenario { trace: sc.trace.in_page(), ..sc.clone() }
 }
 
 impl Pg {

@@ -5,7 +5,9 @@
 //      (cold-cache) headless Chromium context served from 127.0.0.1, median of N loads;
 //   3. memory per extra embed: JS heap (CDP Performance.getMetrics JSHeapUsedSize, after a GC)
 //      plus every WebAssembly.Memory, with 1 and then 1+K embeds on one page, both as mount()
-//      calls sharing one wasm instance and as `index.html?embed=1` iframes (one each).
+//      calls sharing one wasm instance and as `index.html?embed=1` iframes (one each); and
+//      mount() calls after play: each run to 10 h of seed 001 with a `window` listener (the
+//      window results, timeline and events an embed holds once it has played).
 // Run after `trunk build --release`:   node tests/e2e/load-bench.mjs [loads=7] [extra-embeds=5]
 import os from "node:os";
 import { DIST, startServer, launch } from "./lib.mjs";
@@ -130,6 +132,29 @@ try {
       }, extra);
       await waitGraphs(page, 1 + extra);
     });
+  // After play: a page of its own (not in dist/) that mounts embeds and runs each to 10 h.
+  const played = `<!doctype html><body><script type="module">
+import init, { mount } from "./wmp.js";
+await init();
+window.wmpMount = (k) => {
+  for (let i = 0; i < k; i++) {
+    const div = document.createElement("div");
+    div.style.cssText = "width:720px;height:420px";
+    document.body.append(div);
+    div.addEventListener("window", () => {});
+    mount(div, { layout: "embed", preset: "seed-001-heartbeat", eventTarget: div }).runUntil(36_000_000);
+  }
+  return true;
+};
+</script></body>`;
+  await perEmbed(browser, base, "mount() calls, each run to 10 h of seed 001",
+    async (page) => {
+      await page.route(base + "played.html", (route) => route.fulfill({ contentType: "text/html", body: played }));
+      await page.goto(base + "played.html");
+      await page.waitForFunction(() => window.wmpMount, null, { timeout: 30_000 });
+      await page.evaluate(() => window.wmpMount(1));
+    },
+    (page) => page.evaluate((k) => window.wmpMount(k), extra));
   const frameGraphs = async (page, n) => {
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(200)) {
       let drawn = 0;

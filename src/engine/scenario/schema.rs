@@ -445,6 +445,26 @@ pub struct TraceSpec {
     pub window_results_retained: Option<usize>,
 }
 
+/// The window results a playground in the page keeps at most ([`TraceSpec::in_page`]).
+pub const PAGE_WINDOW_RESULTS: usize = 20_000;
+
+impl TraceSpec {
+    /// What the page runs a scenario with: it reads snapshots and counters, not record-level
+    /// events, and its tables show the newest 60 window results (a finding reads the last
+    /// 100), so it keeps no record events, at most 2,000 events, and at most
+    /// [`PAGE_WINDOW_RESULTS`] results (the default 100,000 took 11.5 MB of every embed's
+    /// memory). That is above the most any preset emits at one instant (seed 001's heartbeat,
+    /// 18,001; `tests/burst.rs`), so an element's `window` events lose none there.
+    pub fn in_page(&self) -> TraceSpec {
+        TraceSpec {
+            records: false,
+            capacity: self.capacity.min(2_000),
+            window_results_retained: Some(self.window_results_retained.map_or(PAGE_WINDOW_RESULTS, |n| n.min(PAGE_WINDOW_RESULTS))),
+            ..self.clone()
+        }
+    }
+}
+
 impl Default for TraceSpec {
     fn default() -> Self {
         TraceSpec { capacity: 100_000, records: true, late_records_retained: 10_000, window_results_retained: Some(100_000) }
