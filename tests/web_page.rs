@@ -365,7 +365,7 @@ async fn a_replayed_link_draws_its_lines_up_to_its_moment() {
     use wmp::engine::scenario::{build, catalog};
     let pg = Pg::new();
     let sc = build::parse(catalog::preset("bound-too-large").unwrap().json).unwrap();
-    pg.load_at(sc, Some("bound-too-large"), &[], Some(60_000)).unwrap();
+    pg.load_source(wmp::web::embed_options::Source::of(sc, Some("bound-too-large")), Some(60_000)).unwrap();
     let start = pg.timeline.with_value(|t| t.start);
     let early = |points: &[(i64, i64)]| points.iter().filter(|p| p.0 < start + 50_000).count();
     let (splits, operators) = pg.timeline.with_value(|t| (early(&t.splits[0].points), early(&t.operators[0].points)));

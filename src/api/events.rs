@@ -194,10 +194,7 @@ pub struct Collector {
     pub lag_watch: Option<LagWatch>,
 }
 
-/// The most events a run collects before it stops to hand them over: an hour of seed 001 is
-/// some 300,000 watermark events, which held in one batch took 480 MB of wasm memory (and
-/// nine hours trapped out of memory).
-pub const MAX_BATCH: usize = 4096;
+pub use crate::engine::deltas::MAX_BATCH;
 
 /// The run-loop observer of one call: pulls deltas before the bounded trace or late buffer
 /// can drop them, while listeners need them.

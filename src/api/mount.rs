@@ -10,7 +10,7 @@
 
 use super::convert::{describe, to_json_text};
 use super::error::{ApiError, ApiResult, IntoJs};
-use crate::web::embed_options::{EmbedOptions, Layout, Source};
+use crate::web::embed_options::{EmbedOptions, Layout};
 use crate::web::host::{Hosted, Look};
 use crate::web::{LoadFailure, Pg};
 use leptos::prelude::*;
@@ -99,10 +99,10 @@ pub(crate) fn default_speed(pg: Pg) -> f64 {
 /// in an update as at a mount (whose listeners come after it).
 pub(crate) fn prepare(pg: Pg, opts: &EmbedOptions, prefix: &str) -> ApiResult<()> {
     if opts.source.is_some() || opts.start_at.is_some() {
-        let Source { scenario, preset, commands, at_ms } = opts.source.clone().unwrap_or_else(|| pg.running_source());
+        let source = opts.source.clone().unwrap_or_else(|| pg.running_source());
         // A link state's own commands and position are the scenario's to answer for.
         let position = if opts.start_at.is_some() { "start-at" } else { "scenario" };
-        pg.load_at(scenario, preset, &commands, opts.start_at.or(at_ms)).map_err(|e| match e {
+        pg.load_source(source, opts.start_at).map_err(|e| match e {
             LoadFailure::Scenario(e) => e.within(&format!("{prefix}scenario")),
             LoadFailure::Replay(e) => ApiError::new(format!("{prefix}{position}"), e.message),
         })?;

@@ -268,19 +268,16 @@ impl MountedPlayground {
                 ApiError::type_("scenario", format!("expected a scenario object or string, got {}", describe(&scenario))).into_js(m)
             );
         };
-        let Source { scenario, preset, commands, at_ms } = report(
+        let source = report(
             m,
             embed_options::scenario_source(&text).map_err(|e| {
                 let e = e.within("scenario");
                 ApiError::new(e.field, e.message)
             }),
         )?;
-        if commands.is_empty() && at_ms.is_none() {
-            return report(m, pg.load(scenario, preset).map_err(|e| e.within("scenario")));
-        }
         report(
             m,
-            pg.load_at(scenario, preset, &commands, at_ms).map_err(|e| match e {
+            pg.load_source(source, None).map_err(|e| match e {
                 crate::web::LoadFailure::Scenario(e) | crate::web::LoadFailure::Replay(e) => e.within("scenario"),
             }),
         )
@@ -362,8 +359,17 @@ impl MountedPlayground {
     pub fn add_partition(&self) -> Result<u32, JsValue> {
         let m = "addPartition";
         let pg = self.live(m)?;
-        report(m, pg.apply(Command::AddPartition { topic: None }))?;
-        Ok(pg.with_sim(|s| s.partitions().len().saturating_sub(1) as u32))
+        let mut added = 0;
+        // Read in the instant: a listener of its events may add another before this returns.
+        report(
+            m,
+            pg.issue(|s, w| {
+                s.apply_now(vec![Command::AddPartition { topic: None }], &[String::new()], w)?;
+                added = s.sim().partitions().len().saturating_sub(1) as u32;
+                Ok(())
+            }),
+        )?;
+        Ok(added)
     }
 
     /// Changes a parameter the running job can change (`setParam` of the JS API; a structural
@@ -414,6 +420,6 @@ impl MountedPlayground {
         if p >= n {
             return Err(ApiError::new("partition", format!("{p} is not a partition (0 … {})", n.saturating_sub(1))).into_js(m));
         }
-        report(m, pg.apply(command_args::partition_command(m, p)).map_err(|e| e.within("partition")))
+        report(m, pg.apply(command_args::partition_command(m, p)))
     }
 }

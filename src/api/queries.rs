@@ -144,7 +144,7 @@ macro_rules! session_reads {
             }
 
             /// Window results in emission order, from index `from` (default 0); the newest
-            /// `trace.window_results_retained` are kept.
+            /// `trace.window_results_retained` are kept (in the page, at most 24,000).
             pub fn windows(&self, from: JsValue) -> Result<JsValue, JsValue> {
                 self.read("windows", |s| $crate::api::queries::windows(s, &from))
             }

@@ -57,7 +57,7 @@ export interface MountOptions {
   view?: "split" | "graph" | "timeline";
   /** Processing time since the start to run to before the first render: ms, "00:12:30", "12:30", "90s", "15m", "2h". */
   startAt?: number | string;
-  /** No buttons that change the job (fixes, controls, kill and silence buttons). */
+  /** No buttons that change the job (fixes, controls, kill and silence buttons); scripts and the bridge still may. */
   readonly?: boolean;
   /** The element's start: "lazy" (default: when scrolled into view), "eager", "click" (a ▶ poster). */
   loading?: "lazy" | "eager" | "click";

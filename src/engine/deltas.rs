@@ -9,6 +9,13 @@ use super::operator::sink::WindowResult;
 use super::sim::Simulation;
 use super::trace::TraceEvent;
 
+/// The most events a listener's run collects before it stops to hand them over (the JS API's
+/// `on()`, the element's DOM events): an hour of seed 001 is some 300,000 watermark events,
+/// which held in one batch took 480 MB of wasm memory (and nine hours trapped out of memory).
+/// Up to this many window results may wait unread when an instant's burst comes, so the page
+/// keeps more results than any preset's burst plus this (`tests/burst.rs`).
+pub const MAX_BATCH: usize = 4096;
+
 /// Where a reader stands in each of the four streams.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cursor {

@@ -443,6 +443,9 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
             s.downstream().sink.results_of(EventTime(start), EventTime(end)).filter(|r| r.subtask == subtask && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.kind, r.agg.count)).collect::<Vec<_>>()
         });
         match fired.last() {
+            None if pg.with_sim(|s| s.downstream().sink.may_have_dropped(EventTime(end))) => {
+                format!("Window [{}, {}) for key {k:?} on window subtask {subtask}: {}", wm_human(start, n.ms()), wm_human(end, n.ms()), not_kept(&pg))
+            }
             None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n.ms()), wm_human(end, n.ms()), wm_human(end - 1, n.ms())),
             Some(&(t, w, kind, c)) => format!(
                 "Window [{}, {}) for key {k:?} fired {} on window subtask {subtask}; the last firing at {} (watermark {}, {}, {}), {}.",
@@ -463,6 +466,16 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
         }
     };
     view! { <div class="subject" data-testid="window" data-start=start data-end=end><p>{text}</p></div> }
+}
+
+/// What the page says of a window older than the results it keeps (`TraceSpec::in_page`).
+fn not_kept(pg: &Pg) -> String {
+    let (kept, dropped) = pg.with_sim(|s| (s.downstream().sink.results().len(), s.downstream().sink.evicted()));
+    format!(
+        "its results, if it fired, are older than the newest {} the page keeps ({} before them are not kept; the counters are exact).",
+        thousands(kept as u64),
+        thousands(dropped as u64)
+    )
 }
 
 /// A window band picked on the timeline: the window `[start, end)` over every key.
@@ -489,6 +502,7 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
         let name = format!("Window [{}, {})", wm_human(start, n), wm_human(end, n));
         let fires_at = wm_human(end - 1, n);
         match (first, last) {
+            (None, _) if pg.with_sim(|s| s.downstream().sink.may_have_dropped(EventTime(end))) => format!("{name}: {}", not_kept(&pg)),
             (Some((t, w)), Some(l)) => format!(
                 "{name} fired for {} ({}{}): first at {} (watermark {}), {} after the window ended{}.",
                 count(keys as u64, "key", "keys"),

@@ -157,19 +157,19 @@ fn apply_embed_options(pg: &Pg, params: &str, problems: &mut Vec<String>) -> Emb
 /// commands, its position.
 fn open_link_source(pg: &Pg, text: &str) -> Result<(), String> {
     let s = super::embed_options::decode_link(text).and_then(|st| super::embed_options::link_source(&st))?;
-    pg.load_at(s.scenario, s.preset, &s.commands, s.at_ms).map_err(|e| match e {
+    pg.load_source(s, None).map_err(|e| match e {
         LoadFailure::Scenario(e) => format!("This scenario cannot run: {e}."),
         LoadFailure::Replay(e) => format!("This link's actions or position cannot be replayed: {e}."),
     })
 }
 
-/// Runs what the link opened, with its actions, to `ms` instead, beside it (`Pg::load_at`): if
+/// Runs what the link opened, with its actions, to `ms` instead, beside it (`Pg::load_source`): if
 /// that fails, the link's own position is kept, not a run halted half-way. The selection of a
 /// state link is kept too.
 fn start_at(pg: &Pg, ms: i64) -> Result<(), InputError> {
-    let super::embed_options::Source { scenario, preset, .. } = pg.running_source();
+    let source = super::embed_options::Source { commands: pg.issued_commands(), ..pg.running_source() };
     let selection = pg.selection.get_untracked();
-    pg.load_at(scenario, preset, &pg.issued_commands(), Some(ms)).map_err(|e| match e {
+    pg.load_source(source, Some(ms)).map_err(|e| match e {
         LoadFailure::Scenario(e) | LoadFailure::Replay(e) => e,
     })?;
     pg.selection.set(selection);

@@ -14,13 +14,13 @@ pub use run::LoadFailure;
 use crate::engine::operator::trigger::FiringKind;
 use super::graph_flow::FlowRates;
 use super::reading::Reading;
-use super::timeline_data::{FiringMark, TimelineData};
+use super::timeline_data::TimelineData;
 use super::view_pacing::{Due, Pacing};
 use crate::engine::diagnosis::DiagnosisOptions;
 use crate::engine::job::JobConfig;
 use crate::engine::metrics::Metrics;
 use crate::engine::scenario::catalog::{self, Preset};
-use crate::engine::scenario::schema::Scenario;
+use crate::engine::scenario::schema::{Scenario, TimedCommand};
 use crate::engine::deltas::Cursor;
 use crate::engine::session::Session;
 use crate::engine::snapshot::Snapshot;
@@ -118,7 +118,10 @@ pub struct Pg {
     /// loaded: the session runs it with a smaller trace ([`runnable`]).
     pub base: StoredValue<Scenario, LocalStorage>,
     pub preset: RwSignal<Option<&'static str>>,
-    /// Bumped by every load of a scenario ([`Pg::load`], [`Pg::load_at`]: a preset, an import, a
+    /// The commands and position of the link state `base` was loaded with ([`Pg::load_source`]):
+    /// a later `start-at` replays them, and the same link given again is what runs already.
+    loaded_with: StoredValue<(Vec<TimedCommand>, Option<i64>), LocalStorage>,
+    /// Bumped by every load of a scenario ([`Pg::load`], [`Pg::load_source`]: a preset, an import, a
     /// link, the JS API's `load`, a lesson step, Reset), not by a restart with a change
     /// ([`Pg::restart_with`]): what a view remembers of the scenario before starts again from
     /// the new one (the generator select's bound and silence).
@@ -213,6 +216,7 @@ impl Pg {
             session: StoredValue::new_local(session),
             base: StoredValue::new_local(sc),
             preset: RwSignal::new(preset),
+            loaded_with: StoredValue::new_local((Vec::new(), None)),
             loads: RwSignal::new(0),
             clock: RwSignal::new(snap.now.ms()),
             snap_slow: RwSignal::new(snap.clone()),
@@ -390,14 +394,13 @@ impl Pg {
         apart
     }
 
-    /// New window results since the last look: the newest rows for the log, every firing for
-    /// the timeline, the duplicate count.
+    /// New window results since the last look: the newest rows for the log, the duplicate
+    /// count (the timeline reads every firing after each instant, `TimelineData::observe`).
     fn read_new_windows(&self) {
         let mut cursor = self.seen.get_value();
-        let (rows, fired) = self.with_sim(|s| {
+        let rows = self.with_sim(|s| {
             let agg = s.config().aggregate;
             let new: Vec<_> = cursor.read_windows(s).collect();
-            let fired: Vec<FiringMark> = new.iter().map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.kind == FiringKind::Late)).collect();
             let rows: Vec<EmissionRow> = new[new.len().saturating_sub(TABLE_ROWS)..]
                 .iter()
                 .map(|&(i, r)| EmissionRow {
@@ -414,7 +417,7 @@ impl Pg {
                     kind: r.kind,
                 })
                 .collect();
-            (rows, fired)
+            rows
         });
         if cursor == self.seen.get_value() {
             return;
@@ -424,7 +427,6 @@ impl Pg {
         if dups != self.logs.duplicates.get_untracked() {
             self.logs.duplicates.set(dups);
         }
-        self.timeline.update_value(|t| t.add_firings(&fired));
         self.logs.emissions.update(|list| prepend(list, rows));
     }
 

@@ -9,6 +9,7 @@
 //! showed windows firing before their watermark.
 
 use crate::engine::observer::Observer;
+use crate::engine::operator::trigger::FiringKind;
 use crate::engine::sim::Simulation;
 use crate::engine::snapshot::Snapshot;
 use crate::engine::time::NO_WATERMARK;
@@ -106,6 +107,8 @@ pub struct TimelineData {
     /// The inputs' topics (a two-input job).
     pub input_names: Vec<String>,
     pub firings: Vec<FiringMark>,
+    /// The window results read into `firings` so far (the sink's count).
+    pub(crate) windows_seen: usize,
     pub late: Vec<LateMark>,
     /// Checkpoints, failures and restarts (`job_marks`), recorded after every instant.
     pub job: super::job_marks::JobMarks,
@@ -155,6 +158,7 @@ impl TimelineData {
     /// Series appear with a snapshot ([`TimelineData::record`]), which names them.
     pub fn observe(&mut self, sim: &Simulation) {
         self.job.observe(sim);
+        self.observe_firings(sim);
         // No snapshot has named a series yet: nothing to read for.
         if self.splits.is_empty() && self.operators.is_empty() {
             return;
@@ -183,9 +187,21 @@ impl TimelineData {
         }
     }
 
-    pub fn add_firings(&mut self, fired: &[FiringMark]) {
+    /// The window results of the instant just run, as firing marks: read after every instant,
+    /// so a long run (a host's `runUntil`, a link's replay) keeps every mark though the page
+    /// keeps only the newest results.
+    fn observe_firings(&mut self, sim: &Simulation) {
+        let sink = &sim.downstream().sink;
+        if sink.total() > self.windows_seen {
+            let fired = sink.since(self.windows_seen).map(|(_, r)| (r.time.ms(), r.end.ms(), r.subtask, r.kind == FiringKind::Late));
+            self.add_firings(fired);
+            self.windows_seen = sink.total();
+        }
+    }
+
+    pub fn add_firings(&mut self, fired: impl IntoIterator<Item = FiringMark>) {
         // Many keys fire together: one mark per (time, window end, subtask, kind) is enough.
-        for &f in fired {
+        for f in fired {
             if self.firings.last() != Some(&f) {
                 self.firings.push(f);
             }
@@ -323,5 +339,23 @@ mod tests {
         assert_eq!(t.splits.len(), before + 1);
         assert_eq!(t.split_names.len(), t.splits.len());
         assert!(t.splits[before].points.first().is_some_and(|p| p.0 < s.start().ms() + 11_000), "{:?}", t.splits[before].points.first());
+    }
+
+    /// The page keeps the newest 24,000 window results, but the timeline reads every firing
+    /// after each instant: four hours of seed 001 in one run (a host's `runUntil`) drop results
+    /// and keep every mark.
+    #[test]
+    fn a_long_run_keeps_every_firing_mark_though_the_page_keeps_fewer_results() {
+        let sc = build::parse(catalog::preset("seed-001-heartbeat").unwrap().json).unwrap();
+        let mut page = Session::new(crate::engine::scenario::schema::Scenario { trace: sc.trace.in_page(), ..sc.clone() }).unwrap();
+        let mut t = TimelineData::new(page.start().ms());
+        page.run_until(4 * 3_600_000, &mut Watch { timeline: &mut t, host: None, inner: (), batches: false }).unwrap();
+        assert!(page.sim().downstream().sink.evicted() > 0, "the page dropped results");
+        let mut all = Session::new(sc).unwrap();
+        all.run_until(4 * 3_600_000, &mut ()).unwrap();
+        let mut want = TimelineData::new(all.start().ms());
+        want.add_firings(all.sim().downstream().sink.results().map(|r| (r.time.ms(), r.end.ms(), r.subtask, r.kind == FiringKind::Late)));
+        assert!(!want.firings.is_empty());
+        assert_eq!(t.firings, want.firings);
     }
 }

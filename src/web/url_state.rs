@@ -8,7 +8,7 @@
 //! speed, selection and zoom: the same trace hash and the same view.
 
 use super::query;
-use super::embed_options::{decode_link, link_source, Source};
+use super::embed_options::{decode_link, link_source};
 use super::state::{LoadFailure, Pg, Selection};
 use crate::engine::scenario::{build, catalog};
 use crate::engine::session::link_state::LinkState;
@@ -124,8 +124,9 @@ pub fn current(pg: &Pg, zoom: TimelineZoom) -> LinkState {
 /// position, then speed, selection, zoom and play; or says in words why not.
 pub fn open(pg: &Pg, text: &str) -> Result<(), String> {
     let st = decode_link(text)?;
-    let Source { scenario: sc, preset, commands, at_ms } = link_source(&st)?;
-    match pg.load_at(sc.clone(), preset, &commands, at_ms) {
+    let source = link_source(&st)?;
+    let (sc, preset) = (source.scenario.clone(), source.preset);
+    match pg.load_source(source, None) {
         Ok(()) => {}
         Err(LoadFailure::Scenario(e)) => return Err(format!("This scenario cannot run: {e}.")),
         Err(LoadFailure::Replay(e)) => {

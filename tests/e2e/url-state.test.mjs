@@ -420,6 +420,25 @@ test("an element's scenario attribute and an iframe's scenario= open the page's 
     await page.locator("#linked .node.op").first().waitFor();
     const got = await page.evaluate(() => ({ hash: document.getElementById("linked").playground.traceHash(), atMs: document.getElementById("linked").playground.elapsedMs() }));
     assert.deepEqual(got, want, "the element runs the link's commands to its moment");
+    // A later start-at replays the link's commands to it; without it, the link's own moment
+    // again; the same link given again is what runs (no reload).
+    const moved = await page.evaluate(async ([link, atMs]) => {
+      const el = document.getElementById("linked");
+      const settle = () => new Promise((r) => setTimeout(r, 300));
+      el.setAttribute("start-at", "30s");
+      await settle();
+      const at30 = { atMs: el.playground.elapsedMs(), commands: el.playground.toScenario().commands.map((c) => c.command) };
+      el.removeAttribute("start-at");
+      await settle();
+      const back = { hash: el.playground.traceHash(), atMs: el.playground.elapsedMs() };
+      el.playground.runUntil(atMs + 5_000);
+      el.setAttribute("scenario", link);
+      await settle();
+      return { at30, back, again: el.playground.elapsedMs() };
+    }, [link, want.atMs]);
+    assert.deepEqual(moved.at30, { atMs: 30_000, commands: ["silence"] }, "the link's silence at 20 s is replayed to start-at");
+    assert.deepEqual(moved.back, want, "start-at removed: the link's own moment");
+    assert.equal(moved.again, want.atMs + 5_000, "the same link again: nothing reloads");
     // An iframe's scenario= takes the state too.
     await page.goto(env.baseUrl + "index.html?embed=1&layout=full&scenario=" + encodeURIComponent(addr.slice("#s=".length)));
     await page.locator("svg.graph .node.op").first().waitFor();

@@ -87,6 +87,13 @@ impl Sink {
         self.results.iter()
     }
 
+    /// Whether results of a window ending at `end` may be among those no longer retained: some
+    /// were dropped, and the oldest kept is of a window that ends no earlier (windows fire
+    /// roughly in the order they end).
+    pub fn may_have_dropped(&self, end: EventTime) -> bool {
+        self.evicted > 0 && self.results.front().is_none_or(|r| r.end >= end)
+    }
+
     /// The retained results of window `[start, end)`, over every key and subtask, in emission
     /// order (what the UI says about a window band picked on the timeline, or one key's window).
     pub fn results_of(&self, start: EventTime, end: EventTime) -> impl Iterator<Item = &WindowResult> + '_ {
@@ -147,5 +154,9 @@ mod tests {
         let mut all = Sink::new(SinkMode::Append, None);
         (0..5).for_each(|i| all.write(result(i, 0)));
         assert_eq!((all.total(), all.results().len()), (5, 5));
+        // Windows ending by the oldest kept one's end may have had results dropped; later ones,
+        // and any window while nothing was dropped, did not.
+        assert_eq!((1..=6).map(|end| s.may_have_dropped(EventTime(end))).collect::<Vec<_>>(), [true, true, true, true, false, false]);
+        assert!(!all.may_have_dropped(EventTime(1)));
     }
 }

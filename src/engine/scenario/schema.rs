@@ -446,7 +446,7 @@ pub struct TraceSpec {
 }
 
 /// The window results a playground in the page keeps at most ([`TraceSpec::in_page`]).
-pub const PAGE_WINDOW_RESULTS: usize = 20_000;
+pub const PAGE_WINDOW_RESULTS: usize = 24_000;
 
 impl TraceSpec {
     /// What the page runs a scenario with: it reads snapshots and counters, not record-level
@@ -454,7 +454,8 @@ impl TraceSpec {
     /// 100), so it keeps no record events, at most 2,000 events, and at most
     /// [`PAGE_WINDOW_RESULTS`] results (the default 100,000 took 11.5 MB of every embed's
     /// memory). That is above the most any preset emits at one instant (seed 001's heartbeat,
-    /// 18,001; `tests/burst.rs`), so an element's `window` events lose none there.
+    /// 18,001; `tests/burst.rs`) plus the results that may wait unread then (`MAX_BATCH`), so
+    /// an element's `window` events lose none there.
     pub fn in_page(&self) -> TraceSpec {
         TraceSpec {
             records: false,

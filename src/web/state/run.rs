@@ -11,6 +11,7 @@ use crate::engine::observer::Observer;
 use crate::engine::scenario::build;
 use crate::engine::scenario::catalog;
 use crate::engine::scenario::schema::{Scenario, TimedCommand};
+use crate::web::embed_options::Source;
 use crate::engine::session::action::Action;
 use crate::engine::session::Session;
 use crate::engine::sim::Simulation;
@@ -38,17 +39,19 @@ impl Pg {
     /// [`Pg::load`] without counting as a load: the same scenario, changed ([`Pg::restart_with`]).
     fn relaunch(&self, sc: Scenario, preset: Option<&'static str>) -> Result<(), InputError> {
         let session = Session::new(runnable(&sc))?;
-        self.swap_in(session, sc, preset, None);
+        self.swap_in(session, Source::of(sc, preset), None);
         Ok(())
     }
 
-    /// Replaces the running job with a new scenario, its `commands` (a link's actions) issued at
-    /// their times and run to `at_ms` (a position, as a link's or a `start-at`; `None`: time
-    /// zero), built and run beside the old one: if either fails, what ran is left as it was. The
-    /// run is not reported to the host's listeners, which start from where it ends. A load
-    /// ([`Pg::loads`]).
-    pub fn load_at(&self, sc: Scenario, preset: Option<&'static str>, commands: &[TimedCommand], at_ms: Option<i64>) -> Result<(), LoadFailure> {
-        let mut session = Session::new(runnable(&sc)).map_err(LoadFailure::Scenario)?;
+    /// Replaces the running job with a source's scenario, its `commands` (a link's actions)
+    /// issued at their times and run to `at` (a `start-at`), else to the source's own position
+    /// (`None` both: time zero), built and run beside the old one: if either fails, what ran is
+    /// left as it was. The run is not reported to the host's listeners, which start from where
+    /// it ends. A load ([`Pg::loads`]).
+    pub fn load_source(&self, source: Source, at: Option<i64>) -> Result<(), LoadFailure> {
+        let at_ms = at.or(source.at_ms);
+        let commands = &source.commands;
+        let mut session = Session::new(runnable(&source.scenario)).map_err(LoadFailure::Scenario)?;
         let mut ran = None;
         if at_ms.is_some() || !commands.is_empty() {
             // A snapshot names the series first, so the replay draws its lines and idle
@@ -59,7 +62,7 @@ impl Pg {
             session.replay(commands, at_ms.unwrap_or(-1), &mut watch).map_err(LoadFailure::Replay)?;
             ran = Some(timeline);
         }
-        self.swap_in(session, sc, preset, ran);
+        self.swap_in(session, source, ran);
         self.loads.update(|n| *n += 1);
         Ok(())
     }
@@ -69,19 +72,23 @@ impl Pg {
         self.session.with_value(|s| s.log().to_vec())
     }
 
-    /// What runs now, as the options name a source: the scenario loaded last and its preset
-    /// (what `loadPreset`, `load` or the reader's picker loaded counts, not only the options).
-    pub fn running_source(&self) -> crate::web::embed_options::Source {
-        crate::web::embed_options::Source::of(self.base.get_value(), self.preset.get_untracked())
+    /// What runs now, as the options name a source: the scenario loaded last, its preset and
+    /// the link's commands and position it came with (what `loadPreset`, `load` or the
+    /// reader's picker loaded counts, not only the options).
+    pub fn running_source(&self) -> Source {
+        let (commands, at_ms) = self.loaded_with.get_value();
+        Source { commands, at_ms, ..Source::of(self.base.get_value(), self.preset.get_untracked()) }
     }
 
-    /// `session` (of `sc`) in place of what ran; `ran`: the timeline of its run past time zero
-    /// (`None`: it starts at time zero).
-    fn swap_in(&self, session: Session, sc: Scenario, preset: Option<&'static str>, ran: Option<TimelineData>) {
+    /// `session` (of `source`) in place of what ran; `ran`: the timeline of its run past time
+    /// zero (`None`: it starts at time zero).
+    fn swap_in(&self, session: Session, source: Source, ran: Option<TimelineData>) {
         let (start, resync) = (session.start(), ran.is_some());
+        let Source { scenario, preset, commands, at_ms } = source;
         self.session.set_value(session);
-        self.base.set_value(sc);
+        self.base.set_value(scenario);
         self.preset.set(preset);
+        self.loaded_with.set_value((commands, at_ms));
         self.timeline.set_value(ran.unwrap_or_else(|| TimelineData::new(start.ms())));
         self.seen.set_value(Cursor::default());
         self.logs.emissions.set(Vec::new());
@@ -267,7 +274,7 @@ impl Pg {
     }
 }
 
-/// Why [`Pg::load_at`] loaded nothing: the scenario does not build, or its commands or the run
+/// Why [`Pg::load_source`] loaded nothing: the scenario does not build, or its commands or the run
 /// to the position failed (a bad command, an engine error on the way, a position out of reach).
 #[derive(Debug)]
 pub enum LoadFailure {
