@@ -121,7 +121,7 @@ fn number(n: f64, path: &str) -> ApiResult<Value> {
         if n.abs() > MAX_SAFE as f64 {
             return Err(ApiError::new(
                 path,
-                format!("{} is beyond ±2^53 − 1 (Number.MAX_SAFE_INTEGER) and not exact; pass a BigInt", fmt_f64(n)),
+                format!("{} is beyond ±2^53 − 1 (Number.MAX_SAFE_INTEGER) and not exact (a field that takes 64 bits, such as a seed, takes a BigInt)", fmt_f64(n)),
             ));
         }
         return Ok(Value::from(n as i64));

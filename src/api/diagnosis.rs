@@ -30,8 +30,8 @@ impl WatermarkPlayground {
     #[wasm_bindgen(js_name = applyFix)]
     pub fn apply_fix(&self, fix: JsValue) -> Result<(), JsValue> {
         let m = "applyFix";
-        let action = fix_arg(&fix).map_err(|e| e.into_js(m))?;
-        self.change(m, !action.restarts(), |s, w| s.apply_action_with(action, w))?;
+        let Fix { action, path } = fix_arg(&fix).map_err(|e| e.into_js(m))?;
+        self.change(m, !action.restarts(), |s, w| s.apply_action_with(action, w).map_err(|e| fix_error(e, path)))?;
         if action.restarts() {
             self.rebuilt();
         }
@@ -51,11 +51,25 @@ impl WatermarkPlayground {
     }
 }
 
+/// `applyFix`'s argument: the action, and the path its fields have in the argument.
+pub(super) struct Fix {
+    pub action: Action,
+    pub path: &'static str,
+}
+
 /// A fix as `diagnose()` gives it (`{ label, action, restarts }`) or just its action.
-pub(super) fn fix_arg(v: &JsValue) -> ApiResult<Action> {
+pub(super) fn fix_arg(v: &JsValue) -> ApiResult<Fix> {
     let json = to_json(v, "fix")?.ok_or_else(|| ApiError::type_("fix", "is required: a fix from diagnose() or its action"))?;
-    match json.get("action") {
-        Some(a) => convert::from_json(a.clone(), "fix.action"),
-        None => convert::from_json(json, "fix"),
+    let path = if json.get("action").is_some() { "fix.action" } else { "fix" };
+    let action = json.get("action").cloned().unwrap_or(json);
+    Ok(Fix { action: convert::from_json(action, path)?, path })
+}
+
+/// An error on the command a fix issues, named by the fix's own field: its `value` is the
+/// command's `param.value`.
+pub(super) fn fix_error(mut e: ApiError, path: &str) -> ApiError {
+    if let Some(field) = e.path.strip_prefix("param.") {
+        e.path = format!("{path}.{field}");
     }
+    e
 }

@@ -60,7 +60,16 @@ pub fn feed(pg: Pg, wants: Rc<Cell<Wants>>, sink: Sink) {
         start_over_if_new(&mut st, generation);
         let batch = st.0.finish(sim, wants.get(), None);
         let sink = sink.clone();
-        Box::new(move || batch.into_js().into_iter().for_each(|(kind, detail)| sink(kind, &detail)))
+        Box::new(move || {
+            for (kind, detail) in batch.into_js() {
+                // A listener loaded another scenario, restarted or unmounted: the rest is the
+                // old run's, which nothing reads any more.
+                if pg.host.try_with_value(|h| h.generation) != Some(generation) {
+                    break;
+                }
+                sink(kind, &detail);
+            }
+        })
     });
     pg.host.update_value(|h| {
         h.after_instant = Some(instant);

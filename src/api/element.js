@@ -49,7 +49,7 @@ export function defineWatermarkPlayground(mount, names) {
 function facade(current) {
   const live = (m) => {
     const p = current();
-    if (!p) throw new Error(`${m}: the playground is not running (not in the page, not started yet, or its attributes are wrong)`);
+    if (!p) throw Object.assign(new Error(`${m}: the playground is not running (not in the page, not started yet, or its attributes are wrong)`), { path: "" });
     return p;
   };
   const api = {

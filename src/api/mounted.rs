@@ -10,7 +10,7 @@ use super::convert::{describe, index_arg, int_arg, string_arg, to_js, to_json, t
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::queries;
 use crate::engine::command::Command;
-use crate::engine::session::param::STRUCTURAL_PARAMS;
+use crate::engine::session::param::{RUNTIME_PARAMS, STRUCTURAL_PARAMS};
 use crate::engine::session::share;
 use crate::web::embed_options::{self, EmbedOptions, Layout, Source};
 use crate::web::host::{theme_of, Look};
@@ -379,6 +379,9 @@ impl MountedPlayground {
         let m = "setParam";
         let pg = self.live(m)?;
         let name = report(m, string_arg(&name, "name"))?;
+        if !RUNTIME_PARAMS.contains(&name.as_str()) && !STRUCTURAL_PARAMS.contains(&name.as_str()) {
+            return Err(ApiError::new("name", format!("unknown parameter {name:?} (one of {})", RUNTIME_PARAMS.join(", "))).into_js(m));
+        }
         if STRUCTURAL_PARAMS.contains(&name.as_str()) {
             let why = format!("{name} shapes the job: load() a scenario with it changed (Flink needs a restart for it too)");
             return Err(ApiError::invalid("name", why).into_js(m));
@@ -394,8 +397,8 @@ impl MountedPlayground {
     pub fn apply_fix(&self, fix: JsValue) -> Result<(), JsValue> {
         let m = "applyFix";
         let pg = self.live(m)?;
-        let action = report(m, super::diagnosis::fix_arg(&fix))?;
-        report(m, pg.apply_action(&action))
+        let super::diagnosis::Fix { action, path } = report(m, super::diagnosis::fix_arg(&fix))?;
+        report(m, pg.apply_action(&action).map_err(|e| super::diagnosis::fix_error(e, path)))
     }
 
     /// The scenario with the actions so far, as a share string (`wmp1.…`).

@@ -193,6 +193,8 @@ test("el.playground: the JS API's reads and commands on the element's simulation
         err(() => p.restWatermarks("sink")),
         err(() => p.windows(-1)),
         err(() => p.applyFix({ nope: 1 })),
+        err(() => p.applyFix({ kind: "idle_timeout", value: -1 })),
+        err(() => p.setParam("nope", 1)),
       ];
       return out;
     });
@@ -205,7 +207,7 @@ test("el.playground: the JS API's reads and commands on the element's simulation
     assert.ok(r.commands >= 6, `the commands issued are in toScenario(): ${r.commands}`);
     assert.ok(r.el.windows.length > 0 && r.el.late > 0, JSON.stringify({ w: r.el.windows.length, late: r.el.late }));
     assert.deepEqual(r.el, r.api, "the element's reads are a WatermarkPlayground's of its scenario at the same time");
-    const [explain, structural, value, record, command, vertex, from, fix] = r.errors;
+    const [explain, structural, value, record, command, vertex, from, fix, fixValue, unknown] = r.errors;
     assert.match(explain, /^RangeError: explain: subtask: no window subtask 9/);
     assert.match(structural, /^Error: setParam: name: window_parallelism shapes the job: load\(\) a scenario/);
     assert.match(value, /setParam: value: /);
@@ -214,6 +216,35 @@ test("el.playground: the JS API's reads and commands on the element's simulation
     assert.match(vertex, /restWatermarks: vertex: no vertex "sink"/);
     assert.match(from, /^RangeError: windows: from: /);
     assert.match(fix, /applyFix: fix/);
+    assert.match(fixValue, /^\w+: applyFix: fix\.value: /, "the fix's own field, not the command's param.value");
+    assert.match(unknown, /setParam: name: unknown parameter "nope" \(one of bound_ms, /);
+    assert.doesNotMatch(unknown, /window_parallelism/, "the element refuses the structural ones: they are not offered");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a listener that loads another scenario ends the run: the old run's other events are not dispatched", async () => {
+  const { context, page, problems } = await open();
+  try {
+    const r = await page.evaluate(() => {
+      const el = document.getElementById("first");
+      const p = el.playground;
+      p.setParam("idle_timeout_ms", 5_000);
+      const seen = { n: 0, afterLoad: 0 };
+      el.addEventListener("window", () => {
+        seen.n++;
+        if (seen.loaded) seen.afterLoad++;
+        if (seen.n === 1) {
+          p.loadPreset("late-data");
+          seen.loaded = true;
+        }
+      });
+      p.runUntil(200_000);
+      return { n: seen.n, afterLoad: seen.afterLoad, elapsed: p.elapsedMs(), windows: p.windows(0).length };
+    });
+    assert.deepEqual(r, { n: 1, afterLoad: 0, elapsed: 0, windows: 0 });
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
