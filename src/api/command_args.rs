@@ -2,12 +2,29 @@
 //! playground (`mount()`'s result, `el.playground`) — parsed once, so that their errors read
 //! the same.
 
-use super::convert::{from_js, index_arg};
-use super::error::ApiResult;
+use super::convert::{from_js, index_arg, string_arg, to_json};
+use super::error::{ApiError, ApiResult};
 use crate::engine::command::Command;
 use crate::engine::error::InputError;
+use crate::engine::observer::Observer;
 use crate::engine::scenario::schema::RecordSpec;
+use crate::engine::session::Session;
 use wasm_bindgen::JsValue;
+
+/// `setParam(name, value)`'s arguments: the name, and the value as JSON (required: `null`
+/// turns an optional parameter off).
+pub fn param_args(name: &JsValue, value: &JsValue) -> ApiResult<(String, serde_json::Value)> {
+    let name = string_arg(name, "name")?;
+    let value = to_json(value, "value")?.ok_or_else(|| ApiError::type_("value", "is required (null turns optional parameters off)"))?;
+    Ok((name, value))
+}
+
+/// `addPartition()` in the session: the partition's index, read in the instant that added it
+/// (a listener of its events may add another before the call returns).
+pub fn add_partition(s: &mut Session, obs: &mut impl Observer) -> Result<u32, InputError> {
+    s.apply_now(vec![Command::AddPartition { topic: None }], &[String::new()], obs)?;
+    Ok(s.sim().partitions().len().saturating_sub(1) as u32)
+}
 
 /// The command a method that names one partition issues.
 pub fn partition_command(method: &str, partition: u32) -> Command {

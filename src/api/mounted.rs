@@ -6,10 +6,9 @@
 //! after `unmount()` every method says so instead of touching freed state.
 
 use super::command_args::{self, commands_arg, Produce};
-use super::convert::{describe, index_arg, int_arg, string_arg, to_js, to_json, to_json_text};
+use super::convert::{describe, index_arg, int_arg, string_arg, to_js, to_json_text};
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::queries;
-use crate::engine::command::Command;
 use crate::engine::session::param::{RUNTIME_PARAMS, STRUCTURAL_PARAMS};
 use crate::engine::session::share;
 use crate::web::embed_options::{self, EmbedOptions, Layout, Source};
@@ -360,15 +359,7 @@ impl MountedPlayground {
         let m = "addPartition";
         let pg = self.live(m)?;
         let mut added = 0;
-        // Read in the instant: a listener of its events may add another before this returns.
-        report(
-            m,
-            pg.issue(|s, w| {
-                s.apply_now(vec![Command::AddPartition { topic: None }], &[String::new()], w)?;
-                added = s.sim().partitions().len().saturating_sub(1) as u32;
-                Ok(())
-            }),
-        )?;
+        report(m, pg.issue(|s, w| command_args::add_partition(s, w).map(|p| added = p)))?;
         Ok(added)
     }
 
@@ -378,7 +369,7 @@ impl MountedPlayground {
     pub fn set_param(&self, name: JsValue, value: JsValue) -> Result<(), JsValue> {
         let m = "setParam";
         let pg = self.live(m)?;
-        let name = report(m, string_arg(&name, "name"))?;
+        let (name, json) = report(m, command_args::param_args(&name, &value))?;
         if !RUNTIME_PARAMS.contains(&name.as_str()) && !STRUCTURAL_PARAMS.contains(&name.as_str()) {
             return Err(ApiError::new("name", format!("unknown parameter {name:?} (one of {})", RUNTIME_PARAMS.join(", "))).into_js(m));
         }
@@ -386,9 +377,6 @@ impl MountedPlayground {
             let why = format!("{name} shapes the job: load() a scenario with it changed (Flink needs a restart for it too)");
             return Err(ApiError::invalid("name", why).into_js(m));
         }
-        let Some(json) = report(m, to_json(&value, "value"))? else {
-            return Err(ApiError::type_("value", "is required (null turns optional parameters off)").into_js(m));
-        };
         report(m, pg.issue(|s, w| s.set_param_json(&name, json, w)))
     }
 

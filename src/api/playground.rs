@@ -3,7 +3,7 @@
 //! session borrowed only while the engine runs, so callbacks may call back into the playground.
 
 use super::command_args::{self, commands_arg, Produce};
-use super::convert::{self, from_js, index_arg, int_arg, non_negative, opt_int_arg, string_arg, to_js, to_json};
+use super::convert::{self, from_js, index_arg, int_arg, non_negative, opt_int_arg, string_arg, to_js};
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::events::{Collector, EventKind, Listeners, Pull, StepEvent, Subscription};
 use super::queries;
@@ -235,10 +235,7 @@ impl WatermarkPlayground {
     /// Adds a partition (its split is assigned at once); returns its index.
     #[wasm_bindgen(js_name = addPartition)]
     pub fn add_partition(&self) -> Result<u32, JsValue> {
-        self.change("addPartition", true, |s, w| {
-            s.apply_now(vec![Command::AddPartition { topic: None }], &[String::new()], w)?;
-            Ok(s.sim().partitions().len().saturating_sub(1) as u32)
-        })
+        self.change("addPartition", true, |s, w| command_args::add_partition(s, w))
     }
 
     /// Appends one record or an array of records to a partition; returns how many.
@@ -274,11 +271,7 @@ impl WatermarkPlayground {
     #[wasm_bindgen(js_name = setParam)]
     pub fn set_param(&self, name: JsValue, value: JsValue) -> Result<(), JsValue> {
         let m = "setParam";
-        let name = string_arg(&name, "name").map_err(|e| e.into_js(m))?;
-        let json = to_json(&value, "value").map_err(|e| e.into_js(m))?;
-        let Some(json) = json else {
-            return Err(ApiError::type_("value", "is required (null turns optional parameters off)").into_js(m));
-        };
+        let (name, json) = command_args::param_args(&name, &value).map_err(|e| e.into_js(m))?;
         let structural = STRUCTURAL_PARAMS.contains(&name.as_str());
         self.change(m, !structural, |s, w| s.set_param_json(&name, json, w))?;
         if structural {
