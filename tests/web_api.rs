@@ -179,6 +179,12 @@ fn partition_commands_and_their_errors() {
     expect_err(p.mark_active(JsValue::from(7)), "RangeError", &["markActive", "no partition 7"]);
     expect_err(p.release_split(JsValue::from(2)), "RangeError", &["releaseSplit", "already released"]);
     expect_err(p.produce(JsValue::from(2), js(r#"{"key": "k"}"#)), "RangeError", &["produce", "partition", "released"]);
+    // A removed partition's producers write nothing: commands for them are refused, not recorded.
+    expect_err(p.remove_partition(JsValue::from(1)), "RangeError", &["removePartition", "partition", "partition 1 was removed"]);
+    expect_err(p.silence(JsValue::from(1)), "RangeError", &["silence", "partition 1 was removed"]);
+    // A fraction is out of a whole number's range, in a record as in an argument.
+    expect_err(p.produce(JsValue::from(0), js(r#"{"ts": 1.5}"#)), "RangeError", &["produce", "records.ts", "1.5"]);
+    expect_err(p.set_param(JsValue::from_str("bound_ms"), JsValue::from_f64(0.5)), "RangeError", &["setParam", "value"]);
     still_works(&p);
     p.end_of_input().unwrap();
     let s = p.snapshot(JsValue::UNDEFINED).unwrap();

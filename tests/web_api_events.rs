@@ -357,5 +357,9 @@ fn the_diagnosis_names_the_culprit_its_fix_works_and_lag_alerts_fire_at_the_cros
     expect_err(p.lag_history(JsValue::from(7)), "RangeError", &["lagHistory", "subtask", "no window subtask 7"]);
     expect_err(p.set_lag_alert(JsValue::from(-1)), "RangeError", &["setLagAlert", "ms"]);
     expect_err(p.diagnose(js(r#"{"toleratedDelay": 5}"#)), "Error", &["diagnose", "options"]);
+    expect_err(p.diagnose(js(r#"{"lagAlertMs": -5}"#)), "RangeError", &["diagnose", "options.lagAlertMs", ">= 0"]);
+    // A fix's value is required where it has one: a left-out timeout is not "off".
+    expect_err(p.apply_fix(js(r#"{"kind": "idle_timeout"}"#)), "TypeError", &["applyFix", "fix.value", "null turns it off"]);
+    expect_err(p.apply_fix(js(r#"{"action": {"kind": "keyed_capacity"}}"#)), "TypeError", &["fix.action.value"]);
     still_works(&p);
 }

@@ -62,7 +62,14 @@ pub(super) fn fix_arg(v: &JsValue) -> ApiResult<Fix> {
     let json = to_json(v, "fix")?.ok_or_else(|| ApiError::type_("fix", "is required: a fix from diagnose() or its action"))?;
     let path = if json.get("action").is_some() { "fix.action" } else { "fix" };
     let action = json.get("action").cloned().unwrap_or(json);
-    Ok(Fix { action: convert::from_json(action, path)?, path })
+    let has_value = action.get("value").is_some();
+    let action: Action = convert::from_json(action, path)?;
+    // serde reads a left-out optional value as null, which turns a timeout off: an action
+    // that has a value must give it, as `setParam` must.
+    if !has_value && serde_json::to_value(action).is_ok_and(|v| v.get("value").is_some()) {
+        return Err(ApiError::type_(format!("{path}.value"), "is required (null turns it off)"));
+    }
+    Ok(Fix { action, path })
 }
 
 /// An error on the command a fix issues, named by the fix's own field: its `value` is the

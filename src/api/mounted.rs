@@ -9,7 +9,7 @@ use super::command_args::{self, commands_arg, Produce};
 use super::convert::{describe, index_arg, int_arg, string_arg, to_js, to_json_text};
 use super::error::{ApiError, ApiResult, IntoJs};
 use super::queries;
-use crate::engine::session::param::{RUNTIME_PARAMS, STRUCTURAL_PARAMS};
+use crate::engine::session::param::{unknown_param, RUNTIME_PARAMS, STRUCTURAL_PARAMS};
 use crate::engine::session::share;
 use crate::web::embed_options::{self, EmbedOptions, Layout, Source};
 use crate::web::host::{theme_of, Look};
@@ -371,7 +371,7 @@ impl MountedPlayground {
         let pg = self.live(m)?;
         let (name, json) = report(m, command_args::param_args(&name, &value))?;
         if !RUNTIME_PARAMS.contains(&name.as_str()) && !STRUCTURAL_PARAMS.contains(&name.as_str()) {
-            return Err(ApiError::new("name", format!("unknown parameter {name:?} (one of {})", RUNTIME_PARAMS.join(", "))).into_js(m));
+            return Err(unknown_param(&name, &RUNTIME_PARAMS).into_js(m));
         }
         if STRUCTURAL_PARAMS.contains(&name.as_str()) {
             let why = format!("{name} shapes the job: load() a scenario with it changed (Flink needs a restart for it too)");
@@ -407,10 +407,6 @@ impl MountedPlayground {
     fn partition_command(&self, m: &str, partition: JsValue) -> Result<(), JsValue> {
         let pg = self.live(m)?;
         let p = report(m, index_arg(&partition, "partition"))?;
-        let n = pg.with_sim(|s| s.snapshot().splits.len() as u32);
-        if p >= n {
-            return Err(ApiError::new("partition", format!("{p} is not a partition (0 … {})", n.saturating_sub(1))).into_js(m));
-        }
         report(m, pg.apply(command_args::partition_command(m, p)))
     }
 }

@@ -123,6 +123,7 @@ pub fn lag_history(s: &Session, subtask: &JsValue) -> ApiResult<JsValue> {
 /// alert, the page's tolerated delay and alert).
 pub fn diagnose(s: &Session, options: &JsValue, defaults: DiagnosisOptions) -> ApiResult<JsValue> {
     let given: DiagnosisOptions = given(options).map_or(Ok(DiagnosisOptions::default()), |o| from_js(o, "options"))?;
+    given.check().map_err(|e| e.within("options"))?;
     let opts = DiagnosisOptions {
         tolerated_delay_ms: given.tolerated_delay_ms.or(defaults.tolerated_delay_ms),
         lag_alert_ms: given.lag_alert_ms.or(defaults.lag_alert_ms),

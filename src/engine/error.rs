@@ -44,13 +44,15 @@ impl InputError {
     }
 
     /// A deserialization error. serde reports its cause only as text, so this is the one place
-    /// that reads it: wrong types are `Type`, bad values and lengths `Range`, the rest (syntax,
+    /// that reads it: wrong types are `Type`, bad values, fractions and lengths `Range`, the rest (syntax,
     /// unknown or missing fields and variants) `Invalid`.
     pub fn from_serde(path: impl Into<String>, message: impl Into<String>) -> Self {
         let message = plain_types(&one_line(&message.into()));
-        let kind = if message.starts_with("invalid type") {
+        // A fraction where a whole number goes is a number out of range, as a JS argument's is.
+        let fraction = message.starts_with("invalid type: floating point") && message.contains("expected a whole number");
+        let kind = if message.starts_with("invalid type") && !fraction {
             ErrorKind::Type
-        } else if message.starts_with("invalid value") || message.starts_with("invalid length") {
+        } else if fraction || message.starts_with("invalid value") || message.starts_with("invalid length") {
             ErrorKind::Range
         } else {
             ErrorKind::Invalid
@@ -216,6 +218,17 @@ mod tests {
             plain_types("invalid value: integer `5000000000`, expected u32"),
             "invalid value: integer `5000000000`, expected a whole number from 0 to 4,294,967,295"
         );
+    }
+
+    /// A fraction in a whole-number field is out of range, as `index_arg`'s is; a number where
+    /// a string goes is still of the wrong type.
+    #[test]
+    fn a_fraction_is_a_range_error() {
+        let kind = |m: &str| InputError::from_serde("", m).kind;
+        assert_eq!(kind("invalid type: floating point `1.5`, expected u32"), ErrorKind::Range);
+        assert_eq!(kind("invalid type: floating point `1.5`, expected i64"), ErrorKind::Range);
+        assert_eq!(kind("invalid type: floating point `1.5`, expected a string"), ErrorKind::Type);
+        assert_eq!(kind("invalid type: string \"x\", expected u32"), ErrorKind::Type);
     }
 
     #[test]

@@ -110,10 +110,12 @@ pub enum PartState {
 }
 
 /// Whether anything writes to partition `p`. One nobody writes to is not "silenced": it has
-/// nothing to resume. A real job's producers are not known: its splits show their state only
-/// (active or idle).
+/// nothing to resume (nor has a removed one, whose producers write nothing and take no more
+/// commands). A real job's producers are not known: its splits show their state only (active
+/// or idle).
 pub fn has_producer(pg: &Pg, p: u32) -> bool {
-    pg.live.is_some() || pg.with_sim(|s| s.producers().iter().any(|x| x.partition == p))
+    pg.live.is_some()
+        || pg.with_sim(|s| s.partitions().get(p as usize).is_some_and(|x| !x.removed) && s.producers().iter().any(|x| x.partition == p))
 }
 
 impl PartState {

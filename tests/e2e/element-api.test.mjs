@@ -141,7 +141,7 @@ test("el.playground: the simulation's API, errors naming the argument", async ()
     assert.match(loadType, /^TypeError: load: scenario: /);
     assert.match(loadBad, /load: scenario: /);
     assert.match(runUntil, /runUntil: atMs: /);
-    assert.match(silence, /silence: partition: 999 is not a partition/);
+    assert.match(silence, /silence: partition: no partition 999 \(the topic has /);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

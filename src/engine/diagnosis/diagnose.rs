@@ -6,6 +6,7 @@ use super::advisor::{advise, Advice, Inputs};
 use super::classify::{quiet_after_ms, too_early_to_judge, PartitionFacts};
 use super::finding::{Finding, FindingKind, Fix, Severity};
 use super::lag::{lag_ms, over_threshold, SubtaskLag};
+use crate::engine::error::InputError;
 use crate::engine::explain::{Ahead, Culprit, Explanation, Reason};
 use crate::engine::job::InputConfig;
 use crate::engine::operator::assigner::WindowSpec;
@@ -30,6 +31,19 @@ pub struct DiagnosisOptions {
     /// Alert when event-time lag (processing time − watermark) exceeds this.
     #[serde(default)]
     pub lag_alert_ms: Option<i64>,
+}
+
+impl DiagnosisOptions {
+    /// Options as a caller gives them: both are durations, so 0 or more (a negative lag alert
+    /// would fire on every subtask, a negative delay would advise no timeout at all).
+    pub fn check(&self) -> Result<(), InputError> {
+        for (path, v) in [("toleratedDelayMs", self.tolerated_delay_ms), ("lagAlertMs", self.lag_alert_ms)] {
+            if let Some(v) = v.filter(|v| *v < 0) {
+                return Err(InputError::new(path, format!("must be >= 0, got {v}")));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

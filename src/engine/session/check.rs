@@ -7,8 +7,9 @@
 //! (`Simulation::apply` calls the functions below), so a message never depends on who checked.
 //!
 //! Commands from API calls and UI actions are checked a little more strictly (`strict`): no
-//! records for a partition nothing reads any more, timestamps within ±(2^53 − 1). Every
-//! command keeps a topic within [`MAX_PARTITIONS`] partitions.
+//! records for a partition nothing reads any more, no silence, resume, detach or second removal
+//! of a removed partition, timestamps within ±(2^53 − 1). Every command keeps a topic within
+//! [`MAX_PARTITIONS`] partitions.
 
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
@@ -170,6 +171,8 @@ pub fn fail_target(t: FailTarget, size: &JobSize) -> Result<(), InputError> {
 pub struct Shadow {
     /// Per partition: its split is released (or the partition was removed).
     released: Vec<bool>,
+    /// Per partition: it was removed (its producers write nothing any more).
+    removed: Vec<bool>,
     topics: Topics,
     api: WindowApi,
     size: JobSize,
@@ -181,7 +184,8 @@ impl Shadow {
         let released = (0..sim.partitions().len())
             .map(|p| sim.partitions()[p].removed || sim.live_split_of(p).is_none() || sim.stopping.releases_again(p))
             .collect();
-        Shadow { released, topics: sim.topics(), api: sim.config().window_api, size: JobSize::of(sim) }
+        let removed = sim.partitions().iter().map(|p| p.removed).collect();
+        Shadow { released, removed, topics: sim.topics(), api: sim.config().window_api, size: JobSize::of(sim) }
     }
 
     pub fn partitions(&self) -> u32 {
@@ -200,6 +204,16 @@ impl Shadow {
         Ok(())
     }
 
+    /// A partition a strict command may name for its producers: one not removed (a scenario's
+    /// scripted command on a removed one does nothing, as it did when it was written).
+    fn producing(&self, p: u32, strict: bool) -> Result<(), InputError> {
+        self.exists(p)?;
+        if strict && self.removed[p as usize] {
+            return Err(InputError::new("partition", format!("partition {p} was removed")));
+        }
+        Ok(())
+    }
+
     /// Checks `cmd` as applied at absolute processing time `at`, then records its effect.
     pub fn check(&mut self, cmd: &Command, at: ProcTime, strict: bool) -> Result<(), InputError> {
         match cmd {
@@ -209,15 +223,17 @@ impl Shadow {
                     return Err(InputError::new("", format!("a topic has at most {MAX_PARTITIONS} partitions here")));
                 }
                 self.released.push(false);
+                self.removed.push(false);
                 self.topics.add(input);
             }
-            Command::RemovePartition { partition } | Command::ReleaseSplit { partition } => {
-                if matches!(cmd, Command::ReleaseSplit { .. }) {
-                    self.live(*partition)?;
-                } else {
-                    self.exists(*partition)?;
-                }
+            Command::ReleaseSplit { partition } => {
+                self.live(*partition)?;
                 self.released[*partition as usize] = true;
+            }
+            Command::RemovePartition { partition } => {
+                self.producing(*partition, strict)?;
+                self.released[*partition as usize] = true;
+                self.removed[*partition as usize] = true;
             }
             Command::Produce { partition, records } => {
                 if strict {
@@ -231,7 +247,7 @@ impl Shadow {
                 }
             }
             Command::Silence { partition } | Command::Resume { partition } | Command::DetachProducers { partition } => {
-                self.exists(*partition)?
+                self.producing(*partition, strict)?
             }
             Command::AttachProducer { producer: p } => {
                 producer(p, &self.topics).map_err(|e| e.within("producer"))?;

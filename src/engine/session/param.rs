@@ -29,11 +29,17 @@ pub const RUNTIME_PARAMS: [&str; 12] = [
 /// Parameters that shape the job itself: they can change only before it starts.
 pub const STRUCTURAL_PARAMS: [&str; 4] = ["source_parallelism", "window_parallelism", "window", "aggregate"];
 
+/// A name that is none of the parameters a caller `offered` (a page's running job offers only
+/// [`RUNTIME_PARAMS`]).
+pub fn unknown_param(name: &str, offered: &[&str]) -> InputError {
+    InputError::new("name", format!("unknown parameter {name:?} (one of {})", offered.join(", ")))
+}
+
 /// A runtime parameter from its name and JSON value; errors name `name` or `value`.
 pub fn runtime_param(name: &str, value: Value) -> Result<Param, InputError> {
     if !RUNTIME_PARAMS.contains(&name) {
         let all: Vec<&str> = RUNTIME_PARAMS.iter().chain(STRUCTURAL_PARAMS.iter()).copied().collect();
-        return Err(InputError::new("name", format!("unknown parameter {name:?} (one of {})", all.join(", "))));
+        return Err(unknown_param(name, &all));
     }
     let mut obj = serde_json::Map::new();
     obj.insert("name".into(), Value::String(name.to_string()));
