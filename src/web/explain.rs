@@ -442,16 +442,18 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
         let fired = pg.with_sim(|s| {
             s.downstream().sink.results_of(EventTime(start), EventTime(end)).filter(|r| r.subtask == subtask && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.kind, r.agg.count)).collect::<Vec<_>>()
         });
+        let dropped = pg.with_sim(|s| s.downstream().sink.dropped_of(EventTime(start), EventTime(end)));
         match fired.last() {
-            None if pg.with_sim(|s| s.downstream().sink.may_have_dropped(EventTime(end))) => {
-                format!("Window [{}, {}) for key {k:?} on window subtask {subtask}: {}", wm_human(start, n.ms()), wm_human(end, n.ms()), not_kept(&pg))
+            None if dropped != Some(0) => {
+                format!("Window [{}, {}) for key {k:?} on window subtask {subtask}: {}", wm_human(start, n.ms()), wm_human(end, n.ms()), not_kept(&pg, dropped))
             }
             None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n.ms()), wm_human(end, n.ms()), wm_human(end - 1, n.ms())),
             Some(&(t, w, kind, c)) => format!(
                 "Window [{}, {}) for key {k:?} fired {} on window subtask {subtask}; the last firing at {} (watermark {}, {}, {}), {}.",
                 wm_human(start, n.ms()),
                 wm_human(end, n.ms()),
-                count(fired.len() as u64, "time", "times"),
+                // Its older firings may be among the results the page no longer keeps.
+                if dropped == Some(0) { count(fired.len() as u64, "time", "times") } else { format!("at least {}", count(fired.len() as u64, "time", "times")) },
                 wm_human(t, n.ms()),
                 wm_human(w, n.ms()),
                 match kind {
@@ -468,14 +470,32 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
     view! { <div class="subject" data-testid="window" data-start=start data-end=end><p>{text}</p></div> }
 }
 
-/// What the page says of a window older than the results it keeps (`TraceSpec::in_page`).
-fn not_kept(pg: &Pg) -> String {
-    let (kept, dropped) = pg.with_sim(|s| (s.downstream().sink.results().len(), s.downstream().sink.evicted()));
-    format!(
-        "its results, if it fired, are older than the newest {} the page keeps ({} before them are not kept; the counters are exact).",
-        thousands(kept as u64),
-        thousands(dropped as u64)
-    )
+/// What the page says of a window none of whose results it keeps (`TraceSpec::in_page`):
+/// `dropped` of them were dropped, or an unknown number (`None`, a window older than every
+/// kept result, which may also never have fired).
+fn not_kept(pg: &Pg, dropped: Option<usize>) -> String {
+    let (kept, evicted) = pg.with_sim(|s| (s.downstream().sink.results().len(), s.downstream().sink.evicted()));
+    let counted = format!("the graph's fired counts include the {} the page no longer keeps", thousands(evicted as u64));
+    match dropped {
+        Some(d) => format!(
+            "it fired {}, all older than the newest {} the page keeps ({counted}).",
+            count(d as u64, "result", "results"),
+            thousands(kept as u64)
+        ),
+        None => format!("its results, if it fired, are older than the newest {} the page keeps ({counted}).", thousands(kept as u64)),
+    }
+}
+
+/// How a window band's firing reads (`fired for 3 keys (3 results): first`), from its kept
+/// results and the count of its `dropped` ones (`None`: unknown, maybe some).
+fn fired_for(keys: usize, results: usize, refired: usize, dropped: Option<usize>) -> String {
+    let late = if refired > 0 { format!(", {refired} of them late re-firings") } else { String::new() };
+    let kept = format!("{} ({}{late})", count(results as u64, "result", "results"), count(keys as u64, "key", "keys"));
+    match dropped {
+        Some(0) => format!("fired for {} ({}{late}): first", count(keys as u64, "key", "keys"), count(results as u64, "result", "results")),
+        Some(d) => format!("fired {} results; the page keeps the newest {kept}: the oldest kept", thousands((d + results) as u64)),
+        None => format!("fired; the page keeps {kept} of it, older ones may be gone: the oldest kept"),
+    }
 }
 
 /// A window band picked on the timeline: the window `[start, end)` over every key.
@@ -501,13 +521,13 @@ fn SubjectWindowRange(start: i64, end: i64) -> impl IntoView {
         });
         let name = format!("Window [{}, {})", wm_human(start, n), wm_human(end, n));
         let fires_at = wm_human(end - 1, n);
+        let dropped = pg.with_sim(|s| s.downstream().sink.dropped_of(EventTime(start), EventTime(end)));
         match (first, last) {
-            (None, _) if pg.with_sim(|s| s.downstream().sink.may_have_dropped(EventTime(end))) => format!("{name}: {}", not_kept(&pg)),
+            (None, _) if dropped != Some(0) => format!("{name}: {}", not_kept(&pg, dropped)),
             (Some((t, w)), Some(l)) => format!(
-                "{name} fired for {} ({}{}): first at {} (watermark {}), {} after the window ended{}.",
-                count(keys as u64, "key", "keys"),
-                count(results as u64, "result", "results"),
-                if refired > 0 { format!(", {refired} of them late re-firings") } else { String::new() },
+                "{name} {} at {} (watermark {}), {} after the window ended{}.",
+                // With older results dropped, the first kept firing is not the window's first.
+                fired_for(keys, results, refired, dropped),
                 wm_human(t, n),
                 wm_human(w, n),
                 dur(t - end),

@@ -43,6 +43,11 @@ pub struct Sink {
     results: VecDeque<WindowResult>,
     /// Results dropped from the front: the emission index of `results[0]`.
     evicted: usize,
+    /// Dropped results per window `(end, start)`, for the windows that end no earlier than the
+    /// oldest kept result: the ones a burst's cut may have split (part kept, part dropped).
+    dropped: BTreeMap<(EventTime, EventTime), usize>,
+    /// The latest end among the windows no longer in `dropped` (older than everything kept).
+    forgotten_until: Option<EventTime>,
     retained: Option<usize>,
     duplicates: usize,
     duplicate_rows: usize,
@@ -67,8 +72,18 @@ impl Sink {
         }
         self.results.push_back(r);
         if self.retained.is_some_and(|n| self.results.len() > n) {
-            self.results.pop_front();
-            self.evicted += 1;
+            self.evict();
+        }
+    }
+
+    fn evict(&mut self) {
+        let Some(old) = self.results.pop_front() else { return };
+        self.evicted += 1;
+        *self.dropped.entry((old.end, old.start)).or_default() += 1;
+        let front = self.results.front().map_or(EventTime(i64::MAX), |r| r.end);
+        while let Some(e) = self.dropped.first_entry().filter(|e| e.key().0 < front) {
+            self.forgotten_until = self.forgotten_until.max(Some(e.key().0));
+            e.remove();
         }
     }
 
@@ -87,11 +102,16 @@ impl Sink {
         self.results.iter()
     }
 
-    /// Whether results of a window ending at `end` may be among those no longer retained: some
-    /// were dropped, and the oldest kept is of a window that ends no earlier (windows fire
-    /// roughly in the order they end).
-    pub fn may_have_dropped(&self, end: EventTime) -> bool {
-        self.evicted > 0 && self.results.front().is_none_or(|r| r.end >= end)
+    /// How many results of window `[start, end)` are no longer retained: exact for a window
+    /// that ends no earlier than the oldest kept result (a burst may have split it), `None` for
+    /// an older one, whose results, if it fired, may all be gone (windows fire roughly in the
+    /// order they end, so only a few windows are counted at a time).
+    pub fn dropped_of(&self, start: EventTime, end: EventTime) -> Option<usize> {
+        match self.dropped.get(&(end, start)) {
+            Some(&n) => Some(n),
+            None if self.forgotten_until.is_some_and(|f| end <= f) => None,
+            None => Some(0),
+        }
     }
 
     /// The retained results of window `[start, end)`, over every key and subtask, in emission
@@ -154,9 +174,31 @@ mod tests {
         let mut all = Sink::new(SinkMode::Append, None);
         (0..5).for_each(|i| all.write(result(i, 0)));
         assert_eq!((all.total(), all.results().len()), (5, 5));
-        // Windows ending by the oldest kept one's end may have had results dropped; later ones,
-        // and any window while nothing was dropped, did not.
-        assert_eq!((1..=6).map(|end| s.may_have_dropped(EventTime(end))).collect::<Vec<_>>(), [true, true, true, true, false, false]);
-        assert!(!all.may_have_dropped(EventTime(1)));
+        // Windows older than the oldest kept one's are not known; later ones are, and any
+        // window while nothing was dropped.
+        let dropped = |s: &Sink| (0..6).map(|i| s.dropped_of(EventTime(i), EventTime(i + 1))).collect::<Vec<_>>();
+        assert_eq!(dropped(&s), [None, None, None, Some(0), Some(0), Some(0)]);
+        assert_eq!(dropped(&all), [Some(0); 6]);
+    }
+
+    /// A burst fires a window's keys in turn: the cut may fall inside a window, whose dropped
+    /// results are counted exactly while any of its results is kept.
+    #[test]
+    fn a_window_split_by_the_cut_counts_its_dropped_results() {
+        let mut s = Sink::new(SinkMode::Append, Some(3));
+        for (window, keys) in [(0, 2), (1, 3), (2, 2)] {
+            for k in 0..keys {
+                s.write(WindowResult { key: k, ..result(window, 0) });
+            }
+        }
+        // Kept: one result of window 1, both of window 2; dropped: window 0's two, window 1's two.
+        assert_eq!(s.results().map(|r| r.start.ms()).collect::<Vec<_>>(), [1, 2, 2]);
+        assert_eq!(s.dropped_of(EventTime(1), EventTime(2)), Some(2));
+        assert_eq!(s.dropped_of(EventTime(2), EventTime(3)), Some(0));
+        assert_eq!(s.dropped_of(EventTime(0), EventTime(1)), None, "older than every kept result");
+        // A late re-firing of window 1 kept at the end does not bring window 0 back.
+        s.write(WindowResult { key: 9, firing: 1, ..result(1, 0) });
+        assert_eq!(s.dropped_of(EventTime(1), EventTime(2)), None, "once older than the oldest kept result, a window's count is forgotten");
+        assert_eq!(s.dropped_of(EventTime(2), EventTime(3)), Some(0));
     }
 }
