@@ -10,7 +10,7 @@ use super::explain_text::reason_clause_named;
 use super::holding::{tie_words, Tie};
 use super::sim::Simulation;
 use super::snapshot::OpenWindow;
-use super::time::{count, describe_watermark, format_utc, EventTime, ProcTime, END_OF_TIME, NO_WATERMARK};
+use super::time::{count, format_watermark, EventTime, ProcTime, WatermarkStyle, END_OF_TIME, NO_WATERMARK};
 use super::view::watermark::as_watermark;
 use serde::Serialize;
 
@@ -267,7 +267,7 @@ impl Simulation {
             waiting_total: w.op.pending_count(),
             text: String::new(),
         };
-        ex.text = self.sentence(&ex, now);
+        ex.text = self.explanation_text(&ex, WatermarkStyle::Utc);
         Some(ex)
     }
 
@@ -419,9 +419,13 @@ impl Simulation {
         out
     }
 
-    fn sentence(&self, ex: &Explanation, now: ProcTime) -> String {
+    /// The explanation in a sentence, its times written in `style`: the API's full UTC times
+    /// (`Explanation::text`), or the page's, which writes them as its other panels do.
+    pub fn explanation_text(&self, ex: &Explanation, style: WatermarkStyle) -> String {
+        let now = self.now.max(self.cfg.start_time);
+        let at = |t: EventTime| format_watermark(t, style);
         let operator = capitalized(self.cfg.keyed_noun());
-        let mut s = format!("{operator} subtask {}'s watermark is {}", ex.subtask, describe_watermark(ex.watermark));
+        let mut s = format!("{operator} subtask {}'s watermark is {}", ex.subtask, at(ex.watermark));
         if let Some(t) = ex.tied {
             s += &tie_words(t);
         }
@@ -432,7 +436,7 @@ impl Simulation {
         let parts: Vec<String> = ex
             .reasons
             .iter()
-            .map(|r| reason_clause_named(r, now, |t| format_utc(t.ms()), |p| self.partition_name(p), |s| self.source_subtask_name(s)))
+            .map(|r| reason_clause_named(r, now, at, |p| self.partition_name(p), |s| self.source_subtask_name(s)))
             .collect();
         if !parts.is_empty() {
             s += ": ";
@@ -445,12 +449,7 @@ impl Simulation {
         if let Some(w) = ex.waiting_windows.first() {
             let wait = count(ex.waiting_total as u64, "window waits", "windows wait");
             let records = count(w.count, "record", "records");
-            s += &format!(
-                " {wait}, the earliest [{}, {}) for key {:?} ({records}).",
-                format_utc(w.start.ms()),
-                format_utc(w.end.ms()),
-                w.key
-            );
+            s += &format!(" {wait}, the earliest [{}, {}) for key {:?} ({records}).", at(w.start), at(w.end), w.key);
         }
         s
     }

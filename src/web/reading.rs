@@ -6,6 +6,7 @@
 
 use crate::engine::diagnosis::finding::FindingKind;
 use crate::engine::diagnosis::{Diagnosis, DiagnosisOptions};
+use crate::engine::time::WatermarkStyle;
 use crate::engine::explain::{Culprit, Explanation};
 use super::graph_flow::FlowRates;
 use crate::engine::sim::Simulation;
@@ -28,11 +29,16 @@ impl Reading {
     /// Reads the simulation now; `selected` is a window subtask the user chose to explain.
     pub fn take(sim: &Simulation, opts: &DiagnosisOptions, selected: Option<u32>) -> Self {
         let diag = sim.diagnose(opts);
-        let explanation = match selected {
+        let mut explanation = match selected {
             // The partitions' classes of this same diagnosis, so both speak of one instant.
             Some(o) if Some(o) != diag.window_subtask => sim.explain_with(o, &diag.partitions),
             _ => diag.explanation.clone(),
         };
+        // Its sentence with times as the panels around it write them ("23:59:54.999 -1d"), not
+        // the API's full UTC dates.
+        if let Some(ex) = &mut explanation {
+            ex.text = sim.explanation_text(ex, WatermarkStyle::Near(sim.now()));
+        }
         Reading { diag, explanation, flow: FlowRates::take(sim) }
     }
 
