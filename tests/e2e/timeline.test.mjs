@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { serveAndLaunch, openPage, gotoApp, choosePreset, playUntil, artifactsDir } from "./lib.mjs";
+import { serveAndLaunch, openPage, gotoApp, choosePreset, playUntil, openControls, artifactsDir } from "./lib.mjs";
 
 const env = serveAndLaunch({ before, after });
 const shots = artifactsDir("e2e");
@@ -200,4 +200,46 @@ test("a replay's day-old watermarks: fit and a keyboard pick move event time to 
     assert.ok(start >= v[2] && start <= v[3], `the band [${start}) is in the view's event time ${v[2]}..${v[3]}`);
     assert.equal(v[0], fit[0], "processing time did not move");
   }, "backfill-aligned", 90_000);
+});
+
+// The page keeps the newest 24,000 window results (`TraceSpec::in_page`): a window whose keys
+// fire at one instant past that is split by the cut. Its WHY sentence counts every result, not
+// only the kept ones as if they were all, and says what is not kept of an older window.
+test("a window the page keeps only part of says how many results it fired and how many are kept", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await openControls(page);
+    await page.click("#tab-import");
+    const sc = {
+      topic: { partitions: 1 },
+      window: { assigner: { type: "tumbling", size_ms: 10_000 }, parallelism: 1 },
+      producers: [
+        { partitions: 0, kind: "steady", rate_per_s: 10_000, keys: { count: 30_000 }, stop_ms: 10_000 },
+        { partitions: 0, kind: "steady", rate_per_s: 10, keys: ["hb"] },
+      ],
+    };
+    await page.fill("#import-json", JSON.stringify(sc));
+    await page.click("#btn-import");
+    assert.equal(await page.locator("#import-error").textContent(), "");
+    await page.keyboard.press("Escape");
+    await playUntil(page, 25_000, 100);
+    await page.locator("canvas.timeline").scrollIntoViewIfNeeded();
+    await page.focus(".timeline-wrap");
+    const range = page.locator(".why [data-testid='window-range']");
+    // Back from the window the watermark waits for to the first, [0, 10 s) (the clock ran on
+    // past 25 s before the pause took, so how many windows lie between is not fixed).
+    const partly = /fired [\d,]+ results; the page keeps/;
+    for (let i = 0; i < 8 && !partly.test((await range.count()) ? await range.textContent() : ""); i++) {
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForTimeout(150);
+    }
+    const text = await range.textContent();
+    const [, fired, kept, keys] = text.match(/fired ([\d,]+) results; the page keeps the newest ([\d,]+) results \(([\d,]+) keys\): the oldest kept at /).map((s) => Number(s.replaceAll(",", "")));
+    assert.ok(fired > 24_000 && kept < 24_000 && keys === kept, text);
+    await page.locator(".why").screenshot({ path: path.join(shots, "timeline-window-partly-kept.png") });
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
 });
