@@ -33,7 +33,7 @@ impl JobEvent {
     /// What a tooltip says about it.
     pub fn describe(&self) -> String {
         match self {
-            JobEvent::Failed { reason, terminal: false, .. } => format!("✕ job failed: {reason}"),
+            JobEvent::Failed { reason, terminal: false, .. } => format!("✕ failure (the job restarts): {reason}"),
             JobEvent::Failed { reason, terminal: true, .. } => format!("✕ job FAILED for good: {reason}"),
             JobEvent::Restarted { attempt, checkpoint: Some(c), .. } => format!("↻ restarted (attempt {attempt}): restored checkpoint {c}"),
             JobEvent::Restarted { attempt, checkpoint: None, .. } => {

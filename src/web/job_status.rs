@@ -28,7 +28,7 @@ fn status_text(run: &JobRunView, now: i64, start: i64) -> String {
     match run.status {
         JobStatus::Running => "RUNNING".to_string(),
         JobStatus::Restarting => match run.restarting_until {
-            Some(u) => format!("RESTARTING until {} (in {})", &elapsed(u.ms(), start)[..8], dur((u.ms() - now).max(0))),
+            Some(u) => format!("RESTARTING until {} (in {})", elapsed(u.ms(), start), dur((u.ms() - now).max(0))),
             None => "RESTARTING".to_string(),
         },
         JobStatus::Failed => "FAILED".to_string(),

@@ -105,7 +105,7 @@ mod tests {
         assert_eq!(job_census(&p), "checkpoints=12 failures=2 restarts=1 down=2");
         let labels: Vec<&str> =
             p.items.iter().filter_map(|i| if let Item::JobEvent { label, .. } = i { Some(label.as_str()) } else { None }).collect();
-        assert_eq!(labels[0], "✕ job failed: TaskManager 0 lost at 00:02:00.000");
+        assert_eq!(labels[0], "✕ failure (the job restarts): TaskManager 0 lost at 00:02:00.000");
         assert_eq!(labels[1], "↻ restarted (attempt 2): restored checkpoint 11 at 00:02:05.000");
         // The second failure is still down at `now`: shaded up to it.
         let Some(Item::JobDown { x, w }) = p.items.get(1) else { panic!("{:?}", p.items) };
