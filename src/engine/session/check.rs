@@ -6,10 +6,11 @@
 //! every command still waiting before it. The engine applies a command with the same rules
 //! (`Simulation::apply` calls the functions below), so a message never depends on who checked.
 //!
-//! Commands from API calls and UI actions are checked a little more strictly (`strict`): no
-//! records for a partition nothing reads any more, no silence, resume, detach or second removal
-//! of a removed partition, timestamps within ±(2^53 − 1). Every command keeps a topic within
-//! [`MAX_PARTITIONS`] partitions.
+//! Commands from API calls and UI actions are checked a little more strictly ([`Strictness`]):
+//! no records for a partition nothing reads any more, timestamps within ±(2^53 − 1), and no
+//! silence, resume, detach or second removal of a removed partition (a link's replay is spared
+//! that last rule: links made before it may hold such commands, and must replay to the same
+//! hash). Every command keeps a topic within [`MAX_PARTITIONS`] partitions.
 
 use crate::engine::command::{Command, Param};
 use crate::engine::error::InputError;
@@ -21,6 +22,14 @@ use crate::engine::scenario::schema::{validate_generator, ProducerSpec, RecordSp
 use crate::engine::sim::Simulation;
 use crate::engine::time::ProcTime;
 use crate::engine::topics::Topics;
+
+/// How a command is checked: a scenario's own, a link's replayed ones, or one issued now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strictness {
+    Scripted,
+    Replayed,
+    Issued,
+}
 
 /// `partition` must exist in a topic of `count` partitions.
 pub fn partition_exists(partition: u32, count: u32, path: &str) -> Result<(), InputError> {
@@ -204,18 +213,19 @@ impl Shadow {
         Ok(())
     }
 
-    /// A partition a strict command may name for its producers: one not removed (a scenario's
-    /// scripted command on a removed one does nothing, as it did when it was written).
-    fn producing(&self, p: u32, strict: bool) -> Result<(), InputError> {
+    /// A partition an issued command may name for its producers: one not removed (a scripted
+    /// or replayed command on a removed one does nothing, as it did when it was written).
+    fn producing(&self, p: u32, how: Strictness) -> Result<(), InputError> {
         self.exists(p)?;
-        if strict && self.removed[p as usize] {
+        if how == Strictness::Issued && self.removed[p as usize] {
             return Err(InputError::new("partition", format!("partition {p} was removed")));
         }
         Ok(())
     }
 
     /// Checks `cmd` as applied at absolute processing time `at`, then records its effect.
-    pub fn check(&mut self, cmd: &Command, at: ProcTime, strict: bool) -> Result<(), InputError> {
+    pub fn check(&mut self, cmd: &Command, at: ProcTime, how: Strictness) -> Result<(), InputError> {
+        let strict = how != Strictness::Scripted;
         match cmd {
             Command::AddPartition { topic } => {
                 let input = self.topics.input_named(topic.as_deref())?;
@@ -231,7 +241,7 @@ impl Shadow {
                 self.released[*partition as usize] = true;
             }
             Command::RemovePartition { partition } => {
-                self.producing(*partition, strict)?;
+                self.producing(*partition, how)?;
                 self.released[*partition as usize] = true;
                 self.removed[*partition as usize] = true;
             }
@@ -247,7 +257,7 @@ impl Shadow {
                 }
             }
             Command::Silence { partition } | Command::Resume { partition } | Command::DetachProducers { partition } => {
-                self.producing(*partition, strict)?
+                self.producing(*partition, how)?
             }
             Command::AttachProducer { producer: p } => {
                 producer(p, &self.topics).map_err(|e| e.within("producer"))?;

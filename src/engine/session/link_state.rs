@@ -11,6 +11,7 @@
 //! bounded here by [`MAX_DURATION_MS`] and, when the page runs to it, by the session's work
 //! budget (the JS API's). No DOM: tested natively.
 
+use super::check::Strictness;
 use super::{share, Session};
 use crate::engine::error::InputError;
 use crate::engine::limits::{MAX_DURATION_MS, MAX_WORK};
@@ -153,7 +154,8 @@ impl Session {
         for group in commands.chunk_by(|a, b| a.at_ms == b.at_ms) {
             let paths: Vec<String> = (first..first + group.len()).map(|i| format!("c[{i}]")).collect();
             first += group.len();
-            self.schedule_at(start + group[0].at_ms, group.iter().map(|c| c.command.clone()).collect(), &paths)?;
+            let cmds = group.iter().map(|c| c.command.clone()).collect();
+            self.schedule_checked(start + group[0].at_ms, cmds, &paths, Strictness::Replayed)?;
         }
         if at_ms >= 0 {
             self.run_to_position(at_ms, obs)?;

@@ -66,6 +66,30 @@ fn replayed(st: &LinkState) -> Session {
     s
 }
 
+/// A link made before issued commands were refused on a removed partition (the page's WHY
+/// panel offered "Silence producers" for one) still replays: its log is checked as replayed,
+/// and a second removal or a silence of the removed partition does nothing, as it did then.
+#[test]
+fn a_links_commands_on_a_removed_partition_still_replay() {
+    let sc = build::parse(catalog::preset("bound-too-large").unwrap().json).unwrap();
+    let cmd = |at_ms, c: &str| TimedCommand { at_ms, command: crate::engine::error::read(c).unwrap() };
+    let commands = vec![
+        cmd(1_000, r#"{"command":"remove_partition","partition":1}"#),
+        cmd(2_000, r#"{"command":"remove_partition","partition":1}"#),
+        cmd(3_000, r#"{"command":"silence","partition":1}"#),
+    ];
+    let mut s = Session::new(sc.clone()).unwrap();
+    s.replay(&commands, 5_000, &mut ()).expect("a link's log replays");
+    assert_eq!(s.log(), &commands[..]);
+    // Issued now, the same commands are refused.
+    let mut live = Session::new(sc).unwrap();
+    live.run_for(1_500, &mut ()).unwrap();
+    live.apply(commands[0].command.clone()).unwrap();
+    let e = live.apply(commands[1].command.clone()).unwrap_err();
+    assert_eq!((e.path.as_str(), e.message.as_str()), ("partition", "partition 1 was removed"));
+    assert_eq!(live.apply(commands[2].command.clone()).unwrap_err().message, "partition 1 was removed");
+}
+
 /// Room for the page's address before `#s=` (`https://…/watermark-playground/`).
 const ADDRESS: usize = 100;
 

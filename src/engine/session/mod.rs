@@ -29,7 +29,7 @@ use super::observer::Observer;
 use super::scenario::schema::{Scenario, TimedCommand};
 use super::sim::{ScheduledCommand, Simulation};
 use super::time::{thousands, ProcTime};
-use check::Shadow;
+use check::{Shadow, Strictness};
 
 /// Why a session cannot go on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl Session {
     pub fn new(scenario: Scenario) -> Result<Self, InputError> {
         let sim = build(&scenario, &[])?;
         let s = Session { sim, scenario, log: Vec::new(), finished: false, halted: None };
-        s.check(&[], &[])?;
+        s.check(&[], &[], Strictness::Scripted)?;
         Ok(s)
     }
 
@@ -178,7 +178,7 @@ impl Session {
     /// Checks new commands (`(at, command)`, named `paths[i]`) together with everything still
     /// waiting, in run order, against the job's shape. With no new commands, checks the waiting
     /// ones and names them (`commands[3].partition`).
-    fn check(&self, new: &[(ProcTime, Command)], paths: &[String]) -> Result<(), InputError> {
+    fn check(&self, new: &[(ProcTime, Command)], paths: &[String], how: Strictness) -> Result<(), InputError> {
         let mut shadow = Shadow::of(&self.sim);
         let mut items: Vec<(ProcTime, &Command, Option<usize>, &str)> =
             self.sim.scheduled().map(|c| (c.at, &c.command, None, c.path.as_str())).collect();
@@ -189,7 +189,7 @@ impl Session {
         items.sort_by_key(|c| c.0);
         let start = self.start();
         for (at, cmd, new_index, label) in items {
-            if let Err(e) = shadow.check(cmd, at, new_index.is_some()) {
+            if let Err(e) = shadow.check(cmd, at, if new_index.is_some() { how } else { Strictness::Scripted }) {
                 return Err(match new_index {
                     Some(k) => e.within(paths.get(k).map_or("", |p| p.as_str())),
                     None if new.is_empty() => e.within(label),
@@ -205,6 +205,17 @@ impl Session {
 
     /// Schedules commands at absolute time `at` (> now), after checking them.
     pub fn schedule_at(&mut self, at: ProcTime, cmds: Vec<Command>, paths: &[String]) -> Result<(), InputError> {
+        self.schedule_checked(at, cmds, paths, Strictness::Issued)
+    }
+
+    /// [`Session::schedule_at`], checked as `how` says (a link's replay, or issued now).
+    pub(super) fn schedule_checked(
+        &mut self,
+        at: ProcTime,
+        cmds: Vec<Command>,
+        paths: &[String],
+        how: Strictness,
+    ) -> Result<(), InputError> {
         self.ensure_running()?;
         if at <= self.sim.now() {
             return Err(InputError::new(
@@ -214,7 +225,7 @@ impl Session {
         }
         self.within_a_run(at, "atMs")?;
         let new: Vec<(ProcTime, Command)> = cmds.iter().map(|c| (at, c.clone())).collect();
-        self.check(&new, paths)?;
+        self.check(&new, paths, how)?;
         self.check_budget(&cmds, at, paths.first().map_or("", |p| p.as_str()))?;
         let start = self.start();
         let n = self.scenario.commands.len();
@@ -391,7 +402,7 @@ impl Session {
         sc.validate()?;
         let sim = build(&sc, &self.log)?;
         let next = Session { sim, scenario: sc, log: std::mem::take(&mut self.log), finished: false, halted: None };
-        if let Err(e) = next.check(&[], &[]) {
+        if let Err(e) = next.check(&[], &[], Strictness::Scripted) {
             self.log = next.log;
             return Err(e);
         }

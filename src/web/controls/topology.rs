@@ -52,6 +52,8 @@ fn PartitionButtons() -> impl IntoView {
         if let Some(p) = p {
             let name = pg.snap_slow.with_untracked(|s| crate::web::graph_layout::partition_label(s, p));
             if pg.apply_or_report(Command::RemovePartition { partition: p }) {
+                // Its option is gone: the select goes back to "last", not to a blank choice.
+                remove_sel.set(String::new());
                 pg.info(format!("Removed partition {name}: its split is released"));
             }
         }
