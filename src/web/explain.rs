@@ -442,10 +442,13 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
         let fired = pg.with_sim(|s| {
             s.downstream().sink.results_of(EventTime(start), EventTime(end)).filter(|r| r.subtask == subtask && s.keys().name(r.key) == k).map(|r| (r.time.ms(), r.watermark.ms(), r.kind, r.agg.count)).collect::<Vec<_>>()
         });
+        // The sink counts a window's dropped results over every key and subtask: of one key's
+        // it can only say that they may be gone, once its subtask has fired the window.
         let dropped = pg.with_sim(|s| s.downstream().sink.dropped_of(EventTime(start), EventTime(end)));
+        let passed = pg.snap_slow.with(|s| s.operators.iter().any(|o| o.subtask == subtask && o.input_watermark.ms() >= end - 1));
         match fired.last() {
-            None if dropped != Some(0) => {
-                format!("Window [{}, {}) for key {k:?} on window subtask {subtask}: {}", wm_human(start, n.ms()), wm_human(end, n.ms()), not_kept(&pg, dropped))
+            None if dropped != Some(0) && passed => {
+                format!("Window [{}, {}) for key {k:?} on window subtask {subtask}: {}", wm_human(start, n.ms()), wm_human(end, n.ms()), not_kept(&pg, None))
             }
             None => format!("Window [{}, {}) for key {k:?} on window subtask {subtask} has not fired: it fires when the subtask's watermark reaches {}.", wm_human(start, n.ms()), wm_human(end, n.ms()), wm_human(end - 1, n.ms())),
             Some(&(t, w, kind, c)) => format!(
@@ -475,11 +478,12 @@ fn SubjectWindow(subtask: u32, key: String, start: i64, end: i64) -> impl IntoVi
 /// kept result, which may also never have fired).
 fn not_kept(pg: &Pg, dropped: Option<usize>) -> String {
     let (kept, evicted) = pg.with_sim(|s| (s.downstream().sink.results().len(), s.downstream().sink.evicted()));
-    let counted = format!("the graph's fired counts include the {} the page no longer keeps", thousands(evicted as u64));
+    let counted = format!("the graph's fired counts include the {} the page no longer keeps", count(evicted as u64, "result", "results"));
     match dropped {
         Some(d) => format!(
-            "it fired {}, all older than the newest {} the page keeps ({counted}).",
+            "it fired {}, {} older than the newest {} the page keeps ({counted}).",
             count(d as u64, "result", "results"),
+            if d == 1 { "which is" } else { "all" },
             thousands(kept as u64)
         ),
         None => format!("its results, if it fired, are older than the newest {} the page keeps ({counted}).", thousands(kept as u64)),
@@ -494,7 +498,7 @@ fn fired_for(keys: usize, results: usize, refired: usize, dropped: Option<usize>
     match dropped {
         Some(0) => format!("fired for {} ({}{late}): first", count(keys as u64, "key", "keys"), count(results as u64, "result", "results")),
         Some(d) => format!("fired {} results; the page keeps the newest {kept}: the oldest kept", thousands((d + results) as u64)),
-        None => format!("fired; the page keeps {kept} of it, older ones may be gone: the oldest kept"),
+        None => format!("fired; the page keeps {} of its results ({}{late}); older ones may be gone: the oldest kept", thousands(results as u64), count(keys as u64, "key", "keys")),
     }
 }
 
