@@ -30,6 +30,25 @@ fn heartbeat_partition_is_named_with_its_silence() {
     }
 }
 
+/// The page's diagnosis writes its times as its panels do ("23:59:54.999 -1d"); the API's
+/// keeps full UTC dates. Both name the same moment.
+#[test]
+fn the_diagnosis_writes_times_in_the_style_it_is_given() {
+    use wmp::engine::diagnosis::DiagnosisOptions;
+    use wmp::engine::time::WatermarkStyle;
+    let s = sim(&seed_001("\"idle_timeout_ms\": null"), 12 * 60_000 + 30_000);
+    let api = s.diagnose(&DiagnosisOptions::default()).explanation.unwrap().text;
+    assert!(api.contains("watermark is 2025-12-31 23:59:54.999 because"), "{api}");
+    let page = DiagnosisOptions { time_style: Some(WatermarkStyle::Near(s.now())), ..DiagnosisOptions::default() };
+    let page = s.diagnose(&page).explanation.unwrap().text;
+    assert!(page.contains("watermark is 23:59:54.999 -1d because") && !page.contains("2025-"), "{page}");
+    assert_eq!(
+        page.replace("23:59:54.999 -1d", "2025-12-31 23:59:54.999")
+            .replace("[23:59:00.000 -1d, 00:00:00.000)", "[2025-12-31 23:59:00.000, 2026-01-01 00:00:00.000)"),
+        api
+    );
+}
+
 #[test]
 fn subtask_without_split_is_named() {
     let json = r#"{"topic": {"partitions": 2}, "source": {"parallelism": 3},

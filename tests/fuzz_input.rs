@@ -146,7 +146,8 @@ fn run_native(text: &str) -> Result<(), InputError> {
     let mut count = Count { instants: 0, cap: estimate.instants + 2 };
     session.run_to_end(&mut count)?;
     // The diagnosis of whatever state a hostile scenario leaves must not overflow or panic.
-    let opts = wmp::engine::diagnosis::DiagnosisOptions { tolerated_delay_ms: Some(i64::MAX), lag_alert_ms: Some(i64::MAX) };
+    let opts =
+        wmp::engine::diagnosis::DiagnosisOptions { tolerated_delay_ms: Some(i64::MAX), lag_alert_ms: Some(i64::MAX), time_style: None };
     let _ = session.sim().diagnose(&opts);
     assert!(count.instants <= estimate.instants + 1, "ran {} instants, estimated at most {}", count.instants, estimate.instants);
     Ok(())
@@ -205,7 +206,7 @@ proptest! {
                 prop_assert!(names_what_is_wrong(&e), "{e}");
             }
             let _ = s.run_for(50, &mut ());
-            let _ = s.sim().diagnose(&wmp::engine::diagnosis::DiagnosisOptions { tolerated_delay_ms: Some(a.as_i64().unwrap_or(0)), lag_alert_ms: b.as_i64() });
+            let _ = s.sim().diagnose(&wmp::engine::diagnosis::DiagnosisOptions { tolerated_delay_ms: Some(a.as_i64().unwrap_or(0)), lag_alert_ms: b.as_i64(), time_style: None });
             prop_assert!(s.halted().is_none() || s.halted().is_some_and(|h| h.contains("the job failed")), "{:?}", s.halted());
         }
     }

@@ -127,6 +127,8 @@ pub fn diagnose(s: &Session, options: &JsValue, defaults: DiagnosisOptions) -> A
     let opts = DiagnosisOptions {
         tolerated_delay_ms: given.tolerated_delay_ms.or(defaults.tolerated_delay_ms),
         lag_alert_ms: given.lag_alert_ms.or(defaults.lag_alert_ms),
+        // The API's texts keep full UTC dates, whoever's defaults these are.
+        time_style: None,
     };
     to_js(&s.sim().diagnose(&opts))
 }

@@ -28,17 +28,18 @@ pub type Chain = (Option<u32>, Option<u32>, Option<u32>);
 impl Reading {
     /// Reads the simulation now; `selected` is a window subtask the user chose to explain.
     pub fn take(sim: &Simulation, opts: &DiagnosisOptions, selected: Option<u32>) -> Self {
-        let diag = sim.diagnose(opts);
-        let mut explanation = match selected {
+        // Its texts with times as the panels around them write them ("23:59:54.999 -1d"), not
+        // the API's full UTC dates.
+        let style = WatermarkStyle::Near(sim.now());
+        let diag = sim.diagnose(&DiagnosisOptions { time_style: Some(style), ..*opts });
+        let explanation = match selected {
             // The partitions' classes of this same diagnosis, so both speak of one instant.
-            Some(o) if Some(o) != diag.window_subtask => sim.explain_with(o, &diag.partitions),
+            Some(o) if Some(o) != diag.window_subtask => sim.explain_with(o, &diag.partitions).map(|mut ex| {
+                ex.text = sim.explanation_text(&ex, style);
+                ex
+            }),
             _ => diag.explanation.clone(),
         };
-        // Its sentence with times as the panels around it write them ("23:59:54.999 -1d"), not
-        // the API's full UTC dates.
-        if let Some(ex) = &mut explanation {
-            ex.text = sim.explanation_text(ex, WatermarkStyle::Near(sim.now()));
-        }
         Reading { diag, explanation, flow: FlowRates::take(sim) }
     }
 
@@ -99,4 +100,3 @@ impl Reading {
         self.diag.cause.map_or_else(String::new, FindingKind::name)
     }
 }
-

@@ -15,7 +15,7 @@ use crate::engine::operator::sql_window::WindowApi;
 use crate::engine::session::action::Action;
 use crate::engine::sim::Simulation;
 use crate::engine::source::generator::GeneratorKind;
-use crate::engine::time::{describe_watermark, format_duration, format_duration_exact, EventTime, ProcTime, NO_WATERMARK};
+use crate::engine::time::{format_duration, format_duration_exact, format_watermark, EventTime, ProcTime, WatermarkStyle, NO_WATERMARK};
 
 /// A watermark this far ahead of processing time has jumped (an hour, as `explain` judges).
 pub const FAR_FUTURE_MS: i64 = 3_600_000;
@@ -31,11 +31,19 @@ pub struct DiagnosisOptions {
     /// Alert when event-time lag (processing time − watermark) exceeds this.
     #[serde(default)]
     pub lag_alert_ms: Option<i64>,
+    /// How the texts write a time: the API's full UTC dates (`None`), or the page's style
+    /// beside its clock ("23:59:54.999 -1d"). Not an option callers give.
+    #[serde(skip)]
+    pub time_style: Option<WatermarkStyle>,
 }
 
 impl DiagnosisOptions {
     /// Options as a caller gives them: both are durations, so 0 or more (a negative lag alert
     /// would fire on every subtask, a negative delay would advise no timeout at all).
+    pub fn style(&self) -> WatermarkStyle {
+        self.time_style.unwrap_or(WatermarkStyle::Utc)
+    }
+
     pub fn check(&self) -> Result<(), InputError> {
         for (path, v) in [("toleratedDelayMs", self.tolerated_delay_ms), ("lagAlertMs", self.lag_alert_ms)] {
             if let Some(v) = v.filter(|v| *v < 0) {
@@ -104,7 +112,10 @@ impl Simulation {
         let partitions = self.partition_facts();
         let records_read: u64 = self.sources.iter().map(|s| s.num_records_out + s.num_records_filtered).sum();
         let slowest = self.down.windows.iter().min_by_key(|w| (w.current_input_watermark(), w.index)).map(|w| w.index);
-        let explanation = slowest.and_then(|o| self.explain_with(o, &partitions));
+        let mut explanation = slowest.and_then(|o| self.explain_with(o, &partitions));
+        if let Some(ex) = explanation.as_mut().filter(|_| opts.time_style.is_some()) {
+            ex.text = self.explanation_text(ex, opts.style());
+        }
         // At the end of input (Long.MAX_VALUE) nothing holds it: `held_by` is `None` there.
         let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
         let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(InputConfig::reaching_idle_timeout_ms).collect();
@@ -165,12 +176,13 @@ impl Simulation {
         // about another partition is not the cause (a critical finding, as a missing strategy,
         // still is): the headline says so, and no finding is the cause.
         let early = self
-            .too_early_for(culprit.as_ref(), &partitions, now)
+            .too_early_for(culprit.as_ref(), &partitions, now, opts.style())
             .filter(|_| findings.first().is_none_or(|f| !f.holds_watermark && f.severity != Severity::Critical));
         if early.is_some() || self.before_first_watermark(explanation.as_ref(), findings.first(), now) {
             cause = None;
         }
-        let headline = early.unwrap_or_else(|| headline(cause.and(findings.first()), explanation.as_ref(), self.cfg.keyed_noun()));
+        let headline =
+            early.unwrap_or_else(|| headline(cause.and(findings.first()), explanation.as_ref(), self.cfg.keyed_noun(), opts.style()));
         Diagnosis {
             now,
             elapsed_ms: if self.started { now - self.cfg.start_time } else { -1 },
@@ -200,7 +212,13 @@ impl Simulation {
 
     /// The headline while the culprit's partition is read too briefly to be judged empty: it
     /// holds the watermark, but "no problem" and "never received a record" would both mislead.
-    fn too_early_for(&self, culprit: Option<&Culprit>, partitions: &[PartitionFacts], now: ProcTime) -> Option<String> {
+    fn too_early_for(
+        &self,
+        culprit: Option<&Culprit>,
+        partitions: &[PartitionFacts],
+        now: ProcTime,
+        style: WatermarkStyle,
+    ) -> Option<String> {
         let interval = self.cfg.auto_watermark_interval_ms;
         let f = partitions.get(culprit?.partition? as usize).filter(|f| too_early_to_judge(f, interval))?;
         // A partition added while the job runs is read for less time than the job has run.
@@ -212,7 +230,7 @@ impl Simulation {
             "{what}: partition {} has had no record in the {} it has been read, so its source subtask is {}; this diagnosis calls it empty after {} without one{flink}.",
             self.partition_name(f.partition),
             d(f.read_ms.unwrap_or(0)),
-            self.empty_split_holds_at(f.subtask),
+            self.empty_split_holds_at(f.subtask, style),
             d(quiet_after_ms(f, interval))
         ))
     }
@@ -221,10 +239,10 @@ impl Simulation {
     /// that had a watermark, at that one: the split's No Watermark is the minimum, and a
     /// subtask's watermark never goes back (the walk read "at No Watermark" beside a graph
     /// and windows at the old watermark).
-    pub(crate) fn empty_split_holds_at(&self, s: Option<u32>) -> String {
+    pub(crate) fn empty_split_holds_at(&self, s: Option<u32>, style: WatermarkStyle) -> String {
         match s.and_then(|s| self.sources.get(s as usize)).map(|src| src.output.current_watermark()) {
             Some(w) if w != NO_WATERMARK => {
-                format!("at {}, where it was when the partition came (a watermark never goes back)", describe_watermark(w))
+                format!("at {}, where it was when the partition came (a watermark never goes back)", format_watermark(w, style))
             }
             _ => "at No Watermark".into(),
         }
@@ -334,7 +352,7 @@ fn mark_holders(findings: &mut [Finding], culprit: Option<&Culprit>) {
 }
 
 /// `operator`: what the keyed subtasks are (`window` or `join`).
-fn headline(first: Option<&Finding>, ex: Option<&Explanation>, operator: &str) -> String {
+fn headline(first: Option<&Finding>, ex: Option<&Explanation>, operator: &str, style: WatermarkStyle) -> String {
     match (first, ex) {
         (Some(f), _) => f.title.clone(),
         // Before the first periodic watermark (up to one interval after the start) every
@@ -343,7 +361,7 @@ fn headline(first: Option<&Finding>, ex: Option<&Explanation>, operator: &str) -
             format!("No watermark yet: the slowest {operator} subtask ({}) waits for a first one on each of its input channels.", e.subtask)
         }
         (None, Some(e)) => {
-            format!("No problem found: the slowest {operator} subtask ({}) is at {}.", e.subtask, describe_watermark(e.watermark))
+            format!("No problem found: the slowest {operator} subtask ({}) is at {}.", e.subtask, format_watermark(e.watermark, style))
         }
         (None, None) => "No problem found.".into(),
     }

@@ -13,7 +13,7 @@ use crate::engine::session::action::Action;
 use crate::engine::source::enumerator::split_owner;
 use crate::engine::source::generator::{EmitMode, GeneratorKind};
 use crate::engine::source::timestamp::TimestampAssigner;
-use crate::engine::time::{count, describe_watermark, END_OF_TIME};
+use crate::engine::time::{count, format_watermark, END_OF_TIME};
 
 /// A window subtask with this many open windows per key or more is piling up state.
 const STATE_WINDOWS_PER_KEY: usize = 10;
@@ -96,7 +96,7 @@ impl FindingContext<'_> {
         let src = &self.sim.sources[s as usize];
         let parts = self.live_partitions_of(src.input);
         let name = self.sim.source_subtask_name(s);
-        let at = describe_watermark(src.output.current_watermark());
+        let at = format_watermark(src.output.current_watermark(), self.opts.style());
         let f = Finding::new(
             FindingKind::AllSplitsReleased,
             if held { Severity::Critical } else { Severity::Warning },

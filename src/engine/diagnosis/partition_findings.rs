@@ -164,7 +164,7 @@ impl FindingContext<'_> {
             (_, true) => return None,
             (None, _) => {
                 let sev = if self.holds(p) { Severity::Critical } else { Severity::Warning };
-                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} {never}, so it holds its source subtask {}, and {}.", self.sim.empty_split_holds_at(p.subtask), self.no_timeout_says(n)))
+                let f = Finding::new(FindingKind::EmptyPartition, sev, format!("Partition {name}{owner} {never}, so it holds its source subtask {}, and {}.", self.sim.empty_split_holds_at(p.subtask, self.opts.style()), self.no_timeout_says(n)))
                     .detail("An empty partition is what withIdleness is for: it excludes the split after the timeout. Its records, if any come later, may be behind the watermark.");
                 self.idle_fix(f, n)
             }
