@@ -146,10 +146,21 @@ pub fn phone() -> bool {
 /// if it is in view (called through JS, which needs no more web-sys features). At once when
 /// the reader asks for reduced motion (as the style sheet stops its transitions).
 pub fn scroll_into_view_smoothly(el: &web_sys::Element) {
+    scroll_smoothly(el, "nearest");
+}
+
+/// [`scroll_into_view_smoothly`] with its top at the top of the view (`block: "start"`, below
+/// the sticky header by the element's `scroll-margin-top`): for a box that may be taller than
+/// the screen, whose top says what the reader asked for.
+pub fn scroll_top_into_view_smoothly(el: &web_sys::Element) {
+    scroll_smoothly(el, "start");
+}
+
+fn scroll_smoothly(el: &web_sys::Element, block: &str) {
     let reduced = web_sys::window().and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).is_some_and(|m| m.matches());
     let opts = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&opts, &"behavior".into(), &(if reduced { "auto" } else { "smooth" }).into());
-    let _ = js_sys::Reflect::set(&opts, &"block".into(), &"nearest".into());
+    let _ = js_sys::Reflect::set(&opts, &"block".into(), &block.into());
     let _ = js_sys::Reflect::set(&opts, &"inline".into(), &"nearest".into());
     if let Ok(f) = js_sys::Reflect::get(el, &"scrollIntoView".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
         let _ = f.call1(el, &opts);

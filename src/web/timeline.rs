@@ -385,11 +385,12 @@ fn pick_window_at(pg: Pg, drawn: Drawn, client_x: f64, client_y: f64) {
 
 /// In one column (a phone, a tablet) the WHY panel that explains a tapped window is far above
 /// the timeline: it comes into view (a tap's answer appeared where it could not be seen). Not on
-/// a keyboard pick, which keeps the focus and the view where they are.
+/// a keyboard pick, which keeps the focus and the view where they are. Its top: on a phone the
+/// panel is taller than the screen, and "nearest" showed its bottom when it was above.
 fn show_why(pg: Pg) {
     let one_column = window().match_media("(max-width: 1000px)").ok().flatten().is_some_and(|m| m.matches());
     if let (true, Some(why)) = (one_column, pg.query(".main .card.why")) {
-        super::measure::scroll_into_view_smoothly(&why);
+        super::measure::scroll_top_into_view_smoothly(&why);
     }
 }
 
