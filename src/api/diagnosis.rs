@@ -64,9 +64,9 @@ pub(super) fn fix_arg(v: &JsValue) -> ApiResult<Fix> {
     let action = json.get("action").cloned().unwrap_or(json);
     let has_value = action.get("value").is_some();
     let action: Action = convert::from_json(action, path)?;
-    // serde reads a left-out optional value as null, which turns a timeout off: an action
-    // that has a value must give it, as `setParam` must.
-    if !has_value && serde_json::to_value(action).is_ok_and(|v| v.get("value").is_some()) {
+    // serde reads a left-out optional value as null, which turns a timeout or a capacity off:
+    // it must be given, as `setParam`'s must (a required one is refused by serde already).
+    if !has_value && matches!(action, Action::IdleTimeout(None) | Action::KeyedCapacity(None)) {
         return Err(ApiError::type_(format!("{path}.value"), "is required (null turns it off)"));
     }
     Ok(Fix { action, path })
