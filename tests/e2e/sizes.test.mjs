@@ -508,7 +508,7 @@ test("the WHY panel scrolls inside: a fade at its foot while there is more, a na
     const apply = await page.locator("#btn-apply-advice").boundingBox();
     const box = await why.boundingBox();
     assert.ok(apply.y >= box.y && apply.y + apply.height <= box.y + box.height, `"Apply advice" ${JSON.stringify(apply)} inside ${JSON.stringify(box)}`);
-    // The fade takes no width of its own: on a phone (narrower padding) nothing scrolls across.
+    // On a phone (narrower padding, no fade, no scroll box of its own) nothing is wider than it.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForFunction(() => document.querySelector(".card.why").clientWidth < 400);
     assert.ok(await why.evaluate((w) => w.scrollWidth <= w.clientWidth), "the panel does not scroll across");

@@ -243,3 +243,30 @@ test("a window the page keeps only part of says how many results it fired and ho
     await context.close();
   }
 });
+
+// On a phone the WHY panel sits above the timeline and is taller than the screen: a tapped
+// window brings the panel's top, where the window is explained, into view (scrolled to its
+// nearest edge, the panel showed its bottom and the answer stayed above the screen).
+test("on a phone a tapped window brings the top of the WHY panel into view", async () => {
+  const { context, page, problems } = await openPage(env.browser, { viewport: { width: 390, height: 844 } });
+  try {
+    await gotoApp(page, env.baseUrl);
+    await choosePreset(page, "bound-too-large");
+    await playUntil(page, 150_000, 100);
+    await page.locator("canvas.timeline").scrollIntoViewIfNeeded();
+    const why = page.locator(".main .card.why");
+    assert.ok((await why.boundingBox()).y < 0, "the panel's top is above the screen");
+    const box = await page.locator("canvas.timeline").boundingBox();
+    await page.mouse.click(box.x + box.width - RIGHT - 10, box.y + TOP + 4);
+    const subject = page.locator(".why [data-testid='window-range']");
+    await subject.waitFor();
+    // The smooth scroll ends with the panel's top just below the screen's (its 8 px scroll
+    // margin), the window's sentence under it.
+    await page.waitForFunction(() => Math.abs(document.querySelector(".main .card.why").getBoundingClientRect().top - 8) < 2, null, { timeout: 5_000 });
+    const r = await subject.boundingBox();
+    assert.ok(r.y >= 0 && r.y + r.height <= 844, `the window's sentence ${JSON.stringify(r)} is on the screen`);
+    assert.deepEqual(problems, [], problems.join("\n"));
+  } finally {
+    await context.close();
+  }
+});
