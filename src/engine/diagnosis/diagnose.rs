@@ -38,12 +38,13 @@ pub struct DiagnosisOptions {
 }
 
 impl DiagnosisOptions {
-    /// Options as a caller gives them: both are durations, so 0 or more (a negative lag alert
-    /// would fire on every subtask, a negative delay would advise no timeout at all).
+    /// The style the texts write times in (full UTC unless the page set its own).
     pub fn style(&self) -> WatermarkStyle {
         self.time_style.unwrap_or(WatermarkStyle::Utc)
     }
 
+    /// Options as a caller gives them: both are durations, so 0 or more (a negative lag alert
+    /// would fire on every subtask, a negative delay would advise no timeout at all).
     pub fn check(&self) -> Result<(), InputError> {
         for (path, v) in [("toleratedDelayMs", self.tolerated_delay_ms), ("lagAlertMs", self.lag_alert_ms)] {
             if let Some(v) = v.filter(|v| *v < 0) {
