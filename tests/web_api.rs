@@ -182,6 +182,11 @@ fn partition_commands_and_their_errors() {
     // A removed partition's producers write nothing: commands for them are refused, not recorded.
     expect_err(p.remove_partition(JsValue::from(1)), "RangeError", &["removePartition", "partition", "partition 1 was removed"]);
     expect_err(p.silence(JsValue::from(1)), "RangeError", &["silence", "partition 1 was removed"]);
+    expect_err(
+        p.attach(js(r#"{"partitions": [0, 1], "kind": "steady", "rate_per_s": 5}"#)),
+        "RangeError",
+        &["attach", "producer.partitions", "partition 1 was removed"],
+    );
     // A fraction is out of a whole number's range, in a record as in an argument.
     expect_err(p.produce(JsValue::from(0), js(r#"{"ts": 1.5}"#)), "RangeError", &["produce", "records.ts", "1.5"]);
     expect_err(p.set_param(JsValue::from_str("bound_ms"), JsValue::from_f64(0.5)), "RangeError", &["setParam", "value"]);

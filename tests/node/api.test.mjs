@@ -42,6 +42,14 @@ test("scenario files: the JS API gives the trace hash `wmp run` prints", async (
   }
 });
 
+// API.md says so: a freed object throws on every method and property; nothing reads freed memory.
+test("after free(), a method and a property throw an Error", () => {
+  const p = WatermarkPlayground.fromPreset("empty-partition");
+  p.free();
+  assert.throws(() => p.runFor(1_000), Error);
+  assert.throws(() => p.traceHash, Error);
+});
+
 test("a scripted session, exported with toScenario(), gives the same hash under `wmp run`", () => {
   const sc = WatermarkPlayground.presetScenario("seed-001-heartbeat");
   sc.duration_ms = 900_000;

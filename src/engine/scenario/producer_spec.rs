@@ -149,6 +149,16 @@ pub enum AllPartitions {
 }
 
 impl PartitionSelector {
+    /// The partitions named one by one (`"all"` and `all_except` name none): in the order
+    /// [`resolve`](Self::resolve) returns them.
+    pub fn named(&self) -> &[u32] {
+        match self {
+            PartitionSelector::One(p) => std::slice::from_ref(p),
+            PartitionSelector::List(v) => v,
+            PartitionSelector::All(_) | PartitionSelector::AllExcept { .. } => &[],
+        }
+    }
+
     pub fn resolve(&self, n: u32) -> Result<Vec<u32>, InputError> {
         let check = |p: u32| if p < n { Ok(p) } else { Err(InputError::new("", format!("no partition {p} (the topic has {n})"))) };
         match self {

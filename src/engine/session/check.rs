@@ -8,7 +8,7 @@
 //!
 //! Commands from API calls and UI actions are checked a little more strictly ([`Strictness`]):
 //! no records for a partition nothing reads any more, timestamps within ±(2^53 − 1), and no
-//! silence, resume, detach or second removal of a removed partition (a link's replay is spared
+//! silence, resume, detach, attach or second removal of a removed partition (a link's replay is spared
 //! that last rule: links made before it may hold such commands, and must replay to the same
 //! hash). Every command keeps a topic within [`MAX_PARTITIONS`] partitions.
 
@@ -223,6 +223,18 @@ impl Shadow {
         Ok(())
     }
 
+    /// A producer issued now may not name a removed partition (`"all"` still covers one, where
+    /// it writes nothing). `global` is the producer's partitions as [`producer`] resolved them.
+    fn attachable(&self, p: &ProducerSpec, global: &[u32], how: Strictness) -> Result<(), InputError> {
+        if how != Strictness::Issued {
+            return Ok(());
+        }
+        match p.partitions.named().iter().zip(global).find(|(_, &g)| self.removed[g as usize]) {
+            Some((named, _)) => Err(InputError::new("producer.partitions", format!("partition {named} was removed"))),
+            None => Ok(()),
+        }
+    }
+
     /// Checks `cmd` as applied at absolute processing time `at`, then records its effect.
     pub fn check(&mut self, cmd: &Command, at: ProcTime, how: Strictness) -> Result<(), InputError> {
         let strict = how != Strictness::Scripted;
@@ -260,7 +272,8 @@ impl Shadow {
                 self.producing(*partition, how)?
             }
             Command::AttachProducer { producer: p } => {
-                producer(p, &self.topics).map_err(|e| e.within("producer"))?;
+                let global = producer(p, &self.topics).map_err(|e| e.within("producer"))?;
+                self.attachable(p, &global, how)?;
             }
             Command::SetParam { param: p } => param(p, self.api).map_err(|e| e.within("param"))?,
             Command::MarkSplitIdle { partition } | Command::MarkSplitActive { partition } => self.live(*partition)?,

@@ -68,7 +68,8 @@ fn replayed(st: &LinkState) -> Session {
 
 /// A link made before issued commands were refused on a removed partition (the page's WHY
 /// panel offered "Silence producers" for one) still replays: its log is checked as replayed,
-/// and a second removal or a silence of the removed partition does nothing, as it did then.
+/// and a second removal, a silence or a producer of the removed partition does nothing, as it
+/// did then.
 #[test]
 fn a_links_commands_on_a_removed_partition_still_replay() {
     let sc = build::parse(catalog::preset("bound-too-large").unwrap().json).unwrap();
@@ -77,6 +78,7 @@ fn a_links_commands_on_a_removed_partition_still_replay() {
         cmd(1_000, r#"{"command":"remove_partition","partition":1}"#),
         cmd(2_000, r#"{"command":"remove_partition","partition":1}"#),
         cmd(3_000, r#"{"command":"silence","partition":1}"#),
+        cmd(4_000, r#"{"command":"attach_producer","producer":{"partitions":[0,1],"kind":"steady","rate_per_s":10}}"#),
     ];
     let mut s = Session::new(sc.clone()).unwrap();
     s.replay(&commands, 5_000, &mut ()).expect("a link's log replays");
@@ -88,6 +90,14 @@ fn a_links_commands_on_a_removed_partition_still_replay() {
     let e = live.apply(commands[1].command.clone()).unwrap_err();
     assert_eq!((e.path.as_str(), e.message.as_str()), ("partition", "partition 1 was removed"));
     assert_eq!(live.apply(commands[2].command.clone()).unwrap_err().message, "partition 1 was removed");
+    let e = live.apply(commands[3].command.clone()).unwrap_err();
+    assert_eq!((e.path.as_str(), e.message.as_str()), ("producer.partitions", "partition 1 was removed"));
+    // "all" still covers the removed partition, where its producer writes nothing.
+    live.apply(
+        crate::engine::error::read(r#"{"command":"attach_producer","producer":{"partitions":"all","kind":"steady","rate_per_s":10}}"#)
+            .unwrap(),
+    )
+    .expect("\"all\" names no partition");
 }
 
 /// Room for the page's address before `#s=` (`https://…/watermark-playground/`).
