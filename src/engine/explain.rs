@@ -217,11 +217,12 @@ const YEAR_MS: i64 = 365 * 86_400_000;
 impl Simulation {
     /// Explains window subtask `subtask`; `None` if there is no such subtask.
     pub fn explain(&self, subtask: u32) -> Option<Explanation> {
-        self.explain_with(subtask, &self.partition_facts())
+        self.explain_with(subtask, &self.partition_facts(), WatermarkStyle::Utc)
     }
 
-    /// `explain` with the partitions' facts already gathered (the diagnosis shares them).
-    pub fn explain_with(&self, subtask: u32, facts: &[PartitionFacts]) -> Option<Explanation> {
+    /// `explain` with the partitions' facts already gathered (the diagnosis shares them), its
+    /// text writing times in `style` (the page writes them as its panels do).
+    pub fn explain_with(&self, subtask: u32, facts: &[PartitionFacts], style: WatermarkStyle) -> Option<Explanation> {
         let w = self.down.windows.get(subtask as usize)?;
         let now = self.now.max(self.cfg.start_time);
         let wm = w.current_input_watermark();
@@ -267,7 +268,7 @@ impl Simulation {
             waiting_total: w.op.pending_count(),
             text: String::new(),
         };
-        ex.text = self.explanation_text(&ex, WatermarkStyle::Utc);
+        ex.text = self.explanation_text(&ex, style);
         Some(ex)
     }
 
@@ -421,7 +422,7 @@ impl Simulation {
 
     /// The explanation in a sentence, its times written in `style`: the API's full UTC times
     /// (`Explanation::text`), or the page's, which writes them as its other panels do.
-    pub fn explanation_text(&self, ex: &Explanation, style: WatermarkStyle) -> String {
+    fn explanation_text(&self, ex: &Explanation, style: WatermarkStyle) -> String {
         let now = self.now.max(self.cfg.start_time);
         let at = |t: EventTime| format_watermark(t, style);
         let operator = capitalized(self.cfg.keyed_noun());

@@ -34,10 +34,7 @@ impl Reading {
         let diag = sim.diagnose(&DiagnosisOptions { time_style: Some(style), ..*opts });
         let explanation = match selected {
             // The partitions' classes of this same diagnosis, so both speak of one instant.
-            Some(o) if Some(o) != diag.window_subtask => sim.explain_with(o, &diag.partitions).map(|mut ex| {
-                ex.text = sim.explanation_text(&ex, style);
-                ex
-            }),
+            Some(o) if Some(o) != diag.window_subtask => sim.explain_with(o, &diag.partitions, style),
             _ => diag.explanation.clone(),
         };
         Reading { diag, explanation, flow: FlowRates::take(sim) }

@@ -113,10 +113,7 @@ impl Simulation {
         let partitions = self.partition_facts();
         let records_read: u64 = self.sources.iter().map(|s| s.num_records_out + s.num_records_filtered).sum();
         let slowest = self.down.windows.iter().min_by_key(|w| (w.current_input_watermark(), w.index)).map(|w| w.index);
-        let mut explanation = slowest.and_then(|o| self.explain_with(o, &partitions));
-        if let Some(ex) = explanation.as_mut().filter(|_| opts.time_style.is_some()) {
-            ex.text = self.explanation_text(ex, opts.style());
-        }
+        let explanation = slowest.and_then(|o| self.explain_with(o, &partitions, opts.style()));
         // At the end of input (Long.MAX_VALUE) nothing holds it: `held_by` is `None` there.
         let culprit = explanation.as_ref().and_then(|e| e.held_by.clone()).filter(|_| records_read > 0);
         let idle_timeouts_ms: Vec<Option<i64>> = self.cfg.inputs.iter().map(InputConfig::reaching_idle_timeout_ms).collect();
