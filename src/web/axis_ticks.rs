@@ -10,7 +10,9 @@ use crate::engine::time::format_utc;
 const DAY: i64 = 86_400_000;
 
 /// The axis titles, the same on every chart.
-pub const PROC_AXIS_TITLE: &str = "processing time since the job started (h:mm:ss) →";
+pub const PROC_AXIS_TITLE: &str = "processing time since the job started (hh:mm:ss) →";
+/// The processing-time title of a plot under 560 px wide (a phone), where the long one is cut.
+pub const PROC_AXIS_TITLE_NARROW: &str = "processing time since start (hh:mm:ss) →";
 pub const EVENT_AXIS_TITLE: &str = "event time (UTC) →";
 
 /// A round step such that a span holds at most about seven of them.
@@ -34,9 +36,10 @@ pub fn proc_ticks(t0: i64, t1: i64, step: i64, start: i64) -> Vec<(i64, String)>
     multiples((t0 - start).max(-1), t1 - start, step).map(|d| (start + d, proc_label(d, step))).collect()
 }
 
-/// `h:mm:ss`, with tenths when the step is under a second.
+/// `hh:mm:ss` as the page's clock writes it (`engine::time::format_elapsed`), with tenths
+/// when the step is under a second.
 fn proc_label(d: i64, step: i64) -> String {
-    let hms = format!("{}:{:02}:{:02}", d / 3_600_000, d / 60_000 % 60, d / 1000 % 60);
+    let hms = format!("{:02}:{:02}:{:02}", d / 3_600_000, d / 60_000 % 60, d / 1000 % 60);
     if step % 1000 == 0 {
         hms
     } else {
@@ -98,14 +101,14 @@ mod tests {
         let start = 1_000_000;
         let step = nice_step(1_000);
         let t = proc_ticks(start - 300, start + 1_000, step, start);
-        assert_eq!(labels(&t), ["0:00:00.0", "0:00:00.2", "0:00:00.4", "0:00:00.6", "0:00:00.8"]);
+        assert_eq!(labels(&t), ["00:00:00.0", "00:00:00.2", "00:00:00.4", "00:00:00.6", "00:00:00.8"]);
         assert!(all_distinct(&t));
     }
 
     #[test]
     fn no_processing_tick_before_the_job_started() {
         let t = proc_ticks(-10_000, 10_000, 5_000, 0);
-        assert_eq!(labels(&t), ["0:00:00", "0:00:05"]);
+        assert_eq!(labels(&t), ["00:00:00", "00:00:05"]);
     }
 
     #[test]

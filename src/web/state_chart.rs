@@ -119,7 +119,7 @@ fn StateChart(by: RwSignal<By>) -> impl IntoView {
                 None => view! { <span class="muted">"no memory limit (flow.task_manager_memory_bytes)"</span> }.into_any(),
             })}
             <span class="lg-fail"><span aria-hidden="true">"✕ "</span>"failure"</span>
-            <span class="lg-restart"><span aria-hidden="true">"↻ "</span>"restart"</span><span class="lg-ckpt"><span aria-hidden="true">"╷ "</span>"checkpoint"</span><span class="lg-down" title="the job was down: RESTARTING, or FAILED for good">"down"</span>
+            <span class="lg-restart"><span aria-hidden="true">"↻ "</span>"restart"</span><span class="lg-ckpt"><span aria-hidden="true">"╷ "</span>"checkpoint"</span><span class="lg-down">"job down (restarting or failed)"</span>
         </p>
         <p class="small muted">{move || pg.cfg.with(|c| format!(
             "Keyed state (window contents, timers) estimated at {} per entry{}: a TaskManager whose state passes its memory is lost and the job restarts from its last checkpoint. Subtask i runs on TaskManager i mod {}.",

@@ -284,7 +284,7 @@ fn JobLegend() -> impl IntoView {
             <span class="lg-ckpt" class:hidden=move || !checkpoints.get()>"╷ checkpoint"</span>
             <span class="lg-fail" class:hidden=move || !failed.get()>"✕ failure"</span>
             <span class="lg-restart" class:hidden=move || !failed.get()>"↻ restart"</span>
-            <span class="lg-down" class:hidden=move || !failed.get() title="the job was down: RESTARTING, or FAILED for good">"down"</span>
+            <span class="lg-down" class:hidden=move || !failed.get()>"job down (restarting or failed)"</span>
         </span>
     }
 }

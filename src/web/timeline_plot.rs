@@ -6,7 +6,7 @@
 //! Why a display list and a canvas rather than SVG: rebuilding a few thousand SVG nodes 4 times
 //! a second cost a busy page (64 partitions, parallelism 16, 100×) a third of its frame rate.
 
-use super::axis_ticks::{event_ticks, first_tick_date, nice_step, proc_ticks, EVENT_AXIS_TITLE, PROC_AXIS_TITLE};
+use super::axis_ticks::{event_ticks, first_tick_date, nice_step, proc_ticks, EVENT_AXIS_TITLE, PROC_AXIS_TITLE, PROC_AXIS_TITLE_NARROW};
 use super::format::{wm_human, MAX_WM, MIN_WM};
 use super::timeline_data::{Series, TimelineData};
 use crate::engine::operator::assigner::{window_start_with_offset, WindowSpec};
@@ -398,7 +398,9 @@ fn grid(items: &mut Vec<Item>, sc: &Scale, data: &TimelineData) {
         items.push(Item::GridY { y: sc.y(e).0, label });
     }
     let bottom = TOP + sc.h;
-    items.push(Item::AxisTitle { x: (LEFT + sc.w - RIGHT) / 2.0, y: bottom + AXIS_H - 4.0, text: PROC_AXIS_TITLE, vertical: false });
+    // Centred under the plot; on a phone under the whole canvas, which its width needs.
+    let (x, title) = if sc.w < 560.0 { (sc.w / 2.0, PROC_AXIS_TITLE_NARROW) } else { ((LEFT + sc.w - RIGHT) / 2.0, PROC_AXIS_TITLE) };
+    items.push(Item::AxisTitle { x, y: bottom + AXIS_H - 4.0, text: title, vertical: false });
     items.push(Item::AxisTitle { x: 9.0, y: TOP + sc.h / 2.0, text: EVENT_AXIS_TITLE, vertical: true });
 }
 

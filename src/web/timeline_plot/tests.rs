@@ -41,7 +41,12 @@ fn both_axes_have_a_title_and_tick_labels_that_never_repeat() {
     let titles: Vec<_> = p.items.iter().filter_map(|it| if let Item::AxisTitle { text, .. } = it { Some(*text) } else { None }).collect();
     assert_eq!(titles, [PROC_AXIS_TITLE, EVENT_AXIS_TITLE]);
     let xs: Vec<_> = p.items.iter().filter_map(|it| if let Item::GridX { label, .. } = it { Some(label.as_str()) } else { None }).collect();
-    assert_eq!(xs, ["0:00:00.0", "0:00:00.2", "0:00:00.4"]);
+    assert_eq!(xs, ["00:00:00.0", "00:00:00.2", "00:00:00.4"]);
+    // A phone's plot gets the short title, centred under the whole canvas: the long one was cut.
+    let p = plot(&d, &Frame { width: 350.0, ..frame(&d) });
+    let title =
+        p.items.iter().find_map(|it| if let Item::AxisTitle { x, text, vertical: false, .. } = it { Some((*x, *text)) } else { None });
+    assert_eq!(title, Some((175.0, PROC_AXIS_TITLE_NARROW)));
 }
 
 #[test]
