@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 use wmp::engine::diagnosis::finding::FindingKind;
+use wmp::engine::failover::JobStatus;
 use wmp::engine::flow::back_pressure::BackPressureLevel;
 use wmp::engine::scenario::build::parse;
 use wmp::engine::sim::Simulation;
@@ -215,6 +216,11 @@ fn a_reader_without_split_pausing_fails_unless_unaligned_splits_are_allowed() {
     let mut s = build(&v);
     let err = s.run_until(s.config().start_time + 8_000).unwrap_err();
     assert!(err.to_string().contains("UnsupportedOperationException"), "{err}");
+    // The views say so: FAILED at the instant it threw, with the exception (it said RUNNING).
+    let job = s.job_run();
+    assert_eq!((job.status, job.failed_at), (JobStatus::Failed, Some(s.now())));
+    assert!(job.failure.as_deref().is_some_and(|f| f.contains("UnsupportedOperationException")), "{job:?}");
+    assert_eq!(count(&s, |k| matches!(k, TraceKind::JobFailed { .. })), 1);
     v["flink"]["allow_unaligned_source_splits"] = json!(true);
     let s = run(&v, 8_000);
     assert_eq!(count(&s, |k| matches!(k, TraceKind::SplitPaused { .. })), 0);

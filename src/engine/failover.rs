@@ -239,6 +239,22 @@ impl Simulation {
         self.sample_state(t);
     }
 
+    /// An operator threw (`Downstream::failure`): the job is FAILED at `t`, with no restart.
+    /// Flink would restart it as its strategy allows, and the restarted job would read the same
+    /// record and throw again; the simulator stops at the first failure (FLOW.md says so).
+    pub(crate) fn fail_for_good(&mut self, t: ProcTime, reason: String) {
+        if !self.failover.is_running() {
+            return;
+        }
+        self.trace.push(t, TraceKind::JobFailed { reason: reason.clone() });
+        let f = &mut self.failover;
+        f.failed_at = Some(t);
+        f.failed_before_reads = false;
+        f.failure = Some(reason);
+        f.status = JobStatus::Failed;
+        f.restarting_until = None;
+    }
+
     /// Why the simulator will not restart the job even if the strategy would: too many
     /// restarts, or too many records to read again (`limits`).
     fn simulator_limit(&self) -> Option<String> {

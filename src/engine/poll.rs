@@ -80,7 +80,7 @@ impl Simulation {
             got += 1;
         };
         self.reach_stopping_offsets(t);
-        self.failed()?;
+        self.failed(t)?;
         Ok(Poll { got, stop })
     }
 }

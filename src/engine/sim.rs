@@ -430,7 +430,7 @@ impl Simulation {
         self.down.deliver_due(t, &mut self.trace);
         self.read(t);
         self.reach_stopping_offsets(t);
-        self.failed()?;
+        self.failed(t)?;
         self.down.fire_timers(t, &mut self.trace);
         self.note_flow(t);
         if self.next_tick == Some(t) {
@@ -446,17 +446,17 @@ impl Simulation {
         if self.sources.iter().any(|s| s.alignment.as_ref().is_some_and(|a| a.unsupported)) {
             self.down.failure.get_or_insert_with(|| UNSUPPORTED_SPLIT_PAUSE.to_string());
         }
-        self.failed()?;
+        self.failed(t)?;
         self.end_of_instant(t);
         Ok(())
     }
 
-    /// The job failed within this instant (an operator threw): the run stops with the message.
-    pub(crate) fn failed(&self) -> Result<(), InputError> {
-        match &self.down.failure {
-            Some(failure) => Err(InputError::invalid("", failure.clone())),
-            None => Ok(()),
-        }
+    /// The job failed within this instant (an operator threw): it is FAILED from `t`, and the
+    /// run stops with the message.
+    pub(crate) fn failed(&mut self, t: ProcTime) -> Result<(), InputError> {
+        let Some(failure) = self.down.failure.clone() else { return Ok(()) };
+        self.fail_for_good(t, failure.clone());
+        Err(InputError::invalid("", failure))
     }
 
     /// Step 2 for the partitions whose records wait in the log; the others are produced at
