@@ -208,10 +208,6 @@ fn sql(a: &Args) -> Result<String, String> {
         (None, None) => build::parse(catalog::presets()[0].json).map_err(|e| e.to_string())?,
     };
     let text = read_input(file)?;
-    // An empty script would print the base unchanged, which reads as "applied".
-    if text.trim().is_empty() {
-        return Err(format!("{}: the SQL script is empty", shown(file)));
-    }
     let (scenario, notes) = sql_to_scenario(&text, &base).map_err(|e| e.to_string())?;
     for n in notes {
         eprintln!("wmp: note: {n}");

@@ -77,5 +77,9 @@ impl fmt::Display for SqlError {
 /// modelled. The result passes the scenario's validation.
 pub fn sql_to_scenario(sql: &str, base: &Scenario) -> Result<(Scenario, Vec<Note>), SqlError> {
     let statements = reader::read(sql)?;
+    // Else the base came back unchanged, which reads as "applied" (the CLI, the API, the page).
+    if statements.is_empty() {
+        return Err(SqlError::at(Pos { line: 1, column: 1 }, "the SQL script is empty"));
+    }
     apply::apply(&statements, base)
 }

@@ -192,12 +192,77 @@ fn table_element(c: &mut Cursor, t: &mut TableDef) -> Result<(), SqlError> {
         return Ok(());
     }
     let name = c.name("a column name, WATERMARK FOR or PRIMARY KEY")?;
-    let rest = c.item();
+    let mut rest = c.item();
+    // A type's commas inside `<…>` (`MAP<STRING, INT>`) do not end the column.
+    while !rest.first().is_some_and(|t| t.is_kw("AS")) && angle_depth(&rest) > 0 && c.is_punct(',') {
+        rest.extend(c.next());
+        rest.extend(c.item());
+    }
     if rest.is_empty() {
         return Err(SqlError::at(c.pos(), format!("column {} needs a type (e.g. TIMESTAMP_LTZ(3)) or AS an expression", name.v)));
     }
-    t.columns.push(Column { name, kind: column_kind(&rest) });
+    let kind = column_kind(&rest);
+    if let ColumnKind::Physical(_) = kind {
+        physical_type(&rest, &name.v)?;
+    }
+    t.columns.push(Column { name, kind });
     Ok(())
+}
+
+/// How many `<` of a type are still open.
+fn angle_depth(toks: &[Token]) -> i32 {
+    toks.iter().map(|t| i32::from(t.is_punct('<')) - i32::from(t.is_punct('>'))).sum()
+}
+
+/// Words that may follow a column's type name (and its `(…)` or `<…>`): the rest of a
+/// two-word type (`DOUBLE PRECISION`, `INTERVAL DAY TO SECOND`, `INT ARRAY`), a time zone, a
+/// constraint or a comment.
+const AFTER_TYPE: &[&str] = &[
+    "WITH",
+    "WITHOUT",
+    "NOT",
+    "NULL",
+    "COMMENT",
+    "PRIMARY",
+    "CONSTRAINT",
+    "VIRTUAL",
+    "ARRAY",
+    "MULTISET",
+    "PRECISION",
+    "VARYING",
+    "TO",
+    "YEAR",
+    "MONTH",
+    "DAY",
+    "HOUR",
+    "MINUTE",
+    "SECOND",
+];
+
+/// A physical column's type is one type name, then its arguments and the words above: the
+/// playground reads no type further, but a word after a type name is a slip Flink's parser
+/// rejects (`WATERMARK FRO ts AS …` read as a column `WATERMARK` of type `FRO`, and the job
+/// lost its watermarks without a word).
+fn physical_type(rest: &[Token], column: &str) -> Result<(), SqlError> {
+    let mut i = 1;
+    while let Some(first) = rest.get(i).filter(|t| t.is_punct('(') || t.is_punct('<')) {
+        let (open, close) = if first.is_punct('(') { ('(', ')') } else { ('<', '>') };
+        let mut depth = 0;
+        while let Some(t) = rest.get(i) {
+            depth += i32::from(t.is_punct(open)) - i32::from(t.is_punct(close));
+            i += 1;
+            if depth == 0 {
+                break;
+            }
+        }
+    }
+    match rest.get(i) {
+        Some(t) if !AFTER_TYPE.iter().any(|k| t.is_kw(k)) => {
+            let hint = if column.eq_ignore_ascii_case("WATERMARK") { " (WATERMARK FOR column AS …?)" } else { "" };
+            Err(SqlError::at(t.pos, format!("column {column} has type {}: {} cannot follow it{hint}", rest[0].text(), t.text())))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn column_kind(rest: &[Token]) -> ColumnKind {

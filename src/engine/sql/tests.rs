@@ -116,6 +116,46 @@ fn columns_and_clauses_are_read() {
     assert_eq!(extras, ["PRIMARY KEY(id) NOT ENFORCED", "COMMENT 'x'"]);
 }
 
+/// A script with no statement is an error in every face (the CLI, the API, the page): the base
+/// came back unchanged, which read as applied.
+#[test]
+fn a_script_without_a_statement_is_an_error() {
+    for sql in ["", "  \n", "-- a comment only\n/* and a block */"] {
+        assert_eq!(error(sql), "line 1, column 1: the SQL script is empty", "{sql:?}");
+    }
+}
+
+/// Flink's column types, each read as one (the check that a word after a type is a slip must
+/// not refuse any of them).
+#[test]
+fn every_kind_of_column_type_is_read() {
+    let types = [
+        "STRING",
+        "VARCHAR(20) NOT NULL",
+        "CHAR VARYING(5)",
+        "DOUBLE PRECISION",
+        "DECIMAL(10, 2) COMMENT 'price'",
+        "INT ARRAY",
+        "ARRAY<STRING>",
+        "MAP<STRING, ARRAY<INT>>",
+        "ROW<a INT, b ROW<c STRING>>",
+        "ROW(a INT, b STRING)",
+        "INTERVAL DAY(2) TO SECOND(3)",
+        "INTERVAL YEAR TO MONTH",
+        "TIME(0) WITHOUT TIME ZONE",
+        "BIGINT PRIMARY KEY NOT ENFORCED",
+        "INT NULL",
+        "BINARY VARYING(3)",
+        "BIGINT MULTISET",
+        "STRING CONSTRAINT c PRIMARY KEY NOT ENFORCED",
+    ];
+    for ty in types {
+        let sql = format!("CREATE TABLE t (x {ty}, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka');");
+        let Statement::Table(t) = &read(&sql).unwrap_or_else(|e| panic!("{ty}: {e}"))[0] else { panic!() };
+        assert_eq!(t.columns.len(), 2, "{ty}");
+    }
+}
+
 #[test]
 fn window_tvfs() {
     let q = |tvf: &str| {
@@ -196,7 +236,7 @@ fn unsupported_clauses_are_named() {
 
 #[test]
 fn errors_point_at_line_and_column() {
-    let cases: [(&str, &str); 14] = [
+    let cases: [(&str, &str); 16] = [
         ("SET table.exec.source.idle-timeout = '1 s';", "line 1, column 5: expected a quoted key: SET 'key' = 'value', found \"table\""),
         (
             "SET 'table.exec.source.idle-timeout' = '1 lightyear';",
@@ -231,6 +271,15 @@ fn errors_point_at_line_and_column() {
             // A typo in the FOR column, not in the expression.
             "CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR tss AS ts) WITH ('connector' = 'kafka');",
             "line 1, column 48: the table has no column tss (WATERMARK FOR names a column of the table: ts?)",
+        ),
+        (
+            // A slip in WATERMARK FOR read as a column WATERMARK of type FRO: the job lost its watermarks.
+            "CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FRO ts AS ts) WITH ('connector' = 'kafka');",
+            "line 1, column 48: column WATERMARK has type FRO: ts cannot follow it (WATERMARK FOR column AS …?)",
+        ),
+        (
+            "CREATE TABLE t (ts TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL, n DECIMAL(10, 2) x, WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka');",
+            "line 1, column 81: column n has type DECIMAL: x cannot follow it",
         ),
         (
             "CREATE TABLE t (ts BIGINT, WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka');",
