@@ -204,15 +204,24 @@ pub fn StepCard(run: LessonRun) -> impl IntoView {
         run.outcome.with(|o| (s.check)(o))
     });
     let zoom = TimelineZoom::of_page();
+    // The new step's title takes the focus: the pressed button may be disabled on it (Next
+    // waits for the check), and a disabled button's focus fell to the page's start.
+    let title = NodeRef::<leptos::html::H3>::new();
+    let go = move |i: usize| {
+        run.load(i);
+        if let Some(h) = title.get_untracked() {
+            let _ = h.focus();
+        }
+    };
     let next = move |_| {
         let i = run.step.get_untracked();
         if i + 1 < n {
-            run.load(i + 1);
+            go(i + 1);
         } else {
             finish(run, zoom);
         }
     };
-    let back = move |_| run.load(run.step.get_untracked().saturating_sub(1));
+    let back = move |_| go(run.step.get_untracked().saturating_sub(1));
     view! {
         <section class="card lesson-card" aria-labelledby="lesson-h" data-testid="lesson"
             data-step=move || run.step.get().to_string() data-passed=move || passed.get().to_string()>
@@ -221,7 +230,7 @@ pub fn StepCard(run: LessonRun) -> impl IntoView {
                 <span class="lesson-progress muted small" data-testid="lesson-progress">{move || format!("Step {} of {n}", run.step.get() + 1)}</span>
                 <a class="link small" href="?" title="Back to the full playground">"Leave lesson"</a>
             </header>
-            <h3 class="lesson-title">{move || step().title}</h3>
+            <h3 class="lesson-title" tabindex="-1" node_ref=title>{move || step().title}</h3>
             <p class="lesson-sentence">{move || step().sentence}</p>
             <p class="lesson-try"><b>"Try this: "</b>{move || step().try_this}</p>
             {move || matches!(step().stage, Stage::Preset { .. }).then(|| view! { <PresetFix /> })}

@@ -75,14 +75,44 @@ enum Target {
 }
 
 impl Target {
-    /// The setting's value with the handle at event time `at` (clamped to what Flink accepts).
-    fn set(self, s: &mut Setup, o: &Outcome, at: i64) {
+    /// The setting's range in ms (what Flink accepts, within the stage).
+    fn range(self) -> (i64, i64) {
         match self {
-            Target::Event(i) => s.events[i].ts_ms = at.clamp(X0_MS, 120_000),
+            Target::Event(_) => (X0_MS, 120_000),
+            Target::Bound | Target::Lateness => (0, 60_000),
+            Target::Idle => (500, 120_000),
+        }
+    }
+
+    /// The setting's value with the handle at event time `at` (clamped to its range).
+    fn set(self, s: &mut Setup, o: &Outcome, at: i64) {
+        let (lo, hi) = self.range();
+        match self {
+            Target::Event(i) => s.events[i].ts_ms = at.clamp(lo, hi),
             // `at` is on a 100 ms grid; the bound is too (the handle sits 1 ms left of it).
-            Target::Bound => s.bound_ms = (max_ts(s, 0) - at).clamp(0, 60_000),
-            Target::Idle => s.idle_timeout_ms = Some((at - silent_since(o)).clamp(500, 120_000)),
-            Target::Lateness => s.allowed_lateness_ms = (at - WINDOW_MS).clamp(0, 60_000),
+            Target::Bound => s.bound_ms = (max_ts(s, 0) - at).clamp(lo, hi),
+            Target::Idle => s.idle_timeout_ms = Some((at - silent_since(o)).clamp(lo, hi)),
+            Target::Lateness => s.allowed_lateness_ms = (at - WINDOW_MS).clamp(lo, hi),
+        }
+    }
+
+    /// The setting's value in ms (the slider's `aria-valuenow`).
+    fn value(self, s: &Setup) -> i64 {
+        match self {
+            Target::Event(i) => s.events[i].ts_ms,
+            Target::Bound => s.bound_ms,
+            Target::Idle => s.idle_timeout_ms.unwrap_or(0),
+            Target::Lateness => s.allowed_lateness_ms,
+        }
+    }
+
+    /// How the handle moves as the value grows: the bound's sits at `max_ts - bound`, so a
+    /// larger bound is further left; the keys change the value (↑ raises it), as a slider's do.
+    fn direction(self) -> i64 {
+        if matches!(self, Target::Bound) {
+            -1
+        } else {
+            1
         }
     }
 
@@ -356,8 +386,9 @@ fn Axis(run: LessonRun, scale: Memo<Scale>) -> impl IntoView {
     }
 }
 
-/// A grabbable thing: drawn at its setting, dragged with the pointer, moved with ← → (Shift:
-/// finer) when focused. Shows its value beside it.
+/// A grabbable thing: drawn at its setting, dragged with the pointer; focused, a slider of its
+/// value (← ↓ less, → ↑ more, Shift finer, Page keys by 5 s, Home and End its range). Shows its
+/// value beside it.
 #[component]
 fn Handle(run: LessonRun, scale: Memo<Scale>, target: Target, y: f64, dragging: RwSignal<Option<Target>>, #[prop(optional, into)] class: Option<Signal<&'static str>>) -> impl IntoView {
     let at = move || run.outcome.with(|o| run.setup.with(|s| target.at(s, o)));
@@ -383,15 +414,21 @@ fn Handle(run: LessonRun, scale: Memo<Scale>, target: Target, y: f64, dragging: 
     let on_up = move |_| dragging.set(None);
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let d = if ev.shift_key() { 100 } else { 500 };
+        let (lo, hi) = target.range();
+        let now = run.setup.with_untracked(|s| target.value(s));
         let delta = match ev.key().as_str() {
             "ArrowLeft" | "ArrowDown" => -d,
             "ArrowRight" | "ArrowUp" => d,
+            "PageDown" => -5_000,
+            "PageUp" => 5_000,
+            "Home" => lo - now,
+            "End" => hi - now,
             _ => return,
         };
         // The page's own shortcuts (→ steps the job) must not see it.
         ev.prevent_default();
         ev.stop_propagation();
-        set(at() + delta);
+        set(at() + delta * target.direction());
     };
     let value = move || run.setup.with(|s| target.label(s));
     // allowedLateness' value is under the windows, where "now" is: on a phone, at the lesson's
@@ -412,7 +449,8 @@ fn Handle(run: LessonRun, scale: Memo<Scale>, target: Target, y: f64, dragging: 
     view! {
         <g class=classes
             tabindex="0" role="slider" aria-label=move || run.setup.with(|s| target.name(s)) aria-valuetext=value
-            aria-valuenow=move || at().to_string() data-testid=format!("grab-{}", target.testid()) data-at=move || at().to_string()
+            aria-valuenow=move || run.setup.with(|s| target.value(s)).to_string() aria-valuemin=target.range().0 aria-valuemax=target.range().1
+            data-testid=format!("grab-{}", target.testid()) data-at=move || at().to_string()
             on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up on:pointercancel=on_up on:keydown=on_key>
             // What a finger hits: a square that holds WCAG 2.2's 24×24 CSS px target (the halo
             // below, shown on hover and focus, holds an 18 px one); the stage is drawn 1:1.

@@ -205,7 +205,7 @@ static LATE_STEPS: &[Step] = &[
     Step {
         title: "The bound against the disorder",
         sentence: "The record at 8 s comes 5 s behind the largest timestamp before it (13 s): a bound of 1 s is too small for that disorder.",
-        try_this: "Drag the bound up until the record at 8 s is not late (more than 3 s).",
+        try_this: "Raise the bound (drag its handle left, or ↑ on it) until the record at 8 s is not late (more than 3 s).",
         done: "On time: the window [0 s, 10 s) counted all 3 records.",
         stage: Stage::Events(too_small_bound),
         grab: &[Grab::Bound],

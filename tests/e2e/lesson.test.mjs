@@ -167,15 +167,27 @@ test("the lateness lesson, walked with drags", async () => {
 test("a focused handle moves with the arrow keys; Back returns", async () => {
   const { context, page } = await openLesson("idle-partitions", { width: 390, height: 844 });
   try {
-    await page.locator('[data-testid="grab-bound"]').focus();
-    // Each → moves the handle 0.5 s right: the bound 3 s → 1 s in four presses.
-    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    const grab = page.locator('[data-testid="grab-bound"]');
+    await grab.focus();
+    // A slider of the bound's value: ↓ lowers it by 0.5 s (its handle moves right, to the
+    // watermark), 3 s → 1 s in four presses; ↑ raised the handle and lowered the bound before.
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
     assert.equal(await passed(page), false);
-    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowDown");
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.passed === "true");
-    assert.match(await page.locator('[data-testid="grab-bound"]').getAttribute("aria-valuetext"), /bound 1 s/);
-    await page.click('[data-testid="lesson-next"]');
+    assert.match(await grab.getAttribute("aria-valuetext"), /bound 1 s/);
+    assert.deepEqual(
+      [await grab.getAttribute("aria-valuenow"), await grab.getAttribute("aria-valuemin"), await grab.getAttribute("aria-valuemax")],
+      ["1000", "0", "60000"],
+    );
+    await page.keyboard.press("ArrowUp");
+    assert.match(await grab.getAttribute("aria-valuetext"), /bound 1.5 s/);
+    await page.keyboard.press("ArrowDown");
+    await page.locator('[data-testid="lesson-next"]').focus();
+    await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === "1");
+    // The new step's title has the focus: Next is disabled there, and the focus fell to <body>.
+    assert.equal(await page.evaluate(() => document.activeElement?.className), "lesson-title");
     // The address names the step: a reload stays on it.
     assert.match(page.url(), /\?lesson=idle-partitions&step=2$/);
     await page.reload({ waitUntil: "load" });
