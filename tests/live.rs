@@ -265,6 +265,9 @@ fn a_cancelled_job_a_404_garbage_and_wrong_shapes_are_typed_errors() {
     let e = LiveJob::from_bundle(&Bundle::parse(&v.to_string()).unwrap(), &jid).unwrap_err();
     assert_eq!(e, LiveError::shape(format!("/jobs/{jid}.vertices"), "expected an array"));
     assert_eq!(LiveJob::from_bundle(&Bundle::default(), &jid), Err(LiveError::Missing { path: job_path(&jid) }));
+    // An overview that lists no job says so (it said no job had its details in the bundle).
+    let e = LiveJob::only_job_id(&Bundle::parse(r#"{"/jobs/overview": {"jobs": []}}"#).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("the overview lists no job"), "{e}");
 }
 
 /// `wmp serve`'s answers (src/engine/rest) read back by the live link: one set of Flink shapes,

@@ -303,19 +303,20 @@ fn prometheus_alert_fires_for_seed_001_and_clears_after_the_idle_timeout_fix() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// docs/LIVE.md's offline-bundle script (bash, curl, jq), taken from the page as printed, run
-/// against `wmp serve` standing in for a JobManager: the live link reads its output and names
-/// seed 001's heartbeat subtask (partition 11 on source subtask 3).
+/// The offline-bundle script (bash, curl, jq) the page links (`pages/flink-bundle.sh`), as
+/// docs/LIVE.md prints it, run against `wmp serve` standing in for a JobManager: the live link
+/// reads its output and names seed 001's heartbeat subtask (partition 11 on source subtask 3).
 #[test]
 fn the_docs_offline_bundle_script_writes_a_bundle_the_live_link_reads() {
     use wmp::engine::live::{explain::explain, Bundle, LiveJob};
-    if !tools(&["curl", "jq"]) {
-        return;
-    }
+    let script = std::fs::read_to_string(root().join("www/pages/flink-bundle.sh")).unwrap();
     let page = std::fs::read_to_string(root().join("docs/LIVE.md")).unwrap();
     let section = &page[page.find("## Offline bundle format").expect("the section")..];
     let start = section.find("```sh\n").expect("a sh block") + 6;
-    let script = &section[start..start + section[start..].find("```").unwrap()];
+    assert_eq!(&section[start..start + section[start..].find("```").unwrap()], script, "docs/LIVE.md prints the script the page links");
+    if !tools(&["curl", "jq"]) {
+        return;
+    }
     let (_server, jm) = serve(SEED_001, "600");
     std::thread::sleep(Duration::from_millis(1500));
     let (code, out, err) = sh(&format!("set -- \"$JM\"\n{script}"), &[("JM", &jm)]);

@@ -114,7 +114,7 @@ impl Live {
         self.job.set(None);
         self.status.set(String::new());
         if text.trim().is_empty() {
-            return self.error.set(Some("Paste a bundle first: what the script above printed (docs/LIVE.md).".into()));
+            return self.error.set(Some("Paste a bundle first: what flink-bundle.sh printed (linked above the box).".into()));
         }
         let read = Bundle::parse(text).and_then(|b| LiveJob::from_bundle(&b, &LiveJob::only_job_id(&b)?));
         match read {
@@ -212,7 +212,10 @@ pub fn LiveCard() -> impl IntoView {
                     <button class="btn" id="live-scenario" on:click=to_scenario_click title="A simulation with this job's shape and current watermarks">"Turn into a scenario"</button>
                 </Show>
                 <details class="live-offline">
-                    <summary>"Offline: paste the REST answers (a bundle, see docs/LIVE.md)"</summary>
+                    <summary>"Offline: paste the REST answers (a bundle)"</summary>
+                    <p class="small">"For a job behind a firewall: run "<a href="pages/flink-bundle.sh" download="flink-bundle.sh">"flink-bundle.sh"</a>
+                        " (bash, curl, jq) where the JobManager answers, "<code>"bash flink-bundle.sh http://jobmanager:8081 > bundle.json"</code>
+                        ", and paste the file here."</p>
                     <label for="live-bundle" class="sr-only">"Bundle JSON"</label>
                     <textarea id="live-bundle" rows="6" spellcheck="false" placeholder="{\"/jobs/overview\": {…}, \"/jobs/<jid>\": {…}, …}"
                         prop:value=move || offline.get() on:input=move |e| offline.set(event_target_value(&e))></textarea>

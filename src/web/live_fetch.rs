@@ -51,7 +51,7 @@ impl FetchError {
 /// A pasted bundle's error, in the words of a paste (there is no URL and nothing polls).
 pub fn offline_message(e: &LiveError) -> String {
     match e {
-        LiveError::Garbage { message, .. } => format!("The pasted text is not JSON ({message}): paste what the script above printed, whole."),
+        LiveError::Garbage { message, .. } => format!("The pasted text is not JSON ({message}): paste the whole bundle flink-bundle.sh printed."),
         LiveError::NotRunning { job_id, state } => format!("Job {job_id} is {state} in this bundle: only a running job has watermarks to read."),
         e => e.to_string(),
     }

@@ -144,6 +144,9 @@ test("an unreachable host gets a clear message", async (t) => {
 test("offline: a pasted bundle is explained; a cancelled job says so", async (t) => {
   const page = await openLive(t);
   await page.locator(".live-offline summary").click();
+  // The script that records a bundle is served beside the page, where the card links it.
+  const script = await page.locator('.live-offline a[download="flink-bundle.sh"]').evaluate(async (a) => (await fetch(a.href)).text());
+  assert.match(script, /^#!\/usr\/bin\/env bash\n# usage: flink-bundle.sh/);
   await page.fill("#live-bundle", RUNNING);
   await page.click("#live-read");
   await page.locator("#live-explain li").first().waitFor({ timeout: 10_000 });

@@ -133,6 +133,9 @@ impl LiveJob {
     /// job of its overview.
     pub fn only_job_id(b: &Bundle) -> Result<String, LiveError> {
         let jobs = parse_overview(b.get(&overview_path())?)?;
+        if jobs.is_empty() {
+            return Err(LiveError::shape("/jobs/overview.jobs", "the overview lists no job (is one running on that JobManager?)"));
+        }
         let mut ids = jobs.iter().filter(|j| b.optional(&job_path(&j.id)).ok().flatten().is_some()).map(|j| j.id.clone());
         let first = ids.next().or_else(|| jobs.iter().find(|j| j.state == "RUNNING").map(|j| j.id.clone()));
         first.ok_or_else(|| LiveError::shape("/jobs/overview.jobs", "no job in the overview has its details in the bundle"))
