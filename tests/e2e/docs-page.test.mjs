@@ -291,6 +291,23 @@ test("the page says in words what it means: no “‖” (in the app: paused by 
   }
 });
 
+// Pasted as written into a docs page read on a phone, an iframe snippet's width="720" made the
+// page 732 px wide: the embed was cut and the page scrolled sideways.
+test("the iframe snippets, pasted into a page 390 px wide, fit it", async () => {
+  const { context, page } = await openDocs({ viewport: { width: 390, height: 844 } });
+  try {
+    const frames = await page.$$eval("#snippet-iframe, #snippet-bridge", (pres) => pres.map((p) => p.textContent.split("</iframe>")[0] + "</iframe>"));
+    assert.equal(frames.length, 2);
+    for (const html of frames) {
+      await page.setContent(`<!doctype html><meta name="viewport" content="width=device-width"><body>${html.replaceAll("https://YOUR-SITE/playground/", env.baseUrl)}</body>`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert.ok(overflow <= 0, `${overflow} px wider than the page: ${html.slice(0, 80)}`);
+    }
+  } finally {
+    await context.close();
+  }
+});
+
 test("copy buttons copy the snippet", async () => {
   const { context, page } = await openDocs({ permissions: ["clipboard-read", "clipboard-write"] });
   try {
