@@ -207,6 +207,16 @@ fn the_sampling_buffer_delays_the_pause() {
     assert_eq!(first_pause(3), Some(5_000), "only once the oldest of three samples is ahead");
 }
 
+/// The job's status after each instant a run went through.
+struct Statuses(Vec<JobStatus>);
+
+impl wmp::engine::observer::Observer for Statuses {
+    fn after_instant(&mut self, sim: &Simulation) -> std::ops::ControlFlow<()> {
+        self.0.push(sim.job_status());
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
 /// A reader that cannot pause splits fails the job at the first pause, unless
 /// `allow-unaligned-source-splits` is set: then only the subtask level aligns.
 #[test]
@@ -214,13 +224,21 @@ fn a_reader_without_split_pausing_fails_unless_unaligned_splits_are_allowed() {
     let mut v = aligned_backfill(0, true);
     v["source"]["reader_pauses_splits"] = json!(false);
     let mut s = build(&v);
-    let err = s.run_until(s.config().start_time + 8_000).unwrap_err();
+    let mut seen = Statuses(Vec::new());
+    let err = s.run_until_with(s.config().start_time + 8_000, &mut seen).unwrap_err();
     assert!(err.to_string().contains("UnsupportedOperationException"), "{err}");
+    // The observer sees the instant it failed in: the page draws the failure's ✕ from it.
+    assert_eq!(seen.0.last(), Some(&JobStatus::Failed));
     // The views say so: FAILED at the instant it threw, with the exception (it said RUNNING).
     let job = s.job_run();
     assert_eq!((job.status, job.failed_at), (JobStatus::Failed, Some(s.now())));
     assert!(job.failure.as_deref().is_some_and(|f| f.contains("UnsupportedOperationException")), "{job:?}");
     assert_eq!(count(&s, |k| matches!(k, TraceKind::JobFailed { .. })), 1);
+    // The diagnosis names the exception, not a restore (there was none) or a partition.
+    let d = s.diagnose(&Default::default());
+    let f = d.findings.iter().find(|f| f.kind == FindingKind::JobRestarts).expect("a finding on the failure");
+    assert!(f.title.starts_with("The job FAILED: an operator threw: ") && f.partition.is_none(), "{f:?}");
+    assert!(!f.detail.contains("restore"), "{}", f.detail);
     v["flink"]["allow_unaligned_source_splits"] = json!(true);
     let s = run(&v, 8_000);
     assert_eq!(count(&s, |k| matches!(k, TraceKind::SplitPaused { .. })), 0);

@@ -358,20 +358,28 @@ fn a_speed_out_of_range_or_an_until_past_the_budget_is_named() {
     assert!(err.starts_with("wmp: --until 9007199254740991: running that far") && !err.contains("duration_ms: the scenario"), "{err}");
 }
 
-/// The scenario of tests/cli.rs's failed job: TaskManager 0 is killed at 1000 ms, no restart.
-fn failing_job() -> PathBuf {
+/// A 3 s job on two partitions with a steady producer and one `command` at 1000 ms, in a file
+/// named after `name`.
+fn job_with(name: &str, command: serde_json::Value) -> PathBuf {
+    let mut command = command;
+    command["at_ms"] = 1000.into();
     let sc = serde_json::json!({
-        "name": "serve-failing",
+        "name": name,
         "duration_ms": 3000,
         "topic": {"partitions": 2},
         "source": {"parallelism": 1, "watermark": {"generator": {"kind": "bounded_out_of_orderness", "bound_ms": 100}}},
         "window": {"assigner": {"type": "tumbling", "size_ms": 500}},
         "producers": [{"partitions": "all", "kind": "steady", "rate_per_s": 50, "keys": {"count": 3}}],
-        "commands": [{"at_ms": 1000, "command": "fail", "target": {"task_manager": 0}}]
+        "commands": [command]
     });
-    let path = std::env::temp_dir().join(format!("wmp-serve-failing-{}.json", std::process::id()));
+    let path = std::env::temp_dir().join(format!("wmp-{name}-{}.json", std::process::id()));
     std::fs::write(&path, sc.to_string()).unwrap();
     path
+}
+
+/// The scenario of tests/cli.rs's failed job: TaskManager 0 is killed at 1000 ms, no restart.
+fn failing_job() -> PathBuf {
+    job_with("serve-failing", serde_json::json!({"command": "fail", "target": {"task_manager": 0}}))
 }
 
 #[test]
@@ -386,6 +394,18 @@ fn a_failed_job_stops_the_clock_where_it_failed_whatever_the_speed() {
         assert!(last.starts_with("wmp serve: the simulation stopped at 1000 ms: the job FAILED"), "--speed {speed}: {stdout}");
     }
     let _ = std::fs::remove_file(file);
+}
+
+/// An operator's exception (a record without a timestamp) is an error, exit 2 as in `wmp run`,
+/// though the job is FAILED too (it exited 0 once the exception set FAILED).
+#[test]
+fn an_operators_exception_exits_2() {
+    let path =
+        job_with("serve-exception", serde_json::json!({"command": "produce", "partition": 0, "records": [{"ts": i64::MIN, "key": "k"}]}));
+    let out = serve_output(&["serve", "--port", "0", "--speed", "100", "--until", "3000", path.to_str().unwrap()], Duration::from_secs(30));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Long.MIN_VALUE timestamp"), "{out:?}");
 }
 
 /// A raw HTTP/1.1 exchange with `headers` sent: the status code, the headers (names in lowercase)

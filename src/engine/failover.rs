@@ -61,7 +61,8 @@ pub enum FailTarget {
 pub enum JobStatus {
     Running,
     Restarting,
-    /// Terminal: the restart strategy allowed no (more) restarts.
+    /// Terminal: the restart strategy allowed no (more) restarts, or an operator threw (the
+    /// simulator does not restart a job that would throw again).
     Failed,
 }
 

@@ -39,6 +39,7 @@ use super::time::ProcTime;
 use super::topics::Topics;
 use super::trace::Trace;
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
 
 /// A command waiting for its processing time.
 #[derive(Clone, Debug)]
@@ -335,8 +336,7 @@ impl Simulation {
             if n > t {
                 break;
             }
-            self.process(n)?;
-            if obs.after_instant(self).is_break() {
+            if self.process_observed(n, obs)?.is_break() {
                 return Ok(false);
             }
         }
@@ -361,8 +361,7 @@ impl Simulation {
         while self.trace.interesting_seen() == seen {
             match self.next_event_time() {
                 Some(t) if t <= deadline => {
-                    self.process(t)?;
-                    if obs.after_instant(self).is_break() {
+                    if self.process_observed(t, obs)?.is_break() {
                         return Ok(false);
                     }
                 }
@@ -374,6 +373,20 @@ impl Simulation {
             }
         }
         Ok(true)
+    }
+
+    /// Processes instant `t`, then lets `obs` see it. The instant the job failed in is one it
+    /// sees too: the page draws the failure's ✕ from it.
+    fn process_observed(&mut self, t: ProcTime, obs: &mut impl Observer) -> Result<ControlFlow<()>, InputError> {
+        match self.process(t) {
+            Ok(()) => Ok(obs.after_instant(self)),
+            Err(e) => {
+                if self.failover.status == JobStatus::Failed {
+                    let _ = obs.after_instant(self);
+                }
+                Err(e)
+            }
+        }
     }
 
     fn start(&mut self, t: ProcTime) {

@@ -165,13 +165,14 @@ fn advance(session: &Mutex<Session>, target: i64) -> Option<Outcome> {
         }
         let to = s.start() + target.min(at + CHUNK_MS);
         let result = s.run_until_abs(to, &mut StopWhenFailed);
-        // A restart strategy's end is a result (exit 0, as `wmp run` reports a FAILED job); an
-        // operator's exception (a record without a timestamp) is an error, as in `wmp run`.
-        if s.sim().job_status() == JobStatus::Failed {
-            return Some(Outcome::JobFailed);
-        }
+        // An operator's exception (a record without a timestamp) is an error, as in `wmp run`,
+        // though the job is FAILED too; a restart strategy's end is a result (exit 0, as `wmp
+        // run` reports a FAILED job).
         if let Err(e) = result {
             return Some(Outcome::EngineError(e.to_string()));
+        }
+        if s.sim().job_status() == JobStatus::Failed {
+            return Some(Outcome::JobFailed);
         }
     }
 }

@@ -96,6 +96,9 @@ impl FindingContext<'_> {
 
     /// Failures and restarts: a TaskManager that keeps being lost is a restart loop.
     pub(super) fn job_restarts(&self) -> Option<Finding> {
+        if let Some(thrown) = self.sim.downstream().failure.as_deref() {
+            return Some(operator_threw(thrown));
+        }
         let f = &self.sim.failover;
         let restarts = f.restarts();
         let reason = f.failure.as_deref()?;
@@ -180,4 +183,12 @@ impl FindingContext<'_> {
                 .check("watermarkAlignmentDrift of the source; split.<id>.watermark.pausedTimeMsPerSecond (2.1+)"),
         )
     }
+}
+
+/// An operator threw (`Downstream::failure`): no restore or idle timeout is involved, and no
+/// partition holds anything; the record or the reader is what to fix.
+fn operator_threw(thrown: &str) -> Finding {
+    Finding::new(FindingKind::JobRestarts, Severity::Critical, format!("The job FAILED: an operator threw: {thrown}"))
+        .detail("Flink restarts a job whose operator throws as its restart strategy allows; the restarted job reads the same record and throws again, until the strategy gives up (with checkpointing and the default strategy, never). The simulator stops at the first failure.")
+        .check("the exceptions tab: the exception and the task that threw it")
 }

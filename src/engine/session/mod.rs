@@ -345,11 +345,12 @@ impl Session {
     pub fn step(&mut self, obs: &mut impl Observer) -> Result<Option<i64>, InputError> {
         self.ensure_running()?;
         let start = self.start();
-        let t = self.guard(|sim| sim.step())?;
-        if t.is_some() {
+        let t = self.guard(|sim| sim.step());
+        // The instant the job failed in is one the observer sees too (`Simulation::run_until_with`).
+        if t.as_ref().map_or(self.sim.job_status() == JobStatus::Failed, Option::is_some) {
             let _ = obs.after_instant(&self.sim);
         }
-        Ok(t.map(|t| t - start))
+        Ok(t?.map(|t| t - start))
     }
 
     /// Steps until an interesting change (operator watermark, window, late record, idle/active
