@@ -198,6 +198,10 @@ fn table_element(c: &mut Cursor, t: &mut TableDef) -> Result<(), SqlError> {
         rest.extend(c.next());
         rest.extend(c.item());
     }
+    if !rest.first().is_some_and(|t| t.is_kw("AS")) && angle_depth(&rest) > 0 {
+        let open = rest.iter().find(|t| t.is_punct('<')).map_or(name.pos, |t| t.pos);
+        return Err(SqlError::at(open, format!("column {}'s type opens a < that is never closed", name.v)));
+    }
     if rest.is_empty() {
         return Err(SqlError::at(c.pos(), format!("column {} needs a type (e.g. TIMESTAMP_LTZ(3)) or AS an expression", name.v)));
     }

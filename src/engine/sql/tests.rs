@@ -236,7 +236,7 @@ fn unsupported_clauses_are_named() {
 
 #[test]
 fn errors_point_at_line_and_column() {
-    let cases: [(&str, &str); 16] = [
+    let cases: [(&str, &str); 17] = [
         ("SET table.exec.source.idle-timeout = '1 s';", "line 1, column 5: expected a quoted key: SET 'key' = 'value', found \"table\""),
         (
             "SET 'table.exec.source.idle-timeout' = '1 lightyear';",
@@ -280,6 +280,11 @@ fn errors_point_at_line_and_column() {
         (
             "CREATE TABLE t (ts TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL, n DECIMAL(10, 2) x, WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka');",
             "line 1, column 81: column n has type DECIMAL: x cannot follow it",
+        ),
+        (
+            // The missing > took the rest of the table into the type, WATERMARK too.
+            "CREATE TABLE t (m MAP<STRING, INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka');",
+            "line 1, column 22: column m's type opens a < that is never closed",
         ),
         (
             "CREATE TABLE t (ts BIGINT, WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka');",
