@@ -11,7 +11,6 @@ use super::lesson_setup::{Outcome, Setup};
 use super::lesson_stage::LessonStage;
 use super::lesson_steps::{lesson, lessons, Lesson, LessonMode, Panel, Stage, Step};
 use super::query;
-use super::actions::RunAction;
 use super::state::Pg;
 use super::url_state::TimelineZoom;
 use leptos::prelude::*;
@@ -253,10 +252,7 @@ pub fn StepCard(run: LessonRun) -> impl IntoView {
 fn PresetFix() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let fix = pg.current_preset().and_then(|p| p.steps.first().copied());
-    fix.map(|s| {
-        let action = s.action;
-        view! { <p><button class="btn small" data-testid="lesson-fix" on:click=move |_| action.run(&pg)>{s.label}</button></p> }
-    })
+    fix.map(|s| view! { <p><super::presets::StepButton step=s testid="lesson-fix" /></p> })
 }
 
 /// The event time a step's stage shows: every record, now, and the ends of the idle-timeout

@@ -393,9 +393,22 @@ fn Axis(run: LessonRun, scale: Memo<Scale>) -> impl IntoView {
 fn Handle(run: LessonRun, scale: Memo<Scale>, target: Target, y: f64, dragging: RwSignal<Option<Target>>, #[prop(optional, into)] class: Option<Signal<&'static str>>) -> impl IntoView {
     let at = move || run.outcome.with(|o| run.setup.with(|s| target.at(s, o)));
     let x = move || scale.get().x(at());
+    // Kept on the stage: a key (End) or a drag past its edge put the handle out of sight.
+    let on_stage = move |t: i64| t.clamp(X0_MS, run.span_ms.get_untracked());
     let set = move |t: i64| {
         let o = run.outcome.get_untracked();
-        run.change(|s| target.set(s, &o, t));
+        run.change(|s| target.set(s, &o, on_stage(t)));
+    };
+    // The values the stage can show, for the slider's min and max.
+    let value_range = move || {
+        let o = run.outcome.get();
+        let value_at = |t: i64| {
+            let mut s = run.setup.get();
+            target.set(&mut s, &o, t);
+            target.value(&s)
+        };
+        let (a, b) = (value_at(X0_MS), value_at(run.span_ms.get()));
+        (a.min(b), a.max(b))
     };
     let on_down = move |ev: web_sys::PointerEvent| {
         ev.prevent_default();
@@ -449,7 +462,7 @@ fn Handle(run: LessonRun, scale: Memo<Scale>, target: Target, y: f64, dragging: 
     view! {
         <g class=classes
             tabindex="0" role="slider" aria-label=move || run.setup.with(|s| target.name(s)) aria-valuetext=value
-            aria-valuenow=move || run.setup.with(|s| target.value(s)).to_string() aria-valuemin=target.range().0 aria-valuemax=target.range().1
+            aria-valuenow=move || run.setup.with(|s| target.value(s)).to_string() aria-valuemin=move || value_range().0 aria-valuemax=move || value_range().1
             data-testid=format!("grab-{}", target.testid()) data-at=move || at().to_string()
             on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up on:pointercancel=on_up on:keydown=on_key>
             // What a finger hits: a square that holds WCAG 2.2's 24×24 CSS px target (the halo

@@ -137,22 +137,7 @@ pub fn PresetCard() -> impl IntoView {
                             <div>
                                 <p><b>"Try "</b>{p.try_this}</p>
                                 <div class="preset-actions" role="group" aria-label="Suggested steps">
-                                    {actions.iter().map(|&crate::engine::session::action::Step { label, action }| {
-                                        let restarts = action.restarts();
-                                        let title = if restarts { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
-                                        let refused = Memo::new(move |_| action.refused(pg));
-                                        // Said on the button, not only by a confirmation that fades.
-                                        let in_effect = Memo::new(move |_| pg.cfg.with(|c| pg.base.with_value(|b| action.in_effect(b, c))) == Some(true));
-                                        view! {
-                                            <button class="btn small" class:in-effect=move || in_effect.get()
-                                                title=move || refused.get().unwrap_or(if in_effect.get() { "In effect now" } else { title })
-                                                disabled=move || refused.get().is_some() on:click=move |_| action.run(&pg)>
-                                                {label}
-                                                <span aria-hidden="true" class:hidden=move || !in_effect.get()>" ✓"</span>
-                                                <span class="sr-only">{move || in_effect.get().then_some(" (in effect)")}</span>
-                                            </button>
-                                        }
-                                    }).collect_view()}
+                                    {actions.iter().map(|&step| view! { <StepButton step=step /> }).collect_view()}
                                     // A touch screen shows no title: the reason is text too.
                                     {move || actions.iter().find_map(|s| s.action.refused(pg)).map(|why| view! { <span class="muted small step-why">{why}</span> })}
                                 </div>
@@ -163,6 +148,26 @@ pub fn PresetCard() -> impl IntoView {
             }}
             <LiveLine />
         </section>
+    }
+}
+
+/// A suggested step's button: the preset card's and a lesson's. A ✓ says on the button that its
+/// change is in effect, not only a confirmation that fades.
+#[component]
+pub fn StepButton(step: crate::engine::session::action::Step, #[prop(optional)] testid: Option<&'static str>) -> impl IntoView {
+    let pg = expect_context::<Pg>();
+    let action = step.action;
+    let title = if action.restarts() { "Restarts the scenario from time zero with this change" } else { "Applies now, while the job runs" };
+    let refused = Memo::new(move |_| action.refused(pg));
+    let in_effect = Memo::new(move |_| pg.cfg.with(|c| pg.base.with_value(|b| action.in_effect(b, c))) == Some(true));
+    view! {
+        <button class="btn small" class:in-effect=move || in_effect.get() data-testid=testid
+            title=move || refused.get().unwrap_or(if in_effect.get() { "In effect now" } else { title })
+            disabled=move || refused.get().is_some() on:click=move |_| action.run(&pg)>
+            {step.label}
+            <span aria-hidden="true" class:hidden=move || !in_effect.get()>" ✓"</span>
+            <span class="sr-only">{move || in_effect.get().then_some(" (in effect)")}</span>
+        </button>
     }
 }
 

@@ -121,6 +121,8 @@ test("the idle-partitions lesson, walked with drags", async () => {
     await doStep(page, 4, async () => {
       assert.equal(await page.locator(".lesson-stage").count(), 0);
       await page.click('[data-testid="lesson-fix"]');
+      // The lesson's button says it is in effect, as the preset card's does (it said nothing).
+      await page.waitForFunction(() => document.querySelector('[data-testid="lesson-fix"]').textContent.includes("✓"));
       await page.click("#btn-play");
     });
     assert.equal((await page.locator('[data-testid="lesson-next"]').textContent()).trim(), "Finish");
@@ -178,8 +180,14 @@ test("a focused handle moves with the arrow keys; Back returns", async () => {
     assert.match(await grab.getAttribute("aria-valuetext"), /bound 1 s/);
     assert.deepEqual(
       [await grab.getAttribute("aria-valuenow"), await grab.getAttribute("aria-valuemin"), await grab.getAttribute("aria-valuemax")],
-      ["1000", "0", "60000"],
+      ["1000", "0", "12000"],
+      "its value, and the values the stage shows: a bound of 12 s puts the handle at its left edge (-1 s)",
     );
+    await page.keyboard.press("End");
+    assert.match(await grab.getAttribute("aria-valuetext"), /bound 12 s/, "End stops at the stage's edge");
+    await page.keyboard.press("Home");
+    assert.match(await grab.getAttribute("aria-valuetext"), /bound 0 s/);
+    for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowUp");
     assert.match(await grab.getAttribute("aria-valuetext"), /bound 1.5 s/);
     await page.keyboard.press("ArrowDown");
