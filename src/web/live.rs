@@ -213,7 +213,7 @@ pub fn LiveCard() -> impl IntoView {
                 </Show>
                 <details class="live-offline">
                     <summary>"Offline: paste the REST answers (a bundle)"</summary>
-                    <p class="small">"For a job behind a firewall: run "<a href="pages/flink-bundle.sh" download="flink-bundle.sh">"flink-bundle.sh"</a>
+                    <p class="small">"For a job behind a firewall: run "<a href=bundle_script_href() download="flink-bundle.sh">"flink-bundle.sh"</a>
                         " (bash, curl, jq) where the JobManager answers, "<code>"bash flink-bundle.sh http://jobmanager:8081 > bundle.json"</code>
                         ", and paste the file here."</p>
                     <label for="live-bundle" class="sr-only">"Bundle JSON"</label>
@@ -224,6 +224,14 @@ pub fn LiveCard() -> impl IntoView {
             </details>
         </section>
     }
+}
+
+/// The offline bundle's script (`www/pages/flink-bundle.sh`, which docs/LIVE.md prints) as a
+/// link that downloads it. A data URL works wherever the card is: mounted in a docs page, the
+/// relative `pages/flink-bundle.sh` was the host page's folder.
+fn bundle_script_href() -> String {
+    let script = include_str!("../../www/pages/flink-bundle.sh");
+    format!("data:text/x-shellscript;charset=utf-8,{}", String::from(js_sys::encode_uri_component(script)))
 }
 
 #[component]
