@@ -147,7 +147,8 @@ pub fn reason_clause_named(
         Reason::SecondsReadAsMillis { watermark } => format!("the watermark is {} — epoch seconds read as milliseconds?", at(*watermark)),
         Reason::MillisReadAsSeconds { watermark } => format!("the watermark is {} — milliseconds read as seconds? Everything will be late", at(*watermark)),
         Reason::JobDown { restarting_until: Some(u) } => format!("the job is RESTARTING (the restart strategy's delay ends in {}): nothing is read or processed until then", d((*u - now).max(0))),
-        Reason::JobDown { restarting_until: None } => "the job FAILED and the restart strategy allows no more restarts: nothing happens any more".into(),
+        // Why it failed (no restart left, or an operator threw) is the failure finding's.
+        Reason::JobDown { restarting_until: None } => "the job FAILED for good: nothing happens any more".into(),
         Reason::StalledAfterRestore { restored_at, channel, source_subtask, silent_partition, idle_timeout_ms } => {
             restore_clause(now - *restored_at, *channel, source(*source_subtask), silent_partition.map(&name), *idle_timeout_ms)
         }

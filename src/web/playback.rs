@@ -90,7 +90,13 @@ impl Pg {
         if let (Err(e), _) = self.update_watched(budget, |s, w| s.run_until_abs(ProcTime(target), w)) {
             self.playing.set(false);
             self.stop_if_halted();
+            // Stopped, not behind: the header said "catching up" beside a stopped job.
+            self.perf.catching_up.set(None);
             self.error(format!("the simulation stopped: {e}"));
+            // Every view shows where it stopped, as after a pause: the frame's paced refresh
+            // left the graph at the frame before (No Watermark beside the WHY panel's 0.699).
+            self.refresh();
+            return self.now() - from;
         }
         let reached = self.now();
         if reached < target {

@@ -279,11 +279,13 @@ fn JobLegend() -> impl IntoView {
     let pg = expect_context::<Pg>();
     let checkpoints = Memo::new(move |_| pg.snap_slow.with(|s| s.run.checkpoint_interval_ms.is_some()));
     let failed = Memo::new(move |_| pg.snap_slow.with(|s| s.run.attempt > 1 || s.run.failed_at.is_some()));
+    // An operator's exception fails the job with no restart: no ↻ to explain.
+    let restarts = Memo::new(move |_| pg.snap_slow.with(|s| s.run.attempt > 1 || s.run.restarting_until.is_some()));
     view! {
         <span class="lg-job" class:hidden=move || !checkpoints.get() && !failed.get()>
             <span class="lg-ckpt" class:hidden=move || !checkpoints.get()>"╷ checkpoint"</span>
             <span class="lg-fail" class:hidden=move || !failed.get()>"✕ failure"</span>
-            <span class="lg-restart" class:hidden=move || !failed.get()>"↻ restart"</span>
+            <span class="lg-restart" class:hidden=move || !restarts.get()>"↻ restart"</span>
             <span class="lg-down" class:hidden=move || !failed.get()>"job down (restarting or failed)"</span>
         </span>
     }

@@ -181,3 +181,37 @@ test("a split read again to its end: the pill, the split table and its tooltip s
     await context.close();
   }
 });
+
+// A record without a timestamp (Long.MIN_VALUE) makes the window operator throw: the job is
+// FAILED at that instant. The page drew the legend of a failure but no ✕ (the run stopped
+// before its observer saw the instant), offered a "↻ restart" that never came, and its header
+// said "catching up" beside the stopped job.
+test("an operator's exception: FAILED with its ✕ on the timeline, no restart in the legend, not 'catching up'", async () => {
+  const scenario = {
+    name: "operator-throws",
+    duration_ms: 3000,
+    topic: { partitions: 1 },
+    source: { parallelism: 1, watermark: { generator: { kind: "bounded_out_of_orderness", bound_ms: 100 } } },
+    window: { assigner: { type: "tumbling", size_ms: 500 } },
+    producers: [{ partitions: "all", kind: "steady", rate_per_s: 20, keys: { count: 3 } }],
+    commands: [{ at_ms: 1000, command: "produce", partition: 0, records: [{ ts: "MIN", key: "k" }] }],
+  };
+  const text = JSON.stringify(scenario).replace('"MIN"', "-9223372036854775808");
+  const { context, page } = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+  try {
+    await page.goto(`${baseUrl}#scenario=${encodeURIComponent(text)}`);
+    await page.locator("#btn-play").click();
+    await page.waitForFunction(() => document.querySelector("#job-strip")?.dataset.status === "FAILED", null, { timeout: 20_000 });
+    await page.waitForFunction(() => /failures=1/.test(document.querySelector("canvas.timeline")?.dataset.job ?? ""), null, { timeout: 5_000 });
+    assert.equal(await page.locator("#clock").textContent(), "00:00:01.000");
+    assert.doesNotMatch(await page.locator("#perf").textContent(), /catching up/);
+    assert.ok(await page.locator(".timeline-card .lg-fail").isVisible());
+    assert.ok(await page.locator(".timeline-card .lg-restart").isHidden(), "no restart to explain");
+    await page.waitForFunction(() => /The job FAILED: an operator threw: Record has Long.MIN_VALUE/.test(document.querySelector(".why")?.textContent ?? ""));
+    assert.doesNotMatch(await why(page), /restart strategy allows no more restarts/);
+    // The graph shows the same instant as the WHY panel (it stayed at the frame before: No Watermark).
+    assert.match(await page.locator("svg.graph g[data-operator]").first().getAttribute("aria-label"), /watermark 00:00:00\.699/);
+  } finally {
+    await context.close();
+  }
+});

@@ -188,7 +188,9 @@ impl FindingContext<'_> {
 /// An operator threw (`Downstream::failure`): no restore or idle timeout is involved, and no
 /// partition holds anything; the record or the reader is what to fix.
 fn operator_threw(thrown: &str) -> Finding {
-    Finding::new(FindingKind::JobRestarts, Severity::Critical, format!("The job FAILED: an operator threw: {thrown}"))
+    // The message is the run's error ("the job failed: Record has …"): the exception is after it.
+    let exception = thrown.strip_prefix("the job failed: ").unwrap_or(thrown);
+    Finding::new(FindingKind::JobRestarts, Severity::Critical, format!("The job FAILED: an operator threw: {exception}"))
         .detail("Flink restarts a job whose operator throws as its restart strategy allows; the restarted job reads the same record and throws again, until the strategy gives up (with checkpointing and the default strategy, never). The simulator stops at the first failure.")
         .check("the exceptions tab: the exception and the task that threw it")
 }
