@@ -51,7 +51,17 @@ impl Cursor {
     /// An error at the next token: "expected X, found Y".
     pub fn expected(&self, what: &str) -> SqlError {
         let found = self.peek().map_or("the end of the script".to_string(), |t| format!("{:?}", t.text()));
-        SqlError::at(self.pos(), format!("expected {what}, found {found}"))
+        SqlError::at(self.pos(), format!("expected {what}, found {found}{}", self.open_string_hint()))
+    }
+
+    /// A string read so far that runs over a line end is most often a quote missing: the error
+    /// comes lines later, where the next quote closed it ("line 3, column 6: expected ';'").
+    fn open_string_hint(&self) -> String {
+        let read = &self.toks[..self.i.min(self.toks.len())];
+        match read.iter().rev().find(|t| matches!(&t.tok, Tok::Str(s) if s.contains('\n'))) {
+            Some(t) => format!(" (the string at line {}, column {} runs over a line end: a quote missing?)", t.pos.line, t.pos.column),
+            None => String::new(),
+        }
     }
 
     pub fn is_kw(&self, kw: &str) -> bool {

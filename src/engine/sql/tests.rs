@@ -236,7 +236,7 @@ fn unsupported_clauses_are_named() {
 
 #[test]
 fn errors_point_at_line_and_column() {
-    let cases: [(&str, &str); 17] = [
+    let cases: [(&str, &str); 19] = [
         ("SET table.exec.source.idle-timeout = '1 s';", "line 1, column 5: expected a quoted key: SET 'key' = 'value', found \"table\""),
         (
             "SET 'table.exec.source.idle-timeout' = '1 lightyear';",
@@ -280,6 +280,16 @@ fn errors_point_at_line_and_column() {
         (
             "CREATE TABLE t (ts TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL, n DECIMAL(10, 2) x, WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka');",
             "line 1, column 81: column n has type DECIMAL: x cannot follow it",
+        ),
+        (
+            // A quote missing at the end of line 1: the string ran on into line 2.
+            "SET 'table.exec.source.idle-timeout' = '1 s;\nSET 'pipeline.auto-watermark-interval' = '200 ms';",
+            "line 1, column 40: this string runs over a line end, and a later one is never closed: a ' missing here?",
+        ),
+        (
+            // Two quotes missing: every string closes, the parse fails a line later.
+            "SET 'a' = '1 s;\nSET 'b' = '2 s;",
+            "line 2, column 6: expected ';' (the end of the statement), found \"b\" (the string at line 1, column 11 runs over a line end: a quote missing?)",
         ),
         (
             // The missing > took the rest of the table into the type, WATERMARK too.

@@ -101,7 +101,10 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, SqlError> {
                 skip_block(&mut cs, pos)?;
                 continue;
             }
-            '\'' => Tok::Str(delimited(&mut cs, '\'', pos, "string")?),
+            '\'' => match delimited(&mut cs, '\'', pos, "string") {
+                Ok(s) => Tok::Str(s),
+                Err(e) => return Err(first_string_over_a_line(&out).unwrap_or(e)),
+            },
             '`' => Tok::Quoted(delimited(&mut cs, '`', pos, "quoted name")?),
             c if c.is_ascii_digit() => {
                 let mut n = String::new();
@@ -122,6 +125,13 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, SqlError> {
         out.push(Token { tok, pos });
     }
     Ok(out)
+}
+
+/// Before a string that is never closed, the first one that runs over a line end: most often
+/// where the quote is missing (the never-closed one only took its closing quote).
+fn first_string_over_a_line(read: &[Token]) -> Option<SqlError> {
+    let t = read.iter().find(|t| matches!(&t.tok, Tok::Str(s) if s.contains('\n')))?;
+    Some(SqlError::at(t.pos, "this string runs over a line end, and a later one is never closed: a ' missing here?"))
 }
 
 /// Whether the next characters are `s` (without consuming them).
