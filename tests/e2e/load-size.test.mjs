@@ -11,7 +11,7 @@ import { BUDGETS, firstLoadFiles, engineFiles, measure, kb } from "./load-budget
 // Today's gzipped sizes of a release build, rounded up: the ceilings a budget not met yet is held
 // at. Each raise or cut is in README.md's "Size and load" history with the change that caused it;
 // raise one only deliberately, and record it there.
-const CEILINGS = { fullFirstLoadGzip: 1117 * 1024, engineGzip: 350 * 1024 };
+const CEILINGS = { fullFirstLoadGzip: 1121 * 1024, engineGzip: 351 * 1024 };
 const limit = (key, size) => (size <= BUDGETS[key] ? BUDGETS[key] : CEILINGS[key]);
 
 test("the playground's first load is within its budget (or today's size)", () => {
