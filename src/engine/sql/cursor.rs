@@ -58,7 +58,7 @@ impl Cursor {
     /// comes lines later, where the next quote closed it ("line 3, column 6: expected ';'").
     fn open_string_hint(&self) -> String {
         let read = &self.toks[..self.i.min(self.toks.len())];
-        match read.iter().rev().find(|t| matches!(&t.tok, Tok::Str(s) if s.contains('\n'))) {
+        match read.iter().rev().find(|t| t.runs_over_a_line()) {
             Some(t) => format!(" (the string at line {}, column {} runs over a line end: a quote missing?)", t.pos.line, t.pos.column),
             None => String::new(),
         }

@@ -193,12 +193,14 @@ fn table_element(c: &mut Cursor, t: &mut TableDef) -> Result<(), SqlError> {
     }
     let name = c.name("a column name, WATERMARK FOR or PRIMARY KEY")?;
     let mut rest = c.item();
-    // A type's commas inside `<…>` (`MAP<STRING, INT>`) do not end the column.
-    while !rest.first().is_some_and(|t| t.is_kw("AS")) && angle_depth(&rest) > 0 && c.is_punct(',') {
+    // A type's commas inside `<…>` (`MAP<STRING, INT>`) do not end the column; a computed
+    // column's `<` is a comparison.
+    let typed = !rest.first().is_some_and(|t| t.is_kw("AS"));
+    while typed && angle_depth(&rest) > 0 && c.is_punct(',') {
         rest.extend(c.next());
         rest.extend(c.item());
     }
-    if !rest.first().is_some_and(|t| t.is_kw("AS")) && angle_depth(&rest) > 0 {
+    if typed && angle_depth(&rest) > 0 {
         let open = rest.iter().find(|t| t.is_punct('<')).map_or(name.pos, |t| t.pos);
         return Err(SqlError::at(open, format!("column {}'s type opens a < that is never closed", name.v)));
     }

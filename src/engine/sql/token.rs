@@ -42,6 +42,12 @@ impl Token {
         self.tok == Tok::Punct(c)
     }
 
+    /// A string that runs over a line end: most often a quote missing, the string running on
+    /// to the next one.
+    pub fn runs_over_a_line(&self) -> bool {
+        matches!(&self.tok, Tok::Str(s) if s.contains('\n'))
+    }
+
     /// The token as the user wrote it, for messages.
     pub fn text(&self) -> String {
         match &self.tok {
@@ -130,7 +136,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<Token>, SqlError> {
 /// Before a string that is never closed, the first one that runs over a line end: most often
 /// where the quote is missing (the never-closed one only took its closing quote).
 fn first_string_over_a_line(read: &[Token]) -> Option<SqlError> {
-    let t = read.iter().find(|t| matches!(&t.tok, Tok::Str(s) if s.contains('\n')))?;
+    let t = read.iter().find(|t| t.runs_over_a_line())?;
     Some(SqlError::at(t.pos, "this string runs over a line end, and a later one is never closed: a ' missing here?"))
 }
 
